@@ -1,0 +1,5 @@
+// Writes the schema object compiled into dist/ to schema/ so the JSON file never drifts from the code.
+import { writeFileSync } from 'node:fs';
+import { manifestSchema } from '../dist/manifest/manifest-schema.js';
+
+writeFileSync(new URL('../schema/ai-capabilities-0.1.schema.json', import.meta.url), `${JSON.stringify(manifestSchema, null, 2)}\n`);

@@ -1,0 +1,76 @@
+import { escapePointerToken } from '../internal/json-pointer.js';
+import type { ValidationIssue } from './validation-issue.js';
+
+/** Limits applied to a JSON Schema embedded in a manifest. */
+export interface EmbeddedSchemaLimits {
+  /** Deepest nesting of schema objects. @default 32 */
+  maxDepth?: number;
+  /** Most schema nodes (objects and arrays) in one embedded schema. @default 10_000 */
+  maxNodes?: number;
+  /** Longest `pattern` source. @default 1_000 */
+  maxPatternLength?: number;
+}
+
+// A group that is itself quantified and contains a quantifier or an alternation is the classic
+// catastrophic-backtracking shape: (a+)+, (a|a)*, (\w*)*.
+const NESTED_QUANTIFIER = /\((?:[^()\\]|\\.)*(?:[+*]|\{\d+,\d*\}|\|)(?:[^()\\]|\\.)*\)\s*(?:[+*]|\{\d+,\d*\})/;
+
+/**
+ * Looks for the constructs that make an untrusted JSON Schema dangerous to compile or run:
+ * references outside the document (`$ref` not starting with `#`), `$data`, excessive depth or size,
+ * and `pattern`s that do not compile or have the nested-quantifier shape of catastrophic backtracking.
+ * Returns issues with pointers under `basePointer`; never throws.
+ */
+export function checkEmbeddedSchema(schema: unknown, basePointer: string, limits: EmbeddedSchemaLimits = {}): ValidationIssue[] {
+  const maxDepth = limits.maxDepth ?? 32;
+  const maxNodes = limits.maxNodes ?? 10_000;
+  const maxPatternLength = limits.maxPatternLength ?? 1_000;
+  const issues: ValidationIssue[] = [];
+  let nodes = 0;
+  // An explicit stack instead of recursion: a 10,000-deep schema must not overflow ours either.
+  const stack: Array<{ value: unknown; pointer: string; depth: number }> = [{ value: schema, pointer: basePointer, depth: 0 }];
+  while (stack.length > 0) {
+    const { value, pointer, depth } = stack.pop()!;
+    if (typeof value !== 'object' || value === null) continue;
+    nodes++;
+    if (nodes > maxNodes) {
+      issues.push({ pointer: basePointer, code: 'schema.too_large', message: `embedded schema has more than ${maxNodes} nodes`, severity: 'error' });
+      break;
+    }
+    if (depth > maxDepth) {
+      issues.push({ pointer, code: 'schema.too_deep', message: `embedded schema is nested deeper than ${maxDepth} levels`, severity: 'error' });
+      continue;
+    }
+    const entries: Array<[string, unknown]> = Array.isArray(value) ? value.map((item, index) => [String(index), item]) : Object.entries(value);
+    for (const [key, child] of entries) {
+      const childPointer = `${pointer}/${escapePointerToken(key)}`;
+      if (!Array.isArray(value)) {
+        if ((key === '$ref' || key === '$dynamicRef') && typeof child === 'string' && !child.startsWith('#')) {
+          issues.push({ pointer: childPointer, code: 'schema.remote_ref', message: `"${key}": "${child.slice(0, 200)}" points outside the manifest; only local references ("#/...") are allowed`, severity: 'error' });
+        }
+        if (key === '$data') {
+          issues.push({ pointer: childPointer, code: 'schema.data_reference', message: '"$data" references are not allowed in manifests', severity: 'error' });
+        }
+        if (key === 'pattern' && typeof child === 'string') checkPattern(child, childPointer, maxPatternLength, issues);
+      }
+      if (typeof child === 'object' && child !== null) stack.push({ value: child, pointer: childPointer, depth: depth + 1 });
+    }
+  }
+  return issues;
+}
+
+function checkPattern(pattern: string, pointer: string, maxPatternLength: number, issues: ValidationIssue[]): void {
+  if (pattern.length > maxPatternLength) {
+    issues.push({ pointer, code: 'schema.unsafe_pattern', message: `pattern is longer than ${maxPatternLength} characters`, severity: 'error' });
+    return;
+  }
+  try {
+    new RegExp(pattern, 'u');
+  } catch {
+    issues.push({ pointer, code: 'schema.invalid_pattern', message: `pattern ${JSON.stringify(pattern.slice(0, 200))} is not a valid regular expression`, severity: 'error' });
+    return;
+  }
+  if (NESTED_QUANTIFIER.test(pattern)) {
+    issues.push({ pointer, code: 'schema.unsafe_pattern', message: `pattern ${JSON.stringify(pattern.slice(0, 200))} nests quantifiers and can backtrack catastrophically; rewrite it without a quantified group that contains a quantifier or "|"`, severity: 'error' });
+  }
+}

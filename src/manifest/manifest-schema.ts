@@ -1,0 +1,733 @@
+/**
+ * The JSON Schema (2020-12) of spec v0.1. This object is the source of truth; `npm run build` writes it
+ * to `schema/ai-capabilities-0.1.schema.json`, and a test fails when the committed file drifts.
+ */
+export const manifestSchema = {
+  "$schema": "https://json-schema.org/draft/2020-12/schema",
+  "$id": "https://aicap.dev/schema/ai-capabilities-0.1.schema.json",
+  "title": "AI capabilities manifest, spec v0.1",
+  "description": "The document served at /.well-known/ai-capabilities with media type application/ai-capabilities+json. Unknown members are allowed and ignored by clients; extensions should start with x-.",
+  "type": "object",
+  "required": [
+    "schema_version",
+    "service",
+    "tools"
+  ],
+  "properties": {
+    "schema_version": {
+      "description": "Semantic version of the spec the document follows.",
+      "type": "string",
+      "pattern": "^(0|[1-9][0-9]{0,8})\\.(0|[1-9][0-9]{0,8})\\.(0|[1-9][0-9]{0,8})$"
+    },
+    "service": {
+      "$ref": "#/$defs/service"
+    },
+    "consumer_requirements": {
+      "$ref": "#/$defs/consumer_requirements"
+    },
+    "tools": {
+      "type": "array",
+      "maxItems": 2000,
+      "items": {
+        "$ref": "#/$defs/tool"
+      }
+    },
+    "resources": {
+      "type": "array",
+      "maxItems": 2000,
+      "items": {
+        "$ref": "#/$defs/resource"
+      }
+    },
+    "prompts": {
+      "type": "array",
+      "maxItems": 2000,
+      "items": {
+        "$ref": "#/$defs/prompt"
+      }
+    },
+    "auth": {
+      "$ref": "#/$defs/auth"
+    },
+    "policy": {
+      "$ref": "#/$defs/policy"
+    },
+    "versioning": {
+      "$ref": "#/$defs/versioning"
+    }
+  },
+  "$defs": {
+    "id": {
+      "description": "Identifier of a tool, resource or prompt.",
+      "type": "string",
+      "pattern": "^[A-Za-z][A-Za-z0-9_-]{0,63}$"
+    },
+    "text": {
+      "type": "string",
+      "maxLength": 8192
+    },
+    "url": {
+      "type": "string",
+      "maxLength": 2048,
+      "format": "uri"
+    },
+    "semver": {
+      "type": "string",
+      "maxLength": 64,
+      "pattern": "^(0|[1-9][0-9]*)\\.(0|[1-9][0-9]*)\\.(0|[1-9][0-9]*)(?:-[0-9A-Za-z.-]+)?(?:\\+[0-9A-Za-z.-]+)?$"
+    },
+    "path": {
+      "description": "Path relative to service.base_url, starting with /, with {name} placeholders.",
+      "type": "string",
+      "maxLength": 2048,
+      "pattern": "^/"
+    },
+    "simple_type": {
+      "enum": [
+        "string",
+        "number",
+        "integer",
+        "boolean",
+        "object",
+        "array"
+      ]
+    },
+    "json_schema": {
+      "description": "An embedded JSON Schema (2020-12). Checked separately for hostile constructs.",
+      "type": [
+        "object",
+        "boolean"
+      ]
+    },
+    "service": {
+      "type": "object",
+      "required": [
+        "name",
+        "base_url"
+      ],
+      "properties": {
+        "name": {
+          "type": "string",
+          "minLength": 1,
+          "maxLength": 200
+        },
+        "description": {
+          "$ref": "#/$defs/text"
+        },
+        "base_url": {
+          "$ref": "#/$defs/url"
+        },
+        "documentation_url": {
+          "$ref": "#/$defs/url"
+        },
+        "contact": {
+          "type": "string",
+          "maxLength": 512
+        }
+      }
+    },
+    "consumer_requirements": {
+      "type": "object",
+      "properties": {
+        "content_types": {
+          "type": "array",
+          "maxItems": 50,
+          "items": {
+            "type": "string",
+            "maxLength": 255
+          }
+        },
+        "streaming_responses": {
+          "type": "boolean"
+        }
+      }
+    },
+    "intent": {
+      "type": "object",
+      "required": [
+        "when"
+      ],
+      "properties": {
+        "when": {
+          "$ref": "#/$defs/text"
+        },
+        "prerequisites": {
+          "$ref": "#/$defs/text"
+        },
+        "avoid_when": {
+          "$ref": "#/$defs/text"
+        }
+      }
+    },
+    "parameter": {
+      "type": "object",
+      "required": [
+        "type"
+      ],
+      "properties": {
+        "type": {
+          "$ref": "#/$defs/simple_type"
+        },
+        "required": {
+          "type": "boolean"
+        },
+        "description": {
+          "$ref": "#/$defs/text"
+        },
+        "in": {
+          "enum": [
+            "path",
+            "query",
+            "header",
+            "cookie",
+            "body"
+          ]
+        },
+        "enum": {
+          "type": "array",
+          "maxItems": 1000
+        },
+        "default": true,
+        "example": true,
+        "json_schema": {
+          "$ref": "#/$defs/json_schema"
+        }
+      }
+    },
+    "parameters": {
+      "type": "object",
+      "maxProperties": 500,
+      "propertyNames": {
+        "type": "string",
+        "minLength": 1,
+        "maxLength": 256
+      },
+      "additionalProperties": {
+        "$ref": "#/$defs/parameter"
+      }
+    },
+    "pagination": {
+      "type": "object",
+      "required": [
+        "style"
+      ],
+      "properties": {
+        "style": {
+          "enum": [
+            "cursor",
+            "page",
+            "offset",
+            "link"
+          ]
+        },
+        "parameter": {
+          "type": "string",
+          "maxLength": 256
+        },
+        "limit_parameter": {
+          "type": "string",
+          "maxLength": 256
+        },
+        "next_field": {
+          "type": "string",
+          "maxLength": 256
+        },
+        "items_field": {
+          "type": "string",
+          "maxLength": 256
+        },
+        "has_more_field": {
+          "type": "string",
+          "maxLength": 256
+        },
+        "total_field": {
+          "type": "string",
+          "maxLength": 256
+        }
+      }
+    },
+    "returns": {
+      "type": "object",
+      "properties": {
+        "type": {
+          "$ref": "#/$defs/simple_type"
+        },
+        "description": {
+          "$ref": "#/$defs/text"
+        },
+        "item_schema": {
+          "anyOf": [
+            {
+              "$ref": "#/$defs/json_schema"
+            },
+            {
+              "type": "object",
+              "additionalProperties": {
+                "type": "string"
+              }
+            }
+          ]
+        },
+        "schema": {
+          "$ref": "#/$defs/json_schema"
+        },
+        "typical_size": {
+          "enum": [
+            "small",
+            "medium",
+            "large"
+          ]
+        },
+        "max_items": {
+          "type": "integer",
+          "minimum": 0
+        },
+        "content_type": {
+          "type": "string",
+          "maxLength": 255
+        },
+        "pagination": {
+          "$ref": "#/$defs/pagination"
+        }
+      }
+    },
+    "error_contract": {
+      "type": "object",
+      "required": [
+        "status"
+      ],
+      "properties": {
+        "status": {
+          "type": "integer",
+          "minimum": 400,
+          "maximum": 599
+        },
+        "type": {
+          "type": "string",
+          "maxLength": 2048
+        },
+        "retry_strategy": {
+          "enum": [
+            "none",
+            "immediate",
+            "fixed_delay",
+            "exponential_backoff"
+          ]
+        },
+        "max_retries": {
+          "type": "integer",
+          "minimum": 0,
+          "maximum": 100
+        },
+        "context": {
+          "$ref": "#/$defs/text"
+        }
+      }
+    },
+    "deprecation": {
+      "type": "object",
+      "properties": {
+        "replaced_by": {
+          "$ref": "#/$defs/id"
+        },
+        "sunset": {
+          "type": "string",
+          "maxLength": 64
+        },
+        "message": {
+          "$ref": "#/$defs/text"
+        }
+      }
+    },
+    "reconnection": {
+      "type": "object",
+      "properties": {
+        "supports_last_event_id": {
+          "type": "boolean"
+        },
+        "missed_events_recoverable": {
+          "type": "boolean"
+        },
+        "fallback_poll_interval_seconds": {
+          "type": "number",
+          "exclusiveMinimum": 0,
+          "maximum": 86400
+        }
+      }
+    },
+    "temporal_behavior": {
+      "type": "object",
+      "required": [
+        "pattern",
+        "status_endpoint",
+        "status_response_type",
+        "terminal_states"
+      ],
+      "properties": {
+        "pattern": {
+          "const": "async_job"
+        },
+        "status_endpoint": {
+          "$ref": "#/$defs/path"
+        },
+        "status_response_type": {
+          "enum": [
+            "event_stream",
+            "json"
+          ]
+        },
+        "terminal_states": {
+          "type": "array",
+          "minItems": 1,
+          "maxItems": 50,
+          "items": {
+            "type": "string",
+            "minLength": 1,
+            "maxLength": 64
+          }
+        },
+        "signals": {
+          "type": "array",
+          "maxItems": 50,
+          "items": {
+            "type": "string",
+            "minLength": 1,
+            "maxLength": 64
+          }
+        },
+        "result_endpoint": {
+          "$ref": "#/$defs/path"
+        },
+        "cancel_endpoint": {
+          "$ref": "#/$defs/path"
+        },
+        "job_id_field": {
+          "type": "string",
+          "minLength": 1,
+          "maxLength": 256
+        },
+        "reconnection": {
+          "$ref": "#/$defs/reconnection"
+        }
+      }
+    },
+    "event_schema": {
+      "type": "object",
+      "properties": {
+        "description": {
+          "$ref": "#/$defs/text"
+        },
+        "fields": {
+          "type": "object",
+          "maxProperties": 200,
+          "additionalProperties": {
+            "anyOf": [
+              {
+                "$ref": "#/$defs/simple_type"
+              },
+              {
+                "$ref": "#/$defs/json_schema"
+              }
+            ]
+          }
+        },
+        "resolution_endpoint": {
+          "$ref": "#/$defs/path"
+        }
+      }
+    },
+    "tool": {
+      "type": "object",
+      "required": [
+        "id",
+        "path",
+        "method",
+        "description"
+      ],
+      "properties": {
+        "id": {
+          "$ref": "#/$defs/id"
+        },
+        "path": {
+          "$ref": "#/$defs/path"
+        },
+        "method": {
+          "enum": [
+            "GET",
+            "HEAD",
+            "POST",
+            "PUT",
+            "PATCH",
+            "DELETE"
+          ]
+        },
+        "description": {
+          "type": "string",
+          "minLength": 1,
+          "maxLength": 8192
+        },
+        "intent": {
+          "$ref": "#/$defs/intent"
+        },
+        "parameters": {
+          "$ref": "#/$defs/parameters"
+        },
+        "request_content_type": {
+          "enum": [
+            "application/json",
+            "application/x-www-form-urlencoded"
+          ]
+        },
+        "returns": {
+          "$ref": "#/$defs/returns"
+        },
+        "errors": {
+          "type": "object",
+          "maxProperties": 200,
+          "propertyNames": {
+            "type": "string",
+            "minLength": 1,
+            "maxLength": 128
+          },
+          "additionalProperties": {
+            "$ref": "#/$defs/error_contract"
+          }
+        },
+        "example_trigger": {
+          "anyOf": [
+            {
+              "$ref": "#/$defs/text"
+            },
+            {
+              "type": "array",
+              "maxItems": 50,
+              "items": {
+                "$ref": "#/$defs/text"
+              }
+            }
+          ]
+        },
+        "temporal_behavior": {
+          "$ref": "#/$defs/temporal_behavior"
+        },
+        "event_schema": {
+          "type": "object",
+          "maxProperties": 50,
+          "additionalProperties": {
+            "$ref": "#/$defs/event_schema"
+          }
+        },
+        "version": {
+          "$ref": "#/$defs/semver"
+        },
+        "deprecated": {
+          "anyOf": [
+            {
+              "type": "boolean"
+            },
+            {
+              "$ref": "#/$defs/deprecation"
+            }
+          ]
+        },
+        "idempotent": {
+          "type": "boolean"
+        },
+        "idempotency_key_header": {
+          "type": "string",
+          "pattern": "^[!#$%&'*+.^_`|~0-9A-Za-z-]{1,128}$"
+        }
+      }
+    },
+    "resource": {
+      "type": "object",
+      "required": [
+        "id",
+        "path",
+        "description"
+      ],
+      "properties": {
+        "id": {
+          "$ref": "#/$defs/id"
+        },
+        "path": {
+          "$ref": "#/$defs/path"
+        },
+        "method": {
+          "const": "GET"
+        },
+        "description": {
+          "type": "string",
+          "minLength": 1,
+          "maxLength": 8192
+        },
+        "intent": {
+          "$ref": "#/$defs/intent"
+        },
+        "parameters": {
+          "$ref": "#/$defs/parameters"
+        },
+        "returns": {
+          "$ref": "#/$defs/returns"
+        },
+        "mime_type": {
+          "type": "string",
+          "maxLength": 255
+        }
+      }
+    },
+    "prompt": {
+      "type": "object",
+      "required": [
+        "id",
+        "description",
+        "template"
+      ],
+      "properties": {
+        "id": {
+          "$ref": "#/$defs/id"
+        },
+        "description": {
+          "type": "string",
+          "minLength": 1,
+          "maxLength": 8192
+        },
+        "template": {
+          "type": "string",
+          "minLength": 1,
+          "maxLength": 65536
+        },
+        "parameters": {
+          "$ref": "#/$defs/parameters"
+        }
+      }
+    },
+    "auth": {
+      "type": "object",
+      "required": [
+        "type"
+      ],
+      "properties": {
+        "type": {
+          "enum": [
+            "none",
+            "bearer",
+            "api_key",
+            "oauth2",
+            "basic"
+          ]
+        },
+        "provider_discovery": {
+          "$ref": "#/$defs/url"
+        },
+        "supported_methods": {
+          "type": "array",
+          "maxItems": 20,
+          "items": {
+            "type": "string",
+            "maxLength": 64
+          }
+        },
+        "api_key": {
+          "type": "object",
+          "required": [
+            "in",
+            "name"
+          ],
+          "properties": {
+            "in": {
+              "enum": [
+                "header",
+                "query"
+              ]
+            },
+            "name": {
+              "type": "string",
+              "minLength": 1,
+              "maxLength": 256
+            }
+          }
+        },
+        "scopes": {
+          "type": "object",
+          "maxProperties": 500,
+          "propertyNames": {
+            "type": "string",
+            "minLength": 1,
+            "maxLength": 256
+          },
+          "additionalProperties": {
+            "type": "array",
+            "maxItems": 2000,
+            "items": {
+              "$ref": "#/$defs/id"
+            }
+          }
+        },
+        "agent_identification": {
+          "type": "object",
+          "required": [
+            "requires_agent_id"
+          ],
+          "properties": {
+            "requires_agent_id": {
+              "type": "boolean"
+            },
+            "id_header": {
+              "type": "string",
+              "pattern": "^[!#$%&'*+.^_`|~0-9A-Za-z-]{1,128}$"
+            },
+            "description": {
+              "$ref": "#/$defs/text"
+            }
+          }
+        }
+      }
+    },
+    "policy": {
+      "type": "object",
+      "properties": {
+        "human_approval_required": {
+          "type": "array",
+          "maxItems": 2000,
+          "items": {
+            "$ref": "#/$defs/id"
+          }
+        },
+        "redact_from_logs": {
+          "type": "array",
+          "maxItems": 500,
+          "items": {
+            "type": "string",
+            "minLength": 1,
+            "maxLength": 256
+          }
+        },
+        "max_actions_per_session": {
+          "type": "integer",
+          "minimum": 0
+        },
+        "policy_url": {
+          "$ref": "#/$defs/url"
+        }
+      }
+    },
+    "versioning": {
+      "type": "object",
+      "required": [
+        "current"
+      ],
+      "properties": {
+        "current": {
+          "$ref": "#/$defs/semver"
+        },
+        "min_supported": {
+          "$ref": "#/$defs/semver"
+        },
+        "changelog_url": {
+          "$ref": "#/$defs/url"
+        }
+      }
+    }
+  }
+} as const;

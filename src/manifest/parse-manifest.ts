@@ -1,0 +1,302 @@
+import { ManifestParseError } from '../errors/manifest-parse-error.js';
+import { validateManifest, type ValidateManifestOptions, type ValidationResult } from './validate-manifest.js';
+import { toPointer } from '../internal/json-pointer.js';
+
+/** Options of {@link parseJsonDocument} and `parseManifest`. */
+export interface ParseJsonOptions {
+  /**
+  Largest accepted document, in bytes of UTF-8.
+
+  @default 1_048_576 (1 MiB)
+  */
+  maxSizeInBytes?: number;
+  /**
+  Deepest accepted nesting of objects and arrays.
+
+  @default 64
+  */
+  maxDepth?: number;
+}
+
+/** @internal */
+export const DEFAULT_MAX_SIZE_IN_BYTES = 1_048_576;
+/** @internal */
+export const DEFAULT_MAX_DEPTH = 64;
+
+const decoder = new TextDecoder('utf-8', { fatal: true });
+
+/**
+ * Parses untrusted JSON text strictly: a size cap, a depth cap, duplicate keys refused, `__proto__`
+ * keys refused, and `constructor` keys holding an object or array refused (the prototype-pollution
+ * vectors). A leading byte-order mark is stripped. Never throws anything but {@link ManifestParseError}.
+ *
+ * Hand-written because `JSON.parse` silently keeps the last of duplicate keys and cannot bound depth.
+ */
+export function parseJsonDocument(input: string | Uint8Array, options: ParseJsonOptions = {}): unknown {
+  const maxSizeInBytes = options.maxSizeInBytes ?? DEFAULT_MAX_SIZE_IN_BYTES;
+  const maxDepth = options.maxDepth ?? DEFAULT_MAX_DEPTH;
+  let text: string;
+  if (typeof input === 'string') {
+    // A UTF-16 string is at least as many UTF-8 bytes as code units; only measure exactly when close.
+    if (input.length > maxSizeInBytes || (input.length * 3 > maxSizeInBytes && Buffer.byteLength(input) > maxSizeInBytes)) {
+      throw tooLarge(maxSizeInBytes);
+    }
+    text = input;
+  } else if (input instanceof Uint8Array) {
+    if (input.byteLength > maxSizeInBytes) throw tooLarge(maxSizeInBytes);
+    try {
+      text = decoder.decode(input);
+    } catch (error) {
+      throw new ManifestParseError('Document is not valid UTF-8. Serve the manifest as UTF-8 JSON.', { cause: error, issueCode: 'json.encoding' });
+    }
+  } else {
+    throw new ManifestParseError(`Expected a string or bytes to parse, got ${describeType(input)}.`, { issueCode: 'json.input_type' });
+  }
+  if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+  return new StrictJsonParser(text, maxDepth).parseDocument();
+}
+
+function tooLarge(maxSizeInBytes: number): ManifestParseError {
+  return new ManifestParseError(
+    `Document is larger than ${maxSizeInBytes} bytes. Shrink it or raise \`maxSizeInBytes\`.`,
+    { issueCode: 'json.too_large' },
+  );
+}
+
+function describeType(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  return typeof value;
+}
+
+const ESCAPES: Record<string, string> = { '"': '"', '\\': '\\', '/': '/', b: '\b', f: '\f', n: '\n', r: '\r', t: '\t' };
+
+class StrictJsonParser {
+  private index = 0;
+  private readonly path: Array<string | number> = [];
+
+  constructor(
+    private readonly text: string,
+    private readonly maxDepth: number,
+  ) {}
+
+  parseDocument(): unknown {
+    this.skipWhitespace();
+    if (this.index >= this.text.length) this.fail('Document is empty: expected a JSON value');
+    const value = this.parseValue(0);
+    this.skipWhitespace();
+    if (this.index < this.text.length) this.fail('Unexpected content after the JSON value');
+    return value;
+  }
+
+  private parseValue(depth: number): unknown {
+    const character = this.text[this.index];
+    switch (character) {
+      case '{':
+        return this.parseObject(depth + 1);
+      case '[':
+        return this.parseArray(depth + 1);
+      case '"':
+        return this.parseString();
+      case 't':
+        return this.parseLiteral('true', true);
+      case 'f':
+        return this.parseLiteral('false', false);
+      case 'n':
+        return this.parseLiteral('null', null);
+      default:
+        if (character === '-' || (character !== undefined && character >= '0' && character <= '9')) return this.parseNumber();
+        return this.fail(character === undefined ? 'Unexpected end of input' : `Unexpected character ${JSON.stringify(character)}`);
+    }
+  }
+
+  private checkDepth(depth: number): void {
+    if (depth > this.maxDepth) this.fail(`Nesting is deeper than ${this.maxDepth} levels. Flatten the document or raise \`maxDepth\``, undefined, 'json.too_deep');
+  }
+
+  private parseObject(depth: number): Record<string, unknown> {
+    this.checkDepth(depth);
+    this.index++;
+    const result: Record<string, unknown> = {};
+    this.skipWhitespace();
+    if (this.text[this.index] === '}') {
+      this.index++;
+      return result;
+    }
+    for (;;) {
+      this.skipWhitespace();
+      if (this.text[this.index] !== '"') this.fail('Expected a double-quoted property name');
+      const keyStart = this.index;
+      const key = this.parseString();
+      if (key === '__proto__') {
+        this.index = keyStart;
+        this.fail('Property name "__proto__" is not allowed (prototype pollution)', key, 'json.forbidden_key');
+      }
+      if (Object.prototype.hasOwnProperty.call(result, key)) {
+        this.index = keyStart;
+        this.fail(`Duplicate property name ${JSON.stringify(key)}`, key, 'json.duplicate_key');
+      }
+      this.skipWhitespace();
+      if (this.text[this.index] !== ':') this.fail('Expected ":" after the property name');
+      this.index++;
+      this.skipWhitespace();
+      this.path.push(key);
+      const valueStart = this.index;
+      const value = this.parseValue(depth);
+      if (key === 'constructor' && typeof value === 'object' && value !== null) {
+        this.index = valueStart;
+        this.fail('Property "constructor" holding an object is not allowed (prototype pollution)', undefined, 'json.forbidden_key');
+      }
+      this.path.pop();
+      result[key] = value;
+      this.skipWhitespace();
+      const next = this.text[this.index];
+      if (next === ',') {
+        this.index++;
+        continue;
+      }
+      if (next === '}') {
+        this.index++;
+        return result;
+      }
+      this.fail('Expected "," or "}" after a property value');
+    }
+  }
+
+  private parseArray(depth: number): unknown[] {
+    this.checkDepth(depth);
+    this.index++;
+    const result: unknown[] = [];
+    this.skipWhitespace();
+    if (this.text[this.index] === ']') {
+      this.index++;
+      return result;
+    }
+    for (;;) {
+      this.skipWhitespace();
+      this.path.push(result.length);
+      result.push(this.parseValue(depth));
+      this.path.pop();
+      this.skipWhitespace();
+      const next = this.text[this.index];
+      if (next === ',') {
+        this.index++;
+        continue;
+      }
+      if (next === ']') {
+        this.index++;
+        return result;
+      }
+      this.fail('Expected "," or "]" after an array element');
+    }
+  }
+
+  private parseString(): string {
+    const text = this.text;
+    let index = this.index + 1;
+    let chunkStart = index;
+    let result = '';
+    for (;;) {
+      const code = text.charCodeAt(index);
+      if (Number.isNaN(code)) {
+        this.index = index;
+        this.fail('Unterminated string');
+      }
+      if (code === 0x22) {
+        result += text.slice(chunkStart, index);
+        this.index = index + 1;
+        return result;
+      }
+      if (code < 0x20) {
+        this.index = index;
+        this.fail('Control character in a string must be escaped');
+      }
+      if (code === 0x5c) {
+        result += text.slice(chunkStart, index);
+        const escape = text[index + 1];
+        if (escape === 'u') {
+          const hex = text.slice(index + 2, index + 6);
+          if (!/^[0-9a-fA-F]{4}$/.test(hex)) {
+            this.index = index;
+            this.fail('Invalid \\u escape');
+          }
+          result += String.fromCharCode(Number.parseInt(hex, 16));
+          index += 6;
+        } else {
+          const replacement = escape === undefined ? undefined : ESCAPES[escape];
+          if (replacement === undefined) {
+            this.index = index;
+            this.fail('Invalid escape sequence');
+          }
+          result += replacement;
+          index += 2;
+        }
+        chunkStart = index;
+        continue;
+      }
+      index++;
+    }
+  }
+
+  private parseNumber(): number {
+    const match = /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/.exec(this.text.slice(this.index, this.index + 400));
+    if (!match) this.fail('Invalid number');
+    this.index += match[0].length;
+    const value = Number(match[0]);
+    if (!Number.isFinite(value)) {
+      this.index -= match[0].length;
+      this.fail('Number is out of range');
+    }
+    return value;
+  }
+
+  private parseLiteral<T>(literal: string, value: T): T {
+    if (this.text.startsWith(literal, this.index)) {
+      this.index += literal.length;
+      return value;
+    }
+    return this.fail(`Unexpected token, expected ${literal}`);
+  }
+
+  private skipWhitespace(): void {
+    const text = this.text;
+    let index = this.index;
+    for (;;) {
+      const code = text.charCodeAt(index);
+      if (code === 0x20 || code === 0x0a || code === 0x0d || code === 0x09) index++;
+      else break;
+    }
+    this.index = index;
+  }
+
+  private fail(reason: string, key?: string, issueCode = 'json.syntax'): never {
+    const before = this.text.slice(0, this.index);
+    const line = before.split('\n').length;
+    const column = this.index - before.lastIndexOf('\n');
+    const pointer = toPointer(key === undefined ? this.path : [...this.path, key]);
+    throw new ManifestParseError(`Invalid JSON at line ${line}, column ${column}${pointer ? ` (${pointer})` : ''}: ${reason}.`, {
+      pointer,
+      position: { line, column },
+      issueCode,
+    });
+  }
+}
+
+/**
+ * Parses untrusted bytes or text as a manifest and validates it. Never throws: syntax, size, depth,
+ * duplicate-key and forbidden-key problems come back as issues (code `json.*`) with the JSON Pointer
+ * of the member involved, followed by the schema and semantic findings of `validateManifest`.
+ */
+export function parseManifest(input: string | Uint8Array, options: ParseManifestOptions = {}): ValidationResult {
+  let value: unknown;
+  try {
+    value = parseJsonDocument(input, options);
+  } catch (error) {
+    if (!(error instanceof ManifestParseError)) throw error;
+    return { valid: false, issues: [{ pointer: error.pointer ?? '', code: error.issueCode, message: error.message, severity: 'error' }] };
+  }
+  return validateManifest(value, options);
+}
+
+/** Options of {@link parseManifest}. */
+export interface ParseManifestOptions extends ParseJsonOptions, ValidateManifestOptions {}

@@ -1,0 +1,14 @@
+/** How serious a validation finding is. Only `error` makes a manifest invalid. */
+export type ValidationSeverity = 'error' | 'warning';
+
+/** One finding of `validateManifest`. */
+export interface ValidationIssue {
+  /** JSON Pointer (RFC 6901) of the offending value; `''` is the whole document. */
+  pointer: string;
+  /** Stable machine-readable code, e.g. `schema.required` or `tool.duplicate_id`. */
+  code: string;
+  /** What is wrong and what to do. */
+  message: string;
+  /** `error` fails validation; `warning` does not. */
+  severity: ValidationSeverity;
+}
