@@ -1,0 +1,51 @@
+#!/usr/bin/env node
+/**
+ * The `aicap` command: a thin dispatcher over `src/cli/commands/<name>.ts`. Each command module
+ * exports `run(argv, io)` and returns the exit code: 0 success, 1 failed check, 2 usage error.
+ * @module
+ */
+import { commands } from './commands/index.js';
+import { createProcessIo } from './cli-io.js';
+
+const io = createProcessIo();
+const [name, ...rest] = process.argv.slice(2);
+
+async function main(): Promise<number> {
+  if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
+    io.stdout(usage());
+    return name === undefined ? 2 : 0;
+  }
+  if (name === '--version' || name === '-v') {
+    io.stdout(`${await readVersion()}\n`);
+    return 0;
+  }
+  const command = commands[name];
+  if (!command) {
+    io.error(`Unknown command "${name}".\n${usage()}`);
+    return 2;
+  }
+  return command.run(rest, io);
+}
+
+function usage(): string {
+  const lines = Object.entries(commands).map(([commandName, command]) => `  aicap ${commandName.padEnd(9)} ${command.summary}`);
+  return `Usage: aicap <command> [options]\n\nCommands:\n${lines.join('\n')}\n\nRun \`aicap <command> --help\` for a command's options.\n`;
+}
+
+async function readVersion(): Promise<string> {
+  const { readFile } = await import('node:fs/promises');
+  const text = await readFile(new URL('../../package.json', import.meta.url), 'utf8');
+  return (JSON.parse(text) as { version: string }).version;
+}
+
+main().then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (error: unknown) => {
+    // Last resort: a bug in aicap itself. Say so plainly, without a stack trace unless asked for.
+    io.error(`Internal error: ${error instanceof Error ? error.message : String(error)}`);
+    if (process.env['AICAP_DEBUG']) io.stderr(`${error instanceof Error ? error.stack : ''}\n`);
+    process.exitCode = 1;
+  },
+);

@@ -1,0 +1,92 @@
+/**
+ * The shapes shared by the client's parts: discovery (`discover/`, `trust/`, `cache/`), calls
+ * (`call/`, `auth/`, `policy/`) and jobs (`jobs/`). Each part owns its own option and result types
+ * in its own folder; only what crosses between parts lives here.
+ */
+import type { Manifest, Tool, Resource, Prompt } from '../manifest/manifest-v0.js';
+
+/** A `fetch`-compatible function. Injected for tests; defaults to the guarded fetch. */
+export type FetchFunction = (input: string | URL, init?: RequestInit) => Promise<Response>;
+
+/** Credentials for one origin. They are attached only to requests for that exact origin. */
+export interface OriginCredentials {
+  /** Bearer token sent as `Authorization: Bearer …`. */
+  token?: string;
+  /** API key, sent where `auth.api_key` says (header or query). */
+  apiKey?: string;
+  /** Supplies (and refreshes) a bearer token; called again after a 401 with `WWW-Authenticate`. */
+  tokenProvider?: TokenProvider;
+  /** OAuth 2 client credentials, exchanged through the manifest's `provider_discovery`. */
+  oauth?: OAuthClientCredentials;
+}
+
+/** Supplies a bearer token. `forceRefresh` is true after the server rejected the previous one. */
+export type TokenProvider = (context: { origin: string; scopes: readonly string[]; forceRefresh: boolean }) => Promise<string> | string;
+
+/** OAuth 2 client-credentials settings. */
+export interface OAuthClientCredentials {
+  /** Client identifier. */
+  clientId: string;
+  /** Client secret (client_secret_basic). */
+  clientSecret: string;
+  /** Scopes to request; default: every scope in the manifest's `auth.scopes`. */
+  scopes?: string[];
+}
+
+/** A manifest the client has discovered, checked and keeps fresh. */
+export interface DiscoveredService {
+  /** Namespace used to keep tool names unique when several services are loaded (from the service name). */
+  namespace: string;
+  /** Origin the manifest was fetched from; credentials and calls are bound to it. */
+  origin: string;
+  /** URL the manifest was fetched from. */
+  manifestUrl: string;
+  /** The validated manifest. */
+  manifest: Manifest;
+  /** Canonical digest of the manifest (`sha256-…`). */
+  digest: string;
+  /** Scopes the caller holds for this origin, when known; undefined means "not restricted". */
+  grantedScopes: readonly string[] | undefined;
+}
+
+/** A tool resolved for a call: the service it belongs to and the definition. */
+export interface ResolvedTool {
+  /** Service that declares it. */
+  service: DiscoveredService;
+  /** The tool (or resource) definition. */
+  tool: Tool | Resource;
+  /** The name the model sees (namespaced when several services are loaded). */
+  exposedName: string;
+}
+
+/** A prompt resolved with its service. */
+export interface ResolvedPrompt {
+  /** Service that declares it. */
+  service: DiscoveredService;
+  /** The prompt definition. */
+  prompt: Prompt;
+}
+
+/** One structured audit event, emitted for every attempt of every call. Parameters and credentials are already redacted. */
+export interface AuditEvent {
+  /** What happened. */
+  type: 'call.attempt' | 'call.result' | 'call.refused' | 'discovery' | 'trust.finding' | 'job.event';
+  /** When, in milliseconds since the epoch. */
+  timeInMs: number;
+  /** Tool id, when the event concerns a tool. */
+  toolId?: string;
+  /** Origin involved. */
+  origin?: string;
+  /** HTTP method and URL (query values of credential parameters redacted). */
+  method?: string;
+  /** URL with secret query values redacted. */
+  url?: string;
+  /** Arguments with `redact_from_logs` values replaced by `[REDACTED]`. */
+  arguments?: Record<string, unknown>;
+  /** Response status. */
+  status?: number;
+  /** Attempt number, starting at 1. */
+  attempt?: number;
+  /** Free-form details (never credentials). */
+  detail?: string;
+}
