@@ -52,8 +52,12 @@ export class AicapError extends Error {
     Object.defineProperty(this, brand, { value: true });
   }
 
-  /** True for any aicap error, from this or another copy of the package. */
-  static isInstance(value: unknown): value is AicapError {
-    return typeof value === 'object' && value !== null && brand in value;
+  /**
+  True for an aicap error from this or another copy of the package. Called on a subclass
+  (`HTTPError.isInstance(value)`), it also requires that subclass, recognised by its `name`.
+  */
+  static isInstance<T extends AicapError>(this: abstract new (...args: never[]) => T, value: unknown): value is T {
+    if (typeof value !== 'object' || value === null || !(brand in value)) return false;
+    return (this as unknown) === AicapError || value instanceof this || (value as { name?: unknown }).name === this.name;
   }
 }

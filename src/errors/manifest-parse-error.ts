@@ -16,7 +16,7 @@ export class ManifestParseError extends AicapError {
   /** Line and column, when known. */
   readonly position: ParsePosition | undefined;
 
-  /** Issue code: `json.syntax`, `json.too_large`, `json.too_deep`, `json.duplicate_key`, `json.forbidden_key`, `json.encoding` or `json.input_type`. */
+  /** Issue code: `json.syntax`, `json.too_large`, `json.too_deep`, `json.duplicate_key`, `json.forbidden_key`, `json.invalid_unicode`, `json.encoding` or `json.input_type`. */
   readonly issueCode: string;
 
   constructor(message: string, details: { pointer?: string; position?: ParsePosition; cause?: unknown; issueCode?: string } = {}) {

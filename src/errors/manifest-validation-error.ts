@@ -7,14 +7,19 @@ export class ManifestValidationError extends AicapError {
   /** Every finding, errors and warnings. */
   readonly issues: readonly ValidationIssue[];
 
-  constructor(issues: readonly ValidationIssue[], context = 'Manifest') {
+  /**
+  @param issues - The findings of `validateManifest`.
+  @param context - Names the document at the start of the message, e.g. `Manifest from https://api.example.com`.
+  @param code - `MANIFEST_UNSUPPORTED_VERSION` when the document was refused for its `schema_version` major.
+  */
+  constructor(issues: readonly ValidationIssue[], context = 'Manifest', code: 'MANIFEST_INVALID' | 'MANIFEST_UNSUPPORTED_VERSION' = 'MANIFEST_INVALID') {
     const errors = issues.filter((issue) => issue.severity === 'error');
     const shown = errors
       .slice(0, 5)
-      .map((issue) => `${issue.pointer || '/'} ${issue.code}: ${issue.message}`)
+      .map((issue) => `${issue.pointer || '(root)'} ${issue.code}: ${issue.message}`)
       .join('; ');
     const more = errors.length > 5 ? ` (and ${errors.length - 5} more)` : '';
-    super('MANIFEST_INVALID', `${context} is invalid: ${shown}${more}`);
+    super(code, `${context} is invalid: ${shown}${more}`);
     this.issues = issues;
   }
 }

@@ -1,3 +1,4 @@
+import { AicapError } from '../errors/aicap-error.js';
 import { ManifestParseError } from '../errors/manifest-parse-error.js';
 import { validateManifest, type ValidateManifestOptions, type ValidationResult } from './validate-manifest.js';
 import { toPointer } from '../internal/json-pointer.js';
@@ -11,7 +12,7 @@ export interface ParseJsonOptions {
   */
   maxSizeInBytes?: number;
   /**
-  Deepest accepted nesting of objects and arrays.
+  Deepest accepted nesting of objects and arrays (at most 1000: the parser recurses once per level).
 
   @default 64
   */
@@ -22,19 +23,27 @@ export interface ParseJsonOptions {
 export const DEFAULT_MAX_SIZE_IN_BYTES = 1_048_576;
 /** @internal */
 export const DEFAULT_MAX_DEPTH = 64;
+// The parser recurses once per nesting level; beyond this the call stack itself becomes the limit.
+const MAX_DEPTH_CEILING = 1000;
 
-const decoder = new TextDecoder('utf-8', { fatal: true });
+// `ignoreBOM` keeps a leading BOM in the text so that exactly one is stripped below, for bytes and strings alike.
+const decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+// With the `u` flag a well-formed surrogate pair is one code point, so this matches only lone halves.
+const LONE_SURROGATE = /[\uD800-\uDFFF]/u;
 
 /**
  * Parses untrusted JSON text strictly: a size cap, a depth cap, duplicate keys refused, `__proto__`
  * keys refused, and `constructor` keys holding an object or array refused (the prototype-pollution
- * vectors). A leading byte-order mark is stripped. Never throws anything but {@link ManifestParseError}.
+ * vectors), numbers outside the double range refused, and strings holding lone surrogates refused
+ * (I-JSON, RFC 7493 §2.1: they cannot be encoded as UTF-8, and RFC 8785 cannot canonicalize them).
+ * One leading byte-order mark is stripped. Throws {@link ManifestParseError} for bad input and an
+ * `AicapError` with code `INVALID_OPTION` for bad options, nothing else.
  *
  * Hand-written because `JSON.parse` silently keeps the last of duplicate keys and cannot bound depth.
  */
 export function parseJsonDocument(input: string | Uint8Array, options: ParseJsonOptions = {}): unknown {
-  const maxSizeInBytes = options.maxSizeInBytes ?? DEFAULT_MAX_SIZE_IN_BYTES;
-  const maxDepth = options.maxDepth ?? DEFAULT_MAX_DEPTH;
+  const maxSizeInBytes = checkLimitOption('maxSizeInBytes', options.maxSizeInBytes, DEFAULT_MAX_SIZE_IN_BYTES, Number.MAX_SAFE_INTEGER);
+  const maxDepth = checkLimitOption('maxDepth', options.maxDepth, DEFAULT_MAX_DEPTH, MAX_DEPTH_CEILING);
   let text: string;
   if (typeof input === 'string') {
     // A UTF-16 string is at least as many UTF-8 bytes as code units; only measure exactly when close.
@@ -56,6 +65,14 @@ export function parseJsonDocument(input: string | Uint8Array, options: ParseJson
   return new StrictJsonParser(text, maxDepth).parseDocument();
 }
 
+function checkLimitOption(name: string, value: number | undefined, fallback: number, ceiling: number): number {
+  if (value === undefined) return fallback;
+  if (!Number.isSafeInteger(value) || value < 1 || value > ceiling) {
+    throw new AicapError('INVALID_OPTION', `The \`${name}\` option must be an integer from 1 to ${ceiling}, got ${String(value)}.`);
+  }
+  return value;
+}
+
 function tooLarge(maxSizeInBytes: number): ManifestParseError {
   return new ManifestParseError(
     `Document is larger than ${maxSizeInBytes} bytes. Shrink it or raise \`maxSizeInBytes\`.`,
@@ -68,6 +85,9 @@ function describeType(value: unknown): string {
   if (Array.isArray(value)) return 'an array';
   return typeof value;
 }
+
+// Sticky, so it matches exactly at the current index without copying the rest of the text.
+const NUMBER = /-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
 
 const ESCAPES: Record<string, string> = { '"': '"', '\\': '\\', '/': '/', b: '\b', f: '\f', n: '\n', r: '\r', t: '\t' };
 
@@ -204,6 +224,9 @@ class StrictJsonParser {
       }
       if (code === 0x22) {
         result += text.slice(chunkStart, index);
+        if (LONE_SURROGATE.test(result)) {
+          this.fail('String holds a lone UTF-16 surrogate (an unpaired \\uD800-\\uDFFF); such text cannot be encoded as UTF-8', undefined, 'json.invalid_unicode');
+        }
         this.index = index + 1;
         return result;
       }
@@ -239,14 +262,13 @@ class StrictJsonParser {
   }
 
   private parseNumber(): number {
-    const match = /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/.exec(this.text.slice(this.index, this.index + 400));
+    NUMBER.lastIndex = this.index;
+    const match = NUMBER.exec(this.text);
     if (!match) this.fail('Invalid number');
-    this.index += match[0].length;
     const value = Number(match[0]);
-    if (!Number.isFinite(value)) {
-      this.index -= match[0].length;
-      this.fail('Number is out of range');
-    }
+    // 1e309 and friends would silently become Infinity, which JSON cannot represent again.
+    if (!Number.isFinite(value)) this.fail('Number is out of range of a double (IEEE 754 binary64)');
+    this.index += match[0].length;
     return value;
   }
 

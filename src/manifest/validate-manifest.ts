@@ -41,18 +41,19 @@ const PLACEHOLDER = /\{([^{}]+)\}/g;
 /**
  * Validates an untrusted value as a spec v0.1 manifest: the JSON Schema, then the checks a schema
  * cannot express (duplicate ids, unknown ids in `auth.scopes`/`policy`, path placeholders, job
- * endpoint placeholders, `base_url` security, version order, hostile embedded schemas).
+ * endpoint placeholders, `base_url` security, URL fields, version order, hostile embedded schemas).
+ * A document whose `schema_version` has a major this build does not know is refused with the single
+ * issue `schema_version.unsupported`: its fields may mean something else entirely.
  *
  * Never throws: whatever the input, the answer is a result whose issues carry JSON Pointers.
  */
 export function validateManifest(input: unknown, options: ValidateManifestOptions = {}): ValidationResult {
+  const unsupported = checkSchemaVersion(input);
+  if (unsupported) return { valid: false, issues: [unsupported] };
   const issues: ValidationIssue[] = [];
   const validate = getSchemaValidator();
-  if (!validate(input)) {
-    for (const error of validate.errors ?? []) issues.push(fromAjvError(error));
-  }
+  if (!validate(input)) issues.push(...fromAjvErrors(validate.errors ?? []));
   if (isRecord(input)) {
-    checkSchemaVersion(input, issues);
     // The semantic checks read fields defensively, so they run even when the schema failed and add
     // what they find; duplicates of a schema finding at the same pointer are dropped below.
     checkSemantics(input, issues);
@@ -64,6 +65,35 @@ export function validateManifest(input: unknown, options: ValidateManifestOption
   return valid ? { valid, manifest: input as Manifest, issues: unique } : { valid, issues: unique };
 }
 
+/**
+ * Turns ajv's errors into issues. A failed `anyOf` makes ajv report every branch; that is noise, so
+ * the branches' type mismatches at the same pointer become one "must be A or B" issue, and when a
+ * deeper error explains the failure (a branch matched the type but not its content) only that stays.
+ */
+function fromAjvErrors(errors: readonly ErrorObject[]): ValidationIssue[] {
+  const anyOfPointers = new Set(errors.filter((error) => error.keyword === 'anyOf').map((error) => error.instancePath));
+  const issues: ValidationIssue[] = [];
+  for (const error of errors) {
+    const pointer = error.instancePath;
+    if (!anyOfPointers.has(pointer)) {
+      issues.push(fromAjvError(error));
+      continue;
+    }
+    if (error.keyword !== 'anyOf') {
+      if (error.keyword !== 'type') issues.push(fromAjvError(error));
+      continue;
+    }
+    if (errors.some((other) => other.instancePath.startsWith(`${pointer}/`))) continue;
+    const types = new Set(
+      errors
+        .filter((other) => other.instancePath === pointer && other.keyword === 'type')
+        .flatMap((other) => [(other.params as { type: string | string[] }).type].flat()),
+    );
+    issues.push({ pointer, code: 'schema.type', message: `must be ${[...types].join(' or ') || 'one of the allowed forms'}`, severity: 'error' });
+  }
+  return issues;
+}
+
 function fromAjvError(error: ErrorObject): ValidationIssue {
   let pointer = error.instancePath;
   let message = error.message ?? 'is invalid';
@@ -71,12 +101,14 @@ function fromAjvError(error: ErrorObject): ValidationIssue {
   if (error.keyword === 'required') {
     const missing = (error.params as { missingProperty: string }).missingProperty;
     pointer = `${pointer}/${escapePointerToken(missing)}`;
-    message = `is required`;
+    message = 'is required';
   } else if (error.keyword === 'additionalProperties') {
     const extra = (error.params as { additionalProperty: string }).additionalProperty;
     pointer = `${pointer}/${escapePointerToken(extra)}`;
   } else if (error.keyword === 'enum') {
     message = `must be one of ${JSON.stringify((error.params as { allowedValues: unknown[] }).allowedValues)}`;
+  } else if (error.keyword === 'const') {
+    message = `must be ${JSON.stringify((error.params as { allowedValue: unknown }).allowedValue)}`;
   }
   if (error.schemaPath === '#/$defs/id/pattern') {
     code = 'id.invalid';
@@ -85,19 +117,19 @@ function fromAjvError(error: ErrorObject): ValidationIssue {
   return { pointer, code, message, severity: 'error' };
 }
 
-function checkSchemaVersion(input: Record<string, unknown>, issues: ValidationIssue[]): void {
+function checkSchemaVersion(input: unknown): ValidationIssue | undefined {
+  if (!isRecord(input) || typeof input['schema_version'] !== 'string') return undefined;
   const version = input['schema_version'];
-  if (typeof version !== 'string') return;
-  const major = version.split('.')[0];
+  // Only a well-formed version can name a major; anything else is left to the schema's pattern.
+  const major = /^(0|[1-9][0-9]{0,8})\.(0|[1-9][0-9]{0,8})\.(0|[1-9][0-9]{0,8})$/.exec(version)?.[1];
   const supportedMajor = SCHEMA_VERSION.split('.')[0];
-  if (major !== supportedMajor) {
-    issues.push({
-      pointer: '/schema_version',
-      code: 'schema_version.unsupported',
-      message: `major version ${major} is not supported (this client understands ${supportedMajor}.x); refuse the manifest or upgrade aicap`,
-      severity: 'error',
-    });
-  }
+  if (major === undefined || major === supportedMajor) return undefined;
+  return {
+    pointer: '/schema_version',
+    code: 'schema_version.unsupported',
+    message: `major version ${major} is not supported (this aicap understands ${supportedMajor}.x); the manifest is refused, upgrade aicap to read it`,
+    severity: 'error',
+  };
 }
 
 interface Entry {
@@ -118,28 +150,36 @@ function checkSemantics(manifest: Record<string, unknown>, issues: ValidationIss
 
   // Ids must be unique across all three lists: scopes and policy refer to them in one namespace.
   const firstSeen = new Map<string, string>();
+  // Malformed ids count as declared for the reference checks, so one bad id is reported once (as id.invalid).
+  const knownIds = new Set<string>();
   for (const entry of entries) {
     const id = entry.value['id'];
     if (typeof id !== 'string') continue;
+    knownIds.add(id);
+    if (!ID_PATTERN.test(id)) continue;
     const pointer = `/${entry.kind}/${entry.index}/id`;
-    if (!ID_PATTERN.test(id)) continue; // reported by the schema as id.invalid
     const earlier = firstSeen.get(id);
     if (earlier) {
       issues.push({ pointer, code: 'id.duplicate', message: `id "${id}" is already used at ${earlier}; ids must be unique across tools, resources and prompts`, severity: 'error' });
     } else firstSeen.set(id, pointer);
   }
-  const knownIds = new Set(firstSeen.keys());
+  // Parameter names often look like ids in prose ("resolve account_id first"); they are not references.
+  const parameterNames = new Set(entries.flatMap((entry) => parameterEntries(entry.value).map(([name]) => name)));
 
   checkIdReferences(manifest, knownIds, issues);
   for (const entry of entries) {
     const base = `/${entry.kind}/${entry.index}`;
     if (entry.kind !== 'prompts') checkPathPlaceholders(entry.value, base, issues);
     else checkPromptPlaceholders(entry.value, base, issues);
-    if (entry.kind === 'tools') checkTemporal(entry.value, base, issues);
-    checkPrerequisites(entry.value, base, knownIds, issues);
+    if (entry.kind === 'tools') {
+      checkTemporal(entry.value, base, issues);
+      checkDeprecation(entry.value, base, knownIds, issues);
+    }
+    checkPrerequisites(entry.value, base, knownIds, parameterNames, issues);
     checkEmbeddedSchemas(entry.value, base, issues);
   }
   checkBaseUrl(manifest, issues);
+  checkUrlFields(manifest, issues);
   checkVersioning(manifest, issues);
 }
 
@@ -153,7 +193,7 @@ function checkIdReferences(manifest: Record<string, unknown>, knownIds: Set<stri
           issues.push({
             pointer: toPointer(['auth', 'scopes', scope, index]),
             code: 'auth.unknown_id',
-            message: `scope "${scope}" names "${id}", which is not a tool, resource or prompt id`,
+            message: `scope ${quote(scope)} names "${id}", which is not a tool, resource or prompt id`,
             severity: 'error',
           });
         }
@@ -188,19 +228,22 @@ function parameterEntries(value: Record<string, unknown>): Array<[string, Partia
 function checkPathPlaceholders(value: Record<string, unknown>, base: string, issues: ValidationIssue[]): void {
   const path = value['path'];
   if (typeof path !== 'string') return;
+  if (/[{}]/.test(path.replace(PLACEHOLDER, ''))) {
+    issues.push({ pointer: `${base}/path`, code: 'path.malformed_placeholder', message: `${quote(path)} has a "{" or "}" that is not part of a {name} placeholder`, severity: 'error' });
+  }
   const names = placeholdersOf(path);
   const parameters = new Map(parameterEntries(value));
   for (const name of names) {
     const parameter = parameters.get(name);
     if (!parameter) {
-      issues.push({ pointer: `${base}/path`, code: 'path.missing_parameter', message: `placeholder {${name}} has no parameter named "${name}"; declare it under parameters`, severity: 'error' });
+      issues.push({ pointer: `${base}/path`, code: 'path.missing_parameter', message: `placeholder {${truncate(name)}} has no parameter of that name; declare it under parameters`, severity: 'error' });
     } else if (parameter.in !== undefined && parameter.in !== 'path') {
-      issues.push({ pointer: toPointer([...base.slice(1).split('/'), 'parameters', name, 'in']), code: 'path.parameter_location', message: `"${name}" fills the path placeholder {${name}} but is declared "in": "${parameter.in}"`, severity: 'error' });
+      issues.push({ pointer: `${base}/parameters/${escapePointerToken(name)}/in`, code: 'path.parameter_location', message: `${quote(name)} fills the path placeholder {${truncate(name)}} but is declared "in": ${quote(String(parameter.in))}`, severity: 'error' });
     }
   }
   for (const [name, parameter] of parameters) {
     if (parameter.in === 'path' && !names.includes(name)) {
-      issues.push({ pointer: toPointer([...base.slice(1).split('/'), 'parameters', name]), code: 'path.unused_parameter', message: `parameter "${name}" is declared "in": "path" but the path has no {${name}} placeholder`, severity: 'error' });
+      issues.push({ pointer: `${base}/parameters/${escapePointerToken(name)}`, code: 'path.unused_parameter', message: `parameter ${quote(name)} is declared "in": "path" but the path has no {${truncate(name)}} placeholder`, severity: 'error' });
     }
   }
 }
@@ -212,33 +255,41 @@ function checkPromptPlaceholders(value: Record<string, unknown>, base: string, i
   for (const match of template.matchAll(/\{\{\s*([^{}\s]+)\s*\}\}/g)) {
     const name = match[1] ?? '';
     if (!declared.has(name)) {
-      issues.push({ pointer: `${base}/template`, code: 'prompt.missing_parameter', message: `placeholder {{${name}}} has no parameter named "${name}"`, severity: 'error' });
+      issues.push({ pointer: `${base}/template`, code: 'prompt.missing_parameter', message: `placeholder {{${truncate(name)}}} has no parameter of that name; declare it under parameters`, severity: 'error' });
     }
   }
 }
 
 function checkTemporal(tool: Record<string, unknown>, base: string, issues: ValidationIssue[]): void {
   const temporal = tool['temporal_behavior'];
-  if (!isRecord(temporal)) return;
+  const events = tool['event_schema'];
+  if (!isRecord(temporal)) {
+    if (isRecord(events)) {
+      issues.push({ pointer: `${base}/event_schema`, code: 'temporal.event_schema_without_job', message: 'event_schema describes job events but the tool has no temporal_behavior, so no client will read them', severity: 'warning' });
+    }
+    return;
+  }
   const jobIdField = typeof temporal['job_id_field'] === 'string' ? temporal['job_id_field'] : 'job_id';
+  const jobIdName = jobIdField.split('.').at(-1) ?? jobIdField;
   // A placeholder can be filled from the start response (the job id) or from the tool's own path parameters.
-  const available = new Set([jobIdField.split('.').at(-1) ?? jobIdField, ...placeholdersOf(typeof tool['path'] === 'string' ? tool['path'] : '')]);
+  const pathNames = placeholdersOf(typeof tool['path'] === 'string' ? tool['path'] : '');
+  const available = new Set([jobIdName, ...pathNames]);
   const endpoints: Array<[string, unknown]> = [
     [`${base}/temporal_behavior/status_endpoint`, temporal['status_endpoint']],
     [`${base}/temporal_behavior/result_endpoint`, temporal['result_endpoint']],
     [`${base}/temporal_behavior/cancel_endpoint`, temporal['cancel_endpoint']],
   ];
-  const events = tool['event_schema'];
   if (isRecord(events)) {
     for (const [name, event] of Object.entries(events)) {
-      if (isRecord(event)) endpoints.push([toPointer([...base.slice(1).split('/'), 'event_schema', name, 'resolution_endpoint']), event['resolution_endpoint']]);
+      if (isRecord(event)) endpoints.push([`${base}/event_schema/${escapePointerToken(name)}/resolution_endpoint`, event['resolution_endpoint']]);
     }
   }
+  const supplied = [`{${truncate(jobIdName)}} from the start response`, ...pathNames.map((name) => `{${truncate(name)}} from the tool path`)].join(', ');
   for (const [pointer, endpoint] of endpoints) {
     if (typeof endpoint !== 'string') continue;
     for (const name of placeholdersOf(endpoint)) {
       if (!available.has(name)) {
-        issues.push({ pointer, code: 'temporal.unknown_placeholder', message: `placeholder {${name}} cannot be filled: the start response supplies only {${jobIdField}} (set job_id_field) and the tool path supplies ${[...available].filter((item) => item !== jobIdField).map((item) => `{${item}}`).join(', ') || 'nothing'}`, severity: 'error' });
+        issues.push({ pointer, code: 'temporal.unknown_placeholder', message: `placeholder {${truncate(name)}} cannot be filled: only ${supplied} are available (set job_id_field to the start response's field)`, severity: 'error' });
       }
     }
   }
@@ -246,19 +297,29 @@ function checkTemporal(tool: Record<string, unknown>, base: string, issues: Vali
   if (isRecord(events)) {
     for (const name of Object.keys(events)) {
       if (!signals.includes(name)) {
-        issues.push({ pointer: toPointer([...base.slice(1).split('/'), 'event_schema', name]), code: 'temporal.undeclared_signal', message: `event "${name}" is described but not listed in temporal_behavior.signals`, severity: 'warning' });
+        issues.push({ pointer: `${base}/event_schema/${escapePointerToken(name)}`, code: 'temporal.undeclared_signal', message: `event ${quote(name)} is described but not listed in temporal_behavior.signals`, severity: 'warning' });
       }
     }
   }
 }
 
-function checkPrerequisites(value: Record<string, unknown>, base: string, knownIds: Set<string>, issues: ValidationIssue[]): void {
+function checkDeprecation(tool: Record<string, unknown>, base: string, knownIds: Set<string>, issues: ValidationIssue[]): void {
+  const deprecated = tool['deprecated'];
+  if (!isRecord(deprecated)) return;
+  const replacement = deprecated['replaced_by'];
+  if (typeof replacement === 'string' && ID_PATTERN.test(replacement) && !knownIds.has(replacement)) {
+    // A warning, not an error: a per-credential variant may legitimately omit the replacement.
+    issues.push({ pointer: `${base}/deprecated/replaced_by`, code: 'deprecated.unknown_replacement', message: `"${replacement}" is not a tool id in this manifest`, severity: 'warning' });
+  }
+}
+
+function checkPrerequisites(value: Record<string, unknown>, base: string, knownIds: Set<string>, parameterNames: Set<string>, issues: ValidationIssue[]): void {
   const intent = value['intent'];
   if (!isRecord(intent) || typeof intent['prerequisites'] !== 'string') return;
   // Identifiers in prose are recognised by their snake_case shape; plain words are left alone.
   for (const match of intent['prerequisites'].matchAll(/\b[a-z][a-z0-9]*(?:_[a-z0-9]+)+\b/g)) {
-    if (!knownIds.has(match[0])) {
-      issues.push({ pointer: `${base}/intent/prerequisites`, code: 'intent.unknown_prerequisite', message: `mentions "${match[0]}", which is not a tool, resource or prompt id`, severity: 'warning' });
+    if (!knownIds.has(match[0]) && !parameterNames.has(match[0])) {
+      issues.push({ pointer: `${base}/intent/prerequisites`, code: 'intent.unknown_prerequisite', message: `mentions ${quote(match[0])}, which is not a tool, resource or prompt id`, severity: 'warning' });
     }
   }
 }
@@ -266,8 +327,7 @@ function checkPrerequisites(value: Record<string, unknown>, base: string, knownI
 function checkEmbeddedSchemas(value: Record<string, unknown>, base: string, issues: ValidationIssue[]): void {
   for (const [name, parameter] of parameterEntries(value)) {
     if (parameter.json_schema !== undefined) {
-      const pointer = toPointer([...base.slice(1).split('/'), 'parameters', name, 'json_schema']);
-      issues.push(...checkEmbeddedSchema(parameter.json_schema, pointer));
+      issues.push(...checkEmbeddedSchema(parameter.json_schema, `${base}/parameters/${escapePointerToken(name)}/json_schema`));
     }
   }
   const returns = value['returns'];
@@ -276,29 +336,62 @@ function checkEmbeddedSchemas(value: Record<string, unknown>, base: string, issu
       if (isRecord(returns[key])) issues.push(...checkEmbeddedSchema(returns[key], `${base}/returns/${key}`));
     }
   }
+  const events = value['event_schema'];
+  if (isRecord(events)) {
+    for (const [name, event] of Object.entries(events)) {
+      if (!isRecord(event) || !isRecord(event['fields'])) continue;
+      for (const [field, schema] of Object.entries(event['fields'])) {
+        if (isRecord(schema)) issues.push(...checkEmbeddedSchema(schema, toPointer([...base.slice(1).split('/'), 'event_schema', name, 'fields', field])));
+      }
+    }
+  }
 }
 
 function checkBaseUrl(manifest: Record<string, unknown>, issues: ValidationIssue[]): void {
   const service = manifest['service'];
   if (!isRecord(service) || typeof service['base_url'] !== 'string') return;
   const raw = service['base_url'];
-  let url: URL;
-  try {
-    url = new URL(raw);
-  } catch {
-    issues.push({ pointer: '/service/base_url', code: 'service.base_url_invalid', message: `"${raw}" is not an absolute URL`, severity: 'error' });
+  const pointer = '/service/base_url';
+  const url = URL.canParse(raw) ? new URL(raw) : undefined;
+  if (!url) {
+    issues.push({ pointer, code: 'service.base_url_invalid', message: `${quote(raw)} is not an absolute URL`, severity: 'error' });
     return;
   }
-  if (url.protocol === 'https:') return;
-  if (url.protocol === 'http:' && isLoopbackHostname(url.hostname)) return;
-  issues.push({
-    pointer: '/service/base_url',
-    code: 'service.base_url_insecure',
-    message: url.protocol === 'http:' ? `must use https (http is allowed for loopback hosts only), got ${url.origin}` : `scheme "${url.protocol}" is not allowed; use https`,
-    severity: 'error',
-  });
+  if (url.protocol !== 'https:' && !(url.protocol === 'http:' && isLoopbackHostname(url.hostname))) {
+    issues.push({
+      pointer,
+      code: 'service.base_url_insecure',
+      message: url.protocol === 'http:' ? `must use https (http is allowed for loopback hosts only), got ${quote(url.origin)}` : `scheme ${quote(url.protocol)} is not allowed; use https`,
+      severity: 'error',
+    });
+  }
   if (url.username || url.password) {
-    issues.push({ pointer: '/service/base_url', code: 'service.base_url_credentials', message: 'must not embed a user name or password', severity: 'error' });
+    issues.push({ pointer, code: 'service.base_url_credentials', message: 'must not embed a user name or password; credentials travel in headers, never in the manifest', severity: 'error' });
+  }
+  if (url.search || url.hash || raw.includes('#')) {
+    issues.push({ pointer, code: 'service.base_url_invalid', message: 'must not have a query or fragment: tool paths are appended to it', severity: 'error' });
+  }
+}
+
+// Every field whose schema is `#/$defs/url`, except base_url which has stricter rules of its own.
+const URL_FIELDS: ReadonlyArray<readonly [string, string]> = [
+  ['service', 'documentation_url'],
+  ['auth', 'provider_discovery'],
+  ['policy', 'policy_url'],
+  ['versioning', 'changelog_url'],
+];
+
+function checkUrlFields(manifest: Record<string, unknown>, issues: ValidationIssue[]): void {
+  for (const [block, field] of URL_FIELDS) {
+    const container = manifest[block];
+    if (!isRecord(container) || typeof container[field] !== 'string') continue;
+    const raw = container[field];
+    const url = URL.canParse(raw) ? new URL(raw) : undefined;
+    if (!url || (url.protocol !== 'https:' && url.protocol !== 'http:')) {
+      issues.push({ pointer: `/${block}/${field}`, code: 'url.invalid', message: `${quote(raw)} is not an absolute http(s) URL`, severity: 'error' });
+    } else if (url.username || url.password) {
+      issues.push({ pointer: `/${block}/${field}`, code: 'url.invalid', message: 'must not embed a user name or password', severity: 'error' });
+    }
   }
 }
 
@@ -310,7 +403,7 @@ function checkVersioning(manifest: Record<string, unknown>, issues: ValidationIs
   if (typeof current !== 'string' || typeof minimum !== 'string') return;
   const order = compareSemver(minimum, current);
   if (order !== undefined && order > 0) {
-    issues.push({ pointer: '/versioning/min_supported', code: 'versioning.min_after_current', message: `min_supported ${minimum} is greater than current ${current}`, severity: 'error' });
+    issues.push({ pointer: '/versioning/min_supported', code: 'versioning.min_after_current', message: `min_supported ${quote(minimum)} is greater than current ${quote(current)}`, severity: 'error' });
   }
 }
 
@@ -342,8 +435,16 @@ function resolveReference(node: SchemaNode): SchemaNode {
 }
 
 function checkUnknownFields(value: unknown, schemaNode: SchemaNode, pointer: string, issues: ValidationIssue[]): void {
-  const node = resolveReference(schemaNode);
-  if (node === manifestSchema.$defs.json_schema || node['anyOf'] !== undefined) return; // free-form or ambiguous
+  let node = resolveReference(schemaNode);
+  if (node === manifestSchema.$defs.json_schema) return; // free-form
+  const branches = node['anyOf'];
+  if (Array.isArray(branches)) {
+    // Follow an anyOf only when exactly one branch is a structured object; free-form or ambiguous otherwise.
+    const resolved = branches.filter(isRecord).map(resolveReference);
+    const structured = resolved.filter((branch) => isRecord(branch['properties']));
+    if (!isRecord(value) || structured.length !== 1 || resolved.includes(manifestSchema.$defs.json_schema)) return;
+    node = structured[0] ?? node;
+  }
   if (Array.isArray(value)) {
     const items = node['items'];
     if (isRecord(items)) value.forEach((item, index) => checkUnknownFields(item, items, `${pointer}/${index}`, issues));
@@ -358,7 +459,7 @@ function checkUnknownFields(value: unknown, schemaNode: SchemaNode, pointer: str
       const childSchema = properties[key];
       if (isRecord(childSchema)) checkUnknownFields(child, childSchema, childPointer, issues);
       else if (childSchema === undefined && !key.startsWith('x-')) {
-        issues.push({ pointer: childPointer, code: 'field.unknown', message: `"${key}" is not defined by spec ${SCHEMA_VERSION}; clients ignore it (prefix extensions with "x-")`, severity: 'warning' });
+        issues.push({ pointer: childPointer, code: 'field.unknown', message: `${quote(key)} is not defined by spec ${SCHEMA_VERSION}; clients ignore it (prefix extensions with "x-")`, severity: 'warning' });
       }
     }
   } else if (isRecord(additional)) {
@@ -374,6 +475,15 @@ function dedupe(issues: ValidationIssue[]): ValidationIssue[] {
     seen.add(key);
     return true;
   });
+}
+
+/** An untrusted string for a message: JSON-quoted (so control characters are escaped) and cut at 80 characters. */
+function quote(value: string): string {
+  return JSON.stringify(truncate(value));
+}
+
+function truncate(value: string): string {
+  return value.length > 80 ? `${value.slice(0, 80)}…` : value;
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {

@@ -5,7 +5,7 @@ export type ValidationSeverity = 'error' | 'warning';
 export interface ValidationIssue {
   /** JSON Pointer (RFC 6901) of the offending value; `''` is the whole document. */
   pointer: string;
-  /** Stable machine-readable code, e.g. `schema.required` or `tool.duplicate_id`. */
+  /** Stable machine-readable code, e.g. `schema.required` or `id.duplicate` (the full list is in `docs/spec.md`, section Validation). */
   code: string;
   /** What is wrong and what to do. */
   message: string;
