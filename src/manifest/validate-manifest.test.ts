@@ -1,0 +1,241 @@
+import { describe, expect, it } from 'vitest';
+import { invalidFixtures, warningFixtures } from '../../test/fixtures/manifests/expectations.js';
+import { loadPayments, readFixture } from '../../test/fixtures/manifests/load-fixture.js';
+import { validateManifest } from './validate-manifest.js';
+
+function errorsOf(input: unknown): Array<{ code: string; pointer: string }> {
+  return validateManifest(input)
+    .issues.filter((issue) => issue.severity === 'error')
+    .map(({ code, pointer }) => ({ code, pointer }));
+}
+
+describe('validateManifest', () => {
+  it('accepts the Payments manifest with no issue at all', () => {
+    const payments = loadPayments();
+    const result = validateManifest(payments);
+    expect(result.issues).toEqual([]);
+    expect(result.valid).toBe(true);
+    expect(result.manifest).toBe(payments);
+  });
+
+  it.each(['valid/minimal.json', 'valid/loopback-http-with-extensions.json'])('accepts %s with no issue', (name) => {
+    const result = validateManifest(JSON.parse(readFixture(name)));
+    expect(result.issues).toEqual([]);
+    expect(result.valid).toBe(true);
+  });
+
+  it.each(invalidFixtures)('rejects invalid/$file.json with $code at $pointer and nothing else', ({ file, code, pointer }) => {
+    const result = validateManifest(JSON.parse(readFixture(`invalid/${file}.json`)));
+    expect(result.valid).toBe(false);
+    expect(result.manifest).toBeUndefined();
+    expect(errorsOf(JSON.parse(readFixture(`invalid/${file}.json`)))).toEqual([{ code, pointer }]);
+  });
+
+  it.each(warningFixtures)('accepts warning/$file.json with the single warning $code at $pointer', ({ file, code, pointer }) => {
+    const result = validateManifest(JSON.parse(readFixture(`warning/${file}.json`)));
+    expect(result.valid).toBe(true);
+    expect(result.issues.map((issue) => ({ code: issue.code, pointer: issue.pointer, severity: issue.severity }))).toEqual([
+      { code, pointer, severity: 'warning' },
+    ]);
+  });
+
+  it('has a distinct fixture for every semantic issue code it can emit', () => {
+    const covered = new Set([...invalidFixtures, ...warningFixtures].map((fixture) => fixture.code));
+    for (const code of [
+      'id.duplicate',
+      'id.invalid',
+      'auth.unknown_id',
+      'policy.unknown_id',
+      'path.missing_parameter',
+      'path.unused_parameter',
+      'path.parameter_location',
+      'path.malformed_placeholder',
+      'prompt.missing_parameter',
+      'temporal.unknown_placeholder',
+      'temporal.undeclared_signal',
+      'temporal.event_schema_without_job',
+      'intent.unknown_prerequisite',
+      'deprecated.unknown_replacement',
+      'service.base_url_invalid',
+      'service.base_url_insecure',
+      'service.base_url_credentials',
+      'url.invalid',
+      'versioning.min_after_current',
+      'schema_version.unsupported',
+      'field.unknown',
+    ]) {
+      expect(covered, code).toContain(code);
+    }
+  });
+
+  describe('schema_version', () => {
+    it.each([
+      ['0.1.0', true],
+      ['0.2.0', true],
+      ['0.99.7', true],
+    ])('accepts %s (an unknown minor only adds optional fields)', (version, valid) => {
+      expect(validateManifest({ ...loadPayments(), schema_version: version }).valid).toBe(valid);
+    });
+
+    it.each(['1.0.0', '2.3.4', '10.0.0'])('refuses major %s with that single issue, whatever else is wrong', (version) => {
+      const result = validateManifest({ schema_version: version, tools: 'not even an array' });
+      expect(result.issues).toEqual([expect.objectContaining({ pointer: '/schema_version', code: 'schema_version.unsupported', severity: 'error' })]);
+    });
+
+    it.each(['1', 'v1.0.0', '01.0.0', '1.0.0-beta'])('leaves the malformed version %j to the schema pattern', (version) => {
+      expect(errorsOf({ ...loadPayments(), schema_version: version })).toEqual([{ code: 'schema.pattern', pointer: '/schema_version' }]);
+    });
+  });
+
+  describe('service.base_url', () => {
+    it.each([
+      'https://api.example.com',
+      'https://api.example.com/v2/',
+      'http://localhost:3000',
+      'http://api.localhost/v1',
+      'http://127.0.0.1:8080',
+      'http://127.10.20.30',
+      'http://[::1]:8080/v2',
+    ])('accepts %s', (baseUrl) => {
+      const manifest = loadPayments();
+      manifest['service'] = { name: 'Payments API', base_url: baseUrl };
+      expect(errorsOf(manifest)).toEqual([]);
+    });
+
+    it.each([
+      ['http://api.example.com', 'service.base_url_insecure'],
+      ['http://10.0.0.1', 'service.base_url_insecure'],
+      ['http://localhost.example.com', 'service.base_url_insecure'],
+      ['ftp://api.example.com', 'service.base_url_insecure'],
+      ['file:///etc/passwd', 'service.base_url_insecure'],
+      ['api.example.com', 'service.base_url_invalid'],
+      ['https://api.example.com/#x', 'service.base_url_invalid'],
+      ['https://token@api.example.com', 'service.base_url_credentials'],
+    ])('rejects %s with %s', (baseUrl, code) => {
+      const manifest = loadPayments();
+      manifest['service'] = { name: 'Payments API', base_url: baseUrl };
+      expect(errorsOf(manifest)).toEqual([{ code, pointer: '/service/base_url' }]);
+    });
+  });
+
+  it('reads a placeholder filled from a dotted job_id_field by its last segment', () => {
+    const manifest = loadPayments();
+    const temporal = manifest.tools[4]?.['temporal_behavior'] as Record<string, unknown>;
+    temporal['job_id_field'] = 'data.report_id';
+    temporal['status_endpoint'] = '/reports/{report_id}/status';
+    temporal['result_endpoint'] = '/reports/{report_id}/result';
+    temporal['cancel_endpoint'] = '/reports/{report_id}/cancel';
+    (manifest.tools[4]?.['event_schema'] as Record<string, Record<string, unknown>>)['needs_input'] = { resolution_endpoint: '/reports/{report_id}/respond' };
+    expect(errorsOf(manifest)).toEqual([]);
+  });
+
+  it('lets a job endpoint reuse a placeholder of the tool path', () => {
+    const manifest = loadPayments();
+    manifest.tools[4] = {
+      ...manifest.tools[4],
+      path: '/accounts/{account_id}/reports',
+      parameters: { account_id: { type: 'string', required: true } },
+      temporal_behavior: { pattern: 'async_job', status_endpoint: '/accounts/{account_id}/reports/{job_id}', status_response_type: 'json', terminal_states: ['done'] },
+      event_schema: undefined,
+    };
+    expect(errorsOf(JSON.parse(JSON.stringify(manifest)))).toEqual([]);
+  });
+
+  it('reports a bad id once, not again where scopes and policy name it', () => {
+    const manifest = loadPayments();
+    manifest.tools[2] = { ...manifest.tools[2], id: 'close account' };
+    const auth = manifest['auth'] as { scopes: Record<string, string[]> };
+    auth.scopes['admin'] = ['modify_limits'];
+    manifest['policy'] = { human_approval_required: ['modify_limits'] };
+    expect(errorsOf(manifest)).toEqual([{ code: 'id.invalid', pointer: '/tools/2/id' }]);
+  });
+
+  it('does not mistake a parameter name in prerequisites for an unknown id', () => {
+    const manifest = loadPayments();
+    (manifest.tools[0]?.['intent'] as Record<string, unknown>)['prerequisites'] = 'Resolve account_id with account_summary first.';
+    expect(validateManifest(manifest).issues).toEqual([]);
+  });
+
+  it('reports one "must be A or B" issue for an anyOf mismatch instead of one per branch', () => {
+    const manifest = loadPayments();
+    manifest.tools[0] = { ...manifest.tools[0], deprecated: 'yes' };
+    expect(validateManifest(manifest).issues).toEqual([
+      { pointer: '/tools/0/deprecated', code: 'schema.type', message: 'must be boolean or object', severity: 'error' },
+    ]);
+  });
+
+  it('keeps only the deeper error when an anyOf branch matched the type but not the content', () => {
+    const manifest = loadPayments();
+    manifest.tools[0] = { ...manifest.tools[0], deprecated: { replaced_by: '9 lives' } };
+    expect(errorsOf(manifest)).toEqual([{ code: 'id.invalid', pointer: '/tools/0/deprecated/replaced_by' }]);
+  });
+
+  it('warns about unknown fields inside the object branch of an anyOf', () => {
+    const manifest = loadPayments();
+    manifest.tools[1] = { ...manifest.tools[1], deprecated: { replaced_by: 'analyze_transactions', reason: 'old' } };
+    expect(validateManifest(manifest).issues).toEqual([expect.objectContaining({ code: 'field.unknown', pointer: '/tools/1/deprecated/reason', severity: 'warning' })]);
+  });
+
+  it('never warns about x- extension fields or members of embedded JSON Schemas', () => {
+    const manifest = loadPayments();
+    manifest['x-vendor'] = { anything: true };
+    manifest.tools[0] = { ...manifest.tools[0], 'x-owner': 'risk-team', returns: { type: 'object', schema: { 'x-anything': 1, unknownKeyword: true } } };
+    expect(validateManifest(manifest).issues).toEqual([]);
+  });
+
+  it('skips unknown-field warnings when warnUnknownFields is false', () => {
+    const manifest = { ...loadPayments(), extra: 1 };
+    expect(validateManifest(manifest).issues.map((issue) => issue.code)).toEqual(['field.unknown']);
+    expect(validateManifest(manifest, { warnUnknownFields: false }).issues).toEqual([]);
+  });
+
+  it('escapes JSON Pointer tokens and lists errors before warnings', () => {
+    const manifest = loadPayments();
+    manifest['auth'] = { type: 'bearer', scopes: { 'billing/read~all': ['no_such_tool'] } };
+    manifest['extra'] = true;
+    const issues = validateManifest(manifest).issues;
+    expect(issues.map((issue) => [issue.severity, issue.pointer])).toEqual([
+      ['error', '/auth/scopes/billing~1read~0all/0'],
+      ['warning', '/extra'],
+    ]);
+  });
+
+  it('quotes untrusted text in messages so control characters cannot reach a terminal, and cuts it short', () => {
+    const manifest = loadPayments();
+    const hostile = `\u001b[2J\u001b]0;pwned\u0007${'x'.repeat(500)}`;
+    manifest['service'] = { name: 'Payments API', base_url: hostile };
+    const [issue] = validateManifest(manifest).issues;
+    expect(issue?.code).toBe('service.base_url_invalid');
+    expect(issue?.message).not.toMatch(/[\u0000-\u001f]/);
+    expect(issue?.message).toContain('\\u001b[2J');
+    expect(issue?.message.length).toBeLessThan(200);
+  });
+
+  it.each([
+    ['a string', 'manifest text'],
+    ['null', null],
+    ['an array', [1, 2]],
+    ['a number', 42],
+    ['an empty object', {}],
+  ])('answers with issues, not an exception, for %s', (_label, input) => {
+    const result = validateManifest(input);
+    expect(result.valid).toBe(false);
+    expect(result.issues.length).toBeGreaterThan(0);
+  });
+
+  it('reports every missing required member of an empty object at its own pointer', () => {
+    expect(errorsOf({})).toEqual([
+      { code: 'schema.required', pointer: '/schema_version' },
+      { code: 'schema.required', pointer: '/service' },
+      { code: 'schema.required', pointer: '/tools' },
+    ]);
+  });
+
+  it('survives a cyclic embedded schema by its node budget', () => {
+    const manifest = loadPayments();
+    const cyclic: Record<string, unknown> = { type: 'object' };
+    cyclic['properties'] = { self: cyclic };
+    manifest.tools[0] = { ...manifest.tools[0], returns: { type: 'object', schema: cyclic } };
+    expect(errorsOf(manifest).map((issue) => issue.code)).toContain('schema.too_deep');
+  });
+});
