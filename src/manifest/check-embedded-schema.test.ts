@@ -1,0 +1,73 @@
+import { describe, expect, it } from 'vitest';
+import { checkEmbeddedSchema } from './check-embedded-schema.js';
+
+function codes(schema: unknown, limits = {}): Array<[string, string]> {
+  return checkEmbeddedSchema(schema, '/s', limits).map((issue) => [issue.code, issue.pointer]);
+}
+
+function nestedSchema(levels: number): Record<string, unknown> {
+  let node: Record<string, unknown> = { type: 'string' };
+  for (let index = 0; index < levels; index++) node = { type: 'array', items: node };
+  return node;
+}
+
+describe('checkEmbeddedSchema', () => {
+  it.each([
+    ['a typical object schema', { type: 'object', properties: { a: { type: 'string', pattern: '^[a-z]+$' } }, required: ['a'] }],
+    ['local references', { $defs: { a: { type: 'string' } }, properties: { a: { $ref: '#/$defs/a' } } }],
+    ['a boolean schema', true],
+    ['a safe alternation without a quantifier', { pattern: '^(pdf|csv)$' }],
+    ['a quantified group without inner quantifiers', { pattern: '^(ab)+$' }],
+    ['an escaped parenthesis', { pattern: '^\\(a+\\)+$' }],
+    ['"$ref" as a property name', { properties: { $ref: { type: 'string' } } }],
+  ])('accepts %s', (_label, schema) => {
+    expect(codes(schema)).toEqual([]);
+  });
+
+  it.each([
+    ['a remote http $ref', { $ref: 'http://169.254.169.254/latest/meta-data' }, 'schema.remote_ref', '/s/$ref'],
+    ['a file $ref', { properties: { a: { $ref: 'file:///etc/passwd' } } }, 'schema.remote_ref', '/s/properties/a/$ref'],
+    ['a relative $ref', { items: { $ref: 'other.json#/x' } }, 'schema.remote_ref', '/s/items/$ref'],
+    ['a remote $dynamicRef', { $dynamicRef: 'https://evil.example/s' }, 'schema.remote_ref', '/s/$dynamicRef'],
+    ['$data', { maximum: { $data: '1/limit' } }, 'schema.data_reference', '/s/maximum/$data'],
+    ['(a|a)*', { pattern: '^(a|a)*$' }, 'schema.unsafe_pattern', '/s/pattern'],
+    ['(a+)+', { pattern: '^(a+)+$' }, 'schema.unsafe_pattern', '/s/pattern'],
+    ['(\\w*)*', { items: { pattern: '(\\w*)*x' } }, 'schema.unsafe_pattern', '/s/items/pattern'],
+    ['(a{1,})+', { pattern: '(a{1,})+' }, 'schema.unsafe_pattern', '/s/pattern'],
+    ['a pattern that does not compile', { pattern: '[a-' }, 'schema.invalid_pattern', '/s/pattern'],
+    ['an over-long pattern', { pattern: 'a'.repeat(1001) }, 'schema.unsafe_pattern', '/s/pattern'],
+  ])('flags %s', (_label, schema, code, pointer) => {
+    expect(codes(schema)).toEqual([[code, pointer]]);
+  });
+
+  it('flags nesting deeper than 32 levels once, at the first node too deep', () => {
+    expect(codes(nestedSchema(32))).toEqual([]);
+    const issues = codes(nestedSchema(40));
+    expect(issues).toEqual([['schema.too_deep', `/s${'/items'.repeat(33)}`]]);
+  });
+
+  it('handles a 10,000-level schema without recursion', () => {
+    expect(codes(nestedSchema(10_000))).toEqual([['schema.too_deep', `/s${'/items'.repeat(33)}`]]);
+  });
+
+  it('stops at the node budget', () => {
+    const schema = { anyOf: Array.from({ length: 10_001 }, () => ({ type: 'string' })) };
+    expect(codes(schema)).toEqual([['schema.too_large', '/s']]);
+    expect(codes({ anyOf: [{}, {}, {}] }, { maxNodes: 3 })).toEqual([['schema.too_large', '/s']]);
+  });
+
+  it('honours custom limits', () => {
+    expect(codes(nestedSchema(3), { maxDepth: 2 })).toEqual([['schema.too_deep', '/s/items/items/items']]);
+    expect(codes({ pattern: 'abcdef' }, { maxPatternLength: 5 })).toEqual([['schema.unsafe_pattern', '/s/pattern']]);
+  });
+
+  it('escapes pointer tokens', () => {
+    expect(codes({ properties: { 'a/b': { $ref: 'https://x' } } })).toEqual([['schema.remote_ref', '/s/properties/a~1b/$ref']]);
+  });
+
+  it('answers a cyclic schema within its budgets', () => {
+    const cyclic: Record<string, unknown> = {};
+    cyclic['items'] = cyclic;
+    expect(codes(cyclic).map(([code]) => code)).toEqual(['schema.too_deep']);
+  });
+});

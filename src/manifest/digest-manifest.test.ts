@@ -1,0 +1,117 @@
+import { createHash } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import { AicapError } from '../errors/aicap-error.js';
+import { loadPayments, readFixture } from '../../test/fixtures/manifests/load-fixture.js';
+import { canonicalJson, digestManifest, digestText, digestTool } from './digest-manifest.js';
+import { parseJsonDocument } from './parse-manifest.js';
+
+const DIGEST_FORMAT = /^sha256-[A-Za-z0-9_-]{43}$/;
+
+function reverseKeys(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(reverseKeys);
+  if (typeof value !== 'object' || value === null) return value;
+  return Object.fromEntries(Object.entries(value).reverse().map(([key, child]) => [key, reverseKeys(child)]));
+}
+
+describe('digestManifest', () => {
+  it('has the form sha256-<base64url> of SHA-256 over the canonical text', () => {
+    const payments = loadPayments();
+    const digest = digestManifest(payments);
+    expect(digest).toMatch(DIGEST_FORMAT);
+    const expected = createHash('sha256').update(Buffer.from(canonicalJson(payments), 'utf8')).digest('base64url');
+    expect(digest).toBe(`sha256-${expected}`);
+  });
+
+  it('is stable across key order and whitespace', () => {
+    const text = readFixture('payments');
+    const compact = JSON.stringify(JSON.parse(text));
+    const pretty = JSON.stringify(JSON.parse(text), null, 4);
+    const digests = new Set([
+      digestManifest(parseJsonDocument(text)),
+      digestManifest(parseJsonDocument(compact)),
+      digestManifest(parseJsonDocument(pretty)),
+      digestManifest(reverseKeys(parseJsonDocument(text))),
+    ]);
+    expect(digests.size).toBe(1);
+  });
+
+  it.each([
+    ['a description', (manifest: ReturnType<typeof loadPayments>) => void (manifest.tools[0]!['description'] = 'Detects anomalies.')],
+    ['a parameter type', (manifest: ReturnType<typeof loadPayments>) => void ((manifest.tools[0]!['parameters'] as Record<string, { type: string }>)['cursor']!.type = 'integer')],
+    ['the order of an array', (manifest: ReturnType<typeof loadPayments>) => void manifest.tools.reverse()],
+    ['a number', (manifest: ReturnType<typeof loadPayments>) => void ((manifest['policy'] as Record<string, number>)['max_actions_per_session'] = 51)],
+    ['an added extension field', (manifest: ReturnType<typeof loadPayments>) => void (manifest['x-note'] = '')],
+  ])('changes when %s changes', (_label, mutate) => {
+    const before = digestManifest(loadPayments());
+    const manifest = loadPayments();
+    mutate(manifest);
+    expect(digestManifest(manifest)).not.toBe(before);
+  });
+
+  it('refuses values JSON cannot represent with an AicapError instead of a silent digest', () => {
+    for (const value of [undefined, { a: Number.NaN }, { a: Number.POSITIVE_INFINITY }, { a: '\ud800' }]) {
+      expect(() => digestManifest(value)).toThrow(AicapError);
+    }
+    const cyclic: Record<string, unknown> = {};
+    cyclic['self'] = cyclic;
+    expect(() => digestManifest(cyclic)).toThrow(/cannot be canonicalized/);
+  });
+});
+
+describe('digestTool', () => {
+  it('pins one tool: equal for the same definition, different when it changes', () => {
+    const [first] = loadPayments().tools;
+    const [again] = loadPayments().tools;
+    expect(digestTool(first)).toMatch(DIGEST_FORMAT);
+    expect(digestTool(again)).toBe(digestTool(first));
+    expect(digestTool(reverseKeys(first))).toBe(digestTool(first));
+    expect(digestTool({ ...first, description: `${String(first?.['description'])} Also deletes them.` })).not.toBe(digestTool(first));
+  });
+});
+
+describe('canonicalJson (RFC 8785)', () => {
+  it.each([
+    // Numbers use the ECMAScript Number-to-String form (RFC 8785 §3.2.2.3).
+    [0, '0'],
+    [-0, '0'],
+    [1, '1'],
+    [-1.5, '-1.5'],
+    [1e21, '1e+21'],
+    [1e20, '100000000000000000000'],
+    [1e-7, '1e-7'],
+    [0.000001, '0.000001'],
+    [0.1 + 0.2, '0.30000000000000004'],
+    [Number.MAX_VALUE, '1.7976931348623157e+308'],
+    [Number.MIN_VALUE, '5e-324'],
+    [333333333.3333333, '333333333.3333333'],
+    // Strings escape only what JSON requires, with lower-case \u escapes (§3.2.2.2).
+    ['€', '"€"'],
+    ['\u001f\u007f', '"\\u001f\u007f"'],
+    ['"\\\n\t\b\f\r', '"\\"\\\\\\n\\t\\b\\f\\r"'],
+    ['/', '"/"'],
+    ['😀', '"😀"'],
+  ])('writes %j as %s', (value, expected) => {
+    expect(canonicalJson(value)).toBe(expected);
+  });
+
+  it('sorts keys by UTF-16 code units, recursively, and drops insignificant whitespace', () => {
+    expect(canonicalJson({ b: [2, { z: 1, a: null }], a: true, '😀': 1, '€': 2, '\r': 3, '1': 4 })).toBe(
+      '{"\\r":3,"1":4,"a":true,"b":[2,{"a":null,"z":1}],"€":2,"😀":1}',
+    );
+  });
+
+  it('matches the RFC 8785 §3.2.3 sorting example', () => {
+    const input = { '\u20ac': 'Euro Sign', '\r': 'Carriage Return', '\ufb33': 'Hebrew Letter Dalet With Dagesh', '1': 'One', '\ud83d\ude00': 'Emoji: Grinning Face', '\u0080': 'Control', '\u00f6': 'Latin Small Letter O With Diaeresis' };
+    // U+FB33 sorts after U+1F600 because its UTF-16 unit 0xFB33 is above the surrogate 0xD83D.
+    expect(canonicalJson(input)).toBe(
+      '{"\\r":"Carriage Return","1":"One","\u0080":"Control","\u00f6":"Latin Small Letter O With Diaeresis","\u20ac":"Euro Sign","\ud83d\ude00":"Emoji: Grinning Face","\ufb33":"Hebrew Letter Dalet With Dagesh"}',
+    );
+  });
+});
+
+describe('digestText', () => {
+  it('hashes the UTF-8 bytes', () => {
+    // SHA-256 of the empty string, base64url without padding.
+    expect(digestText('')).toBe('sha256-47DEQpj8HBSa-_TImW-5JCeuQeRkm5NMpJWZG3hSuFU');
+  });
+});

@@ -1,0 +1,209 @@
+import { describe, expect, it } from 'vitest';
+import { AicapError } from '../errors/aicap-error.js';
+import { ManifestParseError } from '../errors/manifest-parse-error.js';
+import { unparsableFixtures } from '../../test/fixtures/manifests/expectations.js';
+import { readFixture } from '../../test/fixtures/manifests/load-fixture.js';
+import { parseJsonDocument, parseManifest } from './parse-manifest.js';
+
+const encoder = new TextEncoder();
+
+function parseError(input: string | Uint8Array, options = {}): ManifestParseError {
+  try {
+    parseJsonDocument(input, options);
+  } catch (error) {
+    if (error instanceof ManifestParseError) return error;
+    throw error;
+  }
+  throw new Error('expected parseJsonDocument to throw');
+}
+
+function nested(depth: number): string {
+  return `${'['.repeat(depth)}${']'.repeat(depth)}`;
+}
+
+describe('parseJsonDocument', () => {
+  it.each([
+    ['an object', '{"a":[1,-2.5e3,true,false,null,"x"]}', { a: [1, -2500, true, false, null, 'x'] }],
+    ['surrounding whitespace', ' \t\r\n{}\n ', {}],
+    ['escapes', '"\\"\\\\\\/\\b\\f\\n\\r\\t\\u00e9"', '"\\/\b\f\n\r\té'],
+    ['an escaped NUL, kept as data', '{"a\\u0000b":"\\u0000"}', { 'a\u0000b': '\u0000' }],
+    ['a surrogate pair written as two escapes', '"\\ud83d\\ude00"', '😀'],
+    ['a raw astral character', '"😀"', '😀'],
+    ['the largest double', '1.7976931348623157e308', Number.MAX_VALUE],
+    ['an underflowing number, which becomes 0', '1e-400', 0],
+    ['a "constructor" key holding a string', '{"constructor":"x"}', { constructor: 'x' }],
+  ])('parses %s', (_label, text, expected) => {
+    expect(parseJsonDocument(text)).toEqual(expected);
+  });
+
+  it('keeps the sign of negative zero', () => {
+    expect(Object.is(parseJsonDocument('-0'), -0)).toBe(true);
+  });
+
+  it('accepts and strips one byte-order mark, from text and from bytes', () => {
+    expect(parseJsonDocument('\uFEFF{"a":1}')).toEqual({ a: 1 });
+    expect(parseJsonDocument(new Uint8Array([0xef, 0xbb, 0xbf, ...encoder.encode('{"a":1}')]))).toEqual({ a: 1 });
+  });
+
+  it('strips only one byte-order mark', () => {
+    const bytes = new Uint8Array([0xef, 0xbb, 0xbf, 0xef, 0xbb, 0xbf, ...encoder.encode('{}')]);
+    expect(parseError(bytes).position).toEqual({ line: 1, column: 1 });
+  });
+
+  it.each([
+    ['a trailing comma', '{\n  "a": 1,\n}', 3, 1, 'json.syntax'],
+    ['a single-quoted string', "{'a':1}", 1, 2, 'json.syntax'],
+    ['a missing colon', '{\n"a" 1}', 2, 5, 'json.syntax'],
+    ['an unterminated string', '{"a":"b', 1, 8, 'json.syntax'],
+    ['a raw control character in a string', '"a\u0001"', 1, 3, 'json.syntax'],
+    ['a bad escape', '"\\x41"', 1, 2, 'json.syntax'],
+    ['a short \\u escape', '"\\u12"', 1, 2, 'json.syntax'],
+    ['a leading zero', '012', 1, 2, 'json.syntax'],
+    ['a bare minus', '-', 1, 1, 'json.syntax'],
+    ['NaN', 'NaN', 1, 1, 'json.syntax'],
+    ['Infinity as 1e309', '{"a":\n 1e309}', 2, 2, 'json.syntax'],
+    ['-1e309', '-1e309', 1, 1, 'json.syntax'],
+    ['a 400-digit integer', '9'.repeat(400), 1, 1, 'json.syntax'],
+    ['trailing content', '{} {}', 1, 4, 'json.syntax'],
+    ['an empty document', '  ', 1, 3, 'json.syntax'],
+    ['a comment', '{/* no */}', 1, 2, 'json.syntax'],
+    ['a lone high surrogate escape', '{"a":"\\ud800"}', 1, 6, 'json.invalid_unicode'],
+    ['a lone low surrogate escape', '"x\\udc00y"', 1, 1, 'json.invalid_unicode'],
+    ['a reversed surrogate pair', '"\\ude00\\ud83d"', 1, 1, 'json.invalid_unicode'],
+    ['a raw lone surrogate', '"\ud800"', 1, 1, 'json.invalid_unicode'],
+    ['a lone surrogate in a key', '{"\\udfff":1}', 1, 2, 'json.invalid_unicode'],
+  ])('refuses %s with its line and column', (_label, text, line, column, code) => {
+    const error = parseError(text);
+    expect(error.issueCode).toBe(code);
+    expect(error.position).toEqual({ line, column });
+    expect(error.message).toContain(`line ${line}, column ${column}`);
+    expect(error.code).toBe('MANIFEST_PARSE_FAILED');
+  });
+
+  it.each([
+    ['a duplicate key', '{"a":{"b":1,"b":2}}', '/a/b', 'json.duplicate_key'],
+    ['a duplicate key spelled with an escape', '{"ab":1,"a\\u0062":2}', '/ab', 'json.duplicate_key'],
+    ['a __proto__ key', '{"tools":[{"__proto__":{"x":1}}]}', '/tools/0/__proto__', 'json.forbidden_key'],
+    ['a __proto__ key spelled with escapes', '{"\\u005f_proto__":{}}', '/__proto__', 'json.forbidden_key'],
+    ['a constructor key holding an object', '{"a":{"constructor":{"prototype":{}}}}', '/a/constructor', 'json.forbidden_key'],
+    ['a constructor key holding an array', '{"constructor":[]}', '/constructor', 'json.forbidden_key'],
+    ['a syntax error deep inside', '{"tools":[{"id":"a"},{"id":tru}]}', '/tools/1/id', 'json.syntax'],
+    ['a key with / and ~', '{"a/b~c":{"x":1,"x":2}}', '/a~1b~0c/x', 'json.duplicate_key'],
+  ])('refuses %s and points at it', (_label, text, pointer, code) => {
+    const error = parseError(text);
+    expect(error.issueCode).toBe(code);
+    expect(error.pointer).toBe(pointer);
+  });
+
+  it('leaves Object.prototype untouched by hostile keys', () => {
+    for (const text of ['{"__proto__":{"polluted":1}}', '{"constructor":{"prototype":{"polluted":1}}}', '{"a":{"__proto__":{"polluted":1}}}']) {
+      expect(() => parseJsonDocument(text)).toThrow(ManifestParseError);
+    }
+    expect(({} as Record<string, unknown>)['polluted']).toBeUndefined();
+    expect(Object.getOwnPropertyNames(Object.prototype)).not.toContain('polluted');
+  });
+
+  it('produces plain objects with the ordinary prototype', () => {
+    const value = parseJsonDocument('{"a":{"b":1}}') as { a: object };
+    expect(Object.getPrototypeOf(value.a)).toBe(Object.prototype);
+  });
+
+  describe('size cap', () => {
+    const exactlyOneMebibyte = `"${'a'.repeat(1_048_576 - 2)}"`;
+
+    it('accepts a document of exactly 1 MiB and refuses one byte more', () => {
+      expect(parseJsonDocument(exactlyOneMebibyte)).toHaveLength(1_048_574);
+      expect(parseError(`${exactlyOneMebibyte} `).issueCode).toBe('json.too_large');
+      expect(parseError(encoder.encode(`${exactlyOneMebibyte} `)).issueCode).toBe('json.too_large');
+    });
+
+    it('counts UTF-8 bytes, not UTF-16 code units', () => {
+      // 400,000 euro signs are 400,000 code units but 1,200,000 bytes.
+      const text = `"${'€'.repeat(400_000)}"`;
+      expect(text.length).toBeLessThan(1_048_576);
+      expect(parseError(text).issueCode).toBe('json.too_large');
+    });
+
+    it('honours a configured maxSizeInBytes and names the option', () => {
+      const error = parseError('{"a":"0123456789"}', { maxSizeInBytes: 10 });
+      expect(error.issueCode).toBe('json.too_large');
+      expect(error.message).toContain('`maxSizeInBytes`');
+      expect(parseJsonDocument('{"a":1}', { maxSizeInBytes: 7 })).toEqual({ a: 1 });
+    });
+  });
+
+  describe('depth cap', () => {
+    it('accepts 64 levels and refuses 65 with a pointer to the deepest container', () => {
+      expect(parseJsonDocument(nested(64))).toBeInstanceOf(Array);
+      const error = parseError(nested(65));
+      expect(error.issueCode).toBe('json.too_deep');
+      expect(error.pointer).toBe('/0'.repeat(64));
+      expect(error.message).toContain('`maxDepth`');
+    });
+
+    it('refuses 100,000 levels quickly and without a stack overflow', () => {
+      expect(parseError(nested(100_000)).issueCode).toBe('json.too_deep');
+      expect(parseError(`${'{"a":'.repeat(100_000)}1${'}'.repeat(100_000)}`).issueCode).toBe('json.too_deep');
+    });
+
+    it('honours a configured maxDepth', () => {
+      expect(parseError('[[[]]]', { maxDepth: 2 }).issueCode).toBe('json.too_deep');
+      expect(parseJsonDocument(nested(200), { maxDepth: 200 })).toBeInstanceOf(Array);
+    });
+  });
+
+  it.each([
+    ['maxDepth', 0],
+    ['maxDepth', 1001],
+    ['maxDepth', 1.5],
+    ['maxSizeInBytes', -1],
+    ['maxSizeInBytes', Number.NaN],
+  ])('refuses the option %s = %s with INVALID_OPTION naming it', (name, value) => {
+    let caught: unknown;
+    try {
+      parseJsonDocument('{}', { [name]: value });
+    } catch (error) {
+      caught = error;
+    }
+    expect(AicapError.isInstance(caught) && caught.code).toBe('INVALID_OPTION');
+    expect((caught as Error).message).toContain(`\`${name}\``);
+  });
+
+  it('refuses bytes that are not UTF-8', () => {
+    expect(parseError(new Uint8Array([0x22, 0xff, 0x22])).issueCode).toBe('json.encoding');
+  });
+
+  it('refuses input that is neither text nor bytes', () => {
+    expect(parseError({} as unknown as string).issueCode).toBe('json.input_type');
+  });
+});
+
+describe('parseManifest', () => {
+  it('parses and validates the Payments manifest from text and from bytes', () => {
+    const text = readFixture('payments');
+    for (const input of [text, encoder.encode(text)]) {
+      const result = parseManifest(input);
+      expect(result.issues).toEqual([]);
+      expect(result.valid).toBe(true);
+      expect(result.manifest?.tools.map((tool) => tool.id)).toContain('generate_report');
+    }
+  });
+
+  it.each(unparsableFixtures)('turns unparsable/$file.json into the single issue $code at $pointer', ({ file, code, pointer }) => {
+    const result = parseManifest(readFixture(`unparsable/${file}.json`));
+    expect(result.valid).toBe(false);
+    expect(result.manifest).toBeUndefined();
+    expect(result.issues).toEqual([expect.objectContaining({ code, pointer, severity: 'error' })]);
+  });
+
+  it('passes validation options through', () => {
+    const text = JSON.stringify({ ...JSON.parse(readFixture('payments')), extra: true });
+    expect(parseManifest(text).issues.map((issue) => issue.code)).toEqual(['field.unknown']);
+    expect(parseManifest(text, { warnUnknownFields: false }).issues).toEqual([]);
+  });
+
+  it('reports the configured size cap as an issue instead of throwing', () => {
+    const result = parseManifest(readFixture('payments'), { maxSizeInBytes: 100 });
+    expect(result.issues).toEqual([expect.objectContaining({ code: 'json.too_large', pointer: '' })]);
+  });
+});
