@@ -97,6 +97,8 @@ export interface JobStreams {
   handle(request: Request): Promise<Response | undefined>;
   /** The store, e.g. to inspect jobs in tests. */
   readonly store: JobEventStore;
+  /** The route templates in use, defaults filled in (adapters register them). */
+  readonly routes: Readonly<Required<JobRoutes>>;
 }
 
 interface CompiledRoute {
@@ -443,7 +445,7 @@ export function createJobStreams(options: CreateJobStreamsOptions = {}): JobStre
     }
   };
 
-  return { start, handle, store };
+  return { start, handle, store, routes: templates };
 }
 
 /** One SSE event block. JSON data never holds a raw newline, so a single `data:` line is enough. */

@@ -25,3 +25,5 @@ export { problemResponse, PROBLEM_MEDIA_TYPE } from './problem-response.js';
 export type { ProblemDetails } from './problem-response.js';
 export { toNodeListener } from './to-node-listener.js';
 export type { FetchHandler } from './to-node-listener.js';
+export { deriveTool, withDerivedTools } from './derive-tool.js';
+export type { RouteAiConfig, RouteDescription, DerivedTool } from './derive-tool.js';

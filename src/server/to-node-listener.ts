@@ -40,12 +40,14 @@ export function toNodeListener(handler: FetchHandler): (request: IncomingMessage
  */
 export function toWebRequest(incoming: IncomingMessage, outgoing: ServerResponse, parsedBody?: unknown): Request {
   const secure = (incoming.socket as TLSSocket).encrypted === true;
+  // Express rewrites `url` inside mounted routers; `originalUrl` keeps the path the client asked for.
+  const target = (incoming as IncomingMessage & { originalUrl?: string }).originalUrl ?? incoming.url ?? '/';
   let url: URL;
   try {
-    url = new URL(incoming.url ?? '/', `${secure ? 'https' : 'http'}://${incoming.headers.host ?? 'localhost'}`);
+    url = new URL(target, `${secure ? 'https' : 'http'}://${incoming.headers.host ?? 'localhost'}`);
   } catch {
     // A malformed Host header must not crash the listener; the path is all handlers look at.
-    url = new URL(incoming.url ?? '/', 'http://localhost');
+    url = new URL(target, 'http://localhost');
   }
   const headers = new Headers();
   for (let index = 0; index + 1 < incoming.rawHeaders.length; index += 2) {
