@@ -47,6 +47,31 @@ export interface DiscoveredService {
   digest: string;
   /** Scopes the caller holds for this origin, when known; undefined means "not restricted". */
   grantedScopes: readonly string[] | undefined;
+  /** Poisoning-scan findings over every string leaf of the manifest. */
+  findings: readonly TrustFinding[];
+  /** Ids of tools (and resources) held back because of a high-severity finding, unless overridden by `trust.allowQuarantined`. */
+  quarantinedToolIds: readonly string[];
+  /** Ids of tools disabled because their digest no longer matches the approved pin; `client.approve(id)` re-enables them. */
+  disabledToolIds: readonly string[];
+}
+
+/** Severity of a trust finding. Only `high` quarantines a tool. */
+export type TrustSeverity = 'low' | 'medium' | 'high';
+
+/** One result of the poisoning scan or of a pin comparison. */
+export interface TrustFinding {
+  /** Stable code, e.g. `text.invisible_character`, `text.instruction`, `tool.pin_mismatch`. */
+  code: string;
+  /** JSON Pointer of the string in the manifest. */
+  pointer: string;
+  /** The offending text, in full (invisible characters made visible as `\u{…}`), so a human can judge it. */
+  text: string;
+  /** How serious it is. */
+  severity: TrustSeverity;
+  /** What is wrong, in a sentence. */
+  message: string;
+  /** Tool, resource or prompt id the string belongs to, when it belongs to one. */
+  toolId?: string;
 }
 
 /** A tool resolved for a call: the service it belongs to and the definition. */

@@ -1,0 +1,122 @@
+import CachePolicy from 'http-cache-semantics';
+import { HTTPError } from '../../errors/http-error.js';
+import { digestText } from '../../manifest/digest-manifest.js';
+import type { CacheStore } from './cache-store.js';
+import type { FetchFunction } from '../client-types.js';
+import { redactUrl } from '../redact-url.js';
+
+/** What a cache entry holds: JSON-serialisable, so a shared store can keep it. */
+interface CacheEntry {
+  policy: CachePolicy.CachePolicyObject;
+  /** Final URL after redirects. */
+  url: string;
+  /** Body bytes, base64. */
+  body: string;
+}
+
+/** The outcome of {@link fetchWithCache}. */
+export interface CachedFetchResult {
+  /** Final URL (after redirects). */
+  url: string;
+  /** Response status (200 for a cache hit). */
+  status: number;
+  /** Response headers (the cached ones for a hit, updated by a 304). */
+  headers: Headers;
+  /** Body bytes. */
+  body: Uint8Array;
+  /** How the answer was obtained. */
+  source: 'network' | 'cache' | 'revalidated' | 'stale-if-error';
+}
+
+// A stale entry that carries a validator is kept this long for conditional requests.
+const VALIDATOR_RETENTION_IN_MS = 86_400_000;
+
+/**
+ * GET with a private RFC 9111 cache (http-cache-semantics): fresh → no request; stale → conditional
+ * request (`If-None-Match` / `If-Modified-Since`), 304 → cached body; `no-store` → never stored;
+ * `stale-if-error` → a stale body on 5xx or a network failure within the window. Entries are keyed by
+ * URL and principal (a digest of the `Authorization` header), so one principal's variant is never
+ * served to another even when the server forgets `Vary: Authorization`.
+ *
+ * Non-2xx answers (other than a 304 that validates) throw `HTTPError`.
+ * @internal
+ */
+export async function fetchWithCache(fetch: FetchFunction, cache: CacheStore | undefined, url: string, requestHeaders: Record<string, string>): Promise<CachedFetchResult> {
+  const headers = lowerCaseKeys(requestHeaders);
+  const request: CachePolicy.Request = { url, method: 'GET', headers };
+  const key = `manifest|${url}|${headers['authorization'] === undefined ? 'anonymous' : digestText(headers['authorization'])}`;
+  const entry = cache ? ((await cache.get(key)) as CacheEntry | undefined) : undefined;
+  const cached = entry ? { entry, policy: CachePolicy.fromObject(entry.policy) } : undefined;
+  if (cached?.policy.satisfiesWithoutRevalidation(request)) {
+    return { url: cached.entry.url, status: 200, headers: toHeaders(cached.policy.responseHeaders()), body: fromBase64(cached.entry.body), source: 'cache' };
+  }
+  const sentHeaders = cached ? { ...headers, ...stringHeaders(cached.policy.revalidationHeaders(request)) } : headers;
+  let response: Response;
+  try {
+    response = await fetch(url, { method: 'GET', headers: sentHeaders });
+  } catch (error) {
+    if (cached && allowsStaleIfError(cached.policy)) return staleResult(cached);
+    throw error;
+  }
+  const plainResponse: CachePolicy.Response = { status: response.status, headers: Object.fromEntries(response.headers) };
+  if (cached && response.status === 304) {
+    await response.body?.cancel();
+    const { policy, modified } = cached.policy.revalidatedPolicy(request, plainResponse);
+    if (!modified) {
+      await store(cache, key, { policy: policy.toObject(), url: cached.entry.url, body: cached.entry.body }, policy);
+      return { url: cached.entry.url, status: 200, headers: toHeaders(policy.responseHeaders()), body: fromBase64(cached.entry.body), source: 'revalidated' };
+    }
+  }
+  if (cached && response.status >= 500 && allowsStaleIfError(cached.policy)) {
+    await response.body?.cancel();
+    return staleResult(cached);
+  }
+  if (response.status < 200 || response.status > 299) {
+    await response.body?.cancel();
+    throw new HTTPError({ status: response.status, statusText: response.statusText, method: 'GET', url: redactUrl(response.url || url) });
+  }
+  const body = new Uint8Array(await response.arrayBuffer());
+  const finalUrl = response.url || url;
+  const policy = new CachePolicy(request, plainResponse, { shared: false });
+  if (cache && policy.storable()) await store(cache, key, { policy: policy.toObject(), url: finalUrl, body: Buffer.from(body).toString('base64') }, policy);
+  else if (cache && entry) await cache.delete(key);
+  return { url: finalUrl, status: response.status, headers: response.headers, body, source: 'network' };
+}
+
+async function store(cache: CacheStore | undefined, key: string, entry: CacheEntry, policy: CachePolicy): Promise<void> {
+  if (!cache) return;
+  const responseHeaders = policy.responseHeaders();
+  const hasValidator = responseHeaders['etag'] !== undefined || responseHeaders['last-modified'] !== undefined;
+  const timeToLiveInMs = Math.max(policy.timeToLive(), hasValidator ? VALIDATOR_RETENTION_IN_MS : 0);
+  if (timeToLiveInMs > 0) await cache.set(key, entry, timeToLiveInMs);
+}
+
+function allowsStaleIfError(policy: CachePolicy): boolean {
+  const cacheControl = String(policy.responseHeaders()['cache-control'] ?? '');
+  const match = /(?:^|,)\s*stale-if-error\s*=\s*"?(\d+)"?/i.exec(cacheControl);
+  if (!match) return false;
+  // RFC 5861 §4: usable while the response is no older than freshness lifetime + the window.
+  return policy.age() < policy.maxAge() + Number(match[1]);
+}
+
+function staleResult(cached: { entry: CacheEntry; policy: CachePolicy }): CachedFetchResult {
+  return { url: cached.entry.url, status: 200, headers: toHeaders(cached.policy.responseHeaders()), body: fromBase64(cached.entry.body), source: 'stale-if-error' };
+}
+
+function lowerCaseKeys(headers: Record<string, string>): Record<string, string> {
+  return Object.fromEntries(Object.entries(headers).map(([name, value]) => [name.toLowerCase(), value]));
+}
+
+function stringHeaders(headers: CachePolicy.Headers): Record<string, string> {
+  const result: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers)) if (value !== undefined) result[name] = Array.isArray(value) ? value.join(', ') : value;
+  return result;
+}
+
+function toHeaders(headers: CachePolicy.Headers): Headers {
+  return new Headers(stringHeaders(headers));
+}
+
+function fromBase64(text: string): Uint8Array {
+  return new Uint8Array(Buffer.from(text, 'base64'));
+}

@@ -1,0 +1,98 @@
+import { AicapError } from '../errors/aicap-error.js';
+import { createMemoryCacheStore, type CacheStore } from './cache/cache-store.js';
+import type { ClientOptions } from './client-options.js';
+import type { AuditEvent, DiscoveredService, OriginCredentials } from './client-types.js';
+import { createGuardedFetch, type GuardedFetch } from './guarded-fetch.js';
+import type { ManifestChangeEvent } from './trust/manifest-change-event.js';
+
+/**
+ * The state every part of the client shares (discovery, trust, calls, jobs). One per `createClient`.
+ * @internal
+ */
+export interface ClientContext {
+  /** The options as given (defaults are applied where each part reads them). */
+  readonly options: ClientOptions;
+  /** Guarded fetch for calls, pages, job streams and OAuth metadata. */
+  readonly fetch: GuardedFetch;
+  /** Guarded fetch for manifests: 1 MiB cap by default, redirects re-checked. */
+  readonly manifestFetch: GuardedFetch;
+  /** Credentials by exact origin (`scheme://host[:port]`). Attach only on an exact match. */
+  readonly credentials: Map<string, OriginCredentials>;
+  /** Discovered services by origin. */
+  readonly services: Map<string, DiscoveredService>;
+  /** Origins the user typed into `discover` (may be loopback or private). */
+  readonly trustedOrigins: Set<string>;
+  /** Manifest cache. */
+  readonly cache: CacheStore | undefined;
+  /** Approval pins: `origin|toolId` → tool digest. */
+  readonly pins: CacheStore<string>;
+  /** Origins a `base_url` may point at besides the manifest's own. */
+  readonly allowedBaseOrigins: ReadonlySet<string>;
+  /** Listeners of manifest changes. */
+  readonly changeListeners: Set<(event: ManifestChangeEvent) => void>;
+  /** Sends an audit event to `onAudit` after `redactAudit`. Never throws. */
+  emitAudit(event: Omit<AuditEvent, 'timeInMs'>): void;
+  /** Hook the call part may set to scrub events further (e.g. `redact_from_logs` values). */
+  redactAudit: (event: AuditEvent) => AuditEvent;
+  /** Current time in milliseconds. */
+  now(): number;
+  /** Resolves once both connection pools are closed. */
+  close(): Promise<void>;
+}
+
+/** Builds the shared state and validates options (bad options throw here, at `createClient`). @internal */
+export function createClientContext(options: ClientOptions = {}): ClientContext {
+  const network = options.network ?? {};
+  const trustedOrigins = new Set<string>();
+  const isTrustedOrigin = (origin: string): boolean => trustedOrigins.has(origin);
+  const { fetch: transport, ...guard } = network;
+  const fetch = createGuardedFetch({ ...guard, isTrustedOrigin, ...(transport ? { fetch: transport } : {}) });
+  const manifestFetch = createGuardedFetch({
+    ...guard,
+    isTrustedOrigin,
+    ...(transport ? { fetch: transport } : {}),
+    maxResponseSizeInBytes: options.discovery?.maxManifestSizeInBytes ?? 1_048_576,
+    maxRedirects: options.discovery?.maxRedirects ?? 3,
+  });
+  const allowedBaseOrigins = new Set<string>();
+  for (const entry of options.trust?.allowedOrigins ?? []) {
+    let origin = 'null';
+    try {
+      origin = new URL(entry).origin;
+    } catch {
+      // Reported below.
+    }
+    if (!/^https?:\/\//.test(origin)) {
+      throw new AicapError('INVALID_OPTION', `\`trust.allowedOrigins\` entry ${JSON.stringify(entry)} must be an origin such as https://api.example.com.`);
+    }
+    allowedBaseOrigins.add(origin);
+  }
+  const now = options.now ?? Date.now;
+  const context: ClientContext = {
+    options,
+    fetch,
+    manifestFetch,
+    credentials: new Map(),
+    services: new Map(),
+    trustedOrigins,
+    cache: options.cache === false ? undefined : (options.cache ?? createMemoryCacheStore()),
+    pins: options.trust?.pins ?? createMemoryCacheStore<string>({ maxEntries: 100_000 }),
+    allowedBaseOrigins,
+    changeListeners: new Set(options.onChange ? [options.onChange] : []),
+    redactAudit: (event) => event,
+    emitAudit(event) {
+      const sink = options.onAudit;
+      if (!sink) return;
+      try {
+        sink(context.redactAudit({ ...event, timeInMs: now() }));
+      } catch {
+        // An audit sink that throws must not break the call it observes.
+      }
+    },
+    now,
+    async close() {
+      await Promise.all([fetch.close(), manifestFetch.close()]);
+    },
+  };
+  return context;
+}

@@ -1,0 +1,92 @@
+import type { AuditEvent, FetchFunction } from './client-types.js';
+import type { CacheStore } from './cache/cache-store.js';
+import type { GuardedFetchOptions } from './guarded-fetch.js';
+import type { ManifestChangeEvent } from './trust/manifest-change-event.js';
+
+/** Options of `createClient`. Every field is optional; the defaults are safe for untrusted origins. */
+export interface ClientOptions {
+  /**
+  Network guard used for every URL the client touches: timeouts, response size cap, redirects, the
+  SSRF allow-list, name resolution and the transport.
+
+  @default {} (10 s connect, 30 s headers, 30 s body idle, 60 s total, 10 MiB responses, no redirects, no private addresses)
+  */
+  network?: ClientNetworkOptions;
+  /** How manifests are found and fetched. */
+  discovery?: DiscoveryOptions;
+  /**
+  Where fetched manifests are cached (RFC 9111 rules). `false` disables caching.
+
+  @default createMemoryCacheStore()
+  */
+  cache?: CacheStore | false;
+  /** What the client requires before it hands a tool to a model. */
+  trust?: TrustOptions;
+  /** Called when a refreshed manifest differs from the one loaded before. Same as `client.on('change', …)`. */
+  onChange?: (event: ManifestChangeEvent) => void;
+  /** Receives a structured event for discovery, trust findings and (from the call part) every call attempt. Credentials never appear in it. */
+  onAudit?: (event: AuditEvent) => void;
+  /**
+  Current time in milliseconds since the epoch (injected in tests).
+
+  @default Date.now
+  */
+  now?: () => number;
+}
+
+/** `ClientOptions.network`: the guarded fetch's options. */
+export interface ClientNetworkOptions extends Omit<GuardedFetchOptions, 'isTrustedOrigin' | 'fetch'> {
+  /**
+  Transport below the guard (for tests of pure logic). Name resolution and address pinning then
+  become its job; scheme, literal-address, timeout, size and redirect checks still apply.
+
+  @default undici 7 `fetch` with the pinning dispatcher
+  */
+  fetch?: FetchFunction;
+}
+
+/** `ClientOptions.discovery`. */
+export interface DiscoveryOptions {
+  /**
+  Largest manifest accepted, in bytes after decompression.
+
+  @default 1_048_576 (1 MiB)
+  */
+  maxManifestSizeInBytes?: number;
+  /**
+  Redirects followed while fetching a manifest, each re-checked; credentials never cross origins.
+
+  @default 3
+  */
+  maxRedirects?: number;
+}
+
+/** `ClientOptions.trust`. */
+export interface TrustOptions {
+  /**
+  Origins a manifest may point its `service.base_url` at although they differ from the manifest's own
+  origin (a manifest hosted on a CDN for an API elsewhere, for example).
+
+  @default []
+  */
+  allowedOrigins?: readonly string[];
+  /**
+  Tool ids (or `origin|toolId` keys) handed to the model despite a high-severity poisoning finding.
+  The findings are still reported.
+
+  @default []
+  */
+  allowQuarantined?: readonly string[];
+  /**
+  Longest text (description, intent, …) before the scan reports it as oversize, in characters.
+
+  @default 2_000
+  */
+  maxTextLength?: number;
+  /**
+  Where approval pins (tool digests) are kept, keyed `origin|toolId`. Share it to keep approvals across processes.
+
+  @default an in-memory store
+  */
+  pins?: CacheStore<string>;
+}

@@ -1,0 +1,290 @@
+import { AicapError } from '../../errors/aicap-error.js';
+import { HTTPError } from '../../errors/http-error.js';
+import { ManifestValidationError } from '../../errors/manifest-validation-error.js';
+import { digestManifest, digestTool } from '../../manifest/digest-manifest.js';
+import { LINK_RELATION, MANIFEST_MEDIA_TYPE, WELL_KNOWN_PATH, type Manifest, type Prompt, type Resource, type Tool } from '../../manifest/manifest-v0.js';
+import { parseJsonDocument, parseManifest } from '../../manifest/parse-manifest.js';
+import { fetchWithCache, type CachedFetchResult } from '../cache/fetch-with-cache.js';
+import type { ClientContext } from '../client-context.js';
+import type { DiscoveredService, OriginCredentials, TrustFinding } from '../client-types.js';
+import { DiscoveryError, type DiscoveryAttempt } from '../errors/discovery-error.js';
+import { redactUrl } from '../redact-url.js';
+import { checkOriginBinding } from '../trust/check-origin-binding.js';
+import { compareManifests } from '../trust/compare-manifests.js';
+import type { ManifestChangeEvent } from '../trust/manifest-change-event.js';
+import { scanManifest } from '../trust/scan-manifest.js';
+import { parseLinkHeader } from './parse-link-header.js';
+
+/** Options of `client.discover`. */
+export interface DiscoverOptions {
+  /** Credentials for this origin. Sent with the manifest request (bearer token) and, by the call part, with calls to this exact origin only. */
+  credentials?: OriginCredentials;
+  /** Scopes the caller holds here; the catalog hides tools none of them unlock. Undefined: no filtering. */
+  grantedScopes?: string[];
+}
+
+const AI_CATALOG_PATH = '/.well-known/ai-catalog.json';
+// Statuses that mean "not here, try the next discovery step"; anything else is an answer.
+const NOT_FOUND_STATUSES = new Set([404, 405, 406, 410, 501]);
+const MAX_CATALOG_ENTRIES = 10;
+
+/**
+ * Finds, fetches, validates and checks the manifest for an origin (or a manifest URL), in this order:
+ * `/.well-known/ai-capabilities`; a `Link: <…>; rel="ai-capabilities"` on the origin's response; the
+ * entries of `/.well-known/ai-catalog.json`. Registers the result in the client, reports changes
+ * against the previous version, applies pins and quarantine.
+ * @internal
+ */
+export async function discoverService(context: ClientContext, originOrUrl: string | URL, options: DiscoverOptions = {}): Promise<DiscoveredService> {
+  let target: URL;
+  try {
+    target = new URL(originOrUrl);
+  } catch (error) {
+    throw new AicapError('INVALID_OPTION', `\`discover\` needs an absolute URL such as https://api.example.com, got ${JSON.stringify(String(originOrUrl).slice(0, 200))}.`, { cause: error });
+  }
+  // What the user typed is trusted even on loopback or a private network; what manifests and
+  // responses introduce is not (see the SSRF policy in guarded-fetch.ts).
+  if (target.protocol === 'http:' || target.protocol === 'https:') context.trustedOrigins.add(target.origin);
+  if (options.credentials) context.credentials.set(target.origin, options.credentials);
+  const headers: Record<string, string> = { accept: `${MANIFEST_MEDIA_TYPE}, application/json;q=0.9` };
+  const token = await bearerToken(options.credentials, target.origin);
+  if (token !== undefined) headers['authorization'] = `Bearer ${token}`;
+
+  const attempts: DiscoveryAttempt[] = [];
+  const isOrigin = (target.pathname === '/' || target.pathname === '') && target.search === '';
+  const candidates: Array<() => Promise<string[]>> = isOrigin
+    ? [
+        async () => [new URL(WELL_KNOWN_PATH, target).href],
+        async () => linkedManifests(context, target, attempts),
+        async () => catalogManifests(context, target, headers, attempts),
+      ]
+    : [async () => [target.href]];
+
+  for (const candidate of candidates) {
+    for (const url of await candidate()) {
+      let result: CachedFetchResult;
+      try {
+        result = await fetchWithCache(context.manifestFetch, context.cache, url, sameOrigin(url, target) ? headers : { accept: headers['accept']! });
+      } catch (error) {
+        if (error instanceof HTTPError && NOT_FOUND_STATUSES.has(error.status)) {
+          attempts.push({ url: redactUrl(url), reason: `status ${error.status}` });
+          continue;
+        }
+        throw error;
+      }
+      const manifest = readManifest(result);
+      return register(context, manifest, result, options);
+    }
+  }
+  throw new DiscoveryError({ target: redactUrl(target), attempts });
+}
+
+async function bearerToken(credentials: OriginCredentials | undefined, origin: string): Promise<string | undefined> {
+  if (!credentials) return undefined;
+  if (credentials.token !== undefined) return credentials.token;
+  if (credentials.tokenProvider) return credentials.tokenProvider({ origin, scopes: [], forceRefresh: false });
+  return undefined;
+}
+
+function sameOrigin(url: string, target: URL): boolean {
+  return new URL(url).origin === target.origin;
+}
+
+async function linkedManifests(context: ClientContext, target: URL, attempts: DiscoveryAttempt[]): Promise<string[]> {
+  let response: Response;
+  try {
+    response = await context.manifestFetch(target.href, { method: 'GET', headers: { accept: '*/*' } });
+  } catch (error) {
+    if (AicapError.isInstance(error) && (error.code === 'SSRF_BLOCKED' || error.code === 'TIMEOUT')) throw error;
+    attempts.push({ url: redactUrl(target), reason: error instanceof Error ? error.message : String(error) });
+    return [];
+  }
+  await response.body?.cancel().catch(() => undefined);
+  const links = parseLinkHeader(response.headers.get('link') ?? '').filter((link) => link.relations.includes(LINK_RELATION));
+  if (links.length === 0) attempts.push({ url: redactUrl(target), reason: `no Link header with rel="${LINK_RELATION}"` });
+  return links.slice(0, MAX_CATALOG_ENTRIES).flatMap((link) => {
+    try {
+      return [new URL(link.target, response.url || target).href];
+    } catch {
+      attempts.push({ url: redactUrl(target), reason: `invalid Link target ${JSON.stringify(link.target.slice(0, 200))}` });
+      return [];
+    }
+  });
+}
+
+async function catalogManifests(context: ClientContext, target: URL, headers: Record<string, string>, attempts: DiscoveryAttempt[]): Promise<string[]> {
+  const catalogUrl = new URL(AI_CATALOG_PATH, target).href;
+  let result: CachedFetchResult;
+  try {
+    result = await fetchWithCache(context.manifestFetch, context.cache, catalogUrl, { ...headers, accept: 'application/ai-catalog+json, application/json;q=0.9' });
+  } catch (error) {
+    if (error instanceof HTTPError) {
+      attempts.push({ url: redactUrl(catalogUrl), reason: `status ${error.status}` });
+      return [];
+    }
+    throw error;
+  }
+  let catalog: unknown;
+  try {
+    catalog = parseJsonDocument(result.body);
+  } catch (error) {
+    attempts.push({ url: redactUrl(catalogUrl), reason: error instanceof Error ? error.message : 'invalid JSON' });
+    return [];
+  }
+  const entries = typeof catalog === 'object' && catalog !== null && Array.isArray((catalog as { entries?: unknown }).entries) ? ((catalog as { entries: unknown[] }).entries) : [];
+  const urls: string[] = [];
+  for (const entry of entries) {
+    if (typeof entry !== 'object' || entry === null) continue;
+    const { type, url } = entry as { type?: unknown; url?: unknown };
+    if (typeof url !== 'string') continue;
+    const declaresManifest = type === MANIFEST_MEDIA_TYPE || (type === undefined && url.includes(WELL_KNOWN_PATH));
+    if (!declaresManifest) continue;
+    try {
+      urls.push(new URL(url, result.url).href);
+    } catch {
+      attempts.push({ url: redactUrl(catalogUrl), reason: `invalid entry URL ${JSON.stringify(url.slice(0, 200))}` });
+    }
+    if (urls.length >= MAX_CATALOG_ENTRIES) break;
+  }
+  if (urls.length === 0) attempts.push({ url: redactUrl(catalogUrl), reason: `no entry of type ${MANIFEST_MEDIA_TYPE}` });
+  return urls;
+}
+
+function readManifest(result: CachedFetchResult): Manifest {
+  const contentType = (result.headers.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
+  if (contentType !== '' && contentType !== 'application/json' && !contentType.endsWith('+json')) {
+    throw new AicapError(
+      'MANIFEST_PARSE_FAILED',
+      `Manifest at ${redactUrl(result.url)} has Content-Type ${JSON.stringify(contentType.slice(0, 100))}; expected ${MANIFEST_MEDIA_TYPE} or application/json. Serve the manifest as JSON.`,
+    );
+  }
+  const parsed = parseManifest(result.body, { warnUnknownFields: false });
+  if (!parsed.valid || !parsed.manifest) {
+    const unsupported = parsed.issues.find((issue) => issue.code === 'schema_version.unsupported');
+    if (unsupported) throw new AicapError('MANIFEST_UNSUPPORTED_VERSION', `Manifest at ${redactUrl(result.url)}: /schema_version ${unsupported.message}.`);
+    const syntax = parsed.issues.find((issue) => issue.code.startsWith('json.'));
+    if (syntax) throw new AicapError('MANIFEST_PARSE_FAILED', `Manifest at ${redactUrl(result.url)}: ${syntax.message}`);
+    throw new ManifestValidationError(parsed.issues, `Manifest at ${redactUrl(result.url)}`);
+  }
+  return parsed.manifest;
+}
+
+/** The digest a pin records: the entry plus what governs it elsewhere in the manifest (base URL, scopes, policy). @internal */
+export function pinDigest(manifest: Manifest, entry: Tool | Resource | Prompt): string {
+  const scopes = Object.entries(manifest.auth?.scopes ?? {})
+    .filter(([, ids]) => ids.includes(entry.id))
+    .map(([scope]) => scope)
+    .sort();
+  return digestTool({
+    entry,
+    base_url: manifest.service.base_url,
+    scopes,
+    human_approval_required: (manifest.policy?.human_approval_required ?? []).includes(entry.id),
+    redact_from_logs: [...(manifest.policy?.redact_from_logs ?? [])].sort(),
+  });
+}
+
+/** `origin|id`: the key of a pin and of a quarantine override. @internal */
+export function pinKey(origin: string, id: string): string {
+  return `${origin}|${id}`;
+}
+
+async function register(context: ClientContext, manifest: Manifest, result: CachedFetchResult, options: DiscoverOptions): Promise<DiscoveredService> {
+  const manifestUrl = result.url;
+  const origin = new URL(manifestUrl).origin;
+  checkOriginBinding(manifestUrl, manifest.service.base_url, context.allowedBaseOrigins);
+  const previous = context.services.get(manifestUrl);
+  const foreignToolIds = [...context.services.values()].filter((service) => service.manifestUrl !== manifestUrl).flatMap((service) => service.manifest.tools.map((tool) => tool.id));
+  const scanOptions = context.options.trust?.maxTextLength === undefined ? { foreignToolIds } : { foreignToolIds, maxTextLength: context.options.trust.maxTextLength };
+  const findings: TrustFinding[] = scanManifest(manifest, scanOptions).findings;
+  const digest = digestManifest(manifest);
+  const comparison = previous && previous.digest !== digest ? compareManifests(previous.manifest, manifest) : undefined;
+  if (comparison) {
+    for (const [index, id] of (previous?.manifest.policy?.human_approval_required ?? []).entries()) {
+      if (!(manifest.policy?.human_approval_required ?? []).includes(id)) {
+        findings.push({ code: 'policy.weakened', pointer: '/policy/human_approval_required', text: id, severity: 'high', message: `"${id}" no longer requires human approval (it did at index ${index} before)`, toolId: id });
+      }
+    }
+    for (const change of comparison.trustChanges) {
+      if (!change.includes('no longer requires human approval')) findings.push({ code: change.startsWith('policy weakened') ? 'policy.weakened' : 'service.changed', pointer: change.startsWith('policy') ? '/policy' : '/service', text: change, severity: 'medium', message: change });
+    }
+  }
+
+  const disabledToolIds: string[] = [];
+  const entries = [...manifest.tools, ...(manifest.resources ?? []), ...(manifest.prompts ?? [])];
+  for (const entry of entries) {
+    const pinned = await context.pins.get(pinKey(origin, entry.id));
+    if (pinned === undefined || pinned === pinDigest(manifest, entry)) continue;
+    disabledToolIds.push(entry.id);
+    const change = comparison?.changed.find((candidate) => candidate.id === entry.id);
+    const what = change ? `changed fields: ${change.fields.join(', ')}` : 'its definition, base URL, scopes or policy changed';
+    findings.push({ code: 'tool.pin_mismatch', pointer: pointerOf(manifest, entry.id), text: entry.id, severity: 'high', message: `"${entry.id}" differs from the approved version (${what}); disabled until \`client.approve('${entry.id}')\``, toolId: entry.id });
+  }
+
+  const overrides = new Set(context.options.trust?.allowQuarantined ?? []);
+  const quarantinedToolIds = [...new Set(findings.filter((finding) => finding.severity === 'high' && finding.toolId !== undefined && finding.code !== 'tool.pin_mismatch').map((finding) => finding.toolId!))].filter(
+    (id) => !overrides.has(id) && !overrides.has(pinKey(origin, id)),
+  );
+
+  const service: DiscoveredService = {
+    namespace: previous?.namespace ?? chooseNamespace(context, manifest, manifestUrl),
+    origin,
+    manifestUrl,
+    manifest,
+    digest,
+    grantedScopes: options.grantedScopes ?? previous?.grantedScopes,
+    findings,
+    quarantinedToolIds,
+    disabledToolIds,
+  };
+  context.services.set(manifestUrl, service);
+  context.emitAudit({ type: 'discovery', origin, url: redactUrl(manifestUrl), detail: `${result.source}; ${manifest.tools.length} tools; digest ${digest}` });
+  for (const finding of findings) {
+    if (finding.severity !== 'low') context.emitAudit({ type: 'trust.finding', origin, ...(finding.toolId === undefined ? {} : { toolId: finding.toolId }), detail: `${finding.code} ${finding.pointer}: ${finding.message}` });
+  }
+  if (previous && comparison) {
+    const event: ManifestChangeEvent = {
+      origin,
+      manifestUrl,
+      namespace: service.namespace,
+      previousDigest: previous.digest,
+      digest,
+      previousVersion: previous.manifest.versioning?.current,
+      version: manifest.versioning?.current,
+      ...comparison,
+    };
+    for (const listener of context.changeListeners) {
+      try {
+        listener(event);
+      } catch {
+        // A failing listener must not undo a discovery that succeeded.
+      }
+    }
+  }
+  return service;
+}
+
+function pointerOf(manifest: Manifest, id: string): string {
+  const toolIndex = manifest.tools.findIndex((tool) => tool.id === id);
+  if (toolIndex >= 0) return `/tools/${toolIndex}`;
+  const resourceIndex = (manifest.resources ?? []).findIndex((resource) => resource.id === id);
+  if (resourceIndex >= 0) return `/resources/${resourceIndex}`;
+  return `/prompts/${(manifest.prompts ?? []).findIndex((prompt) => prompt.id === id)}`;
+}
+
+/** A short namespace from the service name ("Payments API" → `payments`), unique among loaded services. */
+function chooseNamespace(context: ClientContext, manifest: Manifest, manifestUrl: string): string {
+  const base =
+    manifest.service.name
+      .toLowerCase()
+      .normalize('NFKD')
+      .replace(/[^a-z0-9]+/g, '_')
+      .replace(/^_+|_+$/g, '')
+      .replace(/_api$/, '')
+      .slice(0, 24)
+      .replace(/_+$/, '') || new URL(manifestUrl).hostname.replace(/[^a-z0-9]+/gi, '_').slice(0, 24);
+  const namespace = /^[a-z]/.test(base) ? base : `s_${base}`.slice(0, 24);
+  const taken = new Set([...context.services.values()].filter((service) => service.manifestUrl !== manifestUrl).map((service) => service.namespace));
+  if (!taken.has(namespace)) return namespace;
+  for (let suffix = 2; ; suffix++) if (!taken.has(`${namespace}${suffix}`)) return `${namespace}${suffix}`;
+}

@@ -1,0 +1,17 @@
+import { AicapError } from '../../errors/aicap-error.js';
+
+/** A response body exceeded the size cap (counted after decompression). The stream was cancelled. */
+export class ResponseTooLargeError extends AicapError {
+  override name: string = 'ResponseTooLargeError';
+  /** The cap that was exceeded, in bytes. */
+  readonly maxSizeInBytes: number;
+
+  constructor(details: { maxSizeInBytes: number; method: string; url: string; option: string }) {
+    super(
+      'RESPONSE_TOO_LARGE',
+      `Response body is larger than ${details.maxSizeInBytes} bytes: ${details.method} ${details.url}. ` +
+        `Raise \`${details.option}\` if such a large response is expected.`,
+    );
+    this.maxSizeInBytes = details.maxSizeInBytes;
+  }
+}

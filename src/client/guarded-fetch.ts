@@ -1,0 +1,414 @@
+import { isIP } from 'node:net';
+import { lookup as dnsLookup } from 'node:dns/promises';
+import { Agent, buildConnector, fetch as undiciFetch } from 'undici';
+import { AicapError } from '../errors/aicap-error.js';
+import { NetworkError } from '../errors/network-error.js';
+import { TimeoutError, type TimeoutPhase } from '../errors/timeout-error.js';
+import { isLoopbackHostname } from '../internal/is-loopback-hostname.js';
+import type { FetchFunction } from './client-types.js';
+import { RedirectBlockedError } from './errors/redirect-blocked-error.js';
+import { ResponseTooLargeError } from './errors/response-too-large-error.js';
+import { SsrfBlockedError } from './errors/ssrf-blocked-error.js';
+import { redactUrl } from './redact-url.js';
+import { createAddressPolicy, type AddressPolicy } from './ssrf/address-policy.js';
+
+/** One address a host name resolves to. */
+export interface ResolvedAddress {
+  /** IPv4 or IPv6 address text. */
+  address: string;
+  /** 4 or 6. */
+  family: number;
+}
+
+/** Resolves a host name to every address it has. Injected in tests to map names without real DNS. */
+export type LookupFunction = (hostname: string) => Promise<readonly ResolvedAddress[]>;
+
+/** What is about to be dialed. */
+export interface ConnectTarget {
+  /** Host name from the URL. */
+  hostname: string;
+  /** The checked address the socket will connect to (pinned: no second resolution). */
+  address: string;
+  /** TCP port. */
+  port: number;
+  /** `http:` or `https:`. */
+  protocol: string;
+}
+
+/** Per-phase deadlines. */
+export interface GuardedFetchTimeouts {
+  /**
+  DNS resolution plus TCP (and TLS) connection.
+
+  @default 10_000
+  */
+  connectInMs?: number;
+  /**
+  From sending the request to receiving the response headers.
+
+  @default 30_000
+  */
+  headersInMs?: number;
+  /**
+  Longest silence between two chunks of the response body. Raise it for event streams without heartbeats.
+
+  @default 30_000
+  */
+  bodyIdleInMs?: number;
+  /**
+  Whole exchange, redirects and body included. `0` disables it (for long-lived event streams).
+
+  @default 60_000
+  */
+  totalInMs?: number;
+}
+
+/** Options of {@link createGuardedFetch}. */
+export interface GuardedFetchOptions {
+  /** Per-phase deadlines; each expiry is a `TimeoutError` naming the phase and the option. */
+  timeouts?: GuardedFetchTimeouts;
+  /**
+  Largest response body accepted, in bytes counted after decompression while streaming. A larger
+  body cancels the stream with `RESPONSE_TOO_LARGE`.
+
+  @default 10_485_760 (10 MiB)
+  */
+  maxResponseSizeInBytes?: number;
+  /**
+  Redirects followed. Each hop is re-checked by the SSRF policy; a hop to another origin drops every
+  request header except content negotiation ones (credentials included, custom ones too) and never
+  re-sends a body. `0` returns the 3xx response as is (`redirect: 'manual'`).
+
+  @default 0
+  */
+  maxRedirects?: number;
+  /**
+  Targets the SSRF policy lets through although they are private or special: origins
+  (`http://127.0.0.1:8080`), addresses (`10.1.2.3`) or CIDR blocks (`10.0.0.0/8`, `fd00::/8`).
+
+  @default []
+  */
+  allow?: readonly string[];
+  /**
+  Origins the user vouched for (typed themselves), which may be private or loopback. The client uses
+  it for the origins given to `discover`; what a manifest or a response introduces is never trusted.
+
+  @default () => false
+  */
+  isTrustedOrigin?: (origin: string) => boolean;
+  /**
+  Name resolution. Every address returned is checked; the socket connects to the first one, so a
+  second resolution (DNS rebinding) cannot swap it.
+
+  @default node:dns `lookup(hostname, { all: true })`
+  */
+  lookup?: LookupFunction;
+  /**
+  Called with the checked address just before a socket is opened; throw to refuse. An egress audit
+  point (tests use it as a connection spy).
+  */
+  beforeConnect?: (target: ConnectTarget) => void;
+  /**
+  Transport below the guard. When given, URL-level checks (scheme, literal addresses, loopback
+  names), timeouts, size cap and redirects still apply, but name resolution and address pinning are
+  the transport's job.
+
+  @default undici 7 `fetch` with a dispatcher that resolves, checks and pins addresses
+  */
+  fetch?: FetchFunction;
+}
+
+/** A guarded `fetch`; `close()` releases its connection pool. */
+export type GuardedFetch = FetchFunction & {
+  /** Closes idle connections and refuses new requests. */
+  close(): Promise<void>;
+};
+
+const DEFAULT_TIMEOUTS = { connectInMs: 10_000, headersInMs: 30_000, bodyIdleInMs: 30_000, totalInMs: 60_000 } satisfies Required<GuardedFetchTimeouts>;
+const DEFAULT_MAX_RESPONSE_SIZE_IN_BYTES = 10_485_760;
+const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
+// Fetch spec "null body status": a Response with one of these cannot carry a body.
+const NULL_BODY_STATUSES = new Set([101, 103, 204, 205, 304]);
+// The only request headers that survive a hop to another origin: none of them can carry a credential.
+const CROSS_ORIGIN_SAFE_HEADERS = new Set(['accept', 'accept-language', 'user-agent']);
+
+/**
+ * Creates a `fetch` for URLs that come from untrusted documents: SSRF policy checked before any socket
+ * opens (and again on the resolved address, which is then pinned), per-phase timeouts, a response size
+ * cap counted after decompression, and manual redirects re-checked hop by hop.
+ *
+ * Errors: `SsrfBlockedError`, `TimeoutError`, `ResponseTooLargeError` (also from the body stream),
+ * `RedirectBlockedError`, `NetworkError`, or `AicapError` `ABORTED` when the caller's signal fires.
+ * Bad options throw `INVALID_OPTION` here, not on the first request.
+ */
+export function createGuardedFetch(options: GuardedFetchOptions = {}): GuardedFetch {
+  const timeouts = { ...DEFAULT_TIMEOUTS, ...options.timeouts } satisfies Required<GuardedFetchTimeouts>;
+  for (const [name, value] of Object.entries(timeouts)) {
+    if (!Number.isFinite(value) || value < 0) throw invalidOption(`timeouts.${name}`, value, 'a finite number of milliseconds ≥ 0');
+  }
+  const maxResponseSizeInBytes = options.maxResponseSizeInBytes ?? DEFAULT_MAX_RESPONSE_SIZE_IN_BYTES;
+  if (!Number.isSafeInteger(maxResponseSizeInBytes) || maxResponseSizeInBytes < 0) throw invalidOption('maxResponseSizeInBytes', maxResponseSizeInBytes, 'an integer ≥ 0');
+  const maxRedirects = options.maxRedirects ?? 0;
+  if (!Number.isSafeInteger(maxRedirects) || maxRedirects < 0 || maxRedirects > 20) throw invalidOption('maxRedirects', maxRedirects, 'an integer from 0 to 20');
+  const policy = createAddressPolicy(options.allow ?? [], 'allow');
+  const isTrustedOrigin = options.isTrustedOrigin ?? (() => false);
+  const trusts = (origin: string): boolean => isTrustedOrigin(origin) || policy.allowsOrigin(origin);
+
+  let agent: Agent | undefined;
+  let transport: FetchFunction;
+  if (options.fetch) {
+    transport = options.fetch;
+  } else {
+    agent = new Agent({
+      connect: createPinnedConnector({ policy, trusts, lookup: options.lookup ?? defaultLookup, beforeConnect: options.beforeConnect, timeoutInMs: timeouts.connectInMs }),
+      headersTimeout: timeouts.headersInMs,
+      bodyTimeout: timeouts.bodyIdleInMs,
+    });
+    const dispatcher = agent;
+    transport = (input, init) => undiciFetch(input, { ...(init as object), dispatcher }) as unknown as Promise<Response>;
+  }
+
+  const guardedFetch = async (input: string | URL, init: RequestInit = {}): Promise<Response> => {
+    let url = parseUrl(input);
+    let method = (init.method ?? 'GET').toUpperCase();
+    let headers = new Headers(init.headers);
+    let body = init.body;
+    const hops = [redactUrl(url)];
+    const deadline = new AbortController();
+    const signal = init.signal ? AbortSignal.any([init.signal, deadline.signal]) : deadline.signal;
+    const timer = timeouts.totalInMs > 0 ? setTimeout(() => deadline.abort(timeoutError('total', timeouts.totalInMs, method, url)), timeouts.totalInMs) : undefined;
+    const clear = (): void => clearTimeout(timer);
+    try {
+      for (;;) {
+        checkUrl(url, policy, trusts);
+        let response: Response;
+        try {
+          response = await transport(url, { ...init, method, headers, body: body ?? null, redirect: 'manual', signal });
+        } catch (error) {
+          throw mapError(error, { method, url, timeouts, signal: init.signal });
+        }
+        const location = response.headers.get('location');
+        if (maxRedirects === 0 || !REDIRECT_STATUSES.has(response.status) || location === null) {
+          return guardResponse(response, { method, url, maxResponseSizeInBytes, bodyIdleInMs: timeouts.bodyIdleInMs, hops, onSettled: clear, signal: init.signal });
+        }
+        await response.body?.cancel().catch(() => undefined);
+        let next: URL;
+        try {
+          next = new URL(location, url);
+        } catch {
+          throw new RedirectBlockedError({ reason: `invalid Location ${JSON.stringify(location.slice(0, 200))}`, method, hops });
+        }
+        hops.push(redactUrl(next));
+        if (hops.length - 1 > maxRedirects) throw new RedirectBlockedError({ reason: `more than ${maxRedirects} hops; raise \`maxRedirects\` if intended`, method, hops });
+        const crossOrigin = next.origin !== url.origin;
+        // RFC 9110 §15.4: 303 always becomes GET; browsers also turn POST into GET on 301/302.
+        if (response.status === 303 || ((response.status === 301 || response.status === 302) && method === 'POST')) {
+          method = method === 'HEAD' ? 'HEAD' : 'GET';
+          body = null;
+          for (const name of ['content-type', 'content-length', 'content-encoding', 'content-language', 'content-location']) headers.delete(name);
+        } else if (body !== undefined && body !== null && (crossOrigin || body instanceof ReadableStream)) {
+          throw new RedirectBlockedError({ reason: crossOrigin ? 'a request body is never re-sent to another origin' : 'a streamed request body cannot be re-sent', method, hops });
+        }
+        if (crossOrigin) {
+          const kept = new Headers();
+          for (const [name, value] of headers) if (CROSS_ORIGIN_SAFE_HEADERS.has(name)) kept.set(name, value);
+          headers = kept;
+        }
+        url = next;
+      }
+    } catch (error) {
+      clear();
+      throw error;
+    }
+  };
+  return Object.assign(guardedFetch, { close: async () => agent?.close() });
+}
+
+function invalidOption(name: string, value: unknown, expected: string): AicapError {
+  return new AicapError('INVALID_OPTION', `\`${name}\` must be ${expected}, got ${JSON.stringify(value)}.`);
+}
+
+function parseUrl(input: string | URL): URL {
+  try {
+    return new URL(input);
+  } catch (error) {
+    throw new AicapError('INVALID_OPTION', `${JSON.stringify(String(input).slice(0, 200))} is not an absolute URL.`, { cause: error });
+  }
+}
+
+async function defaultLookup(hostname: string): Promise<ResolvedAddress[]> {
+  return dnsLookup(hostname, { all: true, verbatim: true });
+}
+
+function originOf(protocol: string, hostname: string, port: string | number): string {
+  const host = hostname.includes(':') && !hostname.startsWith('[') ? `[${hostname}]` : hostname;
+  const defaultPort = protocol === 'https:' ? '443' : '80';
+  return `${protocol}//${host}${String(port) === '' || String(port) === defaultPort ? '' : `:${port}`}`;
+}
+
+/**
+ * URL-level checks that need no socket: scheme, literal addresses and names that always mean this
+ * machine. WHATWG URL parsing has already normalised `127.1`, `0x7f000001`, `0177.0.0.1`, `2130706433`
+ * and `[::ffff:127.0.0.1]` to canonical addresses.
+ */
+function checkUrl(url: URL, policy: AddressPolicy, trusts: (origin: string) => boolean): void {
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new SsrfBlockedError({ url: redactUrl(url), reason: `scheme "${url.protocol}" is not http or https`, range: 'scheme' });
+  }
+  if (trusts(url.origin)) return;
+  const hostname = url.hostname.replace(/^\[|\]$/g, '');
+  if (isIP(hostname)) {
+    const verdict = policy.check(hostname);
+    if (!verdict.allowed) throw new SsrfBlockedError({ url: redactUrl(url), reason: `address ${hostname} is ${verdict.range}`, range: verdict.range, address: hostname });
+  } else if (isLoopbackHostname(hostname)) {
+    throw new SsrfBlockedError({ url: redactUrl(url), reason: `host ${hostname} always means this machine`, range: 'loopback' });
+  }
+}
+
+function createPinnedConnector(settings: {
+  policy: AddressPolicy;
+  trusts: (origin: string) => boolean;
+  lookup: LookupFunction;
+  beforeConnect: ((target: ConnectTarget) => void) | undefined;
+  timeoutInMs: number;
+}): buildConnector.connector {
+  const connect = buildConnector({ timeout: settings.timeoutInMs });
+  return (connectOptions, callback) => {
+    const hostname = connectOptions.hostname.replace(/^\[|\]$/g, '');
+    const protocol = connectOptions.protocol;
+    const port = Number(connectOptions.port) || (protocol === 'https:' ? 443 : 80);
+    const origin = originOf(protocol, hostname, connectOptions.port);
+    const url = `${origin}/`;
+    resolveChecked(hostname, url, origin, settings)
+      .then((address) => {
+        settings.beforeConnect?.({ hostname, address, port, protocol });
+        const servername = isIP(hostname) ? connectOptions.servername : (connectOptions.servername ?? hostname);
+        connect({ ...connectOptions, hostname: address, ...(servername === undefined ? {} : { servername }) }, callback);
+      })
+      .catch((error: unknown) => callback(error instanceof Error ? error : new Error(String(error)), null));
+  };
+}
+
+async function resolveChecked(
+  hostname: string,
+  url: string,
+  origin: string,
+  settings: { policy: AddressPolicy; trusts: (origin: string) => boolean; lookup: LookupFunction; timeoutInMs: number },
+): Promise<string> {
+  let addresses: readonly ResolvedAddress[];
+  if (isIP(hostname)) {
+    addresses = [{ address: hostname, family: isIP(hostname) }];
+  } else {
+    let timer: NodeJS.Timeout | undefined;
+    const expired = new Promise<never>((_resolve, reject) => {
+      timer = setTimeout(() => reject(Object.assign(new Error(`DNS lookup of ${hostname} timed out`), { code: 'UND_ERR_CONNECT_TIMEOUT' })), settings.timeoutInMs);
+    });
+    try {
+      addresses = await Promise.race([settings.lookup(hostname), expired]);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+  const first = addresses[0];
+  if (!first) throw new Error(`${hostname} resolved to no address`);
+  if (!settings.trusts(origin)) {
+    // Every address is checked, not only the one dialed: a name that mixes public and private
+    // answers is refused as a whole (fail closed).
+    for (const { address } of addresses) {
+      const verdict = settings.policy.check(address);
+      if (!verdict.allowed) throw new SsrfBlockedError({ url, reason: `${hostname} resolves to ${address}, which is ${verdict.range}`, range: verdict.range, address });
+    }
+  }
+  return first.address;
+}
+
+function timeoutError(phase: TimeoutPhase, timeoutInMs: number, method: string, url: URL): TimeoutError {
+  const option = { connect: 'timeouts.connectInMs', headers: 'timeouts.headersInMs', 'body-idle': 'timeouts.bodyIdleInMs', total: 'timeouts.totalInMs' }[phase];
+  return new TimeoutError({ phase, timeoutInMs, method, url: redactUrl(url), option });
+}
+
+/** Finds the most specific known failure in an error's `cause` chain. */
+function mapError(error: unknown, context: { method: string; url: URL; timeouts: Required<GuardedFetchTimeouts>; signal: AbortSignal | null | undefined }): AicapError {
+  for (let current: unknown = error, depth = 0; current && depth < 5; current = (current as { cause?: unknown }).cause, depth++) {
+    if (AicapError.isInstance(current)) return current;
+    const code = (current as { code?: unknown }).code;
+    if (code === 'UND_ERR_CONNECT_TIMEOUT') return timeoutError('connect', context.timeouts.connectInMs, context.method, context.url);
+    if (code === 'UND_ERR_HEADERS_TIMEOUT') return timeoutError('headers', context.timeouts.headersInMs, context.method, context.url);
+    if (code === 'UND_ERR_BODY_TIMEOUT') return timeoutError('body-idle', context.timeouts.bodyIdleInMs, context.method, context.url);
+  }
+  if (context.signal?.aborted) {
+    return new AicapError('ABORTED', `Request aborted by the caller: ${context.method} ${redactUrl(context.url)}`, { cause: context.signal.reason });
+  }
+  return new NetworkError({ method: context.method, url: redactUrl(context.url), cause: error });
+}
+
+/** Re-wraps the response so that its body stream enforces the size cap and the idle deadline. */
+function guardResponse(
+  response: Response,
+  context: { method: string; url: URL; maxResponseSizeInBytes: number; bodyIdleInMs: number; hops: string[]; onSettled: () => void; signal: AbortSignal | null | undefined },
+): Response {
+  const { method, url, maxResponseSizeInBytes } = context;
+  const tooLarge = (): ResponseTooLargeError => new ResponseTooLargeError({ maxSizeInBytes: maxResponseSizeInBytes, method, url: redactUrl(url), option: 'maxResponseSizeInBytes' });
+  const declaredLength = Number(response.headers.get('content-length'));
+  const source = response.body;
+  let body: ReadableStream<Uint8Array> | null = null;
+  if (source === null || NULL_BODY_STATUSES.has(response.status)) {
+    void source?.cancel().catch(() => undefined);
+    context.onSettled();
+  } else if (Number.isFinite(declaredLength) && declaredLength > maxResponseSizeInBytes && !response.headers.has('content-encoding')) {
+    // An honest Content-Length over the cap fails before reading; a lying one is caught while streaming.
+    void source.cancel().catch(() => undefined);
+    context.onSettled();
+    throw tooLarge();
+  } else {
+    const reader = source.getReader();
+    let received = 0;
+    let settled = false;
+    const settle = (): void => {
+      if (!settled) {
+        settled = true;
+        context.onSettled();
+      }
+    };
+    body = new ReadableStream<Uint8Array>(
+      {
+        async pull(controller) {
+          let idleTimer: NodeJS.Timeout | undefined;
+          try {
+            const idle = new Promise<never>((_resolve, reject) => {
+              idleTimer = setTimeout(() => reject(timeoutError('body-idle', context.bodyIdleInMs, method, url)), context.bodyIdleInMs);
+            });
+            const chunk = context.bodyIdleInMs > 0 ? await Promise.race([reader.read(), idle]) : await reader.read();
+            if (chunk.done) {
+              settle();
+              controller.close();
+              return;
+            }
+            received += chunk.value.byteLength;
+            if (received > maxResponseSizeInBytes) {
+              await reader.cancel().catch(() => undefined);
+              throw tooLarge();
+            }
+            controller.enqueue(chunk.value);
+          } catch (error) {
+            settle();
+            void reader.cancel().catch(() => undefined);
+            controller.error(mapError(error, { method, url, timeouts: { ...DEFAULT_TIMEOUTS, bodyIdleInMs: context.bodyIdleInMs }, signal: context.signal }));
+          } finally {
+            clearTimeout(idleTimer);
+          }
+        },
+        async cancel(reason) {
+          settle();
+          await reader.cancel(reason).catch(() => undefined);
+        },
+      },
+      { highWaterMark: 0 },
+    );
+  }
+  const guarded = new Response(body, { status: response.status, statusText: response.statusText, headers: response.headers });
+  // A constructed Response has an empty `url`; callers resolve relative links against it.
+  Object.defineProperty(guarded, 'url', { value: url.href });
+  Object.defineProperty(guarded, 'redirected', { value: context.hops.length > 1 });
+  return guarded;
+}

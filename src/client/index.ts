@@ -1,0 +1,37 @@
+/**
+ * `aicap/client`: discover an HTTP API's AI capabilities manifest, fetch it safely (SSRF policy,
+ * timeouts, size caps, manual redirects), keep it fresh (RFC 9111 caching, change events), decide
+ * whether to trust it (origin binding, poisoning scan, pins), and call its tools.
+ *
+ * This file is the complete public surface of the entry. Every export is chosen by hand.
+ * @module
+ */
+
+export { createClient } from './create-client.js';
+export type { Client } from './create-client.js';
+export type { ClientOptions, ClientNetworkOptions, DiscoveryOptions, TrustOptions } from './client-options.js';
+export type { DiscoverOptions } from './discover/discover-service.js';
+export type {
+  FetchFunction,
+  OriginCredentials,
+  TokenProvider,
+  OAuthClientCredentials,
+  DiscoveredService,
+  ResolvedTool,
+  ResolvedPrompt,
+  AuditEvent,
+  TrustFinding,
+  TrustSeverity,
+} from './client-types.js';
+export { createGuardedFetch } from './guarded-fetch.js';
+export type { GuardedFetch, GuardedFetchOptions, GuardedFetchTimeouts, LookupFunction, ResolvedAddress, ConnectTarget } from './guarded-fetch.js';
+export { createMemoryCacheStore } from './cache/cache-store.js';
+export type { CacheStore, MemoryCacheStoreOptions } from './cache/cache-store.js';
+export type { ManifestChangeEvent, ToolChange } from './trust/manifest-change-event.js';
+export { SsrfBlockedError } from './errors/ssrf-blocked-error.js';
+export { ResponseTooLargeError } from './errors/response-too-large-error.js';
+export { RedirectBlockedError } from './errors/redirect-blocked-error.js';
+export { OriginMismatchError } from './errors/origin-mismatch-error.js';
+export { DiscoveryError } from './errors/discovery-error.js';
+export type { DiscoveryAttempt } from './errors/discovery-error.js';
+export { NotImplementedError } from './errors/not-implemented-error.js';

@@ -1,0 +1,74 @@
+import ipaddr from 'ipaddr.js';
+import { AicapError } from '../../errors/aicap-error.js';
+
+/** The verdict on one IP address. */
+export interface AddressVerdict {
+  /** True when the address may be dialed. */
+  allowed: boolean;
+  /** ipaddr.js range name: `unicast` for public addresses, else `loopback`, `private`, `linkLocal`… */
+  range: string;
+}
+
+/** Decides which resolved addresses may be dialed and which origins the user vouched for. @internal */
+export interface AddressPolicy {
+  /** Classifies an IP address (IPv4, IPv6, IPv4-mapped IPv6). Unparseable text is refused. */
+  check(address: string): AddressVerdict;
+  /** True when the origin is on the allow-list (exact `scheme://host:port` match). */
+  allowsOrigin(origin: string): boolean;
+}
+
+/**
+ * Builds the policy from an allow-list whose entries are origins (`http://127.0.0.1:8080`), single
+ * addresses (`10.1.2.3`) or CIDR blocks (`10.0.0.0/8`, `fd00::/8`). Everything that ipaddr.js does
+ * not classify as `unicast` is refused unless allowed: private, loopback, link-local, unique-local,
+ * multicast, unspecified, broadcast, carrier-grade NAT, documentation and other reserved ranges.
+ * Throws `INVALID_OPTION` for an entry that is none of the three forms.
+ * @internal
+ */
+export function createAddressPolicy(allow: readonly string[] = [], optionName = 'allow'): AddressPolicy {
+  const blocks: Array<[ipaddr.IPv4 | ipaddr.IPv6, number]> = [];
+  const origins = new Set<string>();
+  for (const entry of allow) {
+    if (typeof entry !== 'string') throw invalidEntry(entry, optionName);
+    if (ipaddr.isValidCIDR(entry)) {
+      blocks.push(ipaddr.parseCIDR(entry));
+    } else if (ipaddr.isValid(entry)) {
+      const address = ipaddr.parse(entry);
+      blocks.push([address, address.kind() === 'ipv4' ? 32 : 128]);
+    } else if (/^https?:\/\//i.test(entry)) {
+      let url: URL;
+      try {
+        url = new URL(entry);
+      } catch {
+        throw invalidEntry(entry, optionName);
+      }
+      origins.add(url.origin);
+    } else {
+      throw invalidEntry(entry, optionName);
+    }
+  }
+  return {
+    check(address) {
+      let parsed: ipaddr.IPv4 | ipaddr.IPv6;
+      try {
+        // process() turns an IPv4-mapped IPv6 address into the IPv4 address it carries.
+        parsed = ipaddr.process(address.replace(/^\[|\]$/g, ''));
+      } catch {
+        return { allowed: false, range: 'invalid' };
+      }
+      const range = parsed.range();
+      if (blocks.some(([block, bits]) => block.kind() === parsed.kind() && parsed.match(block, bits))) return { allowed: true, range };
+      return { allowed: range === 'unicast', range };
+    },
+    allowsOrigin(origin) {
+      return origins.has(origin);
+    },
+  };
+}
+
+function invalidEntry(entry: unknown, optionName: string): AicapError {
+  return new AicapError(
+    'INVALID_OPTION',
+    `\`${optionName}\` entry ${JSON.stringify(entry)} is neither an origin (http://host:port), an IP address nor a CIDR block (10.0.0.0/8).`,
+  );
+}

@@ -1,0 +1,151 @@
+import type { DiscoveredService, TrustFinding } from '../client/client-types.js';
+import type { HttpMethod, Resource, Tool } from '../manifest/manifest-v0.js';
+import { nameServiceTools, serviceToolKey } from './name-service-tools.js';
+import { renderToolDescription } from './render-tool-description.js';
+import { toolInputSchema, type ToolInputSchema } from './tool-input-schema.js';
+
+/** Options of {@link createCatalog} (and `client.catalog`). */
+export interface CatalogOptions {
+  /**
+  Include deprecated tools (their description says so and names the replacement).
+
+  @default false
+  */
+  includeDeprecated?: boolean;
+  /**
+  Include resources as read-only tools (GET, no side effects).
+
+  @default false
+  */
+  includeResources?: boolean;
+  /**
+  Only these services, by namespace. Undefined: every service.
+
+  @default undefined
+  */
+  namespaces?: readonly string[];
+}
+
+/** One tool ready to hand to a model. */
+export interface CatalogTool {
+  /** The name the model sees: unique, valid for every LLM API, ≤ 64 characters. */
+  name: string;
+  /** The manifest id. */
+  id: string;
+  /** Namespace of the declaring service. */
+  namespace: string;
+  /** Origin of the declaring service; calls go there only. */
+  origin: string;
+  /** HTTP method. */
+  method: HttpMethod;
+  /** Path relative to `service.base_url`. */
+  path: string;
+  /** Description for the model, intent included. */
+  description: string;
+  /** Arguments as one JSON Schema object. */
+  inputSchema: ToolInputSchema;
+  /** The manifest definition. */
+  definition: Tool | Resource;
+  /** GET or HEAD (or a resource): no side effects. */
+  readOnly: boolean;
+  /** Listed in `policy.human_approval_required`. */
+  requiresApproval: boolean;
+  /** Declared idempotent (explicitly, or by its method). */
+  idempotent: boolean;
+  /** Marked deprecated. */
+  deprecated: boolean;
+}
+
+/** A tool held back from the model, with the reason. */
+export interface WithheldTool {
+  /** The name it would have had. */
+  name: string;
+  /** Manifest id. */
+  id: string;
+  /** Origin of the service. */
+  origin: string;
+  /** `quarantined` (poisoning finding) or `changed` (differs from the approved pin). */
+  reason: 'quarantined' | 'changed';
+  /** The findings that caused it, for a human to review. */
+  findings: TrustFinding[];
+}
+
+/** What `createCatalog` returns. */
+export interface Catalog {
+  /** Tools to expose, in service order then manifest order. */
+  tools: CatalogTool[];
+  /** Tools held back by the trust checks. */
+  withheld: WithheldTool[];
+  /** Notes for the human: findings below quarantine level, hidden counts. */
+  warnings: string[];
+}
+
+const IDEMPOTENT_METHODS = new Set(['GET', 'HEAD', 'PUT', 'DELETE']);
+
+/**
+ * Builds the catalog of the loaded services: tools a caller's granted scopes unlock (a tool no scope
+ * mentions is open to all), without deprecated ones unless asked, without quarantined or changed ones
+ * (listed in `withheld` instead), each named uniquely for every LLM API.
+ */
+export function createCatalog(services: readonly DiscoveredService[], options: CatalogOptions = {}): Catalog {
+  const names = nameServiceTools(services);
+  const tools: CatalogTool[] = [];
+  const withheld: WithheldTool[] = [];
+  const warnings: string[] = [];
+  for (const service of services) {
+    if (options.namespaces && !options.namespaces.includes(service.namespace)) continue;
+    const { manifest } = service;
+    const unlocked = scopeFilter(service);
+    const approvals = new Set(manifest.policy?.human_approval_required ?? []);
+    const entries: Array<Tool | Resource> = options.includeResources ? [...manifest.tools, ...(manifest.resources ?? [])] : [...manifest.tools];
+    let hiddenByScope = 0;
+    let hiddenDeprecated = 0;
+    for (const entry of entries) {
+      const name = names.get(serviceToolKey(service, entry.id))!;
+      if (!unlocked(entry.id)) {
+        hiddenByScope++;
+        continue;
+      }
+      const deprecated = 'deprecated' in entry && Boolean(entry.deprecated);
+      if (deprecated && !options.includeDeprecated) {
+        hiddenDeprecated++;
+        continue;
+      }
+      const findings = service.findings.filter((finding) => finding.toolId === entry.id);
+      if (service.disabledToolIds.includes(entry.id) || service.quarantinedToolIds.includes(entry.id)) {
+        const reason = service.disabledToolIds.includes(entry.id) ? 'changed' : 'quarantined';
+        withheld.push({ name, id: entry.id, origin: service.origin, reason, findings: findings.filter((finding) => finding.severity === 'high') });
+        continue;
+      }
+      for (const finding of findings) if (finding.severity === 'medium') warnings.push(`${service.namespace}/${entry.id}: ${finding.code} at ${finding.pointer}: ${finding.message}`);
+      const method: HttpMethod = 'method' in entry && entry.method ? entry.method : 'GET';
+      tools.push({
+        name,
+        id: entry.id,
+        namespace: service.namespace,
+        origin: service.origin,
+        method,
+        path: entry.path,
+        description: renderToolDescription(entry),
+        inputSchema: toolInputSchema(entry),
+        definition: entry,
+        readOnly: method === 'GET' || method === 'HEAD',
+        requiresApproval: approvals.has(entry.id),
+        idempotent: 'idempotent' in entry && entry.idempotent !== undefined ? entry.idempotent : IDEMPOTENT_METHODS.has(method),
+        deprecated,
+      });
+    }
+    if (hiddenByScope > 0) warnings.push(`${service.namespace}: ${hiddenByScope} tool(s) hidden because no granted scope unlocks them`);
+    if (hiddenDeprecated > 0) warnings.push(`${service.namespace}: ${hiddenDeprecated} deprecated tool(s) hidden; pass \`includeDeprecated: true\` to show them`);
+  }
+  return { tools, withheld, warnings };
+}
+
+function scopeFilter(service: DiscoveredService): (id: string) => boolean {
+  const granted = service.grantedScopes;
+  const scopes = service.manifest.auth?.scopes;
+  if (granted === undefined || scopes === undefined) return () => true;
+  const governed = new Set(Object.values(scopes).flat());
+  const unlocked = new Set(granted.flatMap((scope) => (Object.hasOwn(scopes, scope) ? (scopes[scope] ?? []) : [])));
+  return (id) => !governed.has(id) || unlocked.has(id);
+}

@@ -1,0 +1,16 @@
+/**
+ * `aicap/tools`: turn discovered manifests into the tool lists LLM APIs expect. The catalog filters by
+ * granted scopes, deprecation and trust; names are unique and valid for every target; exports cover
+ * OpenAI (chat completions, Responses, strict mode), Anthropic, Gemini, the Vercel AI SDK and MCP;
+ * selection ranks tools for a request; token estimates size an export.
+ *
+ * This file is the complete public surface of the entry. Every export is chosen by hand.
+ * @module
+ */
+
+export { createCatalog } from './create-catalog.js';
+export type { Catalog, CatalogOptions, CatalogTool, WithheldTool } from './create-catalog.js';
+export { sanitizeToolName, assignToolNames, TOOL_NAME_PATTERN } from './sanitize-tool-name.js';
+export { renderToolDescription } from './render-tool-description.js';
+export { toolInputSchema } from './tool-input-schema.js';
+export type { ToolInputSchema } from './tool-input-schema.js';
