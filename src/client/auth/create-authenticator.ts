@@ -1,0 +1,120 @@
+import { AicapError } from '../../errors/aicap-error.js';
+import type { Auth } from '../../manifest/manifest-v0.js';
+import type { FetchFunction, OriginCredentials } from '../client-types.js';
+import { REDACTED } from '../policy/create-redactor.js';
+import { createOAuthTokenSource, type TokenSource } from './create-oauth-token-source.js';
+
+/** Options of {@link createAuthenticator}. */
+export interface AuthenticatorOptions {
+  /** Credentials by exact origin (`https://api.example.com`), read live on every request. */
+  credentials: ReadonlyMap<string, OriginCredentials>;
+  /** Transport for OAuth metadata and token requests. */
+  fetch: FetchFunction;
+  /** Clock in milliseconds since the epoch. */
+  now: () => number;
+  /** A cached OAuth token is replaced this long before it expires. */
+  refreshBeforeExpiryInMs: number;
+}
+
+/** The request parts an authenticator touches. */
+export interface AuthenticatedRequest {
+  /** URL; an API key in the query is added here. */
+  url: URL;
+  /** Redacted twin of `url`; the key appears there as `[REDACTED]`. */
+  displayUrl: URL;
+  /** Headers; `Authorization` or the key header is set here. */
+  headers: Headers;
+}
+
+/** What was attached. */
+export interface AuthenticationResult {
+  /** Secret values attached (for redaction). */
+  secrets: string[];
+  /** A fresh credential can be obtained after a 401 (token provider or OAuth). */
+  refreshable: boolean;
+}
+
+/** Attaches the credentials of a request's own origin, and nothing to any other origin. */
+export interface Authenticator {
+  /** Attaches credentials for `request.url`'s exact origin, if any are configured. */
+  authenticate(request: AuthenticatedRequest, context: { auth: Auth | undefined; forceRefresh: boolean }): Promise<AuthenticationResult>;
+  /** Every configured static secret (tokens, keys, client secrets), for redaction. */
+  staticSecrets(): string[];
+}
+
+/** Header an API key travels in when the manifest does not say. */
+export const DEFAULT_API_KEY_HEADER = 'X-API-Key';
+
+/**
+ * Creates the component that puts credentials on requests. Credentials are keyed by origin and only
+ * attached when the request URL has exactly that origin (scheme, host and port), so a manifest or a
+ * model can never route one service's token to another.
+ */
+export function createAuthenticator(options: AuthenticatorOptions): Authenticator {
+  const byOrigin = options.credentials;
+  const tokenSources = new Map<string, TokenSource>();
+
+  return {
+    staticSecrets() {
+      const secrets: string[] = [];
+      for (const credentials of byOrigin.values()) {
+        for (const secret of [credentials.token, credentials.apiKey, credentials.oauth?.clientSecret]) if (secret !== undefined && secret !== '') secrets.push(secret);
+      }
+      return secrets;
+    },
+    async authenticate(request, context) {
+      const origin = request.url.origin;
+      const credentials = byOrigin.get(origin);
+      if (credentials === undefined) return { secrets: [], refreshable: false };
+      const auth = context.auth;
+      const preferApiKey = credentials.apiKey !== undefined && (auth?.type === 'api_key' || (credentials.token === undefined && credentials.tokenProvider === undefined && credentials.oauth === undefined));
+      if (preferApiKey && credentials.apiKey !== undefined) {
+        const location = auth?.api_key ?? { in: 'header' as const, name: DEFAULT_API_KEY_HEADER };
+        if (location.in === 'query') {
+          request.url.searchParams.set(location.name, credentials.apiKey);
+          request.displayUrl.searchParams.set(location.name, REDACTED);
+        } else {
+          request.headers.set(location.name, credentials.apiKey);
+        }
+        return { secrets: [credentials.apiKey], refreshable: false };
+      }
+      let token: string | undefined;
+      let refreshable = false;
+      if (credentials.tokenProvider !== undefined) {
+        refreshable = true;
+        const scopes = credentials.oauth?.scopes ?? Object.keys(auth?.scopes ?? {});
+        try {
+          token = await credentials.tokenProvider({ origin, scopes, forceRefresh: context.forceRefresh });
+        } catch (error) {
+          throw new AicapError('AUTH_FAILED', `The \`tokenProvider\` for ${origin} failed (${error instanceof Error ? error.message : String(error)}).`, { cause: error });
+        }
+      } else if (credentials.oauth !== undefined) {
+        refreshable = true;
+        let source = tokenSources.get(origin);
+        if (source === undefined) {
+          if (auth?.provider_discovery === undefined) {
+            throw new AicapError('AUTH_FAILED', `OAuth client credentials are configured for ${origin} but its manifest has no \`auth.provider_discovery\`; pass a \`tokenProvider\` or a \`token\` instead.`);
+          }
+          source = createOAuthTokenSource({
+            clientId: credentials.oauth.clientId,
+            clientSecret: credentials.oauth.clientSecret,
+            scopes: credentials.oauth.scopes ?? Object.keys(auth.scopes ?? {}),
+            providerDiscovery: auth.provider_discovery,
+            resourceOrigin: origin,
+            fetch: options.fetch,
+            now: options.now,
+            refreshBeforeExpiryInMs: options.refreshBeforeExpiryInMs,
+          });
+          tokenSources.set(origin, source);
+        }
+        token = await source.getToken(context.forceRefresh);
+      } else {
+        token = credentials.token;
+      }
+      if (token === undefined || token === '') return { secrets: [], refreshable };
+      if (/[\r\n]/.test(token)) throw new AicapError('AUTH_FAILED', `The token for ${origin} contains a line break; refusing to send it.`);
+      request.headers.set('authorization', `Bearer ${token}`);
+      return { secrets: [token], refreshable };
+    },
+  };
+}

@@ -1,0 +1,82 @@
+import type { ArgumentProblem } from './invalid-arguments-error.js';
+
+/** Why a multi-page walk stopped before the last page. */
+export type PageStopReason = 'item_limit' | 'request_limit' | 'repeated_cursor' | 'cross_origin_next' | 'error';
+
+/** Where a paginated result stands. */
+export interface PageState {
+  /**
+  What to pass as `resumeFrom` to continue: the next cursor, page number or offset, or the next
+  URL for `Link` pagination. `null` when there is nothing more to fetch (or it cannot be resumed).
+  */
+  next: string | number | null;
+  /** True when the last page was reached; false when more exist or the walk stopped early. */
+  complete: boolean;
+  /** Why the walk stopped early, when it did. */
+  stopReason?: PageStopReason;
+}
+
+/** A failure, shaped for an orchestrator and a model alike. */
+export interface CallError {
+  /**
+  The tool's declared error code (a key of its `errors`) when `declared`, otherwise an aicap code:
+  `HTTP_ERROR` (an undeclared status), `INVALID_ARGUMENTS`, `APPROVAL_REQUIRED`, `APPROVAL_DENIED`,
+  `BUDGET_EXCEEDED`, `TIMEOUT`, `NETWORK_ERROR`, `RESPONSE_TOO_LARGE`, `AUTH_FAILED`,
+  `INSUFFICIENT_SCOPE`, …
+  */
+  code: string;
+  /** HTTP status of the failing response; 0 when nothing was received (or nothing was sent). */
+  status: number;
+  /** The failure is transient by the tool's contract: calling again later may succeed. */
+  retryable: boolean;
+  /** How long the server asked to wait (`Retry-After`), in milliseconds; `null` when it did not say. */
+  retryAfterInMs: number | null;
+  /** What to tell the user: the producer's declared `context`, or a plain description. */
+  userMessage: string;
+  /** The status (and problem type) matched one of the tool's declared `errors`. */
+  declared: boolean;
+  /** Details for developers and logs, with every credential and redacted value removed. */
+  message: string;
+  /** For `INVALID_ARGUMENTS`: each bad field, so the model can fix its call. */
+  problems?: ArgumentProblem[];
+}
+
+/** Facts about how the call went. */
+export interface CallMeta {
+  /** Tool (or resource) id. */
+  toolId: string;
+  /** HTTP requests sent, retries and pages included. */
+  attempts: number;
+  /** Wall time of the whole call. */
+  durationInMs: number;
+  /** `text` was cut to the configured length. */
+  truncated: boolean;
+}
+
+/**
+ * The one result shape of every call, success or failure (ARCHITECTURE.md §4). `call` resolves to it
+ * rather than throwing for anything that happens to a well-formed call, so an orchestrator can hand
+ * `text` (or `error`) straight back to the model.
+ */
+export interface CallEnvelope {
+  /** True for a 2xx response (and, for `allPages`, for every page). */
+  ok: boolean;
+  /** HTTP status of the last response; 0 when none was received. */
+  status: number;
+  /** The response body: parsed JSON, text, or a description of binary content; the collected items for `allPages`. */
+  data: unknown;
+  /** The items of a paginated (or array) result. */
+  items?: unknown[];
+  /** Pagination state, when the tool pages. */
+  page?: PageState;
+  /** Set when `ok` is false. */
+  error?: CallError;
+  /**
+  The result as text for a model: the response (or error) body wrapped in `<untrusted-data>` markers,
+  credentials removed, and cut at `response.maxTextLength` (then `meta.truncated` is true). Never put
+  it in a system prompt: it is data from the API, not instructions.
+  */
+  text: string;
+  /** Attempts, duration, truncation. */
+  meta: CallMeta;
+}

@@ -1,0 +1,248 @@
+import { AicapError } from '../../errors/aicap-error.js';
+import { TimeoutError } from '../../errors/timeout-error.js';
+import type { Auth, ErrorContract, RetryStrategy } from '../../manifest/manifest-v0.js';
+import { parseWwwAuthenticate } from '../auth/parse-www-authenticate.js';
+import type { Authenticator } from '../auth/create-authenticator.js';
+import type { AuditEvent, FetchFunction } from '../client-types.js';
+import type { Redactor } from '../policy/create-redactor.js';
+import { redactUrl } from '../redact-url.js';
+import type { CallError } from './call-envelope.js';
+import { computeBackoffDelay } from './compute-backoff-delay.js';
+import { matchDeclaredError } from './match-declared-error.js';
+import { parseRetryAfter } from './parse-retry-after.js';
+import { isJsonMediaType, readResponseBody, type ResponseBody } from './read-response-body.js';
+import type { ToolRequest } from './build-tool-request.js';
+
+/** Retry settings with every default applied. @internal */
+export interface ResolvedRetry {
+  limit: number;
+  baseDelayInMs: number;
+  maxDelayInMs: number;
+  maxRetryAfterInMs: number;
+  totalTimeoutInMs: number;
+  statusCodes: ReadonlySet<number>;
+  random: () => number;
+}
+
+/** Everything one exchange (with its retries) needs. @internal */
+export interface ExchangeInput {
+  toolId: string;
+  request: ToolRequest;
+  /** The tool's declared errors. */
+  errors: Record<string, ErrorContract> | undefined;
+  /** Repeating the request is safe (idempotent method or declaration, and the caller allows retries). */
+  retrySafe: boolean;
+  /** Why it is not, for the error message. */
+  retryUnsafeReason: string;
+  auth: Auth | undefined;
+  authenticator: Authenticator;
+  redactor: Redactor;
+  fetch: FetchFunction;
+  retry: ResolvedRetry;
+  maxResponseSizeInBytes: number;
+  /** Absolute deadline of the whole call, in the clock's milliseconds. */
+  deadlineInMs: number;
+  now: () => number;
+  signal: AbortSignal | undefined;
+  /** Arguments already redacted, for audit events. */
+  auditArguments: Record<string, unknown>;
+  emitAudit: (event: Omit<AuditEvent, 'timeInMs'>) => void;
+}
+
+/** How an exchange ended. @internal */
+export interface ExchangeOutcome {
+  ok: boolean;
+  status: number;
+  headers: Headers | undefined;
+  /** The body of the last response, when one was read. */
+  body: ResponseBody | undefined;
+  /** Requests sent. */
+  attempts: number;
+  /** Set when `ok` is false. */
+  error?: CallError;
+}
+
+const TRANSIENT_CODES = new Set(['TIMEOUT', 'NETWORK_ERROR']);
+
+function sleep(delayInMs: number, signal: AbortSignal | undefined): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(signal.reason as Error);
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, delayInMs);
+    const onAbort = (): void => {
+      clearTimeout(timer);
+      reject(signal?.reason as Error);
+    };
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}
+
+function strategyDelay(strategy: RetryStrategy | undefined, retry: number, settings: ResolvedRetry): number {
+  if (strategy === 'immediate') return 0;
+  if (strategy === 'fixed_delay') return settings.baseDelayInMs;
+  return computeBackoffDelay({ retry, baseDelayInMs: settings.baseDelayInMs, maxDelayInMs: settings.maxDelayInMs, random: settings.random });
+}
+
+function problemTypeOf(body: ResponseBody | undefined): string | undefined {
+  if (body === undefined || !isJsonMediaType(body.mediaType)) return undefined;
+  const data = body.data;
+  if (data === null || typeof data !== 'object' || Array.isArray(data)) return undefined;
+  const type = (data as Record<string, unknown>)['type'];
+  return typeof type === 'string' ? type : undefined;
+}
+
+/**
+ * Sends one request and retries it by the tool's contract: declared `retry_strategy` and
+ * `max_retries`, `Retry-After` (capped), exponential backoff with full jitter otherwise, one
+ * credential refresh after a 401 that carries `WWW-Authenticate`, never a retry of a request that is
+ * not safe to repeat, and never past the call's deadline. Every attempt is audited. Never throws for
+ * what the network or the server does; the outcome says it.
+ * @internal
+ */
+export async function sendWithRetries(input: ExchangeInput): Promise<ExchangeOutcome> {
+  const { request, retry, redactor } = input;
+  const method = request.method;
+  const displayUrl = (): string => redactor.text(redactUrl(request.displayUrl));
+  let attempts = 0;
+  let retries = 0;
+  let refreshed = false;
+  let forceRefresh = false;
+  const remaining = Math.max(0, input.deadlineInMs - input.now());
+  const deadline = AbortSignal.timeout(remaining);
+  const signal = input.signal === undefined ? deadline : AbortSignal.any([input.signal, deadline]);
+
+  const fail = (error: Omit<CallError, 'message'> & { message: string }, status: number, headers: Headers | undefined, body: ResponseBody | undefined): ExchangeOutcome => ({
+    ok: false,
+    status,
+    headers,
+    body,
+    attempts,
+    error: { ...error, message: redactor.text(error.message), userMessage: redactor.text(error.userMessage) },
+  });
+  const audit = (status: number | undefined, detail: string): void => {
+    input.emitAudit({
+      type: 'call.attempt',
+      toolId: input.toolId,
+      origin: request.url.origin,
+      method,
+      url: displayUrl(),
+      arguments: input.auditArguments,
+      ...(status === undefined ? {} : { status }),
+      attempt: attempts,
+      detail: redactor.text(detail),
+    });
+  };
+  /** Waits before the next attempt; false when the wait would cross the deadline. */
+  const wait = async (delayInMs: number): Promise<boolean> => {
+    if (input.now() + delayInMs > input.deadlineInMs) return false;
+    if (delayInMs > 0) await sleep(delayInMs, signal);
+    return true;
+  };
+
+  for (;;) {
+    attempts++;
+    const url = new URL(request.url);
+    const headers = new Headers(request.headers);
+    let secrets: string[];
+    let refreshable: boolean;
+    try {
+      ({ secrets, refreshable } = await input.authenticator.authenticate({ url, displayUrl: new URL(request.displayUrl), headers }, { auth: input.auth, forceRefresh }));
+    } catch (error) {
+      const aicap = AicapError.isInstance(error) ? error : new AicapError('AUTH_FAILED', String(error));
+      audit(undefined, `${aicap.code}: ${aicap.message}`);
+      return fail({ code: aicap.code, status: 0, retryable: false, retryAfterInMs: null, declared: false, userMessage: 'Could not obtain credentials for this API.', message: aicap.message }, 0, undefined, undefined);
+    }
+    for (const secret of secrets) redactor.addSecret(secret);
+
+    let response: Response | undefined;
+    let body: ResponseBody | undefined;
+    let failure: AicapError | undefined;
+    try {
+      response = await input.fetch(url, { method, headers, ...(request.body === undefined ? {} : { body: request.body }), signal });
+      body = await readResponseBody(response, { maxSizeInBytes: input.maxResponseSizeInBytes, option: 'response.maxSizeInBytes', method, displayUrl: displayUrl() });
+    } catch (error) {
+      if (deadline.aborted && !(input.signal?.aborted ?? false)) {
+        failure = new TimeoutError({ phase: 'total', timeoutInMs: input.retry.totalTimeoutInMs, method, url: displayUrl(), option: 'retry.totalTimeoutInMs' });
+      } else if (input.signal?.aborted) {
+        failure = new AicapError('ABORTED', `Call aborted by the caller: ${method} ${displayUrl()}`);
+      } else {
+        failure = AicapError.isInstance(error) ? error : new AicapError('NETWORK_ERROR', `Network error (${error instanceof Error ? error.message : String(error)}): ${method} ${displayUrl()}`, { cause: error });
+      }
+    }
+
+    if (failure !== undefined) {
+      const status = response?.status ?? 0;
+      audit(response?.status, `${failure.code}: ${failure.message}`);
+      const transient = TRANSIENT_CODES.has(failure.code) && !(deadline.aborted || (input.signal?.aborted ?? false));
+      if (transient && input.retrySafe && retries < retry.limit) {
+        retries++;
+        if (await wait(strategyDelay('exponential_backoff', retries, retry)).catch(() => false)) continue;
+      }
+      const notRetried = transient && !input.retrySafe ? ` Not retried: ${input.retryUnsafeReason}.` : '';
+      const userMessage =
+        failure.code === 'RESPONSE_TOO_LARGE'
+          ? 'The API returned more data than the client accepts.'
+          : failure.code === 'ABORTED'
+            ? 'The call was cancelled.'
+            : transient && !input.retrySafe
+              ? 'The API could not be reached or did not answer in time. The action may or may not have been performed; check before trying again.'
+              : 'The API could not be reached or did not answer in time.';
+      return fail({ code: failure.code, status, retryable: transient, retryAfterInMs: null, declared: false, userMessage, message: `${failure.message}${notRetried}` }, status, response?.headers, body);
+    }
+
+    // Both set: the try block completed.
+    const finalResponse = response!;
+    const status = finalResponse.status;
+    if (status >= 200 && status < 300) {
+      audit(status, 'ok');
+      return { ok: true, status, headers: finalResponse.headers, body, attempts };
+    }
+
+    const challenges = parseWwwAuthenticate(finalResponse.headers.get('www-authenticate'));
+    const insufficientScope = challenges.some((challenge) => challenge.parameters['error'] === 'insufficient_scope');
+    if (status === 401 && challenges.length > 0 && !insufficientScope && !refreshed && headers.has('authorization')) {
+      // One refresh, whatever the method: the server rejected the credential, so nothing ran.
+      if (refreshable) {
+        audit(status, 'credential rejected; refreshing once');
+        refreshed = true;
+        forceRefresh = true;
+        continue;
+      }
+    }
+    forceRefresh = false;
+
+    const match = matchDeclaredError(input.errors, status, problemTypeOf(body));
+    const retryAfterInMs = parseRetryAfter(finalResponse.headers.get('retry-after'), Date.now());
+    const strategy = match?.contract.retry_strategy;
+    const retryable = !insufficientScope && (match !== undefined ? strategy !== undefined && strategy !== 'none' : retry.statusCodes.has(status));
+    const maxRetries = Math.min(retry.limit, match?.contract.max_retries ?? retry.limit);
+    const statusLine = `${status}${finalResponse.statusText ? ` ${finalResponse.statusText}` : ''}`;
+    audit(status, match === undefined ? `undeclared error ${statusLine}` : `declared error ${match.code}`);
+
+    let reason = '';
+    if (retryable && !input.retrySafe) {
+      reason = ` Not retried: ${input.retryUnsafeReason}.`;
+    } else if (retryable && retries >= maxRetries) {
+      reason = ` Gave up after ${retries} ${retries === 1 ? 'retry' : 'retries'}.`;
+    } else if (retryable && retryAfterInMs !== undefined && retryAfterInMs > retry.maxRetryAfterInMs) {
+      reason = ` The server asked to wait ${retryAfterInMs} ms, more than \`retry.maxRetryAfterInMs\` (${retry.maxRetryAfterInMs}).`;
+    } else if (retryable) {
+      retries++;
+      const delay = retryAfterInMs ?? strategyDelay(strategy, retries, retry);
+      if (await wait(delay).catch(() => false)) continue;
+      reason = ` Not retried: waiting ${delay} ms would pass the call deadline (\`retry.totalTimeoutInMs\`).`;
+    }
+    const code = match?.code ?? (insufficientScope ? 'INSUFFICIENT_SCOPE' : status === 401 ? 'AUTH_FAILED' : 'HTTP_ERROR');
+    const userMessage =
+      match?.contract.context ??
+      (insufficientScope
+        ? 'The credentials lack the permission this tool needs. Tell the user; do not try other credentials.'
+        : status === 401
+          ? 'The API rejected the credentials.'
+          : `The API answered ${statusLine}, an error this tool does not declare.`);
+    const message = `Request failed with status code ${statusLine}${match === undefined ? ' (undeclared)' : ` (declared error "${match.code}")`}: ${method} ${displayUrl()}.${reason}`;
+    return fail({ code, status, retryable, retryAfterInMs: retryAfterInMs ?? null, declared: match !== undefined, userMessage, message }, status, finalResponse.headers, body);
+  }
+}

@@ -1,0 +1,114 @@
+import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
+import addFormatsModule from 'ajv-formats';
+import { RE2JS } from 're2js';
+import { checkEmbeddedSchema } from '../../manifest/check-embedded-schema.js';
+import type { JsonSchema, Parameter } from '../../manifest/manifest-v0.js';
+import { fromPointer } from '../../internal/json-pointer.js';
+import { AicapError } from '../../errors/aicap-error.js';
+import { InvalidArgumentsError, type ArgumentProblem } from './invalid-arguments-error.js';
+
+// ajv-formats is CommonJS with `exports.default`; under NodeNext its default import is the module object.
+const addFormats = ((addFormatsModule as unknown as { default?: typeof addFormatsModule }).default ?? addFormatsModule) as unknown as (ajv: Ajv2020) => Ajv2020;
+
+/**
+ * The schema of a manifest comes from the network, so `pattern` runs on RE2 (linear time, no
+ * backtracking) rather than V8's engine: a hostile pattern cannot stall the event loop.
+ */
+function re2RegExp(pattern: string, flags: string): { test(input: string): boolean } {
+  const compiled = RE2JS.compile(pattern, flags.includes('i') ? RE2JS.CASE_INSENSITIVE : 0);
+  return { test: (input) => compiled.test(input) };
+}
+re2RegExp.code = 'RE2JS';
+
+let ajv: Ajv2020 | undefined;
+
+function getAjv(): Ajv2020 {
+  // `$data` stays off (it lets data choose the schema); strict off because manifests may carry
+  // annotations ajv does not know; formats validated because `date` and friends carry meaning.
+  ajv ??= addFormats(new Ajv2020({ allErrors: true, strict: false, $data: false, validateFormats: true, code: { regExp: re2RegExp } }));
+  return ajv;
+}
+
+/** Any object holding `parameters` in the simple form: a tool, a resource or a prompt. */
+export interface ParameterHolder {
+  /** Id, for messages. */
+  id: string;
+  /** Path with `{name}` placeholders, when the holder is called over HTTP. */
+  path?: string;
+  /** Parameters by name. */
+  parameters?: Record<string, Parameter>;
+}
+
+const cache = new WeakMap<ParameterHolder, ValidateFunction>();
+const PLACEHOLDER = /\{([^{}]+)\}/g;
+
+/**
+ * Builds the JSON Schema of a whole arguments object from the simple parameter form: each
+ * parameter's `json_schema` when present (authoritative), otherwise its `type` and `enum`; `required`
+ * from the flags and from the path placeholders; unknown arguments refused so that a model's typo
+ * is reported rather than silently dropped.
+ */
+export function buildArgumentsSchema(holder: ParameterHolder): { [keyword: string]: unknown } {
+  const properties: Record<string, JsonSchema> = {};
+  const required = new Set<string>();
+  for (const [name, parameter] of Object.entries(holder.parameters ?? {})) {
+    properties[name] = parameter.json_schema ?? { type: parameter.type, ...(parameter.enum === undefined ? {} : { enum: parameter.enum }) };
+    if (parameter.required === true) required.add(name);
+  }
+  for (const match of (holder.path ?? '').matchAll(PLACEHOLDER)) if (match[1] !== undefined && match[1] in properties) required.add(match[1]);
+  return { type: 'object', properties, required: [...required], additionalProperties: false };
+}
+
+function compile(holder: ParameterHolder): ValidateFunction {
+  const cached = cache.get(holder);
+  if (cached !== undefined) return cached;
+  const schema = buildArgumentsSchema(holder);
+  // Defence in depth: the manifest was validated at discovery, but a caller may hand us any object.
+  const issues = checkEmbeddedSchema(schema, '').filter((issue) => issue.severity === 'error');
+  if (issues.length > 0) {
+    throw new AicapError('TOOL_DISABLED', `The parameter schema of "${holder.id}" is unsafe to run (${issues[0]?.pointer} ${issues[0]?.code}: ${issues[0]?.message}); the tool cannot be called. Report it to the API's operators.`);
+  }
+  let validate: ValidateFunction;
+  try {
+    validate = getAjv().compile(schema);
+  } catch (error) {
+    throw new AicapError('TOOL_DISABLED', `The parameter schema of "${holder.id}" does not compile (${error instanceof Error ? error.message : String(error)}); the tool cannot be called.`, { cause: error });
+  }
+  cache.set(holder, validate);
+  return validate;
+}
+
+function toProblem(error: ErrorObject): ArgumentProblem {
+  let pointer = error.instancePath;
+  let message = error.message ?? 'is invalid';
+  if (error.keyword === 'required') {
+    const missing = String((error.params as { missingProperty?: unknown }).missingProperty);
+    pointer = `${pointer}/${missing}`;
+    message = 'is required';
+  } else if (error.keyword === 'additionalProperties') {
+    const extra = String((error.params as { additionalProperty?: unknown }).additionalProperty);
+    pointer = `${pointer}/${extra}`;
+    message = 'is not a parameter of this tool; remove it';
+  } else if (error.keyword === 'enum') {
+    const allowed = (error.params as { allowedValues?: unknown[] }).allowedValues ?? [];
+    message = `must be one of ${allowed.map((value) => JSON.stringify(value)).join(', ')}`;
+  }
+  const parameter = fromPointer(pointer)[0];
+  // ajv's messages never echo the value, so a redacted parameter cannot leak through a problem.
+  return { pointer, ...(parameter === undefined ? {} : { parameter }), rule: error.keyword, message };
+}
+
+/**
+ * Validates arguments against a tool's (resource's, prompt's) parameters before anything is sent.
+ * The compiled validator is cached per definition object. Throws {@link InvalidArgumentsError} naming
+ * every bad field, or `TOOL_DISABLED` when the declared schema is unsafe.
+ */
+export function validateToolArguments(holder: ParameterHolder, args: unknown): asserts args is Record<string, unknown> {
+  const validate = compile(holder);
+  if (typeof args !== 'object' || args === null || Array.isArray(args)) {
+    throw new InvalidArgumentsError(holder.id, [{ pointer: '', rule: 'type', message: `arguments must be a JSON object, got ${Array.isArray(args) ? 'an array' : args === null ? 'null' : typeof args}` }]);
+  }
+  if (!validate(args)) {
+    throw new InvalidArgumentsError(holder.id, (validate.errors ?? []).map(toProblem));
+  }
+}
