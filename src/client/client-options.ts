@@ -1,10 +1,11 @@
 import type { AuditEvent, FetchFunction } from './client-types.js';
+import type { ClientCallOptions } from './call/client-call-options.js';
 import type { CacheStore } from './cache/cache-store.js';
 import type { GuardedFetchOptions } from './guarded-fetch.js';
 import type { ManifestChangeEvent } from './trust/manifest-change-event.js';
 
 /** Options of `createClient`. Every field is optional; the defaults are safe for untrusted origins. */
-export interface ClientOptions {
+export interface ClientOptions extends ClientCallOptions {
   /**
   Network guard used for every URL the client touches: timeouts, response size cap, redirects, the
   SSRF allow-list, name resolution and the transport.

@@ -3,7 +3,12 @@ import type { ClientOptions } from './client-options.js';
 import type { DiscoveredService, ResolvedTool } from './client-types.js';
 import { discoverService, pinDigest, pinKey, type DiscoverOptions } from './discover/discover-service.js';
 import { NotImplementedError } from './errors/not-implemented-error.js';
-import { resolveTool } from './resolve-tool.js';
+import { assertToolEnabled, resolveTool } from './resolve-tool.js';
+import { createToolCaller } from './call/create-tool-caller.js';
+import type { CallEnvelope } from './call/call-envelope.js';
+import type { CallOptions } from './call/client-call-options.js';
+import type { RenderedPrompt } from './call/render-prompt.js';
+import { resolvePrompt } from './call/resolve-prompt.js';
 import type { ManifestChangeEvent } from './trust/manifest-change-event.js';
 import { createCatalog, type Catalog, type CatalogOptions } from '../tools/create-catalog.js';
 
@@ -26,14 +31,26 @@ export interface Client {
   resolveTool(nameOrId: string): ResolvedTool;
   /** Subscribes to manifest changes; returns the unsubscribe function. */
   on(event: 'change', listener: (event: ManifestChangeEvent) => void): () => void;
-  /** Calls a tool. */
-  call(toolId: string, args?: Record<string, unknown>, options?: Record<string, unknown>): Promise<unknown>;
-  /** Walks every page of a paginated tool. */
-  paginate(toolId: string, args?: Record<string, unknown>, options?: Record<string, unknown>): AsyncIterable<unknown>;
-  /** Reads a resource. */
-  readResource(resourceId: string, args?: Record<string, unknown>, options?: Record<string, unknown>): Promise<unknown>;
-  /** Renders a prompt template. */
-  getPrompt(promptId: string, args?: Record<string, unknown>): Promise<unknown>;
+  /**
+   * Calls a tool: arguments validated, policy enforced (approval, budget), credentials attached for
+   * the tool's own origin only, retried by the declared contract, normalized into one envelope.
+   * Resolves to the envelope for whatever happens to the call (check `ok`); throws only for misuse.
+   * @example
+   * const result = await client.call('list_transactions', { account_id: 'acc_1' }, { allPages: true, maxItems: 200 });
+   * if (!result.ok) console.log(result.error.userMessage);
+   */
+  call(toolId: string, args?: Record<string, unknown>, options?: CallOptions): Promise<CallEnvelope>;
+  /**
+   * Walks the pages of a paginated tool, one envelope per page. A failed page ends the walk; its
+   * `page.next` resumes it (`resumeFrom`).
+   * @example
+   * for await (const page of client.paginate('list_transactions', { account_id: 'acc_1' })) console.log(page.items);
+   */
+  paginate(toolId: string, args?: Record<string, unknown>, options?: Omit<CallOptions, 'allPages'>): AsyncIterableIterator<CallEnvelope>;
+  /** Reads a resource (a GET with the same validation, policy and auth as a tool call). */
+  readResource(resourceId: string, args?: Record<string, unknown>, options?: Omit<CallOptions, 'allPages'>): Promise<CallEnvelope>;
+  /** Renders a prompt template after checking its parameters; throws `InvalidArgumentsError`. */
+  getPrompt(promptId: string, args?: Record<string, unknown>): Promise<RenderedPrompt>;
   /** Starts an async job and tracks it. */
   startJob(toolId: string, args?: Record<string, unknown>, options?: Record<string, unknown>): Promise<unknown>;
   /** Closes connection pools. */
@@ -49,9 +66,18 @@ export interface Client {
  */
 export function createClient(options: ClientOptions = {}): Client {
   const context = createClientContext(options);
-  const notImplemented = (method: string): never => {
-    throw new NotImplementedError(method);
-  };
+  const caller = createToolCaller(options, {
+    fetch: context.fetch,
+    resolveTool(nameOrId) {
+      const resolved = resolveTool(context, nameOrId);
+      assertToolEnabled(resolved);
+      return resolved;
+    },
+    resolvePrompt: (nameOrId) => resolvePrompt(context.services.values(), nameOrId),
+    credentials: context.credentials,
+    emitAudit: (event) => context.emitAudit(event),
+    now: () => context.now(),
+  });
   return {
     discover: (originOrUrl, discoverOptions) => discoverService(context, originOrUrl, discoverOptions),
     services: () => [...context.services.values()],
@@ -72,10 +98,10 @@ export function createClient(options: ClientOptions = {}): Client {
       context.changeListeners.add(listener);
       return () => void context.changeListeners.delete(listener);
     },
-    call: (_toolId, _args, _options) => Promise.reject(new NotImplementedError('call')),
-    paginate: (_toolId, _args, _options) => notImplemented('paginate'),
-    readResource: (_resourceId, _args, _options) => Promise.reject(new NotImplementedError('readResource')),
-    getPrompt: (_promptId, _args) => Promise.reject(new NotImplementedError('getPrompt')),
+    call: (toolId, args, callOptions) => caller.call(toolId, args, callOptions),
+    paginate: (toolId, args, callOptions) => caller.paginate(toolId, args, callOptions),
+    readResource: (resourceId, args, callOptions) => caller.readResource(resourceId, args, callOptions),
+    getPrompt: (promptId, args) => caller.getPrompt(promptId, args),
     startJob: (_toolId, _args, _options) => Promise.reject(new NotImplementedError('startJob')),
     close: () => context.close(),
   };

@@ -1,4 +1,3 @@
-import type { OriginCredentials } from '../client-types.js';
 import type { CallerPolicy } from '../policy/caller-policy.js';
 import type { ApproveFunction } from '../policy/enforce-call-policy.js';
 import type { SessionStore } from '../policy/session-store.js';
@@ -103,13 +102,6 @@ export interface PaginationOptions {
 
 /** The options of `createClient` that shape calls. */
 export interface ClientCallOptions {
-  /**
-  Credentials by exact origin (`https://api.example.com`). They are attached only to requests for
-  that origin: never to another host, port or scheme, whatever a manifest or a model says.
-
-  @default {}
-  */
-  credentials?: Readonly<Record<string, OriginCredentials>>;
   /**
   Identifier of this agent, sent in the header the manifest's `auth.agent_identification` names.
   A call to a service that requires one fails before sending when it is missing.
