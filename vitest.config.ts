@@ -1,6 +1,14 @@
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
+  // Examples import the package by name (`aicap/express`) as a user would; tests run them against the sources, not dist/.
+  resolve: {
+    alias: [
+      { find: /^aicap$/, replacement: fileURLToPath(new URL('./src/index.ts', import.meta.url)) },
+      { find: /^aicap\/([a-z-]+)$/, replacement: fileURLToPath(new URL('./src/$1/index.ts', import.meta.url)) },
+    ],
+  },
   test: {
     include: ['src/**/*.test.ts', 'test/**/*.test.ts', 'examples/**/*.test.ts'],
     exclude: ['**/node_modules/**', '**/dist/**'],
