@@ -1,0 +1,355 @@
+import { fetch as undiciFetch } from 'undici';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { FetchFunction } from '../client-types.js';
+import type { TemporalBehavior } from '../../manifest/manifest-v0.js';
+import { startFaultProxy } from '../../../test/helpers/fault-proxy.js';
+import type { FaultProxy } from '../../../test/helpers/fault-proxy.js';
+import { progressLog, startJobsSseServer } from '../../../test/helpers/jobs-sse-server.js';
+import type { JobsSseServer, JobsSseServerOptions } from '../../../test/helpers/jobs-sse-server.js';
+import { followJobStatus, resolveFollowJobOptions } from './follow-job-status.js';
+import type { FollowJobOptions } from './follow-job-status.js';
+import { JobError } from './job-error.js';
+import type { JobEvent, JobState } from './job-event.js';
+
+// undici 7, as the guarded fetch uses: Node 20's bundled fetch keeps the socket of a cancelled body open.
+const send = ((url, init) => undiciFetch(url, init as never)) as FetchFunction;
+
+const FAST: FollowJobOptions = {
+  reconnectDelayInMs: 10,
+  minReconnectDelayInMs: 5,
+  maxReconnectDelayInMs: 40,
+  minPollIntervalInMs: 5,
+  maxPollIntervalInMs: 40,
+  jitterRatio: 0,
+  idleTimeoutInMs: 3000,
+};
+
+function temporal(overrides: Partial<TemporalBehavior> = {}, reconnection: TemporalBehavior['reconnection'] = {}): TemporalBehavior {
+  return {
+    pattern: 'async_job',
+    status_endpoint: '/jobs/{job_id}/status',
+    status_response_type: 'event_stream',
+    terminal_states: ['completed', 'failed', 'cancelled'],
+    signals: ['progress', 'warning', 'needs_input'],
+    reconnection: { supports_last_event_id: true, fallback_poll_interval_seconds: 0.01, ...reconnection },
+    ...overrides,
+  };
+}
+
+let server: JobsSseServer | undefined;
+let proxy: FaultProxy | undefined;
+afterEach(async () => {
+  await proxy?.close();
+  await server?.close();
+  proxy = undefined;
+  server = undefined;
+});
+
+interface FollowOutcome {
+  events: JobEvent[];
+  state: JobState | undefined;
+  error: unknown;
+  refreshes: number;
+}
+
+async function follow(
+  origin: string,
+  settings: { temporal?: TemporalBehavior; options?: FollowJobOptions; refresh?: boolean; signal?: AbortSignal; state?: Partial<JobState> } = {},
+): Promise<FollowOutcome> {
+  const events: JobEvent[] = [];
+  let refreshes = 0;
+  try {
+    const state = await followJobStatus({
+      statusUrl: `${origin}/jobs/j1/status`,
+      temporal: settings.temporal ?? temporal(),
+      eventSchema: { needs_input: { resolution_endpoint: '/jobs/{job_id}/respond' } },
+      resolvePath: (path) => `${origin}${path.replace('{job_id}', 'j1')}`,
+      send,
+      ...(settings.refresh
+        ? {
+            refreshCredentials: async () => {
+              refreshes++;
+            },
+          }
+        : {}),
+      state: { jobId: 'j1', status: undefined, terminal: false, lastEventId: undefined, percent: undefined, pendingInput: undefined, ...settings.state },
+      onEvent: (event) => void events.push(event),
+      options: resolveFollowJobOptions({ ...FAST, ...settings.options }),
+      ...(settings.signal ? { signal: settings.signal } : {}),
+    });
+    return { events, state, error: undefined, refreshes };
+  } catch (error) {
+    return { events, state: undefined, error, refreshes };
+  }
+}
+
+async function serve(options: JobsSseServerOptions): Promise<JobsSseServer> {
+  server = await startJobsSseServer(options);
+  return server;
+}
+
+const ids = (events: JobEvent[]): (string | undefined)[] => events.map((event) => event.id);
+const oneTo = (count: number): string[] => Array.from({ length: count }, (_, index) => String(index + 1));
+
+describe('followJobStatus over a stream', () => {
+  it('delivers every event of one stream in order, typed, and ends at the terminal status', async () => {
+    const log = [...progressLog(3), { event: 'warning', data: { message: 'late' } }];
+    log.splice(2, 0, { event: 'warning', data: { message: 'slow bank' } }, { event: 'custom_signal', data: 'plain text' });
+    const { origin } = await serve({ log: log.slice(0, -1), retryInMs: 10 });
+    const outcome = await follow(origin);
+    expect(outcome.error).toBeUndefined();
+    expect(ids(outcome.events)).toEqual(oneTo(7));
+    expect(outcome.events.map((event) => event.type)).toEqual(['status', 'progress', 'warning', 'signal', 'progress', 'progress', 'status']);
+    expect(outcome.events[2]).toMatchObject({ type: 'warning', message: 'slow bank' });
+    expect(outcome.events[3]).toMatchObject({ type: 'signal', name: 'custom_signal', data: 'plain text' });
+    expect(outcome.events.at(-1)).toMatchObject({ type: 'status', status: 'completed', terminal: true });
+    expect(outcome.state).toMatchObject({ status: 'completed', terminal: true, lastEventId: '7', percent: 100 });
+    expect(server?.requests.filter((request) => request.kind === 'stream')).toHaveLength(1);
+  });
+
+  it('reconnects after a cut mid-event with Last-Event-ID = the last dispatched id and sees exactly 1..N', async () => {
+    const log = progressLog(8);
+    const upstream = await serve({ log, retryInMs: 10 });
+    // The first connection is cut in the middle of the 4th event block (the headers are ~100 bytes).
+    proxy = await startFaultProxy({ upstream: upstream.origin, toxics: ({ index }) => (index === 0 ? [{ type: 'limit_data', bytes: 300 }] : []) });
+    const outcome = await follow(proxy.origin);
+    expect(outcome.error).toBeUndefined();
+    expect(ids(outcome.events)).toEqual(oneTo(log.length));
+    const streams = upstream.requests.filter((request) => request.kind === 'stream');
+    expect(streams.length).toBe(2);
+    expect(streams[0]?.lastEventId).toBeUndefined();
+    expect(Number(streams[1]?.lastEventId)).toBeGreaterThan(0);
+    expect(streams[1]?.lastEventId).toBe(outcome.events[Number(streams[1]?.lastEventId) - 1]?.id);
+  });
+
+  it('delivers replayed events once when the server ignores Last-Event-ID but the manifest promised it', async () => {
+    const log = progressLog(5);
+    const upstream = await serve({ log, retryInMs: 10, honourLastEventId: false });
+    proxy = await startFaultProxy({ upstream: upstream.origin, toxics: ({ index }) => (index === 0 ? [{ type: 'limit_data', bytes: 300 }] : []) });
+    const outcome = await follow(proxy.origin);
+    expect(ids(outcome.events)).toEqual(oneTo(log.length));
+    expect(upstream.requests.filter((request) => request.kind === 'stream')).toHaveLength(2);
+  });
+
+  it('does not loop on a stream that only repeats delivered events: polling carries the job to its end', async () => {
+    const upstream = await serve({
+      log: progressLog(5),
+      retryInMs: 10,
+      honourLastEventId: false,
+      eventsPerStream: 3,
+      snapshot: (index) => (index < 4 ? { status: 'running' } : { status: 'completed' }),
+    });
+    const outcome = await follow(upstream.origin);
+    expect(outcome.error).toBeUndefined();
+    expect(ids(outcome.events.filter((event) => event.source === 'stream'))).toEqual(oneTo(3));
+    expect(outcome.events.at(-1)).toMatchObject({ type: 'status', status: 'completed', source: 'poll' });
+    expect(upstream.requests.filter((request) => request.kind === 'stream').length).toBeLessThan(12);
+  });
+
+  it("waits the server's retry: clamped to minReconnectDelayInMs before reconnecting", async () => {
+    const upstream = await serve({ log: progressLog(4), retryInMs: 0, eventsPerStream: 2 });
+    const outcome = await follow(upstream.origin, { options: { minReconnectDelayInMs: 60, maxReconnectDelayInMs: 1000 } });
+    expect(outcome.error).toBeUndefined();
+    const streams = upstream.requests.filter((request) => request.kind === 'stream');
+    expect(streams.length).toBe(3);
+    for (let index = 1; index < streams.length; index++) {
+      expect((streams[index]?.timeInMs ?? 0) - (streams[index - 1]?.timeInMs ?? 0)).toBeGreaterThanOrEqual(55);
+    }
+  });
+
+  it('reopens a silent stream after the idle timeout and resumes from the last id (case 34)', async () => {
+    const log = progressLog(3);
+    const upstream = await serve({ log, retryInMs: 10, streamBehaviour: (index) => (index === 0 ? 'silent' : 'normal') });
+    const outcome = await follow(upstream.origin, { options: { idleTimeoutInMs: 150 }, state: { lastEventId: '2' } });
+    expect(outcome.error).toBeUndefined();
+    expect(ids(outcome.events)).toEqual(['3', '4', '5']);
+    const streams = upstream.requests.filter((request) => request.kind === 'stream');
+    expect(streams.map((request) => request.lastEventId)).toEqual(['2', '2']);
+  });
+
+  it('replaces the local state with a resync snapshot and asks a question it carries', async () => {
+    const log = [
+      { event: 'status', data: { status: 'running' } },
+      { event: 'resync', data: { status: 'needs_input', progress: 40, pending_input: { input_id: '7', prompt: 'Which?', options: ['a', 'b'] } } },
+    ];
+    const upstream = await serve({ log, keepOpen: true });
+    const controller = new AbortController();
+    const events: JobEvent[] = [];
+    const outcome = followJobStatus({
+      statusUrl: `${upstream.origin}/jobs/j1/status`,
+      temporal: temporal(),
+      eventSchema: { needs_input: { resolution_endpoint: '/jobs/{job_id}/respond' } },
+      resolvePath: (path) => `${upstream.origin}${path.replace('{job_id}', 'j1')}`,
+      send,
+      state: { jobId: 'j1', status: undefined, terminal: false, lastEventId: undefined, percent: 10, pendingInput: undefined },
+      onEvent: (event) => {
+        events.push(event);
+        if (event.type === 'needs_input') controller.abort();
+      },
+      options: resolveFollowJobOptions(FAST),
+      signal: controller.signal,
+    });
+    await expect(outcome).rejects.toMatchObject({ code: 'ABORTED' });
+    expect(events.map((event) => event.type)).toEqual(['status', 'resync', 'needs_input']);
+    expect(events[1]).toMatchObject({ type: 'resync', state: { status: 'needs_input', percent: 40, terminal: false } });
+    expect(events[2]).toMatchObject({ type: 'needs_input', prompt: 'Which?', options: ['a', 'b'], resolutionUrl: `${upstream.origin}/jobs/j1/respond` });
+  });
+
+  it('ends with event-too-large when one line grows past the cap, without retrying (case 24)', async () => {
+    const upstream = await serve({ log: [], streamBehaviour: () => ({ raw: `id: 1\ndata: ${'x'.repeat(5000)}` }) });
+    const outcome = await follow(upstream.origin, { options: { maxEventSizeInChars: 1000 } });
+    expect(outcome.error).toBeInstanceOf(JobError);
+    expect(outcome.error).toMatchObject({ code: 'JOB_FAILED', reason: 'event-too-large' });
+    expect((outcome.error as Error).message).toContain('`follow.maxEventSizeInChars`');
+    expect(upstream.requests.filter((request) => request.kind === 'stream')).toHaveLength(1);
+  });
+});
+
+describe('followJobStatus fallbacks', () => {
+  it('polls as JSON after a drop when the stream does not support Last-Event-ID', async () => {
+    const log = progressLog(6);
+    const upstream = await serve({ log, retryInMs: 10, eventsPerStream: 3 });
+    const outcome = await follow(upstream.origin, { temporal: temporal({}, { supports_last_event_id: false }) });
+    expect(outcome.error).toBeUndefined();
+    expect(ids(outcome.events.filter((event) => event.source === 'stream'))).toEqual(['1', '2', '3']);
+    expect(outcome.events.at(-1)).toMatchObject({ type: 'status', status: 'completed', source: 'poll', id: undefined });
+    expect(upstream.requests.filter((request) => request.kind === 'stream')).toHaveLength(1);
+    expect(upstream.requests.filter((request) => request.kind === 'poll').length).toBeGreaterThanOrEqual(1);
+    for (const request of upstream.requests.filter((request) => request.kind === 'poll')) expect(request.lastEventId).toBeUndefined();
+  });
+
+  it('polls when the stream never opens, synthesising progress, question and status from the snapshots', async () => {
+    const snapshots = [
+      { status: 'running', progress: 30 },
+      { status: 'running', progress: 30 },
+      { status: 'needs_input', progress: 50, pending_input: { input_id: '1', prompt: 'Go on?', options: ['yes', 'no'] } },
+      { status: 'needs_input', progress: 50, pending_input: { input_id: '1', prompt: 'Go on?', options: ['yes', 'no'] } },
+      { status: 'completed', progress: 100 },
+    ];
+    const upstream = await serve({ log: [], streamBehaviour: () => 'destroy', snapshot: (index) => snapshots[Math.min(index, snapshots.length - 1)] as Record<string, unknown> });
+    const outcome = await follow(upstream.origin);
+    expect(outcome.error).toBeUndefined();
+    expect(outcome.events.map((event) => `${event.type}:${event.source}`)).toEqual([
+      'progress:poll',
+      'status:poll',
+      'progress:poll',
+      'needs_input:poll',
+      'status:poll',
+      'progress:poll',
+      'status:poll',
+    ]);
+    expect(outcome.state).toMatchObject({ status: 'completed', terminal: true, pendingInput: undefined });
+  });
+
+  it('polls a json-only status endpoint without ever asking for a stream', async () => {
+    const upstream = await serve({ log: progressLog(1) });
+    const outcome = await follow(upstream.origin, { temporal: temporal({ status_response_type: 'json' }) });
+    expect(outcome.state?.terminal).toBe(true);
+    expect(upstream.requests.every((request) => request.kind === 'poll')).toBe(true);
+  });
+
+  it('while a resumable stream is down, polls only surface questions, then the replay delivers the rest once', async () => {
+    const log = progressLog(4);
+    const upstream = await serve({ log, retryInMs: 10, streamBehaviour: (index) => (index === 0 ? 'normal' : index < 3 ? 'destroy' : 'normal'), eventsPerStream: 2 });
+    const outcome = await follow(upstream.origin);
+    expect(outcome.error).toBeUndefined();
+    expect(ids(outcome.events)).toEqual(oneTo(log.length));
+    expect(upstream.requests.some((request) => request.kind === 'poll')).toBe(true);
+  });
+
+  it('waits out a 503 with Retry-After and then streams', async () => {
+    const upstream = await serve({
+      log: progressLog(2),
+      streamBehaviour: (index) => (index === 0 ? { status: 503, headers: { 'retry-after': '0' } } : 'normal'),
+      snapshot: () => ({ status: 503 }),
+    });
+    const outcome = await follow(upstream.origin);
+    expect(outcome.error).toBeUndefined();
+    expect(ids(outcome.events)).toEqual(oneTo(4));
+  });
+
+  it('gives up with `unavailable` after maxConsecutiveFailures', async () => {
+    const upstream = await serve({ log: [], streamBehaviour: () => ({ status: 502 }), snapshot: () => ({ status: 502 }) });
+    const outcome = await follow(upstream.origin, { options: { maxConsecutiveFailures: 3 } });
+    expect(outcome.error).toMatchObject({ code: 'JOB_FAILED', reason: 'unavailable' });
+    expect((outcome.error as Error).message).toMatch(/4 consecutive failures .*status 502/);
+    expect(upstream.requests).toHaveLength(4);
+  });
+});
+
+describe('followJobStatus terminal statuses on (re)connect (case 31)', () => {
+  it.each([
+    { name: '404', behaviour: { status: 404 }, reason: 'refused' },
+    { name: '410', behaviour: { status: 410 }, reason: 'refused' },
+    { name: '403', behaviour: { status: 403 }, reason: 'refused' },
+    { name: '400', behaviour: { status: 400 }, reason: 'refused' },
+    { name: 'wrong Content-Type', behaviour: { status: 200, headers: { 'content-type': 'text/html' }, body: '<p>hi</p>' }, reason: 'protocol' },
+    { name: '200 with a JSON body', behaviour: { status: 200, headers: { 'content-type': 'application/json' }, body: '{"status":"running"}' }, reason: 'protocol' },
+  ])('$name ends with a typed JobError ($reason) after one connection', async ({ behaviour, reason }) => {
+    const upstream = await serve({ log: [], streamBehaviour: () => behaviour });
+    const outcome = await follow(upstream.origin);
+    expect(outcome.error).toBeInstanceOf(JobError);
+    expect(outcome.error).toMatchObject({ reason, jobId: 'j1' });
+    expect((outcome.error as Error).message).toContain(`GET ${upstream.origin}/jobs/j1/status`);
+    // Three times the reconnection window later, nobody reconnected.
+    await new Promise((resolve) => setTimeout(resolve, 3 * 40));
+    expect(upstream.requests).toHaveLength(1);
+  });
+
+  it('refreshes the credential once after a 401, then stops at the second 401', async () => {
+    const upstream = await serve({ log: [], streamBehaviour: () => ({ status: 401 }) });
+    const outcome = await follow(upstream.origin, { refresh: true });
+    expect(outcome.error).toMatchObject({ reason: 'unauthorized', status: 401 });
+    expect(outcome.refreshes).toBe(1);
+    await new Promise((resolve) => setTimeout(resolve, 3 * 40));
+    expect(upstream.requests).toHaveLength(2);
+  });
+
+  it('treats 204 as the end of the stream and learns the final state by one poll', async () => {
+    const upstream = await serve({ log: progressLog(1), streamBehaviour: () => ({ status: 204 }) });
+    const outcome = await follow(upstream.origin);
+    expect(outcome.state).toMatchObject({ status: 'completed', terminal: true });
+    expect(upstream.requests.map((request) => request.kind)).toEqual(['stream', 'poll']);
+  });
+
+  it('refuses a status body that is not JSON when polling', async () => {
+    const upstream = await serve({ log: [], snapshot: () => ({ status: 200, headers: { 'content-type': 'application/json' }, body: 'not json' }) });
+    const outcome = await follow(upstream.origin, { temporal: temporal({ status_response_type: 'json' }) });
+    expect(outcome.error).toMatchObject({ reason: 'protocol' });
+  });
+});
+
+describe('followJobStatus lifecycle', () => {
+  it('stops with ABORTED when the signal fires and leaves no timer or socket behind', async () => {
+    const upstream = await serve({ log: [{ event: 'status', data: { status: 'running' } }], keepOpen: true });
+    const before = process.getActiveResourcesInfo().filter((name) => name === 'Timeout').length;
+    const controller = new AbortController();
+    const pending = follow(upstream.origin, { signal: controller.signal });
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    controller.abort();
+    const outcome = await pending;
+    expect(outcome.error).toMatchObject({ code: 'ABORTED' });
+    expect(ids(outcome.events)).toEqual(['1']);
+    for (let attempt = 0; attempt < 50 && upstream.openSockets > 0; attempt++) await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(upstream.openSockets).toBe(0);
+    expect(process.getActiveResourcesInfo().filter((name) => name === 'Timeout').length).toBeLessThanOrEqual(before);
+  });
+
+  it('closes a stream the server keeps open after the terminal event', async () => {
+    const upstream = await serve({ log: progressLog(2), keepOpen: true });
+    const outcome = await follow(upstream.origin);
+    expect(outcome.state?.terminal).toBe(true);
+    for (let attempt = 0; attempt < 50 && upstream.openSockets > 0; attempt++) await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(upstream.openSockets).toBe(0);
+  });
+
+  it.each([
+    [{ minReconnectDelayInMs: -1 }, '`follow.minReconnectDelayInMs`'],
+    [{ jitterRatio: 2 }, '`follow.jitterRatio`'],
+    [{ maxConsecutiveFailures: 1.5 }, '`follow.maxConsecutiveFailures`'],
+    [{ minPollIntervalInMs: 10, maxPollIntervalInMs: 5 }, '`follow.minPollIntervalInMs`'],
+    [{ idleTimeoutInMs: Number.NaN }, '`follow.idleTimeoutInMs`'],
+  ] as const)('refuses bad options at creation: %o', (options, name) => {
+    expect(() => resolveFollowJobOptions(options as FollowJobOptions)).toThrow(name);
+  });
+});

@@ -1,0 +1,35 @@
+import { AicapError } from '../../errors/aicap-error.js';
+
+/**
+ * Why a job could not be followed (or answered) any further.
+ *
+ * - `refused`: the status endpoint answered with a status that ends reconnection (403, 404, 410,
+ *   another 4xx), so retrying would only loop (RELIABILITY.md case 31).
+ * - `unauthorized`: 401 again after one credential refresh.
+ * - `protocol`: the server broke the wire contract (wrong `Content-Type`, a non-stream body where a
+ *   stream was asked for, a status body that is not JSON, no job id in the start response).
+ * - `event-too-large`: one SSE line or event exceeded the buffer cap (case 24); not retried.
+ * - `unavailable`: too many consecutive network errors or 5xx/429 answers.
+ * - `no-endpoint`: the manifest does not declare the endpoint asked for (`cancel_endpoint`,
+ *   `result_endpoint`, `resolution_endpoint`).
+ * - `no-pending-input`: `respond()` was called while the job asked for nothing.
+ */
+export type JobErrorReason = 'refused' | 'unauthorized' | 'protocol' | 'event-too-large' | 'unavailable' | 'no-endpoint' | 'no-pending-input';
+
+/** A job could not be started, followed or answered. The message names the method, the URL and what to do. */
+export class JobError extends AicapError {
+  override name: string = 'JobError';
+  /** Machine-readable reason. */
+  readonly reason: JobErrorReason;
+  /** HTTP status involved, when there was a response. */
+  readonly status: number | undefined;
+  /** The job, when its id is known. */
+  readonly jobId: string | undefined;
+
+  constructor(details: { reason: JobErrorReason; message: string; status?: number; jobId?: string; cause?: unknown }) {
+    super('JOB_FAILED', details.message, { cause: details.cause });
+    this.reason = details.reason;
+    this.status = details.status;
+    this.jobId = details.jobId;
+  }
+}
