@@ -1,0 +1,170 @@
+import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { afterEach, describe, expect, it } from 'vitest';
+import { canonicalJson, digestManifest } from '../../src/manifest/digest-manifest.js';
+import type { Manifest } from '../../src/manifest/manifest-v0.js';
+import { AicapError } from '../../src/errors/aicap-error.js';
+import { FRAMEWORKS, startManifestServer, type RunningServer } from '../helpers/start-framework-server.js';
+
+const manifest = JSON.parse(readFileSync(new URL('../../examples/payments/payments.manifest.json', import.meta.url), 'utf8')) as Manifest;
+const MANIFEST_PATH = '/.well-known/ai-capabilities';
+const TOKENS: Record<string, string[]> = { 'token-read': ['read'], 'token-admin': ['read', 'admin'] };
+const resolveScopes = (request: Request): string[] | undefined => TOKENS[(request.headers.get('Authorization') ?? '').replace(/^Bearer /, '')];
+
+/** The same manifest with every object's keys in reverse order: a different text, the same document. */
+function reversedKeys(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(reversedKeys);
+  if (typeof value !== 'object' || value === null) return value;
+  return Object.fromEntries(Object.entries(value).reverse().map(([key, child]) => [key, reversedKeys(child)]));
+}
+
+describe.each(FRAMEWORKS)('manifest route on %s', (framework) => {
+  const servers: RunningServer[] = [];
+  const start = async (options: Parameters<typeof startManifestServer>[1]): Promise<RunningServer> => {
+    const server = await startManifestServer(framework, options);
+    servers.push(server);
+    return server;
+  };
+  afterEach(async () => {
+    await Promise.all(servers.splice(0).map((server) => server.close()));
+  });
+
+  it('serves the canonical bytes with media type, strong digest ETag, Cache-Control, CORS and no Set-Cookie', async () => {
+    const { origin } = await start({ manifest });
+    const response = await fetch(`${origin}${MANIFEST_PATH}`);
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toBe('application/ai-capabilities+json');
+    expect(response.headers.get('etag')).toBe(`"${digestManifest(manifest)}"`);
+    expect(response.headers.get('cache-control')).toBe('public, max-age=300');
+    expect(response.headers.get('access-control-allow-origin')).toBe('*');
+    expect(response.headers.get('set-cookie')).toBeNull();
+    expect(response.headers.get('vary')).toBeNull();
+    expect(await response.text()).toBe(canonicalJson(manifest));
+  });
+
+  it('answers 304 without a body when If-None-Match matches, also as a weak tag or in a list', async () => {
+    const { origin } = await start({ manifest });
+    const etag = `"${digestManifest(manifest)}"`;
+    for (const header of [etag, `W/${etag}`, `"other", ${etag}`, '*']) {
+      const response = await fetch(`${origin}${MANIFEST_PATH}`, { headers: { 'If-None-Match': header } });
+      expect(response.status, header).toBe(304);
+      expect(response.headers.get('etag')).toBe(etag);
+      expect(response.headers.get('cache-control')).toBe('public, max-age=300');
+      expect(await response.text()).toBe('');
+    }
+    const stale = await fetch(`${origin}${MANIFEST_PATH}`, { headers: { 'If-None-Match': '"sha256-old"' } });
+    expect(stale.status).toBe(200);
+  });
+
+  it('answers HEAD with the GET headers and no body', async () => {
+    const { origin } = await start({ manifest });
+    const response = await fetch(`${origin}${MANIFEST_PATH}`, { method: 'HEAD' });
+    expect(response.status).toBe(200);
+    expect(response.headers.get('etag')).toBe(`"${digestManifest(manifest)}"`);
+    expect(response.headers.get('content-length')).toBe(String(Buffer.byteLength(canonicalJson(manifest))));
+    expect(await response.text()).toBe('');
+  });
+
+  it.each(['POST', 'PUT', 'DELETE', 'PATCH'])('answers %s with 405 and Allow', async (method) => {
+    const { origin } = await start({ manifest });
+    const response = await fetch(`${origin}${MANIFEST_PATH}`, { method });
+    expect(response.status).toBe(405);
+    expect(response.headers.get('allow')).toBe('GET, HEAD, OPTIONS');
+    expect(response.headers.get('content-type')).toBe('application/problem+json');
+  });
+
+  it('answers a CORS preflight for GET with Authorization and If-None-Match', async () => {
+    const { origin } = await start({ manifest });
+    const response = await fetch(`${origin}${MANIFEST_PATH}`, {
+      method: 'OPTIONS',
+      headers: { Origin: 'https://agent.example', 'Access-Control-Request-Method': 'GET', 'Access-Control-Request-Headers': 'authorization' },
+    });
+    expect(response.status).toBe(204);
+    expect(response.headers.get('access-control-allow-origin')).toBe('*');
+    expect(response.headers.get('access-control-allow-methods')).toBe('GET, HEAD');
+    expect(response.headers.get('access-control-allow-headers')).toContain('Authorization');
+  });
+
+  it('leaves other routes to the application', async () => {
+    const { origin } = await start({ manifest });
+    const response = await fetch(`${origin}/api/ping`);
+    expect(await response.json()).toEqual({ pong: true });
+  });
+
+  it('never reflects a canary Authorization in the body or headers (case 11)', async () => {
+    const { origin } = await start({ manifest });
+    const canary = `canary-${randomUUID()}`;
+    for (const method of ['GET', 'HEAD', 'POST']) {
+      const response = await fetch(`${origin}${MANIFEST_PATH}`, { method, headers: { Authorization: `Bearer ${canary}`, 'X-Api-Key': canary } });
+      const headerText = [...response.headers].map(([name, value]) => `${name}: ${value}`).join('\n');
+      expect(headerText).not.toContain(canary);
+      expect(await response.text()).not.toContain(canary);
+      expect(response.headers.get('set-cookie')).toBeNull();
+    }
+  });
+
+  it('keeps the ETag across restarts for the same manifest, whatever its key order', async () => {
+    const first = await start({ manifest });
+    const etag = (await fetch(`${first.origin}${MANIFEST_PATH}`)).headers.get('etag');
+    await first.close();
+    servers.splice(servers.indexOf(first), 1);
+    const second = await start({ manifest: reversedKeys(manifest) as Manifest });
+    const again = await fetch(`${second.origin}${MANIFEST_PATH}`);
+    expect(again.headers.get('etag')).toBe(etag);
+    expect(etag).toMatch(/^"sha256-[A-Za-z0-9_-]{43}"$/);
+  });
+
+  it('serves per-credential variants with their own ETags, Vary: Authorization and private caching', async () => {
+    const { origin } = await start({ manifest, resolveScopes });
+    const read = async (token?: string) => {
+      const response = await fetch(`${origin}${MANIFEST_PATH}`, token ? { headers: { Authorization: `Bearer ${token}` } } : {});
+      const body = (await response.json()) as Manifest;
+      return { response, ids: body.tools.map((tool) => tool.id), body };
+    };
+    const reader = await read('token-read');
+    const admin = await read('token-admin');
+    const anonymous = await read();
+    expect(reader.ids).toEqual(['analyze_transactions', 'list_transactions', 'generate_report']);
+    expect(admin.ids).toEqual(manifest.tools.map((tool) => tool.id));
+    expect(anonymous.ids).toEqual([]);
+    expect(reader.body.policy?.human_approval_required).toEqual([]);
+    expect(Object.keys(reader.body.auth?.scopes ?? {})).toEqual(['read']);
+    const etags = new Set([reader, admin, anonymous].map((variant) => variant.response.headers.get('etag')));
+    expect(etags.size).toBe(3);
+    for (const variant of [reader, admin, anonymous]) {
+      expect(variant.response.headers.get('vary')).toBe('Authorization');
+      expect(variant.response.headers.get('cache-control')).toBe('private, max-age=300');
+      expect(variant.response.headers.get('etag')).toBe(`"${digestManifest(variant.body)}"`);
+    }
+    const revalidated = await fetch(`${origin}${MANIFEST_PATH}`, { headers: { Authorization: 'Bearer token-read', 'If-None-Match': reader.response.headers.get('etag') ?? '' } });
+    expect(revalidated.status).toBe(304);
+    const crossed = await fetch(`${origin}${MANIFEST_PATH}`, { headers: { Authorization: 'Bearer token-admin', 'If-None-Match': reader.response.headers.get('etag') ?? '' } });
+    expect(crossed.status).toBe(200);
+  });
+
+  it('answers 401 with WWW-Authenticate when the route requires a credential', async () => {
+    const { origin } = await start({ manifest, resolveScopes, requireAuth: { challenge: 'Bearer realm="payments"' } });
+    for (const headers of [{}, { Authorization: 'Bearer wrong' }]) {
+      const response = await fetch(`${origin}${MANIFEST_PATH}`, { headers });
+      expect(response.status).toBe(401);
+      expect(response.headers.get('www-authenticate')).toBe('Bearer realm="payments"');
+      expect(response.headers.get('content-type')).toBe('application/problem+json');
+      expect(((await response.json()) as { status: number }).status).toBe(401);
+    }
+    const allowed = await fetch(`${origin}${MANIFEST_PATH}`, { headers: { Authorization: 'Bearer token-read' } });
+    expect(allowed.status).toBe(200);
+  });
+
+  it('refuses to start when an example holds a secret, naming the pointer (case 11)', async () => {
+    const leaky = structuredClone(manifest);
+    const parameters = leaky.tools[0]?.parameters as NonNullable<Manifest['tools'][number]['parameters']>;
+    parameters['api_key'] = { type: 'string', in: 'header', example: 'sk_live_4eC39HqLyjWDarjtT1zdp7dc' };
+    const error = await start({ manifest: leaky }).then(
+      () => undefined,
+      (caught: unknown) => caught,
+    );
+    expect(AicapError.isInstance(error)).toBe(true);
+    expect((error as AicapError).code).toBe('MANIFEST_SECRET_DETECTED');
+    expect((error as AicapError).message).toContain('/tools/0/parameters/api_key/example');
+  });
+});
