@@ -104,7 +104,9 @@ function problemTypeOf(body: ResponseBody | undefined): string | undefined {
 export async function sendWithRetries(input: ExchangeInput): Promise<ExchangeOutcome> {
   const { request, retry, redactor } = input;
   const method = request.method;
-  const displayUrl = (): string => redactor.text(redactUrl(request.displayUrl));
+  // The redacted twin of the URL as sent, credentials in the query included (set per attempt).
+  let attemptDisplayUrl = new URL(request.displayUrl);
+  const displayUrl = (): string => redactor.text(redactUrl(attemptDisplayUrl)).replaceAll('%5BREDACTED%5D', '[REDACTED]');
   let attempts = 0;
   let retries = 0;
   let refreshed = false;
@@ -148,7 +150,8 @@ export async function sendWithRetries(input: ExchangeInput): Promise<ExchangeOut
     let secrets: string[];
     let refreshable: boolean;
     try {
-      ({ secrets, refreshable } = await input.authenticator.authenticate({ url, displayUrl: new URL(request.displayUrl), headers }, { auth: input.auth, forceRefresh }));
+      attemptDisplayUrl = new URL(request.displayUrl);
+      ({ secrets, refreshable } = await input.authenticator.authenticate({ url, displayUrl: attemptDisplayUrl, headers }, { auth: input.auth, forceRefresh }));
     } catch (error) {
       const aicap = AicapError.isInstance(error) ? error : new AicapError('AUTH_FAILED', String(error));
       audit(undefined, `${aicap.code}: ${aicap.message}`);
