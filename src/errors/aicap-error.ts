@@ -31,6 +31,7 @@ export type AicapErrorCode =
   | 'JOB_FAILED'
   | 'OPENAPI_INVALID'
   | 'INVALID_OPTION'
+  | 'INPUT_UNREADABLE'
   | 'ABORTED';
 
 /** Options shared by every aicap error. */

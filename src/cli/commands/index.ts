@@ -1,7 +1,10 @@
 import type { CliCommand } from '../cli-io.js';
+import { validateCommand } from './validate.js';
 
 /**
  * Every CLI command by name. Each lives in its own module beside this file; add a line here when
  * adding one (keep the list alphabetical).
  */
-export const commands: Record<string, CliCommand> = {};
+export const commands: Record<string, CliCommand> = {
+  validate: validateCommand,
+};
