@@ -90,8 +90,9 @@ export interface GuardedFetchOptions {
   */
   allow?: readonly string[];
   /**
-  Origins the user vouched for (typed themselves), which may be private or loopback. The client uses
-  it for the origins given to `discover`; what a manifest or a response introduces is never trusted.
+  Origins the user vouched for (typed themselves), which may be on loopback or a private network (never
+  link-local, multicast or unspecified). The client uses it for the origins given to `discover`; what a
+  manifest or a response introduces is never trusted.
 
   @default () => false
   */
@@ -255,12 +256,12 @@ function checkUrl(url: URL, policy: AddressPolicy, trusts: (origin: string) => b
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
     throw new SsrfBlockedError({ url: redactUrl(url), reason: `scheme "${url.protocol}" is not http or https`, range: 'scheme' });
   }
-  if (trusts(url.origin)) return;
+  const trusted = trusts(url.origin);
   const hostname = url.hostname.replace(/^\[|\]$/g, '');
   if (isIP(hostname)) {
-    const verdict = policy.check(hostname);
+    const verdict = policy.check(hostname, trusted);
     if (!verdict.allowed) throw new SsrfBlockedError({ url: redactUrl(url), reason: `address ${hostname} is ${verdict.range}`, range: verdict.range, address: hostname });
-  } else if (isLoopbackHostname(hostname)) {
+  } else if (!trusted && isLoopbackHostname(hostname)) {
     throw new SsrfBlockedError({ url: redactUrl(url), reason: `host ${hostname} always means this machine`, range: 'loopback' });
   }
 }
@@ -311,13 +312,12 @@ async function resolveChecked(
   }
   const first = addresses[0];
   if (!first) throw new Error(`${hostname} resolved to no address`);
-  if (!settings.trusts(origin)) {
-    // Every address is checked, not only the one dialed: a name that mixes public and private
-    // answers is refused as a whole (fail closed).
-    for (const { address } of addresses) {
-      const verdict = settings.policy.check(address);
-      if (!verdict.allowed) throw new SsrfBlockedError({ url, reason: `${hostname} resolves to ${address}, which is ${verdict.range}`, range: verdict.range, address });
-    }
+  const trusted = settings.trusts(origin);
+  // Every address is checked, not only the one dialed: a name that mixes public and private answers
+  // is refused as a whole (fail closed).
+  for (const { address } of addresses) {
+    const verdict = settings.policy.check(address, trusted);
+    if (!verdict.allowed) throw new SsrfBlockedError({ url, reason: `${hostname} resolves to ${address}, which is ${verdict.range}`, range: verdict.range, address });
   }
   return first.address;
 }

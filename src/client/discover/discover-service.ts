@@ -12,7 +12,7 @@ import { redactUrl } from '../redact-url.js';
 import { checkOriginBinding } from '../trust/check-origin-binding.js';
 import { compareManifests } from '../trust/compare-manifests.js';
 import type { ManifestChangeEvent } from '../trust/manifest-change-event.js';
-import { scanManifest } from '../trust/scan-manifest.js';
+import { scanManifest, type ScanManifestOptions } from '../trust/scan-manifest.js';
 import { parseLinkHeader } from './parse-link-header.js';
 
 /** Options of `client.discover`. */
@@ -194,9 +194,8 @@ async function register(context: ClientContext, manifest: Manifest, result: Cach
   const origin = new URL(manifestUrl).origin;
   checkOriginBinding(manifestUrl, manifest.service.base_url, context.allowedBaseOrigins);
   const previous = context.services.get(manifestUrl);
-  const foreignToolIds = [...context.services.values()].filter((service) => service.manifestUrl !== manifestUrl).flatMap((service) => service.manifest.tools.map((tool) => tool.id));
-  const scanOptions = context.options.trust?.maxTextLength === undefined ? { foreignToolIds } : { foreignToolIds, maxTextLength: context.options.trust.maxTextLength };
-  const findings: TrustFinding[] = scanManifest(manifest, scanOptions).findings;
+  // Cross-service references are added by refreshCrossReferences once the service is registered.
+  const findings: TrustFinding[] = scanManifest(manifest, scanOptions(context, [])).findings;
   const digest = digestManifest(manifest);
   const comparison = previous && previous.digest !== digest ? compareManifests(previous.manifest, manifest) : undefined;
   if (comparison) {
@@ -221,11 +220,6 @@ async function register(context: ClientContext, manifest: Manifest, result: Cach
     findings.push({ code: 'tool.pin_mismatch', pointer: pointerOf(manifest, entry.id), text: entry.id, severity: 'high', message: `"${entry.id}" differs from the approved version (${what}); disabled until \`client.approve('${entry.id}')\``, toolId: entry.id });
   }
 
-  const overrides = new Set(context.options.trust?.allowQuarantined ?? []);
-  const quarantinedToolIds = [...new Set(findings.filter((finding) => finding.severity === 'high' && finding.toolId !== undefined && finding.code !== 'tool.pin_mismatch').map((finding) => finding.toolId!))].filter(
-    (id) => !overrides.has(id) && !overrides.has(pinKey(origin, id)),
-  );
-
   const service: DiscoveredService = {
     namespace: previous?.namespace ?? chooseNamespace(context, manifest, manifestUrl),
     origin,
@@ -234,12 +228,13 @@ async function register(context: ClientContext, manifest: Manifest, result: Cach
     digest,
     grantedScopes: options.grantedScopes ?? previous?.grantedScopes,
     findings,
-    quarantinedToolIds,
+    quarantinedToolIds: quarantinedIds(context, origin, findings),
     disabledToolIds,
   };
   context.services.set(manifestUrl, service);
+  refreshCrossReferences(context);
   context.emitAudit({ type: 'discovery', origin, url: redactUrl(manifestUrl), detail: `${result.source}; ${manifest.tools.length} tools; digest ${digest}` });
-  for (const finding of findings) {
+  for (const finding of context.services.get(manifestUrl)!.findings) {
     if (finding.severity !== 'low') context.emitAudit({ type: 'trust.finding', origin, ...(finding.toolId === undefined ? {} : { toolId: finding.toolId }), detail: `${finding.code} ${finding.pointer}: ${finding.message}` });
   }
   if (previous && comparison) {
@@ -261,7 +256,33 @@ async function register(context: ClientContext, manifest: Manifest, result: Cach
       }
     }
   }
-  return service;
+  return context.services.get(manifestUrl)!;
+}
+
+function scanOptions(context: ClientContext, foreignToolIds: string[]): ScanManifestOptions {
+  const maxTextLength = context.options.trust?.maxTextLength;
+  return maxTextLength === undefined ? { foreignToolIds } : { foreignToolIds, maxTextLength };
+}
+
+/** Tools with a high-severity scan finding, minus the caller's overrides (pin mismatches disable, they do not quarantine). */
+function quarantinedIds(context: ClientContext, origin: string, findings: readonly TrustFinding[]): string[] {
+  const overrides = new Set(context.options.trust?.allowQuarantined ?? []);
+  const ids = findings.filter((finding) => finding.severity === 'high' && finding.toolId !== undefined && finding.code !== 'tool.pin_mismatch').map((finding) => finding.toolId!);
+  return [...new Set(ids)].filter((id) => !overrides.has(id) && !overrides.has(pinKey(origin, id)));
+}
+
+/**
+ * Re-checks every loaded service for texts that name another loaded service's tools (tool shadowing,
+ * RELIABILITY case 4). Run whenever the set of services changes, so the order of discovery does not matter.
+ */
+function refreshCrossReferences(context: ClientContext): void {
+  const services = [...context.services.values()];
+  for (const service of services) {
+    const foreign = services.filter((other) => other !== service).flatMap((other) => other.manifest.tools.map((tool) => tool.id));
+    const cross = foreign.length === 0 ? [] : scanManifest(service.manifest, scanOptions(context, foreign)).findings.filter((finding) => finding.code === 'text.cross_service_reference');
+    const findings = [...service.findings.filter((finding) => finding.code !== 'text.cross_service_reference'), ...cross];
+    context.services.set(service.manifestUrl, { ...service, findings, quarantinedToolIds: quarantinedIds(context, service.origin, findings) });
+  }
 }
 
 function pointerOf(manifest: Manifest, id: string): string {

@@ -11,11 +11,18 @@ export interface AddressVerdict {
 
 /** Decides which resolved addresses may be dialed and which origins the user vouched for. @internal */
 export interface AddressPolicy {
-  /** Classifies an IP address (IPv4, IPv6, IPv4-mapped IPv6). Unparseable text is refused. */
-  check(address: string): AddressVerdict;
+  /**
+   * Classifies an IP address (IPv4, IPv6, IPv4-mapped IPv6). Unparseable text is refused. With
+   * `trusted` (an origin the user typed), loopback and private networks are allowed too, but never
+   * link-local (cloud metadata), multicast, unspecified or reserved addresses.
+   */
+  check(address: string, trusted?: boolean): AddressVerdict;
   /** True when the origin is on the allow-list (exact `scheme://host:port` match). */
   allowsOrigin(origin: string): boolean;
 }
+
+// What a user may legitimately point the client at on purpose: this machine and private networks.
+const USER_NETWORK_RANGES = new Set(['loopback', 'private', 'uniqueLocal', 'carrierGradeNat']);
 
 /**
  * Builds the policy from an allow-list whose entries are origins (`http://127.0.0.1:8080`), single
@@ -48,7 +55,7 @@ export function createAddressPolicy(allow: readonly string[] = [], optionName = 
     }
   }
   return {
-    check(address) {
+    check(address, trusted = false) {
       let parsed: ipaddr.IPv4 | ipaddr.IPv6;
       try {
         // process() turns an IPv4-mapped IPv6 address into the IPv4 address it carries.
@@ -58,7 +65,7 @@ export function createAddressPolicy(allow: readonly string[] = [], optionName = 
       }
       const range = parsed.range();
       if (blocks.some(([block, bits]) => block.kind() === parsed.kind() && parsed.match(block, bits))) return { allowed: true, range };
-      return { allowed: range === 'unicast', range };
+      return { allowed: range === 'unicast' || (trusted && USER_NETWORK_RANGES.has(range)), range };
     },
     allowsOrigin(origin) {
       return origins.has(origin);

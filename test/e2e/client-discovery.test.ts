@@ -1,0 +1,345 @@
+import { gzipSync } from 'node:zlib';
+import type { ServerResponse } from 'node:http';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { createClient, type Client, type ClientOptions, type ConnectTarget, type ManifestChangeEvent } from '../../src/client/index.js';
+import { AicapError } from '../../src/errors/aicap-error.js';
+import { json, startClientTestServer, type ClientTestServer } from '../helpers/client-test-server.js';
+import { paymentsManifest, withoutTools } from '../helpers/client-manifests.js';
+
+const WELL_KNOWN = '/.well-known/ai-capabilities';
+
+let serverA: ClientTestServer;
+let serverB: ClientTestServer;
+let dials: ConnectTarget[];
+let client: Client;
+
+/** Connection spy: records every dial and refuses anything but 127.0.0.1. */
+function clientWith(options: ClientOptions = {}): Client {
+  client = createClient({
+    ...options,
+    network: {
+      ...options.network,
+      beforeConnect: (target) => {
+        dials.push(target);
+        if (target.address !== '127.0.0.1') throw new Error(`test spy: refusing to dial ${target.address}`);
+      },
+    },
+  });
+  return client;
+}
+
+async function errorOf(promise: Promise<unknown>): Promise<AicapError> {
+  try {
+    await promise;
+  } catch (error) {
+    if (AicapError.isInstance(error)) return error;
+    throw error;
+  }
+  throw new Error('expected an error');
+}
+
+beforeAll(async () => {
+  serverA = await startClientTestServer();
+  serverB = await startClientTestServer();
+});
+afterAll(async () => {
+  await serverA.close();
+  await serverB.close();
+});
+beforeEach(() => {
+  dials = [];
+  for (const server of [serverA, serverB]) {
+    server.requests.length = 0;
+    server.routes.clear();
+  }
+});
+afterEach(async () => {
+  await client?.close();
+});
+
+describe('discovery order', () => {
+  it('finds the manifest at /.well-known/ai-capabilities', async () => {
+    serverA.routes.set(WELL_KNOWN, json(paymentsManifest(`${serverA.origin}/v2`), { 'content-type': 'application/ai-capabilities+json' }));
+    const service = await clientWith().discover(serverA.origin);
+    expect(service.namespace).toBe('payments');
+    expect(service.origin).toBe(serverA.origin);
+    expect(service.manifestUrl).toBe(`${serverA.origin}${WELL_KNOWN}`);
+    expect(service.digest).toMatch(/^sha256-[A-Za-z0-9_-]{43}$/);
+    expect(service.manifest.tools.map((tool) => tool.id)).toContain('analyze_transactions');
+    expect(service.quarantinedToolIds).toEqual([]);
+    expect(serverA.requests.map((request) => request.path)).toEqual([WELL_KNOWN]);
+  });
+
+  it('follows a Link rel="ai-capabilities" on the origin response when the well-known path is missing', async () => {
+    serverA.routes.set('/', (_request, response) => response.writeHead(200, { link: '</docs>; rel="help", </api/capabilities.json>; rel="ai-capabilities"; type="application/ai-capabilities+json"' }).end('home'));
+    serverA.routes.set('/api/capabilities.json', json(paymentsManifest(`${serverA.origin}/api`)));
+    const service = await clientWith().discover(serverA.origin);
+    expect(service.manifestUrl).toBe(`${serverA.origin}/api/capabilities.json`);
+    expect(serverA.requests.map((request) => request.path)).toEqual([WELL_KNOWN, '/', '/api/capabilities.json']);
+  });
+
+  it('reads /.well-known/ai-catalog.json entries last', async () => {
+    serverA.routes.set('/.well-known/ai-catalog.json', json({
+      specVersion: '1.0',
+      entries: [
+        { identifier: 'urn:mcp', type: 'application/mcp-server-card+json', url: '/mcp/card' },
+        { identifier: 'urn:payments', type: 'application/ai-capabilities+json', url: '/payments/manifest' },
+      ],
+    }));
+    serverA.routes.set('/payments/manifest', json(paymentsManifest(`${serverA.origin}/payments`)));
+    const service = await clientWith().discover(serverA.origin);
+    expect(service.manifestUrl).toBe(`${serverA.origin}/payments/manifest`);
+    expect(serverA.hits('/mcp/card')).toEqual([]);
+  });
+
+  it('fails with every attempt listed when no step yields a manifest', async () => {
+    const error = await errorOf(clientWith().discover(serverA.origin));
+    expect(error.code).toBe('DISCOVERY_FAILED');
+    expect(error.message).toContain(`${serverA.origin}${WELL_KNOWN}: status 404`);
+    expect(error.message).toContain('no Link header with rel="ai-capabilities"');
+    expect(error.message).toContain('ai-catalog.json: status 404');
+  });
+
+  it('takes a manifest URL directly', async () => {
+    serverA.routes.set('/custom/path.json', json(paymentsManifest(`${serverA.origin}/v2`)));
+    const service = await clientWith().discover(`${serverA.origin}/custom/path.json`);
+    expect(service.manifestUrl).toBe(`${serverA.origin}/custom/path.json`);
+    expect(serverA.requests).toHaveLength(1);
+  });
+
+  it('ignores unknown fields', async () => {
+    serverA.routes.set(WELL_KNOWN, json({ ...paymentsManifest(`${serverA.origin}/v2`), future_field: { anything: true } }));
+    const service = await clientWith().discover(serverA.origin);
+    expect(service.manifest.tools.length).toBeGreaterThan(0);
+  });
+
+  it('refuses an unknown schema_version major with a clear error', async () => {
+    serverA.routes.set(WELL_KNOWN, json({ ...paymentsManifest(`${serverA.origin}/v2`), schema_version: '2.0.0' }));
+    const error = await errorOf(clientWith().discover(serverA.origin));
+    expect(error.code).toBe('MANIFEST_UNSUPPORTED_VERSION');
+    expect(error.message).toContain('/schema_version');
+    expect(error.message).toContain('major version 2');
+  });
+
+  it('reports an invalid manifest with JSON Pointers', async () => {
+    const manifest = paymentsManifest(`${serverA.origin}/v2`) as unknown as { tools: Array<Record<string, unknown>> };
+    delete manifest.tools[0]!['description'];
+    serverA.routes.set(WELL_KNOWN, json(manifest));
+    const error = await errorOf(clientWith().discover(serverA.origin));
+    expect(error.code).toBe('MANIFEST_INVALID');
+    expect(error.message).toContain('/tools/0');
+  });
+});
+
+describe('hostile manifest bytes (RELIABILITY case 15)', () => {
+  it.each([
+    ['HTML instead of JSON', (_request: unknown, response: ServerResponse) => response.writeHead(200, { 'content-type': 'text/html' }).end('<html></html>'), 'MANIFEST_PARSE_FAILED'],
+    ['invalid JSON', (_request: unknown, response: ServerResponse) => response.writeHead(200, { 'content-type': 'application/json' }).end('{"schema_version": '), 'MANIFEST_PARSE_FAILED'],
+    ['duplicate keys', (_request: unknown, response: ServerResponse) => response.writeHead(200, { 'content-type': 'application/json' }).end('{"schema_version":"0.1.0","schema_version":"0.1.0"}'), 'MANIFEST_PARSE_FAILED'],
+    ['a __proto__ key', (_request: unknown, response: ServerResponse) => response.writeHead(200, { 'content-type': 'application/json' }).end('{"__proto__":{"polluted":true}}'), 'MANIFEST_PARSE_FAILED'],
+    ['a body over 1 MiB', (_request: unknown, response: ServerResponse) => response.writeHead(200, { 'content-type': 'application/json' }).end(`{"x":"${'a'.repeat(1_100_000)}"}`), 'RESPONSE_TOO_LARGE'],
+    ['a gzip bomb', (_request: unknown, response: ServerResponse) => response.writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'gzip' }).end(gzipSync(Buffer.alloc(50 * 1024 * 1024, 32))), 'RESPONSE_TOO_LARGE'],
+    ['nesting 10 000 deep', (_request: unknown, response: ServerResponse) => response.writeHead(200, { 'content-type': 'application/json' }).end(`${'['.repeat(10_000)}${']'.repeat(10_000)}`), 'MANIFEST_PARSE_FAILED'],
+  ])('refuses %s with a typed error', async (_name, route, code) => {
+    serverA.routes.set(WELL_KNOWN, route);
+    const error = await errorOf(clientWith().discover(serverA.origin));
+    expect(error.code).toBe(code);
+    expect(({} as Record<string, unknown>)['polluted']).toBeUndefined();
+  });
+});
+
+describe('hostile embedded schemas (RELIABILITY case 14)', () => {
+  it.each([
+    ['a catastrophic pattern', { type: 'string', pattern: '^(a|a)*$' }, 'schema.unsafe_pattern'],
+    ['a remote $ref to the metadata address', { $ref: 'http://169.254.169.254/latest' }, 'schema.remote_ref'],
+    ['a file $ref', { $ref: 'file:///etc/passwd' }, 'schema.remote_ref'],
+    ['$data', { type: 'string', maxLength: { $data: '1/limit' } }, 'schema.data_reference'],
+  ])('refuses %s at ingest without dialing anything', async (_name, schema, issue) => {
+    const manifest = paymentsManifest(`${serverA.origin}/v2`);
+    manifest.tools[0]!.parameters!['account_id']!.json_schema = schema;
+    serverA.routes.set(WELL_KNOWN, json(manifest));
+    const error = await errorOf(clientWith().discover(serverA.origin));
+    expect(error.code).toBe('MANIFEST_INVALID');
+    expect(error.message).toContain(issue);
+    expect(dials.every((dial) => dial.address === '127.0.0.1')).toBe(true);
+  });
+});
+
+describe('SSRF through discovery (RELIABILITY cases 7 and 9)', () => {
+  it('refuses a Link target on a private address that the response introduced', async () => {
+    serverA.routes.set('/', (_request, response) => response.writeHead(200, { link: '<http://169.254.169.254/latest>; rel="ai-capabilities"' }).end());
+    const error = await errorOf(clientWith().discover(serverA.origin));
+    expect(error.code).toBe('SSRF_BLOCKED');
+    expect(dials.length).toBeGreaterThan(0);
+    expect(dials.every((dial) => dial.address === '127.0.0.1')).toBe(true);
+  });
+
+  it('refuses a catalog entry on another loopback origin the user did not type', async () => {
+    serverA.routes.set('/.well-known/ai-catalog.json', json({ entries: [{ type: 'application/ai-capabilities+json', url: `${serverB.origin}${WELL_KNOWN}` }] }));
+    serverB.routes.set(WELL_KNOWN, json(paymentsManifest(`${serverB.origin}/v2`)));
+    const error = await errorOf(clientWith().discover(serverA.origin));
+    expect(error.code).toBe('SSRF_BLOCKED');
+    expect(serverB.requests).toEqual([]);
+  });
+
+  it('refuses a redirect of the manifest to another origin on this machine', async () => {
+    serverA.routes.set(WELL_KNOWN, (_request, response) => response.writeHead(302, { location: `${serverB.origin}${WELL_KNOWN}` }).end());
+    const error = await errorOf(clientWith().discover(serverA.origin, { credentials: { token: 'tokA-canary' } }));
+    expect(error.code).toBe('SSRF_BLOCKED');
+    expect(serverB.requests).toEqual([]);
+  });
+
+  it('follows an allow-listed cross-origin redirect without the credential and binds to the final origin', async () => {
+    serverA.routes.set(WELL_KNOWN, (_request, response) => response.writeHead(302, { location: `${serverB.origin}${WELL_KNOWN}` }).end());
+    serverB.routes.set(WELL_KNOWN, json(paymentsManifest(`${serverB.origin}/v2`)));
+    const service = await clientWith({ network: { allow: [serverB.origin] } }).discover(serverA.origin, { credentials: { token: 'tokA-canary' } });
+    expect(service.origin).toBe(serverB.origin);
+    expect(serverA.hits(WELL_KNOWN)[0]?.headers.authorization).toBe('Bearer tokA-canary');
+    expect(serverB.hits(WELL_KNOWN)[0]?.headers.authorization).toBeUndefined();
+  });
+
+  it.each(['file:///etc/passwd', 'http://169.254.169.254/', 'http://[fe80::1]/', 'http://0.0.0.0/', 'gopher://localhost/'])('refuses to start discovery from %s, even typed by the user', async (url) => {
+    const error = await errorOf(clientWith().discover(url));
+    expect(error.code).toBe('SSRF_BLOCKED');
+    expect(dials).toEqual([]);
+  });
+});
+
+describe('origin binding of service.base_url (RELIABILITY case 5)', () => {
+  const cases: Array<[string, (origin: string, other: string) => string, string?]> = [
+    ['another origin (srvB)', (_origin, other) => `${other}/v2`],
+    ['https instead of http', (origin) => `${origin.replace('http://', 'https://')}/v2`],
+    ['another port', (origin) => origin.replace(/:\d+$/, ':1')],
+    ['a dot-segment escape', (origin) => `${origin}/api/../admin`],
+    ['an encoded dot-segment escape', (origin) => `${origin}/api/%2e%2e/admin`],
+    ['a path outside the published API (/apixxx)', (origin) => `${origin}/apixxx`, `${WELL_KNOWN}/api`],
+  ];
+  it.each(cases)('refuses a base_url on %s, naming both origins', async (_name, baseUrl, manifestPath = WELL_KNOWN) => {
+    const base = baseUrl(serverA.origin, serverB.origin);
+    serverA.routes.set(manifestPath, json(paymentsManifest(base)));
+    const error = await errorOf(clientWith().discover(`${serverA.origin}${manifestPath === WELL_KNOWN ? '' : manifestPath}`, { credentials: { token: 'tokA-canary' } }));
+    expect(error.code).toBe('ORIGIN_MISMATCH');
+    expect(error.message).toContain(serverA.origin);
+    expect(error.message).toContain(base.split('#')[0]!.slice(0, 20));
+    expect(serverB.requests).toEqual([]);
+    expect(JSON.stringify(serverB.requests)).not.toContain('canary');
+    expect(client.services()).toEqual([]);
+  });
+
+  it('accepts a base_url under the path of a path-inserted well-known URL', async () => {
+    serverA.routes.set(`${WELL_KNOWN}/api`, json(paymentsManifest(`${serverA.origin}/api/v1`)));
+    const service = await clientWith().discover(`${serverA.origin}${WELL_KNOWN}/api`);
+    expect(service.manifest.service.base_url).toBe(`${serverA.origin}/api/v1`);
+  });
+
+  it('accepts another origin that the caller allow-listed', async () => {
+    serverA.routes.set(WELL_KNOWN, json(paymentsManifest(`${serverB.origin}/v2`)));
+    const service = await clientWith({ trust: { allowedOrigins: [serverB.origin] } }).discover(serverA.origin);
+    expect(service.manifest.service.base_url).toBe(`${serverB.origin}/v2`);
+  });
+});
+
+describe('HTTP caching of manifests (RELIABILITY case 27)', () => {
+  it('makes no request while the manifest is fresh (max-age)', async () => {
+    serverA.routes.set(WELL_KNOWN, json(paymentsManifest(`${serverA.origin}/v2`), { 'cache-control': 'max-age=60', etag: '"v1"' }));
+    const first = await clientWith().discover(serverA.origin);
+    const second = await client.discover(serverA.origin);
+    expect(serverA.hits(WELL_KNOWN)).toHaveLength(1);
+    expect(second.digest).toBe(first.digest);
+  });
+
+  it('revalidates a stale manifest with If-None-Match and reuses it on 304', async () => {
+    const body = JSON.stringify(paymentsManifest(`${serverA.origin}/v2`));
+    serverA.routes.set(WELL_KNOWN, (request, response) => {
+      if (request.headers['if-none-match'] === '"v1"') return response.writeHead(304, { etag: '"v1"', 'cache-control': 'max-age=0' }).end();
+      response.writeHead(200, { 'content-type': 'application/json', etag: '"v1"', 'cache-control': 'max-age=0' }).end(body);
+    });
+    const first = await clientWith().discover(serverA.origin);
+    const second = await client.discover(serverA.origin);
+    const hits = serverA.hits(WELL_KNOWN);
+    expect(hits).toHaveLength(2);
+    expect(hits[0]!.headers['if-none-match']).toBeUndefined();
+    expect(hits[1]!.headers['if-none-match']).toBe('"v1"');
+    expect(second.digest).toBe(first.digest);
+  });
+
+  it('never stores a no-store manifest', async () => {
+    serverA.routes.set(WELL_KNOWN, json(paymentsManifest(`${serverA.origin}/v2`), { 'cache-control': 'no-store', etag: '"v1"' }));
+    await clientWith().discover(serverA.origin);
+    await client.discover(serverA.origin);
+    const hits = serverA.hits(WELL_KNOWN);
+    expect(hits).toHaveLength(2);
+    expect(hits[1]!.headers['if-none-match']).toBeUndefined();
+  });
+
+  it('caches per principal: one user’s variant is never served to another', async () => {
+    serverA.routes.set(WELL_KNOWN, (request, response) => {
+      let manifest = paymentsManifest(`${serverA.origin}/v2`);
+      // Deliberately no Vary header: the client must key by principal on its own.
+      if (request.headers.authorization !== 'Bearer tokA') manifest = withoutTools(manifest, manifest.tools.map((tool) => tool.id).filter((id) => id !== 'list_transactions'));
+      response.writeHead(200, { 'content-type': 'application/json', 'cache-control': 'private, max-age=60' }).end(JSON.stringify(manifest));
+    });
+    const asA = await clientWith().discover(serverA.origin, { credentials: { token: 'tokA' } });
+    const asB = await client.discover(serverA.origin, { credentials: { token: 'tokB' } });
+    const asAAgain = await client.discover(serverA.origin, { credentials: { token: 'tokA' } });
+    expect(asA.manifest.tools.length).toBeGreaterThan(1);
+    expect(asB.manifest.tools.map((tool) => tool.id)).toEqual(['list_transactions']);
+    expect(asAAgain.digest).toBe(asA.digest);
+    expect(serverA.hits(WELL_KNOWN).map((request) => request.headers.authorization)).toEqual(['Bearer tokA', 'Bearer tokB']);
+  });
+
+  it('serves the stale manifest when the origin fails within stale-if-error', async () => {
+    let failing = false;
+    const body = JSON.stringify(paymentsManifest(`${serverA.origin}/v2`));
+    serverA.routes.set(WELL_KNOWN, (_request, response) => {
+      if (failing) return response.writeHead(503).end();
+      response.writeHead(200, { 'content-type': 'application/json', 'cache-control': 'max-age=0, stale-if-error=60', etag: '"v1"' }).end(body);
+    });
+    const first = await clientWith().discover(serverA.origin);
+    failing = true;
+    const second = await client.discover(serverA.origin);
+    expect(second.digest).toBe(first.digest);
+    expect(serverA.hits(WELL_KNOWN)).toHaveLength(2);
+  });
+
+  it('does not serve stale content on error without stale-if-error', async () => {
+    let failing = false;
+    serverA.routes.set(WELL_KNOWN, (_request, response) => {
+      if (failing) return response.writeHead(503).end();
+      response.writeHead(200, { 'content-type': 'application/json', 'cache-control': 'max-age=0', etag: '"v1"' }).end(JSON.stringify(paymentsManifest(`${serverA.origin}/v2`)));
+    });
+    await clientWith().discover(serverA.origin);
+    failing = true;
+    const error = await errorOf(client.discover(serverA.origin));
+    expect(error.code).toBe('HTTP_ERROR');
+    expect(error.message).toContain('503');
+  });
+
+  it('emits a typed change event when a refresh brings a new version', async () => {
+    let version = 1;
+    serverA.routes.set(WELL_KNOWN, (_request, response) => {
+      const manifest = paymentsManifest(`${serverA.origin}/v2`);
+      if (version === 2) {
+        manifest.versioning = { current: '0.2.0' };
+        withoutTools(manifest, ['generate_report']);
+        manifest.tools[0]!.description = 'Detects anomalies in transaction history, now faster';
+        manifest.tools.push({ id: 'export_csv', path: '/export', method: 'GET', description: 'Exports transactions as CSV' });
+        manifest.policy = { ...manifest.policy, human_approval_required: ['close_account'] };
+      }
+      response.writeHead(200, { 'content-type': 'application/json', 'cache-control': 'no-cache', etag: `"v${version}"` }).end(JSON.stringify(manifest));
+    });
+    const events: ManifestChangeEvent[] = [];
+    clientWith({ onChange: (event) => events.push(event) });
+    await client.discover(serverA.origin);
+    expect(events).toEqual([]);
+    version = 2;
+    await client.discover(serverA.origin);
+    expect(events).toHaveLength(1);
+    const [event] = events;
+    expect(event).toMatchObject({ previousVersion: '0.1.0', version: '0.2.0', added: ['export_csv'], removed: ['generate_report'], breaking: true, trustSensitive: true });
+    expect(event!.changed.map((change) => [change.id, change.fields])).toEqual([['analyze_transactions', ['description']]]);
+    expect(event!.trustChanges).toContain('policy weakened: "modify_limits" no longer requires human approval');
+    const service = client.services()[0]!;
+    expect(service.findings.some((finding) => finding.code === 'policy.weakened' && finding.toolId === 'modify_limits')).toBe(true);
+  });
+});

@@ -1,0 +1,75 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+/** One request as the server saw it. */
+export interface RecordedRequest {
+  method: string;
+  path: string;
+  headers: IncomingMessage['headers'];
+  body: string;
+}
+
+/** A route handler: write the response with `response`. */
+export type TestRoute = (request: IncomingMessage, response: ServerResponse, body: string) => unknown;
+
+/** A node:http server on 127.0.0.1, port 0, that records every request. */
+export interface ClientTestServer {
+  /** `http://127.0.0.1:<port>` */
+  origin: string;
+  port: number;
+  /** Every request received, in order. */
+  requests: RecordedRequest[];
+  /** Routes by `METHOD /path` or `/path` (any method); replace freely between tests. */
+  routes: Map<string, TestRoute>;
+  /** Requests whose path equals `path`. */
+  hits(path: string): RecordedRequest[];
+  close(): Promise<void>;
+}
+
+/** Starts a recording server. Unknown routes answer 404. Close it in `afterAll`/`afterEach`. */
+export async function startClientTestServer(host = '127.0.0.1'): Promise<ClientTestServer> {
+  const requests: RecordedRequest[] = [];
+  const routes = new Map<string, TestRoute>();
+  const server: Server = createServer((request, response) => {
+    const chunks: Buffer[] = [];
+    request.on('data', (chunk: Buffer) => chunks.push(chunk));
+    request.on('end', () => {
+      const body = Buffer.concat(chunks).toString('utf8');
+      const path = request.url ?? '/';
+      requests.push({ method: request.method ?? 'GET', path, headers: request.headers, body });
+      const pathname = path.split('?')[0]!;
+      const route = routes.get(`${request.method} ${pathname}`) ?? routes.get(pathname);
+      if (!route) {
+        response.statusCode = 404;
+        response.end('not found');
+        return;
+      }
+      Promise.resolve(route(request, response, body)).catch(() => {
+        if (!response.headersSent) response.statusCode = 500;
+        response.end();
+      });
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, host, resolve));
+  const port = (server.address() as AddressInfo).port;
+  return {
+    origin: `http://${host}:${port}`,
+    port,
+    requests,
+    routes,
+    hits: (path) => requests.filter((request) => request.path === path),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+/** A route that answers JSON with the given status and headers. */
+export function json(value: unknown, headers: Record<string, string> = {}, status = 200): TestRoute {
+  return (_request, response) => {
+    response.writeHead(status, { 'content-type': 'application/json', ...headers });
+    response.end(typeof value === 'string' ? value : JSON.stringify(value));
+  };
+}
