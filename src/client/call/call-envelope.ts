@@ -51,6 +51,8 @@ export interface CallMeta {
   durationInMs: number;
   /** `text` was cut to the configured length. */
   truncated: boolean;
+  /** The response's `Location` header, when it sent one (an async job's 202 points at its status). */
+  location?: string;
 }
 
 /**

@@ -44,6 +44,32 @@ export interface ToolCaller {
   readResource(resourceId: string, args?: Record<string, unknown>, options?: Omit<CallOptions, 'allPages'>): Promise<CallEnvelope>;
   /** Renders a prompt template after checking its parameters. */
   getPrompt(promptId: string, args?: Record<string, unknown>): Promise<RenderedPrompt>;
+  /**
+   * Sends a follow-up of a tool's call (an async job's status, result, answer or cancel) the way its
+   * calls go: the tool's own origin only (`ORIGIN_MISMATCH` otherwise), its credentials
+   * (`forceRefresh` after a 401), the agent id header, one audit event. No policy check: the call
+   * that started the job passed it. Resolves to the raw response (an event stream is read by the caller).
+   * @internal
+   */
+  sendFollowUp(toolId: string, request: FollowUpRequest): Promise<Response>;
+  /** Like {@link ToolCaller.sendFollowUp}, read, retried (GET only) and normalised into an envelope like a call's. @internal */
+  followUpEnvelope(toolId: string, request: FollowUpRequest): Promise<CallEnvelope>;
+}
+
+/** A request that continues a tool's call, e.g. an async job's status. @internal */
+export interface FollowUpRequest {
+  /** GET (status, result) or POST (answer, cancel). */
+  method: 'GET' | 'POST';
+  /** Absolute URL on the tool's origin. */
+  url: string;
+  /** Extra headers (`Accept`, `Last-Event-ID`, `Content-Type`). */
+  headers?: Record<string, string>;
+  /** JSON body of a POST. */
+  body?: string;
+  /** Cancels the request. */
+  signal?: AbortSignal;
+  /** Ask the token source for a new token (after a 401). */
+  forceRefresh?: boolean;
 }
 
 const DEFAULT_RETRY = { limit: 2, baseDelayInMs: 300, maxDelayInMs: 10_000, maxRetryAfterInMs: 60_000, totalTimeoutInMs: 120_000 };
@@ -139,6 +165,35 @@ export function createToolCaller(options: ClientCallOptions, dependencies: ToolC
     return { ok: false, status: 0, data: undefined, error: callError, text, meta: { toolId, attempts: 0, durationInMs: now() - startedInMs, truncated } };
   };
 
+  const agentIdHeaderFor = (manifest: Manifest, origin: string): { name: string; value: string } | undefined => {
+    const identification = manifest.auth?.agent_identification;
+    if (identification?.requires_agent_id === true) {
+      if (options.agentId === undefined) {
+        throw new AicapError('INVALID_OPTION', `${origin} requires an agent id on every call (\`auth.agent_identification\`), and none is set; pass \`agentId\` to createClient. Nothing was sent.`);
+      }
+      return { name: identification.id_header ?? 'X-Agent-ID', value: options.agentId };
+    }
+    return options.agentId !== undefined && identification?.id_header !== undefined ? { name: identification.id_header, value: options.agentId } : undefined;
+  };
+
+  /** The checks and headers shared by both kinds of follow-up. */
+  const prepareFollowUp = async (toolId: string, request: FollowUpRequest): Promise<{ resolved: ResolvedTool; toolRequest: ToolRequest; redactor: Redactor }> => {
+    const resolved = await dependencies.resolveTool(toolId);
+    const manifest = resolved.service.manifest;
+    const url = new URL(request.url);
+    const baseOrigin = new URL(manifest.service.base_url).origin;
+    if (url.origin !== baseOrigin) {
+      throw new AicapError('ORIGIN_MISMATCH', `A follow-up of "${toolId}" points at ${url.origin}, not the tool's origin ${baseOrigin}: ${request.method} ${redactUrl(url)}. Its credentials stay with its own origin; nothing was sent.`);
+    }
+    const redactor = createRedactor({ secrets: authenticator.staticSecrets() });
+    const method: HttpMethod = (resolved.tool as Partial<Tool>).method ?? 'GET';
+    redactor.addParameterNames(resolveEffectivePolicy(manifest.policy, callerPolicy, { toolId: resolved.tool.id, exposedName: resolved.exposedName, origin: resolved.service.origin, method }).redactNames);
+    const headers = new Headers(request.headers);
+    const agentIdHeader = agentIdHeaderFor(manifest, resolved.service.origin);
+    if (agentIdHeader !== undefined) headers.set(agentIdHeader.name, agentIdHeader.value);
+    return { resolved, redactor, toolRequest: { method: request.method, url, displayUrl: new URL(redactUrl(url)), headers, body: request.body } };
+  };
+
   const prepare = async (toolId: string, args: Record<string, unknown>, callOptions: CallOptions, redactor: Redactor, startedInMs: number): Promise<PreparedCall> => {
     const resolved = await dependencies.resolveTool(toolId);
     const definition = resolved.tool;
@@ -151,16 +206,7 @@ export function createToolCaller(options: ClientCallOptions, dependencies: ToolC
     const auditArguments = redactor.arguments(args);
     validateToolArguments(shape, args);
 
-    const identification = manifest.auth?.agent_identification;
-    let agentIdHeader: { name: string; value: string } | undefined;
-    if (identification?.requires_agent_id === true) {
-      if (options.agentId === undefined) {
-        throw new AicapError('INVALID_OPTION', `${resolved.service.origin} requires an agent id on every call (\`auth.agent_identification\`), and none is set; pass \`agentId\` to createClient. Nothing was sent.`);
-      }
-      agentIdHeader = { name: identification.id_header ?? 'X-Agent-ID', value: options.agentId };
-    } else if (options.agentId !== undefined && identification?.id_header !== undefined) {
-      agentIdHeader = { name: identification.id_header, value: options.agentId };
-    }
+    const agentIdHeader = agentIdHeaderFor(manifest, resolved.service.origin);
     const tool = definition as Partial<Tool>;
     const declaredSafe = tool.idempotent === true || tool.idempotency_key_header !== undefined || (SAFE_METHODS.has(method) && tool.idempotent !== false);
     const retrySafe = policy.retryAllowed && declaredSafe;
@@ -198,7 +244,11 @@ export function createToolCaller(options: ClientCallOptions, dependencies: ToolC
       idempotencyHeader: prepared.idempotencyHeaderName === undefined || idempotencyKey === undefined ? undefined : { name: prepared.idempotencyHeaderName, value: idempotencyKey },
     });
 
-  const exchange = (prepared: PreparedCall, request: ToolRequest, signal: AbortSignal | undefined): Promise<ExchangeOutcome> =>
+  const exchange = (
+    prepared: Pick<PreparedCall, 'toolId' | 'resolved' | 'retrySafe' | 'retryUnsafeReason' | 'manifest' | 'redactor' | 'deadlineInMs' | 'auditArguments'>,
+    request: ToolRequest,
+    signal: AbortSignal | undefined,
+  ): Promise<ExchangeOutcome> =>
     sendWithRetries({
       toolId: prepared.toolId,
       request,
@@ -218,7 +268,7 @@ export function createToolCaller(options: ClientCallOptions, dependencies: ToolC
       emitAudit,
     });
 
-  const modelText = (prepared: PreparedCall, content: string | undefined, error: CallError | undefined): { text: string; truncated: boolean } =>
+  const modelText = (prepared: Pick<PreparedCall, 'toolId' | 'redactor'>, content: string | undefined, error: CallError | undefined): { text: string; truncated: boolean } =>
     formatModelText({
       toolId: prepared.toolId,
       content: content === undefined ? undefined : prepared.redactor.text(content),
@@ -289,6 +339,7 @@ export function createToolCaller(options: ClientCallOptions, dependencies: ToolC
         }
       }
       const items = reading?.items ?? (Array.isArray(data) ? data : undefined);
+      const location = outcome.headers?.get('location');
       const { text, truncated } = modelText(prepared, outcome.body?.text, outcome.error);
       yield {
         ok: outcome.ok,
@@ -298,7 +349,7 @@ export function createToolCaller(options: ClientCallOptions, dependencies: ToolC
         ...(page === undefined ? {} : { page }),
         ...(outcome.error === undefined ? {} : { error: outcome.error }),
         text,
-        meta: { toolId: prepared.toolId, attempts: outcome.attempts, durationInMs: now() - pageStarted, truncated },
+        meta: { toolId: prepared.toolId, attempts: outcome.attempts, durationInMs: now() - pageStarted, truncated, ...(location === null || location === undefined ? {} : { location }) },
         ...(stop === undefined ? {} : { stop }),
       };
       if (!outcome.ok || !followPages || stop !== undefined || page === undefined || page.complete) return;
@@ -415,6 +466,37 @@ export function createToolCaller(options: ClientCallOptions, dependencies: ToolC
       }
     },
     readResource: (resourceId, args = {}, callOptions = {}) => callTool(resourceId, args, { ...callOptions, allPages: false }),
+    async sendFollowUp(toolId, request) {
+      const { resolved, toolRequest } = await prepareFollowUp(toolId, request);
+      const { url, headers } = toolRequest;
+      await authenticator.authenticate({ url, displayUrl: new URL(toolRequest.displayUrl), headers }, { auth: resolved.service.manifest.auth, forceRefresh: request.forceRefresh === true });
+      emitAudit({ type: 'call.attempt', toolId: resolved.tool.id, origin: url.origin, method: request.method, url: redactUrl(toolRequest.displayUrl), detail: 'follow-up' });
+      return dependencies.fetch(url, { method: request.method, headers, ...(request.body === undefined ? {} : { body: request.body }), ...(request.signal === undefined ? {} : { signal: request.signal }) });
+    },
+    async followUpEnvelope(toolId, request) {
+      const startedInMs = now();
+      const { resolved, toolRequest, redactor } = await prepareFollowUp(toolId, request);
+      const prepared = {
+        toolId: resolved.tool.id,
+        resolved,
+        manifest: resolved.service.manifest,
+        redactor,
+        auditArguments: {},
+        retrySafe: request.method === 'GET',
+        retryUnsafeReason: 'a POST follow-up is not idempotent',
+        deadlineInMs: startedInMs + retry.totalTimeoutInMs,
+      };
+      const outcome = await exchange(prepared, toolRequest, request.signal);
+      const { text, truncated } = modelText(prepared, outcome.body?.text, outcome.error);
+      return {
+        ok: outcome.ok,
+        status: outcome.status,
+        data: outcome.body?.data,
+        ...(outcome.error === undefined ? {} : { error: outcome.error }),
+        text,
+        meta: { toolId: prepared.toolId, attempts: outcome.attempts, durationInMs: now() - startedInMs, truncated },
+      };
+    },
     async getPrompt(promptId, args = {}) {
       const resolved = await dependencies.resolvePrompt(promptId);
       return renderPrompt(resolved.prompt, args);
