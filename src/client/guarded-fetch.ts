@@ -121,7 +121,7 @@ export interface GuardedFetchOptions {
 
 /** A guarded `fetch`; `close()` releases its connection pool. */
 export type GuardedFetch = FetchFunction & {
-  /** Closes idle connections and refuses new requests. */
+  /** Closes idle connections and refuses new requests. Calling it again is harmless. */
   close(): Promise<void>;
 };
 
@@ -222,7 +222,9 @@ export function createGuardedFetch(options: GuardedFetchOptions = {}): GuardedFe
       throw error;
     }
   };
-  return Object.assign(guardedFetch, { close: async () => agent?.close() });
+  let closing: Promise<void> | undefined;
+  // Idempotent: closing twice (a test teardown after an explicit close) must not throw.
+  return Object.assign(guardedFetch, { close: () => (closing ??= agent ? agent.close() : Promise.resolve()) });
 }
 
 function invalidOption(name: string, value: unknown, expected: string): AicapError {

@@ -40,7 +40,7 @@ export function assertToolEnabled(resolved: ResolvedTool): void {
     throw new AicapError('TOOL_DISABLED', `Tool "${tool.id}" of ${service.origin} changed since it was approved; review the difference and call \`client.approve('${tool.id}')\` to enable it again.`);
   }
   if (service.quarantinedToolIds.includes(tool.id)) {
-    const reasons = service.findings.filter((finding) => finding.toolId === tool.id && finding.severity === 'high').map((finding) => `${finding.code} at ${finding.pointer}`);
-    throw new AicapError('TOOL_DISABLED', `Tool "${tool.id}" of ${service.origin} is quarantined (${reasons.join('; ')}); add it to \`trust.allowQuarantined\` only after reading the findings.`);
+    const reasons = new Set(service.findings.filter((finding) => finding.toolId === tool.id && finding.severity === 'high').map((finding) => `${finding.code} at ${finding.pointer}`));
+    throw new AicapError('TOOL_DISABLED', `Tool "${tool.id}" of ${service.origin} is quarantined (${[...reasons].join('; ')}); add it to \`trust.allowQuarantined\` only after reading the findings.`);
   }
 }
