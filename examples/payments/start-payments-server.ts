@@ -42,6 +42,8 @@ export interface StartPaymentsServerOptions {
   closeAccountDelayInMs?: number;
   /** Destroy the socket instead of answering the first N committed `close_account` calls: the side effect happens, the response is lost (RELIABILITY.md case 21). @default 0 */
   dropCommittedResponses?: number;
+  /** Extra bearer tokens → scopes, e.g. a second admin to test that idempotency keys are scoped per principal. @default {} */
+  tokens?: Record<string, readonly string[]>;
   /** Seed of the fake data. @default 42 */
   seed?: number;
   /** Transactions per account. @default 240 */
@@ -126,6 +128,11 @@ export async function startPaymentsServer(options: StartPaymentsServerOptions = 
   const idempotency = new Map<string, { payloadDigest: string; done?: { status: number; body: unknown } }>();
   const windows = new Map<string, { startedAt: number; count: number }>();
   let dropsLeft = options.dropCommittedResponses ?? 0;
+  const tokens: Record<string, readonly string[]> = { ...PAYMENTS_TOKENS, ...options.tokens };
+  const principalOf = (authorization: string | null | undefined): string | undefined => {
+    const token = bearerToken(authorization ?? undefined);
+    return token !== undefined && Object.hasOwn(tokens, token) ? token : undefined;
+  };
 
   let origin = '';
   let resolveOrigin: (value: string) => void = () => undefined;
@@ -136,7 +143,7 @@ export async function startPaymentsServer(options: StartPaymentsServerOptions = 
   const jobs = createJobStreams({
     store: createMemoryJobEventStore({ maxEventsPerJob: options.jobs?.maxEventsPerJob ?? 1000 }),
     routes: { status: `${BASE_PATH}/reports/{job_id}/status`, result: `${BASE_PATH}/reports/{job_id}/result`, cancel: `${BASE_PATH}/reports/{job_id}/cancel`, respond: `${BASE_PATH}/reports/{job_id}/respond` },
-    principal: (request) => principalOf(request.headers.get('Authorization') ?? undefined),
+    principal: (request) => principalOf(request.headers.get('Authorization')),
     heartbeatIntervalInMs: options.jobs?.heartbeatIntervalInMs ?? 15_000,
     retryInMs: options.jobs?.retryInMs ?? 1000,
   });
@@ -158,7 +165,8 @@ export async function startPaymentsServer(options: StartPaymentsServerOptions = 
   api.use((request, response, next) => {
     response.append('Link', capabilitiesLink());
     const token = bearerToken(request.get('Authorization'));
-    const scopes = token === undefined ? undefined : PAYMENTS_TOKENS[token];
+    const principal = principalOf(request.get('Authorization'));
+    const scopes = principal === undefined ? undefined : tokens[principal];
     if (!scopes) {
       const challenge = token === undefined ? 'Bearer realm="payments"' : 'Bearer realm="payments", error="invalid_token"';
       return problem(response, 401, 'unauthorized', 'Unauthorized', 'Send `Authorization: Bearer demo-read` (or `demo-admin`).', { 'WWW-Authenticate': challenge });
@@ -404,11 +412,6 @@ export async function startPaymentsServer(options: StartPaymentsServerOptions = 
         server.closeAllConnections();
       }),
   };
-}
-
-function principalOf(authorization: string | undefined): string | undefined {
-  const token = bearerToken(authorization);
-  return token !== undefined && PAYMENTS_TOKENS[token] ? token : undefined;
 }
 
 function bearerToken(authorization: string | undefined): string | undefined {
