@@ -1,0 +1,106 @@
+import type { Parameter, ParameterLocation } from '../../manifest/manifest-v0.js';
+import { embedDefinitions, followSchema, simpleTypeOf, transformSchemaObject } from './schema-object.js';
+import { isRecord, nonEmptyString, type TransformContext } from './transform-context.js';
+
+/** A named manifest parameter. */
+export interface NamedParameter {
+  /** Parameter name (the wire name). */
+  name: string;
+  /** The manifest parameter. */
+  parameter: Parameter;
+}
+
+// OpenAPI: "If in is "header" and the name field is "Accept", "Content-Type" or "Authorization",
+// the parameter definition SHALL be ignored." Credentials are the client's business, not the agent's.
+const IGNORED_HEADERS = new Set(['accept', 'content-type', 'authorization']);
+const LOCATIONS = new Set<ParameterLocation>(['path', 'query', 'header', 'cookie']);
+// Keywords that the simple form carries by itself; anything else needs the full json_schema.
+const SIMPLE_KEYWORDS = new Set(['type', 'description', 'enum', 'default', 'examples', 'title']);
+
+/**
+ * Maps an OpenAPI Parameter Object (path, query, header or cookie) to a manifest parameter: the
+ * simple form when the schema is a plain primitive, plus `json_schema` when it carries constraints,
+ * structure or references. Returns undefined (after a warning) for parameters it cannot express.
+ */
+export function transformParameterObject(value: unknown, documentUrl: string, context: TransformContext, where: string): NamedParameter | undefined {
+  const located = context.resolver.follow(value, documentUrl);
+  const parameter = located.value;
+  if (!isRecord(parameter)) {
+    context.warn({ code: 'parameter.invalid', where, message: 'a parameter is not an object; it was skipped' });
+    return undefined;
+  }
+  const name = nonEmptyString(parameter['name']);
+  const location = parameter['in'];
+  if (!name || typeof location !== 'string') {
+    context.warn({ code: 'parameter.invalid', where, message: 'a parameter has no `name` or `in`; it was skipped' });
+    return undefined;
+  }
+  if (!LOCATIONS.has(location as ParameterLocation)) {
+    context.warn({ code: 'parameter.location', where, message: `parameter "${name}" is "in": "${location}", which the manifest cannot express; it was skipped` });
+    return undefined;
+  }
+  if (location === 'header' && IGNORED_HEADERS.has(name.toLowerCase())) return undefined;
+  const schema = parameterSchema(parameter);
+  const built = parameterFromSchema(schema, located.documentUrl, context, {
+    required: location === 'path' || parameter['required'] === true,
+    in: location as ParameterLocation,
+    description: nonEmptyString(parameter['description']),
+    example: parameter['example'],
+    deprecated: parameter['deprecated'] === true,
+  });
+  return { name, parameter: built };
+}
+
+/** What {@link parameterFromSchema} adds around the schema. */
+export interface ParameterDetails {
+  /** Whether the caller must supply it. */
+  required: boolean;
+  /** Where it travels. */
+  in: ParameterLocation;
+  /** Description from the Parameter Object (wins over the schema's). */
+  description?: string | undefined;
+  /** Example from the Parameter Object. */
+  example?: unknown;
+  /** Deprecated parameters say so in their description. */
+  deprecated?: boolean;
+}
+
+/** Builds a manifest parameter from a schema (used for parameters and flattened body properties). */
+export function parameterFromSchema(schema: unknown, documentUrl: string, context: TransformContext, details: ParameterDetails): Parameter {
+  const shape = followSchema(schema, documentUrl, context).schema;
+  const converted = transformSchemaObject(schema, documentUrl, context);
+  const result: Parameter = { type: simpleTypeOf(shape), required: details.required, in: details.in };
+  let description = details.description ?? nonEmptyString(shape['description']);
+  if (details.deprecated) description = `Deprecated. ${description ?? ''}`.trim();
+  if (description !== undefined) result.description = description;
+  if (Array.isArray(shape['enum'])) result.enum = shape['enum'];
+  if (shape['default'] !== undefined) result.default = shape['default'];
+  const example = details.example ?? shape['example'] ?? (Array.isArray(shape['examples']) ? shape['examples'][0] : undefined);
+  if (example !== undefined) result.example = example;
+  if (!isSimple(converted.schema, converted.references.size)) result.json_schema = embedDefinitions(converted, context);
+  return result;
+}
+
+function isSimple(schema: unknown, referenceCount: number): boolean {
+  if (referenceCount > 0 || !isRecord(schema)) return false;
+  if (typeof schema['type'] !== 'string' || schema['type'] === 'object' || schema['type'] === 'array') return false;
+  return Object.keys(schema).every((keyword) => SIMPLE_KEYWORDS.has(keyword));
+}
+
+function parameterSchema(parameter: Record<string, unknown>): unknown {
+  if (parameter['schema'] !== undefined) return parameter['schema'];
+  const content = parameter['content'];
+  if (isRecord(content)) {
+    const first = Object.values(content)[0];
+    if (isRecord(first) && first['schema'] !== undefined) return first['schema'];
+  }
+  // Swagger 2.0 style (a parameter file reached by $ref is not converted): the schema keywords sit on the parameter.
+  if (typeof parameter['type'] === 'string') {
+    const schema: Record<string, unknown> = {};
+    for (const keyword of ['type', 'format', 'items', 'enum', 'default', 'minimum', 'maximum', 'minLength', 'maxLength', 'pattern', 'minItems', 'maxItems', 'uniqueItems', 'multipleOf']) {
+      if (parameter[keyword] !== undefined) schema[keyword] = parameter[keyword];
+    }
+    return schema;
+  }
+  return {};
+}
