@@ -1,4 +1,5 @@
 import type { CliCommand } from '../cli-io.js';
+import { callCommand } from './call.js';
 import { validateCommand } from './validate.js';
 
 /**
@@ -6,5 +7,6 @@ import { validateCommand } from './validate.js';
  * adding one (keep the list alphabetical).
  */
 export const commands: Record<string, CliCommand> = {
+  call: callCommand,
   validate: validateCommand,
 };

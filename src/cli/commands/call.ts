@@ -1,0 +1,148 @@
+import { createInterface } from 'node:readline/promises';
+import { parseArgs } from 'node:util';
+import { AicapError } from '../../index.js';
+import { createClient, type ApprovalRequest, type CallEnvelope, type Client, type OriginCredentials } from '../../client/index.js';
+import type { CliCommand, CliIo } from '../cli-io.js';
+
+const USAGE = `Usage: aicap call <origin> <toolId> [json-args] [options]
+
+Discovers the manifest of <origin>, calls one tool and prints the result envelope as JSON on stdout.
+
+  <origin>            the API's origin (or manifest URL), e.g. https://api.example.com
+  <toolId>            the tool (or resource) id, or the name a model would see
+  [json-args]         the arguments as a JSON object, default {}
+  --token <T>         bearer token for <origin>
+  --api-key <K>       API key for <origin> (where the manifest says; X-API-Key otherwise)
+  --agent-id <ID>     agent id, for services that require one
+  --approve           approve the call up front (otherwise a tool that needs approval asks on a
+                      terminal and is refused when there is none)
+  --all-pages         follow every page and print the items together
+  --max-items <N>     with --all-pages, stop after N items
+  --json              print only the envelope (no summary on stderr)
+  -h, --help          show this help
+
+Exit status: 0 the call succeeded, 1 it failed (the envelope says why), 2 usage error or the
+service could not be discovered.
+`;
+
+/** `aicap call <origin> <toolId> [json-args]`: a thin wrapper over `createClient().call`. */
+export const callCommand: CliCommand = {
+  summary: 'call one tool of an API and print the result envelope',
+  async run(argv: string[], io: CliIo): Promise<number> {
+    let parsed;
+    try {
+      parsed = parseArgs({
+        args: argv,
+        allowPositionals: true,
+        options: {
+          token: { type: 'string' },
+          'api-key': { type: 'string' },
+          'agent-id': { type: 'string' },
+          approve: { type: 'boolean', default: false },
+          'all-pages': { type: 'boolean', default: false },
+          'max-items': { type: 'string' },
+          json: { type: 'boolean', default: false },
+          help: { type: 'boolean', short: 'h', default: false },
+        },
+      });
+    } catch (error) {
+      io.error(`${(error as Error).message}\n\n${USAGE}`);
+      return 2;
+    }
+    const { values, positionals } = parsed;
+    if (values.help) {
+      io.stdout(USAGE);
+      return 0;
+    }
+    const [origin, toolId, argsText, ...extra] = positionals;
+    if (origin === undefined || toolId === undefined || extra.length > 0) {
+      io.error(`${extra.length > 0 ? `Expected at most 3 arguments, got ${positionals.length}.` : 'Missing the origin or the tool id.'}\n\n${USAGE}`);
+      return 2;
+    }
+    if (values.token !== undefined && values['api-key'] !== undefined) {
+      io.error('Give either `--token` or `--api-key`, not both.');
+      return 2;
+    }
+    let args: Record<string, unknown> = {};
+    if (argsText !== undefined) {
+      let value: unknown;
+      try {
+        value = JSON.parse(argsText);
+      } catch (error) {
+        io.error(`The arguments are not valid JSON (${(error as Error).message}); pass an object such as '{"account_id":"12345"}'.`);
+        return 2;
+      }
+      if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+        io.error('The arguments must be a JSON object, such as \'{"account_id":"12345"}\'.');
+        return 2;
+      }
+      args = value as Record<string, unknown>;
+    }
+    const maxItems = values['max-items'] === undefined ? undefined : Number(values['max-items']);
+    if (maxItems !== undefined && (!Number.isSafeInteger(maxItems) || maxItems < 1)) {
+      io.error(`The \`--max-items\` option must be a positive whole number, got ${JSON.stringify(values['max-items'])}.`);
+      return 2;
+    }
+    const credentials: OriginCredentials = {
+      ...(values.token === undefined ? {} : { token: values.token }),
+      ...(values['api-key'] === undefined ? {} : { apiKey: values['api-key'] }),
+    };
+
+    let client: Client;
+    try {
+      client = createClient({
+        ...(values['agent-id'] === undefined ? {} : { agentId: values['agent-id'] }),
+        approve: values.approve ? () => true : (request) => askApproval(io, request),
+      });
+    } catch (error) {
+      io.error(error instanceof Error ? error.message : String(error));
+      return 2;
+    }
+    try {
+      try {
+        await client.discover(origin, { credentials });
+      } catch (error) {
+        const message = error instanceof Error ? error.message : String(error);
+        if (values.json) io.stdout(`${JSON.stringify({ ok: false, error: { code: AicapError.isInstance(error) ? error.code : 'DISCOVERY_FAILED', message } }, null, 2)}\n`);
+        io.error(message);
+        return 2;
+      }
+      // Async-job tools answer 202 with a job id here; following the job (`--follow`) belongs to the jobs part.
+      const envelope = await client.call(toolId, args, { allPages: values['all-pages'], ...(maxItems === undefined ? {} : { maxItems }) });
+      io.stdout(`${JSON.stringify(envelope, null, 2)}\n`);
+      if (!values.json) summarize(io, envelope);
+      return envelope.ok ? 0 : 1;
+    } finally {
+      await client.close();
+    }
+  },
+};
+
+/** Asks on the terminal; without one, refuses (approval fails closed). */
+async function askApproval(io: CliIo, request: ApprovalRequest): Promise<boolean> {
+  if (!io.isInteractive) {
+    io.warn(`"${request.exposedName}" needs approval (${request.reasons.join('; ')}) and there is no terminal to ask; pass \`--approve\` to approve it up front.`);
+    return false;
+  }
+  const readline = createInterface({ input: process.stdin, output: process.stderr });
+  try {
+    io.stderr(`\n${request.method} ${request.origin} · ${request.exposedName}\n${request.description}\nArguments: ${JSON.stringify(request.arguments, null, 2)}\n`);
+    const answer = await readline.question('Approve this call? [y/N] ');
+    return /^y(es)?$/i.test(answer.trim());
+  } finally {
+    readline.close();
+  }
+}
+
+function summarize(io: CliIo, envelope: CallEnvelope): void {
+  const { meta } = envelope;
+  const facts = `${meta.attempts} ${meta.attempts === 1 ? 'request' : 'requests'}, ${meta.durationInMs} ms`;
+  if (envelope.ok) {
+    const items = envelope.items === undefined ? '' : `, ${envelope.items.length} items${envelope.page && !envelope.page.complete ? ' (more available)' : ''}`;
+    io.info(`${meta.toolId}: ${envelope.status}${items} (${facts})`);
+    return;
+  }
+  const error = envelope.error;
+  io.error(`${meta.toolId}: ${error?.code ?? 'failed'}${error?.status ? ` (HTTP ${error.status})` : ''}: ${error?.message ?? ''} (${facts})`);
+  if (error?.userMessage) io.stderr(`  ${error.userMessage}\n`);
+}

@@ -1,0 +1,127 @@
+import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { CliIo } from '../../src/cli/cli-io.js';
+import { callCommand } from '../../src/cli/commands/call.js';
+import type { Tool } from '../../src/manifest/manifest-v0.js';
+import { json, startClientTestServer, type ClientTestServer } from '../helpers/client-test-server.js';
+import { callManifest } from '../helpers/call-service.js';
+
+const tools: Tool[] = [
+  { id: 'get_account', path: '/accounts/{account_id}', method: 'GET', description: 'Reads an account', parameters: { account_id: { type: 'string', required: true } } },
+  { id: 'close_account', path: '/accounts/{account_id}/close', method: 'POST', description: 'Closes an account', parameters: { account_id: { type: 'string', required: true } } },
+  {
+    id: 'list',
+    path: '/list',
+    method: 'GET',
+    description: 'Lists',
+    parameters: { cursor: { type: 'string' } },
+    returns: { type: 'array', pagination: { style: 'cursor', parameter: 'cursor', next_field: 'next', items_field: 'items' } },
+  },
+];
+
+function captureIo(isInteractive = false): CliIo & { out: string; err: string } {
+  const io = {
+    out: '',
+    err: '',
+    stdout: (text: string) => void (io.out += text),
+    stderr: (text: string) => void (io.err += text),
+    error: (message: string) => void (io.err += `✘ ${message}\n`),
+    warn: (message: string) => void (io.err += `⚠ ${message}\n`),
+    info: (message: string) => void (io.err += `✔ ${message}\n`),
+    isInteractive,
+  };
+  return io;
+}
+
+describe('aicap call', () => {
+  let server: ClientTestServer;
+  beforeAll(async () => {
+    server = await startClientTestServer();
+    server.routes.set('/.well-known/ai-capabilities', json(callManifest(server.origin, tools, { policy: { human_approval_required: ['close_account'] }, auth: { type: 'bearer', agent_identification: { requires_agent_id: true } } })));
+    server.routes.set('/api/accounts/12345', (request, response) => json({ id: '12345', authorization: request.headers['authorization'] ?? null, agent: request.headers['x-agent-id'] ?? null })(request, response, ''));
+    server.routes.set('/api/accounts/12345/close', json({ closed: true }));
+    server.routes.set('/api/list', (request, response) => {
+      const cursor = new URL(request.url ?? '/', server.origin).searchParams.get('cursor');
+      json(cursor === null ? { items: [1, 2], next: 'c2' } : { items: [3], next: null })(request, response, '');
+    });
+  });
+  afterAll(async () => {
+    await server.close();
+  });
+  beforeEach(() => {
+    server.requests.length = 0;
+  });
+
+  it('prints the envelope on stdout and exits 0 when the call succeeds', async () => {
+    const io = captureIo();
+    const code = await callCommand.run([server.origin, 'get_account', '{"account_id":"12345"}', '--token', 'tok-1', '--agent-id', 'cli-agent'], io);
+    expect(code).toBe(0);
+    expect(JSON.parse(io.out)).toMatchObject({ ok: true, status: 200, data: { id: '12345', authorization: 'Bearer tok-1', agent: 'cli-agent' } });
+    expect(io.err).toContain('✔ get_account: 200');
+  });
+
+  it('exits 1 with the failed envelope when the call fails', async () => {
+    const io = captureIo();
+    const code = await callCommand.run([server.origin, 'get_account', '{"account_id":"999"}', '--agent-id', 'a', '--json'], io);
+    expect(code).toBe(1);
+    expect(JSON.parse(io.out)).toMatchObject({ ok: false, error: { code: 'HTTP_ERROR', status: 404, declared: false } });
+    expect(io.err).toBe('');
+  });
+
+  it('refuses a tool that needs approval when there is no terminal and no --approve', async () => {
+    const io = captureIo(false);
+    const code = await callCommand.run([server.origin, 'close_account', '{"account_id":"12345"}', '--agent-id', 'a'], io);
+    expect(code).toBe(1);
+    expect(JSON.parse(io.out)).toMatchObject({ ok: false, error: { code: 'APPROVAL_DENIED' } });
+    expect(io.err).toContain('--approve');
+    expect(server.hits('/api/accounts/12345/close')).toHaveLength(0);
+  });
+
+  it('calls a tool that needs approval with --approve', async () => {
+    const io = captureIo();
+    const code = await callCommand.run([server.origin, 'close_account', '{"account_id":"12345"}', '--agent-id', 'a', '--approve'], io);
+    expect(code).toBe(0);
+    expect(server.hits('/api/accounts/12345/close')).toHaveLength(1);
+  });
+
+  it('follows every page with --all-pages', async () => {
+    const io = captureIo();
+    const code = await callCommand.run([server.origin, 'list', '--agent-id', 'a', '--all-pages'], io);
+    expect(code).toBe(0);
+    expect(JSON.parse(io.out)).toMatchObject({ ok: true, items: [1, 2, 3], page: { next: null, complete: true } });
+  });
+
+  it.each([
+    ['no tool id', [] as string[], 'Missing the origin or the tool id'],
+    ['arguments that are not JSON', ['get_account', '{nope'], 'not valid JSON'],
+    ['arguments that are not an object', ['get_account', '[1]'], 'must be a JSON object'],
+    ['both --token and --api-key', ['get_account', '--token', 't', '--api-key', 'k'], 'either `--token` or `--api-key`'],
+    ['a bad --max-items', ['list', '--all-pages', '--max-items', '0'], '`--max-items`'],
+  ])('exits 2 on a usage error: %s', async (_name, rest, message) => {
+    const io = captureIo();
+    const code = await callCommand.run([server.origin, ...rest], io);
+    expect(code).toBe(2);
+    expect(io.err).toContain(message);
+    expect(server.requests).toHaveLength(0);
+  });
+
+  it('exits 2 when the service cannot be discovered', async () => {
+    const empty = await startClientTestServer();
+    try {
+      const io = captureIo();
+      const code = await callCommand.run([empty.origin, 'get_account', '--json'], io);
+      expect(code).toBe(2);
+      expect(JSON.parse(io.out)).toMatchObject({ ok: false, error: { code: 'DISCOVERY_FAILED' } });
+    } finally {
+      await empty.close();
+    }
+  });
+
+  // `npm test` builds before vitest runs; this checks the real binary end to end.
+  it.runIf(existsSync('dist/cli/commands/call.js'))('works through the built binary', async () => {
+    const result = await promisify(execFile)(process.execPath, ['dist/cli/main.js', 'call', server.origin, 'get_account', '{"account_id":"12345"}', '--agent-id', 'bin', '--json'], { timeout: 20_000 });
+    expect(JSON.parse(result.stdout)).toMatchObject({ ok: true, data: { agent: 'bin' } });
+  });
+});
