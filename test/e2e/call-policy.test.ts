@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createClient, createMemorySessionStore, type AuditEvent, type Client, type ClientOptions } from '../../src/client/index.js';
-import type { Tool } from '../../src/manifest/manifest-v0.js';
+import type { Policy, Tool } from '../../src/manifest/manifest-v0.js';
 import { json, startClientTestServer, type ClientTestServer } from '../helpers/client-test-server.js';
 import { callManifest, discoverCallService } from '../helpers/call-service.js';
 
@@ -44,7 +44,7 @@ describe('policy: approval (cases 12, 13)', () => {
   afterAll(async () => {
     await server.close();
   });
-  const open = async (options: ClientOptions, manifestPolicy = policy): Promise<Client> => {
+  const open = async (options: ClientOptions, manifestPolicy: Policy = policy): Promise<Client> => {
     const client = await discoverCallService(server, callManifest(server.origin, tools, { policy: manifestPolicy }), options);
     clients.push(client);
     return client;
