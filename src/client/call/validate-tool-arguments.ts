@@ -14,9 +14,11 @@ const addFormats = ((addFormatsModule as unknown as { default?: typeof addFormat
  * The schema of a manifest comes from the network, so `pattern` runs on RE2 (linear time, no
  * backtracking) rather than V8's engine: a hostile pattern cannot stall the event loop.
  */
-function re2RegExp(pattern: string, flags: string): { test(input: string): boolean } {
+function re2RegExp(pattern: string, flags: string): { test(input: string): boolean; toString(): string } {
   const compiled = RE2JS.compile(pattern, flags.includes('i') ? RE2JS.CASE_INSENSITIVE : 0);
-  return { test: (input) => compiled.test(input) };
+  // ajv caches compiled patterns under `toString()`: without a distinct key every pattern would
+  // share the first one's matcher.
+  return { test: (input) => compiled.test(input), toString: () => `re2:/${pattern}/${flags}` };
 }
 re2RegExp.code = 'RE2JS';
 

@@ -1,0 +1,100 @@
+import { describe, expect, it } from 'vitest';
+import { createRedactor } from '../policy/create-redactor.js';
+import { buildToolRequest, parameterLocation, type RequestShape } from './build-tool-request.js';
+import { InvalidArgumentsError } from './invalid-arguments-error.js';
+
+const base = 'https://api.example.com/v2';
+
+function build(shape: RequestShape, args: Record<string, unknown>, redacted: string[] = []): ReturnType<typeof buildToolRequest> {
+  return buildToolRequest({ shape, baseUrl: base, args, redactor: createRedactor({ parameterNames: redacted }) });
+}
+
+describe('buildToolRequest', () => {
+  it.each([
+    ['a {name} placeholder', 'account_id', { type: 'string' as const }, '/a/{account_id}', 'POST' as const, 'path'],
+    ['GET', 'q', { type: 'string' as const }, '/a', 'GET' as const, 'query'],
+    ['DELETE', 'q', { type: 'string' as const }, '/a', 'DELETE' as const, 'query'],
+    ['POST', 'q', { type: 'string' as const }, '/a', 'POST' as const, 'body'],
+    ['an explicit in', 'q', { type: 'string' as const, in: 'header' as const }, '/a', 'POST' as const, 'header'],
+  ])('places a parameter by default after %s', (_name, name, parameter, path, method, expected) => {
+    expect(parameterLocation(name, parameter, path, method)).toBe(expected);
+  });
+
+  it('percent-encodes path values so they cannot add segments or a query', () => {
+    const request = build({ id: 't', path: '/accounts/{id}/summary', method: 'GET', parameters: { id: { type: 'string' } } }, { id: 'a/b?c=d#e f' });
+    expect(request.url.href).toBe(`${base}/accounts/a%2Fb%3Fc%3Dd%23e%20f/summary`);
+  });
+
+  it.each(['.', '..', ''])('refuses the path value %j, which would leave the declared path', (value) => {
+    expect(() => build({ id: 't', path: '/accounts/{id}/summary', method: 'GET', parameters: { id: { type: 'string' } } }, { id: value })).toThrow(InvalidArgumentsError);
+  });
+
+  it('refuses a declared path that resolves outside base_url', () => {
+    expect(() => build({ id: 't', path: '/../admin', method: 'GET' }, {})).toThrow(expect.objectContaining({ code: 'TOOL_DISABLED' }));
+  });
+
+  it('repeats query keys for arrays and stringifies scalars', () => {
+    const request = build({ id: 't', path: '/search', method: 'GET', parameters: { tag: { type: 'array' }, limit: { type: 'integer' }, deep: { type: 'boolean' } } }, { tag: ['a', 'b c'], limit: 5, deep: false });
+    expect(request.url.search).toBe('?tag=a&tag=b+c&limit=5&deep=false');
+  });
+
+  it('sends header and cookie parameters, refusing line breaks in headers', () => {
+    const shape: RequestShape = { id: 't', path: '/a', method: 'GET', parameters: { 'X-Trace': { type: 'string', in: 'header' }, session: { type: 'string', in: 'cookie' }, theme: { type: 'string', in: 'cookie' } } };
+    const request = build(shape, { 'X-Trace': 'abc', session: 's 1', theme: 'dark' });
+    expect(request.headers.get('x-trace')).toBe('abc');
+    expect(request.headers.get('cookie')).toBe('session=s%201; theme=dark');
+    expect(() => build(shape, { 'X-Trace': 'a\r\nInjected: 1' })).toThrow(InvalidArgumentsError);
+  });
+
+  it('sends body parameters as JSON by default and as a form when declared', () => {
+    const shape: RequestShape = { id: 't', path: '/a/{id}', method: 'POST', parameters: { id: { type: 'string' }, amount: { type: 'number' }, tags: { type: 'array' } } };
+    const json = build(shape, { id: 'x', amount: 5, tags: ['a', 'b'] });
+    expect(json.headers.get('content-type')).toBe('application/json');
+    expect(JSON.parse(json.body!)).toEqual({ amount: 5, tags: ['a', 'b'] });
+    const form = build({ ...shape, request_content_type: 'application/x-www-form-urlencoded' }, { id: 'x', amount: 5, tags: ['a', 'b'] });
+    expect(form.headers.get('content-type')).toBe('application/x-www-form-urlencoded');
+    expect(form.body).toBe('amount=5&tags=a&tags=b');
+  });
+
+  it('sends no body when no body parameter is given', () => {
+    const request = build({ id: 't', path: '/a', method: 'POST', parameters: { note: { type: 'string' } } }, {});
+    expect(request.body).toBeUndefined();
+    expect(request.headers.has('content-type')).toBe(false);
+  });
+
+  it('puts body parameters of a GET in the query', () => {
+    const request = build({ id: 't', path: '/a', method: 'GET', parameters: { q: { type: 'string', in: 'body' } } }, { q: 'x' });
+    expect(request.url.search).toBe('?q=x');
+    expect(request.body).toBeUndefined();
+  });
+
+  it('sets the agent id and idempotency headers after the parameters, so arguments cannot replace them', () => {
+    const request = buildToolRequest({
+      shape: { id: 't', path: '/a', method: 'POST', parameters: { 'X-Agent-ID': { type: 'string', in: 'header' } } },
+      baseUrl: base,
+      args: { 'X-Agent-ID': 'spoofed' },
+      redactor: createRedactor(),
+      agentIdHeader: { name: 'X-Agent-ID', value: 'agent-1' },
+      idempotencyHeader: { name: 'Idempotency-Key', value: 'k-1' },
+    });
+    expect(request.headers.get('x-agent-id')).toBe('agent-1');
+    expect(request.headers.get('idempotency-key')).toBe('k-1');
+  });
+
+  it('asks for the declared response type', () => {
+    expect(build({ id: 't', path: '/a', method: 'GET' }, {}).headers.get('accept')).toBe('application/json, application/problem+json;q=0.9');
+    expect(build({ id: 't', path: '/a', method: 'GET', returns: { content_type: 'text/csv' } }, {}).headers.get('accept')).toBe('text/csv, application/problem+json;q=0.9');
+  });
+
+  it('hides redacted values in the display URL only', () => {
+    const request = build({ id: 't', path: '/accounts/{account_id}', method: 'GET', parameters: { account_id: { type: 'string' }, ssn: { type: 'string' } } }, { account_id: 'acc-9', ssn: '123-45' }, ['account_id', 'ssn']);
+    expect(request.url.href).toBe(`${base}/accounts/acc-9?ssn=123-45`);
+    expect(request.displayUrl.href).toBe(`${base}/accounts/[REDACTED]?ssn=%5BREDACTED%5D`);
+  });
+
+  it('refuses a service whose consumer requirements aicap cannot meet', () => {
+    expect(() =>
+      buildToolRequest({ shape: { id: 't', path: '/a', method: 'GET' }, baseUrl: base, args: {}, redactor: createRedactor(), consumerRequirements: { content_types: ['application/json', 'application/msgpack'] } }),
+    ).toThrow(/application\/msgpack/);
+  });
+});
