@@ -46,3 +46,20 @@ export { PolicyRefusedError } from './policy/policy-refused-error.js';
 export type { PolicyRefusalCode } from './policy/policy-refused-error.js';
 export { createMemorySessionStore } from './policy/session-store.js';
 export type { SessionStore, MemorySessionStoreOptions } from './policy/session-store.js';
+export type { Job, JobCheckpoint, StartJobOptions, ClientJobsOptions, NeedsInputHandler } from './jobs/job.js';
+export type { FollowJobOptions } from './jobs/follow-job-status.js';
+export type {
+  JobEvent,
+  JobEventBase,
+  JobStatusEvent,
+  JobProgressEvent,
+  JobWarningEvent,
+  JobNeedsInputEvent,
+  JobResyncEvent,
+  JobSignalEvent,
+  JobState,
+} from './jobs/job-event.js';
+export { JobError } from './jobs/job-error.js';
+export type { JobErrorReason } from './jobs/job-error.js';
+export { checkCapabilities } from './check/check-capabilities.js';
+export type { CheckCapabilitiesOptions, CheckReport, CheckResult, CheckOutcome } from './check/check-capabilities.js';

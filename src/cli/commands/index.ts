@@ -1,5 +1,7 @@
 import type { CliCommand } from '../cli-io.js';
 import { callCommand } from './call.js';
+import { checkCommand } from './check.js';
+import { serveCommand } from './serve.js';
 import { validateCommand } from './validate.js';
 
 /**
@@ -8,5 +10,7 @@ import { validateCommand } from './validate.js';
  */
 export const commands: Record<string, CliCommand> = {
   call: callCommand,
+  check: checkCommand,
+  serve: serveCommand,
   validate: validateCommand,
 };

@@ -1,0 +1,76 @@
+import { parseArgs } from 'node:util';
+import { AicapError } from '../../index.js';
+import { checkCapabilities, type CheckOutcome } from '../../client/index.js';
+import type { CliCommand, CliIo } from '../cli-io.js';
+
+const USAGE = `Usage: aicap check <origin|manifest-url> [--token <t>] [--no-probe] [--timeout <ms>] [--json]
+
+Checks the live discovery chain: the manifest (status, media type, strict JSON, schema, no secrets,
+origin binding), HTTP caching (ETag, 304, Cache-Control, Vary), HEAD, CORS, no Set-Cookie, read-only
+endpoints refusing anonymous calls with 401 + WWW-Authenticate, and the OAuth metadata it names.
+Never sends a consequential (non-GET) request.
+
+  --token <t>       bearer token for the manifest request (sent to that origin only)
+  --no-probe        do not probe tool and resource endpoints
+  --timeout <ms>    deadline of each request, default 10000
+  --json            print the report object on stdout
+  -h, --help        show this help
+
+Exit status: 0 all checks pass (warnings allowed), 1 a check failed, 2 usage error.
+`;
+
+const MARKS: Record<CheckOutcome, string> = { pass: '✔', warn: '⚠', fail: '✘', skip: '·' };
+
+/** `aicap check <origin>`: a thin wrapper over `checkCapabilities`. */
+export const checkCommand: CliCommand = {
+  summary: 'check a live manifest chain: manifest, caching, CORS, secrets, endpoints, OAuth metadata',
+  async run(argv: string[], io: CliIo): Promise<number> {
+    let parsed;
+    try {
+      parsed = parseArgs({
+        args: argv,
+        allowPositionals: true,
+        options: {
+          token: { type: 'string' },
+          'no-probe': { type: 'boolean', default: false },
+          timeout: { type: 'string', default: '10000' },
+          json: { type: 'boolean', default: false },
+          help: { type: 'boolean', short: 'h', default: false },
+        },
+      });
+    } catch (error) {
+      io.error(`${(error as Error).message}\n\n${USAGE}`);
+      return 2;
+    }
+    if (parsed.values.help) {
+      io.stdout(USAGE);
+      return 0;
+    }
+    const [target, ...extra] = parsed.positionals;
+    if (target === undefined || extra.length > 0) {
+      io.error(`Expected exactly one origin or manifest URL.\n\n${USAGE}`);
+      return 2;
+    }
+    const timeoutInMs = Number(parsed.values.timeout);
+    if (!Number.isSafeInteger(timeoutInMs) || timeoutInMs <= 0) {
+      io.error(`The \`--timeout\` option must be a positive whole number of milliseconds, got ${JSON.stringify(parsed.values.timeout)}.`);
+      return 2;
+    }
+    let report;
+    try {
+      report = await checkCapabilities(target, {
+        timeoutInMs,
+        probeEndpoints: !parsed.values['no-probe'],
+        ...(parsed.values.token === undefined ? {} : { token: parsed.values.token }),
+      });
+    } catch (error) {
+      io.error(AicapError.isInstance(error) ? error.message : String(error));
+      return 2;
+    }
+    if (parsed.values.json) io.stdout(`${JSON.stringify(report, null, 2)}\n`);
+    for (const check of report.checks) io.stderr(`${MARKS[check.outcome]} ${check.id.padEnd(28)} ${check.message}\n`);
+    const failed = report.checks.filter((check) => check.outcome === 'fail').length;
+    io.stderr(failed === 0 ? `\n${report.url}: all checks passed\n` : `\n${report.url}: ${failed} check(s) failed\n`);
+    return failed === 0 ? 0 : 1;
+  },
+};

@@ -1,0 +1,218 @@
+import { MANIFEST_MEDIA_TYPE, WELL_KNOWN_PATH, type Manifest, type Tool, type Resource } from '../../manifest/manifest-v0.js';
+import { digestManifest } from '../../manifest/digest-manifest.js';
+import { parseManifest } from '../../manifest/parse-manifest.js';
+import { findSecretValues } from '../../server/find-secret-values.js';
+import { AicapError } from '../../errors/aicap-error.js';
+import { createGuardedFetch, type GuardedFetchOptions } from '../guarded-fetch.js';
+import { checkOriginBinding } from '../trust/check-origin-binding.js';
+import type { FetchFunction } from '../client-types.js';
+
+/** Outcome of one check. `fail` makes the whole report fail; `warn` does not. */
+export type CheckOutcome = 'pass' | 'warn' | 'fail' | 'skip';
+
+/** One line of a {@link CheckReport}. */
+export interface CheckResult {
+  /** Stable identifier, e.g. `manifest.etag`. */
+  id: string;
+  /** Outcome. */
+  outcome: CheckOutcome;
+  /** What was observed and, when not passing, what to do. */
+  message: string;
+}
+
+/** What {@link checkCapabilities} found. */
+export interface CheckReport {
+  /** The manifest URL checked. */
+  url: string;
+  /** True when no check failed. */
+  ok: boolean;
+  /** Every check in the order run. */
+  checks: CheckResult[];
+}
+
+/** Options of {@link checkCapabilities}. */
+export interface CheckCapabilitiesOptions {
+  /** Bearer token sent with the manifest request (only to the manifest's origin). Tool endpoints are always probed without it. */
+  token?: string;
+  /** Probe GET tools and resources without credentials, expecting 401 + `WWW-Authenticate` when `auth` is declared. Never sends a consequential (non-GET) request. @default true */
+  probeEndpoints?: boolean;
+  /** Deadline of each request, in milliseconds. @default 10_000 */
+  timeoutInMs?: number;
+  /** Transport, for tests. @default the guarded fetch, trusting the origin given */
+  fetch?: FetchFunction;
+  /** Extra SSRF allow-list entries for the guarded fetch. @default [] */
+  allow?: GuardedFetchOptions['allow'];
+}
+
+/**
+ * Checks a live manifest chain the way a careful client would see it: the manifest URL (media type,
+ * strict JSON, schema and semantic checks, no secrets, origin binding), HTTP caching (strong ETag,
+ * 304 on `If-None-Match`, `Cache-Control`, `Vary` for per-credential variants), HEAD, CORS, no
+ * `Set-Cookie`, read-only endpoints answering 401 with `WWW-Authenticate` when auth is declared, and
+ * the OAuth metadata named by `provider_discovery`. Never throws for what the server does; a
+ * request that cannot be made becomes a failed check.
+ * @example
+ * const report = await checkCapabilities('https://api.example.com');
+ * if (!report.ok) console.log(report.checks.filter((check) => check.outcome === 'fail'));
+ */
+export async function checkCapabilities(originOrUrl: string, options: CheckCapabilitiesOptions = {}): Promise<CheckReport> {
+  const url = toManifestUrl(originOrUrl);
+  const origin = new URL(url).origin;
+  const timeoutInMs = options.timeoutInMs ?? 10_000;
+  const fetch =
+    options.fetch ??
+    createGuardedFetch({
+      timeouts: { totalInMs: timeoutInMs },
+      maxResponseSizeInBytes: 1_048_576 + 1,
+      allow: options.allow ?? [],
+      isTrustedOrigin: (candidate) => candidate === origin,
+    });
+  const checks: CheckResult[] = [];
+  const add = (id: string, outcome: CheckOutcome, message: string): void => void checks.push({ id, outcome, message });
+  const authorization: Record<string, string> = options.token ? { authorization: `Bearer ${options.token}` } : {};
+
+  let response: Response;
+  let bytes: Uint8Array;
+  try {
+    response = await fetch(url, { headers: { accept: `${MANIFEST_MEDIA_TYPE}, application/json;q=0.9`, origin: 'https://aicap-check.invalid', ...authorization } });
+    bytes = new Uint8Array(await response.arrayBuffer());
+  } catch (error) {
+    add('manifest.fetch', 'fail', `GET ${url} failed: ${describe(error)}`);
+    return { url, ok: false, checks };
+  }
+  if (response.status !== 200) {
+    const challenge = response.headers.get('www-authenticate');
+    add('manifest.status', 'fail', `GET ${url} answered ${response.status}${challenge ? ` (WWW-Authenticate: ${challenge}; pass --token)` : ''}; expected 200`);
+    return { url, ok: false, checks };
+  }
+  add('manifest.status', 'pass', `GET ${url} answered 200 (${bytes.byteLength} bytes)`);
+
+  const contentType = (response.headers.get('content-type') ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
+  if (contentType === MANIFEST_MEDIA_TYPE) add('manifest.media_type', 'pass', `Content-Type is ${MANIFEST_MEDIA_TYPE}`);
+  else if (contentType === 'application/json') add('manifest.media_type', 'warn', `Content-Type is application/json; serve ${MANIFEST_MEDIA_TYPE}`);
+  else add('manifest.media_type', 'fail', `Content-Type is "${contentType || 'missing'}"; serve ${MANIFEST_MEDIA_TYPE}`);
+
+  const result = parseManifest(bytes);
+  const errors = result.issues.filter((issue) => issue.severity === 'error');
+  const warnings = result.issues.filter((issue) => issue.severity === 'warning');
+  if (!result.valid || !result.manifest) {
+    add('manifest.valid', 'fail', `invalid: ${errors.slice(0, 5).map((issue) => `${issue.pointer || '/'} ${issue.code}`).join(', ')}${errors.length > 5 ? ` and ${errors.length - 5} more` : ''}; run \`aicap validate ${url}\``);
+    return { url, ok: false, checks };
+  }
+  add('manifest.valid', warnings.length > 0 ? 'warn' : 'pass', warnings.length > 0 ? `valid, with ${warnings.length} warning(s): ${warnings.slice(0, 3).map((issue) => `${issue.pointer} ${issue.code}`).join(', ')}` : 'valid against spec v0.1');
+  const manifest = result.manifest;
+
+  const secrets = findSecretValues(manifest);
+  if (secrets.length > 0) add('manifest.no_secrets', 'fail', `secret-looking values at ${secrets.map((finding) => `${finding.pointer} (${finding.kind})`).join(', ')}; a manifest is public`);
+  else add('manifest.no_secrets', 'pass', 'no secret-looking values');
+
+  try {
+    checkOriginBinding(url, manifest.service.base_url, new Set());
+    add('manifest.origin_binding', 'pass', `service.base_url ${manifest.service.base_url} shares the manifest's origin`);
+  } catch (error) {
+    add('manifest.origin_binding', 'fail', describe(error));
+  }
+
+  if (response.headers.has('set-cookie')) add('http.no_set_cookie', 'fail', 'the manifest response sets a cookie; remove Set-Cookie from the route');
+  else add('http.no_set_cookie', 'pass', 'no Set-Cookie');
+
+  const allowOrigin = response.headers.get('access-control-allow-origin');
+  add('http.cors', allowOrigin ? 'pass' : 'warn', allowOrigin ? `Access-Control-Allow-Origin: ${allowOrigin}` : 'no Access-Control-Allow-Origin: browser-based agents cannot read the manifest');
+
+  const cacheControl = response.headers.get('cache-control');
+  const vary = (response.headers.get('vary') ?? '').toLowerCase();
+  const perCredential = vary.includes('authorization');
+  if (!cacheControl) add('http.cache_control', 'warn', 'no Cache-Control: clients cannot tell how long the manifest stays fresh');
+  else if (perCredential && /\bpublic\b/i.test(cacheControl)) add('http.cache_control', 'fail', `Vary: Authorization with "${cacheControl}": a per-credential manifest must be private`);
+  else add('http.cache_control', /max-age=\d+/i.test(cacheControl) ? 'pass' : 'warn', `Cache-Control: ${cacheControl}`);
+
+  const etag = response.headers.get('etag');
+  if (!etag) add('http.etag', 'warn', 'no ETag: clients must download the whole manifest to revalidate');
+  else {
+    const strong = !etag.startsWith('W/');
+    const matchesDigest = etag.replaceAll('"', '') === digestManifest(manifest);
+    add('http.etag', strong ? 'pass' : 'warn', `ETag ${etag}${strong ? '' : ' is weak'}${matchesDigest ? ' (equals the canonical digest)' : ''}`);
+    try {
+      const conditional = await fetch(url, { headers: { 'if-none-match': etag, ...authorization } });
+      await conditional.body?.cancel();
+      add('http.conditional', conditional.status === 304 ? 'pass' : 'warn', `If-None-Match answered ${conditional.status}${conditional.status === 304 ? '' : '; expected 304'}`);
+    } catch (error) {
+      add('http.conditional', 'fail', `conditional GET failed: ${describe(error)}`);
+    }
+  }
+
+  try {
+    const head = await fetch(url, { method: 'HEAD', headers: authorization });
+    await head.body?.cancel();
+    add('http.head', head.status === 200 ? 'pass' : 'warn', `HEAD answered ${head.status}`);
+  } catch (error) {
+    add('http.head', 'warn', `HEAD failed: ${describe(error)}`);
+  }
+
+  if (options.probeEndpoints !== false) await probeEndpoints(manifest, fetch, add);
+  await checkProviderDiscovery(manifest, fetch, add);
+
+  return { url, ok: !checks.some((check) => check.outcome === 'fail'), checks };
+}
+
+async function probeEndpoints(manifest: Manifest, fetch: FetchFunction, add: (id: string, outcome: CheckOutcome, message: string) => void): Promise<void> {
+  const authDeclared = manifest.auth !== undefined && manifest.auth.type !== 'none';
+  const readOnly: Array<Tool | Resource> = [...manifest.tools.filter((tool) => tool.method === 'GET' || tool.method === 'HEAD'), ...(manifest.resources ?? [])];
+  const skipped = manifest.tools.length - manifest.tools.filter((tool) => tool.method === 'GET' || tool.method === 'HEAD').length;
+  if (skipped > 0) add('endpoints.consequential', 'skip', `${skipped} consequential (non-GET) tool(s) not probed: a check never causes side effects`);
+  for (const entry of readOnly.slice(0, 50)) {
+    // Placeholders get an inert value: the probe only looks at how an unauthenticated request is refused.
+    const path = entry.path.replace(/\{[^{}]+\}/g, 'aicap-check');
+    const target = joinUrl(manifest.service.base_url, path);
+    try {
+      const answer = await fetch(target, { headers: { accept: 'application/json' } });
+      await answer.body?.cancel();
+      const id = `endpoint.${entry.id}`;
+      if (!authDeclared) add(id, answer.status < 500 ? 'pass' : 'warn', `GET ${target} answered ${answer.status}`);
+      else if (answer.status === 401) {
+        const challenge = answer.headers.get('www-authenticate');
+        add(id, challenge ? 'pass' : 'fail', challenge ? `GET ${target} without credentials: 401, WWW-Authenticate: ${challenge}` : `GET ${target} answered 401 without WWW-Authenticate; add the challenge so clients can start authorization`);
+      } else if (answer.status >= 200 && answer.status < 300) add(id, 'warn', `GET ${target} answered ${answer.status} without credentials although auth is declared`);
+      else add(id, answer.status >= 500 ? 'fail' : 'warn', `GET ${target} without credentials answered ${answer.status}; expected 401 with WWW-Authenticate`);
+    } catch (error) {
+      add(`endpoint.${entry.id}`, 'fail', `GET ${target} failed: ${describe(error)}`);
+    }
+  }
+}
+
+async function checkProviderDiscovery(manifest: Manifest, fetch: FetchFunction, add: (id: string, outcome: CheckOutcome, message: string) => void): Promise<void> {
+  const discovery = manifest.auth?.provider_discovery;
+  if (!discovery) return;
+  try {
+    const answer = await fetch(discovery, { headers: { accept: 'application/json' } });
+    if (answer.status !== 200) {
+      await answer.body?.cancel();
+      add('auth.provider_discovery', 'fail', `GET ${discovery} answered ${answer.status}`);
+      return;
+    }
+    const metadata = (await answer.json()) as Record<string, unknown>;
+    const kind = Array.isArray(metadata['authorization_servers']) ? 'protected-resource metadata (RFC 9728)' : typeof metadata['token_endpoint'] === 'string' ? 'authorization-server metadata (RFC 8414 / OIDC)' : undefined;
+    add('auth.provider_discovery', kind ? 'pass' : 'fail', kind ? `${discovery} is ${kind}` : `${discovery} has neither authorization_servers nor token_endpoint`);
+  } catch (error) {
+    add('auth.provider_discovery', 'fail', `GET ${discovery} failed: ${describe(error)}`);
+  }
+}
+
+function toManifestUrl(originOrUrl: string): string {
+  let url: URL;
+  try {
+    url = new URL(originOrUrl);
+  } catch {
+    throw new AicapError('INVALID_OPTION', `"${originOrUrl}" is not an absolute URL; give an origin such as https://api.example.com`);
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new AicapError('INVALID_OPTION', `Scheme "${url.protocol}" is not supported; use http or https`);
+  return url.pathname === '/' || url.pathname === '' ? `${url.origin}${WELL_KNOWN_PATH}` : url.href;
+}
+
+function joinUrl(baseUrl: string, path: string): string {
+  return `${baseUrl.replace(/\/+$/, '')}${path}`;
+}
+
+function describe(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

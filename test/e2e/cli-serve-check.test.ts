@@ -1,0 +1,165 @@
+import { spawn, execFile } from 'node:child_process';
+import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { Manifest } from 'aicap';
+import { checkCapabilities } from '../../src/client/check/check-capabilities.js';
+import { createManifestHandler, toNodeListener } from '../../src/server/index.js';
+
+const cli = join(import.meta.dirname, '../../dist/cli/main.js');
+const paymentsFile = join(import.meta.dirname, '../../examples/payments/payments.manifest.json');
+const run = promisify(execFile);
+const servers: Server[] = [];
+
+afterEach(async () => {
+  await Promise.all(servers.splice(0).map((server) => new Promise((resolve) => server.close(resolve))));
+});
+
+async function listen(handler: Parameters<typeof createServer>[1]): Promise<string> {
+  const server = createServer(handler);
+  servers.push(server);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+}
+
+async function paymentsManifest(origin: string): Promise<Manifest> {
+  const manifest = JSON.parse(await readFile(paymentsFile, 'utf8')) as Manifest;
+  return {
+    ...manifest,
+    service: { ...manifest.service, base_url: `${origin}/v2` },
+    auth: { ...manifest.auth!, provider_discovery: `${origin}/.well-known/oauth-protected-resource` },
+  };
+}
+
+describe('checkCapabilities', () => {
+  it('passes a well-behaved producer: media type, ETag + 304, CORS, 401 challenges, OAuth metadata', async () => {
+    const routes: { manifest?: ReturnType<typeof toNodeListener> } = {};
+    const origin = await listen((request, response) => {
+      if (request.url?.startsWith('/.well-known/ai-capabilities')) return routes.manifest!(request, response);
+      if (request.url === '/.well-known/oauth-protected-resource') {
+        response.setHeader('content-type', 'application/json');
+        return response.end(JSON.stringify({ resource: 'x', authorization_servers: ['http://127.0.0.1:1'] }));
+      }
+      response.statusCode = 401;
+      response.setHeader('www-authenticate', 'Bearer realm="test"');
+      response.end();
+    });
+    routes.manifest = toNodeListener(createManifestHandler({ manifest: await paymentsManifest(origin) }));
+
+    const report = await checkCapabilities(origin);
+
+    expect(report.checks.filter((check) => check.outcome === 'fail')).toEqual([]);
+    expect(report.ok).toBe(true);
+    const byId = new Map(report.checks.map((check) => [check.id, check]));
+    expect(byId.get('http.conditional')?.outcome).toBe('pass');
+    expect(byId.get('endpoint.list_transactions')?.message).toContain('401');
+    expect(byId.get('auth.provider_discovery')?.outcome).toBe('pass');
+    // Consequential tools are counted, never requested.
+    expect(byId.get('endpoints.consequential')?.message).toMatch(/^4 consequential/);
+  });
+
+  it('fails a producer that leaks cookies, serves plain JSON, answers anonymously and challenges without WWW-Authenticate', async () => {
+    const requests: string[] = [];
+    let body = '';
+    const origin = await listen((request, response) => {
+      requests.push(`${request.method} ${request.url}`);
+      if (request.url === '/.well-known/ai-capabilities') {
+        response.setHeader('content-type', 'text/html');
+        response.setHeader('set-cookie', 'session=1');
+        return response.end(body);
+      }
+      if (request.url?.includes('/transactions')) {
+        response.statusCode = 401; // no challenge
+        return response.end();
+      }
+      response.end('{}'); // summary answers without credentials
+    });
+    const manifest = await paymentsManifest(origin);
+    delete manifest.auth!.provider_discovery;
+    body = JSON.stringify(manifest);
+
+    const report = await checkCapabilities(origin);
+
+    const outcome = (id: string): string | undefined => report.checks.find((check) => check.id === id)?.outcome;
+    expect(report.ok).toBe(false);
+    expect(outcome('manifest.media_type')).toBe('fail');
+    expect(outcome('http.no_set_cookie')).toBe('fail');
+    expect(outcome('http.etag')).toBe('warn');
+    expect(outcome('endpoint.list_transactions')).toBe('fail');
+    expect(outcome('endpoint.account_summary')).toBe('warn');
+    expect(requests.every((line) => line.startsWith('GET ') || line.startsWith('HEAD '))).toBe(true);
+  });
+
+  it('refuses a manifest whose base_url is on another origin and reports both origins', async () => {
+    const manifest = JSON.parse(await readFile(paymentsFile, 'utf8')) as Manifest;
+    const origin = await listen((_request, response) => {
+      response.setHeader('content-type', 'application/ai-capabilities+json');
+      response.end(JSON.stringify(manifest));
+    });
+    const report = await checkCapabilities(`${origin}/.well-known/ai-capabilities`, { probeEndpoints: false });
+    const binding = report.checks.find((check) => check.id === 'manifest.origin_binding');
+    expect(binding?.outcome).toBe('fail');
+    expect(binding?.message).toContain('https://api.example.com');
+    expect(binding?.message).toContain(origin);
+  });
+
+  it('reports an unreachable manifest as a failed check instead of throwing', async () => {
+    const origin = await listen((_request, response) => response.end());
+    await new Promise((resolve) => servers.pop()!.close(resolve));
+    const report = await checkCapabilities(origin, { timeoutInMs: 2_000 });
+    expect(report.ok).toBe(false);
+    expect(report.checks).toHaveLength(1);
+    expect(report.checks[0]?.id).toBe('manifest.fetch');
+  });
+});
+
+describe('aicap serve + aicap check (built CLI)', () => {
+  it('serves a manifest file on a free port and check reports its foreign base_url with exit 1', async () => {
+    const directory = await mkdtemp(join(tmpdir(), 'aicap-serve-'));
+    const file = join(directory, 'manifest.json');
+    await writeFile(file, await readFile(paymentsFile));
+    const child = spawn(process.execPath, [cli, 'serve', file, '--port', '0'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    try {
+      const origin = await new Promise<string>((resolve, reject) => {
+        let output = '';
+        child.stdout.on('data', (chunk: Buffer) => {
+          output += chunk.toString();
+          const line = output.split('\n')[0];
+          if (output.includes('\n') && line) resolve(line);
+        });
+        child.once('exit', (code) => reject(new Error(`serve exited early with ${code}`)));
+      });
+      expect(origin).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+
+      const failure = await run(process.execPath, [cli, 'check', origin, '--no-probe']).catch((error: { code: number; stderr: string }) => error);
+      expect('code' in failure ? failure.code : 0).toBe(1);
+      expect(failure.stderr).toMatch(/✘ manifest\.origin_binding/);
+      expect(failure.stderr).toMatch(/✔ http\.conditional/);
+
+      const json = await run(process.execPath, [cli, 'check', origin, '--no-probe', '--json']).catch((error: { stdout: string }) => error);
+      const report = JSON.parse(json.stdout) as { ok: boolean; checks: Array<{ id: string }> };
+      expect(report.ok).toBe(false);
+      expect(report.checks.map((check) => check.id)).toContain('manifest.valid');
+    } finally {
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      child.kill('SIGTERM');
+      await exited;
+    }
+  });
+
+  it('exits 2 with a message for an invalid manifest file and for a bad option', async () => {
+    const directory = await mkdtemp(join(tmpdir(), 'aicap-serve-'));
+    const file = join(directory, 'bad.json');
+    await writeFile(file, '{"schema_version": "0.1.0"}');
+    const invalid = await run(process.execPath, [cli, 'serve', file, '--port', '0']).catch((error: { code: number; stderr: string }) => error);
+    expect('code' in invalid ? invalid.code : 0).toBe(2);
+    expect(invalid.stderr).toContain('/service');
+    const badOption = await run(process.execPath, [cli, 'check', 'http://127.0.0.1:1', '--timeout', 'soon']).catch((error: { code: number; stderr: string }) => error);
+    expect('code' in badOption ? badOption.code : 0).toBe(2);
+    expect(badOption.stderr).toContain('`--timeout`');
+  });
+});
