@@ -46,6 +46,8 @@ export type { ValidationIssue, ValidationSeverity } from './manifest/validation-
 export { parseManifest, parseJsonDocument } from './manifest/parse-manifest.js';
 export type { ParseManifestOptions, ParseJsonOptions } from './manifest/parse-manifest.js';
 export { assertValidManifest } from './manifest/assert-valid-manifest.js';
+export { diffManifests } from './manifest/diff-manifests.js';
+export type { ManifestDiff, ManifestChange, ManifestChangeKind, ManifestChangeType, ChangeClassification } from './manifest/diff-manifests.js';
 export { checkEmbeddedSchema } from './manifest/check-embedded-schema.js';
 export type { EmbeddedSchemaLimits } from './manifest/check-embedded-schema.js';
 export { canonicalJson, digestManifest, digestTool, digestText } from './manifest/digest-manifest.js';

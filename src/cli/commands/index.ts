@@ -1,6 +1,8 @@
 import type { CliCommand } from '../cli-io.js';
 import { callCommand } from './call.js';
 import { checkCommand } from './check.js';
+import { diffCommand } from './diff.js';
+import { generateCommand } from './generate.js';
 import { serveCommand } from './serve.js';
 import { validateCommand } from './validate.js';
 
@@ -11,6 +13,8 @@ import { validateCommand } from './validate.js';
 export const commands: Record<string, CliCommand> = {
   call: callCommand,
   check: checkCommand,
+  diff: diffCommand,
+  generate: generateCommand,
   serve: serveCommand,
   validate: validateCommand,
 };

@@ -1,0 +1,169 @@
+import { readFile, stat, writeFile } from 'node:fs/promises';
+import { parseArgs } from 'node:util';
+import { AicapError, canonicalJson, diffManifests } from '../../index.js';
+import type { Manifest } from '../../index.js';
+import { generateManifest, parseManifestOverlay } from '../../openapi/index.js';
+import type { GenerateManifestResult, GeneratorWarning, ManifestOverlay } from '../../openapi/index.js';
+import type { CliCommand, CliIo } from '../cli-io.js';
+
+const DEFAULT_TIMEOUT_IN_MS = 10_000;
+// Above this size a description takes long enough that silence looks like a hang.
+const PROGRESS_THRESHOLD_IN_BYTES = 1_048_576;
+const SHOWN_WARNINGS = 40;
+
+const USAGE = `Usage: aicap generate <openapi file|url> [--overlay <file>] [-o <out.json>] [--check] [--json]
+
+Generates a manifest from a Swagger 2.0 or OpenAPI 3.0/3.1 description (JSON or YAML, relative
+$refs across files), with the x-ai-* extensions and an overlay keyed by tool id.
+
+  <openapi file|url>    the description
+  --overlay <file>      semantic layer (YAML or JSON) applied after generation
+  -o, --output <file>   write the manifest there instead of stdout
+  --check               compare with --output instead of writing it: exit 1 when it differs
+  --json                print { manifest, warnings } on stdout ({ upToDate, warnings, changes } with --check)
+  --lenient             turn violations of the OpenAPI specification into warnings
+  --server-url <url>    service.base_url to use instead of servers[0]
+  --ref-root <dir>      directory relative $refs may reach (default: the description's directory)
+  --timeout <ms>        deadline per download for URL descriptions, default ${DEFAULT_TIMEOUT_IN_MS}
+  -h, --help            show this help
+
+Exit status: 0 written or up to date, 1 --check found a difference, 2 usage error or invalid input.
+`;
+
+/** `aicap generate`: a thin wrapper over `generateManifest` from `aicap/openapi`. */
+export const generateCommand: CliCommand = {
+  summary: 'generate a manifest from an OpenAPI description (--check for CI)',
+  async run(argv: string[], io: CliIo): Promise<number> {
+    let parsed;
+    try {
+      parsed = parseArgs({
+        args: argv,
+        allowPositionals: true,
+        options: {
+          overlay: { type: 'string' },
+          output: { type: 'string', short: 'o' },
+          check: { type: 'boolean', default: false },
+          json: { type: 'boolean', default: false },
+          lenient: { type: 'boolean', default: false },
+          'server-url': { type: 'string' },
+          'ref-root': { type: 'string' },
+          timeout: { type: 'string' },
+          help: { type: 'boolean', short: 'h', default: false },
+        },
+      });
+    } catch (error) {
+      io.error(`${(error as Error).message}\n\n${USAGE}`);
+      return 2;
+    }
+    const { values } = parsed;
+    if (values.help) {
+      io.stdout(USAGE);
+      return 0;
+    }
+    const [input, ...extra] = parsed.positionals;
+    if (input === undefined || extra.length > 0) {
+      io.error(`${input === undefined ? 'Missing the OpenAPI description to generate from.' : `Expected one description, got ${parsed.positionals.length}.`}\n\n${USAGE}`);
+      return 2;
+    }
+    if (values.check && values.output === undefined) {
+      io.error('The `--check` option compares with the file given by `-o <out.json>`; add it.');
+      return 2;
+    }
+    const timeoutInMs = values.timeout === undefined ? DEFAULT_TIMEOUT_IN_MS : Number(values.timeout);
+    if (!Number.isSafeInteger(timeoutInMs) || timeoutInMs <= 0) {
+      io.error(`The \`--timeout\` option must be a positive whole number of milliseconds, got ${JSON.stringify(values.timeout)}.`);
+      return 2;
+    }
+
+    let overlay: ManifestOverlay | undefined;
+    if (values.overlay !== undefined) {
+      try {
+        overlay = parseManifestOverlay(await readFile(values.overlay, 'utf8'), values.overlay);
+      } catch (error) {
+        io.error(AicapError.isInstance(error) ? error.message : `Cannot read the overlay ${values.overlay}: ${(error as Error).message}`);
+        return 2;
+      }
+    }
+
+    const showProgress = io.isInteractive || (await isLarge(input));
+    const started = performance.now();
+    let result: GenerateManifestResult;
+    try {
+      result = await generateManifest({
+        input,
+        strict: !values.lenient,
+        timeoutInMs,
+        ...(overlay ? { overlay } : {}),
+        ...(values['server-url'] === undefined ? {} : { serverUrl: values['server-url'] }),
+        ...(values['ref-root'] === undefined ? {} : { refRoot: values['ref-root'] }),
+        ...(showProgress ? { onProgress: (message: string) => io.stderr(`… ${message} (${Math.round(performance.now() - started)} ms)\n`) } : {}),
+      });
+    } catch (error) {
+      if (!AicapError.isInstance(error)) throw error;
+      if (values.json) io.stdout(`${JSON.stringify({ error: { code: error.code, message: error.message } }, null, 2)}\n`);
+      io.error(error.message);
+      return error.code === 'OPENAPI_INVALID' ? 2 : 1;
+    }
+    reportWarnings(io, result.warnings);
+    const text = `${JSON.stringify(result.manifest, null, 2)}\n`;
+    const summary = `${result.statistics.tools} tools, ${result.statistics.resources} resources from ${result.statistics.operations} operations, ${result.warnings.length} warning${result.warnings.length === 1 ? '' : 's'}`;
+
+    if (values.check) return check(io, values.output!, result, values.json, summary);
+    if (values.output !== undefined) {
+      try {
+        await writeFile(values.output, text);
+      } catch (error) {
+        io.error(`Cannot write ${values.output}: ${(error as Error).message}`);
+        return 2;
+      }
+      if (values.json) io.stdout(`${JSON.stringify({ manifest: result.manifest, warnings: result.warnings }, null, 2)}\n`);
+      io.info(`wrote ${values.output}: ${summary}`);
+      return 0;
+    }
+    io.stdout(values.json ? `${JSON.stringify({ manifest: result.manifest, warnings: result.warnings }, null, 2)}\n` : text);
+    io.info(summary);
+    return 0;
+  },
+};
+
+async function check(io: CliIo, output: string, result: GenerateManifestResult, json: boolean, summary: string): Promise<number> {
+  let existing: unknown;
+  try {
+    existing = JSON.parse(await readFile(output, 'utf8'));
+  } catch (error) {
+    const reason = (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'does not exist' : `cannot be read as JSON (${(error as Error).message})`;
+    if (json) io.stdout(`${JSON.stringify({ upToDate: false, reason, warnings: result.warnings }, null, 2)}\n`);
+    io.error(`${output} ${reason}; run \`aicap generate … -o ${output}\` to create it.`);
+    return 1;
+  }
+  // Canonical JSON: key order and formatting are not differences.
+  const upToDate = canonicalJson(existing) === canonicalJson(result.manifest);
+  const changes = upToDate || !isManifestLike(existing) ? [] : diffManifests(existing, result.manifest).changes;
+  if (json) io.stdout(`${JSON.stringify({ upToDate, warnings: result.warnings, changes }, null, 2)}\n`);
+  if (upToDate) {
+    io.info(`${output} is up to date (${summary})`);
+    return 0;
+  }
+  for (const change of changes.slice(0, 20)) io.warn(`${change.classification}: ${change.message}`);
+  if (changes.length > 20) io.warn(`… and ${changes.length - 20} more changes`);
+  io.error(`${output} is not up to date with the description; run \`aicap generate … -o ${output}\` and commit the result.`);
+  return 1;
+}
+
+function reportWarnings(io: CliIo, warnings: readonly GeneratorWarning[]): void {
+  for (const warning of warnings.slice(0, SHOWN_WARNINGS)) io.warn(`${warning.where}: ${warning.message}`);
+  if (warnings.length > SHOWN_WARNINGS) io.warn(`… and ${warnings.length - SHOWN_WARNINGS} more warnings (--json lists them all)`);
+}
+
+function isManifestLike(value: unknown): value is Manifest {
+  return typeof value === 'object' && value !== null && Array.isArray((value as { tools?: unknown }).tools) && typeof (value as { service?: unknown }).service === 'object';
+}
+
+async function isLarge(input: string): Promise<boolean> {
+  if (/^https?:\/\//i.test(input)) return true;
+  try {
+    return (await stat(input)).size >= PROGRESS_THRESHOLD_IN_BYTES;
+  } catch {
+    return false;
+  }
+}

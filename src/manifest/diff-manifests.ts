@@ -1,0 +1,337 @@
+import { escapePointerToken } from '../internal/json-pointer.js';
+import { canonicalJson } from './digest-manifest.js';
+import type { Manifest, Parameter, Prompt, Resource, Tool } from './manifest-v0.js';
+import { compareSemver } from './validate-manifest.js';
+
+/** What part of the manifest a change concerns. */
+export type ManifestChangeKind = 'tool' | 'resource' | 'prompt' | 'service' | 'auth' | 'policy' | 'versioning';
+
+/** Whether the thing appeared, disappeared or changed. */
+export type ManifestChangeType = 'added' | 'removed' | 'changed';
+
+/**
+ * How a change affects consumers:
+ * - `breaking`: calls that worked may now fail (removed tool, new required parameter, narrowed type or enum, moved path or method);
+ * - `trust-sensitive`: what an agent is told or allowed changed (description, intent, prompt text, scopes, policy, auth endpoints); re-approval is due, especially when `weakened`;
+ * - `non-breaking`: additions and clarifications.
+ */
+export type ChangeClassification = 'breaking' | 'non-breaking' | 'trust-sensitive';
+
+/** One difference between two manifests. */
+export interface ManifestChange {
+  /** What part of the manifest it concerns. */
+  kind: ManifestChangeKind;
+  /** Id of the tool, resource or prompt (or the scope name for `auth` scope changes). */
+  id?: string;
+  /** Added, removed or changed. */
+  change: ManifestChangeType;
+  /** JSON Pointer into the old manifest; absent for additions. */
+  oldPointer?: string;
+  /** JSON Pointer into the new manifest; absent for removals. */
+  newPointer?: string;
+  /** Effect on consumers. */
+  classification: ChangeClassification;
+  /** True when a safety guarantee got weaker: approval removed, redaction dropped, broader scope, higher budget. */
+  weakened?: boolean;
+  /** One sentence for humans. */
+  message: string;
+}
+
+/** The result of {@link diffManifests}. */
+export interface ManifestDiff {
+  /** Every change, breaking first, then trust-sensitive, then non-breaking. */
+  changes: ManifestChange[];
+  /** True when any change is breaking. */
+  breaking: boolean;
+  /** True when any change is trust-sensitive. */
+  trustSensitive: boolean;
+  /** The version bump the changes call for. */
+  bump: 'major' | 'minor' | 'patch' | 'none';
+  /**
+  `versioning.current` the new manifest should carry: the old version bumped by {@link bump}
+  (for 0.y.z, a breaking change bumps the minor and anything else the patch, as semver allows).
+  Undefined when the old manifest has no semver `versioning.current`.
+  */
+  suggestedVersion: string | undefined;
+}
+
+type Entry = Tool | Resource | Prompt;
+
+/**
+ * Compares two manifests and classifies every difference. Pure: no I/O, so the client can run it on
+ * a manifest that changed under a pinned approval (rug-pull check) as well as the CLI on two files.
+ */
+export function diffManifests(oldManifest: Manifest, newManifest: Manifest): ManifestDiff {
+  const changes: ManifestChange[] = [];
+  diffEntries('tool', oldManifest.tools, newManifest.tools, changes);
+  diffEntries('resource', oldManifest.resources ?? [], newManifest.resources ?? [], changes);
+  diffEntries('prompt', oldManifest.prompts ?? [], newManifest.prompts ?? [], changes);
+  diffService(oldManifest, newManifest, changes);
+  diffAuth(oldManifest, newManifest, changes);
+  diffPolicy(oldManifest, newManifest, changes);
+  diffVersioning(oldManifest, newManifest, changes);
+  const order: Record<ChangeClassification, number> = { breaking: 0, 'trust-sensitive': 1, 'non-breaking': 2 };
+  changes.sort((a, b) => order[a.classification] - order[b.classification]);
+  const breaking = changes.some((change) => change.classification === 'breaking');
+  const trustSensitive = changes.some((change) => change.classification === 'trust-sensitive');
+  const additions = changes.some((change) => change.change === 'added' && change.kind !== 'versioning');
+  const bump = breaking ? 'major' : trustSensitive || additions ? 'minor' : changes.some((change) => change.kind !== 'versioning') ? 'patch' : 'none';
+  return { changes, breaking, trustSensitive, bump, suggestedVersion: bumpVersion(oldManifest.versioning?.current, bump) };
+}
+
+function bumpVersion(current: string | undefined, bump: ManifestDiff['bump']): string | undefined {
+  const match = current === undefined ? null : /^(\d+)\.(\d+)\.(\d+)/.exec(current);
+  if (!match) return undefined;
+  let [major, minor, patch] = [Number(match[1]), Number(match[2]), Number(match[3])];
+  if (bump === 'none') return `${major}.${minor}.${patch}`;
+  // Semver §4: anything may change in 0.y.z; the usual convention shifts each bump one place right.
+  const effective = major === 0 ? (bump === 'major' ? 'minor' : 'patch') : bump;
+  if (effective === 'major') [major, minor, patch] = [major + 1, 0, 0];
+  else if (effective === 'minor') [minor, patch] = [minor + 1, 0];
+  else patch += 1;
+  return `${major}.${minor}.${patch}`;
+}
+
+const LIST_OF: Record<'tool' | 'resource' | 'prompt', string> = { tool: 'tools', resource: 'resources', prompt: 'prompts' };
+
+function diffEntries(kind: 'tool' | 'resource' | 'prompt', oldList: readonly Entry[], newList: readonly Entry[], changes: ManifestChange[]): void {
+  const list = LIST_OF[kind];
+  const oldById = new Map(oldList.map((entry, index) => [entry.id, { entry, pointer: `/${list}/${index}` }]));
+  const newById = new Map(newList.map((entry, index) => [entry.id, { entry, pointer: `/${list}/${index}` }]));
+  for (const [id, old] of oldById) {
+    const next = newById.get(id);
+    if (!next) {
+      changes.push({ kind, id, change: 'removed', oldPointer: old.pointer, classification: 'breaking', message: `${kind} "${id}" was removed` });
+      continue;
+    }
+    if (canonicalJson(old.entry) === canonicalJson(next.entry)) continue;
+    diffEntry(kind, id, old.entry as unknown as Record<string, unknown>, next.entry as unknown as Record<string, unknown>, old.pointer, next.pointer, changes);
+  }
+  for (const [id, next] of newById) {
+    if (!oldById.has(id)) changes.push({ kind, id, change: 'added', newPointer: next.pointer, classification: 'non-breaking', message: `${kind} "${id}" was added` });
+  }
+}
+
+// Fields whose text is read by the model: any change is a chance to inject instructions.
+const MODEL_VISIBLE = new Set(['description', 'intent', 'template', 'example_trigger']);
+// Fields whose change makes existing calls go elsewhere or be built differently.
+const CALL_SHAPE = new Set(['path', 'method', 'request_content_type', 'temporal_behavior']);
+
+function diffEntry(kind: ManifestChangeKind, id: string, oldEntry: Record<string, unknown>, newEntry: Record<string, unknown>, oldBase: string, newBase: string, changes: ManifestChange[]): void {
+  const fields = new Set([...Object.keys(oldEntry), ...Object.keys(newEntry)]);
+  for (const field of fields) {
+    const before = oldEntry[field];
+    const after = newEntry[field];
+    if (canonicalJson(before ?? null) === canonicalJson(after ?? null)) continue;
+    const base = { kind, id, ...(before === undefined ? {} : { oldPointer: `${oldBase}/${field}` }), ...(after === undefined ? {} : { newPointer: `${newBase}/${field}` }) };
+    const change: ManifestChangeType = before === undefined ? 'added' : after === undefined ? 'removed' : 'changed';
+    if (field === 'parameters') {
+      diffParameters(kind, id, (before ?? {}) as Record<string, Parameter>, (after ?? {}) as Record<string, Parameter>, `${oldBase}/parameters`, `${newBase}/parameters`, changes);
+    } else if (MODEL_VISIBLE.has(field)) {
+      changes.push({ ...base, change, classification: 'trust-sensitive', message: `${kind} "${id}": ${field} ${change}; the text the model reads is different, review it before re-approving` });
+    } else if (CALL_SHAPE.has(field)) {
+      changes.push({ ...base, change, classification: 'breaking', message: `${kind} "${id}": ${field} ${change === 'changed' ? `changed from ${short(before)} to ${short(after)}` : change}` });
+    } else if (field === 'returns') {
+      const typeChanged = (before as { type?: unknown } | undefined)?.type !== (after as { type?: unknown } | undefined)?.type;
+      changes.push({ ...base, change, classification: typeChanged && before !== undefined ? 'breaking' : 'non-breaking', message: `${kind} "${id}": returns ${typeChanged && before !== undefined ? `type changed from ${short((before as { type?: unknown }).type)} to ${short((after as { type?: unknown } | undefined)?.type)}` : change}` });
+    } else if (field === 'idempotent' && before === true) {
+      changes.push({ ...base, change, classification: 'trust-sensitive', weakened: true, message: `${kind} "${id}" is no longer declared idempotent; clients must stop retrying it` });
+    } else {
+      changes.push({ ...base, change, classification: 'non-breaking', message: `${kind} "${id}": ${field} ${change}` });
+    }
+  }
+}
+
+function diffParameters(kind: ManifestChangeKind, id: string, before: Record<string, Parameter>, after: Record<string, Parameter>, oldBase: string, newBase: string, changes: ManifestChange[]): void {
+  for (const [name, parameter] of Object.entries(before)) {
+    const oldPointer = `${oldBase}/${escapePointerToken(name)}`;
+    const newPointer = `${newBase}/${escapePointerToken(name)}`;
+    const next = after[name];
+    if (next === undefined) {
+      changes.push({ kind, id, change: 'removed', oldPointer, classification: 'breaking', message: `${kind} "${id}": parameter "${name}" was removed; calls that send it may be rejected` });
+      continue;
+    }
+    if (canonicalJson(parameter) === canonicalJson(next)) continue;
+    const base = { kind, id, change: 'changed' as const, oldPointer, newPointer };
+    const reasons: string[] = [];
+    if (!parameter.required && next.required) reasons.push('became required');
+    if (parameter.type !== next.type) reasons.push(`type changed from ${parameter.type} to ${next.type}`);
+    if ((parameter.in ?? '') !== (next.in ?? '')) reasons.push(`moved from ${parameter.in ?? 'the default location'} to ${next.in ?? 'the default location'}`);
+    const removedValues = parameter.enum && next.enum ? parameter.enum.filter((value) => !next.enum!.some((other) => canonicalJson(other) === canonicalJson(value))) : !parameter.enum && next.enum ? ['(any)'] : [];
+    if (removedValues.length > 0) reasons.push(`enum no longer allows ${removedValues.map((value) => short(value)).join(', ')}`);
+    reasons.push(...narrowings(parameter.json_schema, next.json_schema));
+    if (reasons.length > 0) {
+      changes.push({ ...base, classification: 'breaking', message: `${kind} "${id}": parameter "${name}" ${reasons.join('; ')}` });
+    } else if ((parameter.description ?? '') !== (next.description ?? '')) {
+      changes.push({ ...base, classification: 'trust-sensitive', message: `${kind} "${id}": parameter "${name}" description changed; the text the model reads is different` });
+    } else {
+      changes.push({ ...base, classification: 'non-breaking', message: `${kind} "${id}": parameter "${name}" changed (widened or clarified)` });
+    }
+  }
+  for (const [name, parameter] of Object.entries(after)) {
+    if (before[name] !== undefined) continue;
+    const newPointer = `${newBase}/${escapePointerToken(name)}`;
+    if (parameter.required) changes.push({ kind, id, change: 'added', newPointer, classification: 'breaking', message: `${kind} "${id}": new required parameter "${name}"; existing calls lack it` });
+    else changes.push({ kind, id, change: 'added', newPointer, classification: 'non-breaking', message: `${kind} "${id}": new optional parameter "${name}"` });
+  }
+}
+
+/** Top-level constraints of a JSON Schema that got stricter (the common cases, not a full subsumption check). */
+function narrowings(before: unknown, after: unknown): string[] {
+  const oldSchema = (typeof before === 'object' && before !== null ? before : {}) as Record<string, unknown>;
+  const newSchema = (typeof after === 'object' && after !== null ? after : {}) as Record<string, unknown>;
+  const found: string[] = [];
+  for (const keyword of ['minimum', 'exclusiveMinimum', 'minLength', 'minItems', 'minProperties']) {
+    const [a, b] = [oldSchema[keyword], newSchema[keyword]];
+    if (typeof b === 'number' && (typeof a !== 'number' || b > a)) found.push(`${keyword} raised to ${b}`);
+  }
+  for (const keyword of ['maximum', 'exclusiveMaximum', 'maxLength', 'maxItems', 'maxProperties']) {
+    const [a, b] = [oldSchema[keyword], newSchema[keyword]];
+    if (typeof b === 'number' && (typeof a !== 'number' || b < a)) found.push(`${keyword} lowered to ${b}`);
+  }
+  if (newSchema['pattern'] !== undefined && newSchema['pattern'] !== oldSchema['pattern']) found.push('pattern added or changed');
+  if (canonicalJson(oldSchema['type'] ?? null) !== canonicalJson(newSchema['type'] ?? null) && newSchema['type'] !== undefined) found.push('schema type narrowed or changed');
+  const oldEnum = oldSchema['enum'];
+  const newEnum = newSchema['enum'];
+  if (Array.isArray(newEnum) && (!Array.isArray(oldEnum) || oldEnum.some((value) => !newEnum.some((other) => canonicalJson(other) === canonicalJson(value))))) found.push('schema enum narrowed');
+  const oldRequired = new Set(Array.isArray(oldSchema['required']) ? oldSchema['required'] : []);
+  const newlyRequired = (Array.isArray(newSchema['required']) ? newSchema['required'] : []).filter((name) => !oldRequired.has(name));
+  if (newlyRequired.length > 0) found.push(`schema now requires ${newlyRequired.map((name) => `"${String(name)}"`).join(', ')}`);
+  if (newSchema['additionalProperties'] === false && oldSchema['additionalProperties'] !== false) found.push('additional properties no longer allowed');
+  return found;
+}
+
+function diffService(oldManifest: Manifest, newManifest: Manifest, changes: ManifestChange[]): void {
+  const before = oldManifest.service;
+  const after = newManifest.service;
+  if (before.base_url !== after.base_url) {
+    const originMoved = originOf(before.base_url) !== originOf(after.base_url);
+    changes.push({ kind: 'service', change: 'changed', oldPointer: '/service/base_url', newPointer: '/service/base_url', classification: 'breaking', message: `base_url changed from ${before.base_url} to ${after.base_url}; every tool now calls a different URL` });
+    if (originMoved) {
+      changes.push({ kind: 'service', change: 'changed', oldPointer: '/service/base_url', newPointer: '/service/base_url', classification: 'trust-sensitive', weakened: true, message: `base_url moved to another origin (${originOf(after.base_url)}); credentials would now be sent there` });
+    }
+  }
+  for (const field of ['name', 'description'] as const) {
+    if ((before[field] ?? '') !== (after[field] ?? '')) changes.push({ kind: 'service', ...pointers(`/service/${field}`, before[field], after[field]), classification: 'trust-sensitive', message: `service ${field} ${changeOf(before[field], after[field])}; the model reads it` });
+  }
+  for (const field of ['documentation_url', 'contact'] as const) {
+    if ((before[field] ?? '') !== (after[field] ?? '')) changes.push({ kind: 'service', ...pointers(`/service/${field}`, before[field], after[field]), classification: 'non-breaking', message: `service ${field} ${changeOf(before[field], after[field])}` });
+  }
+}
+
+function diffAuth(oldManifest: Manifest, newManifest: Manifest, changes: ManifestChange[]): void {
+  const before = oldManifest.auth;
+  const after = newManifest.auth;
+  if ((before?.type ?? 'none') !== (after?.type ?? 'none')) {
+    changes.push({ kind: 'auth', ...pointers('/auth/type', before?.type, after?.type), classification: 'breaking', message: `auth type changed from ${before?.type ?? 'none'} to ${after?.type ?? 'none'}` });
+  }
+  if ((before?.provider_discovery ?? '') !== (after?.provider_discovery ?? '')) {
+    changes.push({ kind: 'auth', ...pointers('/auth/provider_discovery', before?.provider_discovery, after?.provider_discovery), classification: 'trust-sensitive', weakened: before?.provider_discovery !== undefined, message: `auth provider_discovery ${changeOf(before?.provider_discovery, after?.provider_discovery)}; tokens would be obtained from ${after?.provider_discovery ?? 'nowhere declared'}` });
+  }
+  if (canonicalJson(before?.api_key ?? null) !== canonicalJson(after?.api_key ?? null)) {
+    changes.push({ kind: 'auth', ...pointers('/auth/api_key', before?.api_key, after?.api_key), classification: 'breaking', message: 'where the API key travels changed' });
+  }
+  const required = (manifest: Manifest): boolean => manifest.auth?.agent_identification?.requires_agent_id === true;
+  if (required(oldManifest) !== required(newManifest)) {
+    const nowRequired = required(newManifest);
+    changes.push({ kind: 'auth', change: 'changed', oldPointer: '/auth/agent_identification', newPointer: '/auth/agent_identification', classification: nowRequired ? 'breaking' : 'trust-sensitive', ...(nowRequired ? {} : { weakened: true }), message: nowRequired ? 'calls now require an agent id' : 'calls no longer require an agent id' });
+  }
+  // Scopes are compared per tool: which scopes unlock it before and after.
+  const scopesOf = (manifest: Manifest): Map<string, Set<string>> => {
+    const byId = new Map<string, Set<string>>();
+    for (const [scope, ids] of Object.entries(manifest.auth?.scopes ?? {})) for (const id of ids) (byId.get(id) ?? byId.set(id, new Set()).get(id)!).add(scope);
+    return byId;
+  };
+  const oldScopes = scopesOf(oldManifest);
+  const newScopes = scopesOf(newManifest);
+  const newIds = new Set([...newManifest.tools, ...(newManifest.resources ?? []), ...(newManifest.prompts ?? [])].map((entry) => entry.id));
+  const oldIds = new Set([...oldManifest.tools, ...(oldManifest.resources ?? []), ...(oldManifest.prompts ?? [])].map((entry) => entry.id));
+  for (const id of new Set([...oldScopes.keys(), ...newScopes.keys()])) {
+    if (!newIds.has(id) || !oldIds.has(id)) continue; // added and removed entries are reported as such
+    const before = oldScopes.get(id) ?? new Set<string>();
+    const after = newScopes.get(id) ?? new Set<string>();
+    const gained = [...after].filter((scope) => !before.has(scope));
+    const lost = [...before].filter((scope) => !after.has(scope));
+    if (gained.length > 0) {
+      const message = before.size === 0 ? `"${id}" is now unlocked by scope ${list(gained)}` : `"${id}" is now also unlocked by scope ${list(gained)} (was ${list([...before])}): a broader grant reaches it`;
+      changes.push({ kind: 'auth', id, change: 'changed', oldPointer: '/auth/scopes', newPointer: '/auth/scopes', classification: 'trust-sensitive', weakened: before.size > 0, message });
+    }
+    if (lost.length > 0) {
+      changes.push({ kind: 'auth', id, change: 'changed', oldPointer: '/auth/scopes', newPointer: '/auth/scopes', classification: after.size === 0 ? 'trust-sensitive' : 'breaking', ...(after.size === 0 ? { weakened: true } : {}), message: after.size === 0 ? `"${id}" no longer needs any scope (was ${list([...before])})` : `"${id}" is no longer unlocked by scope ${list(lost)}; holders of only that scope lose access` });
+    }
+  }
+}
+
+function diffPolicy(oldManifest: Manifest, newManifest: Manifest, changes: ManifestChange[]): void {
+  const before = oldManifest.policy ?? {};
+  const after = newManifest.policy ?? {};
+  const newIds = new Set(newManifest.tools.map((tool) => tool.id));
+  const oldApproval = new Set(before.human_approval_required ?? []);
+  const newApproval = new Set(after.human_approval_required ?? []);
+  for (const id of oldApproval) {
+    if (!newApproval.has(id) && newIds.has(id)) changes.push({ kind: 'policy', id, change: 'removed', oldPointer: '/policy/human_approval_required', classification: 'trust-sensitive', weakened: true, message: `"${id}" no longer requires human approval` });
+  }
+  for (const id of newApproval) {
+    if (!oldApproval.has(id)) changes.push({ kind: 'policy', id, change: 'added', newPointer: '/policy/human_approval_required', classification: 'non-breaking', message: `"${id}" now requires human approval` });
+  }
+  const oldRedact = new Set(before.redact_from_logs ?? []);
+  const newRedact = new Set(after.redact_from_logs ?? []);
+  for (const name of oldRedact) {
+    if (!newRedact.has(name)) changes.push({ kind: 'policy', id: name, change: 'removed', oldPointer: '/policy/redact_from_logs', classification: 'trust-sensitive', weakened: true, message: `"${name}" is no longer redacted from logs` });
+  }
+  for (const name of newRedact) {
+    if (!oldRedact.has(name)) changes.push({ kind: 'policy', id: name, change: 'added', newPointer: '/policy/redact_from_logs', classification: 'non-breaking', message: `"${name}" is now redacted from logs` });
+  }
+  const oldBudget = before.max_actions_per_session;
+  const newBudget = after.max_actions_per_session;
+  if (oldBudget !== newBudget) {
+    const weaker = newBudget === undefined || (oldBudget !== undefined && newBudget > oldBudget);
+    changes.push({ kind: 'policy', ...pointers('/policy/max_actions_per_session', oldBudget, newBudget), classification: weaker ? 'trust-sensitive' : 'non-breaking', ...(weaker ? { weakened: true } : {}), message: `max_actions_per_session ${changeOf(oldBudget, newBudget)}` });
+  }
+  if ((before.policy_url ?? '') !== (after.policy_url ?? '')) {
+    changes.push({ kind: 'policy', ...pointers('/policy/policy_url', before.policy_url, after.policy_url), classification: 'trust-sensitive', message: `policy_url ${changeOf(before.policy_url, after.policy_url)}` });
+  }
+}
+
+function diffVersioning(oldManifest: Manifest, newManifest: Manifest, changes: ManifestChange[]): void {
+  const before = oldManifest.versioning;
+  const after = newManifest.versioning;
+  if ((before?.current ?? '') !== (after?.current ?? '')) {
+    changes.push({ kind: 'versioning', ...pointers('/versioning/current', before?.current, after?.current), classification: 'non-breaking', message: `versioning.current ${changeOf(before?.current, after?.current)}` });
+  }
+  const oldMinimum = before?.min_supported;
+  const newMinimum = after?.min_supported;
+  if (oldMinimum !== newMinimum && newMinimum !== undefined) {
+    const raised = oldMinimum === undefined || (compareSemver(newMinimum, oldMinimum) ?? 0) > 0;
+    changes.push({ kind: 'versioning', ...pointers('/versioning/min_supported', oldMinimum, newMinimum), classification: raised ? 'breaking' : 'non-breaking', message: `versioning.min_supported ${changeOf(oldMinimum, newMinimum)}${raised ? '; clients on older versions are no longer supported' : ''}` });
+  }
+}
+
+function pointers(pointer: string, before: unknown, after: unknown): Pick<ManifestChange, 'change' | 'oldPointer' | 'newPointer'> {
+  if (before === undefined) return { change: 'added', newPointer: pointer };
+  if (after === undefined) return { change: 'removed', oldPointer: pointer };
+  return { change: 'changed', oldPointer: pointer, newPointer: pointer };
+}
+
+function changeOf(before: unknown, after: unknown): string {
+  if (before === undefined) return `added (${short(after)})`;
+  if (after === undefined) return `removed (was ${short(before)})`;
+  return `changed from ${short(before)} to ${short(after)}`;
+}
+
+function short(value: unknown): string {
+  const text = typeof value === 'string' ? value : JSON.stringify(value) ?? 'nothing';
+  return text.length > 80 ? `${text.slice(0, 77)}…` : text;
+}
+
+function list(names: string[]): string {
+  return names.map((name) => `"${name}"`).join(', ');
+}
+
+function originOf(url: string): string {
+  try {
+    return new URL(url).origin;
+  } catch {
+    return url;
+  }
+}
