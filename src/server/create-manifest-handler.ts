@@ -136,7 +136,8 @@ export function createManifestHandler(options: CreateManifestHandlerOptions): Ma
     ready = Promise.resolve();
   } else {
     const load = options.load as () => Manifest | Promise<Manifest>;
-    ready = Promise.resolve().then(load).then(accept);
+    // Called synchronously (a throw becomes a rejection) so the load starts at creation, not on the first request.
+    ready = (async () => accept(await load()))();
     // Marked as handled here; the error reaches whoever awaits `ready` and every request answers 500.
     ready.catch(() => undefined);
   }

@@ -48,7 +48,8 @@ const METHODS = new Set<HttpMethod>(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DEL
 const SIMPLE_TYPES = new Set<SimpleType>(['string', 'number', 'integer', 'boolean', 'object', 'array']);
 
 /**
- * Derives a manifest tool from a route: `{name}` path placeholders from `:name`, parameters from the
+ * Derives a manifest tool from a route: `{name}` path placeholders from `:name` (each a required string
+ * parameter unless a `params` schema says more), parameters from the
  * `params` (path), `querystring` (query), `headers` (header) and `body` (body) schemas with their
  * `required` lists and descriptions, `returns.schema` from the first 2xx response schema, and the
  * description from `schema.description`/`summary`; then `ai` overrides. Throws at start-up
@@ -77,6 +78,10 @@ export function deriveTool(route: RouteDescription): DerivedTool {
     for (const [name, property] of Object.entries(source['properties'] as Record<string, JsonSchema>)) {
       parameters[name] = toParameter(property, location, location === 'path' || required.has(name));
     }
+  }
+  // Every `{name}` in the path needs a parameter; routes without a params schema still get a string one.
+  for (const [, name] of path.matchAll(/\{([^{}]+)\}/g)) {
+    parameters[name as string] ??= { type: 'string', required: true, in: 'path' };
   }
   const responseSchema = Object.entries(schema.response ?? {}).find(([status]) => /^2(?:\d\d|xx)$/i.test(status))?.[1];
   const tool: Tool = { id, path, method, description };
