@@ -2,6 +2,7 @@ import type { AuditEvent, FetchFunction } from './client-types.js';
 import type { ClientCallOptions } from './call/client-call-options.js';
 import type { CacheStore } from './cache/cache-store.js';
 import type { GuardedFetchOptions } from './guarded-fetch.js';
+import type { ClientJobsOptions } from './jobs/job.js';
 import type { ManifestChangeEvent } from './trust/manifest-change-event.js';
 
 /** Options of `createClient`. Every field is optional; the defaults are safe for untrusted origins. */
@@ -23,6 +24,8 @@ export interface ClientOptions extends ClientCallOptions {
   cache?: CacheStore | false;
   /** What the client requires before it hands a tool to a model. */
   trust?: TrustOptions;
+  /** Defaults for async jobs (`startJob`, `resumeJob`): how statuses are followed, how long checkpoints are kept. */
+  jobs?: ClientJobsOptions;
   /** Called when a refreshed manifest differs from the one loaded before. Same as `client.on('change', …)`. */
   onChange?: (event: ManifestChangeEvent) => void;
   /** Receives a structured event for discovery, trust findings and (from the call part) every call attempt. Credentials never appear in it. */

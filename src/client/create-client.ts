@@ -5,6 +5,9 @@ import { discoverService, pinDigest, pinKey, type DiscoverOptions } from './disc
 import { NotImplementedError } from './errors/not-implemented-error.js';
 import { assertToolEnabled, resolveTool } from './resolve-tool.js';
 import { createToolCaller } from './call/create-tool-caller.js';
+import { createJobTracker } from './jobs/create-job-tracker.js';
+import type { Job, JobCheckpoint, StartJobOptions } from './jobs/job.js';
+import { createMemorySessionStore } from './policy/session-store.js';
 import type { CallEnvelope } from './call/call-envelope.js';
 import type { CallOptions } from './call/client-call-options.js';
 import type { RenderedPrompt } from './call/render-prompt.js';
@@ -51,9 +54,19 @@ export interface Client {
   readResource(resourceId: string, args?: Record<string, unknown>, options?: Omit<CallOptions, 'allPages'>): Promise<CallEnvelope>;
   /** Renders a prompt template after checking its parameters; throws `InvalidArgumentsError`. */
   getPrompt(promptId: string, args?: Record<string, unknown>): Promise<RenderedPrompt>;
-  /** Starts an async job and tracks it. */
-  startJob(toolId: string, args?: Record<string, unknown>, options?: Record<string, unknown>): Promise<unknown>;
-  /** Closes connection pools. */
+  /**
+   * Starts an async job (a tool with `temporal_behavior`) through the normal call path, then follows
+   * its status: the event stream with `Last-Event-ID` resume, or polling. Throws `JobError`
+   * `not-started` (with the envelope) when the start call fails.
+   * @example
+   * const job = await client.startJob('generate_report', { account_id: 'acc_1', period: '2026-03' }, { needsInput: (event) => event.options?.[0] });
+   * for await (const event of job) if (event.type === 'progress') console.log(`${event.percent}%`);
+   * const report = await job.result();
+   */
+  startJob(toolId: string, args?: Record<string, unknown>, options?: StartJobOptions): Promise<Job>;
+  /** Continues following a job from its checkpoint (or its id, looked up in the session store), e.g. after an orchestrator restart. Discover the tool's service first. */
+  resumeJob(checkpointOrJobId: JobCheckpoint | string, options?: Omit<StartJobOptions, 'call'>): Promise<Job>;
+  /** Stops following jobs (they go on on their servers) and closes connection pools. */
   close(): Promise<void>;
 }
 
@@ -77,6 +90,16 @@ export function createClient(options: ClientOptions = {}): Client {
     credentials: context.credentials,
     emitAudit: (event) => context.emitAudit(event),
     now: () => context.now(),
+  });
+  const jobs = createJobTracker(options.jobs, {
+    caller,
+    resolveTool(nameOrId) {
+      const resolved = resolveTool(context, nameOrId);
+      assertToolEnabled(resolved);
+      return resolved;
+    },
+    sessionStore: options.session?.store ?? createMemorySessionStore({ now: () => context.now() }),
+    emitAudit: (event) => context.emitAudit(event),
   });
   return {
     discover: (originOrUrl, discoverOptions) => discoverService(context, originOrUrl, discoverOptions),
@@ -102,7 +125,11 @@ export function createClient(options: ClientOptions = {}): Client {
     paginate: (toolId, args, callOptions) => caller.paginate(toolId, args, callOptions),
     readResource: (resourceId, args, callOptions) => caller.readResource(resourceId, args, callOptions),
     getPrompt: (promptId, args) => caller.getPrompt(promptId, args),
-    startJob: (_toolId, _args, _options) => Promise.reject(new NotImplementedError('startJob')),
-    close: () => context.close(),
+    startJob: (toolId, args, jobOptions) => jobs.startJob(toolId, args, jobOptions),
+    resumeJob: (checkpointOrJobId, jobOptions) => jobs.resumeJob(checkpointOrJobId, jobOptions),
+    close: () => {
+      jobs.close();
+      return context.close();
+    },
   };
 }

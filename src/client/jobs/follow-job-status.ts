@@ -511,7 +511,9 @@ function readSnapshot(snapshot: Record<string, unknown>): { status: string | und
 }
 
 /** Builds the typed event for a message. @internal */
-export function toJobEvent(context: Pick<AttemptContext, 'input' | 'state'>, name: string, data: unknown, id: string | undefined, source: 'stream' | 'poll'): JobEvent {
+export function toJobEvent(
+  context: { input: Pick<FollowJobStatusInput, 'temporal' | 'eventSchema' | 'resolvePath'>; state: JobState },
+  name: string, data: unknown, id: string | undefined, source: 'stream' | 'poll'): JobEvent {
   const { input } = context;
   const base = { id, name, data, source };
   const record = isRecord(data) ? data : {};

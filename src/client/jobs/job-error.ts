@@ -1,4 +1,5 @@
 import { AicapError } from '../../errors/aicap-error.js';
+import type { CallEnvelope } from '../call/call-envelope.js';
 
 /**
  * Why a job could not be followed (or answered) any further.
@@ -13,8 +14,21 @@ import { AicapError } from '../../errors/aicap-error.js';
  * - `no-endpoint`: the manifest does not declare the endpoint asked for (`cancel_endpoint`,
  *   `result_endpoint`, `resolution_endpoint`).
  * - `no-pending-input`: `respond()` was called while the job asked for nothing.
+ * - `not-started`: the start call failed (`envelope` has the error to hand to the model).
+ * - `not-async`: the tool declares no `temporal_behavior`.
+ * - `no-checkpoint`: `resumeJob` found no checkpoint for the job id.
  */
-export type JobErrorReason = 'refused' | 'unauthorized' | 'protocol' | 'event-too-large' | 'unavailable' | 'no-endpoint' | 'no-pending-input';
+export type JobErrorReason =
+  | 'refused'
+  | 'unauthorized'
+  | 'protocol'
+  | 'event-too-large'
+  | 'unavailable'
+  | 'no-endpoint'
+  | 'no-pending-input'
+  | 'not-started'
+  | 'not-async'
+  | 'no-checkpoint';
 
 /** A job could not be started, followed or answered. The message names the method, the URL and what to do. */
 export class JobError extends AicapError {
@@ -25,11 +39,14 @@ export class JobError extends AicapError {
   readonly status: number | undefined;
   /** The job, when its id is known. */
   readonly jobId: string | undefined;
+  /** The envelope of the call involved (the start call, a refused answer), when there is one. */
+  readonly envelope: CallEnvelope | undefined;
 
-  constructor(details: { reason: JobErrorReason; message: string; status?: number; jobId?: string; cause?: unknown }) {
+  constructor(details: { reason: JobErrorReason; message: string; status?: number; jobId?: string; envelope?: CallEnvelope; cause?: unknown }) {
     super('JOB_FAILED', details.message, { cause: details.cause });
     this.reason = details.reason;
     this.status = details.status;
     this.jobId = details.jobId;
+    this.envelope = details.envelope;
   }
 }
