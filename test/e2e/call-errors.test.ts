@@ -101,4 +101,56 @@ describe('client.call: error mapping and the envelope', () => {
     const result = await client.call('get_account', { account_id: 'acc_7' });
     expect(result.data).toEqual({ binary: true, mediaType: 'image/png', sizeInBytes: 4 });
   });
+
+  it('fails a body over the size cap without retrying, and stops reading early (case 24)', async () => {
+    let bytesWritten = 0;
+    server.routes.set('/api/accounts/big', (_request, response) => {
+      response.writeHead(200, { 'content-type': 'application/json' });
+      const chunk = Buffer.alloc(64 * 1024, 0x20);
+      // Up to 10 MiB, written only as fast as the client reads (backpressure), so the count is honest.
+      const write = (): void => {
+        while (bytesWritten < 10 * 1024 * 1024) {
+          bytesWritten += chunk.length;
+          if (!response.write(chunk)) return void response.once('drain', write);
+        }
+        response.end();
+      };
+      response.on('error', () => undefined);
+      write();
+    });
+    const result = await client.call('get_account', { account_id: 'big' });
+    expect(result.error).toMatchObject({ code: 'RESPONSE_TOO_LARGE', retryable: false });
+    expect(result.error?.message).toContain('`response.maxSizeInBytes`');
+    expect(server.hits('/api/accounts/big')).toHaveLength(1);
+    // 1 MiB cap plus what sat in socket buffers when the client cancelled.
+    expect(bytesWritten).toBeLessThan(4 * 1024 * 1024);
+  });
+
+  it('fails fast on an honest Content-Length over the cap', async () => {
+    server.routes.set('/api/accounts/declared-big', (_request, response) => {
+      response.writeHead(200, { 'content-type': 'application/json', 'content-length': String(2 * 1024 * 1024) });
+      response.end(' '.repeat(2 * 1024 * 1024));
+    });
+    const result = await client.call('get_account', { account_id: 'declared-big' });
+    expect(result.error?.code).toBe('RESPONSE_TOO_LARGE');
+  });
+});
+
+describe('client.call: model text bounds', () => {
+  it('truncates the model text at response.maxTextLength and sets meta.truncated, keeping data whole', async () => {
+    const server = await startClientTestServer();
+    server.routes.set('/api/accounts/long', json({ notes: 'x'.repeat(5_000) }));
+    const client = await discoverCallService(server, callManifest(server.origin, tools), { response: { maxTextLength: 1_000 } });
+    try {
+      const result = await client.call('get_account', { account_id: 'long' });
+      expect(result.ok).toBe(true);
+      expect(result.meta.truncated).toBe(true);
+      expect(result.text.length).toBeLessThan(1_200);
+      expect(result.text).toContain('[… truncated:');
+      expect((result.data as { notes: string }).notes).toHaveLength(5_000);
+    } finally {
+      await client.close();
+      await server.close();
+    }
+  });
 });
