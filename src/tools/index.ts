@@ -14,3 +14,16 @@ export { sanitizeToolName, assignToolNames, TOOL_NAME_PATTERN } from './sanitize
 export { renderToolDescription } from './render-tool-description.js';
 export { toolInputSchema } from './tool-input-schema.js';
 export type { ToolInputSchema } from './tool-input-schema.js';
+export { exportTools, EXPORT_FORMATS } from './export-tools.js';
+export type { ExportFormat, ExportedTools, ExportedToolsByFormat } from './export-tools.js';
+export type { DroppedKeyword } from './schema-reduction.js';
+export { toStrictSchema } from './to-openai-tools.js';
+export type { OpenAIChatTool, OpenAIResponsesTool } from './to-openai-tools.js';
+export type { AnthropicTool } from './to-anthropic-tools.js';
+export type { GeminiFunctionDeclaration } from './to-gemini-declarations.js';
+export type { AISDKTool, AISDKSchema } from './to-ai-sdk-tools.js';
+export type { MCPTool } from './to-mcp-tools.js';
+export { selectTools } from './select-tools.js';
+export type { SelectToolsOptions, SelectedTool } from './select-tools.js';
+export { estimateTokens } from './estimate-tokens.js';
+export type { TokenEstimate } from './estimate-tokens.js';

@@ -1,0 +1,83 @@
+import { describe, expect, it } from 'vitest';
+import type { DiscoveredService } from '../client/client-types.js';
+import type { Manifest } from '../manifest/manifest-v0.js';
+import { paymentsManifest } from '../../test/helpers/client-manifests.js';
+import { createCatalog } from './create-catalog.js';
+
+function service(manifest: Manifest, overrides: Partial<DiscoveredService> = {}): DiscoveredService {
+  return {
+    namespace: 'payments',
+    origin: 'https://api.example.com',
+    manifestUrl: 'https://api.example.com/.well-known/ai-capabilities',
+    manifest,
+    digest: 'sha256-x',
+    grantedScopes: undefined,
+    findings: [],
+    quarantinedToolIds: [],
+    disabledToolIds: [],
+    ...overrides,
+  };
+}
+
+describe('createCatalog', () => {
+  it('lists every tool of a single service under its plain id', () => {
+    const catalog = createCatalog([service(paymentsManifest('https://api.example.com/v2'))]);
+    expect(catalog.tools.map((tool) => tool.name)).toEqual(['analyze_transactions', 'list_transactions', 'close_account', 'modify_limits', 'generate_report']);
+    expect(catalog.withheld).toEqual([]);
+  });
+
+  it('keeps only the tools the granted scopes unlock', () => {
+    const catalog = createCatalog([service(paymentsManifest('https://api.example.com/v2'), { grantedScopes: ['read'] })]);
+    expect(catalog.tools.map((tool) => tool.id)).toEqual(['analyze_transactions', 'list_transactions', 'generate_report']);
+    expect(catalog.warnings).toContain('payments: 2 tool(s) hidden because no granted scope unlocks them');
+  });
+
+  it('treats a tool no scope mentions as open, and ignores inherited property names as scopes', () => {
+    const manifest = paymentsManifest('https://api.example.com/v2');
+    manifest.tools.push({ id: 'status', path: '/status', method: 'GET', description: 'Service status' });
+    const catalog = createCatalog([service(manifest, { grantedScopes: ['constructor', '__proto__'] })]);
+    expect(catalog.tools.map((tool) => tool.id)).toEqual(['status']);
+  });
+
+  it('hides deprecated tools unless asked, and says so', () => {
+    const manifest = paymentsManifest('https://api.example.com/v2');
+    manifest.tools[4]!.deprecated = { replaced_by: 'analyze_transactions' };
+    expect(createCatalog([service(manifest)]).tools.map((tool) => tool.id)).not.toContain('generate_report');
+    const withDeprecated = createCatalog([service(manifest)], { includeDeprecated: true });
+    const report = withDeprecated.tools.find((tool) => tool.id === 'generate_report')!;
+    expect(report.deprecated).toBe(true);
+    expect(report.description).toContain('Deprecated. Use analyze_transactions instead.');
+  });
+
+  it('withholds quarantined and changed tools with their reason', () => {
+    const finding = { code: 'text.instruction', pointer: '/tools/1/description', text: 'x', severity: 'high' as const, message: 'm', toolId: 'list_transactions' };
+    const catalog = createCatalog([service(paymentsManifest('https://api.example.com/v2'), { findings: [finding], quarantinedToolIds: ['list_transactions'], disabledToolIds: ['close_account'] })]);
+    expect(catalog.withheld.map((tool) => [tool.id, tool.reason])).toEqual([['list_transactions', 'quarantined'], ['close_account', 'changed']]);
+    expect(catalog.withheld[0]!.findings).toEqual([finding]);
+  });
+
+  it('renders intent compactly and keeps returns and errors out of the model text', () => {
+    const tool = createCatalog([service(paymentsManifest('https://api.example.com/v2'))]).tools[0]!;
+    expect(tool.description).toBe(
+      'Detects anomalies and patterns in transaction history. Use when: User asks about spending patterns, unusual activity, or transaction history analysis. Avoid when: User is asking about future projections; this tool is historical only. First: Account ID must be resolved first. Use account_summary resource.',
+    );
+    expect(tool.description).not.toContain('Flagged transactions');
+    expect(tool.description).not.toContain('retry');
+  });
+
+  it('describes arguments as one closed JSON Schema object', () => {
+    const tool = createCatalog([service(paymentsManifest('https://api.example.com/v2'))]).tools[0]!;
+    expect(tool.inputSchema).toMatchObject({ type: 'object', required: ['account_id'], additionalProperties: false });
+    expect(tool.inputSchema.properties['limit']).toEqual({ type: 'integer', minimum: 1, maximum: 100, description: 'Items per page (1-100)' });
+    expect(tool.readOnly).toBe(false);
+    expect(tool.idempotent).toBe(true);
+  });
+
+  it('namespaces names when several services are loaded', () => {
+    const other = service(paymentsManifest('https://billing.example.com/v2'), { namespace: 'billing', origin: 'https://billing.example.com', manifestUrl: 'https://billing.example.com/.well-known/ai-capabilities' });
+    const catalog = createCatalog([service(paymentsManifest('https://api.example.com/v2')), other]);
+    expect(catalog.tools.map((tool) => tool.name).slice(0, 2)).toEqual(['payments__analyze_transactions', 'payments__list_transactions']);
+    expect(catalog.tools.at(-1)!.name).toBe('billing__generate_report');
+    expect(createCatalog([service(paymentsManifest('https://api.example.com/v2')), other], { namespaces: ['billing'] }).tools.every((tool) => tool.namespace === 'billing')).toBe(true);
+  });
+});

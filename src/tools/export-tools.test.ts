@@ -1,0 +1,213 @@
+import { ToolSchema } from '@modelcontextprotocol/sdk/types.js';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import { describe, expect, it } from 'vitest';
+import { paymentsManifest } from '../../test/helpers/client-manifests.js';
+import type { DiscoveredService } from '../client/client-types.js';
+import type { Manifest } from '../manifest/manifest-v0.js';
+import { createCatalog, type CatalogTool } from './create-catalog.js';
+import { estimateTokens } from './estimate-tokens.js';
+import { EXPORT_FORMATS, exportTools } from './export-tools.js';
+import { toStrictSchema } from './to-openai-tools.js';
+
+// The rules of each target, written from their documentation independently of the converters.
+const OPENAI_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
+const ANTHROPIC_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
+const GEMINI_NAME = /^[A-Za-z_][A-Za-z0-9_.:-]{0,63}$/;
+const STRICT_ALLOWED = new Set(['type', 'properties', 'required', 'additionalProperties', 'enum', 'const', 'anyOf', 'items', 'description', '$ref', '$defs', 'pattern', 'format', 'multipleOf', 'maximum', 'exclusiveMaximum', 'minimum', 'exclusiveMinimum', 'minItems', 'maxItems']);
+const GEMINI_ALLOWED = new Set(['type', 'format', 'title', 'description', 'nullable', 'enum', 'items', 'properties', 'required', 'minimum', 'maximum', 'minItems', 'maxItems', 'minLength', 'maxLength', 'anyOf', 'propertyOrdering']);
+
+/** Every schema node (not the member maps `properties`/`$defs`), with its pointer. */
+function* schemaNodes(node: unknown, pointer = ''): Generator<[Record<string, unknown>, string]> {
+  if (typeof node !== 'object' || node === null || Array.isArray(node)) return;
+  const schema = node as Record<string, unknown>;
+  yield [schema, pointer];
+  for (const key of ['properties', '$defs']) {
+    const members = schema[key];
+    if (members && typeof members === 'object') for (const [name, child] of Object.entries(members)) yield* schemaNodes(child, `${pointer}/${key}/${name}`);
+  }
+  if (schema['items']) yield* schemaNodes(schema['items'], `${pointer}/items`);
+  for (const key of ['anyOf', 'oneOf', 'allOf']) if (Array.isArray(schema[key])) for (const [index, child] of (schema[key] as unknown[]).entries()) yield* schemaNodes(child, `${pointer}/${key}/${index}`);
+}
+
+/** OpenAI strict-mode rules: closed objects, all members required, supported keywords only, root object. */
+function strictViolations(schema: Record<string, unknown>): string[] {
+  const violations: string[] = [];
+  if (schema['type'] !== 'object') violations.push('root is not an object');
+  for (const [node, pointer] of schemaNodes(schema)) {
+    for (const keyword of Object.keys(node)) if (!STRICT_ALLOWED.has(keyword)) violations.push(`${pointer}/${keyword} not allowed`);
+    const types = Array.isArray(node['type']) ? node['type'] : [node['type']];
+    if (types.includes('object')) {
+      if (node['additionalProperties'] !== false) violations.push(`${pointer} is not closed`);
+      const keys = Object.keys((node['properties'] as object) ?? {}).sort();
+      const required = [...((node['required'] as string[]) ?? [])].sort();
+      if (JSON.stringify(keys) !== JSON.stringify(required)) violations.push(`${pointer} does not require every property`);
+    }
+  }
+  return violations;
+}
+
+function geminiViolations(schema: Record<string, unknown>): string[] {
+  const violations: string[] = [];
+  for (const [node, pointer] of schemaNodes(schema)) {
+    for (const keyword of Object.keys(node)) if (!GEMINI_ALLOWED.has(keyword)) violations.push(`${pointer}/${keyword} not allowed`);
+    if (node['type'] !== undefined && !['string', 'number', 'integer', 'boolean', 'array', 'object'].includes(node['type'] as string)) violations.push(`${pointer}/type ${JSON.stringify(node['type'])}`);
+    if (node['enum'] !== undefined && !(node['enum'] as unknown[]).every((value) => typeof value === 'string')) violations.push(`${pointer}/enum holds non-strings`);
+  }
+  return violations;
+}
+
+function service(manifest: Manifest): DiscoveredService {
+  return { namespace: 'payments', origin: 'https://api.example.com', manifestUrl: 'https://api.example.com/m', manifest, digest: 'sha256-x', grantedScopes: undefined, findings: [], quarantinedToolIds: [], disabledToolIds: [] };
+}
+
+/** Payments plus tools whose schemas stress every converter. */
+function stressCatalog(): CatalogTool[] {
+  const manifest = paymentsManifest('https://api.example.com/v2');
+  manifest.tools.push(
+    {
+      id: 'search_merchants',
+      path: '/merchants',
+      method: 'GET',
+      description: 'Searches merchants',
+      parameters: {
+        query: { type: 'string', required: true, json_schema: { type: 'string', minLength: 2, maxLength: 100, format: 'uri-reference', examples: ['coffee'] } },
+        category: { type: 'string', enum: ['food', 'travel'], default: 'food' },
+        kind: { type: 'object', json_schema: { oneOf: [{ type: 'object', properties: { code: { type: 'string', const: 'x' } }, required: ['code'] }, { type: 'string' }] } },
+        tags: { type: 'array', json_schema: { type: 'array', items: { type: 'string' }, uniqueItems: true, maxItems: 5 } },
+        amount: { type: 'number', json_schema: { type: ['number', 'null'], exclusiveMinimum: 0 } },
+        level: { type: 'integer', json_schema: { enum: [1, 2, 3] } },
+      },
+    },
+    { id: 'free_form', path: '/free', method: 'POST', description: 'Takes any metadata', parameters: { metadata: { type: 'object', required: true } } },
+    { id: 'no_arguments', path: '/ping', method: 'GET', description: 'Checks the service' },
+  );
+  return createCatalog([service(manifest)]).tools;
+}
+
+const ajv = new Ajv2020({ strict: false, validateFormats: false });
+
+describe('exportTools', () => {
+  const tools = stressCatalog();
+
+  it('OpenAI chat completions: function tools with valid names and object parameters', () => {
+    const exported = exportTools(tools, 'openai');
+    expect(exported.tools).toHaveLength(tools.length);
+    for (const tool of exported.tools) {
+      expect(tool.type).toBe('function');
+      expect(tool.function.name).toMatch(OPENAI_NAME);
+      expect(tool.function.parameters['type']).toBe('object');
+      expect(() => ajv.compile(tool.function.parameters)).not.toThrow();
+      expect(tool.function).not.toHaveProperty('strict');
+    }
+  });
+
+  it('OpenAI strict: every strict tool satisfies the strict rules; the rest fall back with a warning', () => {
+    const exported = exportTools(tools, 'openai-strict');
+    const strict = exported.tools.filter((tool) => tool.function.strict);
+    expect(strict.map((tool) => tool.function.name)).toEqual(['analyze_transactions', 'list_transactions', 'close_account', 'modify_limits', 'generate_report', 'search_merchants', 'no_arguments']);
+    for (const tool of strict) expect(strictViolations(tool.function.parameters)).toEqual([]);
+    // The checker itself bites: the non-strict schema of the same tool breaks the rules.
+    expect(strictViolations(tools[0]!.inputSchema)).not.toEqual([]);
+    expect(exported.warnings).toEqual(['free_form: exported without strict mode: /properties/metadata is an object without declared properties']);
+    expect(exported.dropped.map((entry) => `${entry.tool}${entry.pointer}`)).toEqual(
+      expect.arrayContaining(['search_merchants/properties/query/minLength', 'search_merchants/properties/query/format', 'search_merchants/properties/query/examples', 'search_merchants/properties/category/default', 'search_merchants/properties/kind/oneOf', 'search_merchants/properties/tags/uniqueItems']),
+    );
+  });
+
+  it('OpenAI strict: optional members become nullable instead of optional', () => {
+    const search = exportTools(tools, 'openai-strict').tools.find((tool) => tool.function.name === 'search_merchants')!;
+    const properties = search.function.parameters['properties'] as Record<string, Record<string, unknown>>;
+    expect(properties['query']!['type']).toBe('string');
+    expect(properties['category']).toMatchObject({ type: ['string', 'null'], enum: ['food', 'travel', null] });
+    expect(properties['amount']!['type']).toEqual(['number', 'null']);
+    expect(properties['level']!['enum']).toEqual([1, 2, 3, null]);
+    expect((properties['kind']!['anyOf'] as unknown[]).at(-1)).toEqual({ type: 'null' });
+  });
+
+  it('OpenAI Responses: flat function tools, strict variant included', () => {
+    for (const format of ['openai-responses', 'openai-responses-strict'] as const) {
+      const exported = exportTools(tools, format);
+      for (const tool of exported.tools) {
+        expect(tool).toMatchObject({ type: 'function', name: expect.stringMatching(OPENAI_NAME), strict: expect.any(Boolean) });
+        expect(tool.parameters['type']).toBe('object');
+        if (tool.strict) expect(strictViolations(tool.parameters)).toEqual([]);
+      }
+      expect(exported.tools.some((tool) => tool.strict)).toBe(format === 'openai-responses-strict');
+    }
+  });
+
+  it('Anthropic: name, description and an object input_schema', () => {
+    for (const tool of exportTools(tools, 'anthropic').tools) {
+      expect(Object.keys(tool).sort()).toEqual(['description', 'input_schema', 'name']);
+      expect(tool.name).toMatch(ANTHROPIC_NAME);
+      expect(tool.input_schema.type).toBe('object');
+      expect(() => ajv.compile(tool.input_schema)).not.toThrow();
+    }
+  });
+
+  it('Gemini: only the supported subset, with what was dropped reported', () => {
+    const exported = exportTools(tools, 'gemini');
+    for (const declaration of exported.tools) {
+      expect(declaration.name).toMatch(GEMINI_NAME);
+      if (declaration.parameters) expect(geminiViolations(declaration.parameters)).toEqual([]);
+    }
+    expect(exported.tools.find((declaration) => declaration.name === 'no_arguments')).toEqual({ name: 'no_arguments', description: 'Checks the service.' });
+    const search = exported.tools.find((declaration) => declaration.name === 'search_merchants')!;
+    const properties = search.parameters!['properties'] as Record<string, Record<string, unknown>>;
+    expect(properties['amount']).toEqual({ type: 'number', nullable: true });
+    expect(exported.dropped.map((entry) => `${entry.pointer}:${entry.keyword}`)).toEqual(
+      expect.arrayContaining(['/additionalProperties:additionalProperties', '/properties/query/format:format', '/properties/kind/oneOf:oneOf', '/properties/amount/exclusiveMinimum:exclusiveMinimum', '/properties/level/enum:enum', '/properties/category/default:default']),
+    );
+  });
+
+  it('Vercel AI SDK: a ToolSet whose input schemas carry the jsonSchema() marker', () => {
+    const exported = exportTools(tools, 'ai-sdk');
+    expect(Object.keys(exported.tools)).toEqual(tools.map((tool) => tool.name));
+    for (const [name, tool] of Object.entries(exported.tools)) {
+      const schema = tool.inputSchema as unknown as Record<string | symbol, unknown>;
+      expect(schema[Symbol.for('vercel.ai.schema')]).toBe(true);
+      expect(schema['jsonSchema']).toEqual(tools.find((entry) => entry.name === name)!.inputSchema);
+      expect(typeof tool.description).toBe('string');
+    }
+  });
+
+  it('MCP: tools that the MCP SDK’s own Tool schema accepts, with HTTP-derived annotations', () => {
+    const exported = exportTools(tools, 'mcp');
+    for (const tool of exported.tools) expect(() => ToolSchema.parse(tool)).not.toThrow();
+    const byName = new Map(exported.tools.map((tool) => [tool.name, tool]));
+    expect(byName.get('list_transactions')!.annotations).toMatchObject({ readOnlyHint: true, destructiveHint: false, idempotentHint: true });
+    expect(byName.get('close_account')!.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: true });
+  });
+
+  it('refuses an unknown format with INVALID_OPTION', () => {
+    expect(() => exportTools(tools, 'llama' as never)).toThrow(expect.objectContaining({ code: 'INVALID_OPTION', message: expect.stringContaining(EXPORT_FORMATS.join(', ')) }));
+  });
+
+  it('keeps the order it is given (selected tools stay best first)', () => {
+    const reversed = [...tools].reverse();
+    expect(exportTools(reversed, 'anthropic').tools.map((tool) => tool.name)).toEqual(reversed.map((tool) => tool.name));
+  });
+});
+
+describe('toStrictSchema', () => {
+  it.each([
+    [{ type: 'object', properties: { a: { allOf: [{ type: 'string' }] } } }, 'uses "allOf"'],
+    [{ type: 'object', properties: { a: { type: 'array' } } }, 'array without an item schema'],
+    [{ type: 'object', properties: { a: {} } }, 'has no type'],
+  ])('explains why %j cannot be strict', (schema, reason) => {
+    expect(toStrictSchema('t', schema).reason).toContain(reason);
+  });
+});
+
+describe('estimateTokens', () => {
+  it('counts the tokens of an export with gpt-tokenizer, loaded on demand', async () => {
+    const exported = exportTools(stressCatalog(), 'openai');
+    const estimate = await estimateTokens(exported.tools);
+    expect(estimate.approximate).toBe(false);
+    const characters = JSON.stringify(exported.tools).length;
+    // JSON tokenises at roughly 2–6 characters per token.
+    expect(estimate.tokens).toBeGreaterThan(characters / 8);
+    expect(estimate.tokens).toBeLessThan(characters / 1.5);
+    expect((await estimateTokens('hello world')).tokens).toBe(2);
+  });
+});

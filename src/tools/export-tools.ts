@@ -1,0 +1,72 @@
+import { AicapError } from '../errors/aicap-error.js';
+import type { CatalogTool } from './create-catalog.js';
+import type { DroppedKeyword } from './schema-reduction.js';
+import { toAISDKTools, type AISDKTool } from './to-ai-sdk-tools.js';
+import { toAnthropicTools, type AnthropicTool } from './to-anthropic-tools.js';
+import { toGeminiDeclarations, type GeminiFunctionDeclaration } from './to-gemini-declarations.js';
+import { toMCPTools, type MCPTool } from './to-mcp-tools.js';
+import { toOpenAIChatTools, toOpenAIResponsesTools, type OpenAIChatTool, type OpenAIResponsesTool } from './to-openai-tools.js';
+
+/** Target formats of {@link exportTools}. */
+export type ExportFormat = 'openai' | 'openai-strict' | 'openai-responses' | 'openai-responses-strict' | 'anthropic' | 'gemini' | 'ai-sdk' | 'mcp';
+
+/** Every format name, for CLIs and validation. */
+export const EXPORT_FORMATS: readonly ExportFormat[] = ['openai', 'openai-strict', 'openai-responses', 'openai-responses-strict', 'anthropic', 'gemini', 'ai-sdk', 'mcp'];
+
+/** The tools of each format. */
+export interface ExportedToolsByFormat {
+  openai: OpenAIChatTool[];
+  'openai-strict': OpenAIChatTool[];
+  'openai-responses': OpenAIResponsesTool[];
+  'openai-responses-strict': OpenAIResponsesTool[];
+  anthropic: AnthropicTool[];
+  gemini: GeminiFunctionDeclaration[];
+  'ai-sdk': Record<string, AISDKTool>;
+  mcp: MCPTool[];
+}
+
+/** What {@link exportTools} returns. */
+export interface ExportedTools<Format extends ExportFormat = ExportFormat> {
+  /** The format. */
+  format: Format;
+  /** The tools in that format (an object keyed by name for `ai-sdk`, an array otherwise). */
+  tools: ExportedToolsByFormat[Format];
+  /** Schema keywords removed or changed to fit the format (Gemini, strict mode). */
+  dropped: DroppedKeyword[];
+  /** Tools that could not be converted faithfully (e.g. exported without strict mode). */
+  warnings: string[];
+}
+
+/**
+ * Converts catalog tools to one LLM API's tool format. The order is kept (pass selected tools to get
+ * them best first).
+ * @example
+ * const { tools } = exportTools(client.catalog().tools, 'anthropic');
+ */
+export function exportTools<Format extends ExportFormat>(tools: readonly CatalogTool[], format: Format): ExportedTools<Format> {
+  const converted = convert(tools, format);
+  return { format, tools: converted.tools as ExportedToolsByFormat[Format], dropped: converted.dropped ?? [], warnings: converted.warnings ?? [] };
+}
+
+function convert(tools: readonly CatalogTool[], format: ExportFormat): { tools: unknown; dropped?: DroppedKeyword[]; warnings?: string[] } {
+  switch (format) {
+    case 'openai':
+      return toOpenAIChatTools(tools);
+    case 'openai-strict':
+      return toOpenAIChatTools(tools, { strict: true });
+    case 'openai-responses':
+      return toOpenAIResponsesTools(tools);
+    case 'openai-responses-strict':
+      return toOpenAIResponsesTools(tools, { strict: true });
+    case 'anthropic':
+      return toAnthropicTools(tools);
+    case 'gemini':
+      return toGeminiDeclarations(tools);
+    case 'ai-sdk':
+      return toAISDKTools(tools);
+    case 'mcp':
+      return toMCPTools(tools);
+    default:
+      throw new AicapError('INVALID_OPTION', `Unknown export format ${JSON.stringify(format)}; use one of ${EXPORT_FORMATS.join(', ')}.`);
+  }
+}

@@ -1,0 +1,105 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { paymentsManifest } from '../../test/helpers/client-manifests.js';
+import type { DiscoveredService } from '../client/client-types.js';
+import type { Manifest } from '../manifest/manifest-v0.js';
+import { generateManifest } from '../openapi/index.js';
+import { createCatalog, type CatalogTool } from './create-catalog.js';
+import { selectTools } from './select-tools.js';
+
+function catalogOf(manifest: Manifest): CatalogTool[] {
+  const service: DiscoveredService = { namespace: 'svc', origin: 'https://api.example.com', manifestUrl: 'https://api.example.com/m', manifest, digest: 'sha256-x', grantedScopes: undefined, findings: [], quarantinedToolIds: [], disabledToolIds: [] };
+  return createCatalog([service]).tools;
+}
+
+const top = (tools: readonly CatalogTool[], request: string, limit = 5): string[] => selectTools(tools, request, { limit }).map((selected) => selected.tool.id);
+
+describe('selectTools on the Payments manifest', () => {
+  const tools = catalogOf(paymentsManifest('https://api.example.com/v2'));
+
+  it.each([
+    ['Show me unusual transactions on account 12345 this month', 'analyze_transactions'],
+    ['what did I pay at the bakery yesterday', 'list_transactions'],
+    ['please terminate my account', 'close_account'],
+    ['lower my withdrawal limit', 'modify_limits'],
+    ['I need a statement for last quarter as a PDF', 'generate_report'],
+  ])('ranks the right tool first for %j', (request, expected) => {
+    expect(top(tools, request)[0]).toBe(expected);
+  });
+
+  it('penalises a tool whose avoid_when matches the request', () => {
+    const request = 'future projections of my spending patterns';
+    const penalised = selectTools(tools, request).find((selected) => selected.tool.id === 'analyze_transactions');
+    const unpenalised = selectTools(tools, request, { avoidPenalty: 0 }).find((selected) => selected.tool.id === 'analyze_transactions');
+    expect(unpenalised).toBeDefined();
+    expect(penalised?.score ?? 0).toBeLessThan(unpenalised!.score);
+  });
+
+  it('is deterministic and returns at most `limit` tools, none without a match', () => {
+    const first = selectTools(tools, 'account transactions', { limit: 3 });
+    expect(selectTools(tools, 'account transactions', { limit: 3 })).toEqual(first);
+    expect(first.length).toBeLessThanOrEqual(3);
+    expect(selectTools(tools, 'quantum chromodynamics')).toEqual([]);
+  });
+
+  it('refuses a bad limit with INVALID_OPTION', () => {
+    expect(() => selectTools(tools, 'x', { limit: 0 })).toThrow(expect.objectContaining({ code: 'INVALID_OPTION', message: expect.stringContaining('`limit`') }));
+  });
+});
+
+describe('selectTools on a large real description (GitHub REST, corpus)', () => {
+  let tools: CatalogTool[];
+  beforeAll(async () => {
+    const { manifest } = await generateManifest({ input: '/work/shared/corpus/big/github-api.github.com-2020-07.json', strict: false });
+    tools = catalogOf(manifest);
+  }, 120_000);
+
+  // Requests written for this test (not copied from the summaries), with the operation that answers each.
+  const queries: Array<[string, string]> = [
+    ['open a new bug report in my repository', 'issues/create'],
+    ['merge this pull request', 'pulls/merge'],
+    ['fork the repository into my account', 'repos/create-fork'],
+    ['publish a new release v2.0 of the project', 'repos/create-release'],
+    ['show me the README of the project', 'repos/get-readme'],
+    ['who are the members of our organization', 'orgs/list-members'],
+    ['star this repository for me', 'activity/star-repo-for-authenticated-user'],
+    ['search the source code for a function name', 'search/code'],
+    ['re-run the failed workflow', 'actions/re-run-workflow'],
+    ['add the bug label to issue 42', 'issues/add-labels'],
+    ['comment on issue 12 saying thanks', 'issues/create-comment'],
+    ['compare two commits to see what changed', 'repos/compare-commits'],
+    ['delete this repository permanently', 'repos/delete'],
+    ['create a webhook for push events on the repo', 'repos/create-webhook'],
+    ['what is the license of this repo', 'licenses/get-for-repo'],
+    ['invite a collaborator to the repository', 'repos/add-collaborator'],
+    ['list my notifications', 'activity/list-notifications-for-authenticated-user'],
+    ['create a gist with this snippet', 'gists/create'],
+    ['get the profile of user octocat', 'users/get-by-username'],
+    ['store an encrypted secret for GitHub Actions in the repository', 'actions/create-or-update-repo-secret'],
+    ['open a pull request from my feature branch', 'pulls/create'],
+    ['create a team in the organization', 'teams/create'],
+  ];
+
+  it('reaches a recall@5 of at least 0.8 on a written query set', () => {
+    const ids = new Set(tools.map((tool) => tool.id));
+    let hits = 0;
+    const misses: string[] = [];
+    for (const [request, operationId] of queries) {
+      const expected = operationId.replace('/', '_');
+      expect(ids.has(expected), `${expected} exists in the generated manifest`).toBe(true);
+      const ranked = top(tools, request);
+      if (ranked.includes(expected)) hits++;
+      else misses.push(`${request} → ${ranked.join(', ')} (wanted ${expected})`);
+    }
+    const recall = hits / queries.length;
+    console.info(`selectTools recall@5 on GitHub REST (${tools.length} tools): ${recall.toFixed(2)} (${hits}/${queries.length})${misses.length ? `\nmisses:\n${misses.join('\n')}` : ''}`);
+    expect(recall).toBeGreaterThanOrEqual(0.8);
+  });
+
+  it('answers a query over the whole catalog quickly once indexed', () => {
+    top(tools, 'warm up the index');
+    const started = performance.now();
+    for (const [request] of queries) top(tools, request);
+    // Generous bound: this only guards against an index rebuilt per query.
+    expect((performance.now() - started) / queries.length).toBeLessThan(100);
+  });
+});
