@@ -50,6 +50,7 @@ describe('validateManifest', () => {
       'path.unused_parameter',
       'path.parameter_location',
       'path.malformed_placeholder',
+      'path.dot_segment',
       'prompt.missing_parameter',
       'temporal.unknown_placeholder',
       'temporal.undeclared_signal',
@@ -116,6 +117,22 @@ describe('validateManifest', () => {
       manifest['service'] = { name: 'Payments API', base_url: baseUrl };
       expect(errorsOf(manifest)).toEqual([{ code, pointer: '/service/base_url' }]);
     });
+  });
+
+  it.each([
+    ['/a/./b', true],
+    ['/a/../b', true],
+    ['/..', true],
+    ['/a/%2E%2e/b', true],
+    ['/a/.%2e', true],
+    ['/a/..?x=1', true],
+    ['/a/.well-known/b', false],
+    ['/a/..b/c', false],
+    ['/v1.2/items', false],
+  ])('treats the path %s as having a dot segment: %s', (path, flagged) => {
+    const manifest = loadPayments();
+    manifest.tools[0] = { ...manifest.tools[0], path };
+    expect(errorsOf(manifest).some((issue) => issue.code === 'path.dot_segment')).toBe(flagged);
   });
 
   it('reads a placeholder filled from a dotted job_id_field by its last segment', () => {

@@ -231,6 +231,7 @@ function checkPathPlaceholders(value: Record<string, unknown>, base: string, iss
   if (/[{}]/.test(path.replace(PLACEHOLDER, ''))) {
     issues.push({ pointer: `${base}/path`, code: 'path.malformed_placeholder', message: `${quote(path)} has a "{" or "}" that is not part of a {name} placeholder`, severity: 'error' });
   }
+  checkDotSegments(path, `${base}/path`, issues);
   const names = placeholdersOf(path);
   const parameters = new Map(parameterEntries(value));
   for (const name of names) {
@@ -245,6 +246,16 @@ function checkPathPlaceholders(value: Record<string, unknown>, base: string, iss
     if (parameter.in === 'path' && !names.includes(name)) {
       issues.push({ pointer: `${base}/parameters/${escapePointerToken(name)}`, code: 'path.unused_parameter', message: `parameter ${quote(name)} is declared "in": "path" but the path has no {${truncate(name)}} placeholder`, severity: 'error' });
     }
+  }
+}
+
+// "." and ".." segments (also percent-encoded, which the WHATWG URL parser decodes as dots) would be
+// resolved away and could move a request out from under base_url.
+const DOT_SEGMENT = /(?:^|\/)(?:\.|%2e){1,2}(?:\/|$|\?|#)/i;
+
+function checkDotSegments(path: string, pointer: string, issues: ValidationIssue[]): void {
+  if (DOT_SEGMENT.test(path)) {
+    issues.push({ pointer, code: 'path.dot_segment', message: `${quote(path)} has a "." or ".." segment, which would resolve outside service.base_url`, severity: 'error' });
   }
 }
 
@@ -287,6 +298,7 @@ function checkTemporal(tool: Record<string, unknown>, base: string, issues: Vali
   const supplied = [`{${truncate(jobIdName)}} from the start response`, ...pathNames.map((name) => `{${truncate(name)}} from the tool path`)].join(', ');
   for (const [pointer, endpoint] of endpoints) {
     if (typeof endpoint !== 'string') continue;
+    checkDotSegments(endpoint, pointer, issues);
     for (const name of placeholdersOf(endpoint)) {
       if (!available.has(name)) {
         issues.push({ pointer, code: 'temporal.unknown_placeholder', message: `placeholder {${truncate(name)}} cannot be filled: only ${supplied} are available (set job_id_field to the start response's field)`, severity: 'error' });
