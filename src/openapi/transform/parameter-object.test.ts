@@ -1,0 +1,56 @@
+import { describe, expect, it } from 'vitest';
+import { createTestContext, TEST_DOCUMENT_URL } from '../test-helpers/create-test-context.js';
+import { transformParameterObject } from './parameter-object.js';
+
+describe('transformParameterObject', () => {
+  const cases: Array<[string, { given: unknown; want: unknown }]> = [
+    ['maps a plain query parameter to the simple form', {
+      given: { name: 'q', in: 'query', description: 'Search text', schema: { type: 'string' } },
+      want: { name: 'q', parameter: { type: 'string', required: false, in: 'query', description: 'Search text' } },
+    }],
+    ['makes a path parameter required', {
+      given: { name: 'id', in: 'path', schema: { type: 'integer' } },
+      want: { name: 'id', parameter: { type: 'integer', required: true, in: 'path' } },
+    }],
+    ['keeps enum, default and example in the simple form', {
+      given: { name: 'sort', in: 'query', example: 'asc', schema: { type: 'string', enum: ['asc', 'desc'], default: 'asc' } },
+      want: { name: 'sort', parameter: { type: 'string', required: false, in: 'query', enum: ['asc', 'desc'], default: 'asc', example: 'asc' } },
+    }],
+    ['adds json_schema when the schema has constraints', {
+      given: { name: 'limit', in: 'query', required: true, schema: { type: 'integer', minimum: 1, maximum: 100 } },
+      want: { name: 'limit', parameter: { type: 'integer', required: true, in: 'query', json_schema: { type: 'integer', minimum: 1, maximum: 100 } } },
+    }],
+    ['adds json_schema for an array', {
+      given: { name: 'ids', in: 'query', schema: { type: 'array', items: { type: 'string' } } },
+      want: { name: 'ids', parameter: { type: 'array', required: false, in: 'query', json_schema: { type: 'array', items: { type: 'string' } } } },
+    }],
+    ['reads the schema of a parameter given by content', {
+      given: { name: 'filter', in: 'query', content: { 'application/json': { schema: { type: 'object' } } } },
+      want: { name: 'filter', parameter: { type: 'object', required: false, in: 'query', json_schema: { type: 'object' } } },
+    }],
+    ['reads Swagger 2.0 style keywords on the parameter itself', {
+      given: { name: 'page', in: 'query', type: 'integer', minimum: 1 },
+      want: { name: 'page', parameter: { type: 'integer', required: false, in: 'query', json_schema: { type: 'integer', minimum: 1 } } },
+    }],
+    ['marks a deprecated parameter in its description', {
+      given: { name: 'old', in: 'header', deprecated: true, description: 'Use new.', schema: { type: 'string' } },
+      want: { name: 'old', parameter: { type: 'string', required: false, in: 'header', description: 'Deprecated. Use new.' } },
+    }],
+    ['follows a $ref to components.parameters', {
+      given: { $ref: '#/components/parameters/Cursor' },
+      want: { name: 'cursor', parameter: { type: 'string', required: false, in: 'query' } },
+    }],
+    ['ignores the Authorization header (OpenAPI says it SHALL be ignored)', { given: { name: 'Authorization', in: 'header', schema: { type: 'string' } }, want: undefined }],
+  ];
+  it.each(cases)('%s', (_name, { given, want }) => {
+    const context = createTestContext({ components: { parameters: { Cursor: { name: 'cursor', in: 'query', schema: { type: 'string' } } } } });
+    expect(transformParameterObject(given, TEST_DOCUMENT_URL, context, 'GET /x')).toEqual(want);
+    expect(context.warnings).toEqual([]);
+  });
+
+  it('skips a parameter the manifest cannot express and says why', () => {
+    const context = createTestContext();
+    expect(transformParameterObject({ name: 'file', in: 'formData', type: 'file' }, TEST_DOCUMENT_URL, context, 'POST /upload')).toBeUndefined();
+    expect(context.warnings).toEqual([expect.objectContaining({ code: 'parameter.location', where: 'POST /upload' })]);
+  });
+});

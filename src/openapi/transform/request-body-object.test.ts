@@ -1,0 +1,59 @@
+import { describe, expect, it } from 'vitest';
+import { createTestContext, TEST_DOCUMENT_URL } from '../test-helpers/create-test-context.js';
+import { transformRequestBodyObject } from './request-body-object.js';
+
+const pet = { type: 'object', required: ['name'], properties: { name: { type: 'string' }, tag: { type: 'string' } } };
+
+describe('transformRequestBodyObject', () => {
+  const cases: Array<[string, { given: unknown; taken?: string[]; want: unknown }]> = [
+    ['flattens a JSON object body into body parameters', {
+      given: { required: true, content: { 'application/json': { schema: pet } } },
+      want: { parameters: { name: { type: 'string', required: true, in: 'body' }, tag: { type: 'string', required: false, in: 'body' } }, unusable: false },
+    }],
+    ['makes no property required when the body itself is optional', {
+      given: { content: { 'application/json': { schema: pet } } },
+      want: { parameters: { name: { type: 'string', required: false, in: 'body' }, tag: { type: 'string', required: false, in: 'body' } }, unusable: false },
+    }],
+    ['keeps the whole body as one `body` parameter when a property name collides', {
+      given: { required: true, content: { 'application/json': { schema: pet } } },
+      taken: ['name'],
+      want: { parameters: { body: { type: 'object', required: true, in: 'body', description: 'The whole request body.', json_schema: pet } }, unusable: false },
+    }],
+    ['keeps an array body as one `body` parameter', {
+      given: { required: true, description: 'Pets to add', content: { 'application/json': { schema: { type: 'array', items: pet } } } },
+      want: { parameters: { body: { type: 'array', required: true, in: 'body', description: 'Pets to add', json_schema: { type: 'array', items: pet } } }, unusable: false },
+    }],
+    ['keeps a composed (oneOf) body as one `body` parameter', {
+      given: { content: { 'application/json': { schema: { oneOf: [pet, { type: 'string' }] } } } },
+      want: { parameters: { body: { type: 'object', required: false, in: 'body', description: 'The whole request body.', json_schema: { oneOf: [pet, { type: 'string' }] } } }, unusable: false },
+    }],
+    ['declares a form-encoded body', {
+      given: { content: { 'application/x-www-form-urlencoded': { schema: { type: 'object', properties: { amount: { type: 'integer' } } } } } },
+      want: { parameters: { amount: { type: 'integer', required: false, in: 'body' } }, requestContentType: 'application/x-www-form-urlencoded', unusable: false },
+    }],
+    ['prefers JSON when JSON and form are both offered', {
+      given: { content: { 'application/x-www-form-urlencoded': { schema: pet }, 'application/merge-patch+json': { schema: pet } } },
+      want: { parameters: { name: { type: 'string', required: false, in: 'body' }, tag: { type: 'string', required: false, in: 'body' } }, unusable: false },
+    }],
+    ['marks a required multipart-only body as unusable', {
+      given: { required: true, content: { 'multipart/form-data': { schema: { type: 'object' } } } },
+      want: { parameters: {}, unusable: true },
+    }],
+  ];
+  it.each(cases)('%s', (_name, { given, taken, want }) => {
+    const context = createTestContext();
+    expect(transformRequestBodyObject(given, TEST_DOCUMENT_URL, context, 'POST /pets', new Set(taken ?? []))).toEqual(want);
+  });
+
+  it('names the whole-body parameter request_body when a parameter is already called body', () => {
+    const context = createTestContext();
+    const mapping = transformRequestBodyObject({ content: { 'application/json': { schema: { type: 'array' } } } }, TEST_DOCUMENT_URL, context, 'PUT /x', new Set(['body']));
+    expect(Object.keys(mapping.parameters)).toEqual(['request_body']);
+  });
+
+  it('warns, naming the operation, when a body cannot be expressed', () => {
+    const context = createTestContext();
+    transformRequestBodyObject({ content: { 'application/octet-stream': {} } }, TEST_DOCUMENT_URL, context, 'PUT /blob', new Set());
+    expect(context.warnings).toEqual([expect.objectContaining({ code: 'body.media_type', where: 'PUT /blob' })]);
+  });
+});

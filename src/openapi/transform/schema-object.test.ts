@@ -1,0 +1,84 @@
+import { describe, expect, it } from 'vitest';
+import { createTestContext, TEST_DOCUMENT_URL } from '../test-helpers/create-test-context.js';
+import { declaredTypeOf, embedDefinitions, simpleTypeOf, transformSchemaObject } from './schema-object.js';
+
+describe('transformSchemaObject', () => {
+  const cases: Array<[string, { given: unknown; dialect?: '3.0' | '3.1'; want: unknown }]> = [
+    ['keeps plain JSON Schema keywords', { given: { type: 'string', minLength: 1, format: 'email' }, want: { type: 'string', minLength: 1, format: 'email' } }],
+    ['turns 3.0 nullable into a null type', { given: { type: 'string', nullable: true }, want: { type: ['string', 'null'] } }],
+    ['adds null to a nullable enum', { given: { type: 'string', enum: ['a'], nullable: true }, want: { type: ['string', 'null'], enum: ['a', null] } }],
+    ['turns x-nullable (Swagger 2.0) into a null type', { given: { type: 'integer', 'x-nullable': true }, want: { type: ['integer', 'null'] } }],
+    ['leaves nullable alone in 3.1, where it means nothing', { given: { type: 'string', nullable: true }, dialect: '3.1', want: { type: 'string' } }],
+    ['turns a boolean exclusiveMinimum into a number', { given: { type: 'number', minimum: 0, exclusiveMinimum: true }, want: { type: 'number', exclusiveMinimum: 0 } }],
+    ['drops a false exclusiveMaximum and keeps maximum', { given: { type: 'number', maximum: 9, exclusiveMaximum: false }, want: { type: 'number', maximum: 9 } }],
+    ['turns example into examples', { given: { type: 'string', example: 'x' }, want: { type: 'string', examples: ['x'] } }],
+    ['drops OpenAPI-only keywords and extensions', { given: { type: 'object', discriminator: { propertyName: 'k' }, xml: { name: 'a' }, externalDocs: { url: 'https://x' }, 'x-internal': 1 }, want: { type: 'object' } }],
+    ['maps Swagger file to a binary string', { given: { type: 'file' }, want: { type: 'string', format: 'binary' } }],
+    ['turns draft-4 tuple items into prefixItems', { given: { type: 'array', items: [{ type: 'string' }, { type: 'number' }] }, want: { type: 'array', prefixItems: [{ type: 'string' }, { type: 'number' }] } }],
+    ['ignores a boolean `required` on a property', { given: { type: 'object', properties: { a: { type: 'string', required: true } } }, want: { type: 'object', properties: { a: { type: 'string' } } } }],
+    ['converts nested subschemas', { given: { anyOf: [{ type: 'string', nullable: true }], properties: { p: { example: 1 } } }, want: { anyOf: [{ type: ['string', 'null'] }], properties: { p: { examples: [1] } } } }],
+  ];
+  it.each(cases)('%s', (_name, { given, dialect, want }) => {
+    const context = createTestContext({}, dialect ? { dialect } : {});
+    expect(transformSchemaObject(given, TEST_DOCUMENT_URL, context).schema).toEqual(want);
+  });
+
+  it('turns a $ref into a $defs reference and embeds the component once', () => {
+    const document = { components: { schemas: { Pet: { type: 'object', properties: { tag: { $ref: '#/components/schemas/Tag' } } }, Tag: { type: 'string' } } } };
+    const context = createTestContext(document);
+    const converted = transformSchemaObject({ type: 'array', items: { $ref: '#/components/schemas/Pet' } }, TEST_DOCUMENT_URL, context);
+    expect(embedDefinitions(converted, context)).toEqual({
+      type: 'array',
+      items: { $ref: '#/$defs/Pet' },
+      $defs: { Pet: { type: 'object', properties: { tag: { $ref: '#/$defs/Tag' } } }, Tag: { type: 'string' } },
+    });
+  });
+
+  it('keeps a circular reference as a $defs reference instead of expanding it', () => {
+    const document = { components: { schemas: { Node: { type: 'object', properties: { children: { type: 'array', items: { $ref: '#/components/schemas/Node' } } } } } } };
+    const context = createTestContext(document);
+    const embedded = embedDefinitions(transformSchemaObject({ $ref: '#/components/schemas/Node' }, TEST_DOCUMENT_URL, context), context);
+    expect(embedded).toEqual({ $ref: '#/$defs/Node', $defs: { Node: { type: 'object', properties: { children: { type: 'array', items: { $ref: '#/$defs/Node' } } } } } });
+  });
+
+  it('gives a definition that only refers to itself the empty schema', () => {
+    const context = createTestContext({ components: { schemas: { Loop: { $ref: '#/components/schemas/Loop' } } } });
+    expect(embedDefinitions(transformSchemaObject({ $ref: '#/components/schemas/Loop' }, TEST_DOCUMENT_URL, context), context)).toEqual({ $ref: '#/$defs/Loop', $defs: { Loop: {} } });
+  });
+
+  it('names definitions from other files after the file and keeps names unique', () => {
+    const context = createTestContext(
+      { components: { schemas: { Pet: { type: 'string' } } } },
+      { documents: { 'file:///api/schemas/Pet.yaml': { type: 'object' } } },
+    );
+    const converted = transformSchemaObject({ anyOf: [{ $ref: '#/components/schemas/Pet' }, { $ref: 'schemas/Pet.yaml' }] }, TEST_DOCUMENT_URL, context);
+    expect(converted.schema).toEqual({ anyOf: [{ $ref: '#/$defs/Pet' }, { $ref: '#/$defs/Pet_2' }] });
+  });
+
+  it('converts a shared component once for every schema that uses it', () => {
+    const context = createTestContext({ components: { schemas: { Pet: { type: 'object' } } } });
+    const first = embedDefinitions(transformSchemaObject({ $ref: '#/components/schemas/Pet' }, TEST_DOCUMENT_URL, context), context) as { $defs: Record<string, unknown> };
+    const second = embedDefinitions(transformSchemaObject({ $ref: '#/components/schemas/Pet' }, TEST_DOCUMENT_URL, context), context) as { $defs: Record<string, unknown> };
+    expect(second.$defs['Pet']).toBe(first.$defs['Pet']);
+  });
+});
+
+describe('simpleTypeOf', () => {
+  const cases: Array<[unknown, string]> = [
+    [{ type: 'integer' }, 'integer'],
+    [{ type: ['null', 'number'] }, 'number'],
+    [{ properties: {} }, 'object'],
+    [{ items: {} }, 'array'],
+    [{ enum: [1, 2] }, 'integer'],
+    [{ enum: [true] }, 'boolean'],
+    [{ oneOf: [] }, 'object'],
+    [{}, 'string'],
+  ];
+  it.each(cases)('%j is %s', (given, want) => {
+    expect(simpleTypeOf(given as Record<string, unknown>)).toBe(want);
+  });
+
+  it('reports no declared type for a schema that allows anything', () => {
+    expect(declaredTypeOf({})).toBeUndefined();
+  });
+});
