@@ -1,0 +1,112 @@
+/**
+ * RELIABILITY.md cases 29 and 35: a job status stream cut at arbitrary points (mid-line, mid-event,
+ * right after the terminal event) through the fault proxy is resumed with Last-Event-ID, and the
+ * consumer sees exactly 1..N: no gap, no duplicate, completion handled once.
+ */
+import fc from 'fast-check';
+import { fetch as undiciFetch } from 'undici';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { FetchFunction } from '../../src/client/client-types.js';
+import { followJobStatus, resolveFollowJobOptions } from '../../src/client/jobs/follow-job-status.js';
+import type { JobEvent } from '../../src/client/jobs/job-event.js';
+import type { TemporalBehavior } from '../../src/manifest/manifest-v0.js';
+import { startFaultProxy } from '../helpers/fault-proxy.js';
+import type { Toxic } from '../helpers/fault-proxy.js';
+import { progressLog, startJobsSseServer } from '../helpers/jobs-sse-server.js';
+import type { JobsSseServer } from '../helpers/jobs-sse-server.js';
+
+const SEED = Number(process.env['AICAP_TEST_SEED'] ?? Math.floor(Math.random() * 2 ** 31));
+const LOG = progressLog(18);
+const send = ((url, init) => undiciFetch(url, init as never)) as FetchFunction;
+const TEMPORAL: TemporalBehavior = {
+  pattern: 'async_job',
+  status_endpoint: '/jobs/{job_id}/status',
+  status_response_type: 'event_stream',
+  terminal_states: ['completed', 'failed', 'cancelled'],
+  reconnection: { supports_last_event_id: true, fallback_poll_interval_seconds: 0.01 },
+};
+const OPTIONS = resolveFollowJobOptions({ reconnectDelayInMs: 5, minReconnectDelayInMs: 1, maxReconnectDelayInMs: 20, jitterRatio: 0.5, idleTimeoutInMs: 2000, maxConsecutiveFailures: 20 });
+
+let server: JobsSseServer;
+let fullStreamBytes = 0;
+beforeAll(async () => {
+  server = await startJobsSseServer({ log: LOG, retryInMs: 5 });
+  // Measure the bytes of one whole response (headers, chunk framing and all) to place cuts exactly.
+  const proxy = await startFaultProxy({ upstream: server.origin });
+  await follow(proxy.origin, () => {});
+  fullStreamBytes = proxy.downstreamBytes;
+  await proxy.close();
+});
+afterAll(() => server.close());
+
+function follow(origin: string, onEvent: (event: JobEvent) => void | Promise<void>): ReturnType<typeof followJobStatus> {
+  return followJobStatus({
+    statusUrl: `${origin}/jobs/j1/status`,
+    temporal: TEMPORAL,
+    eventSchema: undefined,
+    resolvePath: (path) => `${origin}${path}`,
+    send,
+    state: { jobId: 'j1', status: undefined, terminal: false, lastEventId: undefined, percent: undefined, pendingInput: undefined },
+    onEvent,
+    options: OPTIONS,
+  });
+}
+
+const expectedIds = LOG.map((_, index) => String(index + 1));
+
+describe(`resume after cuts (seed ${SEED})`, () => {
+  it('delivers exactly 1..N over random cut points and kinds, across up to four cut connections (case 29)', async () => {
+    expect(fullStreamBytes).toBeGreaterThan(500);
+    const cut = fc.record({ bytes: fc.integer({ min: 1, max: fullStreamBytes - 1 }), kind: fc.constantFrom<'limit_data' | 'reset_peer'>('limit_data', 'reset_peer') });
+    await fc.assert(
+      fc.asyncProperty(fc.array(cut, { minLength: 1, maxLength: 4 }), async (cuts) => {
+        const proxy = await startFaultProxy({
+          upstream: server.origin,
+          seed: SEED,
+          toxics: ({ index }): Toxic[] => {
+            const planned = cuts[index];
+            if (!planned) return [];
+            return planned.kind === 'limit_data' ? [{ type: 'limit_data', bytes: planned.bytes }] : [{ type: 'reset_peer', afterBytes: planned.bytes }];
+          },
+        });
+        try {
+          const events: JobEvent[] = [];
+          const state = await follow(proxy.origin, (event) => void events.push(event));
+          expect(events.map((event) => event.id)).toEqual(expectedIds);
+          expect(state.terminal).toBe(true);
+        } finally {
+          await proxy.close();
+        }
+      }),
+      { seed: SEED, numRuns: 25 },
+    );
+  });
+
+  it.each([
+    { name: 'right after the terminal event', offset: 0 },
+    { name: 'one byte before the terminal event ends', offset: 1 },
+    { name: 'in the middle of the terminal event', offset: 20 },
+  ])('handles completion once when the stream drops $name, even with a slow handler (case 35)', async ({ offset }) => {
+    // The response ends with the terminal event, then the 5-byte last chunk `0\r\n\r\n` (and its own chunk header/trailer of 7 bytes).
+    const cutAt = fullStreamBytes - 5 - 2 - offset;
+    const proxy = await startFaultProxy({ upstream: server.origin, toxics: ({ index }) => (index === 0 ? [{ type: 'limit_data', bytes: cutAt }] : []) });
+    try {
+      let completions = 0;
+      const events: JobEvent[] = [];
+      await follow(proxy.origin, async (event) => {
+        events.push(event);
+        if (event.type === 'status' && event.terminal) {
+          completions++;
+          // The next workflow step takes a while; the cut lands while it runs.
+          await new Promise((resolve) => setTimeout(resolve, 30));
+        }
+      });
+      expect(completions).toBe(1);
+      expect(events.map((event) => event.id)).toEqual(expectedIds);
+      // Seen in full on the first connection: no reconnection. Cut inside it: one reconnection replays it.
+      expect(proxy.connectionCount).toBe(offset === 0 ? 1 : 2);
+    } finally {
+      await proxy.close();
+    }
+  });
+});
