@@ -54,6 +54,15 @@ describe('client.call against the Payments example', () => {
     await expect(payments1.getPrompt('explain_anomaly', { account_id: '12345' })).rejects.toMatchObject({ code: 'INVALID_ARGUMENTS', problems: [expect.objectContaining({ pointer: '/transaction_id', rule: 'required' })] });
   });
 
+  it('never lets readResource reach a tool', async () => {
+    const payments1 = await client('demo-admin', { approve: () => true });
+    const before = payments.requestLog.length;
+    const result = await payments1.readResource('close_account', { account_id: '12345', reason: 'fraud' });
+    expect(result.error?.code).toBe('TOOL_NOT_FOUND');
+    expect(payments.requestLog.length).toBe(before);
+    expect(payments.ledger).toHaveLength(0);
+  });
+
   it('rejects invalid arguments before any request, naming each bad field (case 17)', async () => {
     const payments1 = await client();
     const before = payments.requestLog.length;

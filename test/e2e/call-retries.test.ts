@@ -117,7 +117,7 @@ describe('client.call: retries', () => {
     });
     const result = await client.call('transfer', { amount: 10 });
     expect(executions).toBe(1);
-    expect(result.error).toMatchObject({ code: 'NETWORK_ERROR', retryable: true, declared: false });
+    expect(result.error).toMatchObject({ code: 'NETWORK_ERROR', retryable: false, declared: false });
     expect(result.error?.message).toContain('Not retried: non-idempotent');
     expect(result.error?.userMessage).toContain('may or may not have been performed');
   });

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { AicapError } from '../../errors/aicap-error.js';
-import type { HttpMethod, Manifest, Tool } from '../../manifest/manifest-v0.js';
+import type { HttpMethod, Manifest, Resource, Tool } from '../../manifest/manifest-v0.js';
 import { createAuthenticator, type Authenticator } from '../auth/create-authenticator.js';
 import type { AuditEvent, FetchFunction, OriginCredentials, ResolvedPrompt, ResolvedTool } from '../client-types.js';
 import { resolveEffectivePolicy, type CallerPolicy, type EffectivePolicy, type PolicySubject } from '../policy/caller-policy.js';
@@ -84,6 +84,9 @@ function checkInteger(name: string, value: number, minimum: number): number {
   if (!Number.isSafeInteger(value) || value < minimum) throw invalidOption(name, value, `an integer ≥ ${minimum}`);
   return value;
 }
+
+/** What a caller asked for: `call` accepts tools and resources, `readResource` only resources. */
+type CallKind = 'any' | 'resource';
 
 /** One prepared call: everything decided before the first request. */
 interface PreparedCall {
@@ -194,17 +197,22 @@ export function createToolCaller(options: ClientCallOptions, dependencies: ToolC
     return { resolved, redactor, toolRequest: { method: request.method, url, displayUrl: new URL(redactUrl(url)), headers, body: request.body } };
   };
 
-  const prepare = async (toolId: string, args: Record<string, unknown>, callOptions: CallOptions, redactor: Redactor, startedInMs: number): Promise<PreparedCall> => {
+  const prepare = async (toolId: string, args: Record<string, unknown>, callOptions: CallOptions, redactor: Redactor, startedInMs: number, kind: CallKind): Promise<PreparedCall> => {
     const resolved = await dependencies.resolveTool(toolId);
     const definition = resolved.tool;
     const manifest = resolved.service.manifest;
+    // `readResource` must never reach a tool (which may be a POST with side effects).
+    if (kind === 'resource' && !(manifest.resources ?? []).includes(definition as Resource)) {
+      throw new AicapError('TOOL_NOT_FOUND', `"${toolId}" is a tool, not a resource; use \`client.call\` for it.`);
+    }
     const method: HttpMethod = (definition as Partial<Tool>).method ?? 'GET';
     const shape: RequestShape = { ...(definition as Tool), method };
     const subject: PolicySubject = { toolId: definition.id, exposedName: resolved.exposedName, origin: resolved.service.origin, method };
     const policy = resolveEffectivePolicy(manifest.policy, callerPolicy, subject);
     redactor.addParameterNames(policy.redactNames);
     const auditArguments = redactor.arguments(args);
-    validateToolArguments(shape, args);
+    // The definition itself, not `shape` (a fresh copy per call): the compiled validator is cached per definition object.
+    validateToolArguments(definition, args);
 
     const agentIdHeader = agentIdHeaderFor(manifest, resolved.service.origin);
     const tool = definition as Partial<Tool>;
@@ -409,11 +417,11 @@ export function createToolCaller(options: ClientCallOptions, dependencies: ToolC
     };
   };
 
-  const start = async (toolId: string, args: Record<string, unknown>, callOptions: CallOptions): Promise<{ prepared: PreparedCall } | { envelope: CallEnvelope }> => {
+  const start = async (toolId: string, args: Record<string, unknown>, callOptions: CallOptions, kind: CallKind): Promise<{ prepared: PreparedCall } | { envelope: CallEnvelope }> => {
     const startedInMs = now();
     const redactor = createRedactor({ secrets: authenticator.staticSecrets() });
     try {
-      return { prepared: await prepare(toolId, args, callOptions, redactor, startedInMs) };
+      return { prepared: await prepare(toolId, args, callOptions, redactor, startedInMs, kind) };
     } catch (error) {
       const envelope = envelopeFromError(toolId, error, redactor, startedInMs);
       emitAudit({ type: 'call.refused', toolId, detail: `${envelope.error?.code}: ${envelope.error?.message}` });
@@ -421,8 +429,8 @@ export function createToolCaller(options: ClientCallOptions, dependencies: ToolC
     }
   };
 
-  const callTool = async (toolId: string, args: Record<string, unknown> = {}, callOptions: CallOptions = {}): Promise<CallEnvelope> => {
-    const started = await start(toolId, args, callOptions);
+  const callTool = async (toolId: string, args: Record<string, unknown> = {}, callOptions: CallOptions = {}, kind: CallKind = 'any'): Promise<CallEnvelope> => {
+    const started = await start(toolId, args, callOptions, kind);
     if ('envelope' in started) return started.envelope;
     const { prepared } = started;
     let envelope: CallEnvelope;
@@ -449,9 +457,9 @@ export function createToolCaller(options: ClientCallOptions, dependencies: ToolC
   };
 
   return {
-    call: callTool,
+    call: (toolId, args, callOptions) => callTool(toolId, args, callOptions),
     async *paginate(toolId, args = {}, callOptions = {}) {
-      const started = await start(toolId, args, callOptions);
+      const started = await start(toolId, args, callOptions, 'any');
       if ('envelope' in started) {
         yield started.envelope;
         return;
@@ -465,7 +473,7 @@ export function createToolCaller(options: ClientCallOptions, dependencies: ToolC
         yield envelopeFromError(started.prepared.toolId, error, started.prepared.redactor, started.prepared.startedInMs);
       }
     },
-    readResource: (resourceId, args = {}, callOptions = {}) => callTool(resourceId, args, { ...callOptions, allPages: false }),
+    readResource: (resourceId, args = {}, callOptions = {}) => callTool(resourceId, args, { ...callOptions, allPages: false }, 'resource'),
     async sendFollowUp(toolId, request) {
       const { resolved, toolRequest } = await prepareFollowUp(toolId, request);
       const { url, headers } = toolRequest;

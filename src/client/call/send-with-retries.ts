@@ -192,7 +192,8 @@ export async function sendWithRetries(input: ExchangeInput): Promise<ExchangeOut
             : transient && !input.retrySafe
               ? 'The API could not be reached or did not answer in time. The action may or may not have been performed; check before trying again.'
               : 'The API could not be reached or did not answer in time.';
-      return fail({ code: failure.code, status, retryable: transient, retryAfterInMs: null, declared: false, userMessage, message: `${failure.message}${notRetried}` }, status, response?.headers, body);
+      // A request that may have been executed is not "retryable" for the orchestrator either.
+      return fail({ code: failure.code, status, retryable: transient && input.retrySafe, retryAfterInMs: null, declared: false, userMessage, message: `${failure.message}${notRetried}` }, status, response?.headers, body);
     }
 
     // Both set: the try block completed.
@@ -235,7 +236,7 @@ export async function sendWithRetries(input: ExchangeInput): Promise<ExchangeOut
       retries++;
       const delay = retryAfterInMs ?? strategyDelay(strategy, retries, retry);
       if (await wait(delay).catch(() => false)) continue;
-      reason = ` Not retried: waiting ${delay} ms would pass the call deadline (\`retry.totalTimeoutInMs\`).`;
+      reason = input.signal?.aborted ? ' The call was cancelled while waiting to retry.' : ` Not retried: waiting ${delay} ms would pass the call deadline (\`retry.totalTimeoutInMs\`).`;
     }
     const code = match?.code ?? (insufficientScope ? 'INSUFFICIENT_SCOPE' : status === 401 ? 'AUTH_FAILED' : 'HTTP_ERROR');
     const userMessage =
