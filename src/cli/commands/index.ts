@@ -3,6 +3,7 @@ import { callCommand } from './call.js';
 import { checkCommand } from './check.js';
 import { diffCommand } from './diff.js';
 import { generateCommand } from './generate.js';
+import { mcpCommand } from './mcp.js';
 import { serveCommand } from './serve.js';
 import { validateCommand } from './validate.js';
 
@@ -15,6 +16,7 @@ export const commands: Record<string, CliCommand> = {
   check: checkCommand,
   diff: diffCommand,
   generate: generateCommand,
+  mcp: mcpCommand,
   serve: serveCommand,
   validate: validateCommand,
 };
