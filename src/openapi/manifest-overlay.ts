@@ -135,7 +135,11 @@ export function applyManifestOverlay(manifest: Manifest, overlay: ManifestOverla
     if (scopes) manifest.auth.scopes = { ...manifest.auth.scopes, ...scopes };
   }
   if (manifest.auth?.scopes) {
-    for (const [scope, ids] of Object.entries(manifest.auth.scopes)) manifest.auth.scopes[scope] = ids.filter((id) => !excluded.has(id));
+    for (const [scope, ids] of Object.entries(manifest.auth.scopes)) {
+      const kept = ids.filter((id) => !excluded.has(id));
+      if (kept.length > 0) manifest.auth.scopes[scope] = kept;
+      else delete manifest.auth.scopes[scope];
+    }
   }
   const policy: Policy = { ...manifest.policy };
   for (const id of overlay.policy?.human_approval_required ?? []) approvals.add(id);
@@ -146,5 +150,6 @@ export function applyManifestOverlay(manifest: Manifest, overlay: ManifestOverla
   else delete policy.human_approval_required;
   if (redactions.size > 0) policy.redact_from_logs = [...redactions];
   if (Object.keys(policy).length > 0) manifest.policy = policy;
+  else delete manifest.policy;
   if (overlay.versioning) manifest.versioning = { ...manifest.versioning, ...overlay.versioning } as Versioning;
 }

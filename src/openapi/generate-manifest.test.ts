@@ -1,0 +1,122 @@
+import { readFile } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { validateManifest } from '../manifest/validate-manifest.js';
+import { generateManifest, INTENT_TODO } from './generate-manifest.js';
+import { parseManifestOverlay } from './manifest-overlay.js';
+
+const fixture = (name: string): string => fileURLToPath(new URL(`../../test/fixtures/openapi/${name}`, import.meta.url));
+
+describe('generateManifest', () => {
+  it('maps the Payments description: service, tools, resource, prompts, auth, policy, versioning', async () => {
+    const { manifest, warnings } = await generateManifest({ input: fixture('payments.openapi.yaml') });
+    expect(validateManifest(manifest).valid).toBe(true);
+    expect(manifest.service).toEqual({ name: 'Payments API', description: 'Processes and analyzes financial transactions', base_url: 'https://api.example.com/v2', documentation_url: 'https://api.example.com/docs', contact: 'api@example.com' });
+    expect(manifest.tools.map((tool) => tool.id)).toEqual(['list_transactions', 'close_account', 'generate_report']);
+    expect(manifest.resources?.map((resource) => resource.id)).toEqual(['account_summary']);
+    expect(manifest.prompts?.map((prompt) => prompt.id)).toEqual(['monthly_review']);
+    expect(manifest.auth).toEqual({
+      type: 'oauth2',
+      provider_discovery: 'https://api.example.com/.well-known/openid-configuration',
+      scopes: { read: ['list_transactions', 'account_summary', 'generate_report'], admin: ['close_account'] },
+    });
+    expect(manifest.policy).toEqual({ human_approval_required: ['close_account'], max_actions_per_session: 50, policy_url: 'https://api.example.com/ai-policy' });
+    expect(manifest.versioning).toEqual({ current: '2.1.0' });
+    const close = manifest.tools[1]!;
+    expect(close.idempotency_key_header).toBe('Idempotency-Key');
+    expect(close.parameters).toEqual({
+      account_id: { type: 'string', required: true, in: 'path', description: 'The account identifier' },
+      reason: { type: 'string', required: true, in: 'body', enum: ['customer_request', 'fraud', 'duplicate'] },
+    });
+    expect(close.errors).toEqual({ insufficient_scope: expect.objectContaining({ status: 403 }), already_closed: { status: 409, context: 'The account is already closed.' } });
+    expect(manifest.tools[2]!.temporal_behavior).toEqual({ pattern: 'async_job', status_response_type: 'event_stream', status_endpoint: '/jobs/{job_id}', terminal_states: ['completed', 'failed'] });
+    expect(close.intent).toEqual({ when: INTENT_TODO });
+    expect(warnings).toEqual([expect.objectContaining({ code: 'intent.missing', message: expect.stringContaining('close_account') })]);
+  });
+
+  it('keeps a circular schema as $defs with local references', async () => {
+    const { manifest } = await generateManifest({ input: fixture('payments.openapi.yaml') });
+    const schema = manifest.resources![0]!.returns!.schema as { $defs: Record<string, unknown> };
+    expect(schema).toMatchObject({ $ref: '#/$defs/Account' });
+    expect(schema.$defs['Person']).toEqual({ type: 'object', properties: { name: { type: 'string' }, guardian: { $ref: '#/$defs/Person' } } });
+  });
+
+  it('applies an overlay: intent, approval, redaction, agent identification, and reports unknown ids', async () => {
+    const overlay = parseManifestOverlay(await readFile(fixture('payments.overlay.yaml'), 'utf8'), 'payments.overlay.yaml');
+    const { manifest, warnings } = await generateManifest({ input: fixture('payments.openapi.yaml'), overlay });
+    expect(validateManifest(manifest).valid).toBe(true);
+    expect(manifest.tools[1]!.intent).toEqual({ when: 'User explicitly asks to close or terminate an account', avoid_when: 'User only wants to freeze a card or change limits' });
+    expect(manifest.policy?.human_approval_required).toEqual(['close_account', 'generate_report']);
+    expect(manifest.policy?.redact_from_logs).toEqual(['reason', 'account_id']);
+    expect(manifest.auth?.agent_identification).toEqual({ requires_agent_id: true, id_header: 'X-Agent-ID' });
+    expect(warnings.map((warning) => warning.code)).toEqual(['overlay.unknown_id']);
+  });
+
+  it('gives the same manifest on regeneration', async () => {
+    const first = await generateManifest({ input: fixture('payments.openapi.yaml') });
+    const second = await generateManifest({ input: fixture('payments.openapi.yaml') });
+    expect(JSON.stringify(second.manifest)).toBe(JSON.stringify(first.manifest));
+  });
+
+  it('follows relative $refs across files, including a path item and a cycle between files', async () => {
+    const { manifest, statistics } = await generateManifest({ input: fixture('multi-file/openapi.yaml') });
+    expect(statistics.documents).toBe(3);
+    expect(validateManifest(manifest).valid).toBe(true);
+    const book = manifest.tools.find((tool) => tool.id === 'get_book')!;
+    expect(book.parameters?.['isbn']?.json_schema).toEqual({ type: 'string', pattern: '^[0-9-]{10,17}$' });
+    expect(book.returns?.schema).toEqual({
+      $ref: '#/$defs/Book',
+      $defs: { Book: { type: 'object', properties: { title: { type: 'string' }, author: { $ref: '#/$defs/Author' } } }, Author: { type: 'object', properties: { name: { type: 'string' }, books: { type: 'array', items: { $ref: '#/$defs/Book' } } } } },
+    });
+  });
+
+  it('refuses a $ref that leaves the description directory, naming the option that allows it', async () => {
+    await expect(generateManifest({ input: fixture('multi-file/outside.yaml') })).rejects.toMatchObject({ code: 'OPENAPI_INVALID', message: expect.stringMatching(/outside .*refRoot/s) });
+    const { manifest } = await generateManifest({ input: fixture('multi-file/outside.yaml'), refRoot: fixture('') });
+    expect(manifest.tools).toHaveLength(1);
+  });
+
+  it('converts Swagger 2.0: host and basePath, body parameter, api key, x-nullable, circular definition', async () => {
+    const { manifest } = await generateManifest({ input: fixture('swagger2/petstore.json') });
+    expect(validateManifest(manifest).valid).toBe(true);
+    expect(manifest.service.base_url).toBe('https://petstore.example.com/v1');
+    expect(manifest.auth).toEqual({ type: 'api_key', api_key: { in: 'header', name: 'X-Api-Key' } });
+    const create = manifest.tools.find((tool) => tool.id === 'createPet')!;
+    expect(create.parameters?.['name']).toEqual({ type: 'string', required: true, in: 'body' });
+    expect(create.parameters?.['tag']).toEqual({ type: 'string', required: false, in: 'body', json_schema: { type: ['string', 'null'] } });
+    expect(create.parameters?.['parent']?.json_schema).toEqual({ $ref: '#/$defs/Pet', $defs: { Pet: expect.objectContaining({ type: 'object' }) } });
+  });
+
+  it('accepts the description as text and as an object', async () => {
+    const text = 'openapi: 3.0.0\ninfo: { title: T, version: "1" }\nservers: [{ url: "https://t.example.com" }]\npaths:\n  /ping:\n    get:\n      responses: { "200": { description: pong } }\n';
+    const fromText = await generateManifest({ input: text });
+    const fromObject = await generateManifest({ input: { openapi: '3.0.0', info: { title: 'T', version: '1' }, servers: [{ url: 'https://t.example.com' }], paths: { '/ping': { get: { responses: { '200': { description: 'pong' } } } } } } });
+    expect(fromText.manifest).toEqual(fromObject.manifest);
+    expect(fromText.manifest.tools[0]!.id).toBe('get_ping');
+  });
+
+  const invalid: Array<[string, unknown, RegExp]> = [
+    ['a document that is not OpenAPI', '{"asyncapi": "2.0.0"}', /neither an `openapi` nor a `swagger` field/],
+    ['an unsupported version', '{"swagger": "1.2"}', /"swagger": "1.2" is not supported/],
+    ['broken YAML, naming the line', 'openapi: 3.0.0\ninfo: [\n', /not valid YAML at line \d+/],
+    ['a spec violation (strict)', { openapi: '3.0.0', info: { title: 'T', version: '1' }, paths: { '/a/{id}': { get: { responses: { '200': { description: 'x' } } } } } }, /missing path parameter.*--lenient/s],
+    ['a $ref to a missing component', { openapi: '3.0.0', info: { title: 'T', version: '1' }, paths: { '/a': { $ref: '#/paths/b' } } }, /"\$ref": "#\/paths\/b" cannot be resolved/],
+  ];
+  it.each(invalid)('throws OPENAPI_INVALID for %s', async (_name, input, message) => {
+    await expect(generateManifest({ input: input as string })).rejects.toMatchObject({ name: 'OpenApiInvalidError', code: 'OPENAPI_INVALID', message: expect.stringMatching(message) });
+  });
+
+  it('turns spec violations into warnings with strict: false', async () => {
+    const input = { openapi: '3.0.0', info: { title: 'T', version: '1' }, servers: [{ url: 'https://t.example.com' }], paths: { '/a/{id}': { get: { responses: { '200': { description: 'x' } } } } } };
+    const { manifest, warnings } = await generateManifest({ input, strict: false });
+    expect(validateManifest(manifest).valid).toBe(true);
+    expect(warnings.map((warning) => warning.code)).toEqual(expect.arrayContaining(['openapi.invalid', 'parameter.path_undeclared']));
+  });
+
+  it('drops a pattern that is not a Unicode regular expression and says so', async () => {
+    const input = { openapi: '3.0.0', info: { title: 'T', version: '1' }, servers: [{ url: 'https://t.example.com' }], paths: { '/a': { get: { parameters: [{ name: 'q', in: 'query', schema: { type: 'string', pattern: '^[a-z\\_]+$' } }], responses: { '200': { description: 'x' } } } } } };
+    const { manifest, warnings } = await generateManifest({ input });
+    expect(manifest.tools[0]!.parameters?.['q']?.json_schema).toEqual({ type: 'string' });
+    expect(warnings.map((warning) => warning.code)).toContain('schema.pattern_dropped');
+  });
+});
