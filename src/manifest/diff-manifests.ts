@@ -157,8 +157,9 @@ function diffParameters(kind: ManifestChangeKind, id: string, before: Record<str
     if (!parameter.required && next.required) reasons.push('became required');
     if (parameter.type !== next.type) reasons.push(`type changed from ${parameter.type} to ${next.type}`);
     if ((parameter.in ?? '') !== (next.in ?? '')) reasons.push(`moved from ${parameter.in ?? 'the default location'} to ${next.in ?? 'the default location'}`);
-    const removedValues = parameter.enum && next.enum ? parameter.enum.filter((value) => !next.enum!.some((other) => canonicalJson(other) === canonicalJson(value))) : !parameter.enum && next.enum ? ['(any)'] : [];
-    if (removedValues.length > 0) reasons.push(`enum no longer allows ${removedValues.map((value) => short(value)).join(', ')}`);
+    if (!parameter.enum && next.enum) reasons.push('is now restricted to an enum');
+    const removedValues = parameter.enum && next.enum ? parameter.enum.filter((value) => !next.enum!.some((other) => canonicalJson(other) === canonicalJson(value))) : [];
+    if (removedValues.length > 0) reasons.push(`enum no longer allows ${removedValues.map((value) => short(JSON.stringify(value))).join(', ')}`);
     reasons.push(...narrowings(parameter.json_schema, next.json_schema));
     if (reasons.length > 0) {
       changes.push({ ...base, classification: 'breaking', message: `${kind} "${id}": parameter "${name}" ${reasons.join('; ')}` });
