@@ -1,7 +1,8 @@
 import { createClientContext } from './client-context.js';
 import type { ClientOptions } from './client-options.js';
 import type { DiscoveredService, ResolvedTool } from './client-types.js';
-import { discoverService, pinDigest, pinKey, type DiscoverOptions } from './discover/discover-service.js';
+import type { Manifest } from '../manifest/manifest-v0.js';
+import { discoverService, loadService, pinDigest, pinKey, type DiscoverOptions, type LoadOptions } from './discover/discover-service.js';
 import { NotImplementedError } from './errors/not-implemented-error.js';
 import { assertToolEnabled, resolveTool } from './resolve-tool.js';
 import { createToolCaller } from './call/create-tool-caller.js';
@@ -24,6 +25,11 @@ export interface Client {
    * const payments = await client.discover('https://api.example.com', { credentials: { token } });
    */
   discover(originOrUrl: string | URL, options?: DiscoverOptions): Promise<DiscoveredService>;
+  /**
+   * Registers a manifest obtained out of band (a file, a bundled copy) with the same validation and
+   * trust checks as `discover`; the service is bound to the origin of its `service.base_url`.
+   */
+  load(manifest: Manifest | string | Uint8Array, options?: LoadOptions): Promise<DiscoveredService>;
   /** Every discovered service, in discovery order. */
   services(): DiscoveredService[];
   /** The tools to hand a model: filtered by scopes, deprecation, quarantine and pins; uniquely named. */
@@ -103,6 +109,7 @@ export function createClient(options: ClientOptions = {}): Client {
   });
   return {
     discover: (originOrUrl, discoverOptions) => discoverService(context, originOrUrl, discoverOptions),
+    load: (manifest, loadOptions) => loadService(context, manifest, loadOptions),
     services: () => [...context.services.values()],
     catalog: (catalogOptions) => createCatalog([...context.services.values()], catalogOptions),
     async approve(toolNameOrId) {

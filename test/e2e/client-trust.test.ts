@@ -174,13 +174,13 @@ describe('poisoning scan (RELIABILITY cases 1 and 2)', () => {
     expect(client.catalog().tools.map((tool) => tool.id)).toContain('list_transactions');
   });
 
-  it('quarantines a tool whose path escapes base_url', async () => {
+  it('refuses a manifest whose tool path escapes base_url before anything is scanned or called', async () => {
     const manifest = paymentsManifest(`${serverA.origin}/v2`);
-    manifest.tools[1]!.path = '/accounts/{account_id}/../../admin';
+    manifest.tools[1]!.path = '/accounts/{account_id}/%2E%2E/admin';
     serverA.routes.set(WELL_KNOWN, json(manifest));
-    const service = await clientWith().discover(serverA.origin);
-    expect(service.findings.find((finding) => finding.code === 'tool.path_escape')?.toolId).toBe('list_transactions');
-    expect(service.quarantinedToolIds).toEqual(['list_transactions']);
+    const error = await clientWith().discover(serverA.origin).catch((caught: unknown) => caught);
+    expect(error).toMatchObject({ code: 'MANIFEST_INVALID', message: expect.stringContaining('/tools/1/path') });
+    expect(client.services()).toEqual([]);
   });
 });
 

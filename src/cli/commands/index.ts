@@ -5,6 +5,7 @@ import { diffCommand } from './diff.js';
 import { generateCommand } from './generate.js';
 import { mcpCommand } from './mcp.js';
 import { serveCommand } from './serve.js';
+import { toolsCommand } from './tools.js';
 import { validateCommand } from './validate.js';
 
 /**
@@ -18,5 +19,6 @@ export const commands: Record<string, CliCommand> = {
   generate: generateCommand,
   mcp: mcpCommand,
   serve: serveCommand,
+  tools: toolsCommand,
   validate: validateCommand,
 };

@@ -73,7 +73,9 @@ export async function discoverService(context: ClientContext, originOrUrl: strin
         throw error;
       }
       const manifest = readManifest(result);
-      return register(context, manifest, result, options);
+      const manifestOrigin = new URL(result.url).origin;
+      checkOriginBinding(result.url, manifest.service.base_url, context.allowedBaseOrigins);
+      return register(context, manifest, { url: result.url, origin: manifestOrigin, source: result.source }, options);
     }
   }
   throw new DiscoveryError({ target: redactUrl(target), attempts });
@@ -158,15 +160,51 @@ function readManifest(result: CachedFetchResult): Manifest {
       `Manifest at ${redactUrl(result.url)} has Content-Type ${JSON.stringify(contentType.slice(0, 100))}; expected ${MANIFEST_MEDIA_TYPE} or application/json. Serve the manifest as JSON.`,
     );
   }
-  const parsed = parseManifest(result.body, { warnUnknownFields: false });
+  return parseOrThrow(result.body, redactUrl(result.url));
+}
+
+/** Parses and validates, turning issues into the matching typed error. */
+function parseOrThrow(input: string | Uint8Array, label: string): Manifest {
+  const parsed = parseManifest(input, { warnUnknownFields: false });
   if (!parsed.valid || !parsed.manifest) {
     const unsupported = parsed.issues.find((issue) => issue.code === 'schema_version.unsupported');
-    if (unsupported) throw new AicapError('MANIFEST_UNSUPPORTED_VERSION', `Manifest at ${redactUrl(result.url)}: /schema_version ${unsupported.message}.`);
+    if (unsupported) throw new AicapError('MANIFEST_UNSUPPORTED_VERSION', `Manifest at ${label}: /schema_version ${unsupported.message}.`);
     const syntax = parsed.issues.find((issue) => issue.code.startsWith('json.'));
-    if (syntax) throw new AicapError('MANIFEST_PARSE_FAILED', `Manifest at ${redactUrl(result.url)}: ${syntax.message}`);
-    throw new ManifestValidationError(parsed.issues, `Manifest at ${redactUrl(result.url)}`);
+    if (syntax) throw new AicapError('MANIFEST_PARSE_FAILED', `Manifest at ${label}: ${syntax.message}`);
+    throw new ManifestValidationError(parsed.issues, `Manifest at ${label}`);
   }
   return parsed.manifest;
+}
+
+/** Options of `client.load`. */
+export interface LoadOptions extends DiscoverOptions {
+  /**
+  Where the manifest came from (a `file:` URL, say), used as its key and in messages. The service's
+  origin, to which credentials and calls are bound, is the origin of its `service.base_url`.
+
+  @default the `service.base_url` origin followed by /.well-known/ai-capabilities
+  */
+  source?: string;
+}
+
+/**
+ * Registers a manifest obtained out of band (a file, a bundled copy): parsed and validated like a
+ * fetched one, scanned, checked against pins and compared with the previous version. There is no
+ * fetch origin to bind `base_url` to, so the service is bound to the `base_url` origin itself.
+ * @internal
+ */
+export async function loadService(context: ClientContext, input: string | Uint8Array | Manifest, options: LoadOptions = {}): Promise<DiscoveredService> {
+  const label = options.source ?? 'the loaded manifest';
+  const manifest = typeof input === 'string' || input instanceof Uint8Array ? parseOrThrow(input, label) : parseOrThrow(JSON.stringify(input), label);
+  let origin: string;
+  try {
+    origin = new URL(manifest.service.base_url).origin;
+  } catch (error) {
+    throw new AicapError('MANIFEST_INVALID', `Manifest at ${label}: /service/base_url is not an absolute URL.`, { cause: error });
+  }
+  const manifestUrl = options.source ?? new URL(WELL_KNOWN_PATH, origin).href;
+  if (options.credentials) context.credentials.set(origin, options.credentials);
+  return register(context, manifest, { url: manifestUrl, origin, source: 'loaded' }, options);
 }
 
 /** The digest a pin records: the entry plus what governs it elsewhere in the manifest (base URL, scopes, policy). @internal */
@@ -189,10 +227,19 @@ export function pinKey(origin: string, id: string): string {
   return `${origin}|${id}`;
 }
 
-async function register(context: ClientContext, manifest: Manifest, result: CachedFetchResult, options: DiscoverOptions): Promise<DiscoveredService> {
+/** Where a manifest to register came from. */
+interface ManifestSource {
+  /** Key of the service: the manifest URL (or the label of a loaded manifest). */
+  url: string;
+  /** Origin credentials and calls are bound to. */
+  origin: string;
+  /** How it was obtained, for the audit trail. */
+  source: CachedFetchResult['source'] | 'loaded';
+}
+
+async function register(context: ClientContext, manifest: Manifest, result: ManifestSource, options: DiscoverOptions): Promise<DiscoveredService> {
   const manifestUrl = result.url;
-  const origin = new URL(manifestUrl).origin;
-  checkOriginBinding(manifestUrl, manifest.service.base_url, context.allowedBaseOrigins);
+  const origin = result.origin;
   const previous = context.services.get(manifestUrl);
   // Cross-service references are added by refreshCrossReferences once the service is registered.
   const findings: TrustFinding[] = scanManifest(manifest, scanOptions(context, [])).findings;

@@ -39,12 +39,3 @@ export function checkOriginBinding(manifestUrl: string, baseUrl: string, allowed
     if (path !== prefix && !path.startsWith(`${prefix}/`)) fail(`its path ${base.pathname} is outside ${prefix}, the API the manifest was published for`);
   }
 }
-
-/**
- * True when a tool `path` stays under `base_url` once joined: relative, starting with `/`, no `//`
- * authority, no scheme, no (encoded) dot segments or encoded separators.
- * @internal
- */
-export function isContainedPath(path: string): boolean {
-  return path.startsWith('/') && !path.startsWith('//') && !PATH_ESCAPE.test(path) && !/^[a-z][a-z0-9+.-]*:/i.test(path) && !path.includes('#');
-}

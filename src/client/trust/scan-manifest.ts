@@ -1,7 +1,6 @@
 import type { Manifest } from '../../manifest/manifest-v0.js';
 import { escapePointerToken } from '../../internal/json-pointer.js';
 import type { TrustFinding, TrustSeverity } from '../client-types.js';
-import { isContainedPath } from './check-origin-binding.js';
 
 /** Options of {@link scanManifest}. */
 export interface ScanManifestOptions {
@@ -60,8 +59,8 @@ const BASE64_RUN = /[A-Za-z0-9+/]{40,}={0,2}|[A-Za-z0-9_-]{40,}/g;
  * The poisoning scan: checks every string leaf *and every member name* of a manifest (descriptions,
  * intent, parameter names, enums, defaults, examples, error contexts, job event texts, extensions) for
  * invisible, tag and control characters, mixed-script (homoglyph) words, instruction-like phrases,
- * encoded payloads, oversize text, references to other services' tools, and tool paths that escape
- * `base_url`. Heuristic: a lint and an early warning, never the only boundary.
+ * encoded payloads, oversize text and references to other services' tools (tool paths that escape
+ * `base_url` are refused earlier, by `validateManifest`). Heuristic: a lint and an early warning, never the only boundary.
  *
  * Findings carry the JSON Pointer, the full text (invisible characters made visible) and the id of the
  * tool, resource or prompt the string belongs to.
@@ -117,12 +116,6 @@ export function scanManifest(manifest: Manifest, options: ScanManifestOptions = 
         stack.push({ value: child, pointer: childPointer, toolId });
       }
     }
-  }
-  for (const [index, tool] of manifest.tools.entries()) {
-    if (!isContainedPath(tool.path)) add({ code: 'tool.path_escape', pointer: `/tools/${index}/path`, text: makeVisible(tool.path), severity: 'high', message: 'the path can leave service.base_url (absolute, "//", dot segments or encoded separators)' }, tool.id);
-  }
-  for (const [index, resource] of (manifest.resources ?? []).entries()) {
-    if (!isContainedPath(resource.path)) add({ code: 'tool.path_escape', pointer: `/resources/${index}/path`, text: makeVisible(resource.path), severity: 'high', message: 'the path can leave service.base_url (absolute, "//", dot segments or encoded separators)' }, resource.id);
   }
   return { findings, scannedStrings };
 }

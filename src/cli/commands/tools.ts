@@ -1,0 +1,159 @@
+import { parseArgs } from 'node:util';
+import { AicapError } from '../../index.js';
+import { createClient, type DiscoveredService } from '../../client/index.js';
+import { createCatalog, EXPORT_FORMATS, exportTools, selectTools, type CatalogTool, type ExportFormat } from '../../tools/index.js';
+import type { CliCommand, CliIo } from '../cli-io.js';
+
+// The manifest cap of discovery, applied to files too.
+const MAX_FILE_SIZE_IN_BYTES = 1_048_576;
+const DEFAULT_TOP = 5;
+
+const USAGE = `Usage: aicap tools <origin | manifest URL | file> [--format <format>] [--query "…" [--top K]] [--token T] [--scopes a,b] [--include-deprecated] [--json]
+
+Discovers (or reads) a manifest, applies the trust checks, and prints its tools in an LLM's format.
+
+  <origin | URL>         https://api.example.com (discovery) or the manifest URL itself
+  <file>                 a manifest file; its tools are bound to the origin of service.base_url
+  --format <format>      ${EXPORT_FORMATS.join(' | ')} (default openai)
+  --query "…"            only the tools that fit this request, best first
+  --top K                how many tools --query keeps, default ${DEFAULT_TOP}
+  --token T              bearer token sent with the manifest request (per-credential manifests)
+  --scopes a,b           scopes you hold: hide the tools none of them unlock
+  --include-deprecated   keep deprecated tools
+  --json                 print { tools, quarantined, warnings }; each tool also carries id, method and path
+  -h, --help             show this help
+
+Exit status: 0 ok, 1 discovery or trust failed, 2 usage error or unreadable file.
+`;
+
+/** `aicap tools …`: discovery, trust and export through the public client and tools API. */
+export const toolsCommand: CliCommand = {
+  summary: 'print a manifest’s tools for an LLM (OpenAI, Anthropic, Gemini, AI SDK, MCP)',
+  async run(argv: string[], io: CliIo): Promise<number> {
+    let parsed;
+    try {
+      parsed = parseArgs({
+        args: argv,
+        allowPositionals: true,
+        options: {
+          format: { type: 'string', default: 'openai' },
+          query: { type: 'string' },
+          top: { type: 'string' },
+          token: { type: 'string' },
+          scopes: { type: 'string' },
+          'include-deprecated': { type: 'boolean', default: false },
+          json: { type: 'boolean', default: false },
+          help: { type: 'boolean', short: 'h', default: false },
+        },
+      });
+    } catch (error) {
+      io.error(`${(error as Error).message}\n\n${USAGE}`);
+      return 2;
+    }
+    const { values, positionals } = parsed;
+    if (values.help) {
+      io.stdout(USAGE);
+      return 0;
+    }
+    const [source, ...extra] = positionals;
+    if (source === undefined || extra.length > 0) {
+      io.error(`${source === undefined ? 'Missing the origin, manifest URL or file.' : `Expected one source, got ${positionals.length}.`}\n\n${USAGE}`);
+      return 2;
+    }
+    const format = values.format as ExportFormat;
+    if (!EXPORT_FORMATS.includes(format)) {
+      io.error(`The \`--format\` option must be one of ${EXPORT_FORMATS.join(', ')}, got ${JSON.stringify(values.format)}.`);
+      return 2;
+    }
+    const top = values.top === undefined ? DEFAULT_TOP : Number(values.top);
+    if (!Number.isSafeInteger(top) || top < 1) {
+      io.error(`The \`--top\` option must be a positive whole number, got ${JSON.stringify(values.top)}.`);
+      return 2;
+    }
+    if (values.top !== undefined && values.query === undefined) {
+      io.error('The `--top` option only applies with `--query`.');
+      return 2;
+    }
+    const grantedScopes = values.scopes === undefined ? undefined : values.scopes.split(',').map((scope) => scope.trim()).filter(Boolean);
+    const serviceOptions = {
+      ...(values.token === undefined ? {} : { credentials: { token: values.token } }),
+      ...(grantedScopes === undefined ? {} : { grantedScopes }),
+    };
+
+    const client = createClient();
+    try {
+      let service: DiscoveredService;
+      if (/^[A-Za-z][A-Za-z0-9+.-]*:/.test(source) && !/^[A-Za-z]:[\\/]/.test(source)) {
+        service = await client.discover(source, serviceOptions);
+      } else {
+        let bytes: Uint8Array;
+        try {
+          bytes = await readManifestFile(source);
+        } catch (error) {
+          io.error(sanitize((error as Error).message));
+          return 2;
+        }
+        service = await client.load(bytes, { ...serviceOptions, source });
+      }
+      const catalog = createCatalog([service], { includeDeprecated: values['include-deprecated'] });
+      const selected: Array<{ tool: CatalogTool; score?: number }> = values.query === undefined ? catalog.tools.map((tool) => ({ tool })) : selectTools(catalog.tools, values.query, { limit: top });
+      const exported = exportTools(
+        selected.map((entry) => entry.tool),
+        format,
+      );
+      const list: unknown[] = Array.isArray(exported.tools) ? exported.tools : Object.entries(exported.tools).map(([name, tool]) => ({ name, ...tool }));
+      const warnings = [
+        ...catalog.warnings,
+        ...exported.warnings,
+        ...exported.dropped.map((entry) => `${entry.tool}: ${entry.pointer} ${entry.keyword}: ${entry.note}`),
+      ];
+      if (values.json) {
+        const tools = list.map((tool, index) => {
+          const { tool: entry, score } = selected[index]!;
+          return { id: entry.id, method: entry.method, path: entry.path, ...(score === undefined ? {} : { score }), ...(tool as object) };
+        });
+        io.stdout(`${JSON.stringify({ tools, quarantined: catalog.withheld, warnings }, null, 2)}\n`);
+      } else {
+        io.stdout(`${JSON.stringify(list, null, 2)}\n`);
+      }
+      report(io, service, catalog.withheld, warnings, list.length, format, values.query);
+      return 0;
+    } catch (error) {
+      if (!AicapError.isInstance(error)) throw error;
+      io.error(sanitize(`${error.code}: ${error.message}`));
+      return 1;
+    } finally {
+      await client.close();
+    }
+  },
+};
+
+function report(io: CliIo, service: DiscoveredService, withheld: ReturnType<typeof createCatalog>['withheld'], warnings: string[], count: number, format: string, query: string | undefined): void {
+  for (const tool of withheld) {
+    io.warn(sanitize(`${tool.name} withheld (${tool.reason}): ${tool.findings.map((finding) => `${finding.code} at ${finding.pointer}: ${finding.message} — ${JSON.stringify(finding.text.slice(0, 200))}`).join('; ')}`));
+  }
+  for (const warning of warnings) io.warn(sanitize(warning));
+  const what = query === undefined ? `${count} tool${count === 1 ? '' : 's'}` : `${count} best tool${count === 1 ? '' : 's'} for the query`;
+  io.info(sanitize(`${what} of ${service.manifest.service.name} (${service.origin}) as ${format}${withheld.length ? `, ${withheld.length} withheld` : ''}`));
+}
+
+async function readManifestFile(path: string): Promise<Uint8Array> {
+  // Imported here so that loading the CLI's command table does not touch the file system module.
+  const { readFile, stat } = await import('node:fs/promises');
+  try {
+    const info = await stat(path);
+    if (info.isDirectory()) throw Object.assign(new Error('it is a directory'), { code: 'EISDIR' });
+    if (info.size > MAX_FILE_SIZE_IN_BYTES) throw new Error(`it is larger than ${MAX_FILE_SIZE_IN_BYTES} bytes`);
+    return new Uint8Array(await readFile(path));
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    const reason = code === 'ENOENT' ? 'no such file' : code === 'EACCES' ? 'permission denied' : (error as Error).message;
+    throw new Error(`Cannot read ${path}: ${reason}.`, { cause: error });
+  }
+}
+
+/** Texts come from an untrusted document: never let its control characters reach the terminal. */
+function sanitize(text: string): string {
+  // eslint-disable-next-line no-control-regex -- matching control characters is the point
+  return text.replace(/[\u0000-\u001f\u007f-\u009f]/g, (character) => `\\u${character.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
