@@ -119,14 +119,22 @@ describe('pagination', () => {
   it('honours returns.max_items and reports where to resume', async () => {
     const result = await client.call('declared_page', { limit: 5 }, { allPages: true });
     expect(result.items).toHaveLength(12);
-    expect(result.page).toEqual({ next: 4, complete: false, stopReason: 'item_limit' });
+    // Page 3 was only partly used: resuming fetches it again rather than skipping its last 3 items.
+    expect(result.page).toEqual({ next: 3, complete: false, stopReason: 'item_limit' });
   });
 
   it('honours maxItems of the call', async () => {
     const result = await client.call('declared_cursor', {}, { allPages: true, maxItems: 4 });
     expect(result.items).toEqual(slice(0, 4));
-    expect(result.page).toMatchObject({ complete: false, stopReason: 'item_limit' });
+    // The first page was only partly used and has no cursor: resuming starts over.
+    expect(result.page).toEqual({ next: null, complete: false, stopReason: 'item_limit' });
     expect(server.requests.filter((request) => request.path.startsWith('/api/'))).toHaveLength(1);
+  });
+
+  it('stops at maxItems on a page boundary with the next page as the resume point', async () => {
+    const result = await client.call('declared_offset', {}, { allPages: true, maxItems: 14 });
+    expect(result.items).toEqual(items.slice(0, 14));
+    expect(result.page).toEqual({ next: 14, complete: false, stopReason: 'item_limit' });
   });
 
   it('iterates page envelopes with client.paginate()', async () => {

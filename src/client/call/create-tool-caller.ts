@@ -85,6 +85,14 @@ function checkInteger(name: string, value: number, minimum: number): number {
   return value;
 }
 
+/** A page as the walk yields it, with what only the walk knows. */
+type WalkedPage = CallEnvelope & {
+  /** Why the walk stops after this page. */
+  stop?: PageStopReason;
+  /** The cursor, page number, offset or URL this page was requested with (absent for the first page). */
+  requestedWith?: string | number;
+};
+
 /** What a caller asked for: `call` accepts tools and resources, `readResource` only resources. */
 type CallKind = 'any' | 'resource';
 
@@ -288,7 +296,7 @@ export function createToolCaller(options: ClientCallOptions, dependencies: ToolC
    * Walks the pages of a prepared call. Yields one envelope per page; a page that fails ends the
    * walk with `page.next` pointing at the page that failed, so it can be resumed.
    */
-  async function* walk(prepared: PreparedCall, callOptions: CallOptions, followPages: boolean): AsyncGenerator<CallEnvelope & { stop?: PageStopReason }> {
+  async function* walk(prepared: PreparedCall, callOptions: CallOptions, followPages: boolean): AsyncGenerator<WalkedPage> {
     let args = prepared.args;
     let linkUrl: URL | undefined;
     let plan: PaginationPlan | undefined = prepared.shape.returns?.pagination === undefined ? undefined : { ...prepared.shape.returns.pagination, source: 'declared' };
@@ -317,7 +325,10 @@ export function createToolCaller(options: ClientCallOptions, dependencies: ToolC
       const data = outcome.body?.data;
       if (outcome.ok && plan === undefined) plan = resolvePagination(prepared.shape.returns, prepared.shape.parameters, data, outcome.headers?.get('link') ?? null, request.url);
       const reading = plan === undefined || !outcome.ok ? undefined : readPage({ plan, body: data, linkHeader: outcome.headers?.get('link') ?? null, responseUrl: request.url, args, firstPage });
-      const current = linkUrl?.href ?? (plan?.parameter === undefined ? undefined : (args[plan.parameter] as string | number | undefined));
+      // What this page was requested with; a first page without one starts at the style's origin.
+      const current =
+        linkUrl?.href ??
+        (plan?.parameter === undefined ? undefined : ((args[plan.parameter] as string | number | undefined) ?? (plan.style === 'page' ? firstPage : plan.style === 'offset' ? 0 : undefined)));
 
       let page: PageState | undefined;
       let stop: PageStopReason | undefined;
@@ -359,6 +370,7 @@ export function createToolCaller(options: ClientCallOptions, dependencies: ToolC
         text,
         meta: { toolId: prepared.toolId, attempts: outcome.attempts, durationInMs: now() - pageStarted, truncated, ...(location === null || location === undefined ? {} : { location }) },
         ...(stop === undefined ? {} : { stop }),
+        ...(current === undefined ? {} : { requestedWith: current }),
       };
       if (!outcome.ok || !followPages || stop !== undefined || page === undefined || page.complete) return;
       if (nextLink !== undefined) linkUrl = nextLink;
@@ -382,29 +394,35 @@ export function createToolCaller(options: ClientCallOptions, dependencies: ToolC
     const items: unknown[] = [];
     const keys = new Set<string>();
     let attempts = 0;
-    let last: (CallEnvelope & { stop?: PageStopReason }) | undefined;
+    let last: WalkedPage | undefined;
     let page: PageState | undefined;
     for await (const current of walk(prepared, callOptions, true)) {
       last = current;
       attempts += current.meta.attempts;
       page = current.page;
-      for (const item of current.items ?? []) {
+      const pageItems = current.items ?? [];
+      let taken = 0;
+      for (const item of pageItems) {
+        if (items.length >= maxItems) break;
+        taken++;
         const key = itemKey(item, idField);
         if (key !== undefined) {
           if (keys.has(key)) continue;
           keys.add(key);
         }
-        if (items.length >= maxItems) break;
         items.push(item);
       }
-      if (items.length >= maxItems && current.page !== undefined && !current.page.complete) {
-        page = { next: current.page.next, complete: false, stopReason: 'item_limit' };
+      if (items.length >= maxItems && (taken < pageItems.length || (current.page !== undefined && !current.page.complete))) {
+        // Items of this page were left out: resuming must fetch this page again, not the next one,
+        // so that nothing is silently dropped (the first page has no cursor: start over).
+        const next = taken < pageItems.length ? (current.requestedWith ?? null) : (current.page?.next ?? null);
+        page = { next, complete: false, stopReason: 'item_limit' };
         break;
       }
     }
     const final = last!;
-    const serialized = JSON.stringify(items);
-    const { text, truncated } = modelText(prepared, final.ok || items.length > 0 ? serialized : final.error === undefined ? undefined : final.text, final.error);
+    // With items collected, the model sees them (and the error, if a page failed); without, the error.
+    const { text, truncated } = final.ok || items.length > 0 ? modelText(prepared, JSON.stringify(items), final.error) : { text: final.text, truncated: final.meta.truncated };
     return {
       ok: final.ok,
       status: final.status,
@@ -412,8 +430,8 @@ export function createToolCaller(options: ClientCallOptions, dependencies: ToolC
       items,
       ...(page === undefined ? {} : { page }),
       ...(final.error === undefined ? {} : { error: final.error }),
-      text: final.ok || items.length > 0 ? text : final.text,
-      meta: { toolId: prepared.toolId, attempts, durationInMs: now() - prepared.startedInMs, truncated: final.ok || items.length > 0 ? truncated : final.meta.truncated },
+      text,
+      meta: { toolId: prepared.toolId, attempts, durationInMs: now() - prepared.startedInMs, truncated },
     };
   };
 
@@ -438,8 +456,8 @@ export function createToolCaller(options: ClientCallOptions, dependencies: ToolC
       if (callOptions.allPages === true) {
         envelope = await collect(prepared, callOptions);
       } else {
-        const first = (await walk(prepared, callOptions, false).next()).value as CallEnvelope & { stop?: PageStopReason };
-        const { stop: _stop, ...rest } = first;
+        const first = (await walk(prepared, callOptions, false).next()).value as WalkedPage;
+        const { stop: _stop, requestedWith: _requestedWith, ...rest } = first;
         envelope = { ...rest, meta: { ...rest.meta, durationInMs: now() - prepared.startedInMs } };
       }
     } catch (error) {
@@ -466,7 +484,7 @@ export function createToolCaller(options: ClientCallOptions, dependencies: ToolC
       }
       try {
         for await (const page of walk(started.prepared, callOptions, true)) {
-          const { stop: _stop, ...rest } = page;
+          const { stop: _stop, requestedWith: _requestedWith, ...rest } = page;
           yield rest;
         }
       } catch (error) {
