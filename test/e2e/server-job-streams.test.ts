@@ -1,43 +1,25 @@
-import { request as httpRequest, type IncomingMessage, type ServerResponse } from 'node:http';
-import { createServer } from 'node:http';
+import { request as httpRequest } from 'node:http';
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
-import { afterEach, describe, expect, it } from 'vitest';
-import { createJobStreams, type CreateJobStreamsOptions, type JobRunner, type JobStreams } from '../../src/server/create-job-streams.js';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { CreateJobStreamsOptions, JobRunner } from '../../src/server/create-job-streams.js';
 import { createMemoryJobEventStore } from '../../src/server/create-memory-job-event-store.js';
 import type { JobSnapshot } from '../../src/server/job-event-store.js';
-import { toNodeListener } from '../../src/server/to-node-listener.js';
-import { listen, type RunningServer } from '../helpers/start-framework-server.js';
+import { FRAMEWORKS, type Framework, type RunningServer } from '../helpers/start-framework-server.js';
+import { startJobServer as startJobServerOn, type JobServer } from '../helpers/start-job-server.js';
 
 const ALICE = 'Bearer alice-token';
 const BOB = 'Bearer bob-token';
-
-interface JobServer extends RunningServer {
-  jobs: JobStreams;
-  /** Every `ServerResponse` of an SSE stream, to watch its buffered bytes. */
-  streams: ServerResponse[];
-}
 
 const running: RunningServer[] = [];
 afterEach(async () => {
   await Promise.all(running.splice(0).map((server) => server.close()));
 });
 
-/** node:http + toNodeListener: POST /start runs `runner`; every other path goes to the job endpoints. */
+let framework: Framework = 'node:http';
 async function startJobServer(runner: JobRunner, options: CreateJobStreamsOptions = {}): Promise<JobServer> {
-  const jobs = createJobStreams(options);
-  const streams: ServerResponse[] = [];
-  const listener = toNodeListener(async (request) => {
-    if (new URL(request.url).pathname === '/start') return jobs.start(request, runner);
-    return (await jobs.handle(request)) ?? new Response('not found', { status: 404 });
-  });
-  const server = await listen(
-    createServer((incoming: IncomingMessage, outgoing: ServerResponse) => {
-      if (incoming.headers.accept === 'text/event-stream') streams.push(outgoing);
-      listener(incoming, outgoing);
-    }),
-  );
+  const server = await startJobServerOn(framework, runner, options);
   running.push(server);
-  return { ...server, jobs, streams };
+  return server;
 }
 
 async function startJob(server: JobServer, authorization = ALICE): Promise<JobSnapshot> {
@@ -138,7 +120,11 @@ function readStream(
 const eventIds = (events: EventSourceMessage[]): number[] => events.map((event) => Number(event.id));
 const range = (from: number, to: number): number[] => Array.from({ length: to - from + 1 }, (_, index) => from + index);
 
-describe('job streams over node:http', () => {
+describe.each(FRAMEWORKS)('job streams through %s', (name) => {
+  beforeEach(() => {
+    framework = name;
+  });
+
   it('starts with 202 + Location and serves the status as JSON for polling', async () => {
     const server = await startJobServer(async (job) => {
       await job.progress(50);
@@ -262,7 +248,7 @@ describe('job streams over node:http', () => {
     );
     const snapshot = await startJob(server);
     await waitForStatus(server, snapshot, ['completed']);
-    // 16 MiB of events against a reader that reads nothing for a while, then 64 KiB every 20 ms.
+    // 16 MiB of events against a reader that reads nothing for a while, then at most 256 KiB every 5 ms.
     const result = await new Promise<{ maxBuffered: number; events: number; bytes: number }>((resolve, reject) => {
       const parser = createParser({ onEvent: () => events++ });
       let events = 0;
@@ -283,12 +269,12 @@ describe('job streams over node:http', () => {
         const drip = (): void => {
           let taken = 0;
           let chunk: Buffer | null;
-          while (taken < 65_536 && (chunk = response.read() as Buffer | null) !== null) {
+          while (taken < 262_144 && (chunk = response.read() as Buffer | null) !== null) {
             taken += chunk.length;
             bytes += chunk.length;
             parser.feed(chunk.toString('utf8'));
           }
-          if (!response.readableEnded) setTimeout(drip, 20);
+          if (!response.readableEnded) setTimeout(drip, 5);
         };
         setTimeout(drip, 500);
         response.on('end', () => {
