@@ -248,6 +248,22 @@ describe('validateManifest', () => {
     ]);
   });
 
+  it('stops schema validation of a hostile document after 200 errors and says so', () => {
+    const tools = Array.from({ length: 2000 }, () => ({ id: 1, path: 5, method: 'X', description: 3, example_trigger: 5, deprecated: 'x' }));
+    const result = validateManifest({ schema_version: '0.1.0', service: { name: 'x', base_url: 'https://x.example' }, tools });
+    expect(result.valid).toBe(false);
+    expect(result.issues.length).toBeLessThan(260);
+    expect(result.issues.at(-1)).toEqual(expect.objectContaining({ pointer: '', code: 'schema.truncated', severity: 'error' }));
+  });
+
+  it('lists at most 1000 issues, errors first, and says how many more there were', () => {
+    const manifest = { ...loadPayments(), ...Object.fromEntries(Array.from({ length: 1500 }, (_, index) => [`extra${index}`, index])) };
+    const result = validateManifest(manifest);
+    expect(result.valid).toBe(true);
+    expect(result.issues).toHaveLength(1001);
+    expect(result.issues.at(-1)).toEqual({ pointer: '', code: 'issues.truncated', message: '500 more issues are not listed', severity: 'warning' });
+  });
+
   it('survives a cyclic embedded schema by its node budget', () => {
     const manifest = loadPayments();
     const cyclic: Record<string, unknown> = { type: 'object' };

@@ -26,13 +26,67 @@ export interface ValidateManifestOptions {
   warnUnknownFields?: boolean;
 }
 
-let compiled: ValidateFunction | undefined;
+const LISTS = ['tools', 'resources', 'prompts'] as const;
+const DEFINITION_OF_LIST = { tools: 'tool', resources: 'resource', prompts: 'prompt' } as const;
 
-function getSchemaValidator(): ValidateFunction {
+/**
+ * Schema errors kept before validation stops. ajv with `allErrors` spends about 20 µs per error, and
+ * a hostile 1 MiB document can hold 100,000 of them; nobody reads past the first few hundred anyway.
+ */
+const MAX_SCHEMA_ERRORS = 200;
+
+/** Issues returned at most (errors first); a hostile document must not produce megabytes of findings. */
+const MAX_ISSUES = 1000;
+
+interface SchemaValidators {
+  /** The whole schema except the elements of `tools`, `resources` and `prompts` (their arrays still are). */
+  root: ValidateFunction;
+  /** One element of each list. */
+  items: Record<(typeof LISTS)[number], ValidateFunction>;
+}
+
+let compiled: SchemaValidators | undefined;
+
+function getSchemaValidators(): SchemaValidators {
+  if (compiled) return compiled;
   // Compiled on first use so that importing `aicap` stays cheap. `$data` stays off (CVE-2025-69873);
   // the manifest schema is ours, so strict mode can be on.
-  compiled ??= new Ajv2020({ allErrors: true, strict: true, allowUnionTypes: true, validateFormats: false }).compile(manifestSchema);
+  const ajv = new Ajv2020({ allErrors: true, strict: true, allowUnionTypes: true, validateFormats: false });
+  ajv.addSchema(manifestSchema);
+  const { $id: _id, ...schema } = manifestSchema;
+  const properties: Record<string, unknown> = { ...schema.properties };
+  for (const list of LISTS) properties[list] = { ...schema.properties[list], items: true };
+  const items = Object.fromEntries(
+    LISTS.map((list) => {
+      const validate = ajv.getSchema(`${manifestSchema.$id}#/$defs/${DEFINITION_OF_LIST[list]}`);
+      if (!validate) throw new Error(`manifest schema has no $defs/${DEFINITION_OF_LIST[list]}`);
+      return [list, validate];
+    }),
+  ) as SchemaValidators['items'];
+  compiled = { root: ajv.compile({ ...schema, properties }), items };
   return compiled;
+}
+
+/**
+ * Runs the schema part by part (the document without its list elements, then element by element) so
+ * that it can stop after {@link MAX_SCHEMA_ERRORS} errors.
+ */
+function schemaErrors(input: unknown): { errors: ErrorObject[]; truncated: boolean } {
+  const validators = getSchemaValidators();
+  const errors: ErrorObject[] = [];
+  if (!validators.root(input)) errors.push(...(validators.root.errors ?? []));
+  if (!isRecord(input)) return { errors, truncated: false };
+  for (const list of LISTS) {
+    const elements = input[list];
+    if (!Array.isArray(elements)) continue;
+    const validate = validators.items[list];
+    for (let index = 0; index < elements.length; index++) {
+      if (errors.length >= MAX_SCHEMA_ERRORS) return { errors, truncated: true };
+      if (validate(elements[index])) continue;
+      for (const error of validate.errors ?? []) errors.push({ ...error, instancePath: `/${list}/${index}${error.instancePath}` });
+    }
+  }
+  return { errors, truncated: errors.length > MAX_SCHEMA_ERRORS };
 }
 
 const ID_PATTERN = /^[A-Za-z][A-Za-z0-9_-]{0,63}$/;
@@ -51,17 +105,25 @@ export function validateManifest(input: unknown, options: ValidateManifestOption
   const unsupported = checkSchemaVersion(input);
   if (unsupported) return { valid: false, issues: [unsupported] };
   const issues: ValidationIssue[] = [];
-  const validate = getSchemaValidator();
-  if (!validate(input)) issues.push(...fromAjvErrors(validate.errors ?? []));
+  const { errors, truncated } = schemaErrors(input);
+  issues.push(...fromAjvErrors(errors));
+  if (truncated) {
+    issues.push({ pointer: '', code: 'schema.truncated', message: `schema validation stopped after ${MAX_SCHEMA_ERRORS} errors; fix these and validate again`, severity: 'error' });
+  }
   if (isRecord(input)) {
     // The semantic checks read fields defensively, so they run even when the schema failed and add
     // what they find; duplicates of a schema finding at the same pointer are dropped below.
     checkSemantics(input, issues);
     if (options.warnUnknownFields !== false) checkUnknownFields(input, manifestSchema, '', issues);
   }
-  const unique = dedupe(issues);
+  let unique = dedupe(issues);
   unique.sort((a, b) => (a.severity === b.severity ? 0 : a.severity === 'error' ? -1 : 1));
   const valid = !unique.some((issue) => issue.severity === 'error');
+  if (unique.length > MAX_ISSUES) {
+    const dropped = unique.length - MAX_ISSUES;
+    unique = unique.slice(0, MAX_ISSUES);
+    unique.push({ pointer: '', code: 'issues.truncated', message: `${dropped} more issues are not listed`, severity: valid ? 'warning' : 'error' });
+  }
   return valid ? { valid, manifest: input as Manifest, issues: unique } : { valid, issues: unique };
 }
 
@@ -71,25 +133,37 @@ export function validateManifest(input: unknown, options: ValidateManifestOption
  * deeper error explains the failure (a branch matched the type but not its content) only that stays.
  */
 function fromAjvErrors(errors: readonly ErrorObject[]): ValidationIssue[] {
-  const anyOfPointers = new Set(errors.filter((error) => error.keyword === 'anyOf').map((error) => error.instancePath));
+  // Indexed in one pass: a hostile document can produce tens of thousands of errors, so nothing here
+  // may compare every error with every other.
+  const anyOfPointers = new Set<string>();
+  const branchTypes = new Map<string, Set<string>>();
+  const hasDeeperError = new Set<string>();
+  for (const error of errors) {
+    const pointer = error.instancePath;
+    if (error.keyword === 'anyOf') anyOfPointers.add(pointer);
+    if (error.keyword === 'type') {
+      const types = branchTypes.get(pointer) ?? new Set<string>();
+      for (const type of [(error.params as { type: string | string[] }).type].flat()) types.add(type);
+      branchTypes.set(pointer, types);
+    }
+    for (let slash = pointer.lastIndexOf('/'); slash > 0; slash = pointer.lastIndexOf('/', slash - 1)) {
+      const ancestor = pointer.slice(0, slash);
+      if (hasDeeperError.has(ancestor)) break;
+      hasDeeperError.add(ancestor);
+    }
+    if (pointer !== '') hasDeeperError.add('');
+  }
   const issues: ValidationIssue[] = [];
   for (const error of errors) {
     const pointer = error.instancePath;
     if (!anyOfPointers.has(pointer)) {
       issues.push(fromAjvError(error));
-      continue;
-    }
-    if (error.keyword !== 'anyOf') {
+    } else if (error.keyword !== 'anyOf') {
       if (error.keyword !== 'type') issues.push(fromAjvError(error));
-      continue;
+    } else if (!hasDeeperError.has(pointer)) {
+      const types = [...(branchTypes.get(pointer) ?? [])];
+      issues.push({ pointer, code: 'schema.type', message: `must be ${types.join(' or ') || 'one of the allowed forms'}`, severity: 'error' });
     }
-    if (errors.some((other) => other.instancePath.startsWith(`${pointer}/`))) continue;
-    const types = new Set(
-      errors
-        .filter((other) => other.instancePath === pointer && other.keyword === 'type')
-        .flatMap((other) => [(other.params as { type: string | string[] }).type].flat()),
-    );
-    issues.push({ pointer, code: 'schema.type', message: `must be ${[...types].join(' or ') || 'one of the allowed forms'}`, severity: 'error' });
   }
   return issues;
 }
