@@ -27,7 +27,7 @@ export { createGuardedFetch } from './guarded-fetch.js';
 export type { GuardedFetch, GuardedFetchOptions, GuardedFetchTimeouts, LookupFunction, ResolvedAddress, ConnectTarget } from './guarded-fetch.js';
 export { createMemoryCacheStore } from './cache/cache-store.js';
 export type { CacheStore, MemoryCacheStoreOptions } from './cache/cache-store.js';
-export type { ManifestChangeEvent, ToolChange } from './trust/manifest-change-event.js';
+export type { ManifestChangeEvent } from './trust/manifest-change-event.js';
 export { SsrfBlockedError } from './errors/ssrf-blocked-error.js';
 export { ResponseTooLargeError } from './errors/response-too-large-error.js';
 export { RedirectBlockedError } from './errors/redirect-blocked-error.js';

@@ -337,8 +337,9 @@ describe('HTTP caching of manifests (RELIABILITY case 27)', () => {
     expect(events).toHaveLength(1);
     const [event] = events;
     expect(event).toMatchObject({ previousVersion: '0.1.0', version: '0.2.0', added: ['export_csv'], removed: ['generate_report'], breaking: true, trustSensitive: true });
-    expect(event!.changed.map((change) => [change.id, change.fields])).toEqual([['analyze_transactions', ['description']]]);
-    expect(event!.trustChanges).toContain('policy weakened: "modify_limits" no longer requires human approval');
+    expect(event!.changed).toEqual(['analyze_transactions']);
+    expect(event!.changes).toContainEqual(expect.objectContaining({ kind: 'tool', id: 'analyze_transactions', newPointer: '/tools/0/description', classification: 'trust-sensitive' }));
+    expect(event!.weakened).toEqual([expect.objectContaining({ kind: 'policy', id: 'modify_limits', message: '"modify_limits" no longer requires human approval' })]);
     const service = client.services()[0]!;
     expect(service.findings.some((finding) => finding.code === 'policy.weakened' && finding.toolId === 'modify_limits')).toBe(true);
   });

@@ -10,7 +10,7 @@ import type { DiscoveredService, OriginCredentials, TrustFinding } from '../clie
 import { DiscoveryError, type DiscoveryAttempt } from '../errors/discovery-error.js';
 import { redactUrl } from '../redact-url.js';
 import { checkOriginBinding } from '../trust/check-origin-binding.js';
-import { compareManifests } from '../trust/compare-manifests.js';
+import { diffManifests, type ManifestDiff } from '../../manifest/diff-manifests.js';
 import type { ManifestChangeEvent } from '../trust/manifest-change-event.js';
 import { scanManifest, type ScanManifestOptions } from '../trust/scan-manifest.js';
 import { parseLinkHeader } from './parse-link-header.js';
@@ -244,16 +244,19 @@ async function register(context: ClientContext, manifest: Manifest, result: Mani
   // Cross-service references are added by refreshCrossReferences once the service is registered.
   const findings: TrustFinding[] = scanManifest(manifest, scanOptions(context, [])).findings;
   const digest = digestManifest(manifest);
-  const comparison = previous && previous.digest !== digest ? compareManifests(previous.manifest, manifest) : undefined;
-  if (comparison) {
-    for (const [index, id] of (previous?.manifest.policy?.human_approval_required ?? []).entries()) {
-      if (!(manifest.policy?.human_approval_required ?? []).includes(id)) {
-        findings.push({ code: 'policy.weakened', pointer: '/policy/human_approval_required', text: id, severity: 'high', message: `"${id}" no longer requires human approval (it did at index ${index} before)`, toolId: id });
-      }
-    }
-    for (const change of comparison.trustChanges) {
-      if (!change.includes('no longer requires human approval')) findings.push({ code: change.startsWith('policy weakened') ? 'policy.weakened' : 'service.changed', pointer: change.startsWith('policy') ? '/policy' : '/service', text: change, severity: 'medium', message: change });
-    }
+  const diff = previous && previous.digest !== digest ? diffManifests(previous.manifest, manifest) : undefined;
+  const entryIds = new Set([...manifest.tools, ...(manifest.resources ?? []), ...(manifest.prompts ?? [])].map((entry) => entry.id));
+  // Policy weakening is always flagged; a tool that lost its approval requirement is held back until a human looks.
+  for (const change of diff?.changes.filter((candidate) => candidate.weakened) ?? []) {
+    const losesApproval = change.kind === 'policy' && change.oldPointer === '/policy/human_approval_required' && change.id !== undefined && entryIds.has(change.id);
+    findings.push({
+      code: change.kind === 'policy' ? 'policy.weakened' : `${change.kind}.weakened`,
+      pointer: change.newPointer ?? change.oldPointer ?? '',
+      text: change.message,
+      severity: losesApproval ? 'high' : 'medium',
+      message: change.message,
+      ...(losesApproval ? { toolId: change.id! } : {}),
+    });
   }
 
   const disabledToolIds: string[] = [];
@@ -262,8 +265,8 @@ async function register(context: ClientContext, manifest: Manifest, result: Mani
     const pinned = await context.pins.get(pinKey(origin, entry.id));
     if (pinned === undefined || pinned === pinDigest(manifest, entry)) continue;
     disabledToolIds.push(entry.id);
-    const change = comparison?.changed.find((candidate) => candidate.id === entry.id);
-    const what = change ? `changed fields: ${change.fields.join(', ')}` : 'its definition, base URL, scopes or policy changed';
+    const changes = diff?.changes.filter((candidate) => candidate.id === entry.id || candidate.kind === 'service') ?? [];
+    const what = changes.length > 0 ? changes.map((candidate) => candidate.message).join('; ') : 'its definition, base URL, scopes or policy changed';
     findings.push({ code: 'tool.pin_mismatch', pointer: pointerOf(manifest, entry.id), text: entry.id, severity: 'high', message: `"${entry.id}" differs from the approved version (${what}); disabled until \`client.approve('${entry.id}')\``, toolId: entry.id });
   }
 
@@ -284,7 +287,7 @@ async function register(context: ClientContext, manifest: Manifest, result: Mani
   for (const finding of context.services.get(manifestUrl)!.findings) {
     if (finding.severity !== 'low') context.emitAudit({ type: 'trust.finding', origin, ...(finding.toolId === undefined ? {} : { toolId: finding.toolId }), detail: `${finding.code} ${finding.pointer}: ${finding.message}` });
   }
-  if (previous && comparison) {
+  if (previous && diff) {
     const event: ManifestChangeEvent = {
       origin,
       manifestUrl,
@@ -293,7 +296,7 @@ async function register(context: ClientContext, manifest: Manifest, result: Mani
       digest,
       previousVersion: previous.manifest.versioning?.current,
       version: manifest.versioning?.current,
-      ...comparison,
+      ...summarize(diff),
     };
     for (const listener of context.changeListeners) {
       try {
@@ -304,6 +307,18 @@ async function register(context: ClientContext, manifest: Manifest, result: Mani
     }
   }
   return context.services.get(manifestUrl)!;
+}
+
+/** The event's id lists, from the classified changes of tools, resources and prompts. */
+function summarize(diff: ManifestDiff): Pick<ManifestChangeEvent, 'added' | 'removed' | 'changed' | 'changes' | 'weakened' | 'breaking' | 'trustSensitive'> {
+  const entryChanges = diff.changes.filter((change) => change.kind === 'tool' || change.kind === 'resource' || change.kind === 'prompt');
+  // A whole entry appearing or disappearing points at `/tools/N`; deeper pointers are changes inside one.
+  const ids = (type: 'added' | 'removed'): string[] =>
+    entryChanges.filter((change) => change.change === type && (change.newPointer ?? change.oldPointer ?? '').split('/').length === 3).map((change) => change.id!);
+  const added = ids('added');
+  const removed = ids('removed');
+  const changed = [...new Set(entryChanges.map((change) => change.id!).filter((id) => !added.includes(id) && !removed.includes(id)))];
+  return { added, removed, changed, changes: diff.changes, weakened: diff.changes.filter((change) => change.weakened), breaking: diff.breaking, trustSensitive: diff.trustSensitive };
 }
 
 function scanOptions(context: ClientContext, foreignToolIds: string[]): ScanManifestOptions {

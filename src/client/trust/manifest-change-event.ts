@@ -1,16 +1,4 @@
-/** What changed in one tool (or resource or prompt) between two versions of a manifest. */
-export interface ToolChange {
-  /** The id. */
-  id: string;
-  /** Digest before. */
-  previousDigest: string;
-  /** Digest now. */
-  digest: string;
-  /** Top-level fields whose value changed (`description`, `parameters`, `path`…). */
-  fields: string[];
-  /** True when an existing caller could break: path, method, a new required parameter, a removed parameter. */
-  breaking: boolean;
-}
+import type { ManifestChange } from '../../manifest/diff-manifests.js';
 
 /** Emitted when a refreshed manifest differs from the one the client held. */
 export interface ManifestChangeEvent {
@@ -28,16 +16,18 @@ export interface ManifestChangeEvent {
   previousVersion: string | undefined;
   /** `versioning.current` now. */
   version: string | undefined;
-  /** Ids that appeared. */
+  /** Ids of tools, resources and prompts that appeared. */
   added: string[];
   /** Ids that disappeared. */
   removed: string[];
   /** Ids whose definition changed. */
-  changed: ToolChange[];
-  /** Service-level changes that matter for trust: `service.base_url`, `auth`, and every weakening of `policy`. */
-  trustChanges: string[];
-  /** True when a tool was removed or a change breaks callers. */
+  changed: string[];
+  /** Every difference, classified, as `diffManifests` (from `aicap`) reports it: breaking first. */
+  changes: ManifestChange[];
+  /** The changes that weaken a safety guarantee (approval removed, redaction dropped, larger budget, base_url moved…). Always worth a human's look. */
+  weakened: ManifestChange[];
+  /** True when calls that worked may now fail. */
   breaking: boolean;
-  /** True when a tool text, schema or endpoint changed, `base_url`/`auth` changed, or policy was weakened: pins must be re-approved. */
+  /** True when what the model reads or is allowed changed: pinned tools need re-approval. */
   trustSensitive: boolean;
 }
