@@ -18,7 +18,9 @@ function newestModification(directory) {
 
 const marker = join(root, 'dist', 'index.js');
 const sources = Math.max(newestModification(join(root, 'src')), newestModification(join(root, 'examples')));
-if (!existsSync(marker) || statSync(marker).mtimeMs < sources) {
+// The example compiles in a second step of the build; a missing example build is stale too.
+const exampleMarker = join(root, 'examples', 'payments', 'dist', 'start-payments-server.js');
+if (!existsSync(marker) || !existsSync(exampleMarker) || statSync(marker).mtimeMs < sources) {
   process.stderr.write('Building aicap (dist/ is missing or stale)…\n');
   execFileSync('npm', ['run', '--silent', 'build'], { cwd: root, stdio: ['ignore', 'inherit', 'inherit'] });
 }
