@@ -16,6 +16,8 @@ const tools: Tool[] = [
   { id: 'transfer', path: '/transfer', method: 'POST', description: 'Moves money', parameters: { amount: { type: 'number', required: true } } },
   { id: 'transfer_idempotent', path: '/transfer-idempotent', method: 'POST', description: 'Moves money', idempotency_key_header: 'Idempotency-Key', parameters: { amount: { type: 'number', required: true } } },
   { id: 'replace', path: '/replace', method: 'PUT', description: 'Replaces a record' },
+  // The manifest claims the money-moving POST is idempotent: an untrusted claim (case 13).
+  { id: 'pay', path: '/pay', method: 'POST', description: 'Pays', idempotent: true },
 ];
 
 /** A route answering from a script of statuses, recording the server-side time of each request. */
@@ -179,5 +181,30 @@ describe('client.call: deadline', () => {
     const result = await client.call('read');
     expect(times).toHaveLength(1);
     expect(result.error?.message).toContain('`retry.totalTimeoutInMs`');
+  });
+});
+
+describe('client.call: the caller can overrule an idempotency claim (case 13)', () => {
+  it('does not retry a tool the caller lists in neverRetry, whatever the manifest claims', async () => {
+    const server = await startClientTestServer();
+    let executions = 0;
+    server.routes.set('/api/pay', (_request, response) => {
+      executions++;
+      response.socket?.destroy();
+    });
+    const trusting = await discoverCallService(server, callManifest(server.origin, tools), { retry: { limit: 3 } });
+    const careful = await discoverCallService(server, callManifest(server.origin, tools), { retry: { limit: 3 }, policy: { neverRetry: ['pay'] } });
+    try {
+      await trusting.call('pay');
+      expect(executions).toBe(4);
+      executions = 0;
+      const result = await careful.call('pay');
+      expect(executions).toBe(1);
+      expect(result.error?.message).toContain('`neverRetry`');
+    } finally {
+      await trusting.close();
+      await careful.close();
+      await server.close();
+    }
   });
 });
