@@ -1,6 +1,7 @@
 import type { CliCommand } from '../cli-io.js';
 import { callCommand } from './call.js';
 import { checkCommand } from './check.js';
+import { demoCommand } from './demo.js';
 import { diffCommand } from './diff.js';
 import { generateCommand } from './generate.js';
 import { mcpCommand } from './mcp.js';
@@ -15,6 +16,7 @@ import { validateCommand } from './validate.js';
 export const commands: Record<string, CliCommand> = {
   call: callCommand,
   check: checkCommand,
+  demo: demoCommand,
   diff: diffCommand,
   generate: generateCommand,
   mcp: mcpCommand,
