@@ -81,7 +81,7 @@ export interface Client {
  * @example
  * const client = createClient();
  * await client.discover('https://api.example.com');
- * const tools = client.catalog().export('openai');
+ * const { tools } = exportTools(client.catalog().tools, 'openai'); // from aicap/tools
  */
 export function createClient(options: ClientOptions = {}): Client {
   const context = createClientContext(options);
