@@ -20,6 +20,11 @@ describe('checkEmbeddedSchema', () => {
     ['a quantified group without inner quantifiers', { pattern: '^(ab)+$' }],
     ['an escaped parenthesis', { pattern: '^\\(a+\\)+$' }],
     ['"$ref" as a property name', { properties: { $ref: { type: 'string' } } }],
+    ['parentheses inside a character class', { pattern: '^[(]a+[)]+$' }],
+    ['a quantified class after a group', { pattern: '^(a)[b|c]+$' }],
+    ['an optional group with a quantifier inside', { pattern: '^(a+)?$' }],
+    ['a bounded repeat of a plain group', { pattern: '^(ab){2}$' }],
+    ['sibling quantified groups', { pattern: '^(a+)(b+)$' }],
   ])('accepts %s', (_label, schema) => {
     expect(codes(schema)).toEqual([]);
   });
@@ -34,6 +39,9 @@ describe('checkEmbeddedSchema', () => {
     ['(a+)+', { pattern: '^(a+)+$' }, 'schema.unsafe_pattern', '/s/pattern'],
     ['(\\w*)*', { items: { pattern: '(\\w*)*x' } }, 'schema.unsafe_pattern', '/s/items/pattern'],
     ['(a{1,})+', { pattern: '(a{1,})+' }, 'schema.unsafe_pattern', '/s/pattern'],
+    ['((a+)b)+, nested one level down', { pattern: '^((a+)b)+$' }, 'schema.unsafe_pattern', '/s/pattern'],
+    ['(?:a|b)* in a non-capturing group', { pattern: '^(?:a|ab)*$' }, 'schema.unsafe_pattern', '/s/pattern'],
+    ['(a*){2,5}', { pattern: '(a*){2,5}' }, 'schema.unsafe_pattern', '/s/pattern'],
     ['a pattern that does not compile', { pattern: '[a-' }, 'schema.invalid_pattern', '/s/pattern'],
     ['an over-long pattern', { pattern: 'a'.repeat(1001) }, 'schema.unsafe_pattern', '/s/pattern'],
   ])('flags %s', (_label, schema, code, pointer) => {
@@ -59,6 +67,15 @@ describe('checkEmbeddedSchema', () => {
   it('honours custom limits', () => {
     expect(codes(nestedSchema(3), { maxDepth: 2 })).toEqual([['schema.too_deep', '/s/items/items/items']]);
     expect(codes({ pattern: 'abcdef' }, { maxPatternLength: 5 })).toEqual([['schema.unsafe_pattern', '/s/pattern']]);
+  });
+
+  it('scans a hostile 1000-character pattern in linear time', () => {
+    // A regular expression doing this check took milliseconds per pattern; 1000 of them fit in a manifest.
+    const patterns = ['(' + 'a|'.repeat(498) + ')', '([a+]' + 'a+'.repeat(490) + ')', '(' + 'a'.repeat(997) + ')'];
+    const started = performance.now();
+    for (let round = 0; round < 1000; round++) for (const pattern of patterns) checkEmbeddedSchema({ pattern }, '');
+    // Generous bound (3000 patterns): the old quadratic check needed several seconds.
+    expect(performance.now() - started).toBeLessThan(1500);
   });
 
   it('escapes pointer tokens', () => {

@@ -11,10 +11,6 @@ export interface EmbeddedSchemaLimits {
   maxPatternLength?: number;
 }
 
-// A group that is itself quantified and contains a quantifier or an alternation is the classic
-// catastrophic-backtracking shape: (a+)+, (a|a)*, (\w*)*.
-const NESTED_QUANTIFIER = /\((?:[^()\\]|\\.)*(?:[+*]|\{\d+,\d*\}|\|)(?:[^()\\]|\\.)*\)\s*(?:[+*]|\{\d+,\d*\})/;
-
 /**
  * Looks for the constructs that make an untrusted JSON Schema dangerous to compile or run:
  * references outside the document (`$ref` not starting with `#`), `$data`, excessive depth or size,
@@ -70,7 +66,65 @@ function checkPattern(pattern: string, pointer: string, maxPatternLength: number
     issues.push({ pointer, code: 'schema.invalid_pattern', message: `pattern ${JSON.stringify(pattern.slice(0, 200))} is not a valid regular expression`, severity: 'error' });
     return;
   }
-  if (NESTED_QUANTIFIER.test(pattern)) {
+  if (hasNestedQuantifier(pattern)) {
     issues.push({ pointer, code: 'schema.unsafe_pattern', message: `pattern ${JSON.stringify(pattern.slice(0, 200))} nests quantifiers and can backtrack catastrophically; rewrite it without a quantified group that contains a quantifier or "|"`, severity: 'error' });
   }
+}
+
+/**
+ * True when a group that contains a quantifier or an alternation is itself quantified: the classic
+ * catastrophic-backtracking shape, as in `(a+)+`, `(a|a)*`, `(\w*)*` or `((a+)b){2,}`. A single
+ * linear scan (escapes and character classes skipped), because a regular expression doing this job
+ * would itself take quadratic time on a hostile 1000-character pattern.
+ */
+function hasNestedQuantifier(pattern: string): boolean {
+  // For each open group: whether it contains a quantifier or "|" so far.
+  const groups: boolean[] = [];
+  let closedGroupIsRisky = false;
+  let index = 0;
+  while (index < pattern.length) {
+    const character = pattern[index];
+    const quantifierLength = unboundedQuantifierLength(pattern, index);
+    if (quantifierLength > 0) {
+      if (closedGroupIsRisky) return true;
+      if (groups.length > 0) groups[groups.length - 1] = true;
+      index += quantifierLength;
+    } else if (character === '\\') {
+      index += 2;
+    } else if (character === '[') {
+      index = endOfCharacterClass(pattern, index);
+    } else if (character === '(') {
+      groups.push(false);
+      index++;
+    } else if (character === ')') {
+      const risky = groups.pop() ?? false;
+      // What is risky inside stays risky for every enclosing group.
+      if (risky && groups.length > 0) groups[groups.length - 1] = true;
+      index++;
+      closedGroupIsRisky = risky;
+      continue;
+    } else {
+      if (character === '|' && groups.length > 0) groups[groups.length - 1] = true;
+      index++;
+    }
+    closedGroupIsRisky = false;
+  }
+  return false;
+}
+
+/** Length of a `*`, `+` or `{n,}`/`{n,m}` quantifier at `index`, or 0. */
+function unboundedQuantifierLength(pattern: string, index: number): number {
+  const character = pattern[index];
+  if (character === '*' || character === '+') return 1;
+  if (character !== '{') return 0;
+  return /^\{\d+,\d*\}/.exec(pattern.slice(index, index + 24))?.[0].length ?? 0;
+}
+
+/** Index just past the `]` that closes the character class opening at `index`. */
+function endOfCharacterClass(pattern: string, index: number): number {
+  let cursor = index + 1;
+  if (pattern[cursor] === '^') cursor++;
+  if (pattern[cursor] === ']') cursor++;
+  while (cursor < pattern.length && pattern[cursor] !== ']') cursor += pattern[cursor] === '\\' ? 2 : 1;
+  return cursor + 1;
 }
