@@ -75,6 +75,17 @@ describe('client.call: error mapping and the envelope', () => {
     expect(server.hits('/api/accounts/acc_4')).toHaveLength(1);
   });
 
+  it('says when a 401 comes from missing credentials, and does not retry it', async () => {
+    server.routes.set('/api/accounts/locked', (_request, response) => {
+      response.writeHead(401, { 'www-authenticate': 'Bearer realm="api"' });
+      response.end();
+    });
+    const result = await client.call('get_account', { account_id: 'locked' });
+    expect(result.error).toMatchObject({ code: 'AUTH_FAILED', status: 401, declared: false, retryable: false });
+    expect(result.error?.userMessage).toContain('none are configured');
+    expect(server.hits('/api/accounts/locked')).toHaveLength(1);
+  });
+
   it('handles a non-JSON success body as text', async () => {
     server.routes.set('/api/accounts/acc_5', (_request, response) => {
       response.writeHead(200, { 'content-type': 'text/plain; charset=utf-8' });

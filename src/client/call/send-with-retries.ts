@@ -244,7 +244,9 @@ export async function sendWithRetries(input: ExchangeInput): Promise<ExchangeOut
       (insufficientScope
         ? 'The credentials lack the permission this tool needs. Tell the user; do not try other credentials.'
         : status === 401
-          ? 'The API rejected the credentials.'
+          ? headers.has('authorization') || secrets.length > 0
+            ? 'The API rejected the credentials.'
+            : 'The API requires credentials and none are configured for this origin; pass them to `discover`.'
           : `The API answered ${statusLine}, an error this tool does not declare.`);
     const message = `Request failed with status code ${statusLine}${match === undefined ? ' (undeclared)' : ` (declared error "${match.code}")`}: ${method} ${displayUrl()}.${reason}`;
     return fail({ code, status, retryable, retryAfterInMs: retryAfterInMs ?? null, declared: match !== undefined, userMessage, message }, status, finalResponse.headers, body);
