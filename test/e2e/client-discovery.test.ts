@@ -100,6 +100,31 @@ describe('discovery order', () => {
     expect(error.message).toContain('ai-catalog.json: status 404');
   });
 
+  it('discovers a host name the user typed, dialing the address the lookup gave and sending the name as Host', async () => {
+    serverA.routes.set(WELL_KNOWN, json(paymentsManifest(`http://api.localhost:${serverA.port}/v2`)));
+    const lookups: string[] = [];
+    const service = await clientWith({ network: { lookup: async (hostname) => (lookups.push(hostname), [{ address: '127.0.0.1', family: 4 }]) } }).discover(`http://api.localhost:${serverA.port}`);
+    expect(service.origin).toBe(`http://api.localhost:${serverA.port}`);
+    expect(lookups).toEqual(['api.localhost']);
+    expect(dials).toEqual([{ hostname: 'api.localhost', address: '127.0.0.1', port: serverA.port, protocol: 'http:' }]);
+    expect(serverA.requests[0]!.headers.host).toBe(`api.localhost:${serverA.port}`);
+  });
+
+  it('reads a gzip-compressed manifest', async () => {
+    const body = gzipSync(JSON.stringify(paymentsManifest(`${serverA.origin}/v2`)));
+    serverA.routes.set(WELL_KNOWN, (_request, response) => response.writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'gzip' }).end(body));
+    const service = await clientWith().discover(serverA.origin);
+    expect(service.manifest.tools).toHaveLength(5);
+  });
+
+  it('emits a discovery audit event', async () => {
+    serverA.routes.set(WELL_KNOWN, json(paymentsManifest(`${serverA.origin}/v2`)));
+    const events: Array<{ type: string; origin?: string }> = [];
+    await clientWith({ onAudit: (event) => events.push(event) }).discover(serverA.origin, { credentials: { token: 'tokA-canary' } });
+    expect(events).toContainEqual(expect.objectContaining({ type: 'discovery', origin: serverA.origin }));
+    expect(JSON.stringify(events)).not.toContain('canary');
+  });
+
   it('takes a manifest URL directly', async () => {
     serverA.routes.set('/custom/path.json', json(paymentsManifest(`${serverA.origin}/v2`)));
     const service = await clientWith().discover(`${serverA.origin}/custom/path.json`);
