@@ -104,12 +104,34 @@ function diffEntries(kind: 'tool' | 'resource' | 'prompt', oldList: readonly Ent
       changes.push({ kind, id, change: 'removed', oldPointer: old.pointer, classification: 'breaking', message: `${kind} "${id}" was removed` });
       continue;
     }
-    if (canonicalJson(old.entry) === canonicalJson(next.entry)) continue;
-    diffEntry(kind, id, old.entry as unknown as Record<string, unknown>, next.entry as unknown as Record<string, unknown>, old.pointer, next.pointer, changes);
+    const before = withDefaults(kind, old.entry);
+    const after = withDefaults(kind, next.entry);
+    if (canonicalJson(before) === canonicalJson(after)) continue;
+    diffEntry(kind, id, before, after, old.pointer, next.pointer, changes);
   }
   for (const [id, next] of newById) {
     if (!oldById.has(id)) changes.push({ kind, id, change: 'added', newPointer: next.pointer, classification: 'non-breaking', message: `${kind} "${id}" was added` });
   }
+}
+
+/**
+ * The entry with the defaults the spec implies made explicit, so that spelling a default out is not
+ * a change: a resource's method is GET, and a parameter without `in` goes to the path when the path
+ * has its placeholder, to the query for GET/HEAD/DELETE, and to the body otherwise.
+ */
+function withDefaults(kind: 'tool' | 'resource' | 'prompt', entry: Entry): Record<string, unknown> {
+  const record = { ...(entry as unknown as Record<string, unknown>) };
+  if (kind === 'resource') record['method'] ??= 'GET';
+  if (kind === 'prompt' || typeof record['parameters'] !== 'object' || record['parameters'] === null) return record;
+  const path = typeof record['path'] === 'string' ? record['path'] : '';
+  const method = typeof record['method'] === 'string' ? record['method'] : 'GET';
+  const parameters: Record<string, Parameter> = {};
+  for (const [name, parameter] of Object.entries(record['parameters'] as Record<string, Parameter>)) {
+    const location = parameter.in ?? (path.includes(`{${name}}`) ? 'path' : method === 'GET' || method === 'HEAD' || method === 'DELETE' ? 'query' : 'body');
+    parameters[name] = { ...parameter, in: location, required: parameter.required ?? false };
+  }
+  record['parameters'] = parameters;
+  return record;
 }
 
 // Fields whose text is read by the model: any change is a chance to inject instructions.
@@ -132,8 +154,11 @@ function diffEntry(kind: ManifestChangeKind, id: string, oldEntry: Record<string
     } else if (CALL_SHAPE.has(field)) {
       changes.push({ ...base, change, classification: 'breaking', message: `${kind} "${id}": ${field} ${change === 'changed' ? `changed from ${short(before)} to ${short(after)}` : change}` });
     } else if (field === 'returns') {
-      const typeChanged = (before as { type?: unknown } | undefined)?.type !== (after as { type?: unknown } | undefined)?.type;
-      changes.push({ ...base, change, classification: typeChanged && before !== undefined ? 'breaking' : 'non-breaking', message: `${kind} "${id}": returns ${typeChanged && before !== undefined ? `type changed from ${short((before as { type?: unknown }).type)} to ${short((after as { type?: unknown } | undefined)?.type)}` : change}` });
+      // Only two declared types that differ break a caller; a type that appears or disappears is more or less information.
+      const oldType = (before as { type?: unknown } | undefined)?.type;
+      const newType = (after as { type?: unknown } | undefined)?.type;
+      const typeChanged = oldType !== undefined && newType !== undefined && oldType !== newType;
+      changes.push({ ...base, change, classification: typeChanged ? 'breaking' : 'non-breaking', message: `${kind} "${id}": returns ${typeChanged ? `type changed from ${short(oldType)} to ${short(newType)}` : change}` });
     } else if (field === 'idempotent' && before === true) {
       changes.push({ ...base, change, classification: 'trust-sensitive', weakened: true, message: `${kind} "${id}" is no longer declared idempotent; clients must stop retrying it` });
     } else {
@@ -155,12 +180,11 @@ function diffParameters(kind: ManifestChangeKind, id: string, before: Record<str
     const base = { kind, id, change: 'changed' as const, oldPointer, newPointer };
     const reasons: string[] = [];
     if (!parameter.required && next.required) reasons.push('became required');
-    if (parameter.type !== next.type) reasons.push(`type changed from ${parameter.type} to ${next.type}`);
     if ((parameter.in ?? '') !== (next.in ?? '')) reasons.push(`moved from ${parameter.in ?? 'the default location'} to ${next.in ?? 'the default location'}`);
     if (!parameter.enum && next.enum) reasons.push('is now restricted to an enum');
     const removedValues = parameter.enum && next.enum ? parameter.enum.filter((value) => !next.enum!.some((other) => canonicalJson(other) === canonicalJson(value))) : [];
     if (removedValues.length > 0) reasons.push(`enum no longer allows ${removedValues.map((value) => short(JSON.stringify(value))).join(', ')}`);
-    reasons.push(...narrowings(parameter.json_schema, next.json_schema));
+    reasons.push(...narrowings({ type: parameter.type, ...asRecord(parameter.json_schema) }, { type: next.type, ...asRecord(next.json_schema) }));
     if (reasons.length > 0) {
       changes.push({ ...base, classification: 'breaking', message: `${kind} "${id}": parameter "${name}" ${reasons.join('; ')}` });
     } else if ((parameter.description ?? '') !== (next.description ?? '')) {
@@ -178,9 +202,7 @@ function diffParameters(kind: ManifestChangeKind, id: string, before: Record<str
 }
 
 /** Top-level constraints of a JSON Schema that got stricter (the common cases, not a full subsumption check). */
-function narrowings(before: unknown, after: unknown): string[] {
-  const oldSchema = (typeof before === 'object' && before !== null ? before : {}) as Record<string, unknown>;
-  const newSchema = (typeof after === 'object' && after !== null ? after : {}) as Record<string, unknown>;
+function narrowings(oldSchema: Record<string, unknown>, newSchema: Record<string, unknown>): string[] {
   const found: string[] = [];
   for (const keyword of ['minimum', 'exclusiveMinimum', 'minLength', 'minItems', 'minProperties']) {
     const [a, b] = [oldSchema[keyword], newSchema[keyword]];
@@ -191,7 +213,9 @@ function narrowings(before: unknown, after: unknown): string[] {
     if (typeof b === 'number' && (typeof a !== 'number' || b < a)) found.push(`${keyword} lowered to ${b}`);
   }
   if (newSchema['pattern'] !== undefined && newSchema['pattern'] !== oldSchema['pattern']) found.push('pattern added or changed');
-  if (canonicalJson(oldSchema['type'] ?? null) !== canonicalJson(newSchema['type'] ?? null) && newSchema['type'] !== undefined) found.push('schema type narrowed or changed');
+  const types = (schema: Record<string, unknown>): string[] => (Array.isArray(schema['type']) ? schema['type'].map(String) : [String(schema['type'])]);
+  const lostTypes = types(oldSchema).filter((type) => !types(newSchema).includes(type) && !(type === 'integer' && types(newSchema).includes('number')));
+  if (lostTypes.length > 0) found.push(`schema no longer accepts ${lostTypes.join(', ')}`);
   const oldEnum = oldSchema['enum'];
   const newEnum = newSchema['enum'];
   if (Array.isArray(newEnum) && (!Array.isArray(oldEnum) || oldEnum.some((value) => !newEnum.some((other) => canonicalJson(other) === canonicalJson(value))))) found.push('schema enum narrowed');
@@ -306,6 +330,10 @@ function diffVersioning(oldManifest: Manifest, newManifest: Manifest, changes: M
     const raised = oldMinimum === undefined || (compareSemver(newMinimum, oldMinimum) ?? 0) > 0;
     changes.push({ kind: 'versioning', ...pointers('/versioning/min_supported', oldMinimum, newMinimum), classification: raised ? 'breaking' : 'non-breaking', message: `versioning.min_supported ${changeOf(oldMinimum, newMinimum)}${raised ? '; clients on older versions are no longer supported' : ''}` });
   }
+}
+
+function asRecord(value: unknown): Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
 }
 
 function pointers(pointer: string, before: unknown, after: unknown): Pick<ManifestChange, 'change' | 'oldPointer' | 'newPointer'> {

@@ -144,7 +144,7 @@ async function check(io: CliIo, output: string, result: GenerateManifestResult, 
     io.info(`${output} is up to date (${summary})`);
     return 0;
   }
-  for (const change of changes.slice(0, 20)) io.warn(`${change.classification}: ${change.message}`);
+  for (const change of changes.slice(0, 20)) io.warn(`${change.classification}${change.weakened ? ' (weakened)' : ''}: ${change.message}`);
   if (changes.length > 20) io.warn(`… and ${changes.length - 20} more changes`);
   io.error(`${output} is not up to date with the description; run \`aicap generate … -o ${output}\` and commit the result.`);
   return 1;
