@@ -356,6 +356,8 @@ export function createJobStreams(options: CreateJobStreamsOptions = {}): JobStre
     let position = lastEventId === null ? 0 : /^\d{1,15}$/.test(lastEventId.trim()) ? Number(lastEventId.trim()) : -1;
     let started = false;
     let dirty = false;
+    // Set by `cancel()`: some adapters cancel the body on disconnect without aborting `request.signal`.
+    let cancelled = false;
     let wake: (() => void) | undefined;
     const unsubscribe = store.subscribe(jobId, () => {
       dirty = true;
@@ -371,14 +373,14 @@ export function createJobStreams(options: CreateJobStreamsOptions = {}): JobStre
     const waitForChange = (): Promise<'change' | 'heartbeat' | 'abort'> =>
       new Promise((resolve) => {
         if (dirty) return resolve('change');
-        if (request.signal.aborted) return resolve('abort');
+        if (cancelled || request.signal.aborted) return resolve('abort');
         const timer = heartbeatIntervalInMs > 0 ? setTimeout(() => finish('heartbeat'), heartbeatIntervalInMs) : undefined;
         function finish(reason: 'change' | 'heartbeat' | 'abort'): void {
           clearTimeout(timer);
           wake = undefined;
           resolve(reason);
         }
-        wake = () => finish(request.signal.aborted ? 'abort' : 'change');
+        wake = () => finish(cancelled || request.signal.aborted ? 'abort' : 'change');
       });
 
     return new Response(
@@ -405,10 +407,13 @@ export function createJobStreams(options: CreateJobStreamsOptions = {}): JobStre
                 return;
               }
               let terminal = false;
+              let bytes = Buffer.byteLength(text);
               for (const event of page.events) {
                 const chunk = formatEvent(event.id, event.event, event.data);
-                if (text.length > 0 && text.length + chunk.length > maxChunkBytes) break;
+                const chunkBytes = Buffer.byteLength(chunk);
+                if (bytes > 0 && bytes + chunkBytes > maxChunkBytes) break;
                 text += chunk;
+                bytes += chunkBytes;
                 position = event.id;
                 if (event.event === 'status' && isTerminal((event.data as { status: JobStatus }).status)) {
                   terminal = true;
@@ -421,7 +426,10 @@ export function createJobStreams(options: CreateJobStreamsOptions = {}): JobStre
                 return;
               }
               const reason = await waitForChange();
-              if (reason === 'abort') return closeWith(controller, '');
+              if (reason === 'abort') {
+                if (!cancelled) closeWith(controller, '');
+                return;
+              }
               if (reason === 'heartbeat') {
                 controller.enqueue(encoder.encode(': heartbeat\n\n'));
                 return;
@@ -429,6 +437,8 @@ export function createJobStreams(options: CreateJobStreamsOptions = {}): JobStre
             }
           },
           cancel() {
+            cancelled = true;
+            wake?.();
             cleanup();
           },
         },

@@ -3,7 +3,7 @@ import { createParser, type EventSourceMessage } from 'eventsource-parser';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { CreateJobStreamsOptions, JobRunner } from '../../src/server/create-job-streams.js';
 import { createMemoryJobEventStore } from '../../src/server/create-memory-job-event-store.js';
-import type { JobSnapshot } from '../../src/server/job-event-store.js';
+import type { JobEventStore, JobSnapshot } from '../../src/server/job-event-store.js';
 import { FRAMEWORKS, type Framework, type RunningServer } from '../helpers/start-framework-server.js';
 import { startJobServer as startJobServerOn, type JobServer } from '../helpers/start-job-server.js';
 
@@ -233,6 +233,32 @@ describe.each(FRAMEWORKS)('job streams through %s', (name) => {
     );
     const snapshot = await startJob(server);
     await expect(readStream(`${server.origin}${snapshot.status_url}`, { authorization: ALICE, idleTimeoutInMs: 400 })).rejects.toThrow(/idle/);
+  });
+
+  it('releases a stream\'s store subscription when the client disconnects from a silent job', async () => {
+    const store = createMemoryJobEventStore();
+    let subscriptions = 0;
+    const counting: JobEventStore = {
+      ...store,
+      subscribe(jobId, listener) {
+        subscriptions++;
+        const unsubscribe = store.subscribe(jobId, listener);
+        return () => {
+          subscriptions--;
+          unsubscribe();
+        };
+      },
+    };
+    let release: () => void = () => undefined;
+    const server = await startJobServer(() => new Promise((resolve) => (release = () => resolve('done'))), { store: counting, heartbeatIntervalInMs: 0 });
+    const snapshot = await startJob(server);
+    await waitForStatus(server, snapshot, ['running']);
+    const baseline = subscriptions;
+    const read = await readStream(`${server.origin}${snapshot.status_url}`, { authorization: ALICE, cutAfterBytes: 20 });
+    expect(read.status).toBe(200);
+    for (let attempt = 0; attempt < 200 && subscriptions > baseline; attempt++) await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(subscriptions).toBe(baseline);
+    release();
   });
 
   it('bounds the bytes buffered for a slow reader (case 36)', async () => {
