@@ -190,7 +190,7 @@ export function createGuardedFetch(options: GuardedFetchOptions = {}): GuardedFe
         }
         const location = response.headers.get('location');
         if (maxRedirects === 0 || !REDIRECT_STATUSES.has(response.status) || location === null) {
-          return guardResponse(response, { method, url, maxResponseSizeInBytes, bodyIdleInMs: timeouts.bodyIdleInMs, hops, onSettled: clear, signal: init.signal });
+          return guardResponse(response, { method, url, maxResponseSizeInBytes, timeouts, hops, onSettled: clear, signal: init.signal });
         }
         await response.body?.cancel().catch(() => undefined);
         let next: URL;
@@ -347,9 +347,10 @@ function mapError(error: unknown, context: { method: string; url: URL; timeouts:
 /** Re-wraps the response so that its body stream enforces the size cap and the idle deadline. */
 function guardResponse(
   response: Response,
-  context: { method: string; url: URL; maxResponseSizeInBytes: number; bodyIdleInMs: number; hops: string[]; onSettled: () => void; signal: AbortSignal | null | undefined },
+  context: { method: string; url: URL; maxResponseSizeInBytes: number; timeouts: Required<GuardedFetchTimeouts>; hops: string[]; onSettled: () => void; signal: AbortSignal | null | undefined },
 ): Response {
-  const { method, url, maxResponseSizeInBytes } = context;
+  const { method, url, maxResponseSizeInBytes, timeouts } = context;
+  const bodyIdleInMs = timeouts.bodyIdleInMs;
   const tooLarge = (): ResponseTooLargeError => new ResponseTooLargeError({ maxSizeInBytes: maxResponseSizeInBytes, method, url: redactUrl(url), option: 'maxResponseSizeInBytes' });
   const declaredLength = Number(response.headers.get('content-length'));
   const source = response.body;
@@ -377,10 +378,14 @@ function guardResponse(
         async pull(controller) {
           let idleTimer: NodeJS.Timeout | undefined;
           try {
-            const idle = new Promise<never>((_resolve, reject) => {
-              idleTimer = setTimeout(() => reject(timeoutError('body-idle', context.bodyIdleInMs, method, url)), context.bodyIdleInMs);
-            });
-            const chunk = context.bodyIdleInMs > 0 ? await Promise.race([reader.read(), idle]) : await reader.read();
+            // Our own idle deadline as well as undici's bodyTimeout, so an injected transport is bounded too.
+            const idle =
+              bodyIdleInMs > 0
+                ? new Promise<never>((_resolve, reject) => {
+                    idleTimer = setTimeout(() => reject(timeoutError('body-idle', bodyIdleInMs, method, url)), bodyIdleInMs);
+                  })
+                : undefined;
+            const chunk = idle ? await Promise.race([reader.read(), idle]) : await reader.read();
             if (chunk.done) {
               settle();
               controller.close();
@@ -395,7 +400,7 @@ function guardResponse(
           } catch (error) {
             settle();
             void reader.cancel().catch(() => undefined);
-            controller.error(mapError(error, { method, url, timeouts: { ...DEFAULT_TIMEOUTS, bodyIdleInMs: context.bodyIdleInMs }, signal: context.signal }));
+            controller.error(mapError(error, { method, url, timeouts, signal: context.signal }));
           } finally {
             clearTimeout(idleTimer);
           }
