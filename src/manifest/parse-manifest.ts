@@ -305,9 +305,14 @@ class StrictJsonParser {
 }
 
 /**
- * Parses untrusted bytes or text as a manifest and validates it. Never throws: syntax, size, depth,
- * duplicate-key and forbidden-key problems come back as issues (code `json.*`) with the JSON Pointer
- * of the member involved, followed by the schema and semantic findings of `validateManifest`.
+ * Parses untrusted bytes or text as a manifest and validates it. Never throws on bad input: syntax,
+ * size, depth, duplicate-key, forbidden-key and encoding problems come back as a single issue (code
+ * `json.*`) with the JSON Pointer of the member involved; otherwise the result is that of
+ * `validateManifest`. Only invalid options (`maxSizeInBytes`, `maxDepth`) throw, when called.
+ *
+ * @example
+ * const result = parseManifest(await readFile('ai-capabilities.json'));
+ * if (!result.valid) for (const issue of result.issues) console.error(issue.pointer, issue.code, issue.message);
  */
 export function parseManifest(input: string | Uint8Array, options: ParseManifestOptions = {}): ValidationResult {
   let value: unknown;
