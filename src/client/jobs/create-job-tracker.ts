@@ -1,3 +1,4 @@
+import { setTimeout as delay } from 'node:timers/promises';
 import { AicapError } from '../../errors/aicap-error.js';
 import type { Tool } from '../../manifest/manifest-v0.js';
 import type { CallEnvelope } from '../call/call-envelope.js';
@@ -32,6 +33,8 @@ export interface JobTracker {
 }
 
 const DEFAULT_CHECKPOINT_TIME_TO_LIVE_IN_MS = 86_400_000;
+/** Deliveries of one automatic answer whose request failed in transit. */
+const AUTOMATIC_ANSWER_ATTEMPTS = 3;
 
 /** The session-store key of a job's checkpoint. */
 function checkpointKey(jobId: string): string {
@@ -175,16 +178,47 @@ export function createJobTracker(options: ClientJobsOptions = {}, dependencies: 
         .then(() => dependencies.sessionStore.set(checkpointKey(jobId), value, timeToLiveInMs))
         .catch((error: unknown) => dependencies.emitAudit({ type: 'job.event', toolId, origin, detail: `checkpoint of job ${jobId} not saved: ${error instanceof Error ? error.message : String(error)}` }));
     };
+    /** POSTs `{ input_id, answer }` for one question, after checking the answer against its options. */
+    const sendAnswer = async (pending: JobNeedsInputEvent, answer: unknown): Promise<CallEnvelope> => {
+      if (pending.resolutionUrl === undefined) {
+        throw new JobError({ reason: 'no-endpoint', jobId, message: `"${toolId}" declares no \`event_schema.needs_input.resolution_endpoint\`, so the question cannot be answered over HTTP. Check the tool's manifest.` });
+      }
+      if (pending.options !== undefined && pending.options.length > 0 && !pending.options.some((option) => JSON.stringify(option) === JSON.stringify(answer))) {
+        throw new InvalidArgumentsError(toolId, [{ pointer: '/answer', parameter: 'answer', rule: 'enum', message: `must be one of the offered options ${JSON.stringify(pending.options).slice(0, 500)}` }]);
+      }
+      const inputId = isRecord(pending.data) ? pending.data['input_id'] : undefined;
+      return dependencies.caller.followUpEnvelope(toolId, {
+        method: 'POST',
+        url: pending.resolutionUrl,
+        headers: { 'content-type': 'application/json', accept: 'application/json' },
+        body: JSON.stringify({ ...(inputId === undefined ? {} : { input_id: inputId }), answer }),
+      });
+    };
     const answerAutomatically = (event: JobNeedsInputEvent): void => {
       const handler = jobOptions.needsInput;
       if (!handler) return;
       void (async () => {
         try {
-          const envelope = await job.respond(await handler(event));
-          if (!envelope.ok) {
-            throw new JobError({ reason: 'refused', status: envelope.status, jobId, envelope, message: `The server refused the automatic answer to "${event.prompt ?? 'needs_input'}" (${envelope.error?.code}: ${envelope.error?.message}).` });
+          const answer = await handler(event);
+          for (let attempt = 1; ; attempt++) {
+            const envelope = await sendAnswer(event, answer);
+            // 409: the question is closed, so an earlier attempt whose response was lost did land (or the job moved on).
+            if (envelope.ok || envelope.status === 409) return;
+            // The answer names its question (`input_id`), so sending it again cannot answer another one.
+            const transient = envelope.error?.code === 'NETWORK_ERROR' || envelope.error?.code === 'TIMEOUT' || envelope.status === 0 || envelope.status === 408 || envelope.status === 429 || envelope.status >= 500;
+            if (!transient || attempt === AUTOMATIC_ANSWER_ATTEMPTS) {
+              throw new JobError({
+                reason: transient ? 'unavailable' : 'refused',
+                status: envelope.status,
+                jobId,
+                envelope,
+                message: `The automatic answer to "${event.prompt ?? 'needs_input'}" was ${transient ? `not delivered after ${attempt} attempts` : 'refused'} (${envelope.error?.code}: ${envelope.error?.message}). Answer it with \`job.respond\` after resuming, or cancel the job.`,
+              });
+            }
+            await delay(input.followOptions.reconnectDelayInMs * attempt, undefined, { signal });
           }
         } catch (error) {
+          if (signal.aborted) return;
           // The job cannot move on without an answer: stop following with the reason instead of waiting forever.
           handlerFailure ??= error;
           stop.abort(error);
@@ -271,21 +305,7 @@ export function createJobTracker(options: ClientJobsOptions = {}, dependencies: 
         if (!pending) {
           throw new JobError({ reason: 'no-pending-input', jobId, message: `Job ${jobId} of "${toolId}" is not waiting for input (status ${state.status ?? 'unknown'}); answer only a \`needs_input\` event.` });
         }
-        if (pending.resolutionUrl === undefined) {
-          throw new JobError({ reason: 'no-endpoint', jobId, message: `"${toolId}" declares no \`event_schema.needs_input.resolution_endpoint\`, so the question cannot be answered over HTTP. Check the tool's manifest.` });
-        }
-        if (pending.options !== undefined && pending.options.length > 0 && !pending.options.some((option) => JSON.stringify(option) === JSON.stringify(answer))) {
-          throw new InvalidArgumentsError(toolId, [
-            { pointer: '/answer', parameter: 'answer', rule: 'enum', message: `must be one of the offered options ${JSON.stringify(pending.options).slice(0, 500)}` },
-          ]);
-        }
-        const inputId = isRecord(pending.data) ? pending.data['input_id'] : undefined;
-        return dependencies.caller.followUpEnvelope(toolId, {
-          method: 'POST',
-          url: pending.resolutionUrl,
-          headers: { 'content-type': 'application/json', accept: 'application/json' },
-          body: JSON.stringify({ ...(inputId === undefined ? {} : { input_id: inputId }), answer }),
-        });
+        return sendAnswer(pending, answer);
       },
       cancel() {
         const url = endpoint(temporal.cancel_endpoint, 'cancel_endpoint');
