@@ -1,0 +1,133 @@
+// The MCP equivalent of the Payments API, for the side-by-side benchmarks: the SDK's low-level
+// `Server` behind `StreamableHTTPServerTransport` on the SDK's own Express app factory, wired the
+// way the SDK documents it (stateless: a new server and transport per request; stateful: one per
+// session, kept in a map by `Mcp-Session-Id`).
+//
+// Tools: exactly what `aicap/tools` exports for MCP from the Payments manifest (the catalog of a client
+// that loaded it, through `exportTools(…, 'mcp')`): same names, descriptions and JSON Schemas, so both
+// sides describe the same thing. `list_transactions` does the REST endpoint's work in process on the
+// same data (`createPaymentsData(42, 240)`): token and scope check, agent id check, account lookup,
+// page and limit checks, slicing, JSON serialisation. It skips the REST side's per-agent rate-limit
+// bookkeeping and `Link` header (slightly less work for MCP). The other tools answer `isError`: the
+// benchmarks never call them.
+import { randomUUID } from 'node:crypto';
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { createMcpExpressApp } from '@modelcontextprotocol/sdk/server/express.js';
+import { CallToolRequestSchema, ListToolsRequestSchema, isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
+import { createClient } from 'aicap/client';
+import { exportTools } from 'aicap/tools';
+import { createPaymentsData } from '../../examples/payments/dist/payments-data.js';
+import { PAYMENTS_TOKENS } from '../../examples/payments/dist/start-payments-server.js';
+
+/**
+ * The MCP `Tool` list aicap exports for a manifest.
+ * @param {import('aicap').Manifest} manifest
+ */
+export async function mcpToolsOf(manifest) {
+  const client = createClient();
+  try {
+    await client.load(manifest);
+    return exportTools(client.catalog().tools, 'mcp').tools;
+  } finally {
+    await client.close();
+  }
+}
+
+/**
+ * @param {{ mode: 'stateless' | 'stateful', manifest: import('aicap').Manifest, enableJsonResponse?: boolean }} options
+ * @returns {Promise<{ app: import('express').Express, sessions: Map<string, StreamableHTTPServerTransport> }>}
+ */
+export async function createMcpPaymentsApp(options) {
+  const tools = await mcpToolsOf(options.manifest);
+  const accounts = createPaymentsData(42, 240);
+  const createServer = () => {
+    const server = new Server({ name: 'payments', version: '2.0.0' }, { capabilities: { tools: {} } });
+    server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools }));
+    server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
+      if (request.params.name !== 'list_transactions') return failure(`The benchmark's MCP server implements only list_transactions, not ${request.params.name}.`);
+      return listTransactions(accounts, request.params.arguments ?? {}, extra.requestInfo?.headers ?? {});
+    });
+    return server;
+  };
+  const transportOptions = options.enableJsonResponse ? { enableJsonResponse: true } : {};
+  const app = createMcpExpressApp({ host: '127.0.0.1' });
+  const sessions = new Map();
+
+  if (options.mode === 'stateless') {
+    app.post('/mcp', async (request, response) => {
+      const server = createServer();
+      const transport = new StreamableHTTPServerTransport({ ...transportOptions, sessionIdGenerator: undefined });
+      response.on('close', () => {
+        void transport.close();
+        void server.close();
+      });
+      await server.connect(transport);
+      await transport.handleRequest(request, response, request.body);
+    });
+    const notAllowed = (_request, response) => response.status(405).set('Allow', 'POST').json(jsonRpcError('Method not allowed.'));
+    app.get('/mcp', notAllowed);
+    app.delete('/mcp', notAllowed);
+    return { app, sessions };
+  }
+
+  app.post('/mcp', async (request, response) => {
+    const sessionId = request.get('mcp-session-id');
+    let transport = sessionId === undefined ? undefined : sessions.get(sessionId);
+    if (!transport) {
+      if (sessionId !== undefined || !isInitializeRequest(request.body)) return response.status(400).json(jsonRpcError('No valid session id.'));
+      const created = new StreamableHTTPServerTransport({
+        ...transportOptions,
+        sessionIdGenerator: () => randomUUID(),
+        onsessioninitialized: (id) => void sessions.set(id, created),
+      });
+      created.onclose = () => {
+        if (created.sessionId !== undefined) sessions.delete(created.sessionId);
+      };
+      await createServer().connect(created);
+      transport = created;
+    }
+    await transport.handleRequest(request, response, request.body);
+  });
+  const sessionRequest = async (request, response) => {
+    const transport = sessions.get(request.get('mcp-session-id') ?? '');
+    if (!transport) return response.status(400).json(jsonRpcError('No valid session id.'));
+    await transport.handleRequest(request, response);
+  };
+  app.get('/mcp', sessionRequest);
+  app.delete('/mcp', sessionRequest);
+  return { app, sessions };
+}
+
+/** The REST handler's checks and answer for `GET /v2/accounts/{account_id}/transactions`. */
+function listTransactions(accounts, args, headers) {
+  const token = /^Bearer\s+(\S+)$/i.exec(String(headers['authorization'] ?? '').trim())?.[1];
+  const scopes = token !== undefined && Object.hasOwn(PAYMENTS_TOKENS, token) ? PAYMENTS_TOKENS[token] : undefined;
+  if (!scopes) return failure('Unauthorized: send `Authorization: Bearer demo-read`.');
+  const agentId = headers['x-agent-id'];
+  if (typeof agentId !== 'string' || !/^[\x21-\x7e]{1,128}$/.test(agentId)) return failure('Every call must carry an `X-Agent-ID` header.');
+  if (!scopes.includes('read')) return failure('This operation needs the `read` scope.');
+  const account = typeof args['account_id'] === 'string' ? accounts.get(args['account_id']) : undefined;
+  if (!account) return failure(`There is no account ${JSON.stringify(String(args['account_id']).slice(0, 64))}.`);
+  const page = args['page'] ?? 1;
+  const limit = args['limit'] ?? 20;
+  if (!Number.isInteger(page) || page < 1 || !Number.isInteger(limit) || limit < 1 || limit > 50) return failure('`page` must be an integer ≥ 1 and `limit` an integer from 1 to 50.');
+  const total = account.transactions.length;
+  const body = {
+    account_id: account.account_id,
+    transactions: account.transactions.slice((page - 1) * limit, page * limit),
+    page,
+    limit,
+    total,
+    total_pages: Math.max(1, Math.ceil(total / limit)),
+  };
+  return { content: [{ type: 'text', text: JSON.stringify(body) }] };
+}
+
+function failure(message) {
+  return { isError: true, content: [{ type: 'text', text: message }] };
+}
+
+function jsonRpcError(message) {
+  return { jsonrpc: '2.0', error: { code: -32000, message }, id: null };
+}
