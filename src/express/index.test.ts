@@ -39,3 +39,19 @@ describe('defineTool', () => {
     expect(served.auth?.scopes).toEqual({ read: ['get_order'] });
   });
 });
+
+describe('jobStreamsMiddleware', () => {
+  it('leaves the body of requests it does not answer to later body parsers', async () => {
+    const { createJobStreams } = await import('../server/create-job-streams.js');
+    const { jobStreamsMiddleware } = await import('./index.js');
+    const app = express();
+    app.use(jobStreamsMiddleware(createJobStreams()));
+    app.post('/echo', express.json(), (request, response) => void response.json(request.body));
+    const server = createServer(app).listen(0, '127.0.0.1');
+    await new Promise((resolve) => server.once('listening', resolve));
+    closers.push(() => server.close());
+    const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const response = await fetch(`${origin}/echo`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ kept: true }) });
+    expect(await response.json()).toEqual({ kept: true });
+  });
+});

@@ -44,6 +44,8 @@ export function toExpressHandler(handler: FetchHandler): RequestHandler {
 /** Serves the job endpoints of `createJobStreams` (status JSON/SSE, result, cancel, respond); other paths go to `next()`. */
 export function jobStreamsMiddleware(jobs: JobStreams): RequestHandler {
   return (request, response, next) => {
+    // Only job paths are converted: every other request goes on untouched, its body unread.
+    if (!jobs.matches(request.baseUrl + request.path)) return next();
     void (async () => {
       const answer = await jobs.handle(toWebRequest(request, response, request.body));
       if (answer) await writeNodeResponse(answer, response);

@@ -95,6 +95,8 @@ export interface JobStreams {
   start(request: Request, run: JobRunner): Promise<Response>;
   /** Answers a request to a job endpoint, or `undefined` when the path is not one, so a router can go on. */
   handle(request: Request): Promise<Response | undefined>;
+  /** Whether a path is one of the job endpoints (lets an adapter skip converting requests it will not answer). */
+  matches(pathname: string): boolean;
   /** The store, e.g. to inspect jobs in tests. */
   readonly store: JobEventStore;
   /** The route templates in use, defaults filled in (adapters register them). */
@@ -455,7 +457,9 @@ export function createJobStreams(options: CreateJobStreamsOptions = {}): JobStre
     }
   };
 
-  return { start, handle, store, routes: templates };
+  const matches = (pathname: string): boolean => routes.some((route) => route.pattern.test(pathname));
+
+  return { start, handle, matches, store, routes: templates };
 }
 
 /** One SSE event block. JSON data never holds a raw newline, so a single `data:` line is enough. */
