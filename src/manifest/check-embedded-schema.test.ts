@@ -25,6 +25,9 @@ describe('checkEmbeddedSchema', () => {
     ['an optional group with a quantifier inside', { pattern: '^(a+)?$' }],
     ['a bounded repeat of a plain group', { pattern: '^(ab){2}$' }],
     ['sibling quantified groups', { pattern: '^(a+)(b+)$' }],
+    ['uniqueItems on strings', { type: 'array', uniqueItems: true, items: { type: 'string' } }],
+    ['uniqueItems on objects with a small maxItems', { type: 'array', uniqueItems: true, maxItems: 100, items: { type: 'object' } }],
+    ['uniqueItems: false', { type: 'array', uniqueItems: false }],
   ])('accepts %s', (_label, schema) => {
     expect(codes(schema)).toEqual([]);
   });
@@ -42,6 +45,8 @@ describe('checkEmbeddedSchema', () => {
     ['((a+)b)+, nested one level down', { pattern: '^((a+)b)+$' }, 'schema.unsafe_pattern', '/s/pattern'],
     ['(?:a|b)* in a non-capturing group', { pattern: '^(?:a|ab)*$' }, 'schema.unsafe_pattern', '/s/pattern'],
     ['(a*){2,5}', { pattern: '(a*){2,5}' }, 'schema.unsafe_pattern', '/s/pattern'],
+    ['uniqueItems on objects without maxItems', { type: 'array', uniqueItems: true, items: { type: 'object' } }, 'schema.unbounded_unique_items', '/s/uniqueItems'],
+    ['uniqueItems on untyped items with a huge maxItems', { items: { items: {}, uniqueItems: true, maxItems: 1e9 } }, 'schema.unbounded_unique_items', '/s/items/uniqueItems'],
     ['a pattern that does not compile', { pattern: '[a-' }, 'schema.invalid_pattern', '/s/pattern'],
     ['an over-long pattern', { pattern: 'a'.repeat(1001) }, 'schema.unsafe_pattern', '/s/pattern'],
   ])('flags %s', (_label, schema, code, pointer) => {

@@ -9,18 +9,25 @@ export interface EmbeddedSchemaLimits {
   maxNodes?: number;
   /** Longest `pattern` source. @default 1_000 */
   maxPatternLength?: number;
+  /** Largest `maxItems` allowed with `uniqueItems` on arrays whose items are not plain scalars. @default 1_000 */
+  maxUniqueItems?: number;
 }
+
+// Unique scalars are checked with a hash set; anything else needs a deep comparison of every pair.
+const SCALAR_TYPES = new Set(['string', 'number', 'integer', 'boolean', 'null']);
 
 /**
  * Looks for the constructs that make an untrusted JSON Schema dangerous to compile or run:
  * references outside the document (`$ref` not starting with `#`), `$data`, excessive depth or size,
- * and `pattern`s that do not compile or have the nested-quantifier shape of catastrophic backtracking.
+ * `pattern`s that do not compile or have the nested-quantifier shape of catastrophic backtracking,
+ * and `uniqueItems` on arrays of objects without a small `maxItems` (quadratic to check).
  * Returns issues with pointers under `basePointer`; never throws.
  */
 export function checkEmbeddedSchema(schema: unknown, basePointer: string, limits: EmbeddedSchemaLimits = {}): ValidationIssue[] {
   const maxDepth = limits.maxDepth ?? 32;
   const maxNodes = limits.maxNodes ?? 10_000;
   const maxPatternLength = limits.maxPatternLength ?? 1_000;
+  const maxUniqueItems = limits.maxUniqueItems ?? 1_000;
   const issues: ValidationIssue[] = [];
   let nodes = 0;
   // An explicit stack instead of recursion: a 10,000-deep schema must not overflow ours either.
@@ -37,6 +44,7 @@ export function checkEmbeddedSchema(schema: unknown, basePointer: string, limits
       issues.push({ pointer, code: 'schema.too_deep', message: `embedded schema is nested deeper than ${maxDepth} levels`, severity: 'error' });
       continue;
     }
+    if (!Array.isArray(value) && 'uniqueItems' in value) checkUniqueItems(value as Record<string, unknown>, pointer, maxUniqueItems, issues);
     const entries: Array<[string, unknown]> = Array.isArray(value) ? value.map((item, index) => [String(index), item]) : Object.entries(value);
     for (const [key, child] of entries) {
       const childPointer = `${pointer}/${escapePointerToken(key)}`;
@@ -53,6 +61,21 @@ export function checkEmbeddedSchema(schema: unknown, basePointer: string, limits
     }
   }
   return issues;
+}
+
+function checkUniqueItems(node: Record<string, unknown>, pointer: string, maxUniqueItems: number, issues: ValidationIssue[]): void {
+  if (node['uniqueItems'] !== true) return;
+  const items = node['items'];
+  const itemType = typeof items === 'object' && items !== null ? (items as Record<string, unknown>)['type'] : undefined;
+  if (typeof itemType === 'string' && SCALAR_TYPES.has(itemType)) return;
+  const maxItems = node['maxItems'];
+  if (typeof maxItems === 'number' && maxItems <= maxUniqueItems) return;
+  issues.push({
+    pointer: `${pointer}/uniqueItems`,
+    code: 'schema.unbounded_unique_items',
+    message: `"uniqueItems" on items that are not scalars compares every pair; add "maxItems" of at most ${maxUniqueItems}, or give the items a scalar "type"`,
+    severity: 'error',
+  });
 }
 
 function checkPattern(pattern: string, pointer: string, maxPatternLength: number, issues: ValidationIssue[]): void {
