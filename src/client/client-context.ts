@@ -24,6 +24,8 @@ export interface ClientContext {
   readonly trustedOrigins: Set<string>;
   /** Manifest cache. */
   readonly cache: CacheStore | undefined;
+  /** Cache keys being refreshed in the background (stale-while-revalidate), so each refreshes once. */
+  readonly revalidating: Set<string>;
   /** Approval pins: `origin|toolId` → tool digest. */
   readonly pins: CacheStore<string>;
   /** Origins a `base_url` may point at besides the manifest's own. */
@@ -76,6 +78,7 @@ export function createClientContext(options: ClientOptions = {}): ClientContext 
     services: new Map(),
     trustedOrigins,
     cache: options.cache === false ? undefined : (options.cache ?? createMemoryCacheStore()),
+    revalidating: new Set(),
     pins: options.trust?.pins ?? createMemoryCacheStore<string>({ maxEntries: 100_000 }),
     allowedBaseOrigins,
     changeListeners: new Set(options.onChange ? [options.onChange] : []),

@@ -313,6 +313,31 @@ describe('HTTP caching of manifests (RELIABILITY case 27)', () => {
     expect(serverA.hits(WELL_KNOWN).map((request) => request.headers.authorization)).toEqual(['Bearer tokA', 'Bearer tokB']);
   });
 
+  it('serves a stale manifest at once and refreshes it once in the background (stale-while-revalidate)', async () => {
+    let version = 1;
+    serverA.routes.set(WELL_KNOWN, (request, response) => {
+      const manifest = paymentsManifest(`${serverA.origin}/v2`);
+      if (version === 2) manifest.tools[0]!.description = 'Detects anomalies, version 2';
+      const etag = `"v${version}"`;
+      if (request.headers['if-none-match'] === etag) return response.writeHead(304, { etag, 'cache-control': 'max-age=0, stale-while-revalidate=60' }).end();
+      response.writeHead(200, { 'content-type': 'application/json', etag, 'cache-control': 'max-age=0, stale-while-revalidate=60' }).end(JSON.stringify(manifest));
+    });
+    const first = await clientWith().discover(serverA.origin);
+    version = 2;
+    const [second, third] = await Promise.all([client.discover(serverA.origin), client.discover(serverA.origin)]);
+    // Both answered from the stale copy; one background request between them.
+    expect(second.digest).toBe(first.digest);
+    expect(third.digest).toBe(first.digest);
+    for (let waited = 0; serverA.hits(WELL_KNOWN).length < 2 && waited < 2_000; waited += 20) await new Promise((resolve) => setTimeout(resolve, 20));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(serverA.hits(WELL_KNOWN)).toHaveLength(2);
+    expect(serverA.hits(WELL_KNOWN)[1]!.headers['if-none-match']).toBe('"v1"');
+    // The refreshed copy is what the next discovery sees (stale again, so it also starts one more refresh).
+    const fourth = await client.discover(serverA.origin);
+    expect(fourth.digest).not.toBe(first.digest);
+    expect(fourth.manifest.tools[0]!.description).toBe('Detects anomalies, version 2');
+  });
+
   it('serves the stale manifest when the origin fails within stale-if-error', async () => {
     let failing = false;
     const body = JSON.stringify(paymentsManifest(`${serverA.origin}/v2`));

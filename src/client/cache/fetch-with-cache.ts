@@ -34,21 +34,41 @@ const VALIDATOR_RETENTION_IN_MS = 86_400_000;
 /**
  * GET with a private RFC 9111 cache (http-cache-semantics): fresh → no request; stale → conditional
  * request (`If-None-Match` / `If-Modified-Since`), 304 → cached body; `no-store` → never stored;
- * `stale-if-error` → a stale body on 5xx or a network failure within the window. Entries are keyed by
+ * `stale-while-revalidate` → the stale body now and one background refresh (deduplicated through
+ * `revalidating`); `stale-if-error` → a stale body on 5xx or a network failure within the window. Entries are keyed by
  * URL and principal (a digest of the `Authorization` header), so one principal's variant is never
  * served to another even when the server forgets `Vary: Authorization`.
  *
  * Non-2xx answers (other than a 304 that validates) throw `HTTPError`.
  * @internal
  */
-export async function fetchWithCache(fetch: FetchFunction, cache: CacheStore | undefined, url: string, requestHeaders: Record<string, string>): Promise<CachedFetchResult> {
+export async function fetchWithCache(
+  fetch: FetchFunction,
+  cache: CacheStore | undefined,
+  url: string,
+  requestHeaders: Record<string, string>,
+  revalidating: Set<string> = new Set(),
+): Promise<CachedFetchResult> {
   const headers = lowerCaseKeys(requestHeaders);
   const request: CachePolicy.Request = { url, method: 'GET', headers };
   const key = `manifest|${url}|${headers['authorization'] === undefined ? 'anonymous' : digestText(headers['authorization'])}`;
   const entry = cache ? ((await cache.get(key)) as CacheEntry | undefined) : undefined;
   const cached = entry ? { entry, policy: CachePolicy.fromObject(entry.policy) } : undefined;
-  if (cached?.policy.satisfiesWithoutRevalidation(request)) {
-    return { url: cached.entry.url, status: 200, headers: toHeaders(cached.policy.responseHeaders()), body: fromBase64(cached.entry.body), source: 'cache' };
+  if (cached) {
+    const evaluation = cached.policy.evaluateRequest(request);
+    const hit = (): CachedFetchResult => ({ url: cached.entry.url, status: 200, headers: toHeaders(cached.policy.responseHeaders()), body: fromBase64(cached.entry.body), source: 'cache' });
+    if (evaluation.response && !evaluation.revalidation) return hit();
+    if (evaluation.response && evaluation.revalidation && !evaluation.revalidation.synchronous) {
+      // stale-while-revalidate (RFC 5861 §3): answer from the cache and refresh once in the background;
+      // the next call sees the refreshed entry (and its change event).
+      if (!revalidating.has(key)) {
+        revalidating.add(key);
+        void revalidate(fetch, cache, key, url, request, cached)
+          .catch(() => undefined)
+          .finally(() => revalidating.delete(key));
+      }
+      return hit();
+    }
   }
   const sentHeaders = cached ? { ...headers, ...stringHeaders(cached.policy.revalidationHeaders(request)) } : headers;
   let response: Response;
@@ -81,6 +101,25 @@ export async function fetchWithCache(fetch: FetchFunction, cache: CacheStore | u
   if (cache && policy.storable()) await store(cache, key, { policy: policy.toObject(), url: finalUrl, body: Buffer.from(body).toString('base64') }, policy);
   else if (cache && entry) await cache.delete(key);
   return { url: finalUrl, status: response.status, headers: response.headers, body, source: 'network' };
+}
+
+/** The background half of stale-while-revalidate: a conditional request whose answer only updates the cache. */
+async function revalidate(fetch: FetchFunction, cache: CacheStore | undefined, key: string, url: string, request: CachePolicy.Request, cached: { entry: CacheEntry; policy: CachePolicy }): Promise<void> {
+  const response = await fetch(url, { method: 'GET', headers: { ...stringHeaders(request.headers), ...stringHeaders(cached.policy.revalidationHeaders(request)) } });
+  const plainResponse: CachePolicy.Response = { status: response.status, headers: Object.fromEntries(response.headers) };
+  if (response.status === 304) {
+    await response.body?.cancel();
+    const { policy, modified } = cached.policy.revalidatedPolicy(request, plainResponse);
+    if (!modified) await store(cache, key, { ...cached.entry, policy: policy.toObject() }, policy);
+    return;
+  }
+  if (response.status < 200 || response.status > 299) {
+    await response.body?.cancel();
+    return;
+  }
+  const body = new Uint8Array(await response.arrayBuffer());
+  const policy = new CachePolicy(request, plainResponse, { shared: false });
+  if (policy.storable()) await store(cache, key, { policy: policy.toObject(), url: response.url || url, body: Buffer.from(body).toString('base64') }, policy);
 }
 
 async function store(cache: CacheStore | undefined, key: string, entry: CacheEntry, policy: CachePolicy): Promise<void> {

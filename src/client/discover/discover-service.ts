@@ -64,7 +64,7 @@ export async function discoverService(context: ClientContext, originOrUrl: strin
     for (const url of await candidate()) {
       let result: CachedFetchResult;
       try {
-        result = await fetchWithCache(context.manifestFetch, context.cache, url, sameOrigin(url, target) ? headers : { accept: headers['accept']! });
+        result = await fetchWithCache(context.manifestFetch, context.cache, url, sameOrigin(url, target) ? headers : { accept: headers['accept']! }, context.revalidating);
       } catch (error) {
         if (error instanceof HTTPError && NOT_FOUND_STATUSES.has(error.status)) {
           attempts.push({ url: redactUrl(url), reason: `status ${error.status}` });
@@ -118,7 +118,7 @@ async function catalogManifests(context: ClientContext, target: URL, headers: Re
   const catalogUrl = new URL(AI_CATALOG_PATH, target).href;
   let result: CachedFetchResult;
   try {
-    result = await fetchWithCache(context.manifestFetch, context.cache, catalogUrl, { ...headers, accept: 'application/ai-catalog+json, application/json;q=0.9' });
+    result = await fetchWithCache(context.manifestFetch, context.cache, catalogUrl, { ...headers, accept: 'application/ai-catalog+json, application/json;q=0.9' }, context.revalidating);
   } catch (error) {
     if (error instanceof HTTPError) {
       attempts.push({ url: redactUrl(catalogUrl), reason: `status ${error.status}` });
