@@ -21,7 +21,8 @@ describe('findSecretValues', () => {
   it.each([
     ['placeholders for a secret parameter', tool({ api_key: { type: 'string', example: '<your-api-key>' }, token: { type: 'string', default: '' }, password: { type: 'string', example: '********' } })],
     ['ordinary values', tool({ account_id: { type: 'string', example: '12345' }, period: { type: 'string', default: '2026-03' } })],
-    ['a description that mentions tokens', { service: { description: 'Send your API key as a bearer token.' } }],
+    ['a description that mentions tokens', { service: { description: 'Send your API key as a bearer token. Bearer tokens-are-rotated-daily.' } }],
+    ['a pagination token sample', tool({ page_token: { type: 'string', example: 'CAESBggBEAAYAQ' } })],
   ])('ignores %s', (_name, manifest) => {
     expect(findSecretValues(manifest)).toEqual([]);
   });

@@ -20,12 +20,15 @@ const TOKEN_PATTERNS: ReadonlyArray<readonly [RegExp, string]> = [
   [/\b(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{16,}\b/, 'a Stripe secret key'],
   [/\bsk-(?:proj-|ant-)?[A-Za-z0-9_-]{20,}\b/, 'an API secret key'],
   [/\bAIza[0-9A-Za-z_-]{35}\b/, 'a Google API key'],
-  [/\b(?:Bearer|Basic)\s+[A-Za-z0-9._~+/=-]{16,}/, 'a credential in an Authorization value'],
+  // A digit is required so that prose such as "Bearer tokens-are-rotated-daily" is not a finding.
+  [/\b(?:Bearer|Basic)\s+(?=[A-Za-z0-9._~+/=-]*\d)[A-Za-z0-9._~+/=-]{16,}/, 'a credential in an Authorization value'],
   [/:\/\/[^/\s:@]+:[^/\s@]+@/, 'a URL with a password'],
 ];
 
 // Parameter names whose example or default value is a credential whatever its shape.
 const SECRET_NAME = /(?:^|[_-])(?:password|passwd|secret|token|api[_-]?key|apikey|authorization|credential|private[_-]?key|access[_-]?key)s?$/i;
+// Pagination and sync tokens are opaque positions, not credentials.
+const POSITION_TOKEN = /(?:^|[_-])(?:page|next|prev|previous|continuation|sync|cursor)[_-]?token$/i;
 const SAMPLE_KEYS = new Set(['example', 'examples', 'default', 'const', 'enum']);
 // Values that are obviously placeholders, not credentials.
 const PLACEHOLDER = /^(?:|<[^>]*>|\$\{[^}]*\}|\{\{[^}]*\}\}|x+|\*+|\.+|(?:your|my|example|sample|dummy|redacted)[\w-]*)$/i;
@@ -62,7 +65,7 @@ function visit(value: unknown, path: Array<string | number>, secretParameter: st
   const parentKey = path.at(-1);
   const inParameterMap = parentKey === 'parameters' || parentKey === 'properties';
   for (const [key, child] of Object.entries(value)) {
-    const secretName = inParameterMap && SECRET_NAME.test(key) ? key : secretParameter;
+    const secretName = inParameterMap && SECRET_NAME.test(key) && !POSITION_TOKEN.test(key) ? key : secretParameter;
     visit(child, [...path, key], secretName, findings);
   }
 }

@@ -328,6 +328,7 @@ describe.each(FRAMEWORKS)('job streams through %s', (name) => {
       ['an id that was never issued', 'abc'],
       ['an oversized id', '1'.repeat(8192)],
       ['a negative id', '-1'],
+      ['a non-ASCII id', '1\u00e9'],
     ])('answers %s with a resync snapshot', async (_name, lastEventId) => {
       const server = await startJobServer(runner);
       const snapshot = await startJob(server);
