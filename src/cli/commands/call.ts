@@ -3,6 +3,7 @@ import { parseArgs } from 'node:util';
 import { AicapError } from '../../index.js';
 import { createClient, type ApprovalRequest, type CallEnvelope, type Client, type OriginCredentials } from '../../client/index.js';
 import type { CliCommand, CliIo } from '../cli-io.js';
+import { followJobInCli, isAsyncJob } from './follow-job.js';
 
 const USAGE = `Usage: aicap call <origin> <toolId> [json-args] [options]
 
@@ -18,6 +19,9 @@ Discovers the manifest of <origin>, calls one tool and prints the result envelop
                       terminal and is refused when there is none)
   --all-pages         follow every page and print the items together
   --max-items <N>     with --all-pages, stop after N items
+  --events            async jobs: print each job event as a JSON line on stdout before the envelope
+  --input <answer>    async jobs: the answer to the job's question (JSON, or plain text); without
+                      it the question is asked on a terminal and refused when there is none
   --json              print only the envelope (no summary on stderr)
   -h, --help          show this help
 
@@ -41,6 +45,8 @@ export const callCommand: CliCommand = {
           approve: { type: 'boolean', default: false },
           'all-pages': { type: 'boolean', default: false },
           'max-items': { type: 'string' },
+          events: { type: 'boolean', default: false },
+          input: { type: 'string' },
           json: { type: 'boolean', default: false },
           help: { type: 'boolean', short: 'h', default: false },
         },
@@ -107,7 +113,7 @@ export const callCommand: CliCommand = {
         io.error(message);
         return 2;
       }
-      // Async-job tools answer 202 with a job id here; following the job (`--follow`) belongs to the jobs part.
+      if (isAsyncJob(client, toolId)) return await followJobInCli(client, toolId, args, io, { events: values.events, input: values.input, json: values.json });
       const envelope = await client.call(toolId, args, { allPages: values['all-pages'], ...(maxItems === undefined ? {} : { maxItems }) });
       io.stdout(`${JSON.stringify(envelope, null, 2)}\n`);
       if (!values.json) summarize(io, envelope);
