@@ -140,6 +140,27 @@ describe('client.startJob against the Payments generate_report job', () => {
     expect(() => createClient({ jobs: { follow: { jitterRatio: 3 } } })).toThrow('`jobs.follow.jitterRatio`');
   });
 
+  it('leaves no timer or socket behind once the result is read and the client closed', async () => {
+    const count = (): Record<string, number> => {
+      const counts: Record<string, number> = {};
+      for (const name of process.getActiveResourcesInfo()) counts[name] = (counts[name] ?? 0) + 1;
+      return counts;
+    };
+    const before = count();
+    const client = createClient({ cache: false, agentId: 'agent-leak', jobs: { follow: FOLLOW } });
+    await client.discover(payments.origin, { credentials: { token: 'demo-read' } });
+    const job = await client.startJob('generate_report', REPORT, { needsInput: () => 'include' });
+    expect((await job.result()).ok).toBe(true);
+    await client.close();
+    let after = count();
+    for (let attempt = 0; attempt < 50 && ((after['TCPSocketWrap'] ?? 0) > (before['TCPSocketWrap'] ?? 0) || (after['Timeout'] ?? 0) > (before['Timeout'] ?? 0)); attempt++) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      after = count();
+    }
+    expect(after['TCPSocketWrap'] ?? 0).toBeLessThanOrEqual(before['TCPSocketWrap'] ?? 0);
+    expect(after['Timeout'] ?? 0).toBeLessThanOrEqual(before['Timeout'] ?? 0);
+  });
+
   it('audits every job event without its data', async () => {
     const audit: AuditEvent[] = [];
     const client = await open({ onAudit: (event) => audit.push(event) });

@@ -82,6 +82,32 @@ describe(`resume after cuts (seed ${SEED})`, () => {
     );
   });
 
+  it('reopens a stream stalled by the proxy (no byte, no heartbeat) after the idle timeout, resuming from the last id (case 34)', async () => {
+    const requestsBefore = server.requests.length;
+    const proxy = await startFaultProxy({ upstream: server.origin, toxics: ({ index }) => (index === 0 ? [{ type: 'timeout', afterBytes: Math.floor(fullStreamBytes / 2) }] : []) });
+    try {
+      const events: JobEvent[] = [];
+      const state = await followJobStatus({
+        statusUrl: `${proxy.origin}/jobs/j1/status`,
+        temporal: TEMPORAL,
+        eventSchema: undefined,
+        resolvePath: (path) => `${proxy.origin}${path}`,
+        send,
+        state: { jobId: 'j1', status: undefined, terminal: false, lastEventId: undefined, percent: undefined, pendingInput: undefined },
+        onEvent: (event) => void events.push(event),
+        options: resolveFollowJobOptions({ ...OPTIONS, idleTimeoutInMs: 200 }),
+      });
+      expect(state.terminal).toBe(true);
+      expect(events.map((event) => event.id)).toEqual(expectedIds);
+      const streams = server.requests.slice(requestsBefore);
+      expect(streams.map((request) => request.kind)).toEqual(['stream', 'stream']);
+      expect(streams[0]?.lastEventId).toBeUndefined();
+      expect(Number(streams[1]?.lastEventId)).toBeGreaterThan(0);
+    } finally {
+      await proxy.close();
+    }
+  });
+
   it.each([
     { name: 'right after the terminal event', offset: 0 },
     { name: 'one byte before the terminal event ends', offset: 1 },
