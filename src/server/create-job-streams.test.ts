@@ -125,3 +125,11 @@ describe('createJobStreams', () => {
     expect(() => createJobStreams(options)).toThrow(message);
   });
 });
+
+describe('createJobStreams with hostile paths', () => {
+  it('answers a malformed percent-escape in the job id with 404', async () => {
+    const jobs = createJobStreams();
+    const response = await jobs.handle(new Request(`${ORIGIN}/jobs/%E0%A4%A/result`));
+    expect(response?.status).toBe(404);
+  });
+});

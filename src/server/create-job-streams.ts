@@ -249,7 +249,8 @@ export function createJobStreams(options: CreateJobStreamsOptions = {}): JobStre
         unsubscribe();
         waiters.clear();
       }
-    })();
+      // A store that fails while recording the outcome has no caller to tell; pollers see the last state it kept.
+    })().catch(() => undefined);
   };
 
   const start = async (request: Request, run: JobRunner): Promise<Response> => {
@@ -287,7 +288,12 @@ export function createJobStreams(options: CreateJobStreamsOptions = {}): JobStre
       const match = candidate.pattern.exec(pathname);
       if (match) {
         route = candidate;
-        jobId = decodeURIComponent(match[1] as string);
+        try {
+          jobId = decodeURIComponent(match[1] as string);
+        } catch {
+          // A malformed escape cannot name a job we issued; it is answered like any unknown id.
+          jobId = match[1] as string;
+        }
         break;
       }
     }
