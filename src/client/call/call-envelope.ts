@@ -55,14 +55,8 @@ export interface CallMeta {
   location?: string;
 }
 
-/**
- * The one result shape of every call, success or failure (ARCHITECTURE.md §4). `call` resolves to it
- * rather than throwing for anything that happens to a well-formed call, so an orchestrator can hand
- * `text` (or `error`) straight back to the model.
- */
-export interface CallEnvelope {
-  /** True for a 2xx response (and, for `allPages`, for every page). */
-  ok: boolean;
+/** The fields every envelope has, success or failure. */
+export interface CallEnvelopeBase {
   /** HTTP status of the last response; 0 when none was received. */
   status: number;
   /** The response body: parsed JSON, text, or a description of binary content; the collected items for `allPages`. */
@@ -71,8 +65,6 @@ export interface CallEnvelope {
   items?: unknown[];
   /** Pagination state, when the tool pages. */
   page?: PageState;
-  /** Set when `ok` is false. */
-  error?: CallError;
   /**
   The result as text for a model: the response (or error) body wrapped in `<untrusted-data>` markers,
   credentials removed, and cut at `response.maxTextLength` (then `meta.truncated` is true). Never put
@@ -81,4 +73,37 @@ export interface CallEnvelope {
   text: string;
   /** Attempts, duration, truncation. */
   meta: CallMeta;
+}
+
+/** A call that succeeded (every page, for `allPages`). */
+export interface CallSuccess extends CallEnvelopeBase {
+  /** A 2xx response. */
+  ok: true;
+  /** Never set on success (`never`, so `envelope.error?.code` reads without narrowing). */
+  error?: never;
+}
+
+/** A call that failed; `items` and `page` keep what was collected before a failing page. */
+export interface CallFailure extends CallEnvelopeBase {
+  /** Not a 2xx response, or nothing was sent. */
+  ok: false;
+  /** What went wrong, for the orchestrator and the model. */
+  error: CallError;
+}
+
+/**
+ * The one result shape of every call, success or failure (ARCHITECTURE.md §4). `call` resolves to it
+ * rather than throwing for anything that happens to a well-formed call, so an orchestrator can hand
+ * `text` (or `error`) straight back to the model. Narrow on `ok` to reach `error`.
+ * @example
+ * const result = await client.call('list_transactions', { account_id: '12345' });
+ * if (!result.ok) console.log(result.error.code, result.error.userMessage);
+ */
+export type CallEnvelope = CallSuccess | CallFailure;
+
+/** Builds an envelope from fields where `ok` is only known at run time; a failure always carries its error. @internal */
+export function toCallEnvelope(fields: CallEnvelopeBase & { ok: boolean; error?: CallError | undefined }): CallEnvelope {
+  const { ok, error, ...rest } = fields;
+  if (ok) return { ...rest, ok: true };
+  return { ...rest, ok: false, error: error ?? { code: 'HTTP_ERROR', status: fields.status, retryable: false, retryAfterInMs: null, userMessage: 'The call failed.', declared: false, message: 'The call failed without details.' } };
 }

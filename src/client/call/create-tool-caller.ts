@@ -9,7 +9,7 @@ import { enforceCallPolicy, type ApproveFunction } from '../policy/enforce-call-
 import { createMemorySessionStore, type SessionStore } from '../policy/session-store.js';
 import { redactUrl } from '../redact-url.js';
 import { buildToolRequest, type RequestShape, type ToolRequest } from './build-tool-request.js';
-import type { CallEnvelope, CallError, PageState, PageStopReason } from './call-envelope.js';
+import { toCallEnvelope, type CallEnvelope, type CallError, type PageState, type PageStopReason } from './call-envelope.js';
 import type { CallOptions, ClientCallOptions } from './client-call-options.js';
 import { formatModelText } from './format-model-text.js';
 import { InvalidArgumentsError } from './invalid-arguments-error.js';
@@ -361,14 +361,16 @@ export function createToolCaller(options: ClientCallOptions, dependencies: ToolC
       const location = outcome.headers?.get('location');
       const { text, truncated } = modelText(prepared, outcome.body?.text, outcome.error);
       yield {
-        ok: outcome.ok,
-        status: outcome.status,
-        data,
-        ...(items === undefined ? {} : { items }),
-        ...(page === undefined ? {} : { page }),
-        ...(outcome.error === undefined ? {} : { error: outcome.error }),
-        text,
-        meta: { toolId: prepared.toolId, attempts: outcome.attempts, durationInMs: now() - pageStarted, truncated, ...(location === null || location === undefined ? {} : { location }) },
+        ...toCallEnvelope({
+          ok: outcome.ok,
+          status: outcome.status,
+          data,
+          ...(items === undefined ? {} : { items }),
+          ...(page === undefined ? {} : { page }),
+          error: outcome.error,
+          text,
+          meta: { toolId: prepared.toolId, attempts: outcome.attempts, durationInMs: now() - pageStarted, truncated, ...(location === null || location === undefined ? {} : { location }) },
+        }),
         ...(stop === undefined ? {} : { stop }),
         ...(current === undefined ? {} : { requestedWith: current }),
       };
@@ -423,16 +425,16 @@ export function createToolCaller(options: ClientCallOptions, dependencies: ToolC
     const final = last!;
     // With items collected, the model sees them (and the error, if a page failed); without, the error.
     const { text, truncated } = final.ok || items.length > 0 ? modelText(prepared, JSON.stringify(items), final.error) : { text: final.text, truncated: final.meta.truncated };
-    return {
+    return toCallEnvelope({
       ok: final.ok,
       status: final.status,
       data: items,
       items,
       ...(page === undefined ? {} : { page }),
-      ...(final.error === undefined ? {} : { error: final.error }),
+      error: final.error,
       text,
       meta: { toolId: prepared.toolId, attempts, durationInMs: now() - prepared.startedInMs, truncated },
-    };
+    });
   };
 
   const start = async (toolId: string, args: Record<string, unknown>, callOptions: CallOptions, kind: CallKind): Promise<{ prepared: PreparedCall } | { envelope: CallEnvelope }> => {
@@ -514,14 +516,14 @@ export function createToolCaller(options: ClientCallOptions, dependencies: ToolC
       };
       const outcome = await exchange(prepared, toolRequest, request.signal);
       const { text, truncated } = modelText(prepared, outcome.body?.text, outcome.error);
-      return {
+      return toCallEnvelope({
         ok: outcome.ok,
         status: outcome.status,
         data: outcome.body?.data,
-        ...(outcome.error === undefined ? {} : { error: outcome.error }),
+        error: outcome.error,
         text,
         meta: { toolId: prepared.toolId, attempts: outcome.attempts, durationInMs: now() - startedInMs, truncated },
-      };
+      });
     },
     async getPrompt(promptId, args = {}) {
       const resolved = await dependencies.resolvePrompt(promptId);
