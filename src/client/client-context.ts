@@ -48,14 +48,18 @@ export function createClientContext(options: ClientOptions = {}): ClientContext 
   const trustedOrigins = new Set<string>();
   const isTrustedOrigin = (origin: string): boolean => trustedOrigins.has(origin);
   const { fetch: transport, ...guard } = network;
-  const fetch = createGuardedFetch({ ...guard, isTrustedOrigin, ...(transport ? { fetch: transport } : {}) });
-  const manifestFetch = createGuardedFetch({
-    ...guard,
-    isTrustedOrigin,
-    ...(transport ? { fetch: transport } : {}),
-    maxResponseSizeInBytes: options.discovery?.maxManifestSizeInBytes ?? 1_048_576,
-    maxRedirects: options.discovery?.maxRedirects ?? 3,
-  });
+  const networkNames = { timeouts: 'network.timeouts', maxResponseSizeInBytes: 'network.maxResponseSizeInBytes', maxRedirects: 'network.maxRedirects', allow: 'network.allow' };
+  const fetch = createGuardedFetch({ ...guard, isTrustedOrigin, ...(transport ? { fetch: transport } : {}) }, networkNames);
+  const manifestFetch = createGuardedFetch(
+    {
+      ...guard,
+      isTrustedOrigin,
+      ...(transport ? { fetch: transport } : {}),
+      maxResponseSizeInBytes: options.discovery?.maxManifestSizeInBytes ?? 1_048_576,
+      maxRedirects: options.discovery?.maxRedirects ?? 3,
+    },
+    { ...networkNames, maxResponseSizeInBytes: 'discovery.maxManifestSizeInBytes', maxRedirects: 'discovery.maxRedirects' },
+  );
   const allowedBaseOrigins = new Set<string>();
   for (const entry of options.trust?.allowedOrigins ?? []) {
     let origin = 'null';

@@ -134,6 +134,20 @@ const NULL_BODY_STATUSES = new Set([101, 103, 204, 205, 304]);
 const CROSS_ORIGIN_SAFE_HEADERS = new Set(['accept', 'accept-language', 'user-agent']);
 
 /**
+ * How options are named in messages, so that a client can say `network.timeouts.headersInMs` or
+ * `discovery.maxManifestSizeInBytes` where a direct caller reads `timeouts.headersInMs`.
+ * @internal
+ */
+export interface OptionNames {
+  timeouts: string;
+  maxResponseSizeInBytes: string;
+  maxRedirects: string;
+  allow: string;
+}
+
+const DEFAULT_OPTION_NAMES: OptionNames = { timeouts: 'timeouts', maxResponseSizeInBytes: 'maxResponseSizeInBytes', maxRedirects: 'maxRedirects', allow: 'allow' };
+
+/**
  * Creates a `fetch` for URLs that come from untrusted documents: SSRF policy checked before any socket
  * opens (and again on the resolved address, which is then pinned), per-phase timeouts, a response size
  * cap counted after decompression, and manual redirects re-checked hop by hop.
@@ -142,16 +156,17 @@ const CROSS_ORIGIN_SAFE_HEADERS = new Set(['accept', 'accept-language', 'user-ag
  * `RedirectBlockedError`, `NetworkError`, or `AicapError` `ABORTED` when the caller's signal fires.
  * Bad options throw `INVALID_OPTION` here, not on the first request.
  */
-export function createGuardedFetch(options: GuardedFetchOptions = {}): GuardedFetch {
+export function createGuardedFetch(options: GuardedFetchOptions = {}, optionNames: Partial<OptionNames> = {}): GuardedFetch {
+  const names: OptionNames = { ...DEFAULT_OPTION_NAMES, ...optionNames };
   const timeouts = { ...DEFAULT_TIMEOUTS, ...options.timeouts } satisfies Required<GuardedFetchTimeouts>;
   for (const [name, value] of Object.entries(timeouts)) {
-    if (!Number.isFinite(value) || value < 0) throw invalidOption(`timeouts.${name}`, value, 'a finite number of milliseconds ≥ 0');
+    if (!Number.isFinite(value) || value < 0) throw invalidOption(`${names.timeouts}.${name}`, value, 'a finite number of milliseconds ≥ 0');
   }
   const maxResponseSizeInBytes = options.maxResponseSizeInBytes ?? DEFAULT_MAX_RESPONSE_SIZE_IN_BYTES;
-  if (!Number.isSafeInteger(maxResponseSizeInBytes) || maxResponseSizeInBytes < 0) throw invalidOption('maxResponseSizeInBytes', maxResponseSizeInBytes, 'an integer ≥ 0');
+  if (!Number.isSafeInteger(maxResponseSizeInBytes) || maxResponseSizeInBytes < 0) throw invalidOption(names.maxResponseSizeInBytes, maxResponseSizeInBytes, 'an integer ≥ 0');
   const maxRedirects = options.maxRedirects ?? 0;
-  if (!Number.isSafeInteger(maxRedirects) || maxRedirects < 0 || maxRedirects > 20) throw invalidOption('maxRedirects', maxRedirects, 'an integer from 0 to 20');
-  const policy = createAddressPolicy(options.allow ?? [], 'allow');
+  if (!Number.isSafeInteger(maxRedirects) || maxRedirects < 0 || maxRedirects > 20) throw invalidOption(names.maxRedirects, maxRedirects, 'an integer from 0 to 20');
+  const policy = createAddressPolicy(options.allow ?? [], names.allow);
   const isTrustedOrigin = options.isTrustedOrigin ?? (() => false);
   const trusts = (origin: string): boolean => isTrustedOrigin(origin) || policy.allowsOrigin(origin);
 
@@ -177,7 +192,7 @@ export function createGuardedFetch(options: GuardedFetchOptions = {}): GuardedFe
     const hops = [redactUrl(url)];
     const deadline = new AbortController();
     const signal = init.signal ? AbortSignal.any([init.signal, deadline.signal]) : deadline.signal;
-    const timer = timeouts.totalInMs > 0 ? setTimeout(() => deadline.abort(timeoutError('total', timeouts.totalInMs, method, url)), timeouts.totalInMs) : undefined;
+    const timer = timeouts.totalInMs > 0 ? setTimeout(() => deadline.abort(timeoutError('total', timeouts.totalInMs, method, url, names)), timeouts.totalInMs) : undefined;
     const clear = (): void => clearTimeout(timer);
     try {
       for (;;) {
@@ -186,11 +201,11 @@ export function createGuardedFetch(options: GuardedFetchOptions = {}): GuardedFe
         try {
           response = await transport(url, { ...init, method, headers, body: body ?? null, redirect: 'manual', signal });
         } catch (error) {
-          throw mapError(error, { method, url, timeouts, signal: init.signal });
+          throw mapError(error, { method, url, timeouts, names, signal: init.signal });
         }
         const location = response.headers.get('location');
         if (maxRedirects === 0 || !REDIRECT_STATUSES.has(response.status) || location === null) {
-          return guardResponse(response, { method, url, maxResponseSizeInBytes, timeouts, hops, onSettled: clear, signal: init.signal });
+          return guardResponse(response, { method, url, maxResponseSizeInBytes, timeouts, names, hops, onSettled: clear, signal: init.signal });
         }
         await response.body?.cancel().catch(() => undefined);
         let next: URL;
@@ -200,7 +215,7 @@ export function createGuardedFetch(options: GuardedFetchOptions = {}): GuardedFe
           throw new RedirectBlockedError({ reason: `invalid Location ${JSON.stringify(location.slice(0, 200))}`, method, hops });
         }
         hops.push(redactUrl(next));
-        if (hops.length - 1 > maxRedirects) throw new RedirectBlockedError({ reason: `more than ${maxRedirects} hops; raise \`maxRedirects\` if intended`, method, hops });
+        if (hops.length - 1 > maxRedirects) throw new RedirectBlockedError({ reason: `more than ${maxRedirects} hops; raise \`${names.maxRedirects}\` if intended`, method, hops });
         const crossOrigin = next.origin !== url.origin;
         // RFC 9110 §15.4: 303 always becomes GET; browsers also turn POST into GET on 301/302.
         if (response.status === 303 || ((response.status === 301 || response.status === 302) && method === 'POST')) {
@@ -324,19 +339,19 @@ async function resolveChecked(
   return first.address;
 }
 
-function timeoutError(phase: TimeoutPhase, timeoutInMs: number, method: string, url: URL): TimeoutError {
-  const option = { connect: 'timeouts.connectInMs', headers: 'timeouts.headersInMs', 'body-idle': 'timeouts.bodyIdleInMs', total: 'timeouts.totalInMs' }[phase];
+function timeoutError(phase: TimeoutPhase, timeoutInMs: number, method: string, url: URL, names: OptionNames): TimeoutError {
+  const option = `${names.timeouts}.${{ connect: 'connectInMs', headers: 'headersInMs', 'body-idle': 'bodyIdleInMs', total: 'totalInMs' }[phase]}`;
   return new TimeoutError({ phase, timeoutInMs, method, url: redactUrl(url), option });
 }
 
 /** Finds the most specific known failure in an error's `cause` chain. */
-function mapError(error: unknown, context: { method: string; url: URL; timeouts: Required<GuardedFetchTimeouts>; signal: AbortSignal | null | undefined }): AicapError {
+function mapError(error: unknown, context: { method: string; url: URL; timeouts: Required<GuardedFetchTimeouts>; names: OptionNames; signal: AbortSignal | null | undefined }): AicapError {
   for (let current: unknown = error, depth = 0; current && depth < 5; current = (current as { cause?: unknown }).cause, depth++) {
     if (AicapError.isInstance(current)) return current;
     const code = (current as { code?: unknown }).code;
-    if (code === 'UND_ERR_CONNECT_TIMEOUT') return timeoutError('connect', context.timeouts.connectInMs, context.method, context.url);
-    if (code === 'UND_ERR_HEADERS_TIMEOUT') return timeoutError('headers', context.timeouts.headersInMs, context.method, context.url);
-    if (code === 'UND_ERR_BODY_TIMEOUT') return timeoutError('body-idle', context.timeouts.bodyIdleInMs, context.method, context.url);
+    if (code === 'UND_ERR_CONNECT_TIMEOUT') return timeoutError('connect', context.timeouts.connectInMs, context.method, context.url, context.names);
+    if (code === 'UND_ERR_HEADERS_TIMEOUT') return timeoutError('headers', context.timeouts.headersInMs, context.method, context.url, context.names);
+    if (code === 'UND_ERR_BODY_TIMEOUT') return timeoutError('body-idle', context.timeouts.bodyIdleInMs, context.method, context.url, context.names);
   }
   if (context.signal?.aborted) {
     return new AicapError('ABORTED', `Request aborted by the caller: ${context.method} ${redactUrl(context.url)}`, { cause: context.signal.reason });
@@ -347,11 +362,11 @@ function mapError(error: unknown, context: { method: string; url: URL; timeouts:
 /** Re-wraps the response so that its body stream enforces the size cap and the idle deadline. */
 function guardResponse(
   response: Response,
-  context: { method: string; url: URL; maxResponseSizeInBytes: number; timeouts: Required<GuardedFetchTimeouts>; hops: string[]; onSettled: () => void; signal: AbortSignal | null | undefined },
+  context: { method: string; url: URL; maxResponseSizeInBytes: number; timeouts: Required<GuardedFetchTimeouts>; names: OptionNames; hops: string[]; onSettled: () => void; signal: AbortSignal | null | undefined },
 ): Response {
-  const { method, url, maxResponseSizeInBytes, timeouts } = context;
+  const { method, url, maxResponseSizeInBytes, timeouts, names } = context;
   const bodyIdleInMs = timeouts.bodyIdleInMs;
-  const tooLarge = (): ResponseTooLargeError => new ResponseTooLargeError({ maxSizeInBytes: maxResponseSizeInBytes, method, url: redactUrl(url), option: 'maxResponseSizeInBytes' });
+  const tooLarge = (): ResponseTooLargeError => new ResponseTooLargeError({ maxSizeInBytes: maxResponseSizeInBytes, method, url: redactUrl(url), option: names.maxResponseSizeInBytes });
   const declaredLength = Number(response.headers.get('content-length'));
   const source = response.body;
   let body: ReadableStream<Uint8Array> | null = null;
@@ -382,7 +397,7 @@ function guardResponse(
             const idle =
               bodyIdleInMs > 0
                 ? new Promise<never>((_resolve, reject) => {
-                    idleTimer = setTimeout(() => reject(timeoutError('body-idle', bodyIdleInMs, method, url)), bodyIdleInMs);
+                    idleTimer = setTimeout(() => reject(timeoutError('body-idle', bodyIdleInMs, method, url, names)), bodyIdleInMs);
                   })
                 : undefined;
             const chunk = idle ? await Promise.race([reader.read(), idle]) : await reader.read();
@@ -400,7 +415,7 @@ function guardResponse(
           } catch (error) {
             settle();
             void reader.cancel().catch(() => undefined);
-            controller.error(mapError(error, { method, url, timeouts, signal: context.signal }));
+            controller.error(mapError(error, { method, url, timeouts, names, signal: context.signal }));
           } finally {
             clearTimeout(idleTimer);
           }

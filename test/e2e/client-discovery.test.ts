@@ -173,6 +173,13 @@ describe('hostile manifest bytes (RELIABILITY case 15)', () => {
   });
 });
 
+it('names the client option to raise when a manifest is too large', async () => {
+  serverA.routes.set(WELL_KNOWN, json(`{"x":"${'a'.repeat(2_000)}"}`));
+  const error = await errorOf(clientWith({ discovery: { maxManifestSizeInBytes: 1_000 } }).discover(serverA.origin));
+  expect(error.code).toBe('RESPONSE_TOO_LARGE');
+  expect(error.message).toContain('`discovery.maxManifestSizeInBytes`');
+});
+
 describe('hostile embedded schemas (RELIABILITY case 14)', () => {
   it.each([
     ['a catastrophic pattern', { type: 'string', pattern: '^(a|a)*$' }, 'schema.unsafe_pattern'],
