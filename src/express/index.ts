@@ -31,7 +31,8 @@ export function aiCapabilities(options: CreateManifestHandlerOptions): ExpressMi
   const handler = createManifestHandler(options);
   const middleware: RequestHandler = (request, response, next) => {
     if (request.baseUrl + request.path !== handler.path) return next();
-    void send(handler, request, response, next);
+    // The manifest handler answers from prepared bytes and never reads `request.signal`.
+    void send(handler, request, response, next, false);
   };
   return Object.assign(middleware, { manifestHandler: handler });
 }
@@ -107,9 +108,9 @@ export function manifestWithDefinedTools(base: Omit<Manifest, 'tools'> & { tools
   return withDerivedTools(base, registries.get(router) ?? []);
 }
 
-async function send(handler: FetchHandler, request: ExpressRequest, response: ExpressResponse, next: NextFunction): Promise<void> {
+async function send(handler: FetchHandler, request: ExpressRequest, response: ExpressResponse, next: NextFunction, abortOnClose = true): Promise<void> {
   try {
-    await writeNodeResponse(await handler(toWebRequest(request, response, request.body)), response);
+    await writeNodeResponse(await handler(toWebRequest(request, response, request.body, abortOnClose)), response);
   } catch (error) {
     next(error);
   }

@@ -35,10 +35,12 @@ export function toNodeListener(handler: FetchHandler): (request: IncomingMessage
 
 /**
  * Converts a Node request to a Web `Request`. `parsedBody` replaces the stream when a framework
- * middleware (such as `express.json()`) has already consumed it.
+ * middleware (such as `express.json()`) has already consumed it. `abortOnClose: false` leaves out
+ * `request.signal` wiring, for handlers that never read it: a `Request` with a signal costs about
+ * three times as much to build on Node 20 (bench/RESULTS.md).
  * @internal
  */
-export function toWebRequest(incoming: IncomingMessage, outgoing: ServerResponse, parsedBody?: unknown): Request {
+export function toWebRequest(incoming: IncomingMessage, outgoing: ServerResponse, parsedBody?: unknown, abortOnClose: boolean = true): Request {
   const secure = (incoming.socket as TLSSocket).encrypted === true;
   // Express rewrites `url` inside mounted routers; `originalUrl` keeps the path the client asked for.
   const target = (incoming as IncomingMessage & { originalUrl?: string }).originalUrl ?? incoming.url ?? '/';
@@ -57,12 +59,15 @@ export function toWebRequest(incoming: IncomingMessage, outgoing: ServerResponse
       // Node accepts some header values the Fetch spec rejects; dropping them is safer than failing.
     }
   }
-  const controller = new AbortController();
-  outgoing.once('close', () => {
-    if (!outgoing.writableFinished) controller.abort();
-  });
   const method = incoming.method ?? 'GET';
-  const init: RequestInit & { duplex?: 'half' } = { method, headers, signal: controller.signal };
+  const init: RequestInit & { duplex?: 'half' } = { method, headers };
+  if (abortOnClose) {
+    const controller = new AbortController();
+    outgoing.once('close', () => {
+      if (!outgoing.writableFinished) controller.abort();
+    });
+    init.signal = controller.signal;
+  }
   if (method !== 'GET' && method !== 'HEAD') {
     if (parsedBody !== undefined) {
       init.body = typeof parsedBody === 'string' ? parsedBody : parsedBody instanceof Uint8Array ? new Uint8Array(parsedBody) : JSON.stringify(parsedBody);
