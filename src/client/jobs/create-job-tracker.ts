@@ -361,11 +361,16 @@ function checkJobId(jobId: string, toolId: string): string {
   return jobId;
 }
 
-/** `base_url` + a job path with `{job_id}` filled in; never outside `base_url`. @internal */
+/** The placeholder of the job id in job paths: named after the start response's field (`{job_id}` by default). */
+function jobIdPlaceholder(resolved: ResolvedTool): string {
+  return `{${(resolved.tool as Partial<Tool>).temporal_behavior?.job_id_field ?? 'job_id'}}`;
+}
+
+/** `base_url` + a job path with its job id placeholder filled in; never outside `base_url`. @internal */
 export function resolveJobPath(resolved: ResolvedTool, path: string, jobId: string): string {
   const baseUrl = resolved.service.manifest.service.base_url;
   const base = baseUrl.endsWith('/') ? baseUrl.slice(0, -1) : baseUrl;
-  const url = new URL(base + path.replaceAll('{job_id}', encodeURIComponent(jobId)));
+  const url = new URL(base + path.replaceAll(jobIdPlaceholder(resolved), encodeURIComponent(jobId)));
   if (!url.href.startsWith(base)) {
     throw new JobError({ reason: 'protocol', jobId, message: `The job path ${JSON.stringify(path)} of "${resolved.tool.id}" resolves outside \`service.base_url\` ${base}.` });
   }
@@ -383,7 +388,8 @@ function jobIdFromLocation(location: string | undefined, resolved: ResolvedTool,
     return undefined;
   }
   if (url.origin !== baseUrl.origin) return undefined;
-  const [before, after] = `${baseUrl.pathname.replace(/\/$/, '')}${statusEndpoint}`.split('{job_id}');
+  const [before, after, extra] = `${baseUrl.pathname.replace(/\/$/, '')}${statusEndpoint}`.split(jobIdPlaceholder(resolved));
+  if (extra !== undefined) return undefined;
   if (before === undefined || after === undefined) return undefined;
   const escape = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
   const match = new RegExp(`^${escape(before)}([^/]+)${escape(after)}$`).exec(url.pathname);

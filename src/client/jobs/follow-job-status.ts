@@ -125,7 +125,7 @@ export interface FollowJobStatusInput {
   temporal: TemporalBehavior;
   /** The tool's `event_schema`, for typing events and resolving `resolution_endpoint`. */
   eventSchema: Record<string, EventSchema> | undefined;
-  /** Turns a manifest path with `{job_id}` into an absolute URL. */
+  /** Turns a manifest job path (with the job id placeholder) into an absolute URL. */
   resolvePath: (path: string) => string;
   /** Sends one request with the job's credentials attached (the call path's authorised fetch). */
   send: FetchFunction;
