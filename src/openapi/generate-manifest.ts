@@ -388,16 +388,23 @@ function markMissingIntents(manifest: Manifest, warnings: GeneratorWarning[]): v
   warnings.push({ code: 'intent.missing', where: 'tools', message: `${missing.length} of ${manifest.tools.length} tools have no intent (marked "TODO: …" in intent.when): ${listed}. Add x-ai-intent to the operations or an overlay entry per tool id` });
 }
 
-/** Keeps embedded schemas within what `validateManifest` accepts: unsafe patterns go, oversized schemas shrink. */
+// Embedded-schema findings that one keyword causes: dropping the keyword loosens validation a
+// little and keeps the rest of the schema. Any other finding (size, depth) simplifies the schema.
+const DROPPABLE: Record<string, string> = {
+  'schema.unsafe_pattern': 'regular expressions that could backtrack catastrophically',
+  'schema.invalid_pattern': 'regular expressions that are not valid in Unicode mode',
+  'schema.unbounded_unique_items': '"uniqueItems" without a small "maxItems" on non-scalar items',
+};
+
+/** Keeps embedded schemas within what `validateManifest` accepts: risky keywords go, oversized schemas shrink. */
 function repairEmbeddedSchemas(manifest: Manifest, warnings: GeneratorWarning[]): void {
   const entries: Array<Tool | Resource> = [...manifest.tools, ...(manifest.resources ?? [])];
-  const droppedPatterns = new Set<string>();
+  const dropped = new Map<string, Set<string>>();
   for (const entry of entries) {
     const where = `${'method' in entry && entry.method ? entry.method : 'GET'} ${entry.path}`;
     for (const [name, parameter] of Object.entries(entry.parameters ?? {})) {
       if (parameter.json_schema === undefined) continue;
-      const fixed = repairSchema(parameter.json_schema, droppedPatterns);
-      if (fixed === undefined) {
+      if (repairSchema(parameter.json_schema, dropped) === undefined) {
         warnings.push({ code: 'schema.simplified', where, message: `the schema of parameter "${name}" is too large or too deep for a manifest; only its type (${parameter.type}) is declared` });
         simplify(parameter);
       }
@@ -406,32 +413,30 @@ function repairEmbeddedSchemas(manifest: Manifest, warnings: GeneratorWarning[])
     if (returns) {
       for (const key of ['schema', 'item_schema'] as const) {
         const schema = returns[key];
-        if (isRecord(schema) && repairSchema(schema, droppedPatterns) === undefined) delete returns[key];
+        if (isRecord(schema) && repairSchema(schema, dropped) === undefined) delete returns[key];
       }
     }
   }
-  if (droppedPatterns.size > 0) {
-    const listed = [...droppedPatterns].slice(0, 5).map((pattern) => JSON.stringify(pattern.slice(0, 60))).join(', ');
-    warnings.push({ code: 'schema.pattern_dropped', where: 'schemas', message: `${droppedPatterns.size} regular expressions are not valid Unicode-mode patterns or could backtrack catastrophically and were left out (${listed}${droppedPatterns.size > 5 ? ', …' : ''})` });
+  for (const [code, values] of dropped) {
+    const listed = [...values].slice(0, 5).map((value) => JSON.stringify(value).slice(0, 60)).join(', ');
+    warnings.push({ code: 'schema.keyword_dropped', where: 'schemas', message: `${values.size} distinct ${DROPPABLE[code]} were left out of embedded schemas (${listed}${values.size > 5 ? ', …' : ''})` });
   }
 }
 
-function repairSchema(schema: JsonSchema, droppedPatterns: Set<string>): JsonSchema | undefined {
+function repairSchema(schema: JsonSchema, dropped: Map<string, Set<string>>): JsonSchema | undefined {
+  // Each pass removes every offending keyword it finds; a few passes settle any schema.
   for (let pass = 0; pass < 3; pass++) {
     const issues = checkEmbeddedSchema(schema, '');
     if (issues.length === 0) return schema;
-    let repaired = false;
     for (const issue of issues) {
-      if (issue.code !== 'schema.unsafe_pattern' && issue.code !== 'schema.invalid_pattern') return undefined;
+      if (DROPPABLE[issue.code] === undefined) return undefined;
       const tokens = fromPointer(issue.pointer);
-      const owner = tokens.slice(0, -1).reduce<unknown>((node, token) => (isRecord(node) || Array.isArray(node) ? (node as Record<string, unknown>)[token] : undefined), schema);
-      if (isRecord(owner) && typeof owner['pattern'] === 'string') {
-        droppedPatterns.add(owner['pattern']);
-        delete owner['pattern'];
-        repaired = true;
-      }
+      const keyword = tokens.at(-1);
+      const owner = tokens.slice(0, -1).reduce<unknown>((node, token) => (typeof node === 'object' && node !== null ? (node as Record<string, unknown>)[token] : undefined), schema);
+      if (keyword === undefined || !isRecord(owner) || !(keyword in owner)) return undefined;
+      (dropped.get(issue.code) ?? dropped.set(issue.code, new Set()).get(issue.code)!).add(String(owner[keyword]));
+      delete owner[keyword];
     }
-    if (!repaired) return undefined;
   }
   return checkEmbeddedSchema(schema, '').length === 0 ? schema : undefined;
 }

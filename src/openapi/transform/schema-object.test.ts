@@ -16,6 +16,8 @@ describe('transformSchemaObject', () => {
     ['maps Swagger file to a binary string', { given: { type: 'file' }, want: { type: 'string', format: 'binary' } }],
     ['turns draft-4 tuple items into prefixItems', { given: { type: 'array', items: [{ type: 'string' }, { type: 'number' }] }, want: { type: 'array', prefixItems: [{ type: 'string' }, { type: 'number' }] } }],
     ['ignores a boolean `required` on a property', { given: { type: 'object', properties: { a: { type: 'string', required: true } } }, want: { type: 'object', properties: { a: { type: 'string' } } } }],
+    ['drops uniqueItems on a scalar, where it means nothing', { given: { type: 'boolean', uniqueItems: true }, want: { type: 'boolean' } }],
+    ['keeps uniqueItems on an array', { given: { type: 'array', uniqueItems: true }, want: { type: 'array', uniqueItems: true } }],
     ['converts nested subschemas', { given: { anyOf: [{ type: 'string', nullable: true }], properties: { p: { example: 1 } } }, want: { anyOf: [{ type: ['string', 'null'] }], properties: { p: { examples: [1] } } } }],
   ];
   it.each(cases)('%s', (_name, { given, dialect, want }) => {

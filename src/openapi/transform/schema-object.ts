@@ -123,6 +123,9 @@ function convert(schema: unknown, documentUrl: string, context: TransformContext
     } else if (keyword === 'type') {
       result['type'] = value === 'file' ? 'string' : Array.isArray(value) ? value.map((item) => (item === 'file' ? 'string' : item)) : value;
       if (value === 'file' && schema['format'] === undefined) result['format'] = 'binary';
+    } else if (keyword === 'uniqueItems') {
+      // Swagger 2.0 descriptions (Kubernetes) put it on scalars, where it means nothing.
+      if (schema['type'] === undefined || schema['type'] === 'array' || (Array.isArray(schema['type']) && schema['type'].includes('array'))) result[keyword] = value;
     } else if (keyword === 'required') {
       // Swagger/3.0 fixtures sometimes put `required: true` on a property; only a list means something.
       if (Array.isArray(value)) result['required'] = [...new Set(value.filter((item) => typeof item === 'string'))];
