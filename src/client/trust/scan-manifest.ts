@@ -80,24 +80,26 @@ export function scanManifest(manifest: Manifest, options: ScanManifestOptions = 
 
   const scanText = (text: string, pointer: string, toolId: string | undefined, isName: boolean): void => {
     scannedStrings++;
-    const shown = makeVisible(text);
-    if (TAG.test(text)) add({ code: 'text.tag_character', pointer, text: shown, severity: 'high', message: 'contains Unicode tag characters (hidden ASCII smuggling)' }, toolId);
-    if (INVISIBLE.test(text)) add({ code: 'text.invisible_character', pointer, text: shown, severity: 'high', message: 'contains invisible or bidirectional-control characters' }, toolId);
-    if (CONTROL.test(text)) add({ code: 'text.control_character', pointer, text: shown, severity: 'high', message: 'contains control characters' }, toolId);
+    // Made visible only for a finding: most strings have none, and this walks every character.
+    let visible: string | undefined;
+    const shown = (): string => (visible ??= makeVisible(text));
+    if (TAG.test(text)) add({ code: 'text.tag_character', pointer, text: shown(), severity: 'high', message: 'contains Unicode tag characters (hidden ASCII smuggling)' }, toolId);
+    if (INVISIBLE.test(text)) add({ code: 'text.invisible_character', pointer, text: shown(), severity: 'high', message: 'contains invisible or bidirectional-control characters' }, toolId);
+    if (CONTROL.test(text)) add({ code: 'text.control_character', pointer, text: shown(), severity: 'high', message: 'contains control characters' }, toolId);
     const mixed = MIXED_SCRIPT_WORD.exec(text);
-    if (mixed) add({ code: 'text.homoglyph', pointer, text: shown, severity: isName ? 'high' : 'medium', message: `the word "${mixed[0]}" mixes Latin with look-alike letters of another script` }, toolId);
-    if (text.length > maxTextLength) add({ code: 'text.oversize', pointer, text: shown, severity: 'high', message: `is ${text.length} characters long (limit ${maxTextLength}); long texts can bury instructions` }, toolId);
+    if (mixed) add({ code: 'text.homoglyph', pointer, text: shown(), severity: isName ? 'high' : 'medium', message: `the word "${mixed[0]}" mixes Latin with look-alike letters of another script` }, toolId);
+    if (text.length > maxTextLength) add({ code: 'text.oversize', pointer, text: shown(), severity: 'high', message: `is ${text.length} characters long (limit ${maxTextLength}); long texts can bury instructions` }, toolId);
     for (const rule of INSTRUCTION_RULES) {
-      if (rule.pattern.test(text)) add({ code: rule.code, pointer, text: shown, severity: rule.severity, message: rule.message }, toolId);
+      if (rule.pattern.test(text)) add({ code: rule.code, pointer, text: shown(), severity: rule.severity, message: rule.message }, toolId);
     }
     for (const run of text.matchAll(BASE64_RUN)) {
       const decoded = decodeBase64Text(run[0]);
       if (decoded === undefined) continue;
       const hidden = INSTRUCTION_RULES.some((rule) => rule.severity === 'high' && rule.pattern.test(decoded));
-      add({ code: 'text.encoded_payload', pointer, text: shown, severity: hidden ? 'high' : 'medium', message: hidden ? 'carries base64-encoded instructions' : 'carries a base64-encoded text payload' }, toolId);
+      add({ code: 'text.encoded_payload', pointer, text: shown(), severity: hidden ? 'high' : 'medium', message: hidden ? 'carries base64-encoded instructions' : 'carries a base64-encoded text payload' }, toolId);
     }
     for (const { id, pattern } of foreignPatterns) {
-      if (pattern.test(text)) add({ code: 'text.cross_service_reference', pointer, text: shown, severity: 'high', message: `names "${id}", a tool of another service (tool shadowing)` }, toolId);
+      if (pattern.test(text)) add({ code: 'text.cross_service_reference', pointer, text: shown(), severity: 'high', message: `names "${id}", a tool of another service (tool shadowing)` }, toolId);
     }
   };
 
