@@ -2,7 +2,7 @@ import { AicapError } from '../errors/aicap-error.js';
 import { createMemoryCacheStore, type CacheStore } from './cache/cache-store.js';
 import type { ClientOptions } from './client-options.js';
 import type { AuditEvent, DiscoveredService, OriginCredentials } from './client-types.js';
-import { createGuardedFetch, type GuardedFetch } from './guarded-fetch.js';
+import { createNamedGuardedFetch, type GuardedFetch } from './guarded-fetch.js';
 import type { ManifestChangeEvent } from './trust/manifest-change-event.js';
 
 /**
@@ -49,8 +49,8 @@ export function createClientContext(options: ClientOptions = {}): ClientContext 
   const isTrustedOrigin = (origin: string): boolean => trustedOrigins.has(origin);
   const { fetch: transport, ...guard } = network;
   const networkNames = { timeouts: 'network.timeouts', maxResponseSizeInBytes: 'network.maxResponseSizeInBytes', maxRedirects: 'network.maxRedirects', allow: 'network.allow' };
-  const fetch = createGuardedFetch({ ...guard, isTrustedOrigin, ...(transport ? { fetch: transport } : {}) }, networkNames);
-  const manifestFetch = createGuardedFetch(
+  const fetch = createNamedGuardedFetch({ ...guard, isTrustedOrigin, ...(transport ? { fetch: transport } : {}) }, networkNames);
+  const manifestFetch = createNamedGuardedFetch(
     {
       ...guard,
       isTrustedOrigin,

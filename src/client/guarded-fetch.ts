@@ -156,8 +156,12 @@ const DEFAULT_OPTION_NAMES: OptionNames = { timeouts: 'timeouts', maxResponseSiz
  * `RedirectBlockedError`, `NetworkError`, or `AicapError` `ABORTED` when the caller's signal fires.
  * Bad options throw `INVALID_OPTION` here, not on the first request.
  */
-export function createGuardedFetch(options: GuardedFetchOptions = {}, optionNames: Partial<OptionNames> = {}): GuardedFetch {
-  const names: OptionNames = { ...DEFAULT_OPTION_NAMES, ...optionNames };
+export function createGuardedFetch(options: GuardedFetchOptions = {}): GuardedFetch {
+  return createNamedGuardedFetch(options, DEFAULT_OPTION_NAMES);
+}
+
+/** {@link createGuardedFetch} with the option names its messages use. @internal */
+export function createNamedGuardedFetch(options: GuardedFetchOptions, names: OptionNames): GuardedFetch {
   const timeouts = { ...DEFAULT_TIMEOUTS, ...options.timeouts } satisfies Required<GuardedFetchTimeouts>;
   for (const [name, value] of Object.entries(timeouts)) {
     if (!Number.isFinite(value) || value < 0) throw invalidOption(`${names.timeouts}.${name}`, value, 'a finite number of milliseconds ≥ 0');

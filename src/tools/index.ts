@@ -16,7 +16,7 @@ export { toolInputSchema } from './tool-input-schema.js';
 export type { ToolInputSchema } from './tool-input-schema.js';
 export { exportTools, EXPORT_FORMATS } from './export-tools.js';
 export type { ExportFormat, ExportedTools, ExportedToolsByFormat } from './export-tools.js';
-export type { DroppedKeyword } from './schema-reduction.js';
+export type { DroppedKeyword, SchemaNode } from './schema-reduction.js';
 export { toStrictSchema } from './to-openai-tools.js';
 export type { OpenAIChatTool, OpenAIResponsesTool } from './to-openai-tools.js';
 export type { AnthropicTool } from './to-anthropic-tools.js';

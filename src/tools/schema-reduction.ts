@@ -10,7 +10,7 @@ export interface DroppedKeyword {
   note: string;
 }
 
-/** A JSON Schema node as plain data. @internal */
+/** A JSON Schema node as plain data. */
 export type SchemaNode = Record<string, unknown>;
 
 /** True for a plain object (a schema node). @internal */
