@@ -72,7 +72,10 @@ export function createJobTracker(options: ClientJobsOptions = {}, dependencies: 
           reason: 'not-started',
           ...(started.status === 0 ? {} : { status: started.status }),
           envelope: started,
-          message: `The job of "${resolved.tool.id}" did not start (${started.error?.code ?? 'error'}: ${started.error?.message ?? `status ${started.status}`}). See \`error.envelope\` for the details to hand to the model.`,
+          message:
+            started.error?.code === 'NETWORK_ERROR' || started.error?.code === 'TIMEOUT'
+              ? `The start of "${resolved.tool.id}" got no complete answer (${started.error.code}: ${started.error.message}): the job may have started on the server, but its id is unknown. Starting it again may run it twice.`
+              : `The job of "${resolved.tool.id}" did not start (${started.error?.code ?? 'error'}: ${started.error?.message ?? `status ${started.status}`}). See \`error.envelope\` for the details to hand to the model.`,
         });
       }
       const field = temporal.job_id_field ?? 'job_id';
