@@ -53,6 +53,25 @@ afterAll(async () => {
   await rm(directory, { recursive: true, force: true });
 });
 
+describe('README "Generate from OpenAPI"', () => {
+  it('runs its library snippet against the Payments fixtures', async () => {
+    const readme = await readFile(fileURLToPath(new URL('../../README.md', import.meta.url)), 'utf8');
+    const section = readme.slice(readme.indexOf('## Generate from OpenAPI'));
+    const snippet = /```ts\n([\s\S]*?)```/.exec(section)![1]!
+      .replace("'aicap/openapi'", JSON.stringify(new URL('../../dist/openapi/index.js', import.meta.url).href))
+      .replaceAll("'ai.overlay.yaml'", JSON.stringify(fixture('payments.overlay.yaml')))
+      .replace("'openapi.yaml'", JSON.stringify(fixture('payments.openapi.yaml')));
+    const file = join(directory, 'readme-snippet.mjs');
+    await writeFile(file, `${snippet}\nconsole.log(JSON.stringify(manifest.tools.map((tool) => tool.id)));\n`);
+    const result = await new Promise<Run>((resolve) => {
+      execFile(process.execPath, [file], { timeout: 60_000 }, (error, stdout, stderr) => resolve({ code: error ? -1 : 0, stdout, stderr }));
+    });
+    expect(result.code).toBe(0);
+    expect(JSON.parse(result.stdout)).toEqual(['list_transactions', 'close_account', 'generate_report']);
+    expect(result.stderr).toContain('overlay tools.no_such_tool');
+  });
+});
+
 describe('aicap generate', () => {
   it('prints a valid manifest on stdout and a summary with warnings on stderr', async () => {
     const { code, stdout, stderr } = await run('generate', fixture('payments.openapi.yaml'));
