@@ -137,6 +137,19 @@ describe('aicap generate', () => {
     expect(result.warnings).toEqual([expect.objectContaining({ code: 'intent.missing', where: 'tools' })]);
   });
 
+  it('shows progress on stderr for a description over 1 MiB', async () => {
+    const paths: Record<string, unknown> = {};
+    for (let index = 0; index < 400; index++) {
+      paths[`/items${index}/{id}`] = { get: { operationId: `get_item_${index}`, description: 'x'.repeat(3_000), parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string' } }], responses: { '200': { description: 'OK' } } } };
+    }
+    const large = join(directory, 'large.json');
+    await writeFile(large, JSON.stringify({ openapi: '3.0.3', info: { title: 'Large', version: '1.0.0' }, servers: [{ url: 'https://large.example.com' }], paths }));
+    const { code, stderr } = await run('generate', large, '-o', join(directory, 'large.manifest.json'));
+    expect(code).toBe(0);
+    expect(stderr).toMatch(/… reading the description \(\d+ ms\)\n… validating OpenAPI 3\.0\.3 \(\d+ ms\)\n… mapping operations/);
+    expect(stderr).toContain('✔ wrote');
+  });
+
   it('generates from a URL served on loopback', async () => {
     const { code, stdout } = await run('generate', `${origin}/openapi.yaml`);
     expect(code).toBe(0);
