@@ -48,6 +48,7 @@ describe('parseManifestOverlay', () => {
     ['tools that are not a mapping', 'tools: [1]\n', /`tools` must map ids to entries/],
     ['a tool entry that is not a mapping', 'tools:\n  pay: 3\n', /`tools.pay` must be a mapping/],
     ['broken YAML', 'tools: {\n', /not valid YAML/],
+    ['a tool entry that moves the path', 'tools:\n  pay: { path: /elsewhere }\n', /`tools.pay.path` cannot be set by an overlay/],
   ];
   it.each(cases)('rejects %s with a clear error', (_name, text, message) => {
     expect(() => parseManifestOverlay(text, 'ai.overlay.yaml')).toThrow(expect.objectContaining({ code: 'OPENAPI_INVALID', message: expect.stringMatching(message) }));

@@ -69,6 +69,9 @@ export function parseManifestOverlay(text: string, location = 'overlay'): Manife
     if (!isRecord(entries)) throw new OpenApiInvalidError(`\`${key}\` must map ids to entries`, { location });
     for (const [id, entry] of Object.entries(entries)) {
       if (!isRecord(entry)) throw new OpenApiInvalidError(`\`${key}.${id}\` must be a mapping`, { location });
+      // The structure comes from the description; an overlay that moved it would drift silently.
+      const structural = ['id', 'path', 'method'].find((field) => field in entry);
+      if (structural) throw new OpenApiInvalidError(`\`${key}.${id}.${structural}\` cannot be set by an overlay; change the OpenAPI description instead`, { location });
     }
   }
   if (value['prompts'] !== undefined && !Array.isArray(value['prompts'])) throw new OpenApiInvalidError('`prompts` must be a list', { location });
