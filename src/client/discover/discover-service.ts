@@ -72,10 +72,10 @@ export async function discoverService(context: ClientContext, originOrUrl: strin
         }
         throw error;
       }
-      const manifest = readManifest(result);
+      const read = readManifestOnce(context, result);
       const manifestOrigin = new URL(result.url).origin;
-      checkOriginBinding(result.url, manifest.service.base_url, context.allowedBaseOrigins);
-      return register(context, manifest, { url: result.url, origin: manifestOrigin, source: result.source }, options);
+      checkOriginBinding(result.url, read.manifest.service.base_url, context.allowedBaseOrigins);
+      return register(context, read.manifest, { url: result.url, origin: manifestOrigin, source: result.source }, options, read);
     }
   }
   throw new DiscoveryError({ target: redactUrl(target), attempts });
@@ -150,6 +150,41 @@ async function catalogManifests(context: ClientContext, target: URL, headers: Re
   }
   if (urls.length === 0) attempts.push({ url: redactUrl(catalogUrl), reason: `no entry of type ${MANIFEST_MEDIA_TYPE}` });
   return urls;
+}
+
+/** A manifest as read from one response, with what depends only on its bytes. */
+interface ReadManifest {
+  /** The response body it was read from. */
+  body: Uint8Array;
+  /** The response's `Content-Type`, which reading checks. */
+  contentType: string | null;
+  manifest: Manifest;
+  /** Findings of the scan without cross-service references (those depend on the other services). */
+  scanFindings: readonly TrustFinding[];
+  digest: string;
+}
+
+// The last manifest read per client and URL. Rediscovering an unchanged manifest (a cache hit or a
+// 304, the common case) then skips parsing, validation, the poisoning scan and the digest, which
+// would give the same results for the same bytes.
+const lastReads = new WeakMap<ClientContext, Map<string, ReadManifest>>();
+
+function readManifestOnce(context: ClientContext, result: CachedFetchResult): ReadManifest {
+  let reads = lastReads.get(context);
+  if (!reads) lastReads.set(context, (reads = new Map()));
+  const contentType = result.headers.get('content-type');
+  const known = reads.get(result.url);
+  if (known && known.contentType === contentType && equalBytes(known.body, result.body)) return known;
+  const manifest = readManifest(result);
+  const read: ReadManifest = { body: result.body, contentType, manifest, scanFindings: scanManifest(manifest, scanOptions(context, [])).findings, digest: digestManifest(manifest) };
+  reads.set(result.url, read);
+  return read;
+}
+
+function equalBytes(left: Uint8Array, right: Uint8Array): boolean {
+  if (left.byteLength !== right.byteLength) return false;
+  for (let index = 0; index < left.byteLength; index++) if (left[index] !== right[index]) return false;
+  return true;
 }
 
 function readManifest(result: CachedFetchResult): Manifest {
@@ -237,13 +272,13 @@ interface ManifestSource {
   source: CachedFetchResult['source'] | 'loaded';
 }
 
-async function register(context: ClientContext, manifest: Manifest, result: ManifestSource, options: DiscoverOptions): Promise<DiscoveredService> {
+async function register(context: ClientContext, manifest: Manifest, result: ManifestSource, options: DiscoverOptions, read?: ReadManifest): Promise<DiscoveredService> {
   const manifestUrl = result.url;
   const origin = result.origin;
   const previous = context.services.get(manifestUrl);
   // Cross-service references are added by refreshCrossReferences once the service is registered.
-  const findings: TrustFinding[] = scanManifest(manifest, scanOptions(context, [])).findings;
-  const digest = digestManifest(manifest);
+  const findings: TrustFinding[] = read ? [...read.scanFindings] : scanManifest(manifest, scanOptions(context, [])).findings;
+  const digest = read?.digest ?? digestManifest(manifest);
   const diff = previous && previous.digest !== digest ? diffManifests(previous.manifest, manifest) : undefined;
   const entryIds = new Set([...manifest.tools, ...(manifest.resources ?? []), ...(manifest.prompts ?? [])].map((entry) => entry.id));
   // Policy weakening is always flagged; a tool that lost its approval requirement is held back until a human looks.
@@ -337,12 +372,16 @@ function quarantinedIds(context: ClientContext, origin: string, findings: readon
  * Re-checks every loaded service for texts that name another loaded service's tools (tool shadowing,
  * RELIABILITY case 4). Run whenever the set of services changes, so the order of discovery does not matter.
  */
+// Findings that depend on which other services are loaded, recomputed whenever that set changes.
+const CROSS_SERVICE_CODES = new Set(['text.cross_service_reference', 'tool.confusable_id']);
+
 function refreshCrossReferences(context: ClientContext): void {
   const services = [...context.services.values()];
   for (const service of services) {
     const foreign = services.filter((other) => other !== service).flatMap((other) => other.manifest.tools.map((tool) => tool.id));
-    const cross = foreign.length === 0 ? [] : scanManifest(service.manifest, scanOptions(context, foreign)).findings.filter((finding) => finding.code === 'text.cross_service_reference');
-    const findings = [...service.findings.filter((finding) => finding.code !== 'text.cross_service_reference'), ...cross];
+    const isCross = (finding: TrustFinding): boolean => CROSS_SERVICE_CODES.has(finding.code);
+    const cross = foreign.length === 0 ? [] : scanManifest(service.manifest, scanOptions(context, foreign)).findings.filter(isCross);
+    const findings = [...service.findings.filter((finding) => !isCross(finding)), ...cross];
     context.services.set(service.manifestUrl, { ...service, findings, quarantinedToolIds: quarantinedIds(context, service.origin, findings) });
   }
 }

@@ -59,7 +59,7 @@ const BASE64_RUN = /[A-Za-z0-9+/]{40,}={0,2}|[A-Za-z0-9_-]{40,}/g;
  * The poisoning scan: checks every string leaf *and every member name* of a manifest (descriptions,
  * intent, parameter names, enums, defaults, examples, error contexts, job event texts, extensions) for
  * invisible, tag and control characters, mixed-script (homoglyph) words, instruction-like phrases,
- * encoded payloads, oversize text and references to other services' tools (tool paths that escape
+ * encoded payloads, oversize text, references to other services' tools and ids that look like theirs (tool paths that escape
  * `base_url` are refused earlier, by `validateManifest`). Heuristic: a lint and an early warning, never the only boundary.
  *
  * Findings carry the JSON Pointer, the full text (invisible characters made visible) and the id of the
@@ -119,7 +119,27 @@ export function scanManifest(manifest: Manifest, options: ScanManifestOptions = 
       }
     }
   }
+  // Look-alike ids across services (`send_emai1` next to `send_email`): a model picks by name.
+  const foreignSkeletons = new Map(foreign.filter((id) => !ownIds.has(id)).map((id) => [skeleton(id), id]));
+  for (const [index, tool] of manifest.tools.entries()) {
+    const lookalike = foreignSkeletons.get(skeleton(tool.id));
+    if (lookalike !== undefined && lookalike !== tool.id) {
+      add({ code: 'tool.confusable_id', pointer: `/tools/${index}/id`, text: tool.id, severity: 'high', message: `looks like "${lookalike}", a tool of another service` }, tool.id);
+    }
+  }
   return { findings, scannedStrings };
+}
+
+/** A comparison key that folds case, separators and the usual digit/letter look-alikes. */
+function skeleton(id: string): string {
+  return id
+    .toLowerCase()
+    .replace(/[-_]+/g, '')
+    .replace(/rn/g, 'm')
+    .replace(/vv/g, 'w')
+    .replace(/[0o]/g, 'o')
+    .replace(/[1li|]/g, 'l')
+    .replace(/5/g, 's');
 }
 
 /** The id of the tool, resource or prompt at `/tools/N` (or resources, prompts); undefined elsewhere. */
