@@ -368,13 +368,14 @@ function quarantinedIds(context: ClientContext, origin: string, findings: readon
   return [...new Set(ids)].filter((id) => !overrides.has(id) && !overrides.has(pinKey(origin, id)));
 }
 
-/**
- * Re-checks every loaded service for texts that name another loaded service's tools (tool shadowing,
- * RELIABILITY case 4). Run whenever the set of services changes, so the order of discovery does not matter.
- */
 // Findings that depend on which other services are loaded, recomputed whenever that set changes.
 const CROSS_SERVICE_CODES = new Set(['text.cross_service_reference', 'tool.confusable_id']);
 
+/**
+ * Re-checks every loaded service for texts that name another loaded service's tools and for look-alike
+ * ids (tool shadowing, RELIABILITY case 4). Run whenever the set of services changes, so the order of
+ * discovery does not matter.
+ */
 function refreshCrossReferences(context: ClientContext): void {
   const services = [...context.services.values()];
   for (const service of services) {
