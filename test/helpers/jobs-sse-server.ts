@@ -33,6 +33,8 @@ export type StreamBehaviour =
   | 'silent'
   /** Destroy the socket before answering. */
   | 'destroy'
+  /** Send the first `hangAfter` pending events, then nothing, keeping the connection open. */
+  | { hangAfter: number }
   /** Send the headers, then this text, and keep the connection open. */
   | { raw: string }
   /** Answer with this status, headers and body instead of a stream. */
@@ -107,7 +109,7 @@ export async function startJobsSseServer(options: JobsSseServerOptions): Promise
         response.writeHead(200, { 'content-type': 'text/event-stream' });
         return void response.write(behaviour.raw);
       }
-      if (typeof behaviour === 'object') {
+      if (typeof behaviour === 'object' && 'status' in behaviour) {
         response.writeHead(behaviour.status, behaviour.headers ?? {});
         return void response.end(behaviour.body ?? '');
       }
@@ -116,9 +118,10 @@ export async function startJobsSseServer(options: JobsSseServerOptions): Promise
       if (behaviour === 'silent') return;
       const after = options.honourLastEventId === false || typeof lastEventId !== 'string' ? 0 : Number(lastEventId);
       const pending = options.log.map((event, index) => ({ event, index })).filter(({ index }) => index + 1 > after);
-      const sent = pending.slice(0, options.eventsPerStream ?? pending.length);
+      const hangAfter = typeof behaviour === 'object' ? behaviour.hangAfter : undefined;
+      const sent = pending.slice(0, hangAfter ?? options.eventsPerStream ?? pending.length);
       response.write(sent.map(({ event, index }) => formatLogEvent(event, index)).join(''));
-      if (!options.keepOpen || sent.length < pending.length) response.end();
+      if (hangAfter === undefined && (!options.keepOpen || sent.length < pending.length)) response.end();
     });
   });
   server.on('connection', (socket) => {

@@ -159,6 +159,17 @@ describe('followJobStatus over a stream', () => {
     }
   });
 
+  it.each([
+    [0, 60],
+    [0.99, 115],
+  ])('lengthens the reconnection wait by random() × jitterRatio (random %f: at least %i ms)', async (value, atLeastInMs) => {
+    const upstream = await serve({ log: progressLog(2), retryInMs: 60, eventsPerStream: 2 });
+    const outcome = await follow(upstream.origin, { options: { minReconnectDelayInMs: 1, maxReconnectDelayInMs: 1000, jitterRatio: 1, random: () => value } });
+    expect(outcome.error).toBeUndefined();
+    const [first, second] = upstream.requests.filter((request) => request.kind === 'stream');
+    expect((second?.timeInMs ?? 0) - (first?.timeInMs ?? 0)).toBeGreaterThanOrEqual(atLeastInMs - 5);
+  });
+
   it('reopens a silent stream after the idle timeout and resumes from the last id (case 34)', async () => {
     const log = progressLog(3);
     const upstream = await serve({ log, retryInMs: 10, streamBehaviour: (index) => (index === 0 ? 'silent' : 'normal') });
