@@ -41,6 +41,21 @@ describe('selectTools on the Payments manifest', () => {
     expect(selectTools(tools, 'quantum chromodynamics')).toEqual([]);
   });
 
+  it('maps everyday verbs to API verbs (invite → add, remove → delete) at a lower weight', () => {
+    const manifest = paymentsManifest('https://api.example.com/v2');
+    manifest.tools = [
+      // Named so that a tie would put browse_collaborators first: only the verb mapping can decide.
+      { id: 'browse_collaborators', path: '/collaborators', method: 'GET', description: 'Lists the collaborators of a project' },
+      { id: 'grant_collaborator', path: '/collaborators', method: 'PUT', description: 'Adds a collaborator to a project' },
+      { id: 'delete_collaborator', path: '/collaborators/{name}', method: 'DELETE', description: 'Deletes a collaborator from a project', parameters: { name: { type: 'string', required: true } } },
+    ];
+    manifest.auth = { type: 'bearer' };
+    manifest.policy = {};
+    const collaborators = catalogOf(manifest);
+    expect(top(collaborators, 'invite a collaborator to the project')[0]).toBe('grant_collaborator');
+    expect(top(collaborators, 'remove that collaborator')[0]).toBe('delete_collaborator');
+  });
+
   it('refuses a bad limit with INVALID_OPTION', () => {
     expect(() => selectTools(tools, 'x', { limit: 0 })).toThrow(expect.objectContaining({ code: 'INVALID_OPTION', message: expect.stringContaining('`limit`') }));
   });

@@ -32,6 +32,36 @@ const STOP_WORDS = new Set(
   'a an and are as at be by can do does for from get give has have how i in into is it its me my of on or our please show that the their them then there these this to us use want was we what when where which who will with would you your'.split(' '),
 );
 
+// How people phrase an action versus how APIs name it (CRUD verbs). A request's words add these
+// API verbs at a lower weight, so "invite a collaborator" also finds `add_collaborator`.
+const ACTION_SYNONYMS: Record<string, string[]> = {
+  open: ['create'],
+  new: ['create'],
+  make: ['create'],
+  start: ['create'],
+  write: ['create'],
+  invite: ['add'],
+  attach: ['add'],
+  put: ['add', 'update'],
+  remove: ['delete'],
+  erase: ['delete'],
+  cancel: ['delete'],
+  drop: ['delete'],
+  change: ['update'],
+  edit: ['update'],
+  modify: ['update'],
+  rename: ['update'],
+  show: ['get', 'list'],
+  view: ['get', 'list'],
+  see: ['get', 'list'],
+  find: ['search', 'list'],
+  look: ['search', 'get'],
+  fetch: ['get'],
+  read: ['get'],
+  display: ['get', 'list'],
+};
+const SYNONYM_WEIGHT = 0.5;
+
 interface Indexed {
   search: MiniSearch;
   avoid: MiniSearch;
@@ -54,6 +84,10 @@ export function selectTools(tools: readonly CatalogTool[], request: string, opti
   const index = indexFor(tools);
   const scores = new Map<number, number>();
   for (const result of index.search.search(request)) scores.set(result.id as number, result.score);
+  const expansions = [...new Set(tokenize(request).flatMap((word) => ACTION_SYNONYMS[word] ?? []))];
+  if (expansions.length > 0) {
+    for (const result of index.search.search(expansions.join(' '))) scores.set(result.id as number, (scores.get(result.id as number) ?? 0) + SYNONYM_WEIGHT * result.score);
+  }
   for (const result of index.avoid.search(request)) {
     const current = scores.get(result.id as number);
     if (current !== undefined) scores.set(result.id as number, current - avoidPenalty * result.score);
