@@ -92,7 +92,8 @@ describe('parseManifest and validateManifest never throw', () => {
         const result = parseManifest(text);
         let document: unknown;
         try {
-          document = JSON.parse(text);
+          // The parser strips one leading byte-order mark (spec section 2); JSON.parse does not.
+          document = JSON.parse(text.startsWith('\uFEFF') ? text.slice(1) : text);
         } catch {
           // Not JSON at all: the only issue is the parse failure, at a well-formed pointer.
           expect(result.issues).toHaveLength(1);
@@ -102,6 +103,16 @@ describe('parseManifest and validateManifest never throw', () => {
         expectPointersResolve(result, document);
       }),
       { numRuns: 300 },
+    );
+  });
+
+  it('on text with a leading byte-order mark, which is ignored', () => {
+    fc.assert(
+      fc.property(fc.jsonValue(), (value) => {
+        const text = JSON.stringify(value);
+        expect(parseManifest(`\uFEFF${text}`)).toEqual(parseManifest(text));
+      }),
+      { numRuns: 100 },
     );
   });
 
