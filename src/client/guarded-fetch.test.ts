@@ -144,6 +144,13 @@ describe('createGuardedFetch: SSRF policy (RELIABILITY case 7)', () => {
     await fetch.close();
   });
 
+  it('lets localhost through when the allow-list covers loopback', async () => {
+    serverA.routes.set('/hello', (_request, response) => response.end('hi'));
+    const fetch = guarded({ allow: ['127.0.0.0/8'], lookup: async () => [{ address: '127.0.0.1', family: 4 }] });
+    expect(await (await fetch(`http://localhost:${serverA.port}/hello`)).text()).toBe('hi');
+    await fetch.close();
+  });
+
   it('lets a trusted origin (one the user typed) through without an allow-list', async () => {
     serverA.routes.set('/hello', (_request, response) => response.end('hi'));
     const fetch = guarded({ isTrustedOrigin: (origin) => origin === serverA.origin });

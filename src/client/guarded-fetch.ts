@@ -282,7 +282,8 @@ function checkUrl(url: URL, policy: AddressPolicy, trusts: (origin: string) => b
   if (isIP(hostname)) {
     const verdict = policy.check(hostname, trusted);
     if (!verdict.allowed) throw new SsrfBlockedError({ url: redactUrl(url), reason: `address ${hostname} is ${verdict.range}`, range: verdict.range, address: hostname });
-  } else if (!trusted && isLoopbackHostname(hostname)) {
+  } else if (!trusted && isLoopbackHostname(hostname) && !policy.check('127.0.0.1').allowed) {
+    // Refused here, not only after resolution, so that an injected transport cannot reach this machine either.
     throw new SsrfBlockedError({ url: redactUrl(url), reason: `host ${hostname} always means this machine`, range: 'loopback' });
   }
 }
