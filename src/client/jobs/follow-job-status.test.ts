@@ -455,3 +455,63 @@ function parseJsonOrText(data: string): unknown {
     return data;
   }
 }
+
+describe('followJobStatus completion under any interleaving (case 35)', () => {
+  it('runs the completion handler once whatever the order of chunks, cuts, reconnections and handler steps', async () => {
+    const log = progressLog(3);
+    const serialize = (after: number): string => log.map((event, index) => (index + 1 > after ? `id: ${index + 1}\nevent: ${event.event}\ndata: ${JSON.stringify(event.data)}\n\n` : '')).join('');
+    const fullLength = new TextEncoder().encode(serialize(0)).length;
+    await fc.assert(
+      fc.asyncProperty(fc.scheduler(), fc.integer({ min: 1, max: fullLength }), fc.integer({ min: 1, max: 4 }), async (scheduler, cutAt, pieces) => {
+        let connections = 0;
+        const send: FetchFunction = async (_url, init) => {
+          const connection = connections++;
+          const lastEventId = new Headers(init?.headers).get('last-event-id');
+          let bytes = new TextEncoder().encode(serialize(lastEventId === null ? 0 : Number(lastEventId)));
+          // The first connection is cut after `cutAt` bytes (possibly right after the terminal event).
+          const cut = connection === 0 && cutAt < bytes.length;
+          if (connection === 0) bytes = bytes.subarray(0, cutAt);
+          const size = Math.max(1, Math.ceil(bytes.length / pieces));
+          let offset = 0;
+          return new Response(
+            new ReadableStream<Uint8Array>({
+              async pull(controller) {
+                await scheduler.schedule(Promise.resolve(), `connection ${connection} chunk at ${offset}`);
+                if (offset < bytes.length) {
+                  controller.enqueue(bytes.subarray(offset, offset + size));
+                  offset += size;
+                } else if (cut || connection === 0) {
+                  controller.error(new TypeError('terminated'));
+                } else {
+                  controller.close();
+                }
+              },
+            }),
+            { headers: { 'content-type': 'text/event-stream' } },
+          );
+        };
+        let completions = 0;
+        const ids: (string | undefined)[] = [];
+        const done = followJobStatus({
+          statusUrl: 'http://127.0.0.1:9/jobs/j1/status',
+          temporal: temporal(),
+          eventSchema: undefined,
+          resolvePath: (path) => `http://127.0.0.1:9${path}`,
+          send,
+          state: { jobId: 'j1', status: undefined, terminal: false, lastEventId: undefined, percent: undefined, pendingInput: undefined },
+          onEvent: async (event) => {
+            ids.push(event.id);
+            if (event.type === 'status' && event.terminal) completions++;
+            // The next workflow step runs while the connection may drop.
+            await scheduler.schedule(Promise.resolve(), `handler ${event.id}`);
+          },
+          options: resolveFollowJobOptions({ reconnectDelayInMs: 0, minReconnectDelayInMs: 0, maxReconnectDelayInMs: 0, jitterRatio: 0 }),
+        });
+        await scheduler.waitFor(done);
+        expect(completions).toBe(1);
+        expect(ids).toEqual(oneTo(log.length));
+      }),
+      { numRuns: 100 },
+    );
+  });
+});
