@@ -106,6 +106,15 @@ describe('generateManifest', () => {
     await expect(generateManifest({ input: input as string })).rejects.toMatchObject({ name: 'OpenApiInvalidError', code: 'OPENAPI_INVALID', message: expect.stringMatching(message) });
   });
 
+  const badOptions: Array<[string, Record<string, unknown>, RegExp]> = [
+    ['a number as input', { input: 42 }, /`input` option must be a file path, a URL, the description text or the parsed document, got number/],
+    ['a negative timeout', { input: 'openapi.yaml', timeoutInMs: -1 }, /`timeoutInMs` option must be a positive whole number, got -1/],
+    ['a fractional node budget', { input: 'openapi.yaml', maxReturnSchemaNodes: 1.5 }, /`maxReturnSchemaNodes` option must be a positive whole number/],
+  ];
+  it.each(badOptions)('refuses %s with INVALID_OPTION before reading anything', async (_name, options, message) => {
+    await expect(generateManifest(options as never)).rejects.toMatchObject({ code: 'INVALID_OPTION', message: expect.stringMatching(message) });
+  });
+
   it('turns spec violations into warnings with strict: false', async () => {
     const input = { openapi: '3.0.0', info: { title: 'T', version: '1' }, servers: [{ url: 'https://t.example.com' }], paths: { '/a/{id}': { get: { responses: { '200': { description: 'x' } } } } } };
     const { manifest, warnings } = await generateManifest({ input, strict: false });

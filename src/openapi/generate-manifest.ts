@@ -6,7 +6,7 @@ import { SCHEMA_VERSION, type HttpMethod, type JsonSchema, type Manifest, type P
 import { validateManifest } from '../manifest/validate-manifest.js';
 import { fromPointer } from '../internal/json-pointer.js';
 import { fileURLToPath } from 'node:url';
-import { displayLocation, loadOpenApiDescription, type LoadedOpenApiDescription, type LoadOpenApiDescriptionOptions } from './load-openapi-description.js';
+import { checkOptions, displayLocation, loadOpenApiDescription, type LoadedOpenApiDescription, type LoadOpenApiDescriptionOptions } from './load-openapi-description.js';
 import { applyManifestOverlay, type ManifestOverlay } from './manifest-overlay.js';
 import { OpenApiInvalidError } from './openapi-invalid-error.js';
 import { createReferenceResolver } from './reference-resolver.js';
@@ -85,6 +85,8 @@ export const INTENT_TODO = 'TODO: say when an agent should call this tool (x-ai-
  * ```
  */
 export async function generateManifest(options: GenerateManifestOptions): Promise<GenerateManifestResult> {
+  // generateManifest's own options are checked here too, before the description is read.
+  checkOptions(options as unknown as Record<string, unknown>);
   const progress = options.onProgress ?? (() => {});
   const warnings: GeneratorWarning[] = [];
   progress('reading the description');

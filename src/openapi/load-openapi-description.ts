@@ -2,6 +2,7 @@ import { readFile, stat } from 'node:fs/promises';
 import { dirname, isAbsolute, relative, resolve as resolvePath, sep } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parse as parseYaml, YAMLParseError } from 'yaml';
+import { AicapError } from '../errors/aicap-error.js';
 import { OpenApiInvalidError } from './openapi-invalid-error.js';
 
 /** Where an OpenAPI description comes from. */
@@ -78,6 +79,7 @@ const DEFAULT_MAX_DOCUMENTS = 10_000;
  * OpenAPI meaning, and vendors leave dangling ones there).
  */
 export async function loadOpenApiDescription(options: LoadOpenApiDescriptionOptions): Promise<LoadedOpenApiDescription> {
+  checkOptions(options as unknown as Record<string, unknown>);
   const limits = {
     fetch: options.fetch ?? globalThis.fetch,
     timeoutInMs: options.timeoutInMs ?? DEFAULT_TIMEOUT_IN_MS,
@@ -111,6 +113,20 @@ export async function loadOpenApiDescription(options: LoadOpenApiDescriptionOpti
     }
   }
   return { url, root, documents };
+}
+
+/** Bad options fail before any I/O, naming the option. @internal */
+export function checkOptions(options: Record<string, unknown>): void {
+  const { input } = options;
+  if (typeof input !== 'string' && (typeof input !== 'object' || input === null || Array.isArray(input))) {
+    throw new AicapError('INVALID_OPTION', `The \`input\` option must be a file path, a URL, the description text or the parsed document, got ${input === null ? 'null' : Array.isArray(input) ? 'an array' : typeof input}.`);
+  }
+  for (const name of ['timeoutInMs', 'maxDocumentBytes', 'maxDocuments', 'maxReturnSchemaNodes']) {
+    const value = options[name];
+    if (value !== undefined && (typeof value !== 'number' || !Number.isSafeInteger(value) || value <= 0)) {
+      throw new AicapError('INVALID_OPTION', `The \`${name}\` option must be a positive whole number, got ${JSON.stringify(value)}.`);
+    }
+  }
 }
 
 interface ReadLimits {
