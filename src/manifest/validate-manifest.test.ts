@@ -264,6 +264,19 @@ describe('validateManifest', () => {
     expect(result.issues.at(-1)).toEqual({ pointer: '', code: 'issues.truncated', message: '500 more issues are not listed', severity: 'warning' });
   });
 
+  it('answers input.unreadable for a value whose getter throws', () => {
+    const manifest = loadPayments();
+    Object.defineProperty(manifest, 'service', { enumerable: true, get: () => { throw new Error('boom'); } });
+    expect(validateManifest(manifest)).toEqual({ valid: false, issues: [expect.objectContaining({ pointer: '', code: 'input.unreadable', severity: 'error' })] });
+  });
+
+  it('validates a manifest that contains a cycle without looping', () => {
+    const manifest = loadPayments();
+    manifest.tools[0] = { ...manifest.tools[0], 'x-self': manifest, parameters: { a: { type: 'string', json_schema: manifest } } };
+    const result = validateManifest(manifest);
+    expect(result.issues.map((issue) => issue.code)).toContain('schema.too_deep');
+  });
+
   it('survives a cyclic embedded schema by its node budget', () => {
     const manifest = loadPayments();
     const cyclic: Record<string, unknown> = { type: 'object' };

@@ -102,6 +102,17 @@ const PLACEHOLDER = /\{([^{}]+)\}/g;
  * Never throws: whatever the input, the answer is a result whose issues carry JSON Pointers.
  */
 export function validateManifest(input: unknown, options: ValidateManifestOptions = {}): ValidationResult {
+  try {
+    return validateValue(input, options);
+  } catch (error) {
+    // Only a value that is not plain data gets here (a getter or proxy that throws while being read);
+    // a parsed document cannot. The promise is still an answer, not an exception.
+    const reason = error instanceof Error ? error.message : String(error);
+    return { valid: false, issues: [{ pointer: '', code: 'input.unreadable', message: `the value could not be read as JSON data: ${JSON.stringify(reason.slice(0, 200))}`, severity: 'error' }] };
+  }
+}
+
+function validateValue(input: unknown, options: ValidateManifestOptions): ValidationResult {
   const unsupported = checkSchemaVersion(input);
   if (unsupported) return { valid: false, issues: [unsupported] };
   const issues: ValidationIssue[] = [];
