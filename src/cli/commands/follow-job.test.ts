@@ -2,7 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startPaymentsServer } from '../../../examples/payments/start-payments-server.js';
 import type { PaymentsServer } from '../../../examples/payments/start-payments-server.js';
 import type { CliIo } from '../cli-io.js';
+import { PassThrough } from 'node:stream';
 import { callCommand } from './call.js';
+import { askQuestion } from './follow-job.js';
 
 let payments: PaymentsServer;
 beforeAll(async () => {
@@ -75,5 +77,36 @@ describe('aicap call on an async_job tool', () => {
     const io = captureIo(false);
     expect(await callCommand.run([payments.origin, 'generate_report', '{"account_id":"12345"}', '--token', 'demo-read', '--agent-id', 'cli-test'], io)).toBe(1);
     expect(JSON.parse(io.out)).toMatchObject({ ok: false, error: { code: 'INVALID_ARGUMENTS' } });
+  });
+});
+
+describe('askQuestion', () => {
+  /** Types one line each time a prompt is shown, as a person at a terminal would. */
+  function typist(lines: string[]): { io: CliIo & { out: string; err: string }; input: PassThrough } {
+    const io = captureIo(true);
+    const input = new PassThrough();
+    const stderr = io.stderr;
+    io.stderr = (text: string) => {
+      stderr(text);
+      if (/(Choose 1-\d+|Answer): $/.test(text)) setImmediate(() => input.write(`${lines.shift() ?? ''}\n`));
+    };
+    return { io, input };
+  }
+
+  it.each([
+    [['2'], 'exclude'],
+    [['include'], 'include'],
+    [['7', 'nope', '1'], 'include'],
+  ])('reads %j as %j, insisting until an offered option is picked', async (typed, expected) => {
+    const { io, input } = typist([...typed]);
+    const answer = await askQuestion(io, { prompt: 'Include pending?', options: ['include', 'exclude'] }, input);
+    expect(answer).toBe(expected);
+    expect(io.err).toContain('Include pending?\n  1) include\n  2) exclude');
+    expect(io.err.match(/Choose 1-2: /g)).toHaveLength(typed.length);
+  });
+
+  it('takes free text (JSON when it parses) when no options are offered', async () => {
+    const { io, input } = typist(['{"count":3}']);
+    expect(await askQuestion(io, { prompt: 'How many?', options: undefined }, input)).toEqual({ count: 3 });
   });
 });

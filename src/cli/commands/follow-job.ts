@@ -1,4 +1,5 @@
 import { createInterface } from 'node:readline/promises';
+import { Writable } from 'node:stream';
 import { AicapError } from '../../index.js';
 import { JobError } from '../../client/index.js';
 import type { CallEnvelope, Client, JobEvent, JobNeedsInputEvent } from '../../client/index.js';
@@ -49,7 +50,7 @@ export async function followJobInCli(client: Client, toolId: string, args: Recor
       );
     }
     clearBar();
-    return ask(io, event);
+    return askQuestion(io, event);
   };
 
   let job;
@@ -127,9 +128,16 @@ function parseInput(text: string): unknown {
   }
 }
 
-/** Asks the question on the terminal: a number picks an offered option, anything else is the answer itself. */
-async function ask(io: CliIo, event: JobNeedsInputEvent): Promise<unknown> {
-  const readline = createInterface({ input: process.stdin, output: process.stderr });
+/** Asks the question on the terminal: a number picks an offered option, anything else is the answer itself. @internal */
+export async function askQuestion(io: CliIo, event: Pick<JobNeedsInputEvent, 'prompt' | 'options'>, input: NodeJS.ReadableStream = process.stdin): Promise<unknown> {
+  // Prompts go through `io` like every other human output (and can be captured in tests).
+  const output = new Writable({
+    write(chunk: Buffer | string, _encoding, callback) {
+      io.stderr(String(chunk));
+      callback();
+    },
+  });
+  const readline = createInterface({ input, output });
   try {
     const options = event.options ?? [];
     io.stderr(`\n${event.prompt ?? 'The job needs input.'}\n${options.map((option, index) => `  ${index + 1}) ${typeof option === 'string' ? option : JSON.stringify(option)}`).join('\n')}\n`);
