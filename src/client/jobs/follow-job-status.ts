@@ -283,8 +283,10 @@ export async function followJobStatus(input: FollowJobStatusInput): Promise<JobS
       consecutiveFailures = 0;
       refreshed = false;
       if (attempt.kind === 'no-content' || (useStream && !resumable)) {
-        // 204: nothing more to stream. A drop without Last-Event-ID: reopening would lose or repeat events.
+        // 204: nothing more to stream (so polls report everything from now on). A drop without
+        // Last-Event-ID: reopening would lose or repeat events.
         mode = 'poll';
+        if (attempt.kind === 'no-content') streamIsSource = false;
         waitInMs = attempt.kind === 'no-content' ? 0 : pollIntervalInMs;
       } else if (useStream) {
         streamFailures = 0;
