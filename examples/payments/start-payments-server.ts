@@ -99,6 +99,13 @@ export interface PaymentsServer {
 /** The demo credentials: bearer token → principal and scopes. */
 export const PAYMENTS_TOKENS: Readonly<Record<string, readonly string[]>> = { 'demo-read': ['read'], 'demo-admin': ['read', 'admin'] };
 
+/** OAuth clients of the example's authorization server (client credentials grant): id → secret and scopes. */
+export const PAYMENTS_OAUTH_CLIENTS: Readonly<Record<string, { secret: string; scopes: readonly string[] }>> = {
+  'demo-read-client': { secret: 'demo-read-secret', scopes: ['read'] },
+  'demo-admin-client': { secret: 'demo-admin-secret', scopes: ['read', 'admin'] },
+};
+
+const PROTECTED_RESOURCE_PATH = '/.well-known/oauth-protected-resource';
 const PROBLEM_BASE = 'https://api.example.com/problems/';
 const BASE_PATH = '/v2';
 
@@ -129,6 +136,7 @@ export async function startPaymentsServer(options: StartPaymentsServerOptions = 
   const windows = new Map<string, { startedAt: number; count: number }>();
   let dropsLeft = options.dropCommittedResponses ?? 0;
   const tokens: Record<string, readonly string[]> = { ...PAYMENTS_TOKENS, ...options.tokens };
+  const issuedTokens: string[] = [];
   const principalOf = (authorization: string | null | undefined): string | undefined => {
     const token = bearerToken(authorization ?? undefined);
     return token !== undefined && Object.hasOwn(tokens, token) ? token : undefined;
@@ -138,7 +146,14 @@ export async function startPaymentsServer(options: StartPaymentsServerOptions = 
   let resolveOrigin: (value: string) => void = () => undefined;
   const originKnown = new Promise<string>((resolve) => (resolveOrigin = resolve));
   const base = loadPaymentsManifest();
-  const manifestReady = originKnown.then((known): Manifest => ({ ...base, service: { ...base.service, base_url: `${known}${BASE_PATH}` } }));
+  // The served manifest points at this server: its API under /v2 and its RFC 9728 protected-resource metadata.
+  const manifestReady = originKnown.then(
+    (known): Manifest => ({
+      ...base,
+      service: { ...base.service, base_url: `${known}${BASE_PATH}` },
+      ...(base.auth ? { auth: { ...base.auth, provider_discovery: `${known}${PROTECTED_RESOURCE_PATH}${BASE_PATH}` } } : {}),
+    }),
+  );
 
   const jobs = createJobStreams({
     store: createMemoryJobEventStore({ maxEventsPerJob: options.jobs?.maxEventsPerJob ?? 1000 }),
@@ -160,6 +175,44 @@ export async function startPaymentsServer(options: StartPaymentsServerOptions = 
   const catalog = originKnown.then((known) => createCatalogHandler({ manifests: [{ url: `${known}${WELL_KNOWN_PATH}`, name: 'Payments API', description: 'Processes and analyzes financial transactions' }] }));
   app.get('/.well-known/ai-catalog.json', toExpressHandler(async (request) => (await catalog)(request)));
 
+  // A small OAuth 2 authorization server (client credentials only) so clients can obtain tokens the
+  // standard way: RFC 9728 metadata → RFC 8414 metadata → token endpoint.
+  app.get(`${PROTECTED_RESOURCE_PATH}${BASE_PATH}`, (_request, response) => {
+    response.json({ resource: `${origin}${BASE_PATH}`, authorization_servers: [origin], scopes_supported: ['read', 'admin'], bearer_methods_supported: ['header'] });
+  });
+  app.get('/.well-known/oauth-authorization-server', (_request, response) => {
+    response.json({
+      issuer: origin,
+      token_endpoint: `${origin}/oauth/token`,
+      grant_types_supported: ['client_credentials'],
+      token_endpoint_auth_methods_supported: ['client_secret_basic', 'client_secret_post'],
+      scopes_supported: ['read', 'admin'],
+    });
+  });
+  app.post('/oauth/token', express.urlencoded({ extended: false, limit: '8kb' }), (request, response) => {
+    const client = oauthClientOf(request.get('Authorization'), request.body as Record<string, unknown>);
+    response.set('Cache-Control', 'no-store');
+    if (!client) {
+      response.set('WWW-Authenticate', 'Basic realm="payments-oauth"');
+      return void response.status(401).json({ error: 'invalid_client', error_description: 'Unknown client or wrong secret (try demo-read-client / demo-read-secret).' });
+    }
+    if ((request.body as Record<string, unknown>)['grant_type'] !== 'client_credentials') {
+      return void response.status(400).json({ error: 'unsupported_grant_type', error_description: 'Only client_credentials is supported.' });
+    }
+    const scopeParameter = (request.body as Record<string, unknown>)['scope'];
+    // RFC 6749 §3.3: the server may grant less than asked and says so in `scope`; only nothing at all is an error.
+    const requested = typeof scopeParameter === 'string' ? scopeParameter.split(' ').filter((scope) => client.scopes.includes(scope)) : [...client.scopes];
+    if (requested.length === 0) {
+      return void response.status(400).json({ error: 'invalid_scope', error_description: `This client may request ${client.scopes.join(' ')}.` });
+    }
+    const accessToken = `oat_${randomUUID()}`;
+    tokens[accessToken] = requested;
+    // Bounded: the oldest issued token is forgotten first.
+    issuedTokens.push(accessToken);
+    if (issuedTokens.length > 1_000) delete tokens[issuedTokens.shift()!];
+    response.json({ access_token: accessToken, token_type: 'Bearer', expires_in: 3600, scope: requested.join(' ') });
+  });
+
   const api = express.Router();
   api.use(express.json({ limit: '64kb' }));
   api.use((request, response, next) => {
@@ -168,7 +221,8 @@ export async function startPaymentsServer(options: StartPaymentsServerOptions = 
     const principal = principalOf(request.get('Authorization'));
     const scopes = principal === undefined ? undefined : tokens[principal];
     if (!scopes) {
-      const challenge = token === undefined ? 'Bearer realm="payments"' : 'Bearer realm="payments", error="invalid_token"';
+      const metadata = `resource_metadata="${origin}${PROTECTED_RESOURCE_PATH}${BASE_PATH}"`;
+      const challenge = token === undefined ? `Bearer realm="payments", ${metadata}` : `Bearer realm="payments", error="invalid_token", ${metadata}`;
       return problem(response, 401, 'unauthorized', 'Unauthorized', 'Send `Authorization: Bearer demo-read` (or `demo-admin`).', { 'WWW-Authenticate': challenge });
     }
     const agentId = request.get('X-Agent-ID');
@@ -462,4 +516,21 @@ function sendStored(response: Response, stored: { status: number; body: unknown 
     .status(stored.status)
     .type(isProblem ? 'application/problem+json' : 'application/json')
     .send(JSON.stringify(stored.body));
+}
+
+function oauthClientOf(authorization: string | undefined, body: Record<string, unknown>): { scopes: readonly string[] } | undefined {
+  let id: unknown = body['client_id'];
+  let secret: unknown = body['client_secret'];
+  const basic = /^Basic\s+([A-Za-z0-9+/=]+)$/i.exec(authorization ?? '');
+  if (basic?.[1]) {
+    // RFC 6749 §2.3.1: both parts are form-encoded before being joined with ':'.
+    const decoded = Buffer.from(basic[1], 'base64').toString('utf8');
+    const separator = decoded.indexOf(':');
+    if (separator > 0) {
+      id = decodeURIComponent(decoded.slice(0, separator).replaceAll('+', ' '));
+      secret = decodeURIComponent(decoded.slice(separator + 1).replaceAll('+', ' '));
+    }
+  }
+  const client = typeof id === 'string' && Object.hasOwn(PAYMENTS_OAUTH_CLIENTS, id) ? PAYMENTS_OAUTH_CLIENTS[id] : undefined;
+  return client && client.secret === secret ? client : undefined;
 }
