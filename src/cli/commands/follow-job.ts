@@ -4,6 +4,7 @@ import { AicapError } from '../../index.js';
 import { JobError } from '../../client/index.js';
 import type { CallEnvelope, Client, JobEvent, JobNeedsInputEvent } from '../../client/index.js';
 import type { CliIo } from '../cli-io.js';
+import { renderProgress } from '../render-progress.js';
 
 /** How `aicap call` follows an async job. */
 export interface FollowJobCliOptions {
@@ -25,7 +26,6 @@ export function isAsyncJob(client: Client, toolId: string): boolean {
   }
 }
 
-const BAR_WIDTH = 30;
 
 /**
  * Starts the job, follows it to its end and prints the result envelope: a progress bar on a terminal
@@ -67,13 +67,8 @@ export async function followJobInCli(client: Client, toolId: string, args: Recor
       if (options.json) continue;
       if (event.type === 'progress' && event.percent !== undefined && event.percent !== lastPercent) {
         lastPercent = event.percent;
-        if (io.isInteractive) {
-          const filled = Math.round((Math.min(100, Math.max(0, event.percent)) / 100) * BAR_WIDTH);
-          io.stderr(`\r\x1b[2K[${'#'.repeat(filled)}${'.'.repeat(BAR_WIDTH - filled)}] ${event.percent}%`);
-          barShown = true;
-        } else {
-          io.stderr(`${event.percent}%\n`);
-        }
+        renderProgress(io, event.percent);
+        barShown = io.isInteractive;
       } else if (event.type === 'warning') {
         clearBar();
         io.warn(event.message ?? JSON.stringify(event.data));
