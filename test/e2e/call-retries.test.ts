@@ -176,6 +176,33 @@ describe('client.call: deadline', () => {
     await server.close();
   });
 
+  it('aborts a request still in flight when retry.totalTimeoutInMs passes', async () => {
+    const pending: Array<() => void> = [];
+    server.routes.set('/api/replace', (_request, response) => {
+      const timer = setTimeout(() => json({ late: true })(_request, response, ''), 5_000);
+      pending.push(() => clearTimeout(timer));
+    });
+    const started = performance.now();
+    const result = await client.call('replace');
+    expect(result.error).toMatchObject({ code: 'TIMEOUT', status: 0 });
+    expect(result.error?.message).toContain('`retry.totalTimeoutInMs`');
+    expect(performance.now() - started).toBeLessThan(3_000);
+    for (const cancel of pending) cancel();
+  });
+
+  it('stops when the caller aborts, and says so', async () => {
+    const pending: Array<() => void> = [];
+    server.routes.set('/api/replace', (_request, response) => {
+      const timer = setTimeout(() => json({ late: true })(_request, response, ''), 2_000);
+      pending.push(() => clearTimeout(timer));
+    });
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(), 50);
+    const result = await client.call('replace', {}, { signal: controller.signal });
+    expect(result.error).toMatchObject({ code: 'ABORTED', retryable: false });
+    for (const cancel of pending) cancel();
+  });
+
   it('does not start a wait that would pass retry.totalTimeoutInMs', async () => {
     const times = scripted(server, '/api/read', [{ status: 503 }]);
     const result = await client.call('read');
