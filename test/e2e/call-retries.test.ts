@@ -235,3 +235,31 @@ describe('client.call: the caller can overrule an idempotency claim (case 13)', 
     }
   });
 });
+
+describe('client.call: many clients failing together (case 22)', () => {
+  it('bounds the attempts of 100 concurrent calls and spreads their retries', async () => {
+    const server = await startClientTestServer();
+    const times: number[] = [];
+    server.routes.set('/api/read', (request, response) => {
+      times.push(performance.now());
+      json({ busy: true }, {}, 503)(request, response, '');
+    });
+    const client = await discoverCallService(server, callManifest(server.origin, tools), { retry: { limit: 2, baseDelayInMs: 200, maxDelayInMs: 1_000 } });
+    try {
+      const results = await Promise.all(Array.from({ length: 100 }, () => client.call('read')));
+      expect(results.every((result) => result.error?.status === 503)).toBe(true);
+      expect(times.length).toBeLessThanOrEqual(100 * 3);
+      expect(results.reduce((sum, result) => sum + result.meta.attempts, 0)).toBe(times.length);
+      // Retries (everything after the first wave) are spread, not synchronised.
+      const first = Math.min(...times);
+      const retries = times.map((time) => time - first).filter((offset) => offset > 20);
+      const mean = retries.reduce((sum, value) => sum + value, 0) / retries.length;
+      const deviation = Math.sqrt(retries.reduce((sum, value) => sum + (value - mean) ** 2, 0) / retries.length);
+      expect(retries.length).toBeGreaterThan(100);
+      expect(deviation / mean).toBeGreaterThan(0.3);
+    } finally {
+      await client.close();
+      await server.close();
+    }
+  });
+});
