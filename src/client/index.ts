@@ -42,8 +42,6 @@ export type { ArgumentProblem } from './call/invalid-arguments-error.js';
 export type { RenderedPrompt } from './call/render-prompt.js';
 export type { CallerPolicy, PolicySubject } from './policy/caller-policy.js';
 export type { ApproveFunction, ApprovalRequest } from './policy/enforce-call-policy.js';
-export { PolicyRefusedError } from './policy/policy-refused-error.js';
-export type { PolicyRefusalCode } from './policy/policy-refused-error.js';
 export { createMemorySessionStore } from './policy/session-store.js';
 export type { SessionStore, MemorySessionStoreOptions } from './policy/session-store.js';
 export type { Job, JobCheckpoint, StartJobOptions, ClientJobsOptions, NeedsInputHandler } from './jobs/job.js';
