@@ -15,9 +15,7 @@ if (!existsSync(join(here, '../dist/openapi/index.js'))) throw new Error('dist/o
 if (!existsSync(join(corpus, 'index.json'))) throw new Error(`${corpus} is missing: the benchmark needs the shared corpus`);
 
 const DIGITALOCEAN = 'multifile/digitalocean-public-v2/specification/DigitalOcean-public.v2.yaml';
-// DigitalOcean has an operation without `responses`, so it only generates with --lenient.
 const LARGEST = ['big/kubernetes-swagger.json', 'big/github-api.github.com-2020-07.json', 'big/stripe-spec3-2022-04.json', DIGITALOCEAN, 'big/openai-openapi.yaml', 'big/asana-oas.yaml', 'big/box-openapi.json', 'big/twilio-api-v2010.json', 'big/slack-web-openapi-v2.json'];
-const LENIENT = new Set([DIGITALOCEAN]);
 const RUNS = 3;
 
 function measure(file, lenient) {
@@ -33,10 +31,10 @@ const load = loadavg().map((value) => value.toFixed(1)).join(' / ');
 console.log(`Largest descriptions (${RUNS} runs each, median; load average ${load})`);
 const largest = [];
 for (const file of LARGEST) {
-  const runs = Array.from({ length: RUNS }, () => measure(file, LENIENT.has(file)));
+  const runs = Array.from({ length: RUNS }, () => measure(file, false));
   const last = runs.at(-1);
   if (!last.ok) throw new Error(`${file}: ${last.code} ${last.message}`);
-  const row = { file: `${file}${LENIENT.has(file) ? ' (lenient)' : ''}`, ...last, elapsedInMs: median(runs.map((run) => run.elapsedInMs)), cpuInMs: median(runs.map((run) => run.cpuInMs)), peakRssInMiB: Math.max(...runs.map((run) => run.peakRssInMiB)) };
+  const row = { file, ...last, elapsedInMs: median(runs.map((run) => run.elapsedInMs)), cpuInMs: median(runs.map((run) => run.cpuInMs)), peakRssInMiB: Math.max(...runs.map((run) => run.peakRssInMiB)) };
   largest.push(row);
   console.log(`${row.file.padEnd(60)} ${String(row.operations).padStart(5)} ops ${String(row.tools).padStart(5)} tools ${fixed(row.elapsedInMs).padStart(6)} ms wall ${fixed(row.cpuInMs).padStart(6)} ms cpu ${fixed(row.peakRssInMiB).padStart(5)} MiB ${fixed(row.manifestBytes / 1048576, 1).padStart(6)} MB out`);
 }

@@ -29,7 +29,6 @@ const DESCRIPTION_KINDS = new Set(['openapi', 'not-openapi', 'empty', 'asyncapi'
 // Real descriptions that break the OpenAPI specification: strict generation must refuse them with
 // the validator's finding, lenient generation must still produce a valid manifest.
 const LENIENT: Record<string, string> = {
-  'multifile/digitalocean-public-v2/specification/DigitalOcean-public.v2.yaml': 'an operation without `responses`',
   'edge/swagger-parser-fixtures/validate-spec/valid/only-validate-required-properties-on-objects.yaml': 'the validator checks `required` on an array schema (a false positive we do not override)',
   'ai-plugins/openai-plugin-store-2023-08/api_speak_com__speak.api.yaml': '`required: true` on schema properties',
   'ai-plugins/openai-plugin-store-2023-08/doctors-lc_jp__dlc.api.yaml': '`required: false` on schema properties',

@@ -18,6 +18,8 @@ export interface OperationInput {
   operation: Record<string, unknown>;
   /** Parameters declared on the Path Item (the operation's own win by name and location). */
   pathParameters: unknown[];
+  /** URL of the document holding the Path Item, the base of its parameters' `$ref`s. @default documentUrl */
+  pathItemDocumentUrl?: string;
   /** Security requirements of the document root, used when the operation declares none. */
   rootSecurity: unknown;
   /** Names of security schemes whose requirement lists are scopes. */
@@ -62,8 +64,14 @@ export function transformOperationObject(input: OperationInput, context: Transfo
   const where = `${method} ${path}`;
   const parameters: Record<string, Parameter> = {};
   let idempotencyHeader: string | undefined;
-  for (const value of mergeParameters(input.pathParameters, operation['parameters'], input.documentUrl, context)) {
-    const named = transformParameterObject(value, input.documentUrl, context, where);
+  const pathItemDocumentUrl = input.pathItemDocumentUrl ?? input.documentUrl;
+  const merged = mergeParameters(
+    input.pathParameters.map((value) => ({ value, documentUrl: pathItemDocumentUrl })),
+    (Array.isArray(operation['parameters']) ? operation['parameters'] : []).map((value: unknown) => ({ value, documentUrl: input.documentUrl })),
+    context,
+  );
+  for (const { value, documentUrl } of merged) {
+    const named = transformParameterObject(value, documentUrl, context, where);
     if (!named) continue;
     if (named.parameter.in === 'header' && IDEMPOTENCY_HEADER.test(named.name)) {
       // The client generates and reuses the key itself; it is not the agent's to fill.
@@ -127,14 +135,18 @@ export function transformOperationObject(input: OperationInput, context: Transfo
   return mapping;
 }
 
-function mergeParameters(pathLevel: unknown[], operationLevel: unknown, documentUrl: string, context: TransformContext): unknown[] {
-  const own = Array.isArray(operationLevel) ? operationLevel : [];
-  const keyOf = (value: unknown): string => {
+interface LocatedParameter {
+  value: unknown;
+  documentUrl: string;
+}
+
+function mergeParameters(pathLevel: LocatedParameter[], own: LocatedParameter[], context: TransformContext): LocatedParameter[] {
+  const keyOf = ({ value, documentUrl }: LocatedParameter): string => {
     const parameter = context.resolver.follow(value, documentUrl).value;
     return isRecord(parameter) ? `${String(parameter['in'])}:${String(parameter['name'])}` : '';
   };
   const overridden = new Set(own.map(keyOf));
-  return [...pathLevel.filter((value) => !overridden.has(keyOf(value))), ...own];
+  return [...pathLevel.filter((parameter) => !overridden.has(keyOf(parameter))), ...own];
 }
 
 function checkPathPlaceholders(path: string, parameters: Record<string, Parameter>, context: TransformContext, where: string): void {
