@@ -495,10 +495,11 @@ export function createToolCaller(options: ClientCallOptions, dependencies: ToolC
     },
     readResource: (resourceId, args = {}, callOptions = {}) => callTool(resourceId, args, { ...callOptions, allPages: false }, 'resource'),
     async sendFollowUp(toolId, request) {
-      const { resolved, toolRequest } = await prepareFollowUp(toolId, request);
+      const { resolved, toolRequest, redactor } = await prepareFollowUp(toolId, request);
       const { url, headers } = toolRequest;
       await authenticator.authenticate({ url, displayUrl: new URL(toolRequest.displayUrl), headers }, { auth: resolved.service.manifest.auth, forceRefresh: request.forceRefresh === true });
-      emitAudit({ type: 'call.attempt', toolId: resolved.tool.id, origin: url.origin, method: request.method, url: redactUrl(toolRequest.displayUrl), detail: 'follow-up' });
+      // The same redaction as a call's audit URL: a follow-up path can carry a redact_from_logs value.
+      emitAudit({ type: 'call.attempt', toolId: resolved.tool.id, origin: url.origin, method: request.method, url: redactor.text(redactUrl(toolRequest.displayUrl)), detail: 'follow-up' });
       return dependencies.fetch(url, { method: request.method, headers, ...(request.body === undefined ? {} : { body: request.body }), ...(request.signal === undefined ? {} : { signal: request.signal }) });
     },
     async followUpEnvelope(toolId, request) {
