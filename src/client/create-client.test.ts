@@ -14,6 +14,11 @@ describe('createClient', () => {
     expect(() => createClient(options)).toThrow(expect.objectContaining({ code: 'INVALID_OPTION', message: expect.stringContaining(name) }));
   });
 
+  it('refuses an unknown event name', () => {
+    const client = createClient();
+    expect(() => client.on('update' as 'change', () => undefined)).toThrow(expect.objectContaining({ code: 'INVALID_OPTION', message: expect.stringContaining('`client.on`') }));
+  });
+
   it('refuses a discovery target that is not a URL, naming the method', async () => {
     const client = createClient();
     await expect(client.discover('api.example.com')).rejects.toMatchObject({ code: 'INVALID_OPTION', message: expect.stringContaining('`discover`') });

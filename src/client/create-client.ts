@@ -3,7 +3,7 @@ import type { ClientOptions } from './client-options.js';
 import type { DiscoveredService, ResolvedTool } from './client-types.js';
 import type { Manifest } from '../manifest/manifest-v0.js';
 import { discoverService, loadService, pinDigest, pinKey, type DiscoverOptions, type LoadOptions } from './discover/discover-service.js';
-import { NotImplementedError } from './errors/not-implemented-error.js';
+import { AicapError } from '../errors/aicap-error.js';
 import { assertToolEnabled, resolveTool } from './resolve-tool.js';
 import { createToolCaller } from './call/create-tool-caller.js';
 import { createJobTracker } from './jobs/create-job-tracker.js';
@@ -124,7 +124,7 @@ export function createClient(options: ClientOptions = {}): Client {
     },
     resolveTool: (nameOrId) => resolveTool(context, nameOrId),
     on(event, listener) {
-      if (event !== 'change') throw new NotImplementedError(`on('${String(event)}')`);
+      if (event !== 'change') throw new AicapError('INVALID_OPTION', `\`client.on\` accepts the event 'change', got ${JSON.stringify(event)}.`);
       context.changeListeners.add(listener);
       return () => void context.changeListeners.delete(listener);
     },
