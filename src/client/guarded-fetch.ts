@@ -56,7 +56,9 @@ export interface GuardedFetchTimeouts {
   */
   bodyIdleInMs?: number;
   /**
-  Whole exchange, redirects and body included. `0` disables it (for long-lived event streams).
+  Whole exchange, redirects and body included. `0` disables it. A successful `text/event-stream`
+  response is exempt once its headers arrive: a stream lives as long as its job, and `bodyIdleInMs`
+  (longer than the server's heartbeat interval) detects a dead one.
 
   @default 60_000
   */
@@ -209,6 +211,9 @@ export function createNamedGuardedFetch(options: GuardedFetchOptions, names: Opt
         }
         const location = response.headers.get('location');
         if (maxRedirects === 0 || !REDIRECT_STATUSES.has(response.status) || location === null) {
+          // An event stream lives as long as the job behind it: the total deadline would cut it every
+          // `totalInMs`. Its liveness is the body-idle deadline's job (servers send heartbeats).
+          if (response.ok && isEventStream(response.headers.get('content-type'))) clear();
           return guardResponse(response, { method, url, maxResponseSizeInBytes, timeouts, names, hops, onSettled: clear, signal: init.signal });
         }
         await response.body?.cancel().catch(() => undefined);
@@ -244,6 +249,10 @@ export function createNamedGuardedFetch(options: GuardedFetchOptions, names: Opt
   let closing: Promise<void> | undefined;
   // Idempotent: closing twice (a test teardown after an explicit close) must not throw.
   return Object.assign(guardedFetch, { close: () => (closing ??= agent ? agent.close() : Promise.resolve()) });
+}
+
+function isEventStream(contentType: string | null): boolean {
+  return contentType !== null && contentType.split(';')[0]?.trim().toLowerCase() === 'text/event-stream';
 }
 
 function invalidOption(name: string, value: unknown, expected: string): AicapError {
