@@ -1,14 +1,12 @@
-import { validate as validateOpenApi } from '@readme/openapi-parser';
-import swagger2openapi from 'swagger2openapi';
 import { ManifestValidationError } from '../errors/manifest-validation-error.js';
-import { checkEmbeddedSchema } from '../manifest/check-embedded-schema.js';
-import { SCHEMA_VERSION, type HttpMethod, type JsonSchema, type Manifest, type Parameter, type Prompt, type Resource, type Tool } from '../manifest/manifest-v0.js';
+import { SCHEMA_VERSION, type HttpMethod, type Manifest, type Prompt, type Resource } from '../manifest/manifest-v0.js';
 import { validateManifest } from '../manifest/validate-manifest.js';
-import { fromPointer } from '../internal/json-pointer.js';
-import { checkOptions, displayLocation, loadOpenApiDescription, type LoadedOpenApiDescription, type LoadOpenApiDescriptionOptions } from './load-openapi-description.js';
+import { convertSwaggerDescription, swaggerPointerToOpenApi } from './convert-swagger-description.js';
+import { checkOptions, displayLocation, loadOpenApiDescription, type LoadOpenApiDescriptionOptions } from './load-openapi-description.js';
 import { applyManifestOverlay, type ManifestOverlay } from './manifest-overlay.js';
 import { OpenApiInvalidError } from './openapi-invalid-error.js';
 import { createReferenceResolver } from './reference-resolver.js';
+import { repairEmbeddedSchemas } from './repair-embedded-schemas.js';
 import { createToolIdAllocator } from './tool-id.js';
 import { transformInfoObject } from './transform/info-object.js';
 import { transformOperationObject, type OperationMapping } from './transform/operation-object.js';
@@ -16,6 +14,7 @@ import { transformSecuritySchemeObjects } from './transform/security-scheme-obje
 import { transformServerObject } from './transform/server-object.js';
 import { isRecord, nonEmptyString, type GeneratorWarning, type TransformContext } from './transform/transform-context.js';
 import { readPromptsExtension } from './transform/x-ai-extensions.js';
+import { validateOpenApiDescription } from './validate-openapi-description.js';
 
 /** Options of {@link generateManifest}. */
 export interface GenerateManifestOptions extends LoadOpenApiDescriptionOptions {
@@ -93,12 +92,11 @@ export async function generateManifest(options: GenerateManifestOptions): Promis
   const location = displayLocation(loaded.url);
   const version = detectVersion(loaded.root, location);
   progress(`validating ${version.swagger ? 'Swagger' : 'OpenAPI'} ${version.text}`);
-  await validateDescription(loaded, location, options.strict ?? true, warnings);
+  await validateOpenApiDescription(loaded, location, options.strict ?? true, warnings);
   let root = loaded.root;
   if (version.swagger) {
     progress('converting Swagger 2.0 to OpenAPI 3.0');
-    localizeSelfReferences(root, loaded.url);
-    root = await convertSwagger(root, location);
+    root = await convertSwaggerDescription(root, loaded.url, location);
     loaded.documents.set(loaded.url, root);
   }
   const context: TransformContext = {
@@ -173,171 +171,6 @@ function detectVersion(root: Record<string, unknown>, location: string): { swagg
     throw new OpenApiInvalidError('is not an OpenAPI description: it has neither an `openapi` nor a `swagger` field (AsyncAPI, JSON Schema and plugin manifests are not OpenAPI)', { location });
   }
   throw new OpenApiInvalidError(`"openapi": ${JSON.stringify(openapi)} is not supported; only Swagger 2.0 and OpenAPI 3.0.x/3.1.x are`, { location });
-}
-
-async function validateDescription(loaded: LoadedOpenApiDescription, location: string, strict: boolean, warnings: GeneratorWarning[]): Promise<void> {
-  const { root } = loaded;
-  let problems: string[];
-  try {
-    // The validator gets a bundled copy, not the files: it dereferences in place, its YAML parser
-    // rejects YAML 1.2 files that ours reads, and its own dereferencing of every file took
-    // DigitalOcean's 1,500 files to 24 s and 1 GB. The loader has read and checked every file already.
-    const copy = structuredClone(root);
-    if (loaded.documents.size > 1) inlineExternalReferences(copy, loaded);
-    const result = await validateOpenApi(copy as never, { resolve: { external: false } });
-    problems = result.valid ? [] : relevantProblems(result.errors.map((error) => error.message), root);
-  } catch (error) {
-    problems = [(error as Error).message];
-  }
-  problems.push(...checkFormats(root));
-  if (problems.length === 0) return;
-  const shown = problems.map((problem) => summarizeProblem(problem));
-  if (strict) {
-    const more = shown.length > 5 ? ` (and ${shown.length - 5} more)` : '';
-    throw new OpenApiInvalidError(`is not a valid OpenAPI description: ${shown.slice(0, 5).join('; ')}${more}. Fix the description, or pass \`strict: false\` (CLI --lenient) to generate anyway`, { location, problems: shown });
-  }
-  for (const problem of shown) warnings.push({ code: 'openapi.invalid', where: location, message: problem });
-}
-
-/**
- * Bundles a multi-document description for the validator: each external `$ref` target is copied in
- * at its first use (later uses stay references, so the copy grows with the description, not with
- * the number of paths through it), and a target that is not an object
- * (`description: { $ref: intro.yml#/text }`) replaces its reference everywhere.
- */
-function inlineExternalReferences(document: Record<string, unknown>, loaded: LoadedOpenApiDescription): void {
-  const resolver = createReferenceResolver(loaded.documents);
-  const inlined = new Set<string>();
-  const stack: Array<[Record<string, unknown> | unknown[], string]> = [[document, loaded.url]];
-  while (stack.length > 0) {
-    const [value, documentUrl] = stack.pop()!;
-    for (const [key, child] of Object.entries(value)) {
-      if (key.startsWith('x-') || typeof child !== 'object' || child === null) continue;
-      const reference = (child as Record<string, unknown>)['$ref'];
-      if (typeof reference !== 'string' || reference.startsWith('#')) {
-        stack.push([child as Record<string, unknown>, documentUrl]);
-        continue;
-      }
-      let target;
-      try {
-        target = resolver.follow(child, documentUrl);
-      } catch {
-        continue; // reported when a transform uses it
-      }
-      if (typeof target.value !== 'object' || target.value === null) (value as Record<string, unknown>)[key] = target.value;
-      else if (target.key !== undefined && !inlined.has(target.key)) {
-        inlined.add(target.key);
-        const copy = structuredClone(target.value) as Record<string, unknown>;
-        (value as Record<string, unknown>)[key] = copy;
-        stack.push([copy, target.documentUrl]);
-      }
-    }
-  }
-}
-
-/**
- * Drops validator findings that are not problems for generation: unresolved pointers (the
- * transforms resolve each `$ref` they use and fail clearly on a broken one; the validator cannot
- * see Swagger 2.0 refs that only resolve after conversion), `x-` keys in `paths` (allowed by the
- * specification), and 3.1 documents without operations (valid, they yield no tools).
- */
-function relevantProblems(problems: string[], root: Record<string, unknown>): string[] {
-  return problems.filter((problem) => {
-    if (problem.startsWith('Missing $ref pointer')) return false;
-    if (problem.includes('`paths` object must begin with a leading slash')) {
-      return isRecord(root['paths']) && Object.keys(root['paths']).some((path) => !path.startsWith('/') && !path.startsWith('x-'));
-    }
-    if (problem.includes('must contain at least one entry in either `paths`, `webhooks`, or `components`')) {
-      return root['paths'] === undefined && root['webhooks'] === undefined && root['components'] === undefined;
-    }
-    return true;
-  });
-}
-
-/**
- * What the validator leaves out: the URL and e-mail formats the specification requires of the
- * Info, Contact, License and External Documentation objects, and schema `pattern`s that are not
- * regular expressions at all.
- */
-function checkFormats(root: Record<string, unknown>): string[] {
-  const problems: string[] = [];
-  const info = isRecord(root['info']) ? root['info'] : {};
-  const contact = isRecord(info['contact']) ? info['contact'] : {};
-  const license = isRecord(info['license']) ? info['license'] : {};
-  const externalDocs = isRecord(root['externalDocs']) ? root['externalDocs'] : {};
-  const urls: Array<[string, unknown]> = [['/info/termsOfService', info['termsOfService']], ['/info/contact/url', contact['url']], ['/info/license/url', license['url']], ['/externalDocs/url', externalDocs['url']]];
-  for (const [pointer, value] of urls) {
-    if (typeof value === 'string' && !URL.canParse(value)) problems.push(`${pointer} must be a URL, got ${JSON.stringify(value.slice(0, 100))}`);
-  }
-  if (typeof contact['email'] === 'string' && !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(contact['email'])) problems.push(`/info/contact/email must be an e-mail address, got ${JSON.stringify(contact['email'].slice(0, 100))}`);
-  const stack: Array<[unknown, string]> = [[root['components'] ?? root['definitions'], root['components'] ? '/components' : '/definitions'], [root['paths'], '/paths']];
-  while (stack.length > 0 && problems.length < 20) {
-    const [value, pointer] = stack.pop()!;
-    if (typeof value !== 'object' || value === null) continue;
-    for (const [key, child] of Object.entries(value)) {
-      if (key.startsWith('x-') || key === 'example' || key === 'examples' || key === 'default' || key === 'enum') continue;
-      if (key === 'pattern' && typeof child === 'string') {
-        try {
-          new RegExp(child);
-        } catch {
-          problems.push(`${pointer}/pattern ${JSON.stringify(child.slice(0, 100))} is not a regular expression`);
-        }
-      } else if (typeof child === 'object' && child !== null) stack.push([child, `${pointer}/${key.replaceAll('~', '~0').replaceAll('/', '~1')}`]);
-    }
-  }
-  return problems;
-}
-
-function summarizeProblem(problem: string): string {
-  // The validator's messages carry a code frame; the first line and the marked line say enough.
-  const lines = problem.split('\n').map((line) => line.trimEnd());
-  const marked = lines.find((line) => line.trimStart().startsWith('>'));
-  // The frame's line numbers count lines of the validator's own JSON rendering, not of the file: left out.
-  const summary = marked ? `${lines[0]} (near ${marked.replace(/^\s*>\s*\d*\s*\|?\s*/, '').replace(/\s+/g, ' ').slice(0, 120)})` : (lines[0] ?? problem);
-  return summary.slice(0, 400);
-}
-
-/** `$ref: "swagger.yaml#/definitions/X"` inside swagger.yaml itself is `#/definitions/X`, which the converter understands. */
-function localizeSelfReferences(root: Record<string, unknown>, rootUrl: string): void {
-  const stack: unknown[] = [root];
-  while (stack.length > 0) {
-    const value = stack.pop();
-    if (typeof value !== 'object' || value === null) continue;
-    if (Array.isArray(value)) {
-      stack.push(...value);
-      continue;
-    }
-    const record = value as Record<string, unknown>;
-    const reference = record['$ref'];
-    if (typeof reference === 'string' && !reference.startsWith('#') && reference.includes('#')) {
-      try {
-        const target = new URL(reference, rootUrl);
-        const fragment = target.hash;
-        target.hash = '';
-        if (target.href === rootUrl) record['$ref'] = fragment;
-      } catch {
-        // not a URI reference; the resolver reports it if it is used
-      }
-    }
-    for (const child of Object.values(record)) if (typeof child === 'object' && child !== null) stack.push(child);
-  }
-}
-
-const SWAGGER_SECTIONS: Record<string, string> = { definitions: 'schemas', parameters: 'parameters', responses: 'responses' };
-
-/** Where a Swagger 2.0 pointer (`/definitions/X`) lives after conversion (`/components/schemas/X`). */
-function swaggerPointerToOpenApi(pointer: string): string {
-  const match = /^\/(definitions|parameters|responses)(\/.*)$/.exec(pointer);
-  return match ? `/components/${SWAGGER_SECTIONS[match[1]!]!}${match[2]!}` : pointer;
-}
-
-async function convertSwagger(root: Record<string, unknown>, location: string): Promise<Record<string, unknown>> {
-  try {
-    const converted = await swagger2openapi.convertObj(root as never, { patch: true, warnOnly: true, resolve: false } as never);
-    return converted.openapi as unknown as Record<string, unknown>;
-  } catch (error) {
-    throw new OpenApiInvalidError(`cannot convert Swagger 2.0 to OpenAPI 3.0: ${(error as Error).message}`, { location, cause: error });
-  }
 }
 
 function mapOperations(root: Record<string, unknown>, documentUrl: string, scopedSchemes: ReadonlySet<string>, maxReturnSchemaNodes: number, context: TransformContext): { list: OperationMapping[]; operations: number } {
@@ -423,61 +256,3 @@ function markMissingIntents(manifest: Manifest, warnings: GeneratorWarning[]): v
   warnings.push({ code: 'intent.missing', where: 'tools', message: `${missing.length} of ${manifest.tools.length} tools have no intent (marked "TODO: …" in intent.when): ${listed}. Add x-ai-intent to the operations or an overlay entry per tool id` });
 }
 
-// Embedded-schema findings that one keyword causes: dropping the keyword loosens validation a
-// little and keeps the rest of the schema. Any other finding (size, depth) simplifies the schema.
-const DROPPABLE: Record<string, string> = {
-  'schema.unsafe_pattern': 'regular expressions that could backtrack catastrophically',
-  'schema.invalid_pattern': 'regular expressions that are not valid in Unicode mode',
-  'schema.unbounded_unique_items': '"uniqueItems" without a small "maxItems" on non-scalar items',
-};
-
-/** Keeps embedded schemas within what `validateManifest` accepts: risky keywords go, oversized schemas shrink. */
-function repairEmbeddedSchemas(manifest: Manifest, warnings: GeneratorWarning[]): void {
-  const entries: Array<Tool | Resource> = [...manifest.tools, ...(manifest.resources ?? [])];
-  const dropped = new Map<string, Set<string>>();
-  for (const entry of entries) {
-    const where = `${'method' in entry && entry.method ? entry.method : 'GET'} ${entry.path}`;
-    for (const [name, parameter] of Object.entries(entry.parameters ?? {})) {
-      if (parameter.json_schema === undefined) continue;
-      if (repairSchema(parameter.json_schema, dropped) === undefined) {
-        warnings.push({ code: 'schema.simplified', where, message: `the schema of parameter "${name}" is too large or too deep for a manifest; only its type (${parameter.type}) is declared` });
-        simplify(parameter);
-      }
-    }
-    const returns = entry.returns;
-    if (returns) {
-      for (const key of ['schema', 'item_schema'] as const) {
-        const schema = returns[key];
-        if (isRecord(schema) && repairSchema(schema, dropped) === undefined) delete returns[key];
-      }
-    }
-  }
-  for (const [code, values] of dropped) {
-    const listed = [...values].slice(0, 5).map((value) => JSON.stringify(value).slice(0, 60)).join(', ');
-    warnings.push({ code: 'schema.keyword_dropped', where: 'schemas', message: `${values.size} distinct ${DROPPABLE[code]} were left out of embedded schemas (${listed}${values.size > 5 ? ', …' : ''})` });
-  }
-}
-
-function repairSchema(schema: JsonSchema, dropped: Map<string, Set<string>>): JsonSchema | undefined {
-  // Each pass removes every offending keyword it finds; a few passes settle any schema.
-  for (let pass = 0; pass < 3; pass++) {
-    const issues = checkEmbeddedSchema(schema, '');
-    if (issues.length === 0) return schema;
-    for (const issue of issues) {
-      if (DROPPABLE[issue.code] === undefined) return undefined;
-      const tokens = fromPointer(issue.pointer);
-      const keyword = tokens.at(-1);
-      const owner = tokens.slice(0, -1).reduce<unknown>((node, token) => (typeof node === 'object' && node !== null ? (node as Record<string, unknown>)[token] : undefined), schema);
-      if (keyword === undefined || !isRecord(owner) || !(keyword in owner)) return undefined;
-      (dropped.get(issue.code) ?? dropped.set(issue.code, new Set()).get(issue.code)!).add(String(owner[keyword]));
-      delete owner[keyword];
-    }
-  }
-  return checkEmbeddedSchema(schema, '').length === 0 ? schema : undefined;
-}
-
-function simplify(parameter: Parameter): void {
-  delete parameter.json_schema;
-  // The whole-body parameter must keep a schema; its type is the most that can be said.
-  if (parameter.in === 'body' && (parameter.type === 'object' || parameter.type === 'array')) parameter.json_schema = { type: parameter.type };
-}
