@@ -152,7 +152,7 @@ export async function generateManifest(options: GenerateManifestOptions): Promis
   manifest.tools = manifest.tools.map((tool) => orderFields(tool, TOOL_FIELD_ORDER));
   progress('validating the manifest');
   const result = validateManifest(manifest, { warnUnknownFields: false });
-  if (!result.valid) throw new ManifestValidationError(result.issues, `The manifest generated from ${location} (please report this as an aicap bug; an overlay may also have caused it)`);
+  if (!result.valid) throw new ManifestValidationError(result.issues, `The manifest generated from ${location} (x-ai-* extensions and the overlay are copied as written: check the fields named here there first; otherwise please report an aicap bug)`);
   return {
     manifest,
     warnings,

@@ -82,6 +82,7 @@ describe('transformOperationObject', () => {
     ['x-ai-resource on a POST', { method: 'POST', path: '/things', operation: { responses: ok, 'x-ai-resource': true }, code: 'x-ai-resource.not_get' }],
     ['a malformed x-ai-intent', { method: 'GET', path: '/things', operation: { responses: ok, 'x-ai-intent': { avoid_when: 'x' } }, code: 'x-ai-intent.invalid' }],
     ['an x-ai-errors status outside 400–599', { method: 'GET', path: '/things', operation: { responses: ok, 'x-ai-errors': { odd: { status: 302 } } }, code: 'x-ai-errors.invalid' }],
+    ['an unknown field in x-ai-errors', { method: 'GET', path: '/things', operation: { responses: ok, 'x-ai-errors': { gone: { status: 410, detail: 'x' } } }, code: 'x-ai.unknown_field' }],
     ['x-ai-temporal without terminal_states', { method: 'POST', path: '/things', operation: { responses: ok, 'x-ai-temporal': { status_endpoint: '/s' } }, code: 'x-ai-temporal.invalid' }],
     ['a path parameter with no placeholder', { method: 'GET', path: '/things', operation: { parameters: [{ name: 'id', in: 'path', schema: { type: 'string' } }], responses: ok }, code: 'parameter.path_unused' }],
   ];

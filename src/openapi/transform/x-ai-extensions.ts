@@ -71,7 +71,7 @@ export function readErrorsExtension(value: unknown, context: TransformContext, w
       context.warn({ code: 'x-ai-errors.invalid', where, message: `x-ai-errors["${code}"].status must be an integer from 400 to 599; the entry was ignored` });
       continue;
     }
-    errors[code] = contract as Partial<ErrorContract>;
+    errors[code] = pick(contract, ERROR_CONTRACT_FIELDS, context, where, `x-ai-errors["${code}"]`) as Partial<ErrorContract>;
   }
   return errors;
 }
@@ -102,7 +102,7 @@ export function readTemporalExtension(value: unknown, context: TransformContext,
     return undefined;
   }
   const { event_schema: eventSchema, ...rest } = value;
-  const temporal = { pattern: 'async_job', status_response_type: 'json', ...rest, status_endpoint: statusEndpoint } as TemporalBehavior;
+  const temporal = { pattern: 'async_job', status_response_type: 'json', ...pick(rest, TEMPORAL_FIELDS, context, where, 'x-ai-temporal'), status_endpoint: statusEndpoint } as TemporalBehavior;
   return isRecord(eventSchema) ? { temporal, eventSchema: eventSchema as Record<string, EventSchema> } : { temporal };
 }
 
@@ -115,8 +115,22 @@ export function readPromptsExtension(value: unknown, context: TransformContext):
   }
   const prompts: Prompt[] = [];
   value.forEach((prompt, index) => {
-    if (isRecord(prompt) && nonEmptyString(prompt['id']) && nonEmptyString(prompt['description']) && nonEmptyString(prompt['template'])) prompts.push(prompt as unknown as Prompt);
+    if (isRecord(prompt) && nonEmptyString(prompt['id']) && nonEmptyString(prompt['description']) && nonEmptyString(prompt['template'])) prompts.push(pick(prompt, PROMPT_FIELDS, context, `x-ai-prompts/${index}`, 'the prompt') as unknown as Prompt);
     else context.warn({ code: 'x-ai-prompts.invalid', where: `x-ai-prompts/${index}`, message: 'a prompt needs `id`, `description` and `template`; it was ignored' });
   });
   return prompts;
+}
+
+// The members the manifest defines for each object an extension carries; others are reported and left out.
+const ERROR_CONTRACT_FIELDS = new Set(['status', 'type', 'retry_strategy', 'max_retries', 'context']);
+const TEMPORAL_FIELDS = new Set(['pattern', 'status_endpoint', 'status_response_type', 'terminal_states', 'signals', 'result_endpoint', 'cancel_endpoint', 'job_id_field', 'reconnection']);
+const PROMPT_FIELDS = new Set(['id', 'description', 'template', 'parameters']);
+
+function pick(value: Record<string, unknown>, fields: ReadonlySet<string>, context: TransformContext, where: string, what: string): Record<string, unknown> {
+  const picked: Record<string, unknown> = {};
+  for (const [key, field] of Object.entries(value)) {
+    if (fields.has(key)) picked[key] = field;
+    else if (!key.startsWith('x-')) context.warn({ code: 'x-ai.unknown_field', where, message: `${what}: "${key}" is not a field the manifest defines; it was left out (expected ${[...fields].join(', ')})` });
+  }
+  return picked;
 }
