@@ -9,7 +9,7 @@ import { assessTargets, renderResults } from './lib/render-results.js';
 import { startServerProcess } from './lib/start-server-process.js';
 import { benchmarkCall } from './sections/call.js';
 import { benchmarkColdDiscovery } from './sections/discovery.js';
-import { collectGeneratorResults } from './sections/generator.js';
+import { benchmarkGenerator } from './sections/generator.js';
 import { benchmarkRevalidation } from './sections/revalidation.js';
 import { benchmarkServing } from './sections/serve.js';
 import { benchmarkTokens } from './sections/tokens.js';
@@ -19,7 +19,7 @@ const SETTINGS = {
   discovery: { warmupIterations: 30, iterations: 400, maxTimeInMs: 25_000 },
   revalidation: { warmupIterations: 100, iterations: 1500, maxTimeInMs: 15_000 },
   call: { warmupIterations: 200, iterations: 2000, maxTimeInMs: 20_000 },
-  serve: { connections: 10, warmupInSeconds: 1, durationInSeconds: 5 },
+  serve: { connections: 10, warmupInSeconds: 1, rounds: 5, burstInSeconds: 2 },
 };
 const METHOD = [
   'Servers run in a child process, clients and autocannon in the parent, so neither shares a thread or a heap with the other.',
@@ -29,7 +29,7 @@ const METHOD = [
   'MCP servers: the SDK\'s low-level `Server` + `StreamableHTTPServerTransport` on `createMcpExpressApp`, stateless (new server and transport per request) and stateful (session map), as the SDK documents; tools are `exportTools(catalog, \'mcp\')` of the same Payments manifest. `callTool(\'list_transactions\')` runs the REST handler\'s checks and slicing in process on the same generated data (it skips the rate-limit bookkeeping and `Link` header the REST endpoint also does).',
   'Revalidation: the 304 path uses an aicap/express server sending `max-age=0`, so every `discover` after the first is past max-age; "within max-age" uses the Payments server (`max-age=300`).',
   'One call: `client.call` runs with a new policy session every 40 calls, since the Payments manifest allows 50 actions per session.',
-  `Serving: autocannon ${SETTINGS.serve.connections} connections, ${SETTINGS.serve.warmupInSeconds} s warm-up, ${SETTINGS.serve.durationInSeconds} s measured per target, fresh server process per target; RSS is the server process's.`,
+  `Serving: one server process per target (RSS is that process's), all started first, then autocannon with ${SETTINGS.serve.connections} connections: ${SETTINGS.serve.warmupInSeconds} s warm-up per target, then ${SETTINGS.serve.rounds} rounds of ${SETTINGS.serve.burstInSeconds} s bursts, one per target in turn; figures are medians over the rounds, ratios medians of the per-round ratios.`,
 ];
 
 const log = (message) => process.stderr.write(`${message}\n`);
@@ -53,8 +53,8 @@ async function main() {
   }
   log('4/6 serving throughput…');
   const serve = await benchmarkServing(SETTINGS.serve);
-  log('5/6 generator results…');
-  const generator = collectGeneratorResults();
+  log('5/6 generator…');
+  const generator = await benchmarkGenerator();
   log('6/6 tokens…');
   const tokens = await benchmarkTokens();
 

@@ -64,7 +64,7 @@ export function summarize(name, values) {
   return {
     name,
     iterations: sorted.length,
-    medianInMs: round(median(sorted)),
+    medianInMs: round(medianOf(sorted)),
     p95InMs: round(at(0.95)),
     meanInMs: round(sorted.reduce((sum, value) => sum + value, 0) / sorted.length),
     minInMs: round(sorted[0]),
@@ -72,7 +72,9 @@ export function summarize(name, values) {
   };
 }
 
-function median(sorted) {
+/** The median of any list of numbers. */
+export function medianOf(values) {
+  const sorted = [...values].sort((a, b) => a - b);
   const middle = Math.floor(sorted.length / 2);
   return sorted.length % 2 === 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
 }

@@ -51,7 +51,7 @@ export function renderResults(results, analysis) {
   if (analysis) add('## Analysis of missed targets and known costs', '', analysis.trim(), '');
   add('## How it is measured', '', ...results.method.map((line) => `- ${line}`), '');
 
-  add('## 1. Cold discovery', '', ...latencyTable(results.discovery.rows), '');
+  add('## 1. Cold discovery', '', ...latencyTable(results.discovery.rows), '', scaleOfDiscovery(results.discovery.rows), '');
   add(
     '## 2. Revalidation',
     '',
@@ -64,7 +64,7 @@ export function renderResults(results, analysis) {
   add(
     '## 4. Serving throughput',
     '',
-    `autocannon, ${results.serve.settings.connections} connections, ${results.serve.settings.warmupInSeconds} s warm-up then ${results.serve.settings.durationInSeconds} s per target, 127.0.0.1, one fresh server process per target. "Status share" is the fraction of answers with the expected status.`,
+    `autocannon, ${results.serve.settings.connections} connections, 127.0.0.1; ${results.serve.settings.rounds} interleaved rounds of ${results.serve.settings.burstInSeconds} s per target after a ${results.serve.settings.warmupInSeconds} s warm-up; requests/s and latencies are medians over the rounds. "Status share" is the fraction of answers with the expected status.`,
     '',
     '| target | requests/s | p50 ms | p99 ms | requests | status share | errors | RSS at start → after, MiB |',
     '|---|---:|---:|---:|---:|---:|---:|---|',
@@ -74,6 +74,7 @@ export function renderResults(results, analysis) {
     ),
     '',
   );
+  add(scaleOfServing(results.serve.rows), '');
   add('## 5. Generator (largest corpus descriptions)', '', ...generatorSection(results.generator), '');
   add(
     '## 6. Tokens of the tool list (`o200k_base`)',
@@ -109,16 +110,26 @@ function latencyTable(rows, withRequests = false) {
 
 function generatorSection(generator) {
   if (generator.pending) return [`Pending: ${generator.pending}`];
-  const rows = Array.isArray(generator.data) ? generator.data : (generator.data.rows ?? generator.data.results);
-  if (!Array.isArray(rows) || rows.length === 0) return [`Results from \`${generator.source}\` (not a table; see results.json).`];
-  const columns = [...new Set(rows.flatMap((row) => Object.keys(row)))].filter((column) => rows.every((row) => typeof row[column] !== 'object' || row[column] === null));
   return [
-    `From \`${generator.source}\`, as the generator's own benchmark wrote them.`,
+    `One run per description in a fresh process, through the generator's own \`bench/generator-one.js\` (wall and CPU time, peak RSS of that process, Node itself included).${generator.fullResults ? ` Its full benchmark (3 runs each, the whole corpus): [${generator.fullResults.replace('bench/', '')}](${generator.fullResults.replace('bench/', '')}).` : ''} Target: ${generator.target.description}: ${generator.target.met ? '✔ met' : '✘ missed'}.`,
     '',
-    `| ${columns.join(' | ')} |`,
-    `|${columns.map(() => '---').join('|')}|`,
-    ...rows.map((row) => `| ${columns.map((column) => String(row[column] ?? '')).join(' | ')} |`),
+    '| description | operations | tools | warnings | wall ms | CPU ms | peak RSS MiB | manifest MiB |',
+    '|---|---:|---:|---:|---:|---:|---:|---:|',
+    ...generator.rows.map((row) => `| ${row.description} | ${row.operations} | ${row.tools} | ${row.warnings} | ${row.wallInMs} | ${row.cpuInMs} | ${row.peakRssInMiB} | ${row.manifestInMiB} |`),
   ];
+}
+
+// How far even the bare baselines get against MCP in the same run: the ceiling a target has to fit under.
+function scaleOfDiscovery(rows) {
+  const [aicap, raw, ...mcp] = rows;
+  const fastestMcp = Math.min(...mcp.map((row) => row.medianInMs));
+  return `For scale: raw \`fetch\` + \`JSON.parse\` (no checks at all) is ${(fastestMcp / raw.medianInMs).toFixed(1)}× faster than the faster MCP variant in this run; aicap takes ${(aicap.medianInMs / raw.medianInMs).toFixed(1)}× the raw fetch's time (parse, validation, poisoning scan, digest).`;
+}
+
+function scaleOfServing(rows) {
+  const [aicap, , staticExpress, ...mcp] = rows;
+  const fastestMcp = Math.max(...mcp.map((row) => row.requestsPerSecond));
+  return `For scale: the static Express route serves ${(staticExpress.requestsPerSecond / fastestMcp).toFixed(1)}× the requests/s of the faster MCP stateless variant; aicap/express ${(aicap.requestsPerSecond / fastestMcp).toFixed(1)}×.`;
 }
 
 function round2(value) {
