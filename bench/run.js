@@ -5,7 +5,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { describeMachine, loadAverage, packageVersions } from './lib/environment.js';
 import { round } from './lib/measure.js';
-import { assessTargets, renderResults } from './lib/render-results.js';
+import { assessTargets, renderReadmeHeadline, renderResults } from './lib/render-results.js';
 import { startServerProcess } from './lib/start-server-process.js';
 import { benchmarkCall } from './sections/call.js';
 import { benchmarkColdDiscovery } from './sections/discovery.js';
@@ -15,6 +15,8 @@ import { benchmarkServing } from './sections/serve.js';
 import { benchmarkTokens } from './sections/tokens.js';
 
 const BENCH = new URL('./', import.meta.url);
+const README = new URL('../README.md', import.meta.url);
+const HEADLINE = /(<!-- bench:headline:start -->\n)[\s\S]*?(\n<!-- bench:headline:end -->)/;
 const SETTINGS = {
   discovery: { warmupIterations: 30, iterations: 400, maxTimeInMs: 25_000 },
   revalidation: { warmupIterations: 100, iterations: 1500, maxTimeInMs: 15_000 },
@@ -90,12 +92,16 @@ async function main() {
   const analysis = existsSync(analysisFile) ? readFileSync(analysisFile, 'utf8') : undefined;
   writeFileSync(new URL('results.json', BENCH), `${JSON.stringify(results, null, 2)}\n`);
   writeFileSync(new URL('RESULTS.md', BENCH), renderResults(results, analysis));
+  // The README quotes the headline ratios; keep them those of the committed results.
+  const readme = readFileSync(README, 'utf8');
+  if (HEADLINE.test(readme)) writeFileSync(README, readme.replace(HEADLINE, (_match, start, end) => `${start}${renderReadmeHeadline(results)}${end}`));
+  else log('⚠ README.md has no <!-- bench:headline:start/end --> markers: its Benchmarks figures were not updated.');
 
   for (const target of results.targets) {
     const mark = target.met === undefined ? ' ' : target.met ? '✔' : '✘';
     process.stdout.write(`${mark} ${target.key.padEnd(24)} ${target.value.toFixed(2).padStart(7)}  (target ${target.target})\n`);
   }
-  log(`Wrote bench/results.json and bench/RESULTS.md in ${results.durationInSeconds} s.`);
+  log(`Wrote bench/results.json, bench/RESULTS.md and the README's headline table in ${results.durationInSeconds} s.`);
 }
 
 main().catch((error) => {

@@ -21,6 +21,27 @@ export function assessTargets(ratios) {
   });
 }
 
+/** The README's headline table, between `<!-- bench:headline:start -->` and `<!-- bench:headline:end -->`. */
+export function renderReadmeHeadline(results) {
+  const byKey = Object.fromEntries(assessTargets(results.ratios).map((row) => [row.key, row]));
+  const mark = (key) => (byKey[key].met === undefined ? '—' : `${byKey[key].target} ${byKey[key].met ? '✔' : '✘'}`);
+  const times = (key) => `${results.ratios[key].toFixed(2)}×`;
+  const tokenRatios = results.tokens.rows.filter((row) => row.generationInMs !== undefined).flatMap((row) => row.selections.map((selection) => selection.ratio));
+  return [
+    `From the committed run (${results.date.slice(0, 10)}, ${results.machine.cores}-core ${results.machine.cpuModel}, Node ${results.machine.node.replace(/^v/, '')}):`,
+    '',
+    '| | aicap | target |',
+    '|---|---:|---:|',
+    `| cold discovery vs MCP \`connect\` + \`listTools\` | ${times('discovery_cold_vs_mcp')} faster | ${mark('discovery_cold_vs_mcp')} |`,
+    `| refresh past max-age (304) vs a second MCP \`listTools\` (within max-age aicap sends no request) | ${times('revalidation_vs_mcp')} faster | ${mark('revalidation_vs_mcp')} |`,
+    `| \`client.call\` time ÷ raw \`fetch\` time | ${results.ratios.call_vs_fetch.toFixed(2)} | ${mark('call_vs_fetch')} |`,
+    `| \`client.call\` vs MCP \`callTool\` (stateful) | ${times('call_vs_mcp_stateful')} faster | ${mark('call_vs_mcp_stateful')} |`,
+    `| manifest route vs a static Express route, requests/s | ${times('serve_vs_static_express')} | ${mark('serve_vs_static_express')} |`,
+    `| manifest route vs MCP stateless \`tools/list\`, requests/s | ${times('serve_vs_mcp_stateless')} | ${mark('serve_vs_mcp_stateless')} |`,
+    ...(tokenRatios.length > 0 ? ['', `A selected top 5 instead of the whole tool list costs ${Math.round(Math.min(...tokenRatios))}–${Math.round(Math.max(...tokenRatios))}× fewer prompt tokens on the GitHub REST API (623 operations).`] : []),
+  ].join('\n');
+}
+
 export function renderResults(results, analysis) {
   const lines = [];
   const add = (...text) => lines.push(...text);
