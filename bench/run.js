@@ -45,7 +45,7 @@ async function main() {
   let discovery, revalidation, call;
   try {
     log('1/6 cold discovery…');
-    discovery = await benchmarkColdDiscovery({ origins: servers.origins, iterations: SETTINGS.discovery });
+    discovery = await benchmarkColdDiscovery({ origins: servers.origins, servers, iterations: SETTINGS.discovery });
     log('2/6 revalidation…');
     revalidation = await benchmarkRevalidation({ origins: servers.origins, servers, iterations: SETTINGS.revalidation });
     log('3/6 one call…');

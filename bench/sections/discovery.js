@@ -2,6 +2,7 @@
 // client, a fresh MCP client, and for all of them a fresh connection pool (undici 7 `Agent`, the
 // HTTP stack the aicap client itself uses), so every timed iteration includes its TCP connect.
 // Creating and closing clients and pools is outside the timed part.
+import { setTimeout as delay } from 'node:timers/promises';
 import { Agent, fetch as undiciFetch } from 'undici';
 import { MANIFEST_MEDIA_TYPE, WELL_KNOWN_PATH } from 'aicap';
 import { createClient } from 'aicap/client';
@@ -10,7 +11,7 @@ import { createMcpClient } from '../lib/mcp-client.js';
 
 const TOOL_COUNT = 5;
 
-/** @param {{ origins: Record<string, string>, iterations: { warmupIterations: number, iterations: number, maxTimeInMs: number } }} context */
+/** @param {{ origins: Record<string, string>, servers: { counts(): Promise<Record<string, number>> }, iterations: { warmupIterations: number, iterations: number, maxTimeInMs: number } }} context */
 export async function benchmarkColdDiscovery(context) {
   const { payments, mcpStateless, mcpStateful } = context.origins;
   const pool = () => new Agent();
@@ -56,6 +57,18 @@ export async function benchmarkColdDiscovery(context) {
     mcpVariant('MCP `connect` + `listTools`, stateful', mcpStateful),
   ];
   const rows = await compareVariants(variants, context.iterations);
+  // HTTP requests one discovery makes, counted by the servers in one extra untimed iteration per
+  // variant (teardown, such as the stateful session's DELETE, excluded). The MCP client opens its
+  // optional event stream in the background after connecting: it is given time to land.
+  const servedBy = ['payments', 'payments', 'mcpStateless', 'mcpStateful'];
+  for (const [index, variant] of variants.entries()) {
+    const state = variant.setup ? await variant.setup() : undefined;
+    const before = (await context.servers.counts())[servedBy[index]];
+    await variant.run(state);
+    await delay(100);
+    rows[index].requestsPerCall = (await context.servers.counts())[servedBy[index]] - before;
+    if (variant.teardown) await variant.teardown(state);
+  }
   const [aicap, , stateless, stateful] = rows;
   const fasterMcp = stateless.medianInMs <= stateful.medianInMs ? stateless : stateful;
   return { rows, ratio: { value: fasterMcp.medianInMs / aicap.medianInMs, against: fasterMcp.name } };
