@@ -97,6 +97,11 @@ async function main() {
   if (HEADLINE.test(readme)) writeFileSync(README, readme.replace(HEADLINE, (_match, start, end) => `${start}${renderReadmeHeadline(results)}${end}`));
   else log('⚠ README.md has no <!-- bench:headline:start/end --> markers: its Benchmarks figures were not updated.');
 
+  const [discoverRow, , ...mcpDiscoverRows] = results.discovery.rows;
+  const [revalidated, cached] = results.revalidation.rows;
+  process.stdout.write(
+    `HTTP requests (counted by the servers): cold discovery aicap ${discoverRow.requestsPerCall}, MCP ${mcpDiscoverRows.map((row) => row.requestsPerCall).join('/')}; discover past max-age ${revalidated.requestsPerCall}, within max-age ${cached.requestsPerCall}.\n`,
+  );
   for (const target of results.targets) {
     const mark = target.met === undefined ? ' ' : target.met ? '✔' : '✘';
     process.stdout.write(`${mark} ${target.key.padEnd(24)} ${target.value.toFixed(2).padStart(7)}  (target ${target.target})\n`);
