@@ -95,6 +95,6 @@ describe('aicap diff', () => {
 
   it('exits 2 for a missing file and for a wrong number of arguments', async () => {
     expect(await run('diff', paymentsPath, join(directory, 'nope.json'))).toMatchObject({ code: 2, stderr: expect.stringContaining('no such file') });
-    expect(await run('diff', paymentsPath)).toMatchObject({ code: 2, stderr: expect.stringContaining('Expected two manifests') });
+    expect(await run('diff', paymentsPath)).toMatchObject({ code: 2, stderr: expect.stringContaining('Missing the manifests to compare: give two (old and new)') });
   });
 });

@@ -1,8 +1,8 @@
 import { createInterface } from 'node:readline/promises';
-import { parseArgs } from 'node:util';
 import { AicapError } from '../../index.js';
 import { createClient, type ApprovalRequest, type CallEnvelope, type Client, type OriginCredentials } from '../../client/index.js';
 import type { CliCommand, CliIo } from '../cli-io.js';
+import { parseCommandLine } from '../parse-command-line.js';
 import { followJobInCli, isAsyncJob } from './follow-job.js';
 
 const USAGE = `Usage: aicap call <origin> <toolId> [json-args] [options]
@@ -33,12 +33,9 @@ service could not be discovered.
 export const callCommand: CliCommand = {
   summary: 'call one tool of an API and print the result envelope',
   async run(argv: string[], io: CliIo): Promise<number> {
-    let parsed;
-    try {
-      parsed = parseArgs({
-        args: argv,
-        allowPositionals: true,
-        options: {
+    const parsed = parseCommandLine(argv, io, {
+      usage: USAGE,
+      options: {
           token: { type: 'string' },
           'api-key': { type: 'string' },
           'agent-id': { type: 'string' },
@@ -48,23 +45,12 @@ export const callCommand: CliCommand = {
           events: { type: 'boolean', default: false },
           input: { type: 'string' },
           json: { type: 'boolean', default: false },
-          help: { type: 'boolean', short: 'h', default: false },
         },
-      });
-    } catch (error) {
-      io.error(`${(error as Error).message}\n\n${USAGE}`);
-      return 2;
-    }
+      positionals: { min: 2, max: 3, missing: 'the origin or the tool id', expected: 'at most 3 arguments' },
+    });
+    if (typeof parsed === 'number') return parsed;
     const { values, positionals } = parsed;
-    if (values.help) {
-      io.stdout(USAGE);
-      return 0;
-    }
-    const [origin, toolId, argsText, ...extra] = positionals;
-    if (origin === undefined || toolId === undefined || extra.length > 0) {
-      io.error(`${extra.length > 0 ? `Expected at most 3 arguments, got ${positionals.length}.` : 'Missing the origin or the tool id.'}\n\n${USAGE}`);
-      return 2;
-    }
+    const [origin, toolId, argsText] = positionals as [string, string, string | undefined];
     if (values.token !== undefined && values['api-key'] !== undefined) {
       io.error('Give either `--token` or `--api-key`, not both.');
       return 2;

@@ -1,7 +1,7 @@
-import { parseArgs } from 'node:util';
 import { AicapError } from '../../index.js';
 import { checkCapabilities, type CheckOutcome } from '../../client/index.js';
 import type { CliCommand, CliIo } from '../cli-io.js';
+import { parseCommandLine } from '../parse-command-line.js';
 
 const USAGE = `Usage: aicap check <origin|manifest-url> [--token <t>] [--no-probe] [--timeout <ms>] [--json]
 
@@ -25,32 +25,18 @@ const MARKS: Record<CheckOutcome, string> = { pass: '✔', warn: '⚠', fail: '�
 export const checkCommand: CliCommand = {
   summary: 'check a live manifest chain: manifest, caching, CORS, secrets, endpoints, OAuth metadata',
   async run(argv: string[], io: CliIo): Promise<number> {
-    let parsed;
-    try {
-      parsed = parseArgs({
-        args: argv,
-        allowPositionals: true,
-        options: {
-          token: { type: 'string' },
-          'no-probe': { type: 'boolean', default: false },
-          timeout: { type: 'string', default: '10000' },
-          json: { type: 'boolean', default: false },
-          help: { type: 'boolean', short: 'h', default: false },
-        },
-      });
-    } catch (error) {
-      io.error(`${(error as Error).message}\n\n${USAGE}`);
-      return 2;
-    }
-    if (parsed.values.help) {
-      io.stdout(USAGE);
-      return 0;
-    }
-    const [target, ...extra] = parsed.positionals;
-    if (target === undefined || extra.length > 0) {
-      io.error(`Expected exactly one origin or manifest URL.\n\n${USAGE}`);
-      return 2;
-    }
+    const parsed = parseCommandLine(argv, io, {
+      usage: USAGE,
+      options: {
+        token: { type: 'string' },
+        'no-probe': { type: 'boolean', default: false },
+        timeout: { type: 'string', default: '10000' },
+        json: { type: 'boolean', default: false },
+      },
+      positionals: { min: 1, max: 1, missing: 'the origin or manifest URL to check', expected: 'one origin or manifest URL' },
+    });
+    if (typeof parsed === 'number') return parsed;
+    const target = parsed.positionals[0]!;
     const timeoutInMs = Number(parsed.values.timeout);
     if (!Number.isSafeInteger(timeoutInMs) || timeoutInMs <= 0) {
       io.error(`The \`--timeout\` option must be a positive whole number of milliseconds, got ${JSON.stringify(parsed.values.timeout)}.`);

@@ -1,5 +1,5 @@
-import { parseArgs } from 'node:util';
 import type { CliCommand, CliIo } from '../cli-io.js';
+import { parseCommandLine } from '../parse-command-line.js';
 import { runDemo } from '../demo/run-demo.js';
 
 const USAGE = `Usage: aicap demo
@@ -16,16 +16,8 @@ Exit status: 0 when every step behaved, 1 otherwise, 2 when the example is not b
 export const demoCommand: CliCommand = {
   summary: 'run a narrated orchestrator session against the embedded Payments API',
   async run(argv: string[], io: CliIo): Promise<number> {
-    try {
-      const parsed = parseArgs({ args: argv, options: { help: { type: 'boolean', short: 'h', default: false } } });
-      if (parsed.values.help) {
-        io.stdout(USAGE);
-        return 0;
-      }
-    } catch (error) {
-      io.error(`${(error as Error).message}\n\n${USAGE}`);
-      return 2;
-    }
+    const parsed = parseCommandLine(argv, io, { usage: USAGE, options: {}, positionals: { min: 0, max: 0, missing: '', expected: 'no arguments' } });
+    if (typeof parsed === 'number') return parsed;
     return runDemo({ io });
   },
 };

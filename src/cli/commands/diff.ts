@@ -1,8 +1,8 @@
 import { readFile } from 'node:fs/promises';
-import { parseArgs } from 'node:util';
 import { diffManifests, parseManifest } from '../../index.js';
 import type { Manifest, ManifestChange } from '../../index.js';
 import type { CliCommand, CliIo } from '../cli-io.js';
+import { parseCommandLine } from '../parse-command-line.js';
 
 const USAGE = `Usage: aicap diff <old.json> <new.json> [--json]
 
@@ -23,21 +23,12 @@ Exit status: 0 no breaking change, 1 breaking changes, 2 usage error or unreadab
 export const diffCommand: CliCommand = {
   summary: 'compare two manifests: breaking, trust-sensitive and non-breaking changes',
   async run(argv: string[], io: CliIo): Promise<number> {
-    let parsed;
-    try {
-      parsed = parseArgs({ args: argv, allowPositionals: true, options: { json: { type: 'boolean', default: false }, help: { type: 'boolean', short: 'h', default: false } } });
-    } catch (error) {
-      io.error(`${(error as Error).message}\n\n${USAGE}`);
-      return 2;
-    }
-    if (parsed.values.help) {
-      io.stdout(USAGE);
-      return 0;
-    }
-    if (parsed.positionals.length !== 2) {
-      io.error(`Expected two manifests (old and new), got ${parsed.positionals.length}.\n\n${USAGE}`);
-      return 2;
-    }
+    const parsed = parseCommandLine(argv, io, {
+      usage: USAGE,
+      options: { json: { type: 'boolean', default: false } },
+      positionals: { min: 2, max: 2, missing: 'the manifests to compare: give two (old and new)', expected: 'two manifests (old and new)' },
+    });
+    if (typeof parsed === 'number') return parsed;
     const [oldPath, newPath] = parsed.positionals as [string, string];
     const manifests: Manifest[] = [];
     for (const path of [oldPath, newPath]) {

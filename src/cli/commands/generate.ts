@@ -1,10 +1,10 @@
 import { readFile, stat, writeFile } from 'node:fs/promises';
-import { parseArgs } from 'node:util';
 import { AicapError, canonicalJson, diffManifests } from '../../index.js';
 import type { Manifest } from '../../index.js';
 import { generateManifest, parseManifestOverlay } from '../../openapi/index.js';
 import type { GenerateManifestResult, GeneratorWarning, ManifestOverlay } from '../../openapi/index.js';
 import type { CliCommand, CliIo } from '../cli-io.js';
+import { parseCommandLine } from '../parse-command-line.js';
 
 const DEFAULT_TIMEOUT_IN_MS = 10_000;
 // Above this size a description takes long enough that silence looks like a hang.
@@ -34,12 +34,9 @@ Exit status: 0 written or up to date, 1 --check found a difference, 2 usage erro
 export const generateCommand: CliCommand = {
   summary: 'generate a manifest from an OpenAPI description (--check for CI)',
   async run(argv: string[], io: CliIo): Promise<number> {
-    let parsed;
-    try {
-      parsed = parseArgs({
-        args: argv,
-        allowPositionals: true,
-        options: {
+    const parsed = parseCommandLine(argv, io, {
+      usage: USAGE,
+      options: {
           overlay: { type: 'string' },
           output: { type: 'string', short: 'o' },
           check: { type: 'boolean', default: false },
@@ -48,23 +45,12 @@ export const generateCommand: CliCommand = {
           'server-url': { type: 'string' },
           'ref-root': { type: 'string' },
           timeout: { type: 'string' },
-          help: { type: 'boolean', short: 'h', default: false },
         },
-      });
-    } catch (error) {
-      io.error(`${(error as Error).message}\n\n${USAGE}`);
-      return 2;
-    }
+      positionals: { min: 1, max: 1, missing: 'the OpenAPI description to generate from', expected: 'one description' },
+    });
+    if (typeof parsed === 'number') return parsed;
     const { values } = parsed;
-    if (values.help) {
-      io.stdout(USAGE);
-      return 0;
-    }
-    const [input, ...extra] = parsed.positionals;
-    if (input === undefined || extra.length > 0) {
-      io.error(`${input === undefined ? 'Missing the OpenAPI description to generate from.' : `Expected one description, got ${parsed.positionals.length}.`}\n\n${USAGE}`);
-      return 2;
-    }
+    const input = parsed.positionals[0]!;
     if (values.check && values.output === undefined) {
       io.error('The `--check` option compares with the file given by `-o <out.json>`; add it.');
       return 2;

@@ -1,8 +1,8 @@
-import { parseArgs } from 'node:util';
 import { AicapError } from '../../index.js';
 import { createClient } from '../../client/index.js';
 import { createMcpBridge } from '../../mcp/index.js';
 import type { CliCommand, CliIo } from '../cli-io.js';
+import { parseCommandLine } from '../parse-command-line.js';
 
 const USAGE = `Usage: aicap mcp <origin|manifest-url>... [--token <t>] [--api-key <k>] [--agent-id <id>] [--host-approves]
 
@@ -24,31 +24,17 @@ Exit status: 0 when the host disconnects, 1 when discovery fails, 2 usage error.
 export const mcpCommand: CliCommand = {
   summary: 'serve manifest APIs to an MCP host over stdio',
   async run(argv: string[], io: CliIo): Promise<number> {
-    let parsed;
-    try {
-      parsed = parseArgs({
-        args: argv,
-        allowPositionals: true,
-        options: {
-          token: { type: 'string' },
-          'api-key': { type: 'string' },
-          'agent-id': { type: 'string', default: 'aicap-mcp' },
-          'host-approves': { type: 'boolean', default: false },
-          help: { type: 'boolean', short: 'h', default: false },
-        },
-      });
-    } catch (error) {
-      io.error(`${(error as Error).message}\n\n${USAGE}`);
-      return 2;
-    }
-    if (parsed.values.help) {
-      io.stdout(USAGE);
-      return 0;
-    }
-    if (parsed.positionals.length === 0) {
-      io.error(`Name at least one origin or manifest URL.\n\n${USAGE}`);
-      return 2;
-    }
+    const parsed = parseCommandLine(argv, io, {
+      usage: USAGE,
+      options: {
+        token: { type: 'string' },
+        'api-key': { type: 'string' },
+        'agent-id': { type: 'string', default: 'aicap-mcp' },
+        'host-approves': { type: 'boolean', default: false },
+      },
+      positionals: { min: 1, missing: 'the origin or manifest URL of at least one API', expected: 'origins or manifest URLs' },
+    });
+    if (typeof parsed === 'number') return parsed;
     const hostApproves = parsed.values['host-approves'];
     const client = createClient({
       agentId: parsed.values['agent-id'],

@@ -1,10 +1,10 @@
 import { readFile } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { parseArgs } from 'node:util';
 import { AicapError, WELL_KNOWN_PATH, parseManifest } from '../../index.js';
 import { createCatalogHandler, CATALOG_PATH, createManifestHandler, toNodeListener } from '../../server/index.js';
 import type { CliCommand, CliIo } from '../cli-io.js';
+import { parseCommandLine } from '../parse-command-line.js';
 
 const USAGE = `Usage: aicap serve <manifest.json> [--port <n>] [--host <address>] [--base-url <url>] [--max-age <s>]
 
@@ -25,32 +25,18 @@ Exit status: 2 for a usage error or an unreadable/invalid manifest.
 export const serveCommand: CliCommand = {
   summary: 'serve a manifest file at /.well-known/ai-capabilities (preview and testing)',
   async run(argv: string[], io: CliIo): Promise<number> {
-    let parsed;
-    try {
-      parsed = parseArgs({
-        args: argv,
-        allowPositionals: true,
-        options: {
-          port: { type: 'string', default: '3000' },
-          host: { type: 'string', default: '127.0.0.1' },
-          'base-url': { type: 'string' },
-          'max-age': { type: 'string', default: '300' },
-          help: { type: 'boolean', short: 'h', default: false },
-        },
-      });
-    } catch (error) {
-      io.error(`${(error as Error).message}\n\n${USAGE}`);
-      return 2;
-    }
-    if (parsed.values.help) {
-      io.stdout(USAGE);
-      return 0;
-    }
-    const [file, ...extra] = parsed.positionals;
-    if (file === undefined || extra.length > 0) {
-      io.error(`Expected exactly one manifest file.\n\n${USAGE}`);
-      return 2;
-    }
+    const parsed = parseCommandLine(argv, io, {
+      usage: USAGE,
+      options: {
+        port: { type: 'string', default: '3000' },
+        host: { type: 'string', default: '127.0.0.1' },
+        'base-url': { type: 'string' },
+        'max-age': { type: 'string', default: '300' },
+      },
+      positionals: { min: 1, max: 1, missing: 'the manifest file to serve', expected: 'one manifest file' },
+    });
+    if (typeof parsed === 'number') return parsed;
+    const file = parsed.positionals[0]!;
     const port = Number(parsed.values.port);
     const maxAgeInSeconds = Number(parsed.values['max-age']);
     if (!Number.isSafeInteger(port) || port < 0 || port > 65_535) {

@@ -1,8 +1,8 @@
-import { parseArgs } from 'node:util';
 import { AicapError } from '../../index.js';
 import { createClient, type DiscoveredService } from '../../client/index.js';
 import { createCatalog, EXPORT_FORMATS, exportTools, selectTools, type CatalogTool, type ExportFormat } from '../../tools/index.js';
 import type { CliCommand, CliIo } from '../cli-io.js';
+import { escapeControlCharacters, parseCommandLine } from '../parse-command-line.js';
 
 // The manifest cap of discovery, applied to files too.
 const MAX_FILE_SIZE_IN_BYTES = 1_048_576;
@@ -30,12 +30,9 @@ Exit status: 0 ok, 1 discovery or trust failed, 2 usage error or unreadable file
 export const toolsCommand: CliCommand = {
   summary: 'print a manifest’s tools for an LLM (OpenAI, Anthropic, Gemini, AI SDK, MCP)',
   async run(argv: string[], io: CliIo): Promise<number> {
-    let parsed;
-    try {
-      parsed = parseArgs({
-        args: argv,
-        allowPositionals: true,
-        options: {
+    const parsed = parseCommandLine(argv, io, {
+      usage: USAGE,
+      options: {
           format: { type: 'string', default: 'openai' },
           query: { type: 'string' },
           top: { type: 'string' },
@@ -43,23 +40,12 @@ export const toolsCommand: CliCommand = {
           scopes: { type: 'string' },
           'include-deprecated': { type: 'boolean', default: false },
           json: { type: 'boolean', default: false },
-          help: { type: 'boolean', short: 'h', default: false },
         },
-      });
-    } catch (error) {
-      io.error(`${(error as Error).message}\n\n${USAGE}`);
-      return 2;
-    }
+      positionals: { min: 1, max: 1, missing: 'the origin, manifest URL or file', expected: 'one source' },
+    });
+    if (typeof parsed === 'number') return parsed;
     const { values, positionals } = parsed;
-    if (values.help) {
-      io.stdout(USAGE);
-      return 0;
-    }
-    const [source, ...extra] = positionals;
-    if (source === undefined || extra.length > 0) {
-      io.error(`${source === undefined ? 'Missing the origin, manifest URL or file.' : `Expected one source, got ${positionals.length}.`}\n\n${USAGE}`);
-      return 2;
-    }
+    const source = positionals[0]!;
     const format = values.format as ExportFormat;
     if (!EXPORT_FORMATS.includes(format)) {
       io.error(`The \`--format\` option must be one of ${EXPORT_FORMATS.join(', ')}, got ${JSON.stringify(values.format)}.`);
@@ -90,7 +76,7 @@ export const toolsCommand: CliCommand = {
         try {
           bytes = await readManifestFile(source);
         } catch (error) {
-          io.error(sanitize((error as Error).message));
+          io.error(escapeControlCharacters((error as Error).message));
           return 2;
         }
         service = await client.load(bytes, { ...serviceOptions, source });
@@ -120,7 +106,7 @@ export const toolsCommand: CliCommand = {
       return 0;
     } catch (error) {
       if (!AicapError.isInstance(error)) throw error;
-      io.error(sanitize(`${error.code}: ${error.message}`));
+      io.error(escapeControlCharacters(`${error.code}: ${error.message}`));
       return 1;
     } finally {
       await client.close();
@@ -130,11 +116,11 @@ export const toolsCommand: CliCommand = {
 
 function report(io: CliIo, service: DiscoveredService, withheld: ReturnType<typeof createCatalog>['withheld'], warnings: string[], count: number, format: string, query: string | undefined): void {
   for (const tool of withheld) {
-    io.warn(sanitize(`${tool.name} withheld (${tool.reason}): ${tool.findings.map((finding) => `${finding.code} at ${finding.pointer}: ${finding.message} — ${JSON.stringify(finding.text.slice(0, 200))}`).join('; ')}`));
+    io.warn(escapeControlCharacters(`${tool.name} withheld (${tool.reason}): ${tool.findings.map((finding) => `${finding.code} at ${finding.pointer}: ${finding.message} — ${JSON.stringify(finding.text.slice(0, 200))}`).join('; ')}`));
   }
-  for (const warning of warnings) io.warn(sanitize(warning));
+  for (const warning of warnings) io.warn(escapeControlCharacters(warning));
   const what = query === undefined ? `${count} tool${count === 1 ? '' : 's'}` : `${count} best tool${count === 1 ? '' : 's'} for the query`;
-  io.info(sanitize(`${what} of ${service.manifest.service.name} (${service.origin}) as ${format}${withheld.length ? `, ${withheld.length} withheld` : ''}`));
+  io.info(escapeControlCharacters(`${what} of ${service.manifest.service.name} (${service.origin}) as ${format}${withheld.length ? `, ${withheld.length} withheld` : ''}`));
 }
 
 async function readManifestFile(path: string): Promise<Uint8Array> {
@@ -153,7 +139,3 @@ async function readManifestFile(path: string): Promise<Uint8Array> {
 }
 
 /** Texts come from an untrusted document: never let its control characters reach the terminal. */
-function sanitize(text: string): string {
-  // eslint-disable-next-line no-control-regex -- matching control characters is the point
-  return text.replace(/[\u0000-\u001f\u007f-\u009f]/g, (character) => `\\u${character.charCodeAt(0).toString(16).padStart(4, '0')}`);
-}

@@ -1,7 +1,7 @@
-import { parseArgs } from 'node:util';
 import { AicapError, HTTPError, MANIFEST_MEDIA_TYPE, NetworkError, TimeoutError, digestManifest, parseManifest } from '../../index.js';
 import type { ValidationIssue, ValidationResult } from '../../index.js';
 import type { CliCommand, CliIo } from '../cli-io.js';
+import { escapeControlCharacters, parseCommandLine } from '../parse-command-line.js';
 
 // The same cap `parseManifest` applies by default; reading stops one byte past it so the parser reports it.
 const MAX_SIZE_IN_BYTES = 1_048_576;
@@ -23,26 +23,13 @@ Exit status: 0 valid (warnings allowed), 1 invalid, 2 usage error or unreadable 
 export const validateCommand: CliCommand = {
   summary: 'check a manifest file or URL against spec v0.1',
   async run(argv: string[], io: CliIo): Promise<number> {
-    let parsed;
-    try {
-      parsed = parseArgs({
-        args: argv,
-        allowPositionals: true,
-        options: { json: { type: 'boolean', default: false }, timeout: { type: 'string' }, help: { type: 'boolean', short: 'h', default: false } },
-      });
-    } catch (error) {
-      io.error(`${(error as Error).message}\n\n${USAGE}`);
-      return 2;
-    }
-    if (parsed.values.help) {
-      io.stdout(USAGE);
-      return 0;
-    }
-    const [source, ...extra] = parsed.positionals;
-    if (source === undefined || extra.length > 0) {
-      io.error(`${source === undefined ? 'Missing the manifest to validate.' : `Expected one manifest, got ${parsed.positionals.length}.`}\n\n${USAGE}`);
-      return 2;
-    }
+    const parsed = parseCommandLine(argv, io, {
+      usage: USAGE,
+      options: { json: { type: 'boolean', default: false }, timeout: { type: 'string' } },
+      positionals: { min: 1, max: 1, missing: 'the manifest to validate', expected: 'one manifest' },
+    });
+    if (typeof parsed === 'number') return parsed;
+    const source = parsed.positionals[0]!;
     const timeoutInMs = parsed.values.timeout === undefined ? DEFAULT_TIMEOUT_IN_MS : Number(parsed.values.timeout);
     if (!Number.isSafeInteger(timeoutInMs) || timeoutInMs <= 0) {
       io.error(`The \`--timeout\` option must be a positive whole number of milliseconds, got ${JSON.stringify(parsed.values.timeout)}.`);
@@ -58,7 +45,7 @@ export const validateCommand: CliCommand = {
         const code = AicapError.isInstance(error) ? error.code : 'INPUT_UNREADABLE';
         io.stdout(`${JSON.stringify({ source, valid: false, error: { code, message } }, null, 2)}\n`);
       }
-      io.error(sanitize(message));
+      io.error(escapeControlCharacters(message));
       return 2;
     }
 
@@ -81,20 +68,16 @@ function report(io: CliIo, source: string, result: ValidationResult, digest: str
   const errors = result.issues.filter((issue) => issue.severity === 'error').length;
   const warnings = result.issues.length - errors;
   const warningText = `${warnings} warning${warnings === 1 ? '' : 's'}`;
-  if (result.valid) io.info(`${sanitize(source)} is a valid manifest (${warningText}), digest ${digest ?? ''}`);
-  else io.error(`${sanitize(source)} is not a valid manifest: ${errors} error${errors === 1 ? '' : 's'}, ${warningText}`);
+  if (result.valid) io.info(`${escapeControlCharacters(source)} is a valid manifest (${warningText}), digest ${digest ?? ''}`);
+  else io.error(`${escapeControlCharacters(source)} is not a valid manifest: ${errors} error${errors === 1 ? '' : 's'}, ${warningText}`);
 }
 
 /** `✘ /tools/0/path  code  message`, the layout the issue tracker and the docs use. */
 function formatIssue(issue: ValidationIssue): string {
-  return sanitize(`${issue.pointer === '' ? '(root)' : issue.pointer}  ${issue.code}  ${issue.message}`);
+  return escapeControlCharacters(`${issue.pointer === '' ? '(root)' : issue.pointer}  ${issue.code}  ${issue.message}`);
 }
 
 /** Keys and values come from an untrusted document: never let its control characters reach the terminal. */
-function sanitize(text: string): string {
-  // eslint-disable-next-line no-control-regex -- matching control characters is the point
-  return text.replace(/[\u0000-\u001f\u007f-\u009f]/g, (character) => `\\u${character.charCodeAt(0).toString(16).padStart(4, '0')}`);
-}
 
 function isUrl(source: string): boolean {
   return /^[A-Za-z][A-Za-z0-9+.-]*:\/\//.test(source);
