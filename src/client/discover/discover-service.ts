@@ -3,7 +3,7 @@ import { HTTPError } from '../../errors/http-error.js';
 import { ManifestValidationError } from '../../errors/manifest-validation-error.js';
 import { digestManifest, digestTool } from '../../manifest/digest-manifest.js';
 import { LINK_RELATION, MANIFEST_MEDIA_TYPE, WELL_KNOWN_PATH, type Manifest, type Prompt, type Resource, type Tool } from '../../manifest/manifest-v0.js';
-import { parseJsonDocument, parseManifest } from '../../manifest/parse-manifest.js';
+import { DEFAULT_MAX_SIZE_IN_BYTES, parseJsonDocument, parseManifest } from '../../manifest/parse-manifest.js';
 import { fetchWithCache, type CachedFetchResult } from '../cache/fetch-with-cache.js';
 import type { ClientContext } from '../client-context.js';
 import type { DiscoveredService, OriginCredentials, TrustFinding } from '../client-types.js';
@@ -175,7 +175,7 @@ function readManifestOnce(context: ClientContext, result: CachedFetchResult): Re
   const contentType = result.headers.get('content-type');
   const known = reads.get(result.url);
   if (known && known.contentType === contentType && equalBytes(known.body, result.body)) return known;
-  const manifest = readManifest(result);
+  const manifest = readManifest(context, result);
   const read: ReadManifest = { body: result.body, contentType, manifest, scanFindings: scanManifest(manifest, scanOptions(context, [])).findings, digest: digestManifest(manifest) };
   reads.set(result.url, read);
   return read;
@@ -187,7 +187,7 @@ function equalBytes(left: Uint8Array, right: Uint8Array): boolean {
   return true;
 }
 
-function readManifest(result: CachedFetchResult): Manifest {
+function readManifest(context: ClientContext, result: CachedFetchResult): Manifest {
   const contentType = (result.headers.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
   if (contentType !== '' && contentType !== 'application/json' && !contentType.endsWith('+json')) {
     throw new AicapError(
@@ -195,13 +195,29 @@ function readManifest(result: CachedFetchResult): Manifest {
       `Manifest at ${redactUrl(result.url)} has Content-Type ${JSON.stringify(contentType.slice(0, 100))}; expected ${MANIFEST_MEDIA_TYPE} or application/json. Serve the manifest as JSON.`,
     );
   }
-  return parseOrThrow(result.body, redactUrl(result.url));
+  return parseOrThrow(result.body, redactUrl(result.url), { maxSizeInBytes: manifestSizeLimit(context), option: 'discovery.maxManifestSizeInBytes' });
+}
+
+/** The largest manifest a client accepts, and the option that sets it. */
+interface ManifestSizeLimit {
+  maxSizeInBytes: number;
+  /** Named in the error, so that the message says which option to raise. */
+  option: string;
+}
+
+function manifestSizeLimit(context: ClientContext): number {
+  return context.options.discovery?.maxManifestSizeInBytes ?? DEFAULT_MAX_SIZE_IN_BYTES;
 }
 
 /** Parses and validates, turning issues into the matching typed error. */
-function parseOrThrow(input: string | Uint8Array, label: string): Manifest {
-  const parsed = parseManifest(input, { warnUnknownFields: false });
+function parseOrThrow(input: string | Uint8Array, label: string, limit: ManifestSizeLimit): Manifest {
+  // The parser has its own cap (1 MiB by default): without the client's, raising the fetch cap alone
+  // would let a large manifest be downloaded and then refused.
+  const parsed = parseManifest(input, { warnUnknownFields: false, maxSizeInBytes: limit.maxSizeInBytes });
   if (!parsed.valid || !parsed.manifest) {
+    if (parsed.issues.some((issue) => issue.code === 'json.too_large')) {
+      throw new AicapError('MANIFEST_PARSE_FAILED', `Manifest at ${label} is larger than ${limit.maxSizeInBytes} bytes; raise \`${limit.option}\` if it is expected.`);
+    }
     const unsupported = parsed.issues.find((issue) => issue.code === 'schema_version.unsupported');
     if (unsupported) throw new AicapError('MANIFEST_UNSUPPORTED_VERSION', `Manifest at ${label}: /schema_version ${unsupported.message}.`);
     const syntax = parsed.issues.find((issue) => issue.code.startsWith('json.'));
@@ -220,6 +236,12 @@ export interface LoadOptions extends DiscoverOptions {
   @default the `service.base_url` origin followed by /.well-known/ai-capabilities
   */
   source?: string;
+  /**
+  Largest manifest accepted, in bytes (of the text or bytes given; of its JSON text for an object).
+
+  @default the client's `discovery.maxManifestSizeInBytes` (1 MiB unless set)
+  */
+  maxSizeInBytes?: number;
 }
 
 /**
@@ -230,7 +252,12 @@ export interface LoadOptions extends DiscoverOptions {
  */
 export async function loadService(context: ClientContext, input: string | Uint8Array | Manifest, options: LoadOptions = {}): Promise<DiscoveredService> {
   const label = options.source ?? 'the loaded manifest';
-  const manifest = typeof input === 'string' || input instanceof Uint8Array ? parseOrThrow(input, label) : parseOrThrow(JSON.stringify(input), label);
+  const limit: ManifestSizeLimit =
+    options.maxSizeInBytes === undefined ? { maxSizeInBytes: manifestSizeLimit(context), option: 'discovery.maxManifestSizeInBytes' } : { maxSizeInBytes: options.maxSizeInBytes, option: 'maxSizeInBytes' };
+  if (!Number.isSafeInteger(limit.maxSizeInBytes) || limit.maxSizeInBytes < 1) {
+    throw new AicapError('INVALID_OPTION', `\`${limit.option}\` of \`client.load\` must be an integer ≥ 1, got ${JSON.stringify(limit.maxSizeInBytes)}.`);
+  }
+  const manifest = parseOrThrow(typeof input === 'string' || input instanceof Uint8Array ? input : JSON.stringify(input), label, limit);
   let origin: string;
   try {
     origin = new URL(manifest.service.base_url).origin;
