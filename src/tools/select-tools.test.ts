@@ -26,6 +26,15 @@ describe('selectTools on the Payments manifest', () => {
     expect(top(tools, request)[0]).toBe(expected);
   });
 
+  it('does not let an argument value or a word every tool shares decide: "suspicious payments on account 12345"', () => {
+    // `close_account`'s example is "Close account 12345" and its id contains "account", which every
+    // Payments tool mentions; neither says what the request is about.
+    const ranked = selectTools(tools, 'Are there suspicious payments on account 12345?');
+    expect(ranked[0]?.tool.id).toBe('list_transactions');
+    const closeAccount = ranked.find((selected) => selected.tool.id === 'close_account');
+    expect(closeAccount?.score ?? 0).toBeLessThan(ranked[0]!.score / 2);
+  });
+
   it('penalises a tool whose avoid_when matches the request', () => {
     const request = 'future projections of my spending patterns';
     const penalised = selectTools(tools, request).find((selected) => selected.tool.id === 'analyze_transactions');

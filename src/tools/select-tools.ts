@@ -62,6 +62,11 @@ const ACTION_SYNONYMS: Record<string, string[]> = {
 };
 const SYNONYM_WEIGHT = 0.5;
 
+// Numbers in a request or an example are argument values ("account 12345", "issue 42"), not what a
+// tool does. Indexed, a rare one makes the tool whose example happens to share it win outright (the
+// Payments `close_account` example says "Close account 12345").
+const NUMBER = /^\p{N}+$/u;
+
 interface Indexed {
   search: MiniSearch;
   avoid: MiniSearch;
@@ -102,22 +107,44 @@ export function selectTools(tools: readonly CatalogTool[], request: string, opti
 function indexFor(tools: readonly CatalogTool[]): Indexed {
   const cached = indexes.get(tools);
   if (cached) return cached;
+  const processTerm = (term: string): string | null => (term.length < 2 || STOP_WORDS.has(term) || NUMBER.test(term) ? null : stem(term));
+  const documents = tools.map((tool, position) => {
+    const definition = tool.definition;
+    const triggers = 'example_trigger' in definition ? definition.example_trigger : undefined;
+    const when = definition.intent?.when;
+    return { position, id: tool.id, description: definition.description, when: when && !isPlaceholder(when) ? when : '', triggers: Array.isArray(triggers) ? triggers.join(' \n ') : (triggers ?? '') };
+  });
+  // minisearch weighs a term by how rare it is in one field: "account" in the id `close_account` looks
+  // rare although every Payments tool talks about accounts, and then outweighs what the request is
+  // really about. Each query term is therefore also weighed by how many tools mention it in any field
+  // (BM25's inverse document frequency over the whole tool), relative to a term only one tool has.
+  const toolsWithTerm = new Map<string, number>();
+  for (const document of documents) {
+    const terms = new Set<string>();
+    for (const text of [document.id, document.description, document.when, document.triggers]) {
+      for (const word of tokenize(text)) {
+        const term = processTerm(word);
+        if (term !== null) terms.add(term);
+      }
+    }
+    for (const term of terms) toolsWithTerm.set(term, (toolsWithTerm.get(term) ?? 0) + 1);
+  }
+  const inverseFrequency = (count: number): number => Math.log(1 + (documents.length - count + 0.5) / (count + 0.5));
+  const rarest = inverseFrequency(1);
   const options = {
     idField: 'position',
     tokenize: tokenize,
-    processTerm: (term: string) => (term.length < 2 || STOP_WORDS.has(term) ? null : stem(term)),
-    searchOptions: { prefix: (term: string) => term.length >= 4, fuzzy: (term: string) => (term.length >= 6 ? 0.15 : false), combineWith: 'OR' as const },
+    processTerm,
+    searchOptions: {
+      prefix: (term: string) => term.length >= 4,
+      fuzzy: (term: string) => (term.length >= 6 ? 0.15 : false),
+      combineWith: 'OR' as const,
+      boostTerm: (term: string) => inverseFrequency(toolsWithTerm.get(term) ?? 1) / rarest,
+    },
   };
   const search = new MiniSearch({ ...options, fields: ['id', 'description', 'when', 'triggers'], searchOptions: { ...options.searchOptions, boost: { id: 1.5, description: 1, when: 1.5, triggers: 2 } } });
   const avoid = new MiniSearch({ ...options, fields: ['avoid'] });
-  search.addAll(
-    tools.map((tool, position) => {
-      const definition = tool.definition;
-      const triggers = 'example_trigger' in definition ? definition.example_trigger : undefined;
-      const when = definition.intent?.when;
-      return { position, id: tool.id, description: definition.description, when: when && !isPlaceholder(when) ? when : '', triggers: Array.isArray(triggers) ? triggers.join(' \n ') : (triggers ?? '') };
-    }),
-  );
+  search.addAll(documents);
   avoid.addAll(tools.map((tool, position) => ({ position, avoid: tool.definition.intent?.avoid_when ?? '' })));
   const indexed = { search, avoid };
   indexes.set(tools, indexed);
