@@ -137,7 +137,7 @@ function withDefaults(kind: 'tool' | 'resource' | 'prompt', entry: Entry): Recor
 // Fields whose text is read by the model: any change is a chance to inject instructions.
 const MODEL_VISIBLE = new Set(['description', 'intent', 'template', 'example_trigger']);
 // Fields whose change makes existing calls go elsewhere or be built differently.
-const CALL_SHAPE = new Set(['path', 'method', 'request_content_type', 'temporal_behavior']);
+const CALL_SHAPE = new Set(['path', 'method', 'request_content_type', 'body_parameter', 'temporal_behavior']);
 
 function diffEntry(kind: ManifestChangeKind, id: string, oldEntry: Record<string, unknown>, newEntry: Record<string, unknown>, oldBase: string, newBase: string, changes: ManifestChange[]): void {
   const fields = new Set([...Object.keys(oldEntry), ...Object.keys(newEntry)]);

@@ -478,6 +478,11 @@ export const manifestSchema = {
             "application/x-www-form-urlencoded"
           ]
         },
+        "body_parameter": {
+          "type": "string",
+          "minLength": 1,
+          "maxLength": 256
+        },
         "returns": {
           "$ref": "#/$defs/returns"
         },

@@ -243,6 +243,12 @@ export interface Tool {
   parameters?: Record<string, Parameter>;
   /** Media type of the request body. @default 'application/json' */
   request_content_type?: 'application/json' | 'application/x-www-form-urlencoded';
+  /**
+   * Name of the parameter whose value is the whole request body (an array, a scalar, or an object that
+   * cannot be flattened into body parameters). It must be a body parameter, and no other parameter may
+   * be. Absent: body parameters are the members of one object body.
+   */
+  body_parameter?: string;
   /** What a success looks like. */
   returns?: Returns;
   /** Declared failures by error code. */

@@ -259,6 +259,7 @@ function checkSemantics(manifest: Record<string, unknown>, issues: ValidationIss
     if (entry.kind === 'tools') {
       checkTemporal(entry.value, base, issues);
       checkDeprecation(entry.value, base, knownIds, issues);
+      checkBodyParameter(entry.value, base, issues);
     }
     checkPrerequisites(entry.value, base, knownIds, parameterNames, issues);
     checkEmbeddedSchemas(entry.value, base, issues);
@@ -297,6 +298,35 @@ function checkIdReferences(manifest: Record<string, unknown>, knownIds: Set<stri
         });
       }
     });
+  }
+}
+
+// Where a parameter goes when `in` is absent (spec §5): a path placeholder, else query for the
+// methods without a body, else the body.
+function defaultLocation(name: string, path: string, method: unknown): string {
+  if (placeholdersOf(path).includes(name)) return 'path';
+  return method === 'GET' || method === 'HEAD' || method === 'DELETE' ? 'query' : 'body';
+}
+
+function checkBodyParameter(tool: Record<string, unknown>, base: string, issues: ValidationIssue[]): void {
+  const name = tool['body_parameter'];
+  if (typeof name !== 'string') return;
+  const pointer = `${base}/body_parameter`;
+  const parameters = new Map(parameterEntries(tool));
+  const declared = parameters.get(name);
+  if (declared === undefined) {
+    issues.push({ pointer, code: 'tool.body_parameter_unknown', message: `names ${quote(name)}, which is not one of the tool's parameters`, severity: 'error' });
+    return;
+  }
+  const path = typeof tool['path'] === 'string' ? tool['path'] : '';
+  const method = tool['method'];
+  if (method === 'GET' || method === 'HEAD' || (declared.in ?? defaultLocation(name, path, method)) !== 'body') {
+    issues.push({ pointer, code: 'tool.body_parameter_location', message: `${quote(name)} must travel in the body of a method that has one (declare "in": "body" on a POST, PUT, PATCH or DELETE tool)`, severity: 'error' });
+  }
+  for (const [other, parameter] of parameters) {
+    if (other !== name && (parameter.in ?? defaultLocation(other, path, method)) === 'body') {
+      issues.push({ pointer: toPointer([...base.slice(1).split('/'), 'parameters', other]), code: 'tool.body_parameter_conflict', message: `${quote(other)} would also go in the body, but ${quote(name)} is the whole body; give ${quote(other)} another "in"`, severity: 'error' });
+    }
   }
 }
 

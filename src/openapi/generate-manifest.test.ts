@@ -129,3 +129,28 @@ describe('generateManifest', () => {
     expect(warnings).toContainEqual(expect.objectContaining({ code: 'schema.keyword_dropped', message: expect.stringContaining('not valid in Unicode mode') }));
   });
 });
+
+describe('generateManifest: a body that cannot be flattened', () => {
+  it('declares the whole-body parameter as body_parameter, and the manifest validates', async () => {
+    const description = {
+      openapi: '3.1.0',
+      info: { title: 'Tags', version: '1.0.0' },
+      servers: [{ url: 'https://tags.example.com' }],
+      paths: {
+        '/items/{id}/tags': {
+          put: {
+            operationId: 'replaceTags',
+            parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string' } }],
+            requestBody: { required: true, content: { 'application/json': { schema: { type: 'array', items: { type: 'string' } } } } },
+            responses: { '204': { description: 'Replaced' } },
+          },
+        },
+      },
+    };
+    const { manifest } = await generateManifest({ input: description });
+    const tool = manifest.tools.find((candidate) => candidate.path === '/items/{id}/tags');
+    expect(tool?.body_parameter).toBe('body');
+    expect(tool?.parameters?.['body']).toMatchObject({ type: 'array', in: 'body', required: true });
+    expect(validateManifest(manifest).issues.filter((issue) => issue.severity === 'error')).toEqual([]);
+  });
+});

@@ -29,6 +29,25 @@ describe('buildToolRequest', () => {
     expect(() => build({ id: 't', path: '/accounts/{id}/summary', method: 'GET', parameters: { id: { type: 'string' } } }, { id: value })).toThrow(InvalidArgumentsError);
   });
 
+  it.each([
+    ['an array', [{ name: 'a' }, { name: 'b' }]],
+    ['a scalar', 'plain text'],
+    ['an object with a member named like a path parameter', { id: 'not-the-path', body: 'x' }],
+  ])('sends the body_parameter value as the whole JSON body: %s', (_kind, value) => {
+    const request = build(
+      { id: 't', path: '/items/{id}', method: 'PUT', body_parameter: 'body', parameters: { id: { type: 'string' }, body: { type: 'object', in: 'body' } } },
+      { id: 'i1', body: value },
+    );
+    expect(request.url.pathname).toBe('/v2/items/i1');
+    expect(JSON.parse(request.body!)).toEqual(value);
+    expect(request.headers.get('content-type')).toBe('application/json');
+  });
+
+  it('keeps named body parameters as members of one object when no body_parameter is declared', () => {
+    const request = build({ id: 't', path: '/items', method: 'POST', parameters: { body: { type: 'string' }, title: { type: 'string' } } }, { body: 'text', title: 'A' });
+    expect(JSON.parse(request.body!)).toEqual({ body: 'text', title: 'A' });
+  });
+
   it('refuses a declared path that resolves outside base_url', () => {
     expect(() => build({ id: 't', path: '/../admin', method: 'GET' }, {})).toThrow(expect.objectContaining({ code: 'TOOL_DISABLED' }));
   });

@@ -29,6 +29,8 @@ export interface RequestShape {
   parameters?: Record<string, Parameter>;
   /** Body media type. */
   request_content_type?: 'application/json' | 'application/x-www-form-urlencoded';
+  /** The parameter whose value is the whole body. */
+  body_parameter?: string;
   /** What a success looks like (for `Accept`). */
   returns?: Returns;
 }
@@ -114,6 +116,8 @@ export function buildToolRequest(input: BuildToolRequestInput): ToolRequest {
   const cookies: string[] = [];
   const body: Record<string, unknown> = {};
   let hasBody = false;
+  // `body_parameter`: that argument is the body itself (an array, a scalar, an unflattened object).
+  let wholeBody: { value: unknown } | undefined;
 
   for (const [name, parameter] of Object.entries(parameters)) {
     const value = args[name];
@@ -144,7 +148,8 @@ export function buildToolRequest(input: BuildToolRequestInput): ToolRequest {
         cookies.push(`${encodeURIComponent(name)}=${encodeURIComponent(scalarText(value))}`);
         break;
       case 'body':
-        body[name] = value;
+        if (name === shape.body_parameter) wholeBody = { value };
+        else body[name] = value;
         hasBody = true;
         break;
     }
@@ -156,11 +161,12 @@ export function buildToolRequest(input: BuildToolRequestInput): ToolRequest {
   if (hasBody) {
     if (shape.request_content_type === 'application/x-www-form-urlencoded') {
       const form = new URLSearchParams();
-      for (const [name, value] of Object.entries(body)) for (const item of Array.isArray(value) ? value : [value]) form.append(name, scalarText(item));
+      const fields = wholeBody === undefined ? body : isPlainObject(wholeBody.value) ? wholeBody.value : {};
+      for (const [name, value] of Object.entries(fields)) for (const item of Array.isArray(value) ? value : [value]) form.append(name, scalarText(item));
       serialized = form.toString();
       headers.set('content-type', 'application/x-www-form-urlencoded');
     } else {
-      serialized = JSON.stringify(body);
+      serialized = JSON.stringify(wholeBody === undefined ? body : wholeBody.value);
       headers.set('content-type', 'application/json');
     }
   }
@@ -170,4 +176,8 @@ export function buildToolRequest(input: BuildToolRequestInput): ToolRequest {
   if (input.agentIdHeader !== undefined) headers.set(input.agentIdHeader.name, input.agentIdHeader.value);
   if (input.idempotencyHeader !== undefined) headers.set(input.idempotencyHeader.name, input.idempotencyHeader.value);
   return { method, url, displayUrl, headers, body: serialized };
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

@@ -87,11 +87,13 @@ export function transformOperationObject(input: OperationInput, context: Transfo
   checkPathPlaceholders(path, parameters, context, where);
 
   let requestContentType: Tool['request_content_type'];
+  let bodyParameter: string | undefined;
   if (operation['requestBody'] !== undefined) {
     const body = transformRequestBodyObject(operation['requestBody'], input.documentUrl, context, where, new Set(Object.keys(parameters)));
     if (body.unusable) return undefined;
     Object.assign(parameters, body.parameters);
     requestContentType = body.requestContentType;
+    bodyParameter = body.bodyParameter;
   }
 
   const responses = transformResponsesObject(operation['responses'], input.documentUrl, context, { maxSchemaNodes: input.maxReturnSchemaNodes });
@@ -106,6 +108,7 @@ export function transformOperationObject(input: OperationInput, context: Transfo
   if (intent.intent) tool.intent = intent.intent as Intent;
   if (Object.keys(parameters).length > 0) tool.parameters = limitParameters(parameters, context, where);
   if (requestContentType) tool.request_content_type = requestContentType;
+  if (bodyParameter !== undefined && tool.parameters?.[bodyParameter] !== undefined) tool.body_parameter = bodyParameter;
   if (responses.returns && Object.keys(responses.returns).length > 0) tool.returns = responses.returns;
   const errors = mergeErrors(responses.errors, readErrorsExtension(operation['x-ai-errors'], context, where));
   if (Object.keys(errors).length > 0) tool.errors = errors;

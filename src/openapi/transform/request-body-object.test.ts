@@ -17,15 +17,15 @@ describe('transformRequestBodyObject', () => {
     ['keeps the whole body as one `body` parameter when a property name collides', {
       given: { required: true, content: { 'application/json': { schema: pet } } },
       taken: ['name'],
-      want: { parameters: { body: { type: 'object', required: true, in: 'body', description: 'The whole request body.', json_schema: pet } }, unusable: false },
+      want: { parameters: { body: { type: 'object', required: true, in: 'body', description: 'The whole request body.', json_schema: pet } }, unusable: false, bodyParameter: 'body' },
     }],
     ['keeps an array body as one `body` parameter', {
       given: { required: true, description: 'Pets to add', content: { 'application/json': { schema: { type: 'array', items: pet } } } },
-      want: { parameters: { body: { type: 'array', required: true, in: 'body', description: 'Pets to add', json_schema: { type: 'array', items: pet } } }, unusable: false },
+      want: { parameters: { body: { type: 'array', required: true, in: 'body', description: 'Pets to add', json_schema: { type: 'array', items: pet } } }, unusable: false, bodyParameter: 'body' },
     }],
     ['keeps a composed (oneOf) body as one `body` parameter', {
       given: { content: { 'application/json': { schema: { oneOf: [pet, { type: 'string' }] } } } },
-      want: { parameters: { body: { type: 'object', required: false, in: 'body', description: 'The whole request body.', json_schema: { oneOf: [pet, { type: 'string' }] } } }, unusable: false },
+      want: { parameters: { body: { type: 'object', required: false, in: 'body', description: 'The whole request body.', json_schema: { oneOf: [pet, { type: 'string' }] } } }, unusable: false, bodyParameter: 'body' },
     }],
     ['declares a form-encoded body', {
       given: { content: { 'application/x-www-form-urlencoded': { schema: { type: 'object', properties: { amount: { type: 'integer' } } } } } },

@@ -11,6 +11,8 @@ export interface RequestBodyMapping {
   requestContentType?: NonNullable<Tool['request_content_type']>;
   /** True when the body is required but cannot be expressed, so the tool would be unusable. */
   unusable: boolean;
+  /** Set when the whole body is one parameter: its name, for the tool's `body_parameter`. */
+  bodyParameter?: string;
 }
 
 /** Name of the single parameter that carries a body which cannot be flattened. */
@@ -73,7 +75,9 @@ export function transformRequestBodyObject(value: unknown, documentUrl: string, 
   });
   // The whole body always needs its full schema, even when it is a primitive.
   parameter.json_schema ??= { type: parameter.type };
-  mapping.parameters[takenNames.has(BODY_PARAMETER) ? 'request_body' : BODY_PARAMETER] = parameter;
+  const name = takenNames.has(BODY_PARAMETER) ? 'request_body' : BODY_PARAMETER;
+  mapping.parameters[name] = parameter;
+  mapping.bodyParameter = name;
   return mapping;
 }
 
