@@ -42,6 +42,10 @@ interface EntryRow {
 const entries: readonly EntryRow[] = [
   { entry: 'aicap', file: 'dist/index.js', forbidden: FRAMEWORK_FREE, reaches: 'dist/manifest/validate-manifest.js' },
   { entry: 'aicap/client', file: 'dist/client/index.js', forbidden: FRAMEWORK_FREE, reaches: 'dist/manifest/validate-manifest.js' },
+  { entry: 'aicap/tools', file: 'dist/tools/index.js', forbidden: FRAMEWORK_FREE, reaches: 'dist/tools/select-tools.js' },
+  { entry: 'aicap/server', file: 'dist/server/index.js', forbidden: FRAMEWORK_FREE, reaches: 'dist/server/create-manifest-handler.js' },
+  // The MCP bridge needs the SDK (its optional peer), and nothing else from the list.
+  { entry: 'aicap/mcp', file: 'dist/mcp/index.js', forbidden: FRAMEWORK_FREE.filter((name) => name !== '@modelcontextprotocol/sdk'), reaches: 'dist/tools/export-tools.js' },
 ];
 
 interface ImportGraph {
