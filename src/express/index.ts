@@ -11,7 +11,7 @@ import type { Manifest, Tool } from '../manifest/manifest-v0.js';
 import { createManifestHandler, type CreateManifestHandlerOptions, type ManifestHandler } from '../server/create-manifest-handler.js';
 import type { JobStreams } from '../server/create-job-streams.js';
 import { deriveTool, withDerivedTools, type DerivedTool, type RouteAiConfig, type RouteDescription } from '../server/derive-tool.js';
-import { toWebRequest, writeNodeResponse, type FetchHandler } from '../server/to-node-listener.js';
+import { serveManifestOnNode, toWebRequest, writeNodeResponse, type FetchHandler } from '../server/to-node-listener.js';
 
 /** A middleware that knows which requests it answers; others go to `next()`. */
 export type ExpressMiddleware = RequestHandler & {
@@ -30,9 +30,9 @@ export type ExpressMiddleware = RequestHandler & {
 export function aiCapabilities(options: CreateManifestHandlerOptions): ExpressMiddleware {
   const handler = createManifestHandler(options);
   const middleware: RequestHandler = (request, response, next) => {
-    if (request.baseUrl + request.path !== handler.path) return next();
-    // The manifest handler answers from prepared bytes and never reads `request.signal`.
-    void send(handler, request, response, next, false);
+    const path = request.baseUrl + request.path;
+    if (path !== handler.path) return next();
+    void serveManifestOnNode(handler, request, response, path).catch(next);
   };
   return Object.assign(middleware, { manifestHandler: handler });
 }
@@ -108,9 +108,9 @@ export function manifestWithDefinedTools(base: Omit<Manifest, 'tools'> & { tools
   return withDerivedTools(base, registries.get(router) ?? []);
 }
 
-async function send(handler: FetchHandler, request: ExpressRequest, response: ExpressResponse, next: NextFunction, abortOnClose = true): Promise<void> {
+async function send(handler: FetchHandler, request: ExpressRequest, response: ExpressResponse, next: NextFunction): Promise<void> {
   try {
-    await writeNodeResponse(await handler(toWebRequest(request, response, request.body, abortOnClose)), response);
+    await writeNodeResponse(await handler(toWebRequest(request, response, request.body)), response);
   } catch (error) {
     next(error);
   }

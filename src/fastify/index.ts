@@ -13,7 +13,7 @@ import type { Manifest, Tool } from '../manifest/manifest-v0.js';
 import { createManifestHandler, type CreateManifestHandlerOptions, type ManifestHandler } from '../server/create-manifest-handler.js';
 import type { JobRunner, JobStreams } from '../server/create-job-streams.js';
 import { deriveTool, withDerivedTools, type DerivedTool, type RouteAiConfig } from '../server/derive-tool.js';
-import { toWebRequest, type FetchHandler } from '../server/to-node-listener.js';
+import { requestPath, toManifestRequest, toWebRequest, type FetchHandler } from '../server/to-node-listener.js';
 
 /** Options of {@link aicapPlugin}: those of `createManifestHandler`, with the manifest possibly completed from routes. */
 export interface AicapPluginOptions extends Omit<CreateManifestHandlerOptions, 'manifest' | 'load'> {
@@ -76,7 +76,7 @@ function plugin(fastify: FastifyInstance, options: AicapPluginOptions, done: (er
     done(error as Error);
     return;
   }
-  fastify.route({ method: [...ALL_METHODS], url: handler.path, exposeHeadRoute: false, handler: toFastifyHandler(handler) });
+  fastify.route({ method: [...ALL_METHODS], url: handler.path, exposeHeadRoute: false, handler: manifestRoute(handler) });
   if (jobs) {
     const answer = async (request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> => {
       const response = await jobs.handle(toWebRequest(request.raw, reply.raw, request.body));
@@ -90,6 +90,14 @@ function plugin(fastify: FastifyInstance, options: AicapPluginOptions, done: (er
     }
   }
   done();
+}
+
+// The manifest route answers from the handler's plain-data decision: no Web `Request` or `Response`.
+function manifestRoute(handler: ManifestHandler): (request: FastifyRequest, reply: FastifyReply) => Promise<FastifyReply> {
+  return async (request, reply) => {
+    const answer = await handler.decide(toManifestRequest(request.raw, reply.raw, requestPath(request.raw, handler.path)));
+    return reply.code(answer.status).headers(answer.headers).send(answer.body);
+  };
 }
 
 /** A handler that serves any fetch-style handler (the AI Catalog handler, your own) from a Fastify route. */

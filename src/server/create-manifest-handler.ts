@@ -5,7 +5,8 @@ import { MANIFEST_MEDIA_TYPE, WELL_KNOWN_PATH, type Manifest } from '../manifest
 import { filterManifestByScopes } from './filter-manifest-by-scopes.js';
 import { findSecretValues } from './find-secret-values.js';
 import { matchesIfNoneMatch } from './matches-if-none-match.js';
-import { problemResponse } from './problem-response.js';
+import { responseFromAnswer, type HttpAnswer } from './http-answer.js';
+import { problemAnswer } from './problem-response.js';
 
 /** CORS settings of the manifest route. */
 export interface ManifestCorsOptions {
@@ -72,6 +73,22 @@ export interface CreateManifestHandlerOptions {
   requireAuth?: boolean | { challenge: string };
 }
 
+/**
+The parts of a request the manifest route looks at. The Node adapters build it straight from the
+framework's request, so serving the manifest needs no Web `Request`.
+@internal
+*/
+export interface ManifestRequest {
+  /** The request method, upper case. */
+  readonly method: string;
+  /** The path of the request target, without the query. */
+  readonly path: string;
+  /** The request headers; only `If-None-Match` is read. */
+  readonly headers: { get(name: string): string | null };
+  /** The request as a Web `Request`; called only to hand it to `resolveScopes`. */
+  toRequest(): Request;
+}
+
 /** A framework-free handler for the manifest route, made by {@link createManifestHandler}. */
 export interface ManifestHandler {
   /** Answers one request; never throws. */
@@ -80,11 +97,21 @@ export interface ManifestHandler {
   readonly path: string;
   /** Resolves when the manifest is loaded and valid; rejects with the error that makes it unusable. Await it at start-up when using `load`. */
   readonly ready: Promise<void>;
+  /**
+  The answer to one request as plain data: what the handler itself wraps in a `Response`, and what the
+  Node adapters write directly. Never throws or rejects. Synchronous once the manifest is loaded,
+  unless `resolveScopes` is set.
+  @internal
+  */
+  readonly decide: (request: ManifestRequest) => HttpAnswer | Promise<HttpAnswer>;
 }
 
+/** The answers for one manifest variant, prepared once and shared by every request. */
 interface Prepared {
-  body: Uint8Array<ArrayBuffer>;
   etag: string;
+  ok: HttpAnswer;
+  head: HttpAnswer;
+  notModified: HttpAnswer;
 }
 
 // Scope sets are server-chosen, but a bound keeps a misbehaving resolver from growing memory.
@@ -123,12 +150,54 @@ export function createManifestHandler(options: CreateManifestHandlerOptions): Ma
   const cors = options.cors === false ? undefined : { origin: '*', maxAgeInSeconds: 86_400, ...(options.cors === true ? {} : options.cors) };
   const challenge = typeof options.requireAuth === 'object' ? options.requireAuth.challenge : 'Bearer realm="ai-capabilities"';
   const allow = cors ? 'GET, HEAD, OPTIONS' : 'GET, HEAD';
+  const vary: Record<string, string> = variants ? { Vary: 'Authorization' } : {};
+  const commonHeaders: Record<string, string> = {
+    'Cache-Control': cacheControl,
+    'X-Content-Type-Options': 'nosniff',
+    ...vary,
+    ...(cors ? { 'Access-Control-Allow-Origin': cors.origin, 'Access-Control-Expose-Headers': 'ETag, Link' } : {}),
+  };
+  // Every answer that does not depend on the request is built here once; a request only picks one.
+  const notFound = problemAnswer({ title: 'Not Found', status: 404, detail: `Only ${path} is served here.` });
+  const unavailable = problemAnswer({ title: 'Manifest Unavailable', status: 500, detail: 'The capabilities manifest failed to load; the operator must check the server log.' });
+  const scopesFailed = problemAnswer({ title: 'Internal Server Error', status: 500, detail: 'Resolving the scopes of the credential failed.' });
+  const unauthorized = problemAnswer(
+    { title: 'Unauthorized', status: 401, detail: `A valid credential is required to read ${path}.` },
+    { 'WWW-Authenticate': challenge, Vary: 'Authorization', ...(cors ? { 'Access-Control-Allow-Origin': cors.origin } : {}) },
+  );
+  const preflight: HttpAnswer | undefined = cors && {
+    status: 204,
+    headers: {
+      'Access-Control-Allow-Origin': cors.origin,
+      'Access-Control-Allow-Methods': 'GET, HEAD',
+      'Access-Control-Allow-Headers': 'Authorization, If-None-Match',
+      'Access-Control-Max-Age': String(cors.maxAgeInSeconds),
+      ...vary,
+    },
+    body: undefined,
+  };
+
+  const prepare = (manifest: Manifest): Prepared => {
+    const text = canonicalJson(manifest);
+    const body = new TextEncoder().encode(text);
+    const etag = `"${digestText(text)}"`;
+    const notModifiedHeaders = { ...commonHeaders, ETag: etag };
+    const okHeaders = { ...notModifiedHeaders, 'Content-Type': MANIFEST_MEDIA_TYPE, 'Content-Length': String(body.byteLength) };
+    return {
+      etag,
+      ok: { status: 200, headers: okHeaders, body },
+      head: { status: 200, headers: okHeaders, body: undefined },
+      notModified: { status: 304, headers: notModifiedHeaders, body: undefined },
+    };
+  };
 
   let manifest: Manifest | undefined;
+  let whole: Prepared | undefined;
   const prepared = new Map<string, Prepared>();
   const accept = (input: Manifest): void => {
-    manifest = assertServable(input);
-    prepared.set('*', prepare(manifest));
+    const servable = assertServable(input);
+    whole = prepare(servable);
+    manifest = servable;
   };
   let ready: Promise<void>;
   if (options.manifest !== undefined) {
@@ -142,78 +211,49 @@ export function createManifestHandler(options: CreateManifestHandlerOptions): Ma
     ready.catch(() => undefined);
   }
 
-  const commonHeaders = (): Headers => {
-    const headers = new Headers({ 'Cache-Control': cacheControl, 'X-Content-Type-Options': 'nosniff' });
-    if (variants) headers.set('Vary', 'Authorization');
-    if (cors) {
-      headers.set('Access-Control-Allow-Origin', cors.origin);
-      headers.set('Access-Control-Expose-Headers', 'ETag, Link');
-    }
-    return headers;
-  };
-
   const variantFor = (scopes: readonly string[]): Prepared => {
     const full = manifest as Manifest;
     const known = full.auth?.scopes ?? {};
     const key = [...new Set(scopes.filter((scope) => Object.hasOwn(known, scope)))].sort().join(' ');
-    let entry = prepared.get(`scopes:${key}`);
+    let entry = prepared.get(key);
     if (!entry) {
       entry = prepare(filterManifestByScopes(full, key === '' ? [] : key.split(' ')));
-      if (prepared.size < MAX_VARIANTS) prepared.set(`scopes:${key}`, entry);
+      if (prepared.size < MAX_VARIANTS) prepared.set(key, entry);
     }
     return entry;
   };
 
-  const handler = async (request: Request): Promise<Response> => {
-    if (new URL(request.url).pathname !== path) {
-      return problemResponse({ title: 'Not Found', status: 404, detail: `Only ${path} is served here.` });
-    }
-    if (request.method === 'OPTIONS' && cors) {
-      return new Response(null, {
-        status: 204,
-        headers: {
-          'Access-Control-Allow-Origin': cors.origin,
-          'Access-Control-Allow-Methods': 'GET, HEAD',
-          'Access-Control-Allow-Headers': 'Authorization, If-None-Match',
-          'Access-Control-Max-Age': String(cors.maxAgeInSeconds),
-          ...(variants ? { Vary: 'Authorization' } : {}),
-        },
-      });
-    }
-    if (request.method !== 'GET' && request.method !== 'HEAD') {
-      return problemResponse({ title: 'Method Not Allowed', status: 405, detail: `${request.method} is not allowed on ${path}; use GET.` }, { Allow: allow });
-    }
-    try {
-      await ready;
-    } catch {
-      return problemResponse({ title: 'Manifest Unavailable', status: 500, detail: 'The capabilities manifest failed to load; the operator must check the server log.' });
-    }
-    let entry = prepared.get('*') as Prepared;
-    if (variants) {
-      let scopes: readonly string[] | undefined;
-      try {
-        scopes = await variants(request);
-      } catch {
-        return problemResponse({ title: 'Internal Server Error', status: 500, detail: 'Resolving the scopes of the credential failed.' });
-      }
-      if (scopes === undefined && options.requireAuth) {
-        return problemResponse(
-          { title: 'Unauthorized', status: 401, detail: `A valid credential is required to read ${path}.` },
-          { 'WWW-Authenticate': challenge, Vary: 'Authorization', ...(cors ? { 'Access-Control-Allow-Origin': cors.origin } : {}) },
-        );
-      }
-      entry = variantFor(scopes ?? []);
-    }
-    const headers = commonHeaders();
-    headers.set('ETag', entry.etag);
-    if (matchesIfNoneMatch(request.headers.get('If-None-Match'), entry.etag)) {
-      return new Response(null, { status: 304, headers });
-    }
-    headers.set('Content-Type', MANIFEST_MEDIA_TYPE);
-    headers.set('Content-Length', String(entry.body.byteLength));
-    return new Response(request.method === 'HEAD' ? null : entry.body, { status: 200, headers });
+  const answerWith = (entry: Prepared, request: ManifestRequest): HttpAnswer => {
+    if (matchesIfNoneMatch(request.headers.get('If-None-Match'), entry.etag)) return entry.notModified;
+    return request.method === 'HEAD' ? entry.head : entry.ok;
   };
-  return Object.assign(handler, { path, ready });
+
+  const answerVariant = async (request: ManifestRequest, resolveScopes: NonNullable<typeof variants>): Promise<HttpAnswer> => {
+    let scopes: readonly string[] | undefined;
+    try {
+      scopes = await resolveScopes(request.toRequest());
+    } catch {
+      return scopesFailed;
+    }
+    if (scopes === undefined && options.requireAuth) return unauthorized;
+    return answerWith(variantFor(scopes ?? []), request);
+  };
+
+  const decide = (request: ManifestRequest): HttpAnswer | Promise<HttpAnswer> => {
+    if (request.path !== path) return notFound;
+    if (request.method !== 'GET' && request.method !== 'HEAD') {
+      if (request.method === 'OPTIONS' && preflight) return preflight;
+      return problemAnswer({ title: 'Method Not Allowed', status: 405, detail: `${request.method} is not allowed on ${path}; use GET.` }, { Allow: allow });
+    }
+    // Until `load` settles (and forever when it failed) requests wait for it; `ready` never resolves without `whole`.
+    if (whole === undefined) return ready.then(() => decide(request), () => unavailable);
+    if (variants) return answerVariant(request, variants);
+    return answerWith(whole, request);
+  };
+
+  const handler = async (request: Request): Promise<Response> =>
+    responseFromAnswer(await decide({ method: request.method, path: new URL(request.url).pathname, headers: request.headers, toRequest: () => request }));
+  return Object.assign(handler, { path, ready, decide });
 }
 
 function assertServable(input: Manifest): Manifest {
@@ -227,9 +267,4 @@ function assertServable(input: Manifest): Manifest {
     );
   }
   return manifest;
-}
-
-function prepare(manifest: Manifest): Prepared {
-  const text = canonicalJson(manifest);
-  return { body: new TextEncoder().encode(text), etag: `"${digestText(text)}"` };
 }

@@ -1,3 +1,5 @@
+import type { HttpAnswer } from './http-answer.js';
+
 /** The members of an RFC 9457 problem document that aicap writes. */
 export interface ProblemDetails {
   /** URI that identifies the problem type. @default 'about:blank' */
@@ -15,13 +17,28 @@ export interface ProblemDetails {
 /** The media type of an RFC 9457 problem document. */
 export const PROBLEM_MEDIA_TYPE = 'application/problem+json';
 
+const encoder = new TextEncoder();
+
 /**
  * An `application/problem+json` response (RFC 9457). Never echoes request data: callers put only
  * their own words in `detail`.
  */
 export function problemResponse(problem: ProblemDetails, headers: HeadersInit = {}): Response {
+  const answer = problemAnswer(problem);
   const responseHeaders = new Headers(headers);
-  responseHeaders.set('Content-Type', PROBLEM_MEDIA_TYPE);
-  responseHeaders.set('Cache-Control', 'no-store');
-  return new Response(JSON.stringify({ type: 'about:blank', ...problem }), { status: problem.status, headers: responseHeaders });
+  for (const [name, value] of Object.entries(answer.headers)) responseHeaders.set(name, value);
+  return new Response(answer.body, { status: answer.status, headers: responseHeaders });
+}
+
+/**
+ * {@link problemResponse} as plain data. `headers` must not hold `Content-Type` or `Cache-Control`
+ * (the problem sets both).
+ * @internal
+ */
+export function problemAnswer(problem: ProblemDetails, headers: Readonly<Record<string, string>> = {}): HttpAnswer {
+  return {
+    status: problem.status,
+    headers: { ...headers, 'Content-Type': PROBLEM_MEDIA_TYPE, 'Cache-Control': 'no-store' },
+    body: encoder.encode(JSON.stringify({ type: 'about:blank', ...problem })),
+  };
 }

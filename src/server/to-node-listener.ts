@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Readable } from 'node:stream';
 import type { TLSSocket } from 'node:tls';
+import type { ManifestHandler, ManifestRequest } from './create-manifest-handler.js';
 
 /** A framework-free handler: one Web `Request` in, one `Response` out. */
 export type FetchHandler = (request: Request) => Response | Promise<Response>;
@@ -10,22 +11,24 @@ export type FetchHandler = (request: Request) => Response | Promise<Response>;
  * built-in bridge). Response bodies are written with backpressure: the next chunk is read from the
  * `Response` only after the socket accepted the previous one, so a slow client never makes the server
  * buffer more than one chunk plus the socket's high-water mark. A client disconnect aborts
- * `request.signal` and cancels the body.
+ * `request.signal` and cancels the body. A handler made by `createManifestHandler` is served without
+ * building a `Request` or `Response` at all (same answers, a fraction of the cost).
  * @example
  * ```ts
  * createServer(toNodeListener(createManifestHandler({ manifest }))).listen(3000);
  * ```
  */
 export function toNodeListener(handler: FetchHandler): (request: IncomingMessage, response: ServerResponse) => void {
+  if (isManifestHandler(handler)) {
+    return (incoming, outgoing) => void serveManifestOnNode(handler, incoming, outgoing).catch(() => answerInternalError(outgoing));
+  }
   return (incoming, outgoing) => {
     void (async () => {
       let response: Response;
       try {
         response = await handler(toWebRequest(incoming, outgoing));
       } catch {
-        // The handler broke its contract; answer without leaking the error to the client.
-        if (!outgoing.headersSent) outgoing.writeHead(500, { 'Content-Type': 'application/problem+json' });
-        outgoing.end(JSON.stringify({ type: 'about:blank', title: 'Internal Server Error', status: 500 }));
+        answerInternalError(outgoing);
         return;
       }
       await writeNodeResponse(response, outgoing);
@@ -34,16 +37,79 @@ export function toNodeListener(handler: FetchHandler): (request: IncomingMessage
 }
 
 /**
- * Converts a Node request to a Web `Request`. `parsedBody` replaces the stream when a framework
- * middleware (such as `express.json()`) has already consumed it. `abortOnClose: false` leaves out
- * `request.signal` wiring, for handlers that never read it: a `Request` with a signal costs about
- * three times as much to build on Node 20 (bench/RESULTS.md).
+ * Serves the manifest route on a Node response from the handler's plain-data answer: `writeHead` and
+ * one `end` with the prepared bytes. `path` is the request path when the caller knows it already.
+ * Rejects only when Node refuses to write (headers already sent).
  * @internal
  */
-export function toWebRequest(incoming: IncomingMessage, outgoing: ServerResponse, parsedBody?: unknown, abortOnClose: boolean = true): Request {
-  const secure = (incoming.socket as TLSSocket).encrypted === true;
+export async function serveManifestOnNode(handler: ManifestHandler, incoming: IncomingMessage, outgoing: ServerResponse, path?: string): Promise<void> {
+  const decided = handler.decide(toManifestRequest(incoming, outgoing, path ?? requestPath(incoming, handler.path)));
+  // Synchronous answers (the common case) are written without waiting for a microtask.
+  const answer = decided instanceof Promise ? await decided : decided;
+  outgoing.writeHead(answer.status, answer.headers);
+  outgoing.end(answer.body);
+}
+
+/**
+ * What the manifest handler reads of a Node request. The Web `Request` is built only if asked for.
+ * @internal
+ */
+export function toManifestRequest(incoming: IncomingMessage, outgoing: ServerResponse, path: string): ManifestRequest {
+  return {
+    method: incoming.method ?? 'GET',
+    path,
+    headers: {
+      get(name) {
+        const value = incoming.headers[name.toLowerCase()];
+        return typeof value === 'string' ? value : (value?.join(', ') ?? null);
+      },
+    },
+    toRequest: () => toWebRequest(incoming, outgoing),
+  };
+}
+
+/**
+ * The path of a Node request's target as `new URL(…).pathname` gives it. The URL parser runs only
+ * when the raw path is not already `expected`, which is what nearly every request to a route is.
+ * @internal
+ */
+export function requestPath(incoming: IncomingMessage, expected: string): string {
+  const target = requestTarget(incoming);
+  const queryAt = target.indexOf('?');
+  const raw = queryAt === -1 ? target : target.slice(0, queryAt);
+  if (raw === expected) return raw;
+  try {
+    // Dot segments, percent-encoding and absolute-form targets are normalized as the fetch path does.
+    return new URL(target, 'http://localhost').pathname;
+  } catch {
+    return raw;
+  }
+}
+
+function requestTarget(incoming: IncomingMessage): string {
   // Express rewrites `url` inside mounted routers; `originalUrl` keeps the path the client asked for.
-  const target = (incoming as IncomingMessage & { originalUrl?: string }).originalUrl ?? incoming.url ?? '/';
+  return (incoming as IncomingMessage & { originalUrl?: string }).originalUrl ?? incoming.url ?? '/';
+}
+
+function isManifestHandler(handler: FetchHandler): handler is FetchHandler & ManifestHandler {
+  return typeof (handler as Partial<ManifestHandler>).decide === 'function';
+}
+
+function answerInternalError(outgoing: ServerResponse): void {
+  // The handler broke its contract; answer without leaking the error to the client.
+  if (!outgoing.headersSent) outgoing.writeHead(500, { 'Content-Type': 'application/problem+json' });
+  outgoing.end(JSON.stringify({ type: 'about:blank', title: 'Internal Server Error', status: 500 }));
+}
+
+/**
+ * Converts a Node request to a Web `Request`. `parsedBody` replaces the stream when a framework
+ * middleware (such as `express.json()`) has already consumed it. A client disconnect aborts
+ * `request.signal`.
+ * @internal
+ */
+export function toWebRequest(incoming: IncomingMessage, outgoing: ServerResponse, parsedBody?: unknown): Request {
+  const secure = (incoming.socket as TLSSocket).encrypted === true;
+  const target = requestTarget(incoming);
   let url: URL;
   try {
     url = new URL(target, `${secure ? 'https' : 'http'}://${incoming.headers.host ?? 'localhost'}`);
@@ -60,14 +126,11 @@ export function toWebRequest(incoming: IncomingMessage, outgoing: ServerResponse
     }
   }
   const method = incoming.method ?? 'GET';
-  const init: RequestInit & { duplex?: 'half' } = { method, headers };
-  if (abortOnClose) {
-    const controller = new AbortController();
-    outgoing.once('close', () => {
-      if (!outgoing.writableFinished) controller.abort();
-    });
-    init.signal = controller.signal;
-  }
+  const controller = new AbortController();
+  outgoing.once('close', () => {
+    if (!outgoing.writableFinished) controller.abort();
+  });
+  const init: RequestInit & { duplex?: 'half' } = { method, headers, signal: controller.signal };
   if (method !== 'GET' && method !== 'HEAD') {
     if (parsedBody !== undefined) {
       init.body = typeof parsedBody === 'string' ? parsedBody : parsedBody instanceof Uint8Array ? new Uint8Array(parsedBody) : JSON.stringify(parsedBody);

@@ -50,14 +50,10 @@ export async function startManifestServer(framework: Framework, options: CreateM
       return { origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, close: () => closeServer(server) };
     }
     case 'node:http': {
-      const handler = createManifestHandler(options);
-      return listen(
-        createServer(
-          toNodeListener((request) =>
-            new URL(request.url).pathname === '/api/ping' ? Response.json({ pong: true }) : handler(request),
-          ),
-        ),
-      );
+      // The manifest handler goes to `toNodeListener` as it is, the way `aicap serve` runs it.
+      const manifestListener = toNodeListener(createManifestHandler(options));
+      const pingListener = toNodeListener(() => Response.json({ pong: true }));
+      return listen(createServer((request, response) => (request.url === '/api/ping' ? pingListener : manifestListener)(request, response)));
     }
   }
 }
