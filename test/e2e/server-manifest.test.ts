@@ -4,12 +4,23 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { canonicalJson, digestManifest } from '../../src/manifest/digest-manifest.js';
 import type { Manifest } from '../../src/manifest/manifest-v0.js';
 import { AicapError } from '../../src/errors/aicap-error.js';
+import { createManifestHandler, type CreateManifestHandlerOptions } from '../../src/server/create-manifest-handler.js';
 import { FRAMEWORKS, startManifestServer, type RunningServer } from '../helpers/start-framework-server.js';
 
 const manifest = JSON.parse(readFileSync(new URL('../../examples/payments/payments.manifest.json', import.meta.url), 'utf8')) as Manifest;
 const MANIFEST_PATH = '/.well-known/ai-capabilities';
 const TOKENS: Record<string, string[]> = { 'token-read': ['read'], 'token-admin': ['read', 'admin'] };
 const resolveScopes = (request: Request): string[] | undefined => TOKENS[(request.headers.get('Authorization') ?? '').replace(/^Bearer /, '')];
+
+// Added by the connection or the framework rather than the manifest route.
+const TRANSPORT_HEADERS = new Set(['date', 'connection', 'keep-alive', 'transfer-encoding', 'x-powered-by']);
+
+/** The headers of an answer, leaving out transport headers (and a Content-Length the fetch handler does not set). */
+function comparableHeaders(headers: Headers, fromFetchHandler: Headers): Record<string, string> {
+  return Object.fromEntries(
+    [...headers].filter(([name]) => !TRANSPORT_HEADERS.has(name) && (name !== 'content-length' || fromFetchHandler.has('content-length'))),
+  );
+}
 
 /** The same manifest with every object's keys in reverse order: a different text, the same document. */
 function reversedKeys(value: unknown): unknown {
@@ -153,6 +164,58 @@ describe.each(FRAMEWORKS)('manifest route on %s', (framework) => {
     }
     const allowed = await fetch(`${origin}${MANIFEST_PATH}`, { headers: { Authorization: 'Bearer token-read' } });
     expect(allowed.status).toBe(200);
+  });
+
+  // Express, Fastify and node:http serve the handler's plain-data answer directly (no Web Request or
+  // Response); Hono and the fetch handler wrap it in a Response. Both must say the same thing.
+  const READ_ETAG = '"sha256-read"';
+  it.each<[string, Partial<CreateManifestHandlerOptions>, Array<[string, RequestInit & { headers?: Record<string, string> }]>]>([
+    [
+      'the public manifest',
+      {},
+      [
+        ['GET', {}],
+        ['GET with a query', {}],
+        ['HEAD', { method: 'HEAD' }],
+        ['If-None-Match matching', { headers: { 'If-None-Match': `"${digestManifest(manifest)}"` } }],
+        ['If-None-Match weak in a list', { headers: { 'If-None-Match': `"other", W/"${digestManifest(manifest)}"` } }],
+        ['If-None-Match stale', { headers: { 'If-None-Match': '"sha256-old"' } }],
+        ['OPTIONS preflight', { method: 'OPTIONS', headers: { Origin: 'https://agent.example', 'Access-Control-Request-Method': 'GET' } }],
+        ['POST', { method: 'POST', body: '{}' }],
+        ['DELETE', { method: 'DELETE' }],
+      ],
+    ],
+    ['the manifest without CORS', { cors: false }, [['GET', {}], ['OPTIONS', { method: 'OPTIONS' }]]],
+    [
+      'per-credential variants behind requireAuth',
+      { resolveScopes, requireAuth: true },
+      [
+        ['no credential', {}],
+        ['a wrong credential', { headers: { Authorization: 'Bearer wrong' } }],
+        ['the read credential', { headers: { Authorization: 'Bearer token-read' } }],
+        ['the read credential revalidating', { headers: { Authorization: 'Bearer token-read', 'If-None-Match': READ_ETAG } }],
+        ['the admin credential, HEAD', { method: 'HEAD', headers: { Authorization: 'Bearer token-admin' } }],
+        ['the admin credential, POST', { method: 'POST', headers: { Authorization: 'Bearer token-admin' } }],
+      ],
+    ],
+  ])('answers exactly as the fetch handler does for %s', async (_name, options, requests) => {
+    const { origin } = await start({ manifest, ...options });
+    const fetchHandler = createManifestHandler({ manifest, ...options });
+    const readVariant = await fetchHandler(new Request(`http://localhost${MANIFEST_PATH}`, { headers: { Authorization: 'Bearer token-read' } }));
+    const readEtag = readVariant.headers.get('etag') ?? '';
+    for (const [label, init] of requests) {
+      const headers = Object.fromEntries(Object.entries(init.headers ?? {}).map(([name, value]) => [name, value === READ_ETAG ? readEtag : value]));
+      const path = label.endsWith('with a query') ? `${MANIFEST_PATH}?format=json` : MANIFEST_PATH;
+      const served = await fetch(`${origin}${path}`, { ...init, headers });
+      const expected = await fetchHandler(new Request(`http://localhost${path}`, { ...init, headers }));
+      const expectedBody = init.method === 'HEAD' ? '' : await expected.text();
+      expect(served.status, label).toBe(expected.status);
+      const servedHeaders = comparableHeaders(served.headers, expected.headers);
+      // @hono/node-server (1.19) gives every answer without a Content-Type `text/plain`, 304 and 204 included; Hono's own answer has none.
+      if (framework === 'hono' && !expected.headers.has('content-type') && servedHeaders['content-type'] === 'text/plain; charset=UTF-8') delete servedHeaders['content-type'];
+      expect(servedHeaders, label).toEqual(comparableHeaders(expected.headers, expected.headers));
+      expect(await served.text(), label).toBe(expectedBody);
+    }
   });
 
   it('refuses to start when an example holds a secret, naming the pointer (case 11)', async () => {
