@@ -154,3 +154,20 @@ describe('generateManifest: a body that cannot be flattened', () => {
     expect(validateManifest(manifest).issues.filter((issue) => issue.severity === 'error')).toEqual([]);
   });
 });
+
+describe('generateManifest: component references', () => {
+  it('produces parameter schemas whose $defs references the client can compile and enforce (recursive Tag)', async () => {
+    const { validateToolArguments } = await import('../client/call/validate-tool-arguments.js');
+    const description = {
+      openapi: '3.1.0',
+      info: { title: 'Tags', version: '1.0.0' },
+      servers: [{ url: 'https://tags.example.com' }],
+      components: { schemas: { Tag: { type: 'object', properties: { name: { type: 'string' }, child: { $ref: '#/components/schemas/Tag' } }, required: ['name'] } } },
+      paths: { '/tags': { post: { operationId: 'addTag', requestBody: { required: true, content: { 'application/json': { schema: { type: 'object', properties: { tag: { $ref: '#/components/schemas/Tag' } } } } } }, responses: { '200': { description: 'ok' } } } } },
+    };
+    const { manifest } = await generateManifest({ input: description });
+    const tool = manifest.tools[0]!;
+    expect(() => validateToolArguments(tool, { tag: { name: 'a', child: { name: 'b', child: { name: 'c' } } } })).not.toThrow();
+    expect(() => validateToolArguments(tool, { tag: { name: 'a', child: { child: { name: 'c' } } } })).toThrow(expect.objectContaining({ code: 'INVALID_ARGUMENTS' }));
+  });
+});

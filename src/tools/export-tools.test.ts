@@ -197,6 +197,23 @@ describe('toStrictSchema', () => {
   ])('explains why %j cannot be strict', (schema, reason) => {
     expect(toStrictSchema('t', schema).reason).toContain(reason);
   });
+  it('applies the strict rules inside $defs too (every member required, nullable when optional, no extra members)', () => {
+    const schema = {
+      type: 'object',
+      properties: { tag: { $ref: '#/$defs/tag__Tag' } },
+      additionalProperties: false,
+      $defs: { tag__Tag: { type: 'object', properties: { name: { type: 'string' }, child: { $ref: '#/$defs/tag__Tag' } }, required: ['name'] } },
+    };
+    const strict = toStrictSchema('t', schema).schema;
+    expect(strict?.['$defs']).toEqual({
+      tag__Tag: {
+        type: 'object',
+        properties: { name: { type: 'string' }, child: { anyOf: [{ $ref: '#/$defs/tag__Tag' }, { type: 'null' }] } },
+        required: ['name', 'child'],
+        additionalProperties: false,
+      },
+    });
+  });
 });
 
 describe('estimateTokens', () => {

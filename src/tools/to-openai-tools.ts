@@ -111,6 +111,12 @@ function strictNode(node: unknown, pointer: string, depth: number, nullable: boo
     result['items'] = strictNode(result['items'], `${pointer}/items`, depth + 1, false, toolName, dropped);
   }
   if (Array.isArray(result['anyOf'])) result['anyOf'] = (result['anyOf'] as unknown[]).map((branch, index) => strictNode(branch, `${pointer}/anyOf/${index}`, depth + 1, false, toolName, dropped));
+  // Referenced definitions obey the same rules as inline schemas.
+  if (isSchemaNode(result['$defs'])) {
+    const definitions: SchemaNode = {};
+    for (const [name, definition] of Object.entries(result['$defs'])) definitions[name] = strictNode(definition, `${pointer}/$defs/${name}`, depth + 1, false, toolName, dropped);
+    result['$defs'] = definitions;
+  }
   if (nullable) makeNullable(result);
   return result;
 }

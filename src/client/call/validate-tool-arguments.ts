@@ -2,7 +2,8 @@ import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.
 import addFormatsModule from 'ajv-formats';
 import { RE2JS } from 're2js';
 import { checkEmbeddedSchema } from '../../manifest/check-embedded-schema.js';
-import type { JsonSchema, Parameter } from '../../manifest/manifest-v0.js';
+import type { Parameter } from '../../manifest/manifest-v0.js';
+import { argumentsSchema } from '../../manifest/arguments-schema.js';
 import { fromPointer } from '../../internal/json-pointer.js';
 import { AicapError } from '../../errors/aicap-error.js';
 import { InvalidArgumentsError, type ArgumentProblem } from './invalid-arguments-error.js';
@@ -42,29 +43,11 @@ export interface ParameterHolder {
 }
 
 const cache = new WeakMap<ParameterHolder, ValidateFunction>();
-const PLACEHOLDER = /\{([^{}]+)\}/g;
-
-/**
- * Builds the JSON Schema of a whole arguments object from the simple parameter form: each
- * parameter's `json_schema` when present (authoritative), otherwise its `type` and `enum`; `required`
- * from the flags and from the path placeholders; unknown arguments refused so that a model's typo
- * is reported rather than silently dropped.
- */
-export function buildArgumentsSchema(holder: ParameterHolder): { [keyword: string]: unknown } {
-  const properties: Record<string, JsonSchema> = {};
-  const required = new Set<string>();
-  for (const [name, parameter] of Object.entries(holder.parameters ?? {})) {
-    properties[name] = parameter.json_schema ?? { type: parameter.type, ...(parameter.enum === undefined ? {} : { enum: parameter.enum }) };
-    if (parameter.required === true) required.add(name);
-  }
-  for (const match of (holder.path ?? '').matchAll(PLACEHOLDER)) if (match[1] !== undefined && match[1] in properties) required.add(match[1]);
-  return { type: 'object', properties, required: [...required], additionalProperties: false };
-}
 
 function compile(holder: ParameterHolder): ValidateFunction {
   const cached = cache.get(holder);
   if (cached !== undefined) return cached;
-  const schema = buildArgumentsSchema(holder);
+  const schema = argumentsSchema(holder);
   // Defence in depth: the manifest was validated at discovery, but a caller may hand us any object.
   const issues = checkEmbeddedSchema(schema, '').filter((issue) => issue.severity === 'error');
   if (issues.length > 0) {

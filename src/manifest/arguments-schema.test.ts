@@ -1,0 +1,72 @@
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import { describe, expect, it } from 'vitest';
+import { argumentsSchema } from './arguments-schema.js';
+import type { Parameter } from './manifest-v0.js';
+
+const tag = {
+  $ref: '#/$defs/Tag',
+  $defs: { Tag: { type: 'object', properties: { name: { type: 'string' }, child: { $ref: '#/$defs/Tag' } }, required: ['name'], additionalProperties: false } },
+};
+
+function validator(parameters: Record<string, Parameter>): (data: unknown) => boolean {
+  const validate = new Ajv2020({ strict: false }).compile(argumentsSchema({ parameters }));
+  return (data) => validate(data);
+}
+
+describe('argumentsSchema', () => {
+  it('uses the simple form and marks flags and path placeholders as required', () => {
+    const schema = argumentsSchema({
+      path: '/accounts/{account_id}/items',
+      parameters: {
+        account_id: { type: 'string' },
+        tags: { type: 'array', required: true, description: 'Labels' },
+        page: { type: 'integer', default: 1, enum: [1, 2] },
+      },
+    });
+    expect(schema).toEqual({
+      type: 'object',
+      properties: {
+        account_id: { type: 'string' },
+        tags: { type: 'array', description: 'Labels', items: {} },
+        page: { type: 'integer', enum: [1, 2], default: 1 },
+      },
+      required: ['tags', 'account_id'],
+      additionalProperties: false,
+    });
+  });
+
+  it('hoists a parameter’s $defs to the root and rewrites its references, so recursive schemas validate', () => {
+    const schema = argumentsSchema({ parameters: { tag: { type: 'object', json_schema: tag } } });
+    expect(schema.$defs).toEqual({ tag__Tag: { type: 'object', properties: { name: { type: 'string' }, child: { $ref: '#/$defs/tag__Tag' } }, required: ['name'], additionalProperties: false } });
+    expect(schema.properties['tag']).toEqual({ $ref: '#/$defs/tag__Tag' });
+    const validate = validator({ tag: { type: 'object', json_schema: tag } });
+    expect(validate({ tag: { name: 'a', child: { name: 'b', child: { name: 'c' } } } })).toBe(true);
+    expect(validate({ tag: { name: 'a', child: { child: { name: 'c' } } } })).toBe(false);
+  });
+
+  it('rewrites references to the parameter schema’s own root and members', () => {
+    const tree = { type: 'object', properties: { value: { type: 'integer' }, left: { $ref: '#' }, copy: { $ref: '#/properties/value' } }, additionalProperties: false };
+    const validate = validator({ 'a/b': { type: 'object', json_schema: tree } });
+    expect(argumentsSchema({ parameters: { 'a/b': { type: 'object', json_schema: tree } } }).properties['a/b']).toMatchObject({ properties: { left: { $ref: '#/properties/a~1b' }, copy: { $ref: '#/properties/a~1b/properties/value' } } });
+    expect(validate({ 'a/b': { value: 1, left: { value: 2, left: { copy: 3 } } } })).toBe(true);
+    expect(validate({ 'a/b': { value: 1, left: { copy: 'three' } } })).toBe(false);
+  });
+
+  it('keeps definitions of the same name from two parameters apart', () => {
+    const number = { $ref: '#/$defs/Item', $defs: { Item: { type: 'number' } } };
+    const text = { $ref: '#/$defs/Item', definitions: { Other: { type: 'boolean' } }, $defs: { Item: { type: 'string' } } };
+    const schema = argumentsSchema({ parameters: { a: { type: 'number', json_schema: number }, b: { type: 'string', json_schema: text } } });
+    expect(Object.keys(schema.$defs ?? {}).sort()).toEqual(['a__Item', 'b__Item', 'b__Other']);
+    const validate = validator({ a: { type: 'number', json_schema: number }, b: { type: 'string', json_schema: text } });
+    expect(validate({ a: 1, b: 'x' })).toBe(true);
+    expect(validate({ a: 'x', b: 1 })).toBe(false);
+  });
+
+  it('leaves the manifest untouched, anchors and nested $id resources as they are', () => {
+    const schema = { $ref: '#/$defs/A', $defs: { A: { $anchor: 'a', type: 'string' } }, properties: { inner: { $id: 'urn:inner', $ref: '#/x', x: { type: 'string' } }, named: { $ref: '#a' } } };
+    const before = structuredClone(schema);
+    const result = argumentsSchema({ parameters: { p: { type: 'object', json_schema: schema, description: 'P' } } });
+    expect(schema).toEqual(before);
+    expect(result.properties['p']).toMatchObject({ description: 'P', properties: { inner: { $id: 'urn:inner', $ref: '#/x' }, named: { $ref: '#a' } } });
+  });
+});

@@ -1,0 +1,113 @@
+import { escapePointerToken } from '../internal/json-pointer.js';
+import type { JsonSchema, Parameter } from './manifest-v0.js';
+
+/** The arguments of a tool, resource or prompt as one JSON Schema object. */
+export interface ArgumentsSchema {
+  type: 'object';
+  properties: Record<string, JsonSchema>;
+  required?: string[];
+  additionalProperties: false;
+  /** Definitions hoisted from the parameters' own `$defs` (renamed `<parameter>__<name>`). */
+  $defs?: Record<string, JsonSchema>;
+  [keyword: string]: unknown;
+}
+
+/** Anything with parameters in the simple form: a tool, a resource or a prompt. */
+export interface ParameterHolder {
+  /** Path with `{name}` placeholders (those parameters are required). */
+  path?: string;
+  /** Parameters by name. */
+  parameters?: Record<string, Parameter>;
+}
+
+const PLACEHOLDER = /\{([^{}]+)\}/g;
+
+/**
+ * Builds the JSON Schema of a whole arguments object from a holder's parameters: each parameter's
+ * `json_schema` when present (authoritative; its `description` filled from the parameter), otherwise
+ * the simple form (`type`, `enum`, `default`, `description`); `required` from the flags and the path
+ * placeholders; no other members.
+ *
+ * A parameter's `json_schema` is a schema resource of its own (spec §5): its `#…` references point
+ * into it. Embedded under `properties` they would point at the wrong root, so the parameter's
+ * `$defs` (and `definitions`) are hoisted to the root as `<parameter>__<name>` and every local
+ * reference is rewritten. The result is what both the client's argument validator and every LLM
+ * export (which want `$defs` at the root) use. The input is never modified.
+ */
+export function argumentsSchema(holder: ParameterHolder): ArgumentsSchema {
+  const properties: Record<string, JsonSchema> = {};
+  const required = new Set<string>();
+  const definitions: Record<string, JsonSchema> = {};
+  const parameters = holder.parameters ?? {};
+  for (const [name, parameter] of Object.entries(parameters)) {
+    properties[name] = parameterSchema(name, parameter, definitions);
+    if (parameter.required === true) required.add(name);
+  }
+  for (const match of (holder.path ?? '').matchAll(PLACEHOLDER)) {
+    const name = match[1];
+    if (name !== undefined && Object.hasOwn(parameters, name)) required.add(name);
+  }
+  const schema: ArgumentsSchema = { type: 'object', properties, additionalProperties: false };
+  if (required.size > 0) schema.required = [...required];
+  if (Object.keys(definitions).length > 0) schema.$defs = definitions;
+  return schema;
+}
+
+function parameterSchema(name: string, parameter: Parameter, definitions: Record<string, JsonSchema>): JsonSchema {
+  const declared = parameter.json_schema;
+  if (typeof declared === 'boolean') return declared;
+  if (declared !== undefined) {
+    const renamed = new Map<string, string>();
+    const own = { ...declared };
+    for (const keyword of ['$defs', 'definitions']) {
+      const block = own[keyword];
+      delete own[keyword];
+      if (typeof block !== 'object' || block === null || Array.isArray(block)) continue;
+      for (const key of Object.keys(block)) {
+        let target = `${name}__${key}`;
+        while (Object.hasOwn(definitions, target) || [...renamed.values()].includes(target)) target = `${target}_`;
+        renamed.set(`#/${keyword}/${escapePointerToken(key)}`, target);
+      }
+    }
+    const rewrite = (value: unknown): unknown => rewriteReferences(value, name, renamed);
+    for (const keyword of ['$defs', 'definitions']) {
+      const block = declared[keyword];
+      if (typeof block !== 'object' || block === null || Array.isArray(block)) continue;
+      for (const [key, definition] of Object.entries(block)) {
+        definitions[renamed.get(`#/${keyword}/${escapePointerToken(key)}`)!] = rewrite(definition) as JsonSchema;
+      }
+    }
+    const schema = rewrite(own) as Record<string, unknown>;
+    if (schema['description'] === undefined && parameter.description) schema['description'] = parameter.description;
+    return schema;
+  }
+  const schema: Record<string, unknown> = { type: parameter.type };
+  if (parameter.description) schema['description'] = parameter.description;
+  if (parameter.enum) schema['enum'] = parameter.enum;
+  if (parameter.default !== undefined) schema['default'] = parameter.default;
+  // Some LLM APIs reject an array schema without `items`.
+  if (parameter.type === 'array') schema['items'] = {};
+  return schema;
+}
+
+/** Copies a schema, pointing its local references at their new home. Nested `$id` resources keep their own references. */
+function rewriteReferences(value: unknown, parameterName: string, renamed: ReadonlyMap<string, string>): unknown {
+  if (Array.isArray(value)) return value.map((item) => rewriteReferences(item, parameterName, renamed));
+  if (typeof value !== 'object' || value === null) return value;
+  const source = value as Record<string, unknown>;
+  if (typeof source['$id'] === 'string') return structuredClone(source);
+  const copy: Record<string, unknown> = {};
+  for (const [key, child] of Object.entries(source)) {
+    copy[key] = key === '$ref' && typeof child === 'string' ? rewriteReference(child, parameterName, renamed) : rewriteReferences(child, parameterName, renamed);
+  }
+  return copy;
+}
+
+function rewriteReference(reference: string, parameterName: string, renamed: ReadonlyMap<string, string>): string {
+  // Only JSON Pointer fragments are local paths; `#anchor` and other URIs are left alone.
+  if (reference !== '#' && !reference.startsWith('#/')) return reference;
+  for (const [prefix, target] of renamed) {
+    if (reference === prefix || reference.startsWith(`${prefix}/`)) return `#/$defs/${escapePointerToken(target)}${reference.slice(prefix.length)}`;
+  }
+  return `#/properties/${escapePointerToken(parameterName)}${reference.slice(1)}`;
+}
