@@ -18,6 +18,9 @@ describe('createManifestHandler', () => {
     ['a relative path', { manifest, path: 'well-known' }, /`path` option must start with "\/"/],
     ['requireAuth without resolveScopes', { manifest, requireAuth: true }, /`requireAuth` option needs `resolveScopes`/],
     ['public caching of per-credential variants', { manifest, resolveScopes: () => [], cacheControl: 'public, max-age=60' }, /`cacheControl` option must not be `public`/],
+    ['a line break in cacheControl', { manifest, cacheControl: 'max-age=60\r\nSet-Cookie: a=b' }, /`cacheControl` option must be a valid HTTP header value/],
+    ['a control character in the CORS origin', { manifest, cors: { origin: 'https://a.example\u0000' } }, /`cors.origin` option must be a valid HTTP header value/],
+    ['a line break in the challenge', { manifest, resolveScopes: () => [], requireAuth: { challenge: 'Bearer\n' } }, /`requireAuth.challenge` option must be a valid HTTP header value/],
   ])('throws INVALID_OPTION at creation for %s', (_name, options, message) => {
     const error = (() => {
       try {

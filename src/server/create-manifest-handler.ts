@@ -114,6 +114,9 @@ interface Prepared {
   notModified: HttpAnswer;
 }
 
+// The characters Node's `http` accepts in a header value (RFC 9110 §5.5 field-value, plus obs-text).
+const HEADER_VALUE = /^[\t\x20-\x7e\x80-\xff]*$/;
+
 // Scope sets are server-chosen, but a bound keeps a misbehaving resolver from growing memory.
 const MAX_VARIANTS = 256;
 
@@ -150,6 +153,12 @@ export function createManifestHandler(options: CreateManifestHandlerOptions): Ma
   const cors = options.cors === false ? undefined : { origin: '*', maxAgeInSeconds: 86_400, ...(options.cors === true ? {} : options.cors) };
   const challenge = typeof options.requireAuth === 'object' ? options.requireAuth.challenge : 'Bearer realm="ai-capabilities"';
   const allow = cors ? 'GET, HEAD, OPTIONS' : 'GET, HEAD';
+  // These go into every answer's headers, which are prepared once: a bad value must fail here, not on each request.
+  for (const [option, value] of [['cacheControl', cacheControl], ['cors.origin', cors?.origin], ['requireAuth.challenge', challenge]] as const) {
+    if (value !== undefined && !HEADER_VALUE.test(value)) {
+      throw new AicapError('INVALID_OPTION', `The \`${option}\` option must be a valid HTTP header value (no line breaks or control characters), got ${JSON.stringify(value)}.`);
+    }
+  }
   const vary: Record<string, string> = variants ? { Vary: 'Authorization' } : {};
   const commonHeaders: Record<string, string> = {
     'Cache-Control': cacheControl,
