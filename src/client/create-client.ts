@@ -95,6 +95,7 @@ export function createClient(options: ClientOptions = {}): Client {
     resolvePrompt: (nameOrId) => resolvePrompt(context.services.values(), nameOrId),
     credentials: context.credentials,
     emitAudit: (event) => context.emitAudit(event),
+    isAuditing: () => options.onAudit !== undefined,
     now: () => context.now(),
   });
   const jobs = createJobTracker(options.jobs, {

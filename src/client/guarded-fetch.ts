@@ -1,6 +1,9 @@
 import { isIP } from 'node:net';
 import { lookup as dnsLookup } from 'node:dns/promises';
-import { Agent, buildConnector, fetch as undiciFetch } from 'undici';
+import type { IncomingHttpHeaders } from 'node:http';
+import { pipeline, type Readable } from 'node:stream';
+import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
+import { Agent, buildConnector, fetch as undiciFetch, type Dispatcher } from 'undici';
 import { AicapError } from '../errors/aicap-error.js';
 import { NetworkError } from '../errors/network-error.js';
 import { TimeoutError, type TimeoutPhase } from '../errors/timeout-error.js';
@@ -125,7 +128,39 @@ export interface GuardedFetchOptions {
 export type GuardedFetch = FetchFunction & {
   /** Closes idle connections and refuses new requests. Calling it again is harmless. */
   close(): Promise<void>;
+  /**
+   * The same exchange with the same guarantees, the body read whole (decompressed, under the cap):
+   * what a tool call needs, without the Web `Request`/`Response` objects and streams of `fetch`.
+   * @internal
+   */
+  fetchBuffered(input: string | URL, init: BufferedRequestInit, limit: BodySizeLimit): Promise<BufferedResponse>;
 };
+
+/** A request of {@link GuardedFetch.fetchBuffered}. @internal */
+export interface BufferedRequestInit {
+  method?: string;
+  headers?: HeadersInit;
+  body?: string;
+  signal?: AbortSignal;
+}
+
+/** The caller's own cap on a body read whole (the guard's cap applies too; the smaller one wins). @internal */
+export interface BodySizeLimit {
+  maxSizeInBytes: number;
+  /** Option that sets it, named in the error. */
+  option: string;
+}
+
+/** A response read whole by {@link GuardedFetch.fetchBuffered}. @internal */
+export interface BufferedResponse {
+  status: number;
+  statusText: string;
+  headers: Headers;
+  /** URL of the last hop. */
+  url: string;
+  /** The body after decompression (empty for a bodiless response). */
+  body: Uint8Array;
+}
 
 const DEFAULT_TIMEOUTS = { connectInMs: 10_000, headersInMs: 30_000, bodyIdleInMs: 30_000, totalInMs: 60_000 } satisfies Required<GuardedFetchTimeouts>;
 const DEFAULT_MAX_RESPONSE_SIZE_IN_BYTES = 10_485_760;
@@ -134,6 +169,9 @@ const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
 const NULL_BODY_STATUSES = new Set([101, 103, 204, 205, 304]);
 // The only request headers that survive a hop to another origin: none of them can carry a credential.
 const CROSS_ORIGIN_SAFE_HEADERS = new Set(['accept', 'accept-language', 'user-agent']);
+// Content codings `fetch` decodes; others are passed through as is, as `fetch` does.
+const DECODERS: Record<string, () => NodeJS.ReadWriteStream> = { gzip: createGunzip, 'x-gzip': createGunzip, deflate: createInflate, br: createBrotliDecompress };
+const EMPTY_BODY = new Uint8Array(0);
 
 /**
  * How options are named in messages, so that a client can say `network.timeouts.headersInMs` or
@@ -191,17 +229,15 @@ export function createNamedGuardedFetch(options: GuardedFetchOptions, names: Opt
   }
 
   const guardedFetch = async (input: string | URL, init: RequestInit = {}): Promise<Response> => {
-    let url = parseUrl(input);
-    let method = (init.method ?? 'GET').toUpperCase();
-    let headers = new Headers(init.headers);
-    let body = init.body;
-    const hops = [redactUrl(url)];
+    const state: HopState = { url: parseUrl(input), method: (init.method ?? 'GET').toUpperCase(), headers: new Headers(init.headers), body: init.body, hops: [] };
+    state.hops.push(state.url);
     const deadline = new AbortController();
     const signal = init.signal ? AbortSignal.any([init.signal, deadline.signal]) : deadline.signal;
-    const timer = timeouts.totalInMs > 0 ? setTimeout(() => deadline.abort(timeoutError('total', timeouts.totalInMs, method, url, names)), timeouts.totalInMs) : undefined;
+    const timer = timeouts.totalInMs > 0 ? setTimeout(() => deadline.abort(timeoutError('total', timeouts.totalInMs, state.method, state.url, names)), timeouts.totalInMs) : undefined;
     const clear = (): void => clearTimeout(timer);
     try {
       for (;;) {
+        const { url, method, headers, body } = state;
         checkUrl(url, policy, trusts);
         let response: Response;
         try {
@@ -214,45 +250,213 @@ export function createNamedGuardedFetch(options: GuardedFetchOptions, names: Opt
           // An event stream lives as long as the job behind it: the total deadline would cut it every
           // `totalInMs`. Its liveness is the body-idle deadline's job (servers send heartbeats).
           if (response.ok && isEventStream(response.headers.get('content-type'))) clear();
-          return guardResponse(response, { method, url, maxResponseSizeInBytes, timeouts, names, hops, onSettled: clear, signal: init.signal });
+          return guardResponse(response, { method, url, maxResponseSizeInBytes, timeouts, names, hops: state.hops, onSettled: clear, signal: init.signal });
         }
         await response.body?.cancel().catch(() => undefined);
-        let next: URL;
-        try {
-          next = new URL(location, url);
-        } catch {
-          throw new RedirectBlockedError({ reason: `invalid Location ${JSON.stringify(location.slice(0, 200))}`, method, hops });
-        }
-        hops.push(redactUrl(next));
-        if (hops.length - 1 > maxRedirects) throw new RedirectBlockedError({ reason: `more than ${maxRedirects} hops; raise \`${names.maxRedirects}\` if intended`, method, hops });
-        const crossOrigin = next.origin !== url.origin;
-        // RFC 9110 §15.4: 303 always becomes GET; browsers also turn POST into GET on 301/302.
-        if (response.status === 303 || ((response.status === 301 || response.status === 302) && method === 'POST')) {
-          method = method === 'HEAD' ? 'HEAD' : 'GET';
-          body = null;
-          for (const name of ['content-type', 'content-length', 'content-encoding', 'content-language', 'content-location']) headers.delete(name);
-        } else if (body !== undefined && body !== null && (crossOrigin || body instanceof ReadableStream)) {
-          throw new RedirectBlockedError({ reason: crossOrigin ? 'a request body is never re-sent to another origin' : 'a streamed request body cannot be re-sent', method, hops });
-        }
-        if (crossOrigin) {
-          const kept = new Headers();
-          for (const [name, value] of headers) if (CROSS_ORIGIN_SAFE_HEADERS.has(name)) kept.set(name, value);
-          headers = kept;
-        }
-        url = next;
+        followRedirect(state, response.status, location, maxRedirects, names);
       }
     } catch (error) {
       clear();
       throw error;
     }
   };
+
+  const fetchBuffered = async (input: string | URL, init: BufferedRequestInit, limit: BodySizeLimit): Promise<BufferedResponse> => {
+    const cap = Math.min(limit.maxSizeInBytes, maxResponseSizeInBytes);
+    const option = limit.maxSizeInBytes <= maxResponseSizeInBytes ? limit.option : names.maxResponseSizeInBytes;
+    if (agent === undefined) {
+      // An injected transport speaks `fetch`: guard it as such, then read the body under the cap.
+      const response = await guardedFetch(input, init);
+      const tooLarge = (): ResponseTooLargeError => new ResponseTooLargeError({ maxSizeInBytes: cap, method: (init.method ?? 'GET').toUpperCase(), url: redactUrl(response.url), option });
+      return { status: response.status, statusText: response.statusText, headers: response.headers, url: response.url, body: await readBodyBytes(response, cap, tooLarge) };
+    }
+    const dispatcher = agent;
+    const state: HopState = { url: parseUrl(input), method: (init.method ?? 'GET').toUpperCase(), headers: new Headers(init.headers), body: init.body, hops: [] };
+    state.hops.push(state.url);
+    // One controller, one timer: the total deadline and the caller's signal (cheaper than `AbortSignal.any`).
+    const deadline = new AbortController();
+    const timer = timeouts.totalInMs > 0 ? setTimeout(() => deadline.abort(timeoutError('total', timeouts.totalInMs, state.method, state.url, names)), timeouts.totalInMs) : undefined;
+    const callerSignal = init.signal;
+    const onCallerAbort = (): void => deadline.abort(callerSignal?.reason);
+    if (callerSignal?.aborted) onCallerAbort();
+    else callerSignal?.addEventListener('abort', onCallerAbort, { once: true });
+    const fail = (error: unknown): AicapError => {
+      const reason: unknown = deadline.signal.reason;
+      if (deadline.signal.aborted && !callerSignal?.aborted && AicapError.isInstance(reason)) return reason;
+      return mapError(error, { method: state.method, url: state.url, timeouts, names, signal: callerSignal });
+    };
+    try {
+      for (;;) {
+        const { url, method, headers, body } = state;
+        checkUrl(url, policy, trusts);
+        let data: Dispatcher.ResponseData;
+        try {
+          data = await dispatcher.request({ origin: url.origin, path: `${url.pathname}${url.search}`, method: method as Dispatcher.HttpMethod, headers: requestHeaders(headers, url), body: (body ?? null) as string | null, signal: deadline.signal });
+        } catch (error) {
+          throw fail(error);
+        }
+        const location = headerValue(data.headers['location']);
+        if (maxRedirects === 0 || !REDIRECT_STATUSES.has(data.statusCode) || location === undefined) {
+          const tooLarge = (): ResponseTooLargeError => new ResponseTooLargeError({ maxSizeInBytes: cap, method, url: redactUrl(url), option });
+          const responseHeaders = toHeaders(data.headers);
+          let bytes: Uint8Array;
+          try {
+            bytes = NULL_BODY_STATUSES.has(data.statusCode) || method === 'HEAD' ? (data.body.destroy(), EMPTY_BODY) : await readNodeBody(data.body, responseHeaders, cap, tooLarge);
+          } catch (error) {
+            throw AicapError.isInstance(error) ? error : fail(error);
+          }
+          return { status: data.statusCode, statusText: data.statusText, headers: responseHeaders, url: url.href, body: bytes };
+        }
+        data.body.destroy();
+        followRedirect(state, data.statusCode, location, maxRedirects, names);
+      }
+    } finally {
+      clearTimeout(timer);
+      callerSignal?.removeEventListener('abort', onCallerAbort);
+    }
+  };
   let closing: Promise<void> | undefined;
   // Idempotent: closing twice (a test teardown after an explicit close) must not throw.
-  return Object.assign(guardedFetch, { close: () => (closing ??= agent ? agent.close() : Promise.resolve()) });
+  return Object.assign(guardedFetch, { close: () => (closing ??= agent ? agent.close() : Promise.resolve()), fetchBuffered });
 }
 
 function isEventStream(contentType: string | null): boolean {
   return contentType !== null && contentType.split(';')[0]?.trim().toLowerCase() === 'text/event-stream';
+}
+
+/** Where a guarded exchange stands: the hop about to be sent and the ones before it. */
+interface HopState {
+  url: URL;
+  method: string;
+  headers: Headers;
+  body: RequestInit['body'];
+  /** Every URL requested so far, this one included (redacted only when shown). */
+  hops: URL[];
+}
+
+/**
+ * Moves the exchange to a redirect's target, or throws `RedirectBlockedError`. A hop to another
+ * origin keeps only content-negotiation headers and never re-sends a body.
+ */
+function followRedirect(state: HopState, status: number, location: string, maxRedirects: number, names: OptionNames): void {
+  const hops = (): string[] => state.hops.map((hop) => redactUrl(hop));
+  let next: URL;
+  try {
+    next = new URL(location, state.url);
+  } catch {
+    throw new RedirectBlockedError({ reason: `invalid Location ${JSON.stringify(location.slice(0, 200))}`, method: state.method, hops: hops() });
+  }
+  state.hops.push(next);
+  if (state.hops.length - 1 > maxRedirects) throw new RedirectBlockedError({ reason: `more than ${maxRedirects} hops; raise \`${names.maxRedirects}\` if intended`, method: state.method, hops: hops() });
+  const crossOrigin = next.origin !== state.url.origin;
+  const body = state.body;
+  // RFC 9110 §15.4: 303 always becomes GET; browsers also turn POST into GET on 301/302.
+  if (status === 303 || ((status === 301 || status === 302) && state.method === 'POST')) {
+    state.method = state.method === 'HEAD' ? 'HEAD' : 'GET';
+    state.body = null;
+    for (const name of ['content-type', 'content-length', 'content-encoding', 'content-language', 'content-location']) state.headers.delete(name);
+  } else if (body !== undefined && body !== null && (crossOrigin || body instanceof ReadableStream)) {
+    throw new RedirectBlockedError({ reason: crossOrigin ? 'a request body is never re-sent to another origin' : 'a streamed request body cannot be re-sent', method: state.method, hops: hops() });
+  }
+  if (crossOrigin) {
+    const kept = new Headers();
+    for (const [name, value] of state.headers) if (CROSS_ORIGIN_SAFE_HEADERS.has(name)) kept.set(name, value);
+    state.headers = kept;
+  }
+  state.url = next;
+}
+
+/** Request headers for undici's `request`, with the `Accept-Encoding` that `fetch` would add. */
+function requestHeaders(headers: Headers, url: URL): Record<string, string> {
+  const record: Record<string, string> = {};
+  for (const [name, value] of headers) record[name] = value;
+  record['accept-encoding'] ??= url.protocol === 'https:' ? 'br, gzip, deflate' : 'gzip, deflate';
+  return record;
+}
+
+function headerValue(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value[0] : value;
+}
+
+function toHeaders(raw: IncomingHttpHeaders): Headers {
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(raw)) {
+    if (Array.isArray(value)) for (const item of value) headers.append(name, item);
+    else if (value !== undefined) headers.append(name, value);
+  }
+  return headers;
+}
+
+/**
+ * Reads a Node body whole: decoded by its `Content-Encoding`, counted after decoding, cancelled as
+ * soon as the count passes the cap (an honest `Content-Length` over it fails before reading).
+ */
+function readNodeBody(body: Readable, headers: Headers, maxSizeInBytes: number, tooLarge: () => AicapError): Promise<Uint8Array> {
+  const encoding = headers.get('content-encoding');
+  const declaredLength = Number(headers.get('content-length') ?? Number.NaN);
+  if (encoding === null && Number.isFinite(declaredLength) && declaredLength > maxSizeInBytes) {
+    body.destroy();
+    return Promise.reject(tooLarge());
+  }
+  // Codings are listed in the order applied: undo them last first.
+  const decoders = (encoding ?? '')
+    .split(',')
+    .map((coding) => coding.trim().toLowerCase())
+    .filter((coding) => coding !== '' && coding !== 'identity')
+    .reverse()
+    .map((coding) => DECODERS[coding]?.())
+    .filter((decoder) => decoder !== undefined);
+  return new Promise<Uint8Array>((resolve, reject) => {
+    const output: Readable = decoders.length === 0 ? body : (pipeline([body, ...decoders], () => undefined) as unknown as Readable);
+    const chunks: Buffer[] = [];
+    let sizeInBytes = 0;
+    let settled = false;
+    const stop = (error: unknown): void => {
+      if (settled) return;
+      settled = true;
+      body.destroy();
+      output.destroy();
+      reject(error);
+    };
+    output.on('data', (chunk: Buffer) => {
+      sizeInBytes += chunk.byteLength;
+      if (sizeInBytes > maxSizeInBytes) stop(tooLarge());
+      else chunks.push(chunk);
+    });
+    output.once('end', () => {
+      settled = true;
+      resolve(chunks.length === 0 ? EMPTY_BODY : chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks));
+    });
+    output.once('error', stop);
+    if (output !== body) body.once('error', stop);
+  });
+}
+
+/**
+ * Reads a `Response` body whole, cancelling the stream as soon as the count passes the cap (an honest
+ * `Content-Length` over it fails before reading). @internal
+ */
+export async function readBodyBytes(response: Response, maxSizeInBytes: number, tooLarge: () => AicapError): Promise<Uint8Array> {
+  if (response.body === null) return EMPTY_BODY;
+  const declaredLength = Number(response.headers.get('content-length') ?? Number.NaN);
+  if (Number.isFinite(declaredLength) && declaredLength > maxSizeInBytes && !response.headers.has('content-encoding')) {
+    await response.body.cancel().catch(() => undefined);
+    throw tooLarge();
+  }
+  const chunks: Uint8Array[] = [];
+  let sizeInBytes = 0;
+  const reader = response.body.getReader();
+  for (;;) {
+    const chunk = await reader.read();
+    if (chunk.done) break;
+    sizeInBytes += chunk.value.byteLength;
+    if (sizeInBytes > maxSizeInBytes) {
+      await reader.cancel().catch(() => undefined);
+      throw tooLarge();
+    }
+    chunks.push(chunk.value);
+  }
+  return chunks.length === 0 ? EMPTY_BODY : chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks);
 }
 
 function invalidOption(name: string, value: unknown, expected: string): AicapError {
@@ -376,7 +580,7 @@ function mapError(error: unknown, context: { method: string; url: URL; timeouts:
 /** Re-wraps the response so that its body stream enforces the size cap and the idle deadline. */
 function guardResponse(
   response: Response,
-  context: { method: string; url: URL; maxResponseSizeInBytes: number; timeouts: Required<GuardedFetchTimeouts>; names: OptionNames; hops: string[]; onSettled: () => void; signal: AbortSignal | null | undefined },
+  context: { method: string; url: URL; maxResponseSizeInBytes: number; timeouts: Required<GuardedFetchTimeouts>; names: OptionNames; hops: readonly URL[]; onSettled: () => void; signal: AbortSignal | null | undefined },
 ): Response {
   const { method, url, maxResponseSizeInBytes, timeouts, names } = context;
   const bodyIdleInMs = timeouts.bodyIdleInMs;

@@ -1,7 +1,53 @@
 import { AicapError } from '../errors/aicap-error.js';
 import { nameServiceTools, serviceToolKey } from '../tools/name-service-tools.js';
 import type { ClientContext } from './client-context.js';
-import type { ResolvedTool } from './client-types.js';
+import type { DiscoveredService, ResolvedTool } from './client-types.js';
+
+/** Every way a tool of the current services can be named, computed once per change of the service set. */
+interface ToolIndex {
+  /** The services it was built from, in order; a different list (by identity) means it is stale. */
+  services: readonly DiscoveredService[];
+  /** Exposed names and `namespace__id`, first declaration wins (the order a linear search would find). */
+  byName: Map<string, ResolvedTool>;
+  /** Plain ids, with every service that declares each. */
+  byId: Map<string, ResolvedTool[]>;
+  /** Exposed names, for the "known" list of the error. */
+  names: string[];
+}
+
+// `call` resolves its tool on every call: naming every tool of every service each time would make a
+// call's cost grow with the catalog. Services change only on discovery, refresh, load and approval,
+// each of which stores a new service object, so comparing the list by identity finds a stale index.
+const indexes = new WeakMap<ClientContext, ToolIndex>();
+
+function indexFor(context: ClientContext): ToolIndex {
+  const cached = indexes.get(context);
+  if (cached && sameServices(cached.services, context.services)) return cached;
+  const services = [...context.services.values()];
+  const names = nameServiceTools(services);
+  const byName = new Map<string, ResolvedTool>();
+  const byId = new Map<string, ResolvedTool[]>();
+  for (const service of services) {
+    for (const tool of [...service.manifest.tools, ...(service.manifest.resources ?? [])]) {
+      const exposedName = names.get(serviceToolKey(service, tool.id))!;
+      const resolved: ResolvedTool = { service, tool, exposedName };
+      for (const name of [exposedName, `${service.namespace}__${tool.id}`]) if (!byName.has(name)) byName.set(name, resolved);
+      const declaring = byId.get(tool.id);
+      if (declaring) declaring.push(resolved);
+      else byId.set(tool.id, [resolved]);
+    }
+  }
+  const index: ToolIndex = { services, byName, byId, names: [...names.values()] };
+  indexes.set(context, index);
+  return index;
+}
+
+function sameServices(known: readonly DiscoveredService[], current: ReadonlyMap<string, DiscoveredService>): boolean {
+  if (known.length !== current.size) return false;
+  let position = 0;
+  for (const service of current.values()) if (known[position++] !== service) return false;
+  return true;
+}
 
 /**
  * Finds a tool or resource by the name the model saw (`payments__analyze_transactions`), by
@@ -10,23 +56,16 @@ import type { ResolvedTool } from './client-types.js';
  * @internal
  */
 export function resolveTool(context: ClientContext, nameOrId: string): ResolvedTool {
-  const services = [...context.services.values()];
-  const names = nameServiceTools(services);
-  const byId: ResolvedTool[] = [];
-  for (const service of services) {
-    for (const tool of [...service.manifest.tools, ...(service.manifest.resources ?? [])]) {
-      const exposedName = names.get(serviceToolKey(service, tool.id))!;
-      const resolved: ResolvedTool = { service, tool, exposedName };
-      if (exposedName === nameOrId || `${service.namespace}__${tool.id}` === nameOrId) return resolved;
-      if (tool.id === nameOrId) byId.push(resolved);
-    }
-  }
+  const index = indexFor(context);
+  const named = index.byName.get(nameOrId);
+  if (named) return named;
+  const byId = index.byId.get(nameOrId) ?? [];
   if (byId.length === 1) return byId[0]!;
   if (byId.length > 1) {
     throw new AicapError('TOOL_NOT_FOUND', `Tool id "${nameOrId}" is declared by several services; use one of: ${byId.map((candidate) => candidate.exposedName).join(', ')}.`);
   }
-  const known = [...names.values()].slice(0, 20).join(', ');
-  throw new AicapError('TOOL_NOT_FOUND', `No tool named "${nameOrId.slice(0, 100)}" in the discovered services${known ? ` (known: ${known})` : '; call `client.discover(origin)` first'}.`);
+  const known = index.names.slice(0, 20).join(', ');
+  throw new AicapError('TOOL_NOT_FOUND', `No tool named "${nameOrId.slice(0, 100)}" in the discovered services${known ? ` (known: ${known})` : '; call \`client.discover(origin)\` first'}.`);
 }
 
 /**

@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { AicapError } from '../../errors/aicap-error.js';
 import type { HttpMethod, Manifest, Resource, Tool } from '../../manifest/manifest-v0.js';
 import { createAuthenticator, type Authenticator } from '../auth/create-authenticator.js';
-import type { AuditEvent, FetchFunction, OriginCredentials, ResolvedPrompt, ResolvedTool } from '../client-types.js';
+import type { AuditEvent, OriginCredentials, ResolvedPrompt, ResolvedTool } from '../client-types.js';
+import type { GuardedFetch } from '../guarded-fetch.js';
 import { resolveEffectivePolicy, type CallerPolicy, type EffectivePolicy, type PolicySubject } from '../policy/caller-policy.js';
 import { createRedactor, type Redactor } from '../policy/create-redactor.js';
 import { enforceCallPolicy, type ApproveFunction } from '../policy/enforce-call-policy.js';
@@ -21,7 +22,7 @@ import { validateToolArguments } from './validate-tool-arguments.js';
 /** What the call part needs from the rest of the client. @internal */
 export interface ToolCallerDependencies {
   /** The guarded fetch. */
-  fetch: FetchFunction;
+  fetch: GuardedFetch;
   /** Finds a tool or resource by id or exposed name; throws `TOOL_NOT_FOUND`. */
   resolveTool(toolId: string): ResolvedTool | Promise<ResolvedTool>;
   /** Finds a prompt by id; throws `TOOL_NOT_FOUND`. */
@@ -30,6 +31,8 @@ export interface ToolCallerDependencies {
   credentials: ReadonlyMap<string, OriginCredentials>;
   /** Audit sink (adds the time). */
   emitAudit(event: Omit<AuditEvent, 'timeInMs'>): void;
+  /** True when audit events have a listener; without one, a call skips building them. */
+  isAuditing(): boolean;
   /** Clock in milliseconds since the epoch. */
   now(): number;
 }
@@ -282,6 +285,7 @@ export function createToolCaller(options: ClientCallOptions, dependencies: ToolC
       signal,
       auditArguments: prepared.auditArguments,
       emitAudit,
+      auditing: dependencies.isAuditing(),
     });
 
   const modelText = (prepared: Pick<PreparedCall, 'toolId' | 'redactor'>, content: string | undefined, error: CallError | undefined): { text: string; truncated: boolean } =>

@@ -1,7 +1,6 @@
-import { parseJsonDocument } from '../../manifest/parse-manifest.js';
-import { ResponseTooLargeError } from '../errors/response-too-large-error.js';
+import { DEFAULT_MAX_DEPTH, parseJsonDocument } from '../../manifest/parse-manifest.js';
 
-/** A response body read under a size cap and decoded by its media type. */
+/** A response body, read under a size cap and decoded by its media type. */
 export interface ResponseBody {
   /** Media type without parameters, lower case (`''` when absent). */
   mediaType: string;
@@ -13,18 +12,6 @@ export interface ResponseBody {
   data: unknown;
   /** Why a body declared as JSON could not be parsed (the text is kept in `data`). */
   parseError?: string;
-}
-
-/** Where the body came from, for error messages. */
-export interface ReadResponseBodyOptions {
-  /** Largest body accepted, in bytes. */
-  maxSizeInBytes: number;
-  /** Option that sets it, named in the error. */
-  option: string;
-  /** Method of the request. */
-  method: string;
-  /** Redacted URL of the request. */
-  displayUrl: string;
 }
 
 /** True for `application/json`, `application/problem+json` and every other `+json` type. */
@@ -42,35 +29,16 @@ export function mediaTypeOf(contentType: string | null): string {
 }
 
 /**
- * Reads a response body without ever holding more than the cap: an honest `Content-Length` over it
- * fails before reading, a lying one when the count passes it, and the stream is cancelled either way.
- * JSON is parsed strictly (duplicate and `__proto__` keys refused); text is decoded as UTF-8; binary
- * content is described rather than decoded. Throws `ResponseTooLargeError`.
+ * Decodes a body read whole under `maxSizeInBytes` (by the guarded fetch), by its `Content-Type`.
+ * JSON is parsed with `JSON.parse` (a repeated key: the last one wins) unless it could hold a
+ * `__proto__` key or nest deeper than 64 levels, which the strict parser then refuses (the text is
+ * kept in `data` with `parseError`); text is decoded as UTF-8; binary content is described rather
+ * than decoded.
  */
-export async function readResponseBody(response: Response, options: ReadResponseBodyOptions): Promise<ResponseBody> {
-  const mediaType = mediaTypeOf(response.headers.get('content-type'));
-  const tooLarge = (): ResponseTooLargeError => new ResponseTooLargeError({ maxSizeInBytes: options.maxSizeInBytes, method: options.method, url: options.displayUrl, option: options.option });
-  const declaredLength = Number(response.headers.get('content-length'));
-  if (response.body === null) return { mediaType, sizeInBytes: 0, text: undefined, data: undefined };
-  if (Number.isFinite(declaredLength) && declaredLength > options.maxSizeInBytes && !response.headers.has('content-encoding')) {
-    await response.body.cancel().catch(() => undefined);
-    throw tooLarge();
-  }
-  const chunks: Uint8Array[] = [];
-  let sizeInBytes = 0;
-  const reader = response.body.getReader();
-  for (;;) {
-    const chunk = await reader.read();
-    if (chunk.done) break;
-    sizeInBytes += chunk.value.byteLength;
-    if (sizeInBytes > options.maxSizeInBytes) {
-      await reader.cancel().catch(() => undefined);
-      throw tooLarge();
-    }
-    chunks.push(chunk.value);
-  }
+export function decodeResponseBody(bytes: Uint8Array, contentType: string | null, maxSizeInBytes: number): ResponseBody {
+  const mediaType = mediaTypeOf(contentType);
+  const sizeInBytes = bytes.byteLength;
   if (sizeInBytes === 0) return { mediaType, sizeInBytes, text: undefined, data: undefined };
-  const bytes = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks);
   const json = isJsonMediaType(mediaType);
   if (!json && !isTextMediaType(mediaType) && mediaType !== '') {
     return { mediaType, sizeInBytes, text: undefined, data: { binary: true, mediaType, sizeInBytes } };
@@ -78,8 +46,42 @@ export async function readResponseBody(response: Response, options: ReadResponse
   const text = new TextDecoder('utf-8').decode(bytes);
   if (!json) return { mediaType, sizeInBytes, text, data: text };
   try {
-    return { mediaType, sizeInBytes, text, data: parseJsonDocument(text, { maxSizeInBytes: options.maxSizeInBytes }) };
+    return { mediaType, sizeInBytes, text, data: parseBodyJson(text, maxSizeInBytes) };
   } catch (error) {
     return { mediaType, sizeInBytes, text, data: text, parseError: error instanceof Error ? error.message : String(error) };
   }
+}
+
+/**
+ * Parses a response body. The strict manifest parser costs several times `JSON.parse`, and a call's
+ * body is parsed on every call. `JSON.parse` cannot pollute prototypes (it defines `__proto__` as an
+ * own property), but a caller that copies the data with `Object.assign` or a recursive merge could,
+ * and code that walks the data recursively could overflow the stack on deep nesting: a body that may
+ * contain a `__proto__` key (literal or escaped) or nests deeper than the strict parser allows goes
+ * through the strict parser, which refuses both.
+ */
+function parseBodyJson(text: string, maxSizeInBytes: number): unknown {
+  if (text.includes('__proto__') || text.includes('\\u') || nestsDeeperThan(text, DEFAULT_MAX_DEPTH)) return parseJsonDocument(text, { maxSizeInBytes });
+  return JSON.parse(text);
+}
+
+/** True when brackets outside strings nest deeper than `maxDepth` (a scan, no parse). */
+function nestsDeeperThan(text: string, maxDepth: number): boolean {
+  let depth = 0;
+  for (let index = 0; index < text.length; index++) {
+    const code = text.charCodeAt(index);
+    if (code === 0x22) {
+      // Skip the string, escapes included.
+      for (index++; index < text.length; index++) {
+        const inner = text.charCodeAt(index);
+        if (inner === 0x5c) index++;
+        else if (inner === 0x22) break;
+      }
+    } else if (code === 0x7b || code === 0x5b) {
+      if (++depth > maxDepth) return true;
+    } else if (code === 0x7d || code === 0x5d) {
+      depth--;
+    }
+  }
+  return false;
 }

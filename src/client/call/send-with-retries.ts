@@ -3,14 +3,15 @@ import { TimeoutError } from '../../errors/timeout-error.js';
 import type { Auth, ErrorContract, RetryStrategy } from '../../manifest/manifest-v0.js';
 import { parseWwwAuthenticate } from '../auth/parse-www-authenticate.js';
 import type { Authenticator } from '../auth/create-authenticator.js';
-import type { AuditEvent, FetchFunction } from '../client-types.js';
+import type { AuditEvent } from '../client-types.js';
+import type { BufferedResponse, GuardedFetch } from '../guarded-fetch.js';
 import type { Redactor } from '../policy/create-redactor.js';
 import { redactUrl } from '../redact-url.js';
 import type { CallError } from './call-envelope.js';
 import { computeBackoffDelay } from './compute-backoff-delay.js';
 import { matchDeclaredError } from './match-declared-error.js';
 import { parseRetryAfter } from './parse-retry-after.js';
-import { isJsonMediaType, readResponseBody, type ResponseBody } from './read-response-body.js';
+import { decodeResponseBody, isJsonMediaType, type ResponseBody } from './read-response-body.js';
 import type { ToolRequest } from './build-tool-request.js';
 
 /** Retry settings with every default applied. @internal */
@@ -37,7 +38,7 @@ export interface ExchangeInput {
   auth: Auth | undefined;
   authenticator: Authenticator;
   redactor: Redactor;
-  fetch: FetchFunction;
+  fetch: GuardedFetch;
   retry: ResolvedRetry;
   maxResponseSizeInBytes: number;
   /** Absolute deadline of the whole call, in the clock's milliseconds. */
@@ -47,6 +48,8 @@ export interface ExchangeInput {
   /** Arguments already redacted, for audit events. */
   auditArguments: Record<string, unknown>;
   emitAudit: (event: Omit<AuditEvent, 'timeInMs'>) => void;
+  /** Whether anyone listens to audit events: without a listener, none is built (its URL is redacted on demand). */
+  auditing: boolean;
 }
 
 /** How an exchange ended. @internal */
@@ -141,6 +144,7 @@ async function exchangeWithRetries(input: ExchangeInput, signal: AbortSignal, de
     error: { ...error, message: redactor.text(error.message), userMessage: redactor.text(error.userMessage) },
   });
   const audit = (status: number | undefined, detail: string): void => {
+    if (!input.auditing) return;
     input.emitAudit({
       type: 'call.attempt',
       toolId: input.toolId,
@@ -176,12 +180,16 @@ async function exchangeWithRetries(input: ExchangeInput, signal: AbortSignal, de
     }
     for (const secret of secrets) redactor.addSecret(secret);
 
-    let response: Response | undefined;
+    let response: BufferedResponse | undefined;
     let body: ResponseBody | undefined;
     let failure: AicapError | undefined;
     try {
-      response = await input.fetch(url, { method, headers, ...(request.body === undefined ? {} : { body: request.body }), signal });
-      body = await readResponseBody(response, { maxSizeInBytes: input.maxResponseSizeInBytes, option: 'response.maxSizeInBytes', method, displayUrl: displayUrl() });
+      response = await input.fetch.fetchBuffered(
+        url,
+        { method, headers, ...(request.body === undefined ? {} : { body: request.body }), signal },
+        { maxSizeInBytes: input.maxResponseSizeInBytes, option: 'response.maxSizeInBytes' },
+      );
+      body = decodeResponseBody(response.body, response.headers.get('content-type'), input.maxResponseSizeInBytes);
     } catch (error) {
       if (deadline.passed && !(input.signal?.aborted ?? false)) {
         failure = new TimeoutError({ phase: 'total', timeoutInMs: input.retry.totalTimeoutInMs, method, url: displayUrl(), option: 'retry.totalTimeoutInMs' });
