@@ -21,6 +21,7 @@ export interface ParameterHolder {
 }
 
 const PLACEHOLDER = /\{([^{}]+)\}/g;
+const DATA_KEYWORDS = new Set(['enum', 'const', 'default', 'examples', 'example']);
 
 /**
  * Builds the JSON Schema of a whole arguments object from a holder's parameters: each parameter's
@@ -56,6 +57,10 @@ export function argumentsSchema(holder: ParameterHolder): ArgumentsSchema {
 function parameterSchema(name: string, parameter: Parameter, definitions: Record<string, JsonSchema>): JsonSchema {
   const declared = parameter.json_schema;
   if (typeof declared === 'boolean') return declared;
+  // A schema that names itself with `$id` already resolves its own references wherever it is embedded.
+  if (declared !== undefined && typeof declared['$id'] === 'string') {
+    return declared['description'] === undefined && parameter.description ? { ...declared, description: parameter.description } : declared;
+  }
   if (declared !== undefined) {
     const renamed = new Map<string, string>();
     const own = { ...declared };
@@ -98,7 +103,10 @@ function rewriteReferences(value: unknown, parameterName: string, renamed: Reado
   if (typeof source['$id'] === 'string') return structuredClone(source);
   const copy: Record<string, unknown> = {};
   for (const [key, child] of Object.entries(source)) {
-    copy[key] = key === '$ref' && typeof child === 'string' ? rewriteReference(child, parameterName, renamed) : rewriteReferences(child, parameterName, renamed);
+    if ((key === '$ref' || key === '$dynamicRef') && typeof child === 'string') copy[key] = rewriteReference(child, parameterName, renamed);
+    // Values of these keywords are data, not schemas: a `$ref` member in them is just a string.
+    else if (DATA_KEYWORDS.has(key)) copy[key] = structuredClone(child);
+    else copy[key] = rewriteReferences(child, parameterName, renamed);
   }
   return copy;
 }

@@ -27,8 +27,9 @@ let ajv: Ajv2020 | undefined;
 
 function getAjv(): Ajv2020 {
   // `$data` stays off (it lets data choose the schema); strict off because manifests may carry
-  // annotations ajv does not know; formats validated because `date` and friends carry meaning.
-  ajv ??= addFormats(new Ajv2020({ allErrors: true, strict: false, $data: false, validateFormats: true, code: { regExp: re2RegExp } }));
+  // annotations ajv does not know; formats validated because `date` and friends carry meaning;
+  // no logger: a manifest's unknown format must not write to the orchestrator's console.
+  ajv ??= addFormats(new Ajv2020({ allErrors: true, strict: false, $data: false, validateFormats: true, logger: false, code: { regExp: re2RegExp } }));
   return ajv;
 }
 
