@@ -301,13 +301,13 @@ export function createNamedGuardedFetch(options: GuardedFetchOptions, names: Opt
           const responseHeaders = toHeaders(data.headers);
           let bytes: Uint8Array;
           try {
-            bytes = NULL_BODY_STATUSES.has(data.statusCode) || method === 'HEAD' ? (data.body.destroy(), EMPTY_BODY) : await readNodeBody(data.body, responseHeaders, cap, tooLarge);
+            bytes = NULL_BODY_STATUSES.has(data.statusCode) || method === 'HEAD' ? (discardBody(data.body), EMPTY_BODY) : await readNodeBody(data.body, responseHeaders, cap, tooLarge);
           } catch (error) {
             throw AicapError.isInstance(error) ? error : fail(error);
           }
           return { status: data.statusCode, statusText: data.statusText, headers: responseHeaders, url: url.href, body: bytes };
         }
-        data.body.destroy();
+        discardBody(data.body);
         followRedirect(state, data.statusCode, location, maxRedirects, names);
       }
     } finally {
@@ -374,6 +374,12 @@ function requestHeaders(headers: Headers, url: URL): Record<string, string> {
   return record;
 }
 
+/** Drops a body that will not be read; the abort error that destroying it emits has no one to tell. */
+function discardBody(body: Readable): void {
+  body.on('error', () => undefined);
+  body.destroy();
+}
+
 function headerValue(value: string | string[] | undefined): string | undefined {
   return Array.isArray(value) ? value[0] : value;
 }
@@ -395,7 +401,7 @@ function readNodeBody(body: Readable, headers: Headers, maxSizeInBytes: number, 
   const encoding = headers.get('content-encoding');
   const declaredLength = Number(headers.get('content-length') ?? Number.NaN);
   if (encoding === null && Number.isFinite(declaredLength) && declaredLength > maxSizeInBytes) {
-    body.destroy();
+    discardBody(body);
     return Promise.reject(tooLarge());
   }
   // Codings are listed in the order applied: undo them last first.
@@ -427,8 +433,9 @@ function readNodeBody(body: Readable, headers: Headers, maxSizeInBytes: number, 
       settled = true;
       resolve(chunks.length === 0 ? EMPTY_BODY : chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks));
     });
-    output.once('error', stop);
-    if (output !== body) body.once('error', stop);
+    // Persistent listeners: destroying a stream emits an error of its own after the one that stopped it.
+    output.on('error', stop);
+    if (output !== body) body.on('error', stop);
   });
 }
 

@@ -65,7 +65,7 @@ export function resolveTool(context: ClientContext, nameOrId: string): ResolvedT
     throw new AicapError('TOOL_NOT_FOUND', `Tool id "${nameOrId}" is declared by several services; use one of: ${byId.map((candidate) => candidate.exposedName).join(', ')}.`);
   }
   const known = index.names.slice(0, 20).join(', ');
-  throw new AicapError('TOOL_NOT_FOUND', `No tool named "${nameOrId.slice(0, 100)}" in the discovered services${known ? ` (known: ${known})` : '; call \`client.discover(origin)\` first'}.`);
+  throw new AicapError('TOOL_NOT_FOUND', `No tool named "${nameOrId.slice(0, 100)}" in the discovered services${known ? ` (known: ${known})` : '; call `client.discover(origin)` first'}.`);
 }
 
 /**

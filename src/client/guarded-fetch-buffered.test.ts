@@ -1,0 +1,242 @@
+import { brotliCompressSync, gzipSync } from 'node:zlib';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { startClientTestServer, type ClientTestServer } from '../../test/helpers/client-test-server.js';
+import { AicapError } from '../errors/aicap-error.js';
+import { createGuardedFetch, type BufferedResponse, type ConnectTarget, type GuardedFetch, type GuardedFetchOptions } from './guarded-fetch.js';
+
+// `fetchBuffered` is what `client.call` uses: undici's `request` under the guard instead of `fetch`.
+// Each guarantee of the guarded fetch is checked again here, on real loopback servers.
+
+let serverA: ClientTestServer;
+let serverB: ClientTestServer;
+let dials: ConnectTarget[];
+let fetch: GuardedFetch | undefined;
+
+const spy = (target: ConnectTarget): void => {
+  dials.push(target);
+  if (target.address !== '127.0.0.1') throw new Error(`test spy: refusing to dial ${target.address}`);
+};
+
+function guarded(options: GuardedFetchOptions = {}): GuardedFetch {
+  fetch = createGuardedFetch({ beforeConnect: spy, ...options });
+  return fetch;
+}
+
+const LIMIT = { maxSizeInBytes: 1024 * 1024, option: 'response.maxSizeInBytes' };
+
+async function errorOf(promise: Promise<unknown>): Promise<AicapError> {
+  try {
+    await promise;
+  } catch (error) {
+    if (AicapError.isInstance(error)) return error;
+    throw new Error(`expected an AicapError, got ${String(error)}`, { cause: error });
+  }
+  throw new Error('expected an error');
+}
+
+const text = (response: BufferedResponse): string => new TextDecoder().decode(response.body);
+
+beforeAll(async () => {
+  serverA = await startClientTestServer();
+  serverB = await startClientTestServer();
+});
+afterAll(async () => {
+  await serverA.close();
+  await serverB.close();
+});
+beforeEach(async () => {
+  await fetch?.close();
+  fetch = undefined;
+  dials = [];
+  for (const server of [serverA, serverB]) {
+    server.requests.length = 0;
+    server.routes.clear();
+  }
+});
+
+describe('fetchBuffered: the request and the body', () => {
+  it('sends method, headers and body, and returns status, headers and the whole body', async () => {
+    serverA.routes.set('/echo', (request, response, body) => {
+      response.writeHead(201, { 'content-type': 'application/json', 'x-seen': `${request.method} ${request.headers['x-custom']} ${body}` });
+      response.end('{"ok":true}');
+    });
+    const response = await guarded({ isTrustedOrigin: () => true }).fetchBuffered(`${serverA.origin}/echo?a=1`, { method: 'post', headers: { 'x-custom': 'yes', 'content-type': 'application/json' }, body: '{"n":1}' }, LIMIT);
+    expect(response.status).toBe(201);
+    expect(response.headers.get('x-seen')).toBe('POST yes {"n":1}');
+    expect(response.url).toBe(`${serverA.origin}/echo?a=1`);
+    expect(JSON.parse(text(response))).toEqual({ ok: true });
+  });
+
+  it.each([
+    ['gzip', gzipSync],
+    ['br', brotliCompressSync],
+  ])('decodes a %s body, asking for compression as fetch does', async (coding, compress) => {
+    serverA.routes.set('/packed', (_request, response) => {
+      response.writeHead(200, { 'content-type': 'application/json', 'content-encoding': coding });
+      response.end(compress(Buffer.from('{"packed":true}')));
+    });
+    const response = await guarded({ isTrustedOrigin: () => true }).fetchBuffered(`${serverA.origin}/packed`, {}, LIMIT);
+    expect(JSON.parse(text(response))).toEqual({ packed: true });
+    expect(serverA.hits('/packed')[0]?.headers['accept-encoding']).toBe('gzip, deflate');
+  });
+
+  it('returns an empty body for 204 and HEAD', async () => {
+    serverA.routes.set('/none', (_request, response) => response.writeHead(204).end());
+    serverA.routes.set('/head', (_request, response) => response.writeHead(200, { 'content-length': '5' }).end());
+    const guard = guarded({ isTrustedOrigin: () => true });
+    expect((await guard.fetchBuffered(`${serverA.origin}/none`, {}, LIMIT)).body.byteLength).toBe(0);
+    expect((await guard.fetchBuffered(`${serverA.origin}/head`, { method: 'HEAD' }, LIMIT)).body.byteLength).toBe(0);
+  });
+});
+
+describe('fetchBuffered: SSRF policy and pinning (RELIABILITY cases 7 and 8)', () => {
+  it.each(['http://169.254.169.254/latest/meta-data', 'http://10.0.0.1/', 'http://localhost:1/', 'file:///etc/passwd'])('refuses %s before any socket is opened', async (url) => {
+    expect((await errorOf(guarded().fetchBuffered(url, {}, LIMIT))).code).toBe('SSRF_BLOCKED');
+    expect(dials).toEqual([]);
+  });
+
+  it('refuses a name that resolves to a private address, and dials the checked address of an allowed one', async () => {
+    const lookup = async (hostname: string): Promise<Array<{ address: string; family: number }>> => [{ address: hostname === 'inside.test' ? '10.1.2.3' : '127.0.0.1', family: 4 }];
+    const guard = guarded({ lookup, allow: ['127.0.0.1'] });
+    expect((await errorOf(guard.fetchBuffered('http://inside.test/', {}, LIMIT))).code).toBe('SSRF_BLOCKED');
+    serverA.routes.set('/named', (_request, response) => response.end('pinned'));
+    const port = new URL(serverA.origin).port;
+    expect(text(await guard.fetchBuffered(`http://api.test:${port}/named`, {}, LIMIT))).toBe('pinned');
+    expect(dials).toEqual([{ hostname: 'api.test', address: '127.0.0.1', port: Number(port), protocol: 'http:' }]);
+  });
+});
+
+describe('fetchBuffered: timeouts name their phase and option', () => {
+  it.each([
+    ['headers', () => undefined, { headersInMs: 200 }],
+    [
+      'body-idle',
+      (_request: unknown, response: { writeHead(status: number): void; write(chunk: string): void }) => {
+        response.writeHead(200);
+        response.write('partial');
+      },
+      { bodyIdleInMs: 200 },
+    ],
+    [
+      'total',
+      (_request: unknown, response: { writeHead(status: number): void; write(chunk: string): void; on(event: 'close', listener: () => void): void }) => {
+        response.writeHead(200);
+        const timer = setInterval(() => response.write('.'), 50);
+        response.on('close', () => clearInterval(timer));
+      },
+      { totalInMs: 400, bodyIdleInMs: 1_000 },
+    ],
+  ] as const)('%s', async (phase, route, timeouts) => {
+    serverA.routes.set('/slow', route as never);
+    const started = Date.now();
+    const error = await errorOf(guarded({ isTrustedOrigin: () => true, timeouts }).fetchBuffered(`${serverA.origin}/slow`, {}, LIMIT));
+    expect(error.code).toBe('TIMEOUT');
+    expect((error as AicapError & { phase: string }).phase).toBe(phase);
+    expect(error.message).toContain(`\`timeouts.${{ headers: 'headersInMs', 'body-idle': 'bodyIdleInMs', total: 'totalInMs' }[phase]}\``);
+    expect(Date.now() - started).toBeLessThan(5_000);
+  });
+
+  it('connect, when resolution never completes', async () => {
+    const error = await errorOf(guarded({ lookup: () => new Promise(() => undefined), timeouts: { connectInMs: 200 } }).fetchBuffered('http://slow-dns.test/', {}, LIMIT));
+    expect((error as AicapError & { phase: string }).phase).toBe('connect');
+  });
+
+  it('aborts with ABORTED when the caller’s signal fires', async () => {
+    serverA.routes.set('/silent', () => undefined);
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(), 100);
+    expect((await errorOf(guarded({ isTrustedOrigin: () => true }).fetchBuffered(`${serverA.origin}/silent`, { signal: controller.signal }, LIMIT))).code).toBe('ABORTED');
+  });
+});
+
+describe('fetchBuffered: size cap (RELIABILITY case 24)', () => {
+  it('stops a chunked body past the cap, naming the caller’s option', async () => {
+    let written = 0;
+    serverA.routes.set('/big', (_request, response) => {
+      response.writeHead(200);
+      const chunk = Buffer.alloc(64 * 1024, 97);
+      const write = (): void => {
+        while (written < 10 * 1024 * 1024) {
+          written += chunk.length;
+          if (!response.write(chunk)) return void response.once('drain', write);
+        }
+        response.end();
+      };
+      write();
+    });
+    const error = await errorOf(guarded({ isTrustedOrigin: () => true }).fetchBuffered(`${serverA.origin}/big`, {}, LIMIT));
+    expect(error.code).toBe('RESPONSE_TOO_LARGE');
+    expect(error.message).toContain('`response.maxSizeInBytes`');
+    expect(written).toBeLessThan(10 * 1024 * 1024);
+  });
+
+  it('names the guard’s own option when its cap is the smaller one, and refuses an honest Content-Length before reading', async () => {
+    serverA.routes.set('/declared', (_request, response) => response.writeHead(200, { 'content-length': '2048' }).end(Buffer.alloc(2048)));
+    const error = await errorOf(guarded({ isTrustedOrigin: () => true, maxResponseSizeInBytes: 1024 }).fetchBuffered(`${serverA.origin}/declared`, {}, LIMIT));
+    expect(error.code).toBe('RESPONSE_TOO_LARGE');
+    expect(error.message).toContain('`maxResponseSizeInBytes`');
+  });
+
+  it('counts bytes after decompression (gzip bomb)', async () => {
+    const bomb = gzipSync(Buffer.alloc(20 * 1024 * 1024));
+    serverA.routes.set('/bomb', (_request, response) => response.writeHead(200, { 'content-encoding': 'gzip', 'content-length': String(bomb.length) }).end(bomb));
+    expect((await errorOf(guarded({ isTrustedOrigin: () => true }).fetchBuffered(`${serverA.origin}/bomb`, {}, LIMIT))).code).toBe('RESPONSE_TOO_LARGE');
+  });
+});
+
+describe('fetchBuffered: redirects (RELIABILITY cases 9 and 25)', () => {
+  const credentials = { authorization: 'Bearer tokA-canary', 'x-api-key': 'keyA-canary', accept: 'application/json' };
+
+  it('returns the 3xx as is by default', async () => {
+    serverA.routes.set('/moved', (_request, response) => response.writeHead(302, { location: '/elsewhere' }).end());
+    const response = await guarded({ isTrustedOrigin: () => true }).fetchBuffered(`${serverA.origin}/moved`, {}, LIMIT);
+    expect(response.status).toBe(302);
+    expect(serverA.hits('/elsewhere')).toEqual([]);
+  });
+
+  it('keeps credentials on a same-origin hop and drops every one on a cross-origin hop', async () => {
+    serverA.routes.set('/same', (_request, response) => response.writeHead(307, { location: '/target' }).end());
+    serverA.routes.set('/target', (_request, response) => response.end('same'));
+    serverA.routes.set('/away', (_request, response) => response.writeHead(302, { location: `${serverB.origin}/target` }).end());
+    serverB.routes.set('/target', (_request, response) => response.end('away'));
+    const guard = guarded({ allow: [serverA.origin, serverB.origin], maxRedirects: 3 });
+    const same = await guard.fetchBuffered(`${serverA.origin}/same`, { headers: credentials }, LIMIT);
+    expect([text(same), same.url]).toEqual(['same', `${serverA.origin}/target`]);
+    expect(serverA.hits('/target')[0]?.headers.authorization).toBe('Bearer tokA-canary');
+    expect(text(await guard.fetchBuffered(`${serverA.origin}/away`, { headers: credentials }, LIMIT))).toBe('away');
+    expect(serverB.hits('/target')[0]?.headers.accept).toBe('application/json');
+    expect(JSON.stringify(serverB.requests)).not.toContain('canary');
+  });
+
+  it('never re-sends a body to another origin, and turns a POST into a body-less GET on 303', async () => {
+    serverA.routes.set('/post-away', (_request, response) => response.writeHead(307, { location: `${serverB.origin}/target` }).end());
+    serverA.routes.set('/create', (_request, response) => response.writeHead(303, { location: '/result' }).end());
+    serverA.routes.set('/result', (_request, response) => response.end('done'));
+    const guard = guarded({ allow: [serverA.origin, serverB.origin], maxRedirects: 3 });
+    expect((await errorOf(guard.fetchBuffered(`${serverA.origin}/post-away`, { method: 'POST', body: '{"amount":1}' }, LIMIT))).code).toBe('REDIRECT_BLOCKED');
+    expect(serverB.requests).toEqual([]);
+    await guard.fetchBuffered(`${serverA.origin}/create`, { method: 'POST', body: 'payload', headers: { 'content-type': 'text/plain' } }, LIMIT);
+    const hop = serverA.hits('/result')[0]!;
+    expect([hop.method, hop.body, hop.headers['content-type']]).toEqual(['GET', '', undefined]);
+  });
+
+  it('re-checks every hop (metadata address refused without a dial) and stops loops', async () => {
+    serverA.routes.set('/metadata', (_request, response) => response.writeHead(302, { location: 'http://169.254.169.254/latest/user-data' }).end());
+    serverA.routes.set('/loop', (_request, response) => response.writeHead(302, { location: '/loop' }).end());
+    const guard = guarded({ isTrustedOrigin: (origin) => origin === serverA.origin, maxRedirects: 3 });
+    expect((await errorOf(guard.fetchBuffered(`${serverA.origin}/metadata`, {}, LIMIT))).code).toBe('SSRF_BLOCKED');
+    expect(dials.map((dial) => dial.address)).toEqual(['127.0.0.1']);
+    const loop = await errorOf(guard.fetchBuffered(`${serverA.origin}/loop`, {}, LIMIT));
+    expect([loop.code, (loop as AicapError & { hops: string[] }).hops.length]).toEqual(['REDIRECT_BLOCKED', 5]);
+  });
+});
+
+describe('fetchBuffered over an injected transport', () => {
+  it('applies URL checks, the size cap and the guard around the given fetch', async () => {
+    serverA.routes.set('/injected', (_request, response) => response.end('x'.repeat(2048)));
+    const guard = guarded({ isTrustedOrigin: () => true, fetch: (input, init) => globalThis.fetch(input, init) });
+    expect((await errorOf(guard.fetchBuffered('http://169.254.169.254/', {}, LIMIT))).code).toBe('SSRF_BLOCKED');
+    expect(text(await guard.fetchBuffered(`${serverA.origin}/injected`, {}, LIMIT))).toHaveLength(2048);
+    expect((await errorOf(guard.fetchBuffered(`${serverA.origin}/injected`, {}, { maxSizeInBytes: 1024, option: 'response.maxSizeInBytes' }))).code).toBe('RESPONSE_TOO_LARGE');
+  });
+});
