@@ -65,6 +65,9 @@ describe('fetchBuffered: the request and the body', () => {
     expect(response.headers.get('x-seen')).toBe('POST yes {"n":1}');
     expect(response.url).toBe(`${serverA.origin}/echo?a=1`);
     expect(JSON.parse(text(response))).toEqual({ ok: true });
+    // The defaults `fetch` sends, so that moving calls off `fetch` changes nothing for the server.
+    const sent = serverA.requests[0]!.headers;
+    expect([sent['user-agent'], sent.accept, sent['accept-language']]).toEqual(['undici', '*/*', '*']);
   });
 
   it.each([

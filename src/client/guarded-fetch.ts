@@ -366,10 +366,18 @@ function followRedirect(state: HopState, status: number, location: string, maxRe
   state.url = next;
 }
 
-/** Request headers for undici's `request`, with the `Accept-Encoding` that `fetch` would add. */
+/**
+ * Request headers for undici's `request`, with the defaults `fetch` adds (the ones calls sent before
+ * they moved off `fetch`): some APIs refuse a request without a `User-Agent`, and `Accept-Encoding`
+ * keeps large bodies compressed on the wire (decoded and counted by {@link readNodeBody}).
+ */
 function requestHeaders(headers: Headers, url: URL): Record<string, string> {
   const record: Record<string, string> = {};
   for (const [name, value] of headers) record[name] = value;
+  record['accept'] ??= '*/*';
+  record['accept-language'] ??= '*';
+  record['sec-fetch-mode'] ??= 'cors';
+  record['user-agent'] ??= 'undici';
   record['accept-encoding'] ??= url.protocol === 'https:' ? 'br, gzip, deflate' : 'gzip, deflate';
   return record;
 }

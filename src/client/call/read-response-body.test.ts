@@ -33,6 +33,7 @@ describe('decodeResponseBody', () => {
     ['a __proto__ key', '{"__proto__":{"x":1}}'],
     ['an escaped __proto__ key', '{"\\u005f_proto__":{"x":1}}'],
     ['nesting deeper than 64 levels', `${'['.repeat(65)}${']'.repeat(65)}`],
+    ['nesting deeper than 64 levels after many shallow objects', `[${'{},'.repeat(100)}${'['.repeat(65)}${']'.repeat(65)}]`],
   ])('refuses %s in JSON, keeping the raw text', (_case, text) => {
     const result = decode(text, 'application/json');
     expect(result.data).toBe(text);
@@ -42,6 +43,7 @@ describe('decodeResponseBody', () => {
 
   it('parses JSON with brackets and quotes inside strings, 64 levels deep, and a repeated key (the last wins)', () => {
     const nested = `${'['.repeat(63)}"[[{\\"x"${']'.repeat(63)}`;
+    expect(decode(`[${'{"a":"[[["},'.repeat(100)}${nested}]`, 'application/json').parseError).toBeUndefined();
     const result = decode(`{"a":1,"a":2,"deep":${nested}}`, 'application/json');
     expect(result.parseError).toBeUndefined();
     expect((result.data as { a: number }).a).toBe(2);

@@ -67,6 +67,13 @@ function parseBodyJson(text: string, maxSizeInBytes: number): unknown {
 
 /** True when brackets outside strings nest deeper than `maxDepth` (a scan, no parse). */
 function nestsDeeperThan(text: string, maxDepth: number): boolean {
+  // Nesting needs as many opening brackets: most bodies have too few to matter, which `indexOf`
+  // (native, fast) tells without a character-by-character scan.
+  let openings = 0;
+  for (const bracket of ['{', '[']) {
+    for (let index = text.indexOf(bracket); index !== -1 && openings <= maxDepth; index = text.indexOf(bracket, index + 1)) openings++;
+  }
+  if (openings <= maxDepth) return false;
   let depth = 0;
   for (let index = 0; index < text.length; index++) {
     const code = text.charCodeAt(index);

@@ -4,6 +4,8 @@ export const REDACTED = '[REDACTED]';
 // Shorter secrets would match ordinary text ("1", "ok") and make every message unreadable; a value
 // this short is not a meaningful secret and is still removed from arguments by name.
 const MIN_SECRET_LENGTH = 4;
+// Characters that `encodeURIComponent` and form encoding both leave as they are.
+const UNENCODED = /^[\w.-]*$/;
 
 /** Options of {@link createRedactor}. */
 export interface RedactorOptions {
@@ -38,6 +40,9 @@ export function createRedactor(options: RedactorOptions = {}): Redactor {
   const addSecret = (secret: string): void => {
     if (secret.length < MIN_SECRET_LENGTH) return;
     secrets.add(secret);
+    // Most tokens are plain (letters, digits, `-`, `_`, `.`), which neither encoding changes: skip the
+    // work (a redactor is made per call and learns the credentials each time).
+    if (UNENCODED.test(secret)) return;
     const encoded = encodeURIComponent(secret);
     if (encoded !== secret) secrets.add(encoded);
     const formEncoded = new URLSearchParams({ s: secret }).toString().slice(2);
