@@ -108,7 +108,8 @@ export function transformOperationObject(input: OperationInput, context: Transfo
   if (intent.intent) tool.intent = intent.intent as Intent;
   if (Object.keys(parameters).length > 0) tool.parameters = limitParameters(parameters, context, where);
   if (requestContentType) tool.request_content_type = requestContentType;
-  if (bodyParameter !== undefined && tool.parameters?.[bodyParameter] !== undefined) tool.body_parameter = bodyParameter;
+  // GET and HEAD carry no body (their body parameters travel in the query), so no whole-body parameter either.
+  if (bodyParameter !== undefined && method !== 'GET' && method !== 'HEAD' && tool.parameters?.[bodyParameter] !== undefined) tool.body_parameter = bodyParameter;
   if (responses.returns && Object.keys(responses.returns).length > 0) tool.returns = responses.returns;
   const errors = mergeErrors(responses.errors, readErrorsExtension(operation['x-ai-errors'], context, where));
   if (Object.keys(errors).length > 0) tool.errors = errors;
