@@ -218,9 +218,12 @@ describe('fetchBuffered: redirects (RELIABILITY cases 9 and 25)', () => {
     const guard = guarded({ allow: [serverA.origin, serverB.origin], maxRedirects: 3 });
     expect((await errorOf(guard.fetchBuffered(`${serverA.origin}/post-away`, { method: 'POST', body: '{"amount":1}' }, LIMIT))).code).toBe('REDIRECT_BLOCKED');
     expect(serverB.requests).toEqual([]);
-    await guard.fetchBuffered(`${serverA.origin}/create`, { method: 'POST', body: 'payload', headers: { 'content-type': 'text/plain' } }, LIMIT);
+    const headers = new Headers({ 'content-type': 'text/plain' });
+    await guard.fetchBuffered(`${serverA.origin}/create`, { method: 'POST', body: 'payload', headers }, LIMIT);
     const hop = serverA.hits('/result')[0]!;
     expect([hop.method, hop.body, hop.headers['content-type']]).toEqual(['GET', '', undefined]);
+    // The hop dropped its own copy: the caller's headers are untouched.
+    expect(headers.get('content-type')).toBe('text/plain');
   });
 
   it('re-checks every hop (metadata address refused without a dial) and stops loops', async () => {

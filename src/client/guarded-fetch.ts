@@ -271,7 +271,9 @@ export function createNamedGuardedFetch(options: GuardedFetchOptions, names: Opt
       return { status: response.status, statusText: response.statusText, headers: response.headers, url: response.url, body: await readBodyBytes(response, cap, tooLarge) };
     }
     const dispatcher = agent;
-    const state: HopState = { url: parseUrl(input), method: (init.method ?? 'GET').toUpperCase(), headers: new Headers(init.headers), body: init.body, hops: [] };
+    // The caller's `Headers` as is: `followRedirect` replaces them rather than changing them.
+    const headers = init.headers instanceof Headers ? init.headers : new Headers(init.headers);
+    const state: HopState = { url: parseUrl(input), method: (init.method ?? 'GET').toUpperCase(), headers, body: init.body, hops: [] };
     state.hops.push(state.url);
     // One controller, one timer: the total deadline and the caller's signal (cheaper than `AbortSignal.any`).
     const deadline = new AbortController();
@@ -354,6 +356,8 @@ function followRedirect(state: HopState, status: number, location: string, maxRe
   if (status === 303 || ((status === 301 || status === 302) && state.method === 'POST')) {
     state.method = state.method === 'HEAD' ? 'HEAD' : 'GET';
     state.body = null;
+    // A copy: the caller's `Headers` may be the state's own (see `fetchBuffered`).
+    state.headers = new Headers(state.headers);
     for (const name of ['content-type', 'content-length', 'content-encoding', 'content-language', 'content-location']) state.headers.delete(name);
   } else if (body !== undefined && body !== null && (crossOrigin || body instanceof ReadableStream)) {
     throw new RedirectBlockedError({ reason: crossOrigin ? 'a request body is never re-sent to another origin' : 'a streamed request body cannot be re-sent', method: state.method, hops: hops() });
