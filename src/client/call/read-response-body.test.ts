@@ -32,6 +32,7 @@ describe('decodeResponseBody', () => {
   it.each([
     ['a __proto__ key', '{"__proto__":{"x":1}}'],
     ['an escaped __proto__ key', '{"\\u005f_proto__":{"x":1}}'],
+    ['a constructor holding an object', '{"constructor":{"prototype":{"x":1}}}'],
     ['nesting deeper than 64 levels', `${'['.repeat(65)}${']'.repeat(65)}`],
     ['nesting deeper than 64 levels after many shallow objects', `[${'{},'.repeat(100)}${'['.repeat(65)}${']'.repeat(65)}]`],
   ])('refuses %s in JSON, keeping the raw text', (_case, text) => {
@@ -47,6 +48,7 @@ describe('decodeResponseBody', () => {
     const result = decode(`{"a":1,"a":2,"deep":${nested}}`, 'application/json');
     expect(result.parseError).toBeUndefined();
     expect((result.data as { a: number }).a).toBe(2);
+    expect(decode('{"constructor":"Ada"}', 'application/json').data).toEqual({ constructor: 'Ada' });
   });
 
   it('describes binary content and handles empty bodies', () => {

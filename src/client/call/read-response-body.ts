@@ -31,8 +31,8 @@ export function mediaTypeOf(contentType: string | null): string {
 /**
  * Decodes a body read whole under `maxSizeInBytes` (by the guarded fetch), by its `Content-Type`.
  * JSON is parsed with `JSON.parse` (a repeated key: the last one wins) unless it could hold a
- * `__proto__` key or nest deeper than 64 levels, which the strict parser then refuses (the text is
- * kept in `data` with `parseError`); text is decoded as UTF-8; binary content is described rather
+ * `__proto__` or `constructor` key or nest deeper than 64 levels, which the strict parser then checks
+ * (a refused body is kept as text in `data`, with `parseError`); text is decoded as UTF-8; binary content is described rather
  * than decoded.
  */
 export function decodeResponseBody(bytes: Uint8Array, contentType: string | null, maxSizeInBytes: number): ResponseBody {
@@ -57,11 +57,12 @@ export function decodeResponseBody(bytes: Uint8Array, contentType: string | null
  * body is parsed on every call. `JSON.parse` cannot pollute prototypes (it defines `__proto__` as an
  * own property), but a caller that copies the data with `Object.assign` or a recursive merge could,
  * and code that walks the data recursively could overflow the stack on deep nesting: a body that may
- * contain a `__proto__` key (literal or escaped) or nests deeper than the strict parser allows goes
- * through the strict parser, which refuses both.
+ * contain a `__proto__` key or a `constructor` (literal or escaped) or nests deeper than the strict
+ * parser allows goes through the strict parser, which refuses a `__proto__` key, a `constructor`
+ * holding an object or array, and deep nesting.
  */
 function parseBodyJson(text: string, maxSizeInBytes: number): unknown {
-  if (text.includes('__proto__') || text.includes('\\u') || nestsDeeperThan(text, DEFAULT_MAX_DEPTH)) return parseJsonDocument(text, { maxSizeInBytes });
+  if (text.includes('__proto__') || text.includes('constructor') || text.includes('\\u') || nestsDeeperThan(text, DEFAULT_MAX_DEPTH)) return parseJsonDocument(text, { maxSizeInBytes });
   return JSON.parse(text);
 }
 
