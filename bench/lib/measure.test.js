@@ -22,7 +22,7 @@ describe('medianOf', () => {
 });
 
 describe('compareVariants', () => {
-  it('runs the variants interleaved, warm-up untimed, setup and teardown around each timed run', async () => {
+  it('runs the variants interleaved, rotating which goes first each round, warm-up untimed, setup and teardown around each timed run', async () => {
     const events = [];
     const variant = (name) => ({
       name,
@@ -35,7 +35,8 @@ describe('compareVariants', () => {
       ['a', 2],
       ['b', 2],
     ]);
-    expect(events.filter((event) => event.endsWith(':run'))).toEqual(['a:run', 'b:run', 'a:run', 'b:run', 'a:run', 'b:run']);
+    // Warm-up a b, then timed rounds a b and b a.
+    expect(events.filter((event) => event.endsWith(':run'))).toEqual(['a:run', 'b:run', 'a:run', 'b:run', 'b:run', 'a:run']);
     expect(events.slice(0, 3)).toEqual(['a:setup', 'a:run', 'a:teardown']);
   });
 
