@@ -189,6 +189,26 @@ describe('exportTools', () => {
   });
 });
 
+describe('Gemini and references', () => {
+  it('inlines local $defs (Gemini has no $ref), cutting a recursive definition after two levels and reporting it', () => {
+    const manifest = paymentsManifest('https://api.example.com/v2');
+    const tag = { $ref: '#/$defs/Tag', $defs: { Tag: { type: 'object', properties: { name: { type: 'string' }, child: { $ref: '#/$defs/Tag', description: 'A sub-tag' } }, required: ['name'] } } };
+    manifest.tools = [{ id: 'add_tag', path: '/tags', method: 'POST', description: 'Adds a tag', parameters: { tag: { type: 'object', required: true, json_schema: tag } } }];
+    const service = { namespace: 'p', origin: 'https://api.example.com', manifestUrl: 'https://api.example.com/.well-known/ai-capabilities', manifest, digest: 'sha256-x', grantedScopes: undefined, findings: [], quarantinedToolIds: [], disabledToolIds: [] } as DiscoveredService;
+    const exported = exportTools(createCatalog([service]).tools, 'gemini');
+    const parameters = exported.tools[0]!.parameters!;
+    expect(JSON.stringify(parameters)).not.toContain('$ref');
+    expect(geminiViolations(parameters)).toEqual([]);
+    const level1 = (parameters['properties'] as Record<string, Record<string, unknown>>)['tag']!;
+    expect(level1).toMatchObject({ type: 'object', required: ['name'], properties: { name: { type: 'string' } } });
+    const level2 = (level1['properties'] as Record<string, Record<string, unknown>>)['child']!;
+    expect(level2).toMatchObject({ type: 'object', description: 'A sub-tag', properties: { name: { type: 'string' } } });
+    const level3 = (level2['properties'] as Record<string, Record<string, unknown>>)['child']!;
+    expect(level3).toEqual({ type: 'object', description: 'A sub-tag' });
+    expect(exported.dropped).toEqual(expect.arrayContaining([expect.objectContaining({ keyword: '$ref', note: expect.stringContaining('recursive reference #/$defs/tag__Tag cut after 2 levels') })]));
+  });
+});
+
 describe('toStrictSchema', () => {
   it.each([
     [{ type: 'object', properties: { a: { allOf: [{ type: 'string' }] } } }, 'uses "allOf"'],

@@ -17,3 +17,57 @@ export type SchemaNode = Record<string, unknown>;
 export function isSchemaNode(value: unknown): value is SchemaNode {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
+
+/** Limits of {@link inlineReferences}. */
+export interface InlineReferencesOptions {
+  /** How many times one definition may appear inside itself before the copy stops. @default 2 */
+  maxRecursion?: number;
+  /** Most schema nodes the inlined result may have; past it, references stay unexpanded. @default 5_000 */
+  maxNodes?: number;
+}
+
+/**
+ * Replaces local references (`#/$defs/…` and other `#/…` pointers into the same schema) with copies
+ * of their targets, for targets that do not support `$ref` (Gemini). Keywords beside a `$ref` are
+ * kept (they apply together in 2020-12). A recursive definition is copied `maxRecursion` levels deep,
+ * then replaced by an unconstrained object; each such cut, and each reference left as it was
+ * because the size bound was reached, is reported in `dropped`. `$defs` is removed from the result.
+ */
+export function inlineReferences(schema: SchemaNode, toolName: string, dropped: DroppedKeyword[], options: InlineReferencesOptions = {}): SchemaNode {
+  const maxRecursion = options.maxRecursion ?? 2;
+  let budget = options.maxNodes ?? 5_000;
+  const resolve = (reference: string): unknown => {
+    let node: unknown = schema;
+    for (const token of reference.slice(2).split('/')) {
+      const key = token.replaceAll('~1', '/').replaceAll('~0', '~');
+      node = isSchemaNode(node) ? node[key] : Array.isArray(node) ? node[Number(key)] : undefined;
+    }
+    return node;
+  };
+  const visit = (node: unknown, pointer: string, stack: readonly string[]): unknown => {
+    if (Array.isArray(node)) return node.map((item, index) => visit(item, `${pointer}/${index}`, stack));
+    if (!isSchemaNode(node)) return node;
+    budget--;
+    const reference = node['$ref'];
+    if (typeof reference === 'string' && reference.startsWith('#/')) {
+      const { $ref: _reference, ...siblings } = node;
+      const target = resolve(reference);
+      const depth = stack.filter((entry) => entry === reference).length;
+      if (target === undefined || budget <= 0 || depth >= maxRecursion) {
+        const reason = target === undefined ? `unresolvable reference ${reference}` : budget <= 0 ? `reference ${reference} not expanded (size bound)` : `recursive reference ${reference} cut after ${maxRecursion} levels`;
+        dropped.push({ tool: toolName, pointer: `${pointer}/$ref`, keyword: '$ref', note: `${reason}: replaced by an unconstrained object` });
+        return visit({ type: 'object', ...siblings }, pointer, stack);
+      }
+      const expanded = visit(target, pointer, [...stack, reference]);
+      return isSchemaNode(expanded) ? { ...expanded, ...(visit(siblings, pointer, stack) as SchemaNode) } : expanded;
+    }
+    const copy: SchemaNode = {};
+    for (const [keyword, child] of Object.entries(node)) {
+      if (keyword === '$defs' && pointer === '') continue;
+      // Data keywords hold values, not schemas.
+      copy[keyword] = keyword === 'enum' || keyword === 'const' || keyword === 'default' || keyword === 'examples' ? child : visit(child, `${pointer}/${keyword}`, stack);
+    }
+    return copy;
+  };
+  return visit(schema, '', []) as SchemaNode;
+}

@@ -1,5 +1,5 @@
 import type { CatalogTool } from './create-catalog.js';
-import { isSchemaNode, type DroppedKeyword, type SchemaNode } from './schema-reduction.js';
+import { inlineReferences, isSchemaNode, type DroppedKeyword, type SchemaNode } from './schema-reduction.js';
 
 /** A Gemini `functionDeclarations[]` entry. */
 export interface GeminiFunctionDeclaration {
@@ -16,7 +16,8 @@ const GEMINI_TYPES = new Set(['string', 'number', 'integer', 'boolean', 'array',
 const GEMINI_PARAMETER_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,63}$/;
 
 /**
- * Gemini function declarations, each schema reduced to the supported subset: `const` becomes a one-value
+ * Gemini function declarations, each schema reduced to the supported subset: local references inlined
+ * (recursive ones cut after two levels), `const` becomes a one-value
  * `enum`, a `[type, "null"]` pair becomes `nullable`, `oneOf` becomes `anyOf`, non-string enums and
  * other keywords are dropped. Every change is reported in `dropped`; property names Gemini would
  * reject are reported in `warnings` (they cannot be renamed without breaking the call).
@@ -25,7 +26,8 @@ export function toGeminiDeclarations(tools: readonly CatalogTool[]): { tools: Ge
   const dropped: DroppedKeyword[] = [];
   const warnings: string[] = [];
   const declarations = tools.map((tool) => {
-    const parameters = reduce(tool.inputSchema, '', tool.name, dropped, warnings);
+    // Gemini has no `$ref`: definitions are copied in place first (recursion cut and reported).
+    const parameters = reduce(inlineReferences(tool.inputSchema, tool.name, dropped), '', tool.name, dropped, warnings);
     const hasParameters = isSchemaNode(parameters['properties']) && Object.keys(parameters['properties']).length > 0;
     return hasParameters ? { name: tool.name, description: tool.description, parameters } : { name: tool.name, description: tool.description };
   });
