@@ -81,6 +81,15 @@ describe('parseJsonDocument', () => {
   });
 
   it.each([
+    ['plain text', 'not json', '"not"'],
+    ['a misspelt literal', '{"a": nul}', '"nul"'],
+    ['a Python literal', '[True]', '"True"'],
+  ])('names the unexpected token in %s instead of guessing a literal', (_label, text, token) => {
+    const error = parseError(text);
+    expect(error.message).toContain(`Unexpected token ${token}: expected a JSON value`);
+  });
+
+  it.each([
     ['a duplicate key', '{"a":{"b":1,"b":2}}', '/a/b', 'json.duplicate_key'],
     ['a duplicate key spelled with an escape', '{"ab":1,"a\\u0062":2}', '/ab', 'json.duplicate_key'],
     ['a __proto__ key', '{"tools":[{"__proto__":{"x":1}}]}', '/tools/0/__proto__', 'json.forbidden_key'],

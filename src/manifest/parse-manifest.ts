@@ -277,7 +277,9 @@ class StrictJsonParser {
       this.index += literal.length;
       return value;
     }
-    return this.fail(`Unexpected token, expected ${literal}`);
+    // Name what was found: a document that starts with "not json" is not a misspelt `null`.
+    const found = /^[^\s,:{}[\]"]{1,20}/.exec(this.text.slice(this.index))?.[0] ?? this.text.slice(this.index, this.index + 1);
+    return this.fail(`Unexpected token ${JSON.stringify(found)}: expected a JSON value (an object, array, string, number, true, false or null)`);
   }
 
   private skipWhitespace(): void {
