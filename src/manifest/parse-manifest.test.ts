@@ -83,7 +83,7 @@ describe('parseJsonDocument', () => {
   it.each([
     ['plain text', 'not json', '"not"'],
     ['a misspelt literal', '{"a": nul}', '"nul"'],
-    ['a Python literal', '[True]', '"True"'],
+    ['a truncated literal', '[tru]', '"tru"'],
   ])('names the unexpected token in %s instead of guessing a literal', (_label, text, token) => {
     const error = parseError(text);
     expect(error.message).toContain(`Unexpected token ${token}: expected a JSON value`);
