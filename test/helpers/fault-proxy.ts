@@ -126,7 +126,12 @@ export async function startFaultProxy(options: FaultProxyOptions): Promise<Fault
     upstream.on('end', () => client.end());
 
     for (const toxic of connectionToxics) {
-      if (toxic.type === 'reset_peer' && toxic.afterBytes === undefined) schedule(() => finish('reset'), toxic.afterInMs ?? 0);
+      if (toxic.type === 'reset_peer' && toxic.afterBytes === undefined) {
+        // An immediate reset must win against a fast upstream: a 0 ms timer can run after the upstream
+        // has already answered and ended (a clean FIN instead of the RST asked for).
+        if ((toxic.afterInMs ?? 0) === 0) queueMicrotask(() => finish('reset'));
+        else schedule(() => finish('reset'), toxic.afterInMs ?? 0);
+      }
       if (toxic.type === 'reset_peer' && toxic.afterBytes !== undefined && toxic.afterInMs !== undefined) {
         schedule(() => finish('reset'), toxic.afterInMs);
       }
