@@ -1,14 +1,12 @@
 import { brotliCompressSync, gzipSync } from 'node:zlib';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startClientTestServer, type ClientTestServer } from '../../test/helpers/client-test-server.js';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { useClientTestServers } from '../../test/helpers/client-test-server.js';
 import { AicapError } from '../errors/aicap-error.js';
 import { createGuardedFetch, type BufferedResponse, type ConnectTarget, type GuardedFetch, type GuardedFetchOptions } from './guarded-fetch.js';
 
 // `fetchBuffered` is what `client.call` uses: undici's `request` under the guard instead of `fetch`.
 // Each guarantee of the guarded fetch is checked again here, on real loopback servers.
 
-let serverA: ClientTestServer;
-let serverB: ClientTestServer;
 let dials: ConnectTarget[];
 let fetch: GuardedFetch | undefined;
 
@@ -36,37 +34,26 @@ async function errorOf(promise: Promise<unknown>): Promise<AicapError> {
 
 const text = (response: BufferedResponse): string => new TextDecoder().decode(response.body);
 
-beforeAll(async () => {
-  serverA = await startClientTestServer();
-  serverB = await startClientTestServer();
-});
-afterAll(async () => {
-  await serverA.close();
-  await serverB.close();
-});
+const servers = useClientTestServers();
 beforeEach(async () => {
   await fetch?.close();
   fetch = undefined;
   dials = [];
-  for (const server of [serverA, serverB]) {
-    server.requests.length = 0;
-    server.routes.clear();
-  }
 });
 
 describe('fetchBuffered: the request and the body', () => {
   it('sends method, headers and body, and returns status, headers and the whole body', async () => {
-    serverA.routes.set('/echo', (request, response, body) => {
+    servers.a.routes.set('/echo', (request, response, body) => {
       response.writeHead(201, { 'content-type': 'application/json', 'x-seen': `${request.method} ${request.headers['x-custom']} ${body}` });
       response.end('{"ok":true}');
     });
-    const response = await guarded({ isTrustedOrigin: () => true }).fetchBuffered(`${serverA.origin}/echo?a=1`, { method: 'post', headers: { 'x-custom': 'yes', 'content-type': 'application/json' }, body: '{"n":1}' }, LIMIT);
+    const response = await guarded({ isTrustedOrigin: () => true }).fetchBuffered(`${servers.a.origin}/echo?a=1`, { method: 'post', headers: { 'x-custom': 'yes', 'content-type': 'application/json' }, body: '{"n":1}' }, LIMIT);
     expect(response.status).toBe(201);
     expect(response.headers.get('x-seen')).toBe('POST yes {"n":1}');
-    expect(response.url).toBe(`${serverA.origin}/echo?a=1`);
+    expect(response.url).toBe(`${servers.a.origin}/echo?a=1`);
     expect(JSON.parse(text(response))).toEqual({ ok: true });
     // The defaults `fetch` sends, so that moving calls off `fetch` changes nothing for the server.
-    const sent = serverA.requests[0]!.headers;
+    const sent = servers.a.requests[0]!.headers;
     expect([sent['user-agent'], sent.accept, sent['accept-language']]).toEqual(['undici', '*/*', '*']);
   });
 
@@ -74,21 +61,21 @@ describe('fetchBuffered: the request and the body', () => {
     ['gzip', gzipSync],
     ['br', brotliCompressSync],
   ])('decodes a %s body, asking for compression as fetch does', async (coding, compress) => {
-    serverA.routes.set('/packed', (_request, response) => {
+    servers.a.routes.set('/packed', (_request, response) => {
       response.writeHead(200, { 'content-type': 'application/json', 'content-encoding': coding });
       response.end(compress(Buffer.from('{"packed":true}')));
     });
-    const response = await guarded({ isTrustedOrigin: () => true }).fetchBuffered(`${serverA.origin}/packed`, {}, LIMIT);
+    const response = await guarded({ isTrustedOrigin: () => true }).fetchBuffered(`${servers.a.origin}/packed`, {}, LIMIT);
     expect(JSON.parse(text(response))).toEqual({ packed: true });
-    expect(serverA.hits('/packed')[0]?.headers['accept-encoding']).toBe('gzip, deflate');
+    expect(servers.a.hits('/packed')[0]?.headers['accept-encoding']).toBe('gzip, deflate');
   });
 
   it('returns an empty body for 204 and HEAD', async () => {
-    serverA.routes.set('/none', (_request, response) => response.writeHead(204).end());
-    serverA.routes.set('/head', (_request, response) => response.writeHead(200, { 'content-length': '5' }).end());
+    servers.a.routes.set('/none', (_request, response) => response.writeHead(204).end());
+    servers.a.routes.set('/head', (_request, response) => response.writeHead(200, { 'content-length': '5' }).end());
     const guard = guarded({ isTrustedOrigin: () => true });
-    expect((await guard.fetchBuffered(`${serverA.origin}/none`, {}, LIMIT)).body.byteLength).toBe(0);
-    expect((await guard.fetchBuffered(`${serverA.origin}/head`, { method: 'HEAD' }, LIMIT)).body.byteLength).toBe(0);
+    expect((await guard.fetchBuffered(`${servers.a.origin}/none`, {}, LIMIT)).body.byteLength).toBe(0);
+    expect((await guard.fetchBuffered(`${servers.a.origin}/head`, { method: 'HEAD' }, LIMIT)).body.byteLength).toBe(0);
   });
 });
 
@@ -102,8 +89,8 @@ describe('fetchBuffered: SSRF policy and pinning (RELIABILITY cases 7 and 8)', (
     const lookup = async (hostname: string): Promise<Array<{ address: string; family: number }>> => [{ address: hostname === 'inside.test' ? '10.1.2.3' : '127.0.0.1', family: 4 }];
     const guard = guarded({ lookup, allow: ['127.0.0.1'] });
     expect((await errorOf(guard.fetchBuffered('http://inside.test/', {}, LIMIT))).code).toBe('SSRF_BLOCKED');
-    serverA.routes.set('/named', (_request, response) => response.end('pinned'));
-    const port = new URL(serverA.origin).port;
+    servers.a.routes.set('/named', (_request, response) => response.end('pinned'));
+    const port = new URL(servers.a.origin).port;
     expect(text(await guard.fetchBuffered(`http://api.test:${port}/named`, {}, LIMIT))).toBe('pinned');
     expect(dials).toEqual([{ hostname: 'api.test', address: '127.0.0.1', port: Number(port), protocol: 'http:' }]);
   });
@@ -130,9 +117,9 @@ describe('fetchBuffered: timeouts name their phase and option', () => {
       { totalInMs: 400, bodyIdleInMs: 1_000 },
     ],
   ] as const)('%s', async (phase, route, timeouts) => {
-    serverA.routes.set('/slow', route as never);
+    servers.a.routes.set('/slow', route as never);
     const started = Date.now();
-    const error = await errorOf(guarded({ isTrustedOrigin: () => true, timeouts }).fetchBuffered(`${serverA.origin}/slow`, {}, LIMIT));
+    const error = await errorOf(guarded({ isTrustedOrigin: () => true, timeouts }).fetchBuffered(`${servers.a.origin}/slow`, {}, LIMIT));
     expect(error.code).toBe('TIMEOUT');
     expect((error as AicapError & { phase: string }).phase).toBe(phase);
     expect(error.message).toContain(`\`timeouts.${{ headers: 'headersInMs', 'body-idle': 'bodyIdleInMs', total: 'totalInMs' }[phase]}\``);
@@ -145,17 +132,17 @@ describe('fetchBuffered: timeouts name their phase and option', () => {
   });
 
   it('aborts with ABORTED when the caller’s signal fires', async () => {
-    serverA.routes.set('/silent', () => undefined);
+    servers.a.routes.set('/silent', () => undefined);
     const controller = new AbortController();
     setTimeout(() => controller.abort(), 100);
-    expect((await errorOf(guarded({ isTrustedOrigin: () => true }).fetchBuffered(`${serverA.origin}/silent`, { signal: controller.signal }, LIMIT))).code).toBe('ABORTED');
+    expect((await errorOf(guarded({ isTrustedOrigin: () => true }).fetchBuffered(`${servers.a.origin}/silent`, { signal: controller.signal }, LIMIT))).code).toBe('ABORTED');
   });
 });
 
 describe('fetchBuffered: size cap (RELIABILITY case 24)', () => {
   it('stops a chunked body past the cap, naming the caller’s option', async () => {
     let written = 0;
-    serverA.routes.set('/big', (_request, response) => {
+    servers.a.routes.set('/big', (_request, response) => {
       response.writeHead(200);
       const chunk = Buffer.alloc(64 * 1024, 97);
       const write = (): void => {
@@ -167,23 +154,23 @@ describe('fetchBuffered: size cap (RELIABILITY case 24)', () => {
       };
       write();
     });
-    const error = await errorOf(guarded({ isTrustedOrigin: () => true }).fetchBuffered(`${serverA.origin}/big`, {}, LIMIT));
+    const error = await errorOf(guarded({ isTrustedOrigin: () => true }).fetchBuffered(`${servers.a.origin}/big`, {}, LIMIT));
     expect(error.code).toBe('RESPONSE_TOO_LARGE');
     expect(error.message).toContain('`response.maxSizeInBytes`');
     expect(written).toBeLessThan(10 * 1024 * 1024);
   });
 
   it('names the guard’s own option when its cap is the smaller one, and refuses an honest Content-Length before reading', async () => {
-    serverA.routes.set('/declared', (_request, response) => response.writeHead(200, { 'content-length': '2048' }).end(Buffer.alloc(2048)));
-    const error = await errorOf(guarded({ isTrustedOrigin: () => true, maxResponseSizeInBytes: 1024 }).fetchBuffered(`${serverA.origin}/declared`, {}, LIMIT));
+    servers.a.routes.set('/declared', (_request, response) => response.writeHead(200, { 'content-length': '2048' }).end(Buffer.alloc(2048)));
+    const error = await errorOf(guarded({ isTrustedOrigin: () => true, maxResponseSizeInBytes: 1024 }).fetchBuffered(`${servers.a.origin}/declared`, {}, LIMIT));
     expect(error.code).toBe('RESPONSE_TOO_LARGE');
     expect(error.message).toContain('`maxResponseSizeInBytes`');
   });
 
   it('counts bytes after decompression (gzip bomb)', async () => {
     const bomb = gzipSync(Buffer.alloc(20 * 1024 * 1024));
-    serverA.routes.set('/bomb', (_request, response) => response.writeHead(200, { 'content-encoding': 'gzip', 'content-length': String(bomb.length) }).end(bomb));
-    expect((await errorOf(guarded({ isTrustedOrigin: () => true }).fetchBuffered(`${serverA.origin}/bomb`, {}, LIMIT))).code).toBe('RESPONSE_TOO_LARGE');
+    servers.a.routes.set('/bomb', (_request, response) => response.writeHead(200, { 'content-encoding': 'gzip', 'content-length': String(bomb.length) }).end(bomb));
+    expect((await errorOf(guarded({ isTrustedOrigin: () => true }).fetchBuffered(`${servers.a.origin}/bomb`, {}, LIMIT))).code).toBe('RESPONSE_TOO_LARGE');
   });
 });
 
@@ -191,58 +178,58 @@ describe('fetchBuffered: redirects (RELIABILITY cases 9 and 25)', () => {
   const credentials = { authorization: 'Bearer tokA-canary', 'x-api-key': 'keyA-canary', accept: 'application/json' };
 
   it('returns the 3xx as is by default', async () => {
-    serverA.routes.set('/moved', (_request, response) => response.writeHead(302, { location: '/elsewhere' }).end());
-    const response = await guarded({ isTrustedOrigin: () => true }).fetchBuffered(`${serverA.origin}/moved`, {}, LIMIT);
+    servers.a.routes.set('/moved', (_request, response) => response.writeHead(302, { location: '/elsewhere' }).end());
+    const response = await guarded({ isTrustedOrigin: () => true }).fetchBuffered(`${servers.a.origin}/moved`, {}, LIMIT);
     expect(response.status).toBe(302);
-    expect(serverA.hits('/elsewhere')).toEqual([]);
+    expect(servers.a.hits('/elsewhere')).toEqual([]);
   });
 
   it('keeps credentials on a same-origin hop and drops every one on a cross-origin hop', async () => {
-    serverA.routes.set('/same', (_request, response) => response.writeHead(307, { location: '/target' }).end());
-    serverA.routes.set('/target', (_request, response) => response.end('same'));
-    serverA.routes.set('/away', (_request, response) => response.writeHead(302, { location: `${serverB.origin}/target` }).end());
-    serverB.routes.set('/target', (_request, response) => response.end('away'));
-    const guard = guarded({ allow: [serverA.origin, serverB.origin], maxRedirects: 3 });
-    const same = await guard.fetchBuffered(`${serverA.origin}/same`, { headers: credentials }, LIMIT);
-    expect([text(same), same.url]).toEqual(['same', `${serverA.origin}/target`]);
-    expect(serverA.hits('/target')[0]?.headers.authorization).toBe('Bearer tokA-canary');
-    expect(text(await guard.fetchBuffered(`${serverA.origin}/away`, { headers: credentials }, LIMIT))).toBe('away');
-    expect(serverB.hits('/target')[0]?.headers.accept).toBe('application/json');
-    expect(JSON.stringify(serverB.requests)).not.toContain('canary');
+    servers.a.routes.set('/same', (_request, response) => response.writeHead(307, { location: '/target' }).end());
+    servers.a.routes.set('/target', (_request, response) => response.end('same'));
+    servers.a.routes.set('/away', (_request, response) => response.writeHead(302, { location: `${servers.b.origin}/target` }).end());
+    servers.b.routes.set('/target', (_request, response) => response.end('away'));
+    const guard = guarded({ allow: [servers.a.origin, servers.b.origin], maxRedirects: 3 });
+    const same = await guard.fetchBuffered(`${servers.a.origin}/same`, { headers: credentials }, LIMIT);
+    expect([text(same), same.url]).toEqual(['same', `${servers.a.origin}/target`]);
+    expect(servers.a.hits('/target')[0]?.headers.authorization).toBe('Bearer tokA-canary');
+    expect(text(await guard.fetchBuffered(`${servers.a.origin}/away`, { headers: credentials }, LIMIT))).toBe('away');
+    expect(servers.b.hits('/target')[0]?.headers.accept).toBe('application/json');
+    expect(JSON.stringify(servers.b.requests)).not.toContain('canary');
   });
 
   it('never re-sends a body to another origin, and turns a POST into a body-less GET on 303', async () => {
-    serverA.routes.set('/post-away', (_request, response) => response.writeHead(307, { location: `${serverB.origin}/target` }).end());
-    serverA.routes.set('/create', (_request, response) => response.writeHead(303, { location: '/result' }).end());
-    serverA.routes.set('/result', (_request, response) => response.end('done'));
-    const guard = guarded({ allow: [serverA.origin, serverB.origin], maxRedirects: 3 });
-    expect((await errorOf(guard.fetchBuffered(`${serverA.origin}/post-away`, { method: 'POST', body: '{"amount":1}' }, LIMIT))).code).toBe('REDIRECT_BLOCKED');
-    expect(serverB.requests).toEqual([]);
+    servers.a.routes.set('/post-away', (_request, response) => response.writeHead(307, { location: `${servers.b.origin}/target` }).end());
+    servers.a.routes.set('/create', (_request, response) => response.writeHead(303, { location: '/result' }).end());
+    servers.a.routes.set('/result', (_request, response) => response.end('done'));
+    const guard = guarded({ allow: [servers.a.origin, servers.b.origin], maxRedirects: 3 });
+    expect((await errorOf(guard.fetchBuffered(`${servers.a.origin}/post-away`, { method: 'POST', body: '{"amount":1}' }, LIMIT))).code).toBe('REDIRECT_BLOCKED');
+    expect(servers.b.requests).toEqual([]);
     const headers = new Headers({ 'content-type': 'text/plain' });
-    await guard.fetchBuffered(`${serverA.origin}/create`, { method: 'POST', body: 'payload', headers }, LIMIT);
-    const hop = serverA.hits('/result')[0]!;
+    await guard.fetchBuffered(`${servers.a.origin}/create`, { method: 'POST', body: 'payload', headers }, LIMIT);
+    const hop = servers.a.hits('/result')[0]!;
     expect([hop.method, hop.body, hop.headers['content-type']]).toEqual(['GET', '', undefined]);
     // The hop dropped its own copy: the caller's headers are untouched.
     expect(headers.get('content-type')).toBe('text/plain');
   });
 
   it('re-checks every hop (metadata address refused without a dial) and stops loops', async () => {
-    serverA.routes.set('/metadata', (_request, response) => response.writeHead(302, { location: 'http://169.254.169.254/latest/user-data' }).end());
-    serverA.routes.set('/loop', (_request, response) => response.writeHead(302, { location: '/loop' }).end());
-    const guard = guarded({ isTrustedOrigin: (origin) => origin === serverA.origin, maxRedirects: 3 });
-    expect((await errorOf(guard.fetchBuffered(`${serverA.origin}/metadata`, {}, LIMIT))).code).toBe('SSRF_BLOCKED');
+    servers.a.routes.set('/metadata', (_request, response) => response.writeHead(302, { location: 'http://169.254.169.254/latest/user-data' }).end());
+    servers.a.routes.set('/loop', (_request, response) => response.writeHead(302, { location: '/loop' }).end());
+    const guard = guarded({ isTrustedOrigin: (origin) => origin === servers.a.origin, maxRedirects: 3 });
+    expect((await errorOf(guard.fetchBuffered(`${servers.a.origin}/metadata`, {}, LIMIT))).code).toBe('SSRF_BLOCKED');
     expect(dials.map((dial) => dial.address)).toEqual(['127.0.0.1']);
-    const loop = await errorOf(guard.fetchBuffered(`${serverA.origin}/loop`, {}, LIMIT));
+    const loop = await errorOf(guard.fetchBuffered(`${servers.a.origin}/loop`, {}, LIMIT));
     expect([loop.code, (loop as AicapError & { hops: string[] }).hops.length]).toEqual(['REDIRECT_BLOCKED', 5]);
   });
 });
 
 describe('fetchBuffered over an injected transport', () => {
   it('applies URL checks, the size cap and the guard around the given fetch', async () => {
-    serverA.routes.set('/injected', (_request, response) => response.end('x'.repeat(2048)));
+    servers.a.routes.set('/injected', (_request, response) => response.end('x'.repeat(2048)));
     const guard = guarded({ isTrustedOrigin: () => true, fetch: (input, init) => globalThis.fetch(input, init) });
     expect((await errorOf(guard.fetchBuffered('http://169.254.169.254/', {}, LIMIT))).code).toBe('SSRF_BLOCKED');
-    expect(text(await guard.fetchBuffered(`${serverA.origin}/injected`, {}, LIMIT))).toHaveLength(2048);
-    expect((await errorOf(guard.fetchBuffered(`${serverA.origin}/injected`, {}, { maxSizeInBytes: 1024, option: 'response.maxSizeInBytes' }))).code).toBe('RESPONSE_TOO_LARGE');
+    expect(text(await guard.fetchBuffered(`${servers.a.origin}/injected`, {}, LIMIT))).toHaveLength(2048);
+    expect((await errorOf(guard.fetchBuffered(`${servers.a.origin}/injected`, {}, { maxSizeInBytes: 1024, option: 'response.maxSizeInBytes' }))).code).toBe('RESPONSE_TOO_LARGE');
   });
 });

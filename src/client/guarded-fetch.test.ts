@@ -1,13 +1,11 @@
 import { gzipSync } from 'node:zlib';
 import fc from 'fast-check';
 import ipaddr from 'ipaddr.js';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startClientTestServer, type ClientTestServer } from '../../test/helpers/client-test-server.js';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { useClientTestServers } from '../../test/helpers/client-test-server.js';
 import { AicapError } from '../errors/aicap-error.js';
 import { createGuardedFetch, type ConnectTarget, type GuardedFetchOptions } from './guarded-fetch.js';
 
-let serverA: ClientTestServer;
-let serverB: ClientTestServer;
 /** Every dial attempt the guard let through to the connector. */
 let dials: ConnectTarget[];
 
@@ -26,20 +24,9 @@ async function codeOf(promise: Promise<unknown>): Promise<string> {
   return 'no error';
 }
 
-beforeAll(async () => {
-  serverA = await startClientTestServer();
-  serverB = await startClientTestServer();
-});
-afterAll(async () => {
-  await serverA.close();
-  await serverB.close();
-});
+const servers = useClientTestServers();
 beforeEach(() => {
   dials = [];
-  serverA.requests.length = 0;
-  serverB.requests.length = 0;
-  serverA.routes.clear();
-  serverB.routes.clear();
 });
 
 function guarded(options: GuardedFetchOptions = {}) {
@@ -135,28 +122,28 @@ describe('createGuardedFetch: SSRF policy (RELIABILITY case 7)', () => {
   });
 
   it('lets an allow-listed CIDR through and connects to the resolved, checked address', async () => {
-    serverA.routes.set('/hello', (_request, response) => response.end('hi'));
+    servers.a.routes.set('/hello', (_request, response) => response.end('hi'));
     const fetch = guarded({ allow: ['127.0.0.0/8'], lookup: async () => [{ address: '127.0.0.1', family: 4 }] });
-    const response = await fetch(`http://a.test:${serverA.port}/hello`);
+    const response = await fetch(`http://a.test:${servers.a.port}/hello`);
     expect(await response.text()).toBe('hi');
-    expect(dials).toEqual([{ hostname: 'a.test', address: '127.0.0.1', port: serverA.port, protocol: 'http:' }]);
-    expect(serverA.requests[0]?.headers.host).toBe(`a.test:${serverA.port}`);
+    expect(dials).toEqual([{ hostname: 'a.test', address: '127.0.0.1', port: servers.a.port, protocol: 'http:' }]);
+    expect(servers.a.requests[0]?.headers.host).toBe(`a.test:${servers.a.port}`);
     await fetch.close();
   });
 
   it('lets localhost through when the allow-list covers loopback', async () => {
-    serverA.routes.set('/hello', (_request, response) => response.end('hi'));
+    servers.a.routes.set('/hello', (_request, response) => response.end('hi'));
     const fetch = guarded({ allow: ['127.0.0.0/8'], lookup: async () => [{ address: '127.0.0.1', family: 4 }] });
-    expect(await (await fetch(`http://localhost:${serverA.port}/hello`)).text()).toBe('hi');
+    expect(await (await fetch(`http://localhost:${servers.a.port}/hello`)).text()).toBe('hi');
     await fetch.close();
   });
 
   it('lets a trusted origin (one the user typed) through without an allow-list', async () => {
-    serverA.routes.set('/hello', (_request, response) => response.end('hi'));
-    const fetch = guarded({ isTrustedOrigin: (origin) => origin === serverA.origin });
-    expect(await (await fetch(`${serverA.origin}/hello`)).text()).toBe('hi');
-    expect(await codeOf(fetch(`${serverB.origin}/hello`))).toBe('SSRF_BLOCKED');
-    expect(serverB.requests).toEqual([]);
+    servers.a.routes.set('/hello', (_request, response) => response.end('hi'));
+    const fetch = guarded({ isTrustedOrigin: (origin) => origin === servers.a.origin });
+    expect(await (await fetch(`${servers.a.origin}/hello`)).text()).toBe('hi');
+    expect(await codeOf(fetch(`${servers.b.origin}/hello`))).toBe('SSRF_BLOCKED');
+    expect(servers.b.requests).toEqual([]);
     await fetch.close();
   });
 });
@@ -170,24 +157,24 @@ describe('createGuardedFetch: DNS rebinding (RELIABILITY case 8)', () => {
       allow: ['203.0.113.0/24'],
       lookup: async () => [{ address: answers[Math.min(lookups++, 1)]!, family: 4 }],
     });
-    expect(await codeOf(fetch(`http://rebind.test:${serverA.port}/`))).toBe('NETWORK_ERROR');
+    expect(await codeOf(fetch(`http://rebind.test:${servers.a.port}/`))).toBe('NETWORK_ERROR');
     // One resolution, one dial attempt, to the validated address; the spy refused it, so nothing was dialed.
     expect(lookups).toBe(1);
     expect(dials.map((dial) => dial.address)).toEqual(['203.0.113.10']);
-    expect(serverA.requests).toEqual([]);
+    expect(servers.a.requests).toEqual([]);
     // A fresh connection resolves again and this time gets 127.0.0.1, which the policy refuses.
-    expect(await codeOf(fetch(`http://rebind.test:${serverA.port}/`))).toBe('SSRF_BLOCKED');
+    expect(await codeOf(fetch(`http://rebind.test:${servers.a.port}/`))).toBe('SSRF_BLOCKED');
     expect(dials.map((dial) => dial.address)).toEqual(['203.0.113.10']);
-    expect(serverA.requests).toEqual([]);
+    expect(servers.a.requests).toEqual([]);
     await fetch.close();
   });
 });
 
 describe('createGuardedFetch: timeouts', () => {
   it('names the headers phase and its option when the server never answers', async () => {
-    serverA.routes.set('/silent', () => undefined);
+    servers.a.routes.set('/silent', () => undefined);
     const fetch = guarded({ isTrustedOrigin: () => true, timeouts: { headersInMs: 200 } });
-    const error = await fetch(`${serverA.origin}/silent`).catch((caught: unknown) => caught);
+    const error = await fetch(`${servers.a.origin}/silent`).catch((caught: unknown) => caught);
     expect(AicapError.isInstance(error) && error.code).toBe('TIMEOUT');
     expect((error as { phase: string }).phase).toBe('headers');
     expect((error as Error).message).toContain('`timeouts.headersInMs`');
@@ -195,12 +182,12 @@ describe('createGuardedFetch: timeouts', () => {
   });
 
   it('names the body-idle phase when the body stalls after the headers', async () => {
-    serverA.routes.set('/stall', (_request, response) => {
+    servers.a.routes.set('/stall', (_request, response) => {
       response.writeHead(200, { 'content-type': 'text/plain' });
       response.write('partial');
     });
     const fetch = guarded({ isTrustedOrigin: () => true, timeouts: { bodyIdleInMs: 200 } });
-    const response = await fetch(`${serverA.origin}/stall`);
+    const response = await fetch(`${servers.a.origin}/stall`);
     const error = await response.text().catch((caught: unknown) => caught);
     expect(AicapError.isInstance(error) && error.code).toBe('TIMEOUT');
     expect((error as { phase: string }).phase).toBe('body-idle');
@@ -208,14 +195,14 @@ describe('createGuardedFetch: timeouts', () => {
   });
 
   it('enforces the total deadline on a trickling body', async () => {
-    serverA.routes.set('/trickle', (_request, response) => {
+    servers.a.routes.set('/trickle', (_request, response) => {
       response.writeHead(200, { 'content-type': 'text/plain' });
       const timer = setInterval(() => response.write('.'), 50);
       response.on('close', () => clearInterval(timer));
     });
     const fetch = guarded({ isTrustedOrigin: () => true, timeouts: { totalInMs: 400, bodyIdleInMs: 1_000 } });
     const started = Date.now();
-    const error = await fetch(`${serverA.origin}/trickle`)
+    const error = await fetch(`${servers.a.origin}/trickle`)
       .then((response) => response.text())
       .catch((caught: unknown) => caught);
     expect((error as { phase?: string }).phase).toBe('total');
@@ -234,7 +221,7 @@ describe('createGuardedFetch: timeouts', () => {
 describe('createGuardedFetch: response size cap (RELIABILITY case 24)', () => {
   it('cancels a streamed body that exceeds the cap', async () => {
     let written = 0;
-    serverA.routes.set('/big', (_request, response) => {
+    servers.a.routes.set('/big', (_request, response) => {
       response.writeHead(200, { 'content-type': 'application/octet-stream' });
       const chunk = Buffer.alloc(64 * 1024, 97);
       const write = (): void => {
@@ -247,7 +234,7 @@ describe('createGuardedFetch: response size cap (RELIABILITY case 24)', () => {
       write();
     });
     const fetch = guarded({ isTrustedOrigin: () => true, maxResponseSizeInBytes: 1024 * 1024 });
-    const response = await fetch(`${serverA.origin}/big`);
+    const response = await fetch(`${servers.a.origin}/big`);
     expect(await codeOf(response.arrayBuffer())).toBe('RESPONSE_TOO_LARGE');
     // The server could not push the whole 10 MiB: the client stopped reading near the cap.
     expect(written).toBeLessThan(10 * 1024 * 1024);
@@ -255,32 +242,32 @@ describe('createGuardedFetch: response size cap (RELIABILITY case 24)', () => {
   });
 
   it('refuses an honest Content-Length above the cap before reading', async () => {
-    serverA.routes.set('/declared', (_request, response) => {
+    servers.a.routes.set('/declared', (_request, response) => {
       response.writeHead(200, { 'content-length': String(2048) });
       response.end(Buffer.alloc(2048));
     });
     const fetch = guarded({ isTrustedOrigin: () => true, maxResponseSizeInBytes: 1024 });
-    expect(await codeOf(fetch(`${serverA.origin}/declared`))).toBe('RESPONSE_TOO_LARGE');
+    expect(await codeOf(fetch(`${servers.a.origin}/declared`))).toBe('RESPONSE_TOO_LARGE');
     await fetch.close();
   });
 
   it('counts bytes after decompression (gzip bomb)', async () => {
     const bomb = gzipSync(Buffer.alloc(20 * 1024 * 1024));
     expect(bomb.length).toBeLessThan(64 * 1024);
-    serverA.routes.set('/bomb', (_request, response) => {
+    servers.a.routes.set('/bomb', (_request, response) => {
       response.writeHead(200, { 'content-encoding': 'gzip', 'content-length': String(bomb.length) });
       response.end(bomb);
     });
     const fetch = guarded({ isTrustedOrigin: () => true, maxResponseSizeInBytes: 1024 * 1024 });
-    const response = await fetch(`${serverA.origin}/bomb`);
+    const response = await fetch(`${servers.a.origin}/bomb`);
     expect(await codeOf(response.arrayBuffer())).toBe('RESPONSE_TOO_LARGE');
     await fetch.close();
   });
 
   it('rejects a non-empty body when the cap is zero', async () => {
-    serverA.routes.set('/one', (_request, response) => response.end('x'));
+    servers.a.routes.set('/one', (_request, response) => response.end('x'));
     const fetch = guarded({ isTrustedOrigin: () => true, maxResponseSizeInBytes: 0 });
-    expect(await codeOf(fetch(`${serverA.origin}/one`).then((response) => response.text()))).toBe('RESPONSE_TOO_LARGE');
+    expect(await codeOf(fetch(`${servers.a.origin}/one`).then((response) => response.text()))).toBe('RESPONSE_TOO_LARGE');
     await fetch.close();
   });
 });
@@ -289,55 +276,55 @@ describe('createGuardedFetch: redirects (RELIABILITY cases 9 and 25)', () => {
   const credentialHeaders = { authorization: 'Bearer tokA-canary', cookie: 'session=canary', 'x-api-key': 'keyA-canary' };
 
   it('returns the 3xx as is by default (redirect: manual)', async () => {
-    serverA.routes.set('/moved', (_request, response) => response.writeHead(302, { location: '/elsewhere' }).end());
+    servers.a.routes.set('/moved', (_request, response) => response.writeHead(302, { location: '/elsewhere' }).end());
     const fetch = guarded({ isTrustedOrigin: () => true });
-    const response = await fetch(`${serverA.origin}/moved`);
+    const response = await fetch(`${servers.a.origin}/moved`);
     expect(response.status).toBe(302);
     expect(response.headers.get('location')).toBe('/elsewhere');
-    expect(serverA.hits('/elsewhere')).toEqual([]);
+    expect(servers.a.hits('/elsewhere')).toEqual([]);
     await fetch.close();
   });
 
   it('keeps credentials on a same-origin hop', async () => {
-    serverA.routes.set('/moved', (_request, response) => response.writeHead(307, { location: '/target' }).end());
-    serverA.routes.set('/target', (_request, response) => response.end('ok'));
+    servers.a.routes.set('/moved', (_request, response) => response.writeHead(307, { location: '/target' }).end());
+    servers.a.routes.set('/target', (_request, response) => response.end('ok'));
     const fetch = guarded({ isTrustedOrigin: () => true, maxRedirects: 3 });
-    const response = await fetch(`${serverA.origin}/moved`, { headers: credentialHeaders });
+    const response = await fetch(`${servers.a.origin}/moved`, { headers: credentialHeaders });
     expect(await response.text()).toBe('ok');
     expect(response.redirected).toBe(true);
-    expect(serverA.hits('/target')[0]?.headers.authorization).toBe('Bearer tokA-canary');
+    expect(servers.a.hits('/target')[0]?.headers.authorization).toBe('Bearer tokA-canary');
     await fetch.close();
   });
 
   it('drops every credential header, custom ones included, on a cross-origin hop', async () => {
-    serverA.routes.set('/moved', (_request, response) => response.writeHead(302, { location: `${serverB.origin}/target` }).end());
-    serverB.routes.set('/target', (_request, response) => response.end('ok'));
-    const fetch = guarded({ allow: [serverA.origin, serverB.origin], maxRedirects: 3 });
-    const response = await fetch(`${serverA.origin}/moved`, { headers: { ...credentialHeaders, accept: 'application/json' } });
+    servers.a.routes.set('/moved', (_request, response) => response.writeHead(302, { location: `${servers.b.origin}/target` }).end());
+    servers.b.routes.set('/target', (_request, response) => response.end('ok'));
+    const fetch = guarded({ allow: [servers.a.origin, servers.b.origin], maxRedirects: 3 });
+    const response = await fetch(`${servers.a.origin}/moved`, { headers: { ...credentialHeaders, accept: 'application/json' } });
     expect(await response.text()).toBe('ok');
-    const received = serverB.hits('/target')[0]!.headers;
+    const received = servers.b.hits('/target')[0]!.headers;
     expect(received.authorization).toBeUndefined();
     expect(received.cookie).toBeUndefined();
     expect(received['x-api-key']).toBeUndefined();
     expect(received.accept).toBe('application/json');
-    expect(JSON.stringify(serverB.requests)).not.toContain('canary');
+    expect(JSON.stringify(servers.b.requests)).not.toContain('canary');
     await fetch.close();
   });
 
   it('never re-sends a request body to another origin', async () => {
-    serverA.routes.set('/moved', (_request, response) => response.writeHead(307, { location: `${serverB.origin}/target` }).end());
-    const fetch = guarded({ allow: [serverA.origin, serverB.origin], maxRedirects: 3 });
-    expect(await codeOf(fetch(`${serverA.origin}/moved`, { method: 'POST', body: '{"amount":1}' }))).toBe('REDIRECT_BLOCKED');
-    expect(serverB.requests).toEqual([]);
+    servers.a.routes.set('/moved', (_request, response) => response.writeHead(307, { location: `${servers.b.origin}/target` }).end());
+    const fetch = guarded({ allow: [servers.a.origin, servers.b.origin], maxRedirects: 3 });
+    expect(await codeOf(fetch(`${servers.a.origin}/moved`, { method: 'POST', body: '{"amount":1}' }))).toBe('REDIRECT_BLOCKED');
+    expect(servers.b.requests).toEqual([]);
     await fetch.close();
   });
 
   it('turns a POST into a body-less GET on 303', async () => {
-    serverA.routes.set('/create', (_request, response) => response.writeHead(303, { location: '/result' }).end());
-    serverA.routes.set('/result', (_request, response) => response.end('done'));
+    servers.a.routes.set('/create', (_request, response) => response.writeHead(303, { location: '/result' }).end());
+    servers.a.routes.set('/result', (_request, response) => response.end('done'));
     const fetch = guarded({ isTrustedOrigin: () => true, maxRedirects: 3 });
-    await (await fetch(`${serverA.origin}/create`, { method: 'POST', body: 'payload', headers: { 'content-type': 'text/plain' } })).text();
-    const hop = serverA.hits('/result')[0]!;
+    await (await fetch(`${servers.a.origin}/create`, { method: 'POST', body: 'payload', headers: { 'content-type': 'text/plain' } })).text();
+    const hop = servers.a.hits('/result')[0]!;
     expect(hop.method).toBe('GET');
     expect(hop.body).toBe('');
     expect(hop.headers['content-type']).toBeUndefined();
@@ -345,19 +332,19 @@ describe('createGuardedFetch: redirects (RELIABILITY cases 9 and 25)', () => {
   });
 
   it('stops a redirect loop after the configured hops and lists them', async () => {
-    serverA.routes.set('/loop', (_request, response) => response.writeHead(302, { location: '/loop' }).end());
+    servers.a.routes.set('/loop', (_request, response) => response.writeHead(302, { location: '/loop' }).end());
     const fetch = guarded({ isTrustedOrigin: () => true, maxRedirects: 3 });
-    const error = await fetch(`${serverA.origin}/loop`).catch((caught: unknown) => caught);
+    const error = await fetch(`${servers.a.origin}/loop`).catch((caught: unknown) => caught);
     expect(AicapError.isInstance(error) && error.code).toBe('REDIRECT_BLOCKED');
     expect((error as { hops: string[] }).hops).toHaveLength(5);
-    expect(serverA.hits('/loop')).toHaveLength(4);
+    expect(servers.a.hits('/loop')).toHaveLength(4);
     await fetch.close();
   });
 
   it('re-checks every hop: a redirect to the metadata address is refused without a dial', async () => {
-    serverA.routes.set('/moved', (_request, response) => response.writeHead(302, { location: 'http://169.254.169.254/latest/user-data' }).end());
-    const fetch = guarded({ isTrustedOrigin: (origin) => origin === serverA.origin, maxRedirects: 3 });
-    expect(await codeOf(fetch(`${serverA.origin}/moved`))).toBe('SSRF_BLOCKED');
+    servers.a.routes.set('/moved', (_request, response) => response.writeHead(302, { location: 'http://169.254.169.254/latest/user-data' }).end());
+    const fetch = guarded({ isTrustedOrigin: (origin) => origin === servers.a.origin, maxRedirects: 3 });
+    expect(await codeOf(fetch(`${servers.a.origin}/moved`))).toBe('SSRF_BLOCKED');
     expect(dials.map((dial) => dial.address)).toEqual(['127.0.0.1']);
     await fetch.close();
   });
@@ -374,11 +361,11 @@ describe('createGuardedFetch: options', () => {
   });
 
   it('aborts with a typed error when the caller’s signal fires', async () => {
-    serverA.routes.set('/silent', () => undefined);
+    servers.a.routes.set('/silent', () => undefined);
     const fetch = guarded({ isTrustedOrigin: () => true });
     const controller = new AbortController();
     setTimeout(() => controller.abort(), 100);
-    expect(await codeOf(fetch(`${serverA.origin}/silent`, { signal: controller.signal }))).toBe('ABORTED');
+    expect(await codeOf(fetch(`${servers.a.origin}/silent`, { signal: controller.signal }))).toBe('ABORTED');
     await fetch.close();
   });
 });

@@ -1,15 +1,13 @@
 import { gzipSync } from 'node:zlib';
 import type { ServerResponse } from 'node:http';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createClient, type Client, type ClientOptions, type ConnectTarget, type ManifestChangeEvent } from '../../src/client/index.js';
 import { AicapError } from '../../src/errors/aicap-error.js';
-import { json, startClientTestServer, type ClientTestServer } from '../helpers/client-test-server.js';
+import { json, useClientTestServers } from '../helpers/client-test-server.js';
 import { paymentsManifest, withoutTools } from '../helpers/client-manifests.js';
 
 const WELL_KNOWN = '/.well-known/ai-capabilities';
 
-let serverA: ClientTestServer;
-let serverB: ClientTestServer;
 let dials: ConnectTarget[];
 let client: Client;
 
@@ -38,20 +36,9 @@ async function errorOf(promise: Promise<unknown>): Promise<AicapError> {
   throw new Error('expected an error');
 }
 
-beforeAll(async () => {
-  serverA = await startClientTestServer();
-  serverB = await startClientTestServer();
-});
-afterAll(async () => {
-  await serverA.close();
-  await serverB.close();
-});
+const servers = useClientTestServers();
 beforeEach(() => {
   dials = [];
-  for (const server of [serverA, serverB]) {
-    server.requests.length = 0;
-    server.routes.clear();
-  }
 });
 afterEach(async () => {
   await client?.close();
@@ -59,98 +46,98 @@ afterEach(async () => {
 
 describe('discovery order', () => {
   it('finds the manifest at /.well-known/ai-capabilities', async () => {
-    serverA.routes.set(WELL_KNOWN, json(paymentsManifest(`${serverA.origin}/v2`), { 'content-type': 'application/ai-capabilities+json' }));
-    const service = await clientWith().discover(serverA.origin);
+    servers.a.routes.set(WELL_KNOWN, json(paymentsManifest(`${servers.a.origin}/v2`), { 'content-type': 'application/ai-capabilities+json' }));
+    const service = await clientWith().discover(servers.a.origin);
     expect(service.namespace).toBe('payments');
-    expect(service.origin).toBe(serverA.origin);
-    expect(service.manifestUrl).toBe(`${serverA.origin}${WELL_KNOWN}`);
+    expect(service.origin).toBe(servers.a.origin);
+    expect(service.manifestUrl).toBe(`${servers.a.origin}${WELL_KNOWN}`);
     expect(service.digest).toMatch(/^sha256-[A-Za-z0-9_-]{43}$/);
     expect(service.manifest.tools.map((tool) => tool.id)).toContain('analyze_transactions');
     expect(service.quarantinedToolIds).toEqual([]);
-    expect(serverA.requests.map((request) => request.path)).toEqual([WELL_KNOWN]);
+    expect(servers.a.requests.map((request) => request.path)).toEqual([WELL_KNOWN]);
   });
 
   it('follows a Link rel="ai-capabilities" on the origin response when the well-known path is missing', async () => {
-    serverA.routes.set('/', (_request, response) => response.writeHead(200, { link: '</docs>; rel="help", </api/capabilities.json>; rel="ai-capabilities"; type="application/ai-capabilities+json"' }).end('home'));
-    serverA.routes.set('/api/capabilities.json', json(paymentsManifest(`${serverA.origin}/api`)));
-    const service = await clientWith().discover(serverA.origin);
-    expect(service.manifestUrl).toBe(`${serverA.origin}/api/capabilities.json`);
-    expect(serverA.requests.map((request) => request.path)).toEqual([WELL_KNOWN, '/', '/api/capabilities.json']);
+    servers.a.routes.set('/', (_request, response) => response.writeHead(200, { link: '</docs>; rel="help", </api/capabilities.json>; rel="ai-capabilities"; type="application/ai-capabilities+json"' }).end('home'));
+    servers.a.routes.set('/api/capabilities.json', json(paymentsManifest(`${servers.a.origin}/api`)));
+    const service = await clientWith().discover(servers.a.origin);
+    expect(service.manifestUrl).toBe(`${servers.a.origin}/api/capabilities.json`);
+    expect(servers.a.requests.map((request) => request.path)).toEqual([WELL_KNOWN, '/', '/api/capabilities.json']);
   });
 
   it('reads /.well-known/ai-catalog.json entries last', async () => {
-    serverA.routes.set('/.well-known/ai-catalog.json', json({
+    servers.a.routes.set('/.well-known/ai-catalog.json', json({
       specVersion: '1.0',
       entries: [
         { identifier: 'urn:mcp', type: 'application/mcp-server-card+json', url: '/mcp/card' },
         { identifier: 'urn:payments', type: 'application/ai-capabilities+json', url: '/payments/manifest' },
       ],
     }));
-    serverA.routes.set('/payments/manifest', json(paymentsManifest(`${serverA.origin}/payments`)));
-    const service = await clientWith().discover(serverA.origin);
-    expect(service.manifestUrl).toBe(`${serverA.origin}/payments/manifest`);
-    expect(serverA.hits('/mcp/card')).toEqual([]);
+    servers.a.routes.set('/payments/manifest', json(paymentsManifest(`${servers.a.origin}/payments`)));
+    const service = await clientWith().discover(servers.a.origin);
+    expect(service.manifestUrl).toBe(`${servers.a.origin}/payments/manifest`);
+    expect(servers.a.hits('/mcp/card')).toEqual([]);
   });
 
   it('fails with every attempt listed when no step yields a manifest', async () => {
-    const error = await errorOf(clientWith().discover(serverA.origin));
+    const error = await errorOf(clientWith().discover(servers.a.origin));
     expect(error.code).toBe('DISCOVERY_FAILED');
-    expect(error.message).toContain(`${serverA.origin}${WELL_KNOWN}: status 404`);
+    expect(error.message).toContain(`${servers.a.origin}${WELL_KNOWN}: status 404`);
     expect(error.message).toContain('no Link header with rel="ai-capabilities"');
     expect(error.message).toContain('ai-catalog.json: status 404');
   });
 
   it('discovers a host name the user typed, dialing the address the lookup gave and sending the name as Host', async () => {
-    serverA.routes.set(WELL_KNOWN, json(paymentsManifest(`http://api.localhost:${serverA.port}/v2`)));
+    servers.a.routes.set(WELL_KNOWN, json(paymentsManifest(`http://api.localhost:${servers.a.port}/v2`)));
     const lookups: string[] = [];
-    const service = await clientWith({ network: { lookup: async (hostname) => (lookups.push(hostname), [{ address: '127.0.0.1', family: 4 }]) } }).discover(`http://api.localhost:${serverA.port}`);
-    expect(service.origin).toBe(`http://api.localhost:${serverA.port}`);
+    const service = await clientWith({ network: { lookup: async (hostname) => (lookups.push(hostname), [{ address: '127.0.0.1', family: 4 }]) } }).discover(`http://api.localhost:${servers.a.port}`);
+    expect(service.origin).toBe(`http://api.localhost:${servers.a.port}`);
     expect(lookups).toEqual(['api.localhost']);
-    expect(dials).toEqual([{ hostname: 'api.localhost', address: '127.0.0.1', port: serverA.port, protocol: 'http:' }]);
-    expect(serverA.requests[0]!.headers.host).toBe(`api.localhost:${serverA.port}`);
+    expect(dials).toEqual([{ hostname: 'api.localhost', address: '127.0.0.1', port: servers.a.port, protocol: 'http:' }]);
+    expect(servers.a.requests[0]!.headers.host).toBe(`api.localhost:${servers.a.port}`);
   });
 
   it('reads a gzip-compressed manifest', async () => {
-    const body = gzipSync(JSON.stringify(paymentsManifest(`${serverA.origin}/v2`)));
-    serverA.routes.set(WELL_KNOWN, (_request, response) => response.writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'gzip' }).end(body));
-    const service = await clientWith().discover(serverA.origin);
+    const body = gzipSync(JSON.stringify(paymentsManifest(`${servers.a.origin}/v2`)));
+    servers.a.routes.set(WELL_KNOWN, (_request, response) => response.writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'gzip' }).end(body));
+    const service = await clientWith().discover(servers.a.origin);
     expect(service.manifest.tools).toHaveLength(5);
   });
 
   it('emits a discovery audit event', async () => {
-    serverA.routes.set(WELL_KNOWN, json(paymentsManifest(`${serverA.origin}/v2`)));
+    servers.a.routes.set(WELL_KNOWN, json(paymentsManifest(`${servers.a.origin}/v2`)));
     const events: Array<{ type: string; origin?: string }> = [];
-    await clientWith({ onAudit: (event) => events.push(event) }).discover(serverA.origin, { credentials: { token: 'tokA-canary' } });
-    expect(events).toContainEqual(expect.objectContaining({ type: 'discovery', origin: serverA.origin }));
+    await clientWith({ onAudit: (event) => events.push(event) }).discover(servers.a.origin, { credentials: { token: 'tokA-canary' } });
+    expect(events).toContainEqual(expect.objectContaining({ type: 'discovery', origin: servers.a.origin }));
     expect(JSON.stringify(events)).not.toContain('canary');
   });
 
   it('takes a manifest URL directly', async () => {
-    serverA.routes.set('/custom/path.json', json(paymentsManifest(`${serverA.origin}/v2`)));
-    const service = await clientWith().discover(`${serverA.origin}/custom/path.json`);
-    expect(service.manifestUrl).toBe(`${serverA.origin}/custom/path.json`);
-    expect(serverA.requests).toHaveLength(1);
+    servers.a.routes.set('/custom/path.json', json(paymentsManifest(`${servers.a.origin}/v2`)));
+    const service = await clientWith().discover(`${servers.a.origin}/custom/path.json`);
+    expect(service.manifestUrl).toBe(`${servers.a.origin}/custom/path.json`);
+    expect(servers.a.requests).toHaveLength(1);
   });
 
   it('ignores unknown fields', async () => {
-    serverA.routes.set(WELL_KNOWN, json({ ...paymentsManifest(`${serverA.origin}/v2`), future_field: { anything: true } }));
-    const service = await clientWith().discover(serverA.origin);
+    servers.a.routes.set(WELL_KNOWN, json({ ...paymentsManifest(`${servers.a.origin}/v2`), future_field: { anything: true } }));
+    const service = await clientWith().discover(servers.a.origin);
     expect(service.manifest.tools.length).toBeGreaterThan(0);
   });
 
   it('refuses an unknown schema_version major with a clear error', async () => {
-    serverA.routes.set(WELL_KNOWN, json({ ...paymentsManifest(`${serverA.origin}/v2`), schema_version: '2.0.0' }));
-    const error = await errorOf(clientWith().discover(serverA.origin));
+    servers.a.routes.set(WELL_KNOWN, json({ ...paymentsManifest(`${servers.a.origin}/v2`), schema_version: '2.0.0' }));
+    const error = await errorOf(clientWith().discover(servers.a.origin));
     expect(error.code).toBe('MANIFEST_UNSUPPORTED_VERSION');
     expect(error.message).toContain('/schema_version');
     expect(error.message).toContain('major version 2');
   });
 
   it('reports an invalid manifest with JSON Pointers', async () => {
-    const manifest = paymentsManifest(`${serverA.origin}/v2`) as unknown as { tools: Array<Record<string, unknown>> };
+    const manifest = paymentsManifest(`${servers.a.origin}/v2`) as unknown as { tools: Array<Record<string, unknown>> };
     delete manifest.tools[0]!['description'];
-    serverA.routes.set(WELL_KNOWN, json(manifest));
-    const error = await errorOf(clientWith().discover(serverA.origin));
+    servers.a.routes.set(WELL_KNOWN, json(manifest));
+    const error = await errorOf(clientWith().discover(servers.a.origin));
     expect(error.code).toBe('MANIFEST_INVALID');
     expect(error.message).toContain('/tools/0');
   });
@@ -166,16 +153,16 @@ describe('hostile manifest bytes (RELIABILITY case 15)', () => {
     ['a gzip bomb', (_request: unknown, response: ServerResponse) => response.writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'gzip' }).end(gzipSync(Buffer.alloc(50 * 1024 * 1024, 32))), 'RESPONSE_TOO_LARGE'],
     ['nesting 10 000 deep', (_request: unknown, response: ServerResponse) => response.writeHead(200, { 'content-type': 'application/json' }).end(`${'['.repeat(10_000)}${']'.repeat(10_000)}`), 'MANIFEST_PARSE_FAILED'],
   ])('refuses %s with a typed error', async (_name, route, code) => {
-    serverA.routes.set(WELL_KNOWN, route);
-    const error = await errorOf(clientWith().discover(serverA.origin));
+    servers.a.routes.set(WELL_KNOWN, route);
+    const error = await errorOf(clientWith().discover(servers.a.origin));
     expect(error.code).toBe(code);
     expect(({} as Record<string, unknown>)['polluted']).toBeUndefined();
   });
 });
 
 it('names the client option to raise when a manifest is too large', async () => {
-  serverA.routes.set(WELL_KNOWN, json(`{"x":"${'a'.repeat(2_000)}"}`));
-  const error = await errorOf(clientWith({ discovery: { maxManifestSizeInBytes: 1_000 } }).discover(serverA.origin));
+  servers.a.routes.set(WELL_KNOWN, json(`{"x":"${'a'.repeat(2_000)}"}`));
+  const error = await errorOf(clientWith({ discovery: { maxManifestSizeInBytes: 1_000 } }).discover(servers.a.origin));
   expect(error.code).toBe('RESPONSE_TOO_LARGE');
   expect(error.message).toContain('`discovery.maxManifestSizeInBytes`');
 });
@@ -187,10 +174,10 @@ describe('hostile embedded schemas (RELIABILITY case 14)', () => {
     ['a file $ref', { $ref: 'file:///etc/passwd' }, 'schema.remote_ref'],
     ['$data', { type: 'string', maxLength: { $data: '1/limit' } }, 'schema.data_reference'],
   ])('refuses %s at ingest without dialing anything', async (_name, schema, issue) => {
-    const manifest = paymentsManifest(`${serverA.origin}/v2`);
+    const manifest = paymentsManifest(`${servers.a.origin}/v2`);
     manifest.tools[0]!.parameters!['account_id']!.json_schema = schema;
-    serverA.routes.set(WELL_KNOWN, json(manifest));
-    const error = await errorOf(clientWith().discover(serverA.origin));
+    servers.a.routes.set(WELL_KNOWN, json(manifest));
+    const error = await errorOf(clientWith().discover(servers.a.origin));
     expect(error.code).toBe('MANIFEST_INVALID');
     expect(error.message).toContain(issue);
     expect(dials.every((dial) => dial.address === '127.0.0.1')).toBe(true);
@@ -199,35 +186,35 @@ describe('hostile embedded schemas (RELIABILITY case 14)', () => {
 
 describe('SSRF through discovery (RELIABILITY cases 7 and 9)', () => {
   it('refuses a Link target on a private address that the response introduced', async () => {
-    serverA.routes.set('/', (_request, response) => response.writeHead(200, { link: '<http://169.254.169.254/latest>; rel="ai-capabilities"' }).end());
-    const error = await errorOf(clientWith().discover(serverA.origin));
+    servers.a.routes.set('/', (_request, response) => response.writeHead(200, { link: '<http://169.254.169.254/latest>; rel="ai-capabilities"' }).end());
+    const error = await errorOf(clientWith().discover(servers.a.origin));
     expect(error.code).toBe('SSRF_BLOCKED');
     expect(dials.length).toBeGreaterThan(0);
     expect(dials.every((dial) => dial.address === '127.0.0.1')).toBe(true);
   });
 
   it('refuses a catalog entry on another loopback origin the user did not type', async () => {
-    serverA.routes.set('/.well-known/ai-catalog.json', json({ entries: [{ type: 'application/ai-capabilities+json', url: `${serverB.origin}${WELL_KNOWN}` }] }));
-    serverB.routes.set(WELL_KNOWN, json(paymentsManifest(`${serverB.origin}/v2`)));
-    const error = await errorOf(clientWith().discover(serverA.origin));
+    servers.a.routes.set('/.well-known/ai-catalog.json', json({ entries: [{ type: 'application/ai-capabilities+json', url: `${servers.b.origin}${WELL_KNOWN}` }] }));
+    servers.b.routes.set(WELL_KNOWN, json(paymentsManifest(`${servers.b.origin}/v2`)));
+    const error = await errorOf(clientWith().discover(servers.a.origin));
     expect(error.code).toBe('SSRF_BLOCKED');
-    expect(serverB.requests).toEqual([]);
+    expect(servers.b.requests).toEqual([]);
   });
 
   it('refuses a redirect of the manifest to another origin on this machine', async () => {
-    serverA.routes.set(WELL_KNOWN, (_request, response) => response.writeHead(302, { location: `${serverB.origin}${WELL_KNOWN}` }).end());
-    const error = await errorOf(clientWith().discover(serverA.origin, { credentials: { token: 'tokA-canary' } }));
+    servers.a.routes.set(WELL_KNOWN, (_request, response) => response.writeHead(302, { location: `${servers.b.origin}${WELL_KNOWN}` }).end());
+    const error = await errorOf(clientWith().discover(servers.a.origin, { credentials: { token: 'tokA-canary' } }));
     expect(error.code).toBe('SSRF_BLOCKED');
-    expect(serverB.requests).toEqual([]);
+    expect(servers.b.requests).toEqual([]);
   });
 
   it('follows an allow-listed cross-origin redirect without the credential and binds to the final origin', async () => {
-    serverA.routes.set(WELL_KNOWN, (_request, response) => response.writeHead(302, { location: `${serverB.origin}${WELL_KNOWN}` }).end());
-    serverB.routes.set(WELL_KNOWN, json(paymentsManifest(`${serverB.origin}/v2`)));
-    const service = await clientWith({ network: { allow: [serverB.origin] } }).discover(serverA.origin, { credentials: { token: 'tokA-canary' } });
-    expect(service.origin).toBe(serverB.origin);
-    expect(serverA.hits(WELL_KNOWN)[0]?.headers.authorization).toBe('Bearer tokA-canary');
-    expect(serverB.hits(WELL_KNOWN)[0]?.headers.authorization).toBeUndefined();
+    servers.a.routes.set(WELL_KNOWN, (_request, response) => response.writeHead(302, { location: `${servers.b.origin}${WELL_KNOWN}` }).end());
+    servers.b.routes.set(WELL_KNOWN, json(paymentsManifest(`${servers.b.origin}/v2`)));
+    const service = await clientWith({ network: { allow: [servers.b.origin] } }).discover(servers.a.origin, { credentials: { token: 'tokA-canary' } });
+    expect(service.origin).toBe(servers.b.origin);
+    expect(servers.a.hits(WELL_KNOWN)[0]?.headers.authorization).toBe('Bearer tokA-canary');
+    expect(servers.b.hits(WELL_KNOWN)[0]?.headers.authorization).toBeUndefined();
   });
 
   it.each(['file:///etc/passwd', 'http://169.254.169.254/', 'http://[fe80::1]/', 'http://0.0.0.0/', 'gopher://localhost/'])('refuses to start discovery from %s, even typed by the user', async (url) => {
@@ -247,48 +234,48 @@ describe('origin binding of service.base_url (RELIABILITY case 5)', () => {
     ['a path outside the published API (/apixxx)', (origin) => `${origin}/apixxx`, `${WELL_KNOWN}/api`],
   ];
   it.each(cases)('refuses a base_url on %s, naming both origins', async (_name, baseUrl, manifestPath = WELL_KNOWN) => {
-    const base = baseUrl(serverA.origin, serverB.origin);
-    serverA.routes.set(manifestPath, json(paymentsManifest(base)));
-    const error = await errorOf(clientWith().discover(`${serverA.origin}${manifestPath === WELL_KNOWN ? '' : manifestPath}`, { credentials: { token: 'tokA-canary' } }));
+    const base = baseUrl(servers.a.origin, servers.b.origin);
+    servers.a.routes.set(manifestPath, json(paymentsManifest(base)));
+    const error = await errorOf(clientWith().discover(`${servers.a.origin}${manifestPath === WELL_KNOWN ? '' : manifestPath}`, { credentials: { token: 'tokA-canary' } }));
     expect(error.code).toBe('ORIGIN_MISMATCH');
-    expect(error.message).toContain(serverA.origin);
+    expect(error.message).toContain(servers.a.origin);
     expect(error.message).toContain(base.split('#')[0]!.slice(0, 20));
-    expect(serverB.requests).toEqual([]);
-    expect(JSON.stringify(serverB.requests)).not.toContain('canary');
+    expect(servers.b.requests).toEqual([]);
+    expect(JSON.stringify(servers.b.requests)).not.toContain('canary');
     expect(client.services()).toEqual([]);
   });
 
   it('accepts a base_url under the path of a path-inserted well-known URL', async () => {
-    serverA.routes.set(`${WELL_KNOWN}/api`, json(paymentsManifest(`${serverA.origin}/api/v1`)));
-    const service = await clientWith().discover(`${serverA.origin}${WELL_KNOWN}/api`);
-    expect(service.manifest.service.base_url).toBe(`${serverA.origin}/api/v1`);
+    servers.a.routes.set(`${WELL_KNOWN}/api`, json(paymentsManifest(`${servers.a.origin}/api/v1`)));
+    const service = await clientWith().discover(`${servers.a.origin}${WELL_KNOWN}/api`);
+    expect(service.manifest.service.base_url).toBe(`${servers.a.origin}/api/v1`);
   });
 
   it('accepts another origin that the caller allow-listed', async () => {
-    serverA.routes.set(WELL_KNOWN, json(paymentsManifest(`${serverB.origin}/v2`)));
-    const service = await clientWith({ trust: { allowedOrigins: [serverB.origin] } }).discover(serverA.origin);
-    expect(service.manifest.service.base_url).toBe(`${serverB.origin}/v2`);
+    servers.a.routes.set(WELL_KNOWN, json(paymentsManifest(`${servers.b.origin}/v2`)));
+    const service = await clientWith({ trust: { allowedOrigins: [servers.b.origin] } }).discover(servers.a.origin);
+    expect(service.manifest.service.base_url).toBe(`${servers.b.origin}/v2`);
   });
 });
 
 describe('HTTP caching of manifests (RELIABILITY case 27)', () => {
   it('makes no request while the manifest is fresh (max-age)', async () => {
-    serverA.routes.set(WELL_KNOWN, json(paymentsManifest(`${serverA.origin}/v2`), { 'cache-control': 'max-age=60', etag: '"v1"' }));
-    const first = await clientWith().discover(serverA.origin);
-    const second = await client.discover(serverA.origin);
-    expect(serverA.hits(WELL_KNOWN)).toHaveLength(1);
+    servers.a.routes.set(WELL_KNOWN, json(paymentsManifest(`${servers.a.origin}/v2`), { 'cache-control': 'max-age=60', etag: '"v1"' }));
+    const first = await clientWith().discover(servers.a.origin);
+    const second = await client.discover(servers.a.origin);
+    expect(servers.a.hits(WELL_KNOWN)).toHaveLength(1);
     expect(second.digest).toBe(first.digest);
   });
 
   it('revalidates a stale manifest with If-None-Match and reuses it on 304', async () => {
-    const body = JSON.stringify(paymentsManifest(`${serverA.origin}/v2`));
-    serverA.routes.set(WELL_KNOWN, (request, response) => {
+    const body = JSON.stringify(paymentsManifest(`${servers.a.origin}/v2`));
+    servers.a.routes.set(WELL_KNOWN, (request, response) => {
       if (request.headers['if-none-match'] === '"v1"') return response.writeHead(304, { etag: '"v1"', 'cache-control': 'max-age=0' }).end();
       response.writeHead(200, { 'content-type': 'application/json', etag: '"v1"', 'cache-control': 'max-age=0' }).end(body);
     });
-    const first = await clientWith().discover(serverA.origin);
-    const second = await client.discover(serverA.origin);
-    const hits = serverA.hits(WELL_KNOWN);
+    const first = await clientWith().discover(servers.a.origin);
+    const second = await client.discover(servers.a.origin);
+    const hits = servers.a.hits(WELL_KNOWN);
     expect(hits).toHaveLength(2);
     expect(hits[0]!.headers['if-none-match']).toBeUndefined();
     expect(hits[1]!.headers['if-none-match']).toBe('"v1"');
@@ -296,86 +283,86 @@ describe('HTTP caching of manifests (RELIABILITY case 27)', () => {
   });
 
   it('never stores a no-store manifest', async () => {
-    serverA.routes.set(WELL_KNOWN, json(paymentsManifest(`${serverA.origin}/v2`), { 'cache-control': 'no-store', etag: '"v1"' }));
-    await clientWith().discover(serverA.origin);
-    await client.discover(serverA.origin);
-    const hits = serverA.hits(WELL_KNOWN);
+    servers.a.routes.set(WELL_KNOWN, json(paymentsManifest(`${servers.a.origin}/v2`), { 'cache-control': 'no-store', etag: '"v1"' }));
+    await clientWith().discover(servers.a.origin);
+    await client.discover(servers.a.origin);
+    const hits = servers.a.hits(WELL_KNOWN);
     expect(hits).toHaveLength(2);
     expect(hits[1]!.headers['if-none-match']).toBeUndefined();
   });
 
   it('caches per principal: one user’s variant is never served to another', async () => {
-    serverA.routes.set(WELL_KNOWN, (request, response) => {
-      let manifest = paymentsManifest(`${serverA.origin}/v2`);
+    servers.a.routes.set(WELL_KNOWN, (request, response) => {
+      let manifest = paymentsManifest(`${servers.a.origin}/v2`);
       // Deliberately no Vary header: the client must key by principal on its own.
       if (request.headers.authorization !== 'Bearer tokA') manifest = withoutTools(manifest, manifest.tools.map((tool) => tool.id).filter((id) => id !== 'list_transactions'));
       response.writeHead(200, { 'content-type': 'application/json', 'cache-control': 'private, max-age=60' }).end(JSON.stringify(manifest));
     });
-    const asA = await clientWith().discover(serverA.origin, { credentials: { token: 'tokA' } });
-    const asB = await client.discover(serverA.origin, { credentials: { token: 'tokB' } });
-    const asAAgain = await client.discover(serverA.origin, { credentials: { token: 'tokA' } });
+    const asA = await clientWith().discover(servers.a.origin, { credentials: { token: 'tokA' } });
+    const asB = await client.discover(servers.a.origin, { credentials: { token: 'tokB' } });
+    const asAAgain = await client.discover(servers.a.origin, { credentials: { token: 'tokA' } });
     expect(asA.manifest.tools.length).toBeGreaterThan(1);
     expect(asB.manifest.tools.map((tool) => tool.id)).toEqual(['list_transactions']);
     expect(asAAgain.digest).toBe(asA.digest);
-    expect(serverA.hits(WELL_KNOWN).map((request) => request.headers.authorization)).toEqual(['Bearer tokA', 'Bearer tokB']);
+    expect(servers.a.hits(WELL_KNOWN).map((request) => request.headers.authorization)).toEqual(['Bearer tokA', 'Bearer tokB']);
   });
 
   it('serves a stale manifest at once and refreshes it once in the background (stale-while-revalidate)', async () => {
     let version = 1;
-    serverA.routes.set(WELL_KNOWN, (request, response) => {
-      const manifest = paymentsManifest(`${serverA.origin}/v2`);
+    servers.a.routes.set(WELL_KNOWN, (request, response) => {
+      const manifest = paymentsManifest(`${servers.a.origin}/v2`);
       if (version === 2) manifest.tools[0]!.description = 'Detects anomalies, version 2';
       const etag = `"v${version}"`;
       if (request.headers['if-none-match'] === etag) return response.writeHead(304, { etag, 'cache-control': 'max-age=0, stale-while-revalidate=60' }).end();
       response.writeHead(200, { 'content-type': 'application/json', etag, 'cache-control': 'max-age=0, stale-while-revalidate=60' }).end(JSON.stringify(manifest));
     });
-    const first = await clientWith().discover(serverA.origin);
+    const first = await clientWith().discover(servers.a.origin);
     version = 2;
-    const [second, third] = await Promise.all([client.discover(serverA.origin), client.discover(serverA.origin)]);
+    const [second, third] = await Promise.all([client.discover(servers.a.origin), client.discover(servers.a.origin)]);
     // Both answered from the stale copy; one background request between them.
     expect(second.digest).toBe(first.digest);
     expect(third.digest).toBe(first.digest);
-    for (let waited = 0; serverA.hits(WELL_KNOWN).length < 2 && waited < 2_000; waited += 20) await new Promise((resolve) => setTimeout(resolve, 20));
+    for (let waited = 0; servers.a.hits(WELL_KNOWN).length < 2 && waited < 2_000; waited += 20) await new Promise((resolve) => setTimeout(resolve, 20));
     await new Promise((resolve) => setTimeout(resolve, 50));
-    expect(serverA.hits(WELL_KNOWN)).toHaveLength(2);
-    expect(serverA.hits(WELL_KNOWN)[1]!.headers['if-none-match']).toBe('"v1"');
+    expect(servers.a.hits(WELL_KNOWN)).toHaveLength(2);
+    expect(servers.a.hits(WELL_KNOWN)[1]!.headers['if-none-match']).toBe('"v1"');
     // The refreshed copy is what the next discovery sees (stale again, so it also starts one more refresh).
-    const fourth = await client.discover(serverA.origin);
+    const fourth = await client.discover(servers.a.origin);
     expect(fourth.digest).not.toBe(first.digest);
     expect(fourth.manifest.tools[0]!.description).toBe('Detects anomalies, version 2');
   });
 
   it('serves the stale manifest when the origin fails within stale-if-error', async () => {
     let failing = false;
-    const body = JSON.stringify(paymentsManifest(`${serverA.origin}/v2`));
-    serverA.routes.set(WELL_KNOWN, (_request, response) => {
+    const body = JSON.stringify(paymentsManifest(`${servers.a.origin}/v2`));
+    servers.a.routes.set(WELL_KNOWN, (_request, response) => {
       if (failing) return response.writeHead(503).end();
       response.writeHead(200, { 'content-type': 'application/json', 'cache-control': 'max-age=0, stale-if-error=60', etag: '"v1"' }).end(body);
     });
-    const first = await clientWith().discover(serverA.origin);
+    const first = await clientWith().discover(servers.a.origin);
     failing = true;
-    const second = await client.discover(serverA.origin);
+    const second = await client.discover(servers.a.origin);
     expect(second.digest).toBe(first.digest);
-    expect(serverA.hits(WELL_KNOWN)).toHaveLength(2);
+    expect(servers.a.hits(WELL_KNOWN)).toHaveLength(2);
   });
 
   it('does not serve stale content on error without stale-if-error', async () => {
     let failing = false;
-    serverA.routes.set(WELL_KNOWN, (_request, response) => {
+    servers.a.routes.set(WELL_KNOWN, (_request, response) => {
       if (failing) return response.writeHead(503).end();
-      response.writeHead(200, { 'content-type': 'application/json', 'cache-control': 'max-age=0', etag: '"v1"' }).end(JSON.stringify(paymentsManifest(`${serverA.origin}/v2`)));
+      response.writeHead(200, { 'content-type': 'application/json', 'cache-control': 'max-age=0', etag: '"v1"' }).end(JSON.stringify(paymentsManifest(`${servers.a.origin}/v2`)));
     });
-    await clientWith().discover(serverA.origin);
+    await clientWith().discover(servers.a.origin);
     failing = true;
-    const error = await errorOf(client.discover(serverA.origin));
+    const error = await errorOf(client.discover(servers.a.origin));
     expect(error.code).toBe('HTTP_ERROR');
     expect(error.message).toContain('503');
   });
 
   it('emits a typed change event when a refresh brings a new version', async () => {
     let version = 1;
-    serverA.routes.set(WELL_KNOWN, (_request, response) => {
-      const manifest = paymentsManifest(`${serverA.origin}/v2`);
+    servers.a.routes.set(WELL_KNOWN, (_request, response) => {
+      const manifest = paymentsManifest(`${servers.a.origin}/v2`);
       if (version === 2) {
         manifest.versioning = { current: '0.2.0' };
         withoutTools(manifest, ['generate_report']);
@@ -387,10 +374,10 @@ describe('HTTP caching of manifests (RELIABILITY case 27)', () => {
     });
     const events: ManifestChangeEvent[] = [];
     clientWith({ onChange: (event) => events.push(event) });
-    await client.discover(serverA.origin);
+    await client.discover(servers.a.origin);
     expect(events).toEqual([]);
     version = 2;
-    await client.discover(serverA.origin);
+    await client.discover(servers.a.origin);
     expect(events).toHaveLength(1);
     const [event] = events;
     expect(event).toMatchObject({ previousVersion: '0.1.0', version: '0.2.0', added: ['export_csv'], removed: ['generate_report'], breaking: true, trustSensitive: true });

@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, beforeEach } from 'vitest';
 
 /** One request as the server saw it. */
 export interface RecordedRequest {
@@ -72,4 +73,35 @@ export function json(value: unknown, headers: Record<string, string> = {}, statu
     response.writeHead(status, { 'content-type': 'application/json', ...headers });
     response.end(typeof value === 'string' ? value : JSON.stringify(value));
   };
+}
+
+/** Two recording servers (two origins) shared by a test file. */
+export interface ClientTestServers {
+  /** The first origin (set once `beforeAll` ran). */
+  a: ClientTestServer;
+  /** The second origin. */
+  b: ClientTestServer;
+}
+
+/**
+ * Registers the hooks that start two recording servers before the file's tests, close them after,
+ * and clear their request logs and routes before each test. Read `servers.a` / `servers.b` inside
+ * tests and hooks, not at module level (they are set in `beforeAll`).
+ */
+export function useClientTestServers(): ClientTestServers {
+  const servers = {} as ClientTestServers;
+  beforeAll(async () => {
+    servers.a = await startClientTestServer();
+    servers.b = await startClientTestServer();
+  });
+  afterAll(async () => {
+    await Promise.all([servers.a?.close(), servers.b?.close()]);
+  });
+  beforeEach(() => {
+    for (const server of [servers.a, servers.b]) {
+      server.requests.length = 0;
+      server.routes.clear();
+    }
+  });
+  return servers;
 }
