@@ -2,11 +2,11 @@ import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { CliIo } from '../../src/cli/cli-io.js';
 import { callCommand } from '../../src/cli/commands/call.js';
 import type { Tool } from '../../src/manifest/manifest-v0.js';
 import { json, startClientTestServer, type ClientTestServer } from '../helpers/client-test-server.js';
 import { callManifest } from '../helpers/call-service.js';
+import { captureCliIo } from '../helpers/run-built-cli.js';
 
 const tools: Tool[] = [
   { id: 'get_account', path: '/accounts/{account_id}', method: 'GET', description: 'Reads an account', parameters: { account_id: { type: 'string', required: true } } },
@@ -21,19 +21,6 @@ const tools: Tool[] = [
   },
 ];
 
-function captureIo(isInteractive = false): CliIo & { out: string; err: string } {
-  const io = {
-    out: '',
-    err: '',
-    stdout: (text: string) => void (io.out += text),
-    stderr: (text: string) => void (io.err += text),
-    error: (message: string) => void (io.err += `✘ ${message}\n`),
-    warn: (message: string) => void (io.err += `⚠ ${message}\n`),
-    info: (message: string) => void (io.err += `✔ ${message}\n`),
-    isInteractive,
-  };
-  return io;
-}
 
 describe('aicap call', () => {
   let server: ClientTestServer;
@@ -55,7 +42,7 @@ describe('aicap call', () => {
   });
 
   it('prints the envelope on stdout and exits 0 when the call succeeds', async () => {
-    const io = captureIo();
+    const io = captureCliIo();
     const code = await callCommand.run([server.origin, 'get_account', '{"account_id":"12345"}', '--token', 'tok-1', '--agent-id', 'cli-agent'], io);
     expect(code).toBe(0);
     expect(JSON.parse(io.out)).toMatchObject({ ok: true, status: 200, data: { id: '12345', authorization: 'Bearer tok-1', agent: 'cli-agent' } });
@@ -63,7 +50,7 @@ describe('aicap call', () => {
   });
 
   it('exits 1 with the failed envelope when the call fails', async () => {
-    const io = captureIo();
+    const io = captureCliIo();
     const code = await callCommand.run([server.origin, 'get_account', '{"account_id":"999"}', '--agent-id', 'a', '--json'], io);
     expect(code).toBe(1);
     expect(JSON.parse(io.out)).toMatchObject({ ok: false, error: { code: 'HTTP_ERROR', status: 404, declared: false } });
@@ -71,7 +58,7 @@ describe('aicap call', () => {
   });
 
   it('refuses a tool that needs approval when there is no terminal and no --approve', async () => {
-    const io = captureIo(false);
+    const io = captureCliIo(false);
     const code = await callCommand.run([server.origin, 'close_account', '{"account_id":"12345"}', '--agent-id', 'a'], io);
     expect(code).toBe(1);
     expect(JSON.parse(io.out)).toMatchObject({ ok: false, error: { code: 'APPROVAL_DENIED' } });
@@ -80,14 +67,14 @@ describe('aicap call', () => {
   });
 
   it('calls a tool that needs approval with --approve', async () => {
-    const io = captureIo();
+    const io = captureCliIo();
     const code = await callCommand.run([server.origin, 'close_account', '{"account_id":"12345"}', '--agent-id', 'a', '--approve'], io);
     expect(code).toBe(0);
     expect(server.hits('/api/accounts/12345/close')).toHaveLength(1);
   });
 
   it('follows every page with --all-pages', async () => {
-    const io = captureIo();
+    const io = captureCliIo();
     const code = await callCommand.run([server.origin, 'list', '--agent-id', 'a', '--all-pages'], io);
     expect(code).toBe(0);
     expect(JSON.parse(io.out)).toMatchObject({ ok: true, items: [1, 2, 3], page: { next: null, complete: true } });
@@ -100,7 +87,7 @@ describe('aicap call', () => {
     ['both --token and --api-key', ['get_account', '--token', 't', '--api-key', 'k'], 'either `--token` or `--api-key`'],
     ['a bad --max-items', ['list', '--all-pages', '--max-items', '0'], '`--max-items`'],
   ])('exits 2 on a usage error: %s', async (_name, rest, message) => {
-    const io = captureIo();
+    const io = captureCliIo();
     const code = await callCommand.run([server.origin, ...rest], io);
     expect(code).toBe(2);
     expect(io.err).toContain(message);
@@ -110,7 +97,7 @@ describe('aicap call', () => {
   it('exits 2 when the service cannot be discovered', async () => {
     const empty = await startClientTestServer();
     try {
-      const io = captureIo();
+      const io = captureCliIo();
       const code = await callCommand.run([empty.origin, 'get_account', '--json'], io);
       expect(code).toBe(2);
       expect(JSON.parse(io.out)).toMatchObject({ ok: false, error: { code: 'DISCOVERY_FAILED' } });

@@ -2,25 +2,17 @@
  * `aicap diff` end to end: the built CLI (`dist/cli/main.js`, built by `npm test` before vitest
  * runs) as a child process, on copies of the Payments manifest in a temporary directory.
  */
-import { execFile } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Manifest } from '../../src/manifest/manifest-v0.js';
+import { runBuiltCli, type CliRun } from '../helpers/run-built-cli.js';
 
-const cli = fileURLToPath(new URL('../../dist/cli/main.js', import.meta.url));
 const paymentsPath = fileURLToPath(new URL('../../examples/payments/payments.manifest.json', import.meta.url));
 
-function run(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    execFile(process.execPath, [cli, ...args], { timeout: 30_000 }, (error, stdout, stderr) => {
-      resolve({ code: error ? (typeof error.code === 'number' ? error.code : -1) : 0, stdout, stderr });
-    });
-  });
-}
+const run = (...args: string[]): Promise<CliRun> => runBuiltCli(args);
 
 let directory: string;
 let payments: Manifest;
@@ -34,7 +26,6 @@ async function variant(name: string, edit: (manifest: Manifest) => void): Promis
 }
 
 beforeAll(async () => {
-  if (!existsSync(cli)) throw new Error(`${cli} is missing: run \`npm run build\` (npm test does it) before the end-to-end tests.`);
   directory = await mkdtemp(join(tmpdir(), 'aicap-diff-'));
   payments = JSON.parse(await readFile(paymentsPath, 'utf8')) as Manifest;
 });

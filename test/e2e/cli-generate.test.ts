@@ -4,7 +4,6 @@
  * server on 127.0.0.1.
  */
 import { execFile } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import { copyFile, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -13,30 +12,18 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { validateManifest } from '../../src/manifest/validate-manifest.js';
+import { runBuiltCli, type CliRun } from '../helpers/run-built-cli.js';
 
-const cli = fileURLToPath(new URL('../../dist/cli/main.js', import.meta.url));
 const fixture = (name: string): string => fileURLToPath(new URL(`../fixtures/openapi/${name}`, import.meta.url));
 
-interface Run {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
 
-function run(...args: string[]): Promise<Run> {
-  return new Promise((resolve) => {
-    execFile(process.execPath, [cli, ...args], { timeout: 60_000, maxBuffer: 64 * 1024 * 1024 }, (error, stdout, stderr) => {
-      resolve({ code: error ? (typeof error.code === 'number' ? error.code : -1) : 0, stdout, stderr });
-    });
-  });
-}
+const run = (...args: string[]): Promise<CliRun> => runBuiltCli(args, { timeoutInMs: 60_000, maxBufferInBytes: 64 * 1024 * 1024 });
 
 let directory: string;
 let server: Server;
 let origin: string;
 
 beforeAll(async () => {
-  if (!existsSync(cli)) throw new Error(`${cli} is missing: run \`npm run build\` (npm test does it) before the end-to-end tests.`);
   directory = await mkdtemp(join(tmpdir(), 'aicap-generate-'));
   const description = await readFile(fixture('payments.openapi.yaml'), 'utf8');
   server = createServer((request, response) => {
@@ -63,7 +50,7 @@ describe('README "Generate from OpenAPI"', () => {
       .replace("'openapi.yaml'", JSON.stringify(fixture('payments.openapi.yaml')));
     const file = join(directory, 'readme-snippet.mjs');
     await writeFile(file, `${snippet}\nconsole.log(JSON.stringify(manifest.tools.map((tool) => tool.id)));\n`);
-    const result = await new Promise<Run>((resolve) => {
+    const result = await new Promise<CliRun>((resolve) => {
       execFile(process.execPath, [file], { timeout: 60_000 }, (error, stdout, stderr) => resolve({ code: error ? -1 : 0, stdout, stderr }));
     });
     expect(result.code).toBe(0);

@@ -1,18 +1,17 @@
-import { spawn, execFile } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Manifest } from 'aicap';
 import { checkCapabilities } from '../../src/client/check/check-capabilities.js';
 import { createManifestHandler, toNodeListener } from '../../src/server/index.js';
+import { BUILT_CLI, runBuiltCli } from '../helpers/run-built-cli.js';
 
-const cli = join(import.meta.dirname, '../../dist/cli/main.js');
+
 const paymentsFile = join(import.meta.dirname, '../../examples/payments/payments.manifest.json');
-const run = promisify(execFile);
 const servers: Server[] = [];
 
 afterEach(async () => {
@@ -122,7 +121,7 @@ describe('aicap serve + aicap check (built CLI)', () => {
     const directory = await mkdtemp(join(tmpdir(), 'aicap-serve-'));
     const file = join(directory, 'manifest.json');
     await writeFile(file, await readFile(paymentsFile));
-    const child = spawn(process.execPath, [cli, 'serve', file, '--port', '0'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [BUILT_CLI, 'serve', file, '--port', '0'], { stdio: ['ignore', 'pipe', 'pipe'] });
     try {
       const origin = await new Promise<string>((resolve, reject) => {
         let output = '';
@@ -135,12 +134,12 @@ describe('aicap serve + aicap check (built CLI)', () => {
       });
       expect(origin).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
 
-      const failure = await run(process.execPath, [cli, 'check', origin, '--no-probe']).catch((error: { code: number; stderr: string }) => error);
-      expect('code' in failure ? failure.code : 0).toBe(1);
+      const failure = await runBuiltCli(['check', origin, '--no-probe']);
+      expect(failure.code).toBe(1);
       expect(failure.stderr).toMatch(/✘ manifest\.origin_binding/);
       expect(failure.stderr).toMatch(/✔ http\.conditional/);
 
-      const json = await run(process.execPath, [cli, 'check', origin, '--no-probe', '--json']).catch((error: { stdout: string }) => error);
+      const json = await runBuiltCli(['check', origin, '--no-probe', '--json']);
       const report = JSON.parse(json.stdout) as { ok: boolean; checks: Array<{ id: string }> };
       expect(report.ok).toBe(false);
       expect(report.checks.map((check) => check.id)).toContain('manifest.valid');
@@ -155,11 +154,11 @@ describe('aicap serve + aicap check (built CLI)', () => {
     const directory = await mkdtemp(join(tmpdir(), 'aicap-serve-'));
     const file = join(directory, 'bad.json');
     await writeFile(file, '{"schema_version": "0.1.0"}');
-    const invalid = await run(process.execPath, [cli, 'serve', file, '--port', '0']).catch((error: { code: number; stderr: string }) => error);
-    expect('code' in invalid ? invalid.code : 0).toBe(2);
+    const invalid = await runBuiltCli(['serve', file, '--port', '0']);
+    expect(invalid.code).toBe(2);
     expect(invalid.stderr).toContain('/service');
-    const badOption = await run(process.execPath, [cli, 'check', 'http://127.0.0.1:1', '--timeout', 'soon']).catch((error: { code: number; stderr: string }) => error);
-    expect('code' in badOption ? badOption.code : 0).toBe(2);
+    const badOption = await runBuiltCli(['check', 'http://127.0.0.1:1', '--timeout', 'soon']);
+    expect(badOption.code).toBe(2);
     expect(badOption.stderr).toContain('`--timeout`');
   });
 });

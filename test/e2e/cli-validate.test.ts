@@ -2,36 +2,21 @@
  * `aicap validate` end to end: the built CLI (`dist/cli/main.js`, built by `npm test` before vitest
  * runs) as a child process, against the fixtures and a real node:http server on 127.0.0.1.
  */
-import { execFile } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { invalidFixtures, unparsableFixtures, warningFixtures } from '../fixtures/manifests/expectations.js';
 import { fixturePath, readFixture } from '../fixtures/manifests/load-fixture.js';
+import { runBuiltCli, type CliRun } from '../helpers/run-built-cli.js';
 
-const cli = new URL('../../dist/cli/main.js', import.meta.url).pathname;
 
-interface Run {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
 
-function run(...args: string[]): Promise<Run> {
-  return new Promise((resolve) => {
-    execFile(process.execPath, [cli, ...args], { timeout: 20_000, env: { ...process.env, NO_COLOR: '1' } }, (error, stdout, stderr) => {
-      const code = error ? (typeof error.code === 'number' ? error.code : -1) : 0;
-      resolve({ code, stdout, stderr });
-    });
-  });
-}
+const run = (...args: string[]): Promise<CliRun> => runBuiltCli(args);
 
 let server: Server;
 let origin: string;
 
 beforeAll(async () => {
-  if (!existsSync(cli)) throw new Error(`${cli} is missing: run \`npm run build\` (npm test does it) before the end-to-end tests.`);
   const payments = readFixture('payments');
   server = createServer((request, response) => {
     switch (request.url) {

@@ -2,26 +2,17 @@
  * `aicap tools` end to end: the built CLI (`dist/cli/main.js`, built by `npm test` before vitest
  * runs) as a child process against a real node:http server on 127.0.0.1.
  */
-import { execFile } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { json, startClientTestServer, type ClientTestServer } from '../helpers/client-test-server.js';
 import { paymentsManifest } from '../helpers/client-manifests.js';
+import { runBuiltCli, type CliRun } from '../helpers/run-built-cli.js';
 
-const cli = new URL('../../dist/cli/main.js', import.meta.url).pathname;
 
-function run(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    execFile(process.execPath, [cli, ...args], { timeout: 20_000 }, (error, stdout, stderr) => {
-      resolve({ code: error ? (typeof error.code === 'number' ? error.code : -1) : 0, stdout, stderr });
-    });
-  });
-}
+const run = (...args: string[]): Promise<CliRun> => runBuiltCli(args);
 
 let server: ClientTestServer;
 
 beforeAll(async () => {
-  if (!existsSync(cli)) throw new Error(`${cli} is missing: run \`npm run build\` (npm test does it) before the end-to-end tests.`);
   server = await startClientTestServer();
   server.routes.set('/.well-known/ai-capabilities', json(paymentsManifest(`${server.origin}/v2`)));
 });

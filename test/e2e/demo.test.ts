@@ -1,25 +1,10 @@
-import { spawn } from 'node:child_process';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-
-const cli = join(import.meta.dirname, '../../dist/cli/main.js');
-
-function runCli(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [cli, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => void (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => void (stderr += chunk.toString()));
-    child.once('error', reject);
-    child.once('exit', (code) => resolve({ code, stdout, stderr }));
-  });
-}
+import { runBuiltCli } from '../helpers/run-built-cli.js';
 
 describe('aicap demo (built CLI)', () => {
   // The process exiting on its own is the proof that the demo closed its server and every socket.
   it('runs the whole orchestrator session against the embedded Payments API and exits 0', async () => {
-    const { code, stdout, stderr } = await runCli(['demo']);
+    const { code, stdout, stderr } = await runBuiltCli(['demo'], { timeoutInMs: 55_000 });
     expect(stderr).not.toMatch(/✘|Internal error/);
     expect(code).toBe(0);
     expect(stdout).toMatch(/requests to the manifest: 1 /);
@@ -42,10 +27,10 @@ describe('aicap demo (built CLI)', () => {
   }, 60_000);
 
   it('prints its usage with --help and rejects unknown flags with exit 2', async () => {
-    const help = await runCli(['demo', '--help']);
+    const help = await runBuiltCli(['demo', '--help']);
     expect(help.code).toBe(0);
     expect(help.stdout).toContain('Usage: aicap demo');
-    const bad = await runCli(['demo', '--fast']);
+    const bad = await runBuiltCli(['demo', '--fast']);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain('--fast');
   });

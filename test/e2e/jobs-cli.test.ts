@@ -2,25 +2,16 @@
  * Issue 7's "done when": the built CLI (`dist/cli/main.js`, built by `npm test` before vitest runs)
  * follows the Payments `generate_report` job: progress, the decision, the final result.
  */
-import { execFile } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startPaymentsServer } from '../../examples/payments/start-payments-server.js';
 import type { PaymentsServer } from '../../examples/payments/start-payments-server.js';
+import { runBuiltCli, type CliRun } from '../helpers/run-built-cli.js';
 
-const cli = new URL('../../dist/cli/main.js', import.meta.url).pathname;
 
-function run(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    execFile(process.execPath, [cli, ...args], { timeout: 20_000, env: { ...process.env, NO_COLOR: '1' } }, (error, stdout, stderr) => {
-      resolve({ code: error ? (typeof error.code === 'number' ? error.code : -1) : 0, stdout, stderr });
-    });
-  });
-}
+const run = (...args: string[]): Promise<CliRun> => runBuiltCli(args);
 
 let payments: PaymentsServer;
 beforeAll(async () => {
-  if (!existsSync(cli)) throw new Error(`${cli} is missing: run \`npm run build\` (npm test does it) before the end-to-end tests.`);
   payments = await startPaymentsServer({ jobs: { eventIntervalInMs: 5, retryInMs: 50 } });
 });
 afterAll(() => payments?.close());

@@ -5,6 +5,7 @@ import type { CliIo } from '../cli-io.js';
 import { PassThrough } from 'node:stream';
 import { callCommand } from './call.js';
 import { askQuestion } from './follow-job.js';
+import { captureCliIo } from '../../../test/helpers/run-built-cli.js';
 
 let payments: PaymentsServer;
 beforeAll(async () => {
@@ -12,19 +13,6 @@ beforeAll(async () => {
 });
 afterAll(() => payments.close());
 
-function captureIo(isInteractive: boolean): CliIo & { out: string; err: string } {
-  const io = {
-    out: '',
-    err: '',
-    isInteractive,
-    stdout: (text: string) => void (io.out += text),
-    stderr: (text: string) => void (io.err += text),
-    error: (message: string) => void (io.err += `✘ ${message}\n`),
-    warn: (message: string) => void (io.err += `⚠ ${message}\n`),
-    info: (message: string) => void (io.err += `✔ ${message}\n`),
-  };
-  return io;
-}
 
 const REPORT = JSON.stringify({ account_id: '12345', period: '2026-03' });
 const run = (io: CliIo, ...extra: string[]): Promise<number> => callCommand.run([payments.origin, 'generate_report', REPORT, '--token', 'demo-read', '--agent-id', 'cli-test', ...extra], io);
@@ -41,7 +29,7 @@ function splitOutput(out: string): { events: Array<Record<string, unknown>>; env
 
 describe('aicap call on an async_job tool', () => {
   it('follows the job: --events prints JSON lines, --input answers, percentages on stderr, the envelope last', async () => {
-    const io = captureIo(false);
+    const io = captureCliIo(false);
     expect(await run(io, '--events', '--input', 'include')).toBe(0);
     const { events, envelope } = splitOutput(io.out);
     expect(events.map((event) => event['id'])).toEqual(Array.from({ length: 11 }, (_, index) => String(index + 1)));
@@ -54,27 +42,27 @@ describe('aicap call on an async_job tool', () => {
   });
 
   it('refuses the question without --input when there is no terminal, naming the option', async () => {
-    const io = captureIo(false);
+    const io = captureCliIo(false);
     expect(await run(io)).toBe(1);
     expect(io.err).toMatch(/asks "Include pending transactions in the report\?" \(options: "include", "exclude"\) and there is no terminal to ask; pass the answer with `--input`/);
     expect(io.err).toMatch(/\(job [0-9a-f-]{36}\)/);
   });
 
   it('draws a progress bar on a terminal and prints only the envelope with --json', async () => {
-    const terminal = captureIo(true);
+    const terminal = captureCliIo(true);
     expect(await run(terminal, '--input', '"exclude"')).toBe(0);
     expect(terminal.err).toContain('\r\x1b[2K[');
     expect(terminal.err).toContain('] 86%');
     expect(JSON.parse(terminal.out)).toMatchObject({ ok: true, data: { include_pending: false } });
 
-    const quiet = captureIo(false);
+    const quiet = captureCliIo(false);
     expect(await run(quiet, '--json', '--input', 'include')).toBe(0);
     expect(JSON.parse(quiet.out)).toMatchObject({ ok: true });
     expect(quiet.err).toBe('');
   });
 
   it('prints the failed start envelope and exits 1 when the arguments are invalid', async () => {
-    const io = captureIo(false);
+    const io = captureCliIo(false);
     expect(await callCommand.run([payments.origin, 'generate_report', '{"account_id":"12345"}', '--token', 'demo-read', '--agent-id', 'cli-test'], io)).toBe(1);
     expect(JSON.parse(io.out)).toMatchObject({ ok: false, error: { code: 'INVALID_ARGUMENTS' } });
   });
@@ -83,7 +71,7 @@ describe('aicap call on an async_job tool', () => {
 describe('askQuestion', () => {
   /** Types one line each time a prompt is shown, as a person at a terminal would. */
   function typist(lines: string[]): { io: CliIo & { out: string; err: string }; input: PassThrough } {
-    const io = captureIo(true);
+    const io = captureCliIo(true);
     const input = new PassThrough();
     const stderr = io.stderr;
     io.stderr = (text: string) => {

@@ -4,30 +4,17 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { json, startClientTestServer, type ClientTestServer } from '../../../test/helpers/client-test-server.js';
 import { paymentsManifest } from '../../../test/helpers/client-manifests.js';
-import type { CliIo } from '../cli-io.js';
 import { toolsCommand } from './tools.js';
+import { captureCliIo } from '../../../test/helpers/run-built-cli.js';
 
 const WELL_KNOWN = '/.well-known/ai-capabilities';
 
 let server: ClientTestServer;
 let directory: string;
 
-function captureIo(): CliIo & { out: string; err: string } {
-  const io = {
-    out: '',
-    err: '',
-    stdout: (text: string) => void (io.out += text),
-    stderr: (text: string) => void (io.err += text),
-    error: (message: string) => void (io.err += `✘ ${message}\n`),
-    warn: (message: string) => void (io.err += `⚠ ${message}\n`),
-    info: (message: string) => void (io.err += `✔ ${message}\n`),
-    isInteractive: false,
-  };
-  return io;
-}
 
 async function run(...argv: string[]): Promise<{ code: number; out: string; err: string }> {
-  const io = captureIo();
+  const io = captureCliIo();
   const code = await toolsCommand.run(argv, io);
   return { code, out: io.out, err: io.err };
 }
