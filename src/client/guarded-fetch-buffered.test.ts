@@ -1,6 +1,6 @@
 import { brotliCompressSync, gzipSync } from 'node:zlib';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { useClientTestServers } from '../../test/helpers/client-test-server.js';
+import { createLargeBodyRoute, useClientTestServers } from '../../test/helpers/client-test-server.js';
 import { AicapError } from '../errors/aicap-error.js';
 import { createGuardedFetch, type BufferedResponse, type ConnectTarget, type GuardedFetch, type GuardedFetchOptions } from './guarded-fetch.js';
 
@@ -141,23 +141,12 @@ describe('fetchBuffered: timeouts name their phase and option', () => {
 
 describe('fetchBuffered: size cap (RELIABILITY case 24)', () => {
   it('stops a chunked body past the cap, naming the caller’s option', async () => {
-    let written = 0;
-    servers.a.routes.set('/big', (_request, response) => {
-      response.writeHead(200);
-      const chunk = Buffer.alloc(64 * 1024, 97);
-      const write = (): void => {
-        while (written < 10 * 1024 * 1024) {
-          written += chunk.length;
-          if (!response.write(chunk)) return void response.once('drain', write);
-        }
-        response.end();
-      };
-      write();
-    });
+    const big = createLargeBodyRoute(10 * 1024 * 1024);
+    servers.a.routes.set('/big', big.route);
     const error = await errorOf(guarded({ isTrustedOrigin: () => true }).fetchBuffered(`${servers.a.origin}/big`, {}, LIMIT));
     expect(error.code).toBe('RESPONSE_TOO_LARGE');
     expect(error.message).toContain('`response.maxSizeInBytes`');
-    expect(written).toBeLessThan(10 * 1024 * 1024);
+    expect(big.written()).toBeLessThan(10 * 1024 * 1024);
   });
 
   it('names the guard’s own option when its cap is the smaller one, and refuses an honest Content-Length before reading', async () => {

@@ -2,7 +2,7 @@ import { gzipSync } from 'node:zlib';
 import fc from 'fast-check';
 import ipaddr from 'ipaddr.js';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { useClientTestServers } from '../../test/helpers/client-test-server.js';
+import { createLargeBodyRoute, useClientTestServers } from '../../test/helpers/client-test-server.js';
 import { AicapError } from '../errors/aicap-error.js';
 import { createGuardedFetch, type ConnectTarget, type GuardedFetchOptions } from './guarded-fetch.js';
 
@@ -220,24 +220,13 @@ describe('createGuardedFetch: timeouts', () => {
 
 describe('createGuardedFetch: response size cap (RELIABILITY case 24)', () => {
   it('cancels a streamed body that exceeds the cap', async () => {
-    let written = 0;
-    servers.a.routes.set('/big', (_request, response) => {
-      response.writeHead(200, { 'content-type': 'application/octet-stream' });
-      const chunk = Buffer.alloc(64 * 1024, 97);
-      const write = (): void => {
-        while (written < 10 * 1024 * 1024) {
-          written += chunk.length;
-          if (!response.write(chunk)) return void response.once('drain', write);
-        }
-        response.end();
-      };
-      write();
-    });
+    const big = createLargeBodyRoute(10 * 1024 * 1024, { 'content-type': 'application/octet-stream' });
+    servers.a.routes.set('/big', big.route);
     const fetch = guarded({ isTrustedOrigin: () => true, maxResponseSizeInBytes: 1024 * 1024 });
     const response = await fetch(`${servers.a.origin}/big`);
     expect(await codeOf(response.arrayBuffer())).toBe('RESPONSE_TOO_LARGE');
     // The server could not push the whole 10 MiB: the client stopped reading near the cap.
-    expect(written).toBeLessThan(10 * 1024 * 1024);
+    expect(big.written()).toBeLessThan(10 * 1024 * 1024);
     await fetch.close();
   });
 

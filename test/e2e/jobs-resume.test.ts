@@ -39,7 +39,7 @@ beforeAll(async () => {
 });
 afterAll(() => server.close());
 
-function follow(origin: string, onEvent: (event: JobEvent) => void | Promise<void>): ReturnType<typeof followJobStatus> {
+function follow(origin: string, onEvent: (event: JobEvent) => void | Promise<void>, options = OPTIONS): ReturnType<typeof followJobStatus> {
   return followJobStatus({
     statusUrl: `${origin}/jobs/j1/status`,
     temporal: TEMPORAL,
@@ -48,7 +48,7 @@ function follow(origin: string, onEvent: (event: JobEvent) => void | Promise<voi
     send,
     state: { jobId: 'j1', status: undefined, terminal: false, lastEventId: undefined, percent: undefined, pendingInput: undefined },
     onEvent,
-    options: OPTIONS,
+    options,
   });
 }
 
@@ -87,16 +87,7 @@ describe(`resume after cuts (seed ${SEED})`, () => {
     const proxy = await startFaultProxy({ upstream: server.origin, toxics: ({ index }) => (index === 0 ? [{ type: 'timeout', afterBytes: Math.floor(fullStreamBytes / 2) }] : []) });
     try {
       const events: JobEvent[] = [];
-      const state = await followJobStatus({
-        statusUrl: `${proxy.origin}/jobs/j1/status`,
-        temporal: TEMPORAL,
-        eventSchema: undefined,
-        resolvePath: (path) => `${proxy.origin}${path}`,
-        send,
-        state: { jobId: 'j1', status: undefined, terminal: false, lastEventId: undefined, percent: undefined, pendingInput: undefined },
-        onEvent: (event) => void events.push(event),
-        options: resolveFollowJobOptions({ ...OPTIONS, idleTimeoutInMs: 200 }),
-      });
+      const state = await follow(proxy.origin, (event) => void events.push(event), resolveFollowJobOptions({ ...OPTIONS, idleTimeoutInMs: 200 }));
       expect(state.terminal).toBe(true);
       expect(events.map((event) => event.id)).toEqual(expectedIds);
       const streams = server.requests.slice(requestsBefore);
@@ -144,16 +135,7 @@ describe(`resume after cuts (seed ${SEED})`, () => {
       const options = resolveFollowJobOptions({ minReconnectDelayInMs: 1, maxReconnectDelayInMs: 1000, jitterRatio: 1, idleTimeoutInMs: 5000, random: createSeededRandom(SEED) });
       const runs = Array.from({ length: followers }, () => {
         const events: JobEvent[] = [];
-        const done = followJobStatus({
-          statusUrl: `${proxy.origin}/jobs/j1/status`,
-          temporal: TEMPORAL,
-          eventSchema: undefined,
-          resolvePath: (path) => `${proxy.origin}${path}`,
-          send,
-          state: { jobId: 'j1', status: undefined, terminal: false, lastEventId: undefined, percent: undefined, pendingInput: undefined },
-          onEvent: (event) => void events.push(event),
-          options,
-        });
+        const done = follow(proxy.origin, (event) => void events.push(event), options);
         return { events, done };
       });
       for (let attempt = 0; attempt < 200 && runs.some((run) => run.events.length < 3); attempt++) await new Promise((resolve) => setTimeout(resolve, 10));

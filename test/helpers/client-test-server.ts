@@ -105,3 +105,24 @@ export function useClientTestServers(): ClientTestServers {
   });
   return servers;
 }
+
+/**
+ * A route that streams `totalInBytes` bytes in 64 KiB chunks, honouring backpressure, so a size cap
+ * can be observed server-side: `written()` tells how many bytes the server managed to write.
+ */
+export function createLargeBodyRoute(totalInBytes: number, headers: Record<string, string> = {}): { route: TestRoute; written: () => number } {
+  let written = 0;
+  const route: TestRoute = (_request, response) => {
+    response.writeHead(200, headers);
+    const chunk = Buffer.alloc(64 * 1024, 97);
+    const write = (): void => {
+      while (written < totalInBytes) {
+        written += chunk.length;
+        if (!response.write(chunk)) return void response.once('drain', write);
+      }
+      response.end();
+    };
+    write();
+  };
+  return { route, written: () => written };
+}
