@@ -173,4 +173,12 @@ export interface CallOptions {
   sessionId?: string;
   /** Cancels the call (waits included). */
   signal?: AbortSignal;
+  /**
+  Decides approval for this call instead of `ClientOptions.approve`. An agent framework that has
+  already asked its user (an approval step or interrupt) passes that answer here, so the user is not
+  asked twice.
+
+  @default ClientOptions.approve
+  */
+  approve?: ApproveFunction;
 }

@@ -16,7 +16,7 @@ import { formatModelText } from './format-model-text.js';
 import { InvalidArgumentsError } from './invalid-arguments-error.js';
 import { readPage, resolvePagination, type PaginationPlan } from './resolve-pagination.js';
 import { renderPrompt, type RenderedPrompt } from './render-prompt.js';
-import { sendWithRetries, type ExchangeOutcome, type ResolvedRetry } from './send-with-retries.js';
+import { sendWithRetries, type ExchangeOutcome, type ResolvedRetry } from './retry/send-with-retries.js';
 import { validateToolArguments } from './validate-tool-arguments.js';
 
 /** What the call part needs from the rest of the client. @internal */
@@ -233,7 +233,7 @@ export function createToolCaller(options: ClientCallOptions, dependencies: ToolC
       ? 'the caller policy `neverRetry` names this tool'
       : `non-idempotent (${method} without \`idempotent\` or \`idempotency_key_header\`), so a retry could repeat the action`;
 
-    await enforceCallPolicy({ policy, subject, description: definition.description, arguments: args, approve, session: { id: callOptions.sessionId ?? sessionId, store: sessionStore } });
+    await enforceCallPolicy({ policy, subject, description: definition.description, arguments: args, approve: callOptions.approve ?? approve, session: { id: callOptions.sessionId ?? sessionId, store: sessionStore } });
     return {
       toolId: definition.id,
       resolved,

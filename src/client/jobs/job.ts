@@ -34,7 +34,7 @@ export interface StartJobOptions {
   /** Overrides `ClientOptions.jobs.follow` for this job. */
   follow?: FollowJobOptions;
   /** Options of the call that starts the job (`sessionId`, `idempotencyKey`, `signal` of the start request). `startJob` only. */
-  call?: Pick<CallOptions, 'sessionId' | 'idempotencyKey' | 'signal'>;
+  call?: Pick<CallOptions, 'sessionId' | 'idempotencyKey' | 'signal' | 'approve'>;
 }
 
 /**
