@@ -1,11 +1,10 @@
 import { AicapError } from '../errors/aicap-error.js';
 import { assertValidManifest } from '../manifest/assert-valid-manifest.js';
-import { canonicalJson, digestText } from '../manifest/digest-manifest.js';
-import { MANIFEST_MEDIA_TYPE, WELL_KNOWN_PATH, type Manifest } from '../manifest/manifest-v0.js';
+import { WELL_KNOWN_PATH, type Manifest } from '../manifest/manifest-v0.js';
 import { filterManifestByScopes } from './filter-manifest-by-scopes.js';
 import { findSecretValues } from './find-secret-values.js';
-import { matchesIfNoneMatch } from './matches-if-none-match.js';
 import { responseFromAnswer, type HttpAnswer } from './http-answer.js';
+import { prepareManifestAnswers, type PreparedManifest } from './prepare-manifest-answers.js';
 import { problemAnswer } from './problem-response.js';
 
 /** CORS settings of the manifest route. */
@@ -83,7 +82,7 @@ export interface ManifestRequest {
   readonly method: string;
   /** The path of the request target, without the query. */
   readonly path: string;
-  /** The request headers; only `If-None-Match` is read. */
+  /** The request headers; only `If-None-Match` and `Accept-Encoding` are read. */
   readonly headers: { get(name: string): string | null };
   /** The request as a Web `Request`; called only to hand it to `resolveScopes`. */
   toRequest(): Request;
@@ -95,23 +94,15 @@ export interface ManifestHandler {
   (request: Request): Promise<Response>;
   /** The path it answers. */
   readonly path: string;
-  /** Resolves when the manifest is loaded and valid; rejects with the error that makes it unusable. Await it at start-up when using `load`. */
+  /** Resolves when the manifest is loaded, valid and compressed; rejects with the error that makes it unusable. Await it at start-up when using `load`. */
   readonly ready: Promise<void>;
   /**
   The answer to one request as plain data: what the handler itself wraps in a `Response`, and what the
-  Node adapters write directly. Never throws or rejects. Synchronous once the manifest is loaded,
-  unless `resolveScopes` is set.
+  Node adapters write directly. Never throws or rejects. Synchronous once `ready` resolved, unless
+  `resolveScopes` is set (a new variant is compressed on its first request).
   @internal
   */
   readonly decide: (request: ManifestRequest) => HttpAnswer | Promise<HttpAnswer>;
-}
-
-/** The answers for one manifest variant, prepared once and shared by every request. */
-interface Prepared {
-  etag: string;
-  ok: HttpAnswer;
-  head: HttpAnswer;
-  notModified: HttpAnswer;
 }
 
 // The characters Node's `http` accepts in a header value (RFC 9110 §5.5 field-value, plus obs-text).
@@ -123,9 +114,11 @@ const MAX_VARIANTS = 256;
 /**
  * Makes the `(request: Request) => Promise<Response>` handler that serves a manifest at
  * `/.well-known/ai-capabilities`: the RFC 8785 canonical bytes as `application/ai-capabilities+json`,
- * a strong `ETag` equal to the digest (stable across restarts), `Cache-Control`, 304 on
- * `If-None-Match`, HEAD, 405 with `Allow` for other methods, CORS, never `Set-Cookie`, and optional
- * per-credential variants.
+ * also br- and gzip-compressed (each prepared once, chosen by `Accept-Encoding`, `Vary: Accept-Encoding`),
+ * a strong `ETag` per representation (the digest, stable across restarts, plus `-br`/`-gzip` for the
+ * compressed ones), `Cache-Control`, 304 when `If-None-Match` names any representation of the current
+ * content, HEAD, 405 with `Allow` for other methods, 406 when no coding is acceptable, CORS, never
+ * `Set-Cookie`, and optional per-credential variants.
  *
  * Throws at creation when the options are wrong, the manifest is invalid (a
  * `ManifestValidationError` listing JSON Pointers) or a value looks like a secret (code
@@ -169,6 +162,10 @@ export function createManifestHandler(options: CreateManifestHandlerOptions): Ma
   // Every answer that does not depend on the request is built here once; a request only picks one.
   const notFound = problemAnswer({ title: 'Not Found', status: 404, detail: `Only ${path} is served here.` });
   const unavailable = problemAnswer({ title: 'Manifest Unavailable', status: 500, detail: 'The capabilities manifest failed to load; the operator must check the server log.' });
+  const notAcceptable = problemAnswer(
+    { title: 'Not Acceptable', status: 406, detail: `${path} is available as br, gzip or identity; the Accept-Encoding header refuses all three.` },
+    { Vary: variants ? 'Authorization, Accept-Encoding' : 'Accept-Encoding', ...(cors ? { 'Access-Control-Allow-Origin': cors.origin } : {}) },
+  );
   const scopesFailed = problemAnswer({ title: 'Internal Server Error', status: 500, detail: 'Resolving the scopes of the credential failed.' });
   const unauthorized = problemAnswer(
     { title: 'Unauthorized', status: 401, detail: `A valid credential is required to read ${path}.` },
@@ -186,32 +183,18 @@ export function createManifestHandler(options: CreateManifestHandlerOptions): Ma
     body: undefined,
   };
 
-  const prepare = (manifest: Manifest): Prepared => {
-    const text = canonicalJson(manifest);
-    const body = new TextEncoder().encode(text);
-    const etag = `"${digestText(text)}"`;
-    const notModifiedHeaders = { ...commonHeaders, ETag: etag };
-    const okHeaders = { ...notModifiedHeaders, 'Content-Type': MANIFEST_MEDIA_TYPE, 'Content-Length': String(body.byteLength) };
-    return {
-      etag,
-      ok: { status: 200, headers: okHeaders, body },
-      head: { status: 200, headers: okHeaders, body: undefined },
-      notModified: { status: 304, headers: notModifiedHeaders, body: undefined },
-    };
-  };
-
   let manifest: Manifest | undefined;
-  let whole: Prepared | undefined;
-  const prepared = new Map<string, Prepared>();
-  const accept = (input: Manifest): void => {
+  let whole: PreparedManifest | undefined;
+  const prepared = new Map<string, PreparedManifest>();
+  const accept = (input: Manifest): Promise<void> => {
     const servable = assertServable(input);
-    whole = prepare(servable);
+    whole = prepareManifestAnswers(servable, commonHeaders);
     manifest = servable;
+    return whole.compressed;
   };
   let ready: Promise<void>;
   if (options.manifest !== undefined) {
-    accept(options.manifest);
-    ready = Promise.resolve();
+    ready = accept(options.manifest);
   } else {
     const load = options.load as () => Manifest | Promise<Manifest>;
     // Called synchronously (a throw becomes a rejection) so the load starts at creation, not on the first request.
@@ -220,22 +203,20 @@ export function createManifestHandler(options: CreateManifestHandlerOptions): Ma
     ready.catch(() => undefined);
   }
 
-  const variantFor = (scopes: readonly string[]): Prepared => {
+  const variantFor = (scopes: readonly string[]): PreparedManifest => {
     const full = manifest as Manifest;
     const known = full.auth?.scopes ?? {};
     const key = [...new Set(scopes.filter((scope) => Object.hasOwn(known, scope)))].sort().join(' ');
     let entry = prepared.get(key);
     if (!entry) {
-      entry = prepare(filterManifestByScopes(full, key === '' ? [] : key.split(' ')));
+      entry = prepareManifestAnswers(filterManifestByScopes(full, key === '' ? [] : key.split(' ')), commonHeaders);
       if (prepared.size < MAX_VARIANTS) prepared.set(key, entry);
     }
     return entry;
   };
 
-  const answerWith = (entry: Prepared, request: ManifestRequest): HttpAnswer => {
-    if (matchesIfNoneMatch(request.headers.get('If-None-Match'), entry.etag)) return entry.notModified;
-    return request.method === 'HEAD' ? entry.head : entry.ok;
-  };
+  const answerWith = (entry: PreparedManifest, request: ManifestRequest): HttpAnswer | Promise<HttpAnswer> =>
+    entry.answer(request.method, request.headers.get('Accept-Encoding'), request.headers.get('If-None-Match')) ?? notAcceptable;
 
   const answerVariant = async (request: ManifestRequest, resolveScopes: NonNullable<typeof variants>): Promise<HttpAnswer> => {
     let scopes: readonly string[] | undefined;

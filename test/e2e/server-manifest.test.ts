@@ -1,11 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import { get as httpGet, type IncomingHttpHeaders } from 'node:http';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
 import { canonicalJson, digestManifest } from '../../src/manifest/digest-manifest.js';
 import type { Manifest } from '../../src/manifest/manifest-v0.js';
 import { AicapError } from '../../src/errors/aicap-error.js';
 import { createManifestHandler, type CreateManifestHandlerOptions } from '../../src/server/create-manifest-handler.js';
-import { FRAMEWORKS, startManifestServer, type RunningServer } from '../helpers/start-framework-server.js';
+import { MANIFEST_ADAPTERS, rawFetch, startManifestServer, type RunningServer } from '../helpers/start-framework-server.js';
 
 const manifest = JSON.parse(readFileSync(new URL('../../examples/payments/payments.manifest.json', import.meta.url), 'utf8')) as Manifest;
 const MANIFEST_PATH = '/.well-known/ai-capabilities';
@@ -29,7 +31,19 @@ function reversedKeys(value: unknown): unknown {
   return Object.fromEntries(Object.entries(value).reverse().map(([key, child]) => [key, reversedKeys(child)]));
 }
 
-describe.each(FRAMEWORKS)('manifest route on %s', (framework) => {
+/** A GET through `node:http`, which neither asks for nor decodes any content coding: the bytes as sent. */
+function nodeGet(url: string, headers: Record<string, string>): Promise<{ status: number; headers: IncomingHttpHeaders; body: Buffer }> {
+  return new Promise((resolve, reject) => {
+    httpGet(url, { headers }, (response) => {
+      const chunks: Buffer[] = [];
+      response.on('data', (chunk: Buffer) => chunks.push(chunk));
+      response.on('end', () => resolve({ status: response.statusCode ?? 0, headers: response.headers, body: Buffer.concat(chunks) }));
+      response.on('error', reject);
+    }).on('error', reject);
+  });
+}
+
+describe.each(MANIFEST_ADAPTERS)('manifest route on %s', (framework) => {
   const servers: RunningServer[] = [];
   const start = async (options: Parameters<typeof startManifestServer>[1]): Promise<RunningServer> => {
     const server = await startManifestServer(framework, options);
@@ -42,14 +56,15 @@ describe.each(FRAMEWORKS)('manifest route on %s', (framework) => {
 
   it('serves the canonical bytes with media type, strong digest ETag, Cache-Control, CORS and no Set-Cookie', async () => {
     const { origin } = await start({ manifest });
-    const response = await fetch(`${origin}${MANIFEST_PATH}`);
+    const response = await rawFetch(`${origin}${MANIFEST_PATH}`);
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toBe('application/ai-capabilities+json');
     expect(response.headers.get('etag')).toBe(`"${digestManifest(manifest)}"`);
     expect(response.headers.get('cache-control')).toBe('public, max-age=300');
     expect(response.headers.get('access-control-allow-origin')).toBe('*');
     expect(response.headers.get('set-cookie')).toBeNull();
-    expect(response.headers.get('vary')).toBeNull();
+    expect(response.headers.get('vary')).toBe('Accept-Encoding');
+    expect(response.headers.get('content-encoding')).toBeNull();
     expect(await response.text()).toBe(canonicalJson(manifest));
   });
 
@@ -57,28 +72,86 @@ describe.each(FRAMEWORKS)('manifest route on %s', (framework) => {
     const { origin } = await start({ manifest });
     const etag = `"${digestManifest(manifest)}"`;
     for (const header of [etag, `W/${etag}`, `"other", ${etag}`, '*']) {
-      const response = await fetch(`${origin}${MANIFEST_PATH}`, { headers: { 'If-None-Match': header } });
+      const response = await rawFetch(`${origin}${MANIFEST_PATH}`, { headers: { 'If-None-Match': header } });
       expect(response.status, header).toBe(304);
       expect(response.headers.get('etag')).toBe(etag);
       expect(response.headers.get('cache-control')).toBe('public, max-age=300');
       expect(await response.text()).toBe('');
     }
-    const stale = await fetch(`${origin}${MANIFEST_PATH}`, { headers: { 'If-None-Match': '"sha256-old"' } });
+    const stale = await rawFetch(`${origin}${MANIFEST_PATH}`, { headers: { 'If-None-Match': '"sha256-old"' } });
     expect(stale.status).toBe(200);
   });
 
   it('answers HEAD with the GET headers and no body', async () => {
     const { origin } = await start({ manifest });
-    const response = await fetch(`${origin}${MANIFEST_PATH}`, { method: 'HEAD' });
+    const response = await rawFetch(`${origin}${MANIFEST_PATH}`, { method: 'HEAD' });
     expect(response.status).toBe(200);
     expect(response.headers.get('etag')).toBe(`"${digestManifest(manifest)}"`);
     expect(response.headers.get('content-length')).toBe(String(Buffer.byteLength(canonicalJson(manifest))));
     expect(await response.text()).toBe('');
   });
 
+  it('sends gzip to undici fetch, which decodes it, with a -gzip ETag and Vary: Accept-Encoding', async () => {
+    const { origin } = await start({ manifest });
+    // Over plain http undici's fetch asks for `gzip, deflate` (br only over https) and decodes what it gets.
+    const response = await fetch(`${origin}${MANIFEST_PATH}`);
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-encoding')).toBe('gzip');
+    expect(response.headers.get('etag')).toBe(`"${digestManifest(manifest)}-gzip"`);
+    expect(response.headers.get('vary')).toBe('Accept-Encoding');
+    expect(await response.text()).toBe(canonicalJson(manifest));
+  });
+
+  it.each([
+    ['br', brotliDecompressSync],
+    ['gzip', gunzipSync],
+  ] as const)('sends %s to node:http, whose bytes decode to the canonical text and match Content-Length', async (coding, decode) => {
+    const { origin } = await start({ manifest });
+    const answer = await nodeGet(`${origin}${MANIFEST_PATH}`, { 'Accept-Encoding': coding });
+    expect(answer.status).toBe(200);
+    expect(answer.headers['content-encoding']).toBe(coding);
+    expect(answer.headers['etag']).toBe(`"${digestManifest(manifest)}-${coding}"`);
+    expect(Number(answer.headers['content-length'])).toBe(answer.body.byteLength);
+    expect(answer.body.byteLength).toBeLessThan(Buffer.byteLength(canonicalJson(manifest)) / 2);
+    expect(decode(answer.body).toString('utf8')).toBe(canonicalJson(manifest));
+    const head = await rawFetch(`${origin}${MANIFEST_PATH}`, { method: 'HEAD', headers: { 'Accept-Encoding': coding } });
+    expect(head.headers.get('content-length')).toBe(String(answer.body.byteLength));
+    expect(head.headers.get('content-encoding')).toBe(coding);
+    expect((await head.arrayBuffer()).byteLength).toBe(0);
+  });
+
+  it('follows q-values, identity and * in Accept-Encoding, and answers 406 when none of its codings is acceptable', async () => {
+    const { origin } = await start({ manifest });
+    const encodingFor = async (header: string): Promise<string | null> => (await rawFetch(`${origin}${MANIFEST_PATH}`, { headers: { 'Accept-Encoding': header } })).headers.get('content-encoding');
+    expect(await encodingFor('br;q=0.4, gzip;q=0.8')).toBe('gzip');
+    expect(await encodingFor('identity, gzip;q=0.5')).toBeNull();
+    expect(await encodingFor('*')).toBe('br');
+    expect(await encodingFor('deflate')).toBeNull();
+    const refused = await rawFetch(`${origin}${MANIFEST_PATH}`, { headers: { 'Accept-Encoding': 'identity;q=0, *;q=0' } });
+    expect(refused.status).toBe(406);
+    expect(refused.headers.get('content-type')).toBe('application/problem+json');
+    expect(refused.headers.get('vary')).toBe('Accept-Encoding');
+  });
+
+  it('answers 304 when If-None-Match names any representation, with the tag of the one asked for', async () => {
+    const { origin } = await start({ manifest });
+    const digest = digestManifest(manifest);
+    for (const [sent, accept, expected] of [
+      [`"${digest}"`, 'br', `"${digest}-br"`],
+      [`"${digest}-gzip"`, 'identity', `"${digest}"`],
+      [`W/"${digest}-br"`, 'gzip', `"${digest}-gzip"`],
+    ]) {
+      const response = await rawFetch(`${origin}${MANIFEST_PATH}`, { headers: { 'If-None-Match': sent as string, 'Accept-Encoding': accept as string } });
+      expect(response.status, `${sent} ${accept}`).toBe(304);
+      expect(response.headers.get('etag')).toBe(expected);
+      expect(response.headers.get('vary')).toBe('Accept-Encoding');
+    }
+    expect((await rawFetch(`${origin}${MANIFEST_PATH}`, { headers: { 'If-None-Match': `"${digest}-deflate"` } })).status).toBe(200);
+  });
+
   it.each(['POST', 'PUT', 'DELETE', 'PATCH'])('answers %s with 405 and Allow', async (method) => {
     const { origin } = await start({ manifest });
-    const response = await fetch(`${origin}${MANIFEST_PATH}`, { method });
+    const response = await rawFetch(`${origin}${MANIFEST_PATH}`, { method });
     expect(response.status).toBe(405);
     expect(response.headers.get('allow')).toBe('GET, HEAD, OPTIONS');
     expect(response.headers.get('content-type')).toBe('application/problem+json');
@@ -86,7 +159,7 @@ describe.each(FRAMEWORKS)('manifest route on %s', (framework) => {
 
   it('answers a CORS preflight for GET with Authorization and If-None-Match', async () => {
     const { origin } = await start({ manifest });
-    const response = await fetch(`${origin}${MANIFEST_PATH}`, {
+    const response = await rawFetch(`${origin}${MANIFEST_PATH}`, {
       method: 'OPTIONS',
       headers: { Origin: 'https://agent.example', 'Access-Control-Request-Method': 'GET', 'Access-Control-Request-Headers': 'authorization' },
     });
@@ -98,7 +171,7 @@ describe.each(FRAMEWORKS)('manifest route on %s', (framework) => {
 
   it('leaves other routes to the application', async () => {
     const { origin } = await start({ manifest });
-    const response = await fetch(`${origin}/api/ping`);
+    const response = await rawFetch(`${origin}/api/ping`);
     expect(await response.json()).toEqual({ pong: true });
   });
 
@@ -106,7 +179,7 @@ describe.each(FRAMEWORKS)('manifest route on %s', (framework) => {
     const { origin } = await start({ manifest });
     const canary = `canary-${randomUUID()}`;
     for (const method of ['GET', 'HEAD', 'POST']) {
-      const response = await fetch(`${origin}${MANIFEST_PATH}`, { method, headers: { Authorization: `Bearer ${canary}`, 'X-Api-Key': canary } });
+      const response = await rawFetch(`${origin}${MANIFEST_PATH}`, { method, headers: { Authorization: `Bearer ${canary}`, 'X-Api-Key': canary } });
       const headerText = [...response.headers].map(([name, value]) => `${name}: ${value}`).join('\n');
       expect(headerText).not.toContain(canary);
       expect(await response.text()).not.toContain(canary);
@@ -116,11 +189,11 @@ describe.each(FRAMEWORKS)('manifest route on %s', (framework) => {
 
   it('keeps the ETag across restarts for the same manifest, whatever its key order', async () => {
     const first = await start({ manifest });
-    const etag = (await fetch(`${first.origin}${MANIFEST_PATH}`)).headers.get('etag');
+    const etag = (await rawFetch(`${first.origin}${MANIFEST_PATH}`)).headers.get('etag');
     await first.close();
     servers.splice(servers.indexOf(first), 1);
     const second = await start({ manifest: reversedKeys(manifest) as Manifest });
-    const again = await fetch(`${second.origin}${MANIFEST_PATH}`);
+    const again = await rawFetch(`${second.origin}${MANIFEST_PATH}`);
     expect(again.headers.get('etag')).toBe(etag);
     expect(etag).toMatch(/^"sha256-[A-Za-z0-9_-]{43}"$/);
   });
@@ -128,7 +201,7 @@ describe.each(FRAMEWORKS)('manifest route on %s', (framework) => {
   it('serves per-credential variants with their own ETags, Vary: Authorization and private caching', async () => {
     const { origin } = await start({ manifest, resolveScopes });
     const read = async (token?: string) => {
-      const response = await fetch(`${origin}${MANIFEST_PATH}`, token ? { headers: { Authorization: `Bearer ${token}` } } : {});
+      const response = await rawFetch(`${origin}${MANIFEST_PATH}`, token ? { headers: { Authorization: `Bearer ${token}` } } : {});
       const body = (await response.json()) as Manifest;
       return { response, ids: body.tools.map((tool) => tool.id), body };
     };
@@ -143,33 +216,33 @@ describe.each(FRAMEWORKS)('manifest route on %s', (framework) => {
     const etags = new Set([reader, admin, anonymous].map((variant) => variant.response.headers.get('etag')));
     expect(etags.size).toBe(3);
     for (const variant of [reader, admin, anonymous]) {
-      expect(variant.response.headers.get('vary')).toBe('Authorization');
+      expect(variant.response.headers.get('vary')).toBe('Authorization, Accept-Encoding');
       expect(variant.response.headers.get('cache-control')).toBe('private, max-age=300');
       expect(variant.response.headers.get('etag')).toBe(`"${digestManifest(variant.body)}"`);
     }
-    const revalidated = await fetch(`${origin}${MANIFEST_PATH}`, { headers: { Authorization: 'Bearer token-read', 'If-None-Match': reader.response.headers.get('etag') ?? '' } });
+    const revalidated = await rawFetch(`${origin}${MANIFEST_PATH}`, { headers: { Authorization: 'Bearer token-read', 'If-None-Match': reader.response.headers.get('etag') ?? '' } });
     expect(revalidated.status).toBe(304);
-    const crossed = await fetch(`${origin}${MANIFEST_PATH}`, { headers: { Authorization: 'Bearer token-admin', 'If-None-Match': reader.response.headers.get('etag') ?? '' } });
+    const crossed = await rawFetch(`${origin}${MANIFEST_PATH}`, { headers: { Authorization: 'Bearer token-admin', 'If-None-Match': reader.response.headers.get('etag') ?? '' } });
     expect(crossed.status).toBe(200);
   });
 
   it('answers 401 with WWW-Authenticate when the route requires a credential', async () => {
     const { origin } = await start({ manifest, resolveScopes, requireAuth: { challenge: 'Bearer realm="payments"' } });
     for (const headers of [{}, { Authorization: 'Bearer wrong' }]) {
-      const response = await fetch(`${origin}${MANIFEST_PATH}`, { headers });
+      const response = await rawFetch(`${origin}${MANIFEST_PATH}`, { headers });
       expect(response.status).toBe(401);
       expect(response.headers.get('www-authenticate')).toBe('Bearer realm="payments"');
       expect(response.headers.get('content-type')).toBe('application/problem+json');
       expect(((await response.json()) as { status: number }).status).toBe(401);
     }
-    const allowed = await fetch(`${origin}${MANIFEST_PATH}`, { headers: { Authorization: 'Bearer token-read' } });
+    const allowed = await rawFetch(`${origin}${MANIFEST_PATH}`, { headers: { Authorization: 'Bearer token-read' } });
     expect(allowed.status).toBe(200);
   });
 
   // Express, Fastify and node:http serve the handler's plain-data answer directly (no Web Request or
   // Response); Hono and the fetch handler wrap it in a Response. Both must say the same thing.
   const READ_ETAG = '"sha256-read"';
-  it.each<[string, Partial<CreateManifestHandlerOptions>, Array<[string, RequestInit & { headers?: Record<string, string> }]>]>([
+  it.each<[string, Partial<CreateManifestHandlerOptions>, Array<[string, { method?: string; body?: string; headers?: Record<string, string> }]>]>([
     [
       'the public manifest',
       {},
@@ -181,7 +254,12 @@ describe.each(FRAMEWORKS)('manifest route on %s', (framework) => {
         ['If-None-Match weak in a list', { headers: { 'If-None-Match': `"other", W/"${digestManifest(manifest)}"` } }],
         ['If-None-Match stale', { headers: { 'If-None-Match': '"sha256-old"' } }],
         ['OPTIONS preflight', { method: 'OPTIONS', headers: { Origin: 'https://agent.example', 'Access-Control-Request-Method': 'GET' } }],
-        ['POST', { method: 'POST', body: '{}' }],
+        ['POST', { method: 'POST', body: '{}', headers: { 'Content-Type': 'text/plain;charset=UTF-8' } }],
+        ['GET asking for br', { headers: { 'Accept-Encoding': 'br' } }],
+        ['GET asking for gzip first', { headers: { 'Accept-Encoding': 'gzip, br;q=0.9' } }],
+        ['HEAD asking for gzip', { method: 'HEAD', headers: { 'Accept-Encoding': 'gzip' } }],
+        ['If-None-Match of another representation', { headers: { 'Accept-Encoding': 'br', 'If-None-Match': `"${digestManifest(manifest)}-gzip"` } }],
+        ['nothing acceptable', { headers: { 'Accept-Encoding': '*;q=0' } }],
         ['DELETE', { method: 'DELETE' }],
       ],
     ],
@@ -195,6 +273,7 @@ describe.each(FRAMEWORKS)('manifest route on %s', (framework) => {
         ['the read credential', { headers: { Authorization: 'Bearer token-read' } }],
         ['the read credential revalidating', { headers: { Authorization: 'Bearer token-read', 'If-None-Match': READ_ETAG } }],
         ['the admin credential, HEAD', { method: 'HEAD', headers: { Authorization: 'Bearer token-admin' } }],
+        ['the admin credential asking for br', { headers: { Authorization: 'Bearer token-admin', 'Accept-Encoding': 'br' } }],
         ['the admin credential, POST', { method: 'POST', headers: { Authorization: 'Bearer token-admin' } }],
       ],
     ],
@@ -206,15 +285,15 @@ describe.each(FRAMEWORKS)('manifest route on %s', (framework) => {
     for (const [label, init] of requests) {
       const headers = Object.fromEntries(Object.entries(init.headers ?? {}).map(([name, value]) => [name, value === READ_ETAG ? readEtag : value]));
       const path = label.endsWith('with a query') ? `${MANIFEST_PATH}?format=json` : MANIFEST_PATH;
-      const served = await fetch(`${origin}${path}`, { ...init, headers });
+      const served = await rawFetch(`${origin}${path}`, { ...init, headers });
       const expected = await fetchHandler(new Request(`http://localhost${path}`, { ...init, headers }));
-      const expectedBody = init.method === 'HEAD' ? '' : await expected.text();
+      const expectedBody = init.method === 'HEAD' ? Buffer.alloc(0) : Buffer.from(await expected.arrayBuffer());
       expect(served.status, label).toBe(expected.status);
       const servedHeaders = comparableHeaders(served.headers, expected.headers);
       // @hono/node-server (1.19) gives every answer without a Content-Type `text/plain`, 304 and 204 included; Hono's own answer has none.
       if (framework === 'hono' && !expected.headers.has('content-type') && servedHeaders['content-type'] === 'text/plain; charset=UTF-8') delete servedHeaders['content-type'];
       expect(servedHeaders, label).toEqual(comparableHeaders(expected.headers, expected.headers));
-      expect(await served.text(), label).toBe(expectedBody);
+      expect(Buffer.from(await served.arrayBuffer()).equals(expectedBody), label).toBe(true);
     }
   });
 

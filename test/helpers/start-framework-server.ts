@@ -4,6 +4,7 @@ import express from 'express';
 import Fastify from 'fastify';
 import { Hono } from 'hono';
 import { serve } from '@hono/node-server';
+import { request as undiciRequest } from 'undici';
 import type { Manifest } from '../../src/manifest/manifest-v0.js';
 import { createManifestHandler, type CreateManifestHandlerOptions } from '../../src/server/create-manifest-handler.js';
 import { toNodeListener } from '../../src/server/to-node-listener.js';
@@ -15,6 +16,10 @@ import { aiCapabilities as honoCapabilities } from '../../src/hono/index.js';
 export const FRAMEWORKS = ['express', 'fastify', 'hono', 'node:http'] as const;
 export type Framework = (typeof FRAMEWORKS)[number];
 
+/** The frameworks plus `fetch`: the manifest handler as a plain fetch-style handler, through `toNodeListener`'s generic path. */
+export const MANIFEST_ADAPTERS = [...FRAMEWORKS, 'fetch'] as const;
+export type ManifestAdapter = (typeof MANIFEST_ADAPTERS)[number];
+
 /** A server listening on 127.0.0.1 with a random port. */
 export interface RunningServer {
   origin: string;
@@ -25,7 +30,7 @@ export interface RunningServer {
  * Serves a manifest through one framework's adapter on 127.0.0.1:0, with a plain `/api/ping` route
  * beside it so tests can check that other routes still reach the application.
  */
-export async function startManifestServer(framework: Framework, options: CreateManifestHandlerOptions & { manifest: Manifest }): Promise<RunningServer> {
+export async function startManifestServer(framework: ManifestAdapter, options: CreateManifestHandlerOptions & { manifest: Manifest }): Promise<RunningServer> {
   switch (framework) {
     case 'express': {
       const app = express();
@@ -55,7 +60,28 @@ export async function startManifestServer(framework: Framework, options: CreateM
       const pingListener = toNodeListener(() => Response.json({ pong: true }));
       return listen(createServer((request, response) => (request.url === '/api/ping' ? pingListener : manifestListener)(request, response)));
     }
+    case 'fetch': {
+      // Wrapped so `toNodeListener` cannot see `decide`: every answer goes through a Web Request and Response.
+      const handler = createManifestHandler(options);
+      const listener = toNodeListener((request) => (new URL(request.url).pathname === '/api/ping' ? Response.json({ pong: true }) : handler(request)));
+      return listen(createServer(listener));
+    }
   }
+}
+
+/**
+ * `fetch` without its content decoding and without an `Accept-Encoding` of its own (undici's
+ * `request`): the answer's bytes exactly as the server sent them, as a `Response`.
+ */
+export async function rawFetch(url: string, init: { method?: string; headers?: Record<string, string>; body?: string } = {}): Promise<Response> {
+  const answer = await undiciRequest(url, { method: (init.method ?? 'GET') as 'GET', headers: init.headers ?? {}, ...(init.body === undefined ? {} : { body: init.body }) });
+  const body = new Uint8Array(await answer.body.arrayBuffer());
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(answer.headers)) {
+    for (const item of [value ?? []].flat()) headers.append(name, item);
+  }
+  const bodyless = answer.statusCode === 204 || answer.statusCode === 304;
+  return new Response(bodyless ? null : body, { status: answer.statusCode, headers });
 }
 
 /** Listens on 127.0.0.1:0 and returns the origin and a closer that also ends open connections. */
