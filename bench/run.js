@@ -1,7 +1,12 @@
-// `npm run bench`: aicap side by side with raw fetch, a static Express route and the MCP SDK, in one
-// run on one machine. Writes bench/results.json (every figure) and bench/RESULTS.md (tables, ratios,
-// targets met or missed, machine). Loopback only; every loop is bounded in count and time.
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+// `npm run bench`: aicap side by side with the physical floor (a bare `undici.request` of the same
+// bytes), static routes doing the same ETag work, and the MCP SDK in its fastest mode, in one run on
+// one machine, on the small Payments manifest and on three big real APIs. Writes bench/results.json
+// (every figure), bench/RESULTS.md (tables, ratios with their spread, targets met or missed,
+// machine) and the README's headline table. Loopback only; every loop is bounded in count and time.
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { performance } from 'node:perf_hooks';
 import { describeMachine, loadAverage, packageVersions } from './lib/environment.js';
 import { round } from './lib/measure.js';
@@ -11,27 +16,40 @@ import { benchmarkCall } from './sections/call.js';
 import { benchmarkColdDiscovery } from './sections/discovery.js';
 import { benchmarkGenerator } from './sections/generator.js';
 import { benchmarkRevalidation } from './sections/revalidation.js';
+import { benchmarkScale } from './sections/scale.js';
+import { benchmarkSelection } from './sections/selection.js';
 import { benchmarkServing } from './sections/serve.js';
 import { benchmarkTokens } from './sections/tokens.js';
 
-const BENCH = new URL('./', import.meta.url);
-const README = new URL('../README.md', import.meta.url);
+// `--quick`: a smoke run with tiny counts that checks every section end to end and writes its files
+// to a temporary folder instead of bench/ and the README (its figures mean nothing).
+const QUICK = process.argv.includes('--quick');
+const BENCH = QUICK ? pathToFileURL(`${mkdtempSync(join(tmpdir(), 'aicap-bench-quick-'))}/`) : new URL('./', import.meta.url);
+const README = QUICK ? new URL('README.md', BENCH) : new URL('../README.md', import.meta.url);
 const HEADLINE = /(<!-- bench:headline:start -->\n)[\s\S]*?(\n<!-- bench:headline:end -->)/;
-const SETTINGS = {
+export const SETTINGS = {
   discovery: { warmupIterations: 30, iterations: 400, maxTimeInMs: 25_000 },
   revalidation: { warmupIterations: 100, iterations: 1500, maxTimeInMs: 15_000 },
   call: { warmupIterations: 200, iterations: 2000, maxTimeInMs: 20_000 },
-  serve: { connections: 10, warmupInSeconds: 1, rounds: 5, burstInSeconds: 2 },
+  scale: {
+    discovery: { warmupIterations: 2, iterations: 40, minIterations: 5, maxTimeInMs: 12_000 },
+    revalidation: { warmupIterations: 5, iterations: 300, minIterations: 10, maxTimeInMs: 6_000 },
+  },
+  serve: { connections: 10, warmupInSeconds: 1, rounds: 4, burstInSeconds: 1.5 },
 };
+if (QUICK) {
+  const tiny = { warmupIterations: 1, iterations: 3, minIterations: 3, maxTimeInMs: 1 };
+  Object.assign(SETTINGS, { discovery: tiny, revalidation: tiny, call: tiny, scale: { discovery: tiny, revalidation: tiny }, serve: { connections: 2, warmupInSeconds: 0.2, rounds: 2, burstInSeconds: 0.2 } });
+}
 const METHOD = [
-  'Servers run in a child process, clients and autocannon in the parent, so neither shares a thread or a heap with the other.',
-  'Latency variants run interleaved (one iteration of each in turn) after an untimed warm-up, so load from elsewhere hits every variant alike; each section stops at its iteration count or time bound (at least 30 rounds).',
-  'Every iteration checks its answer (tool count, page length, `ok`), untimed; a wrong answer stops the run.',
-  'Cold discovery: a new aicap client, a new MCP client, and a new undici 7 connection pool for every variant on every iteration (TCP connect included, creation and closing excluded). The stateful MCP client ends its session with DELETE after each iteration, untimed.',
-  'MCP servers: the SDK\'s low-level `Server` + `StreamableHTTPServerTransport` on `createMcpExpressApp`, stateless (new server and transport per request) and stateful (session map), as the SDK documents; tools are `exportTools(catalog, \'mcp\')` of the same Payments manifest. `callTool(\'list_transactions\')` runs the REST handler\'s checks and slicing in process on the same generated data (it skips the rate-limit bookkeeping and `Link` header the REST endpoint also does).',
-  'Revalidation: the 304 path uses an aicap/express server sending `max-age=0`, so every `discover` after the first is past max-age; "within max-age" uses the Payments server (`max-age=300`).',
-  'One call: `client.call` runs with a new policy session every 40 calls, since the Payments manifest allows 50 actions per session.',
-  `Serving: one server process per target (RSS is that process's), all started first, then autocannon with ${SETTINGS.serve.connections} connections: ${SETTINGS.serve.warmupInSeconds} s warm-up per target, then ${SETTINGS.serve.rounds} rounds of ${SETTINGS.serve.burstInSeconds} s bursts, one per target in turn; figures are medians over the rounds, ratios medians of the per-round ratios.`,
+  'Servers run in child processes, clients and autocannon in the parent, so neither shares a thread or a heap with the other.',
+  'Latency variants run interleaved (one iteration of each in turn, the first variant rotating each round) after an untimed warm-up, so load from elsewhere hits every variant alike; each section stops at its iteration count or time bound.',
+  'Every ratio is taken pair by pair (the same round of both variants) and reported as the median with p25–p75 of those per-round ratios; the spread says how much the machine moved them.',
+  'The floor is a bare `undici.request` of the same bytes + `JSON.parse` (no checks at all): what any client must at least spend. Cold variants get a new connection pool each iteration (TCP connect included); warm variants share one.',
+  'MCP is the SDK\'s low-level `Server` + `StreamableHTTPServerTransport` on `createMcpExpressApp` in all four modes it documents (stateless or stateful, SSE or JSON answers); every MCP figure is taken against the fastest of the four in the same run. Tools are `exportTools(catalog, \'mcp\')` of the same manifest.',
+  'Static routes send the exact bytes and headers aicap sends, prepared once, and do the same If-None-Match work (no per-request hashing), on the same framework as the aicap route they are compared with.',
+  'Every iteration checks its answer (tool count, page length, `ok`, 304), untimed; a wrong answer stops the run. Requests per call are counted by the servers.',
+  'Scale: manifests generated with the generator\'s defaults from the shared corpus; `base_url` rebound to the serving origin, as `aicap serve` does. Kubernetes\' whole-process figure is one cold discovery in a fresh Node process (median of 3), peak RSS from the OS.',
 ];
 
 const log = (message) => process.stderr.write(`${message}\n`);
@@ -43,70 +61,100 @@ async function main() {
 
   const servers = await startServerProcess('latency');
   let discovery, revalidation, call;
+  const { origins } = servers;
+  const mcpOrigins = (prefix) => Object.fromEntries(Object.entries(origins).filter(([name]) => name.startsWith(prefix)).map(([name, origin]) => [name.slice(prefix.length), origin]));
   try {
-    log('1/6 cold discovery…');
-    discovery = await benchmarkColdDiscovery({ origins: servers.origins, servers, iterations: SETTINGS.discovery });
-    log('2/6 revalidation…');
-    revalidation = await benchmarkRevalidation({ origins: servers.origins, servers, iterations: SETTINGS.revalidation });
-    log('3/6 one call…');
-    call = await benchmarkCall({ origins: servers.origins, iterations: SETTINGS.call });
+    log('1/7 cold discovery (Payments)…');
+    discovery = await benchmarkColdDiscovery({
+      origin: origins.payments,
+      mcpOrigins: mcpOrigins('mcp'),
+      toolCount: 5,
+      servers,
+      servedBy: { aicap: 'payments', mcp: (key) => `mcp${key}` },
+      iterations: SETTINGS.discovery,
+    });
+    log('2/7 revalidation (Payments)…');
+    revalidation = await benchmarkRevalidation({
+      revalidateOrigin: origins.revalidate,
+      freshOrigin: origins.payments,
+      mcpOrigins: mcpOrigins('mcp'),
+      servers,
+      servedBy: { revalidate: 'revalidate', fresh: 'payments' },
+      iterations: SETTINGS.revalidation,
+    });
+    log('3/7 one call (Payments)…');
+    call = await benchmarkCall({ origins, iterations: SETTINGS.call });
   } finally {
     await servers.stop();
   }
-  log('4/6 serving throughput…');
+  log('4/7 scale (GitHub, Stripe, Kubernetes)…');
+  const scale = await benchmarkScale(SETTINGS.scale);
+  log('5/7 serving throughput…');
   const serve = await benchmarkServing(SETTINGS.serve);
-  log('5/6 generator…');
+  log('6/7 generator…');
   const generator = await benchmarkGenerator();
-  log('6/6 tokens…');
+  log('7/7 tokens and selection…');
   const tokens = await benchmarkTokens();
+  const selection = await benchmarkSelection();
 
-  const headline = {
-    discovery_cold_vs_mcp: discovery.ratio,
-    revalidation_vs_mcp: revalidation.ratio,
-    call_vs_fetch: call.ratios.versusFetch,
-    call_vs_mcp_stateful: call.ratios.versusMcp,
-    serve_vs_static_express: serve.ratios.versusStaticExpress,
-    serve_vs_mcp_stateless: serve.ratios.versusMcpStateless,
-  };
   const results = {
     date: new Date().toISOString(),
-    durationInSeconds: round((performance.now() - startedAt) / 1000, 0),
+    durationInSeconds: 0,
     machine: describeMachine(),
     loadAverage: { atStart, atEnd: loadAverage() },
     packages: packageVersions(),
     settings: SETTINGS,
     method: METHOD,
-    ratios: Object.fromEntries(Object.entries(headline).map(([key, ratio]) => [key, round(ratio.value, 2)])),
-    ratioBaselines: Object.fromEntries(Object.entries(headline).map(([key, ratio]) => [key, ratio.against])),
+    ratios: headlineRatios({ discovery, revalidation, call, scale, serve }),
     targets: [],
-    discovery: { rows: discovery.rows },
-    revalidation: { rows: revalidation.rows },
-    call: { rows: call.rows },
-    serve: { settings: serve.settings, rows: serve.rows },
+    discovery,
+    revalidation,
+    call,
+    scale,
+    serve,
     generator,
     tokens,
+    selection,
   };
   results.targets = assessTargets(results.ratios);
+  results.durationInSeconds = round((performance.now() - startedAt) / 1000, 0);
 
-  const analysisFile = new URL('analysis.md', BENCH);
-  const analysis = existsSync(analysisFile) ? readFileSync(analysisFile, 'utf8') : undefined;
   writeFileSync(new URL('results.json', BENCH), `${JSON.stringify(results, null, 2)}\n`);
-  writeFileSync(new URL('RESULTS.md', BENCH), renderResults(results, analysis));
+  writeFileSync(new URL('RESULTS.md', BENCH), renderResults(results));
   // The README quotes the headline ratios; keep them those of the committed results.
-  const readme = readFileSync(README, 'utf8');
+  const readme = existsSync(README) ? readFileSync(README, 'utf8') : '<!-- bench:headline:start -->\n<!-- bench:headline:end -->\n';
   if (HEADLINE.test(readme)) writeFileSync(README, readme.replace(HEADLINE, (_match, start, end) => `${start}${renderReadmeHeadline(results)}${end}`));
   else log('⚠ README.md has no <!-- bench:headline:start/end --> markers: its Benchmarks figures were not updated.');
 
-  const [discoverRow, , ...mcpDiscoverRows] = results.discovery.rows;
-  const [revalidated, cached] = results.revalidation.rows;
-  process.stdout.write(
-    `HTTP requests (counted by the servers): cold discovery aicap ${discoverRow.requestsPerCall}, MCP ${mcpDiscoverRows.map((row) => row.requestsPerCall).join('/')}; discover past max-age ${revalidated.requestsPerCall}, within max-age ${cached.requestsPerCall}.\n`,
-  );
   for (const target of results.targets) {
-    const mark = target.met === undefined ? ' ' : target.met ? '✔' : '✘';
-    process.stdout.write(`${mark} ${target.key.padEnd(24)} ${target.value.toFixed(2).padStart(7)}  (target ${target.target})\n`);
+    const mark = target.met === undefined ? '–' : target.met ? '✔' : '✘';
+    const spread = target.p25 === undefined ? '' : `  (p25–p75 ${target.p25.toFixed(2)}–${target.p75.toFixed(2)})`;
+    process.stdout.write(`${mark} ${target.key.padEnd(30)} ${target.value === undefined ? '   n/a' : target.value.toFixed(2).padStart(8)}  target ${target.target}${spread}\n`);
   }
-  log(`Wrote bench/results.json, bench/RESULTS.md and the README's headline table in ${results.durationInSeconds} s.`);
+  log(`Wrote ${QUICK ? BENCH.pathname : 'bench/'}results.json, RESULTS.md and the README's headline table in ${results.durationInSeconds} s.`);
+}
+
+/** The issue's target keys, each a `{ median, p25, p75, against }`; missing sections leave a key out. */
+function headlineRatios({ discovery, revalidation, call, scale, serve }) {
+  const github = scale.rows?.find((row) => row.name === 'github');
+  const kubernetes = scale.rows?.find((row) => row.name === 'kubernetes');
+  return {
+    discovery_cold_vs_floor: discovery.versusFloor,
+    revalidation_vs_floor: revalidation.versusFloor,
+    call_vs_floor: call.versusFloor,
+    discovery_cold_vs_mcp: discovery.versusMcp,
+    ...(github ? { big_discovery_cold_vs_mcp: github.cold.versusMcp, big_cache_hit_ms: github.revalidation.cacheHitInMs } : {}),
+    serve_vs_static: serve.versusStatic,
+    serve_vs_mcp: serve.versusMcp,
+    ...(kubernetes?.wholeProcess
+      ? {
+          kubernetes_discovery_cold_ms: { median: kubernetes.wholeProcess.discoveryInMs, rounds: kubernetes.wholeProcess.runs, against: 'one cold discovery in a fresh process' },
+          kubernetes_discovery_rss_mib: { median: kubernetes.wholeProcess.peakRssInMiB, rounds: kubernetes.wholeProcess.runs, against: 'peak RSS of that process, Node included' },
+        }
+      : {}),
+    revalidation_vs_mcp: revalidation.versusMcp,
+    call_vs_mcp: call.versusMcp,
+  };
 }
 
 main().catch((error) => {

@@ -35,19 +35,20 @@ export async function mcpToolsOf(manifest) {
 }
 
 /**
- * @param {{ mode: 'stateless' | 'stateful', manifest: import('aicap').Manifest, enableJsonResponse?: boolean }} options
- * @returns {Promise<{ app: import('express').Express, sessions: Map<string, StreamableHTTPServerTransport> }>}
+ * An MCP server app (Streamable HTTP on the SDK's own Express app) that lists `tools`, in either
+ * mode the SDK documents: stateless (a new server and transport per request) or stateful (one per
+ * session, kept in a map by `Mcp-Session-Id`); with `enableJsonResponse`, answers are plain JSON
+ * instead of a one-event SSE stream (the SDK's fastest mode for request/response).
+ * @param {{ mode: 'stateless' | 'stateful', tools: unknown[], enableJsonResponse?: boolean, callTool?: (request: any, extra: any) => Promise<unknown> }} options
+ * @returns {{ app: import('express').Express, sessions: Map<string, StreamableHTTPServerTransport> }}
  */
-export async function createMcpPaymentsApp(options) {
-  const tools = await mcpToolsOf(options.manifest);
-  const accounts = createPaymentsData(42, 240);
+export function createMcpToolsApp(options) {
+  const { tools } = options;
+  const callTool = options.callTool ?? (async (request) => failure(`The benchmark's MCP server implements no tool (${request.params.name}).`));
   const createServer = () => {
-    const server = new Server({ name: 'payments', version: '2.0.0' }, { capabilities: { tools: {} } });
+    const server = new Server({ name: 'aicap-bench', version: '1.0.0' }, { capabilities: { tools: {} } });
     server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools }));
-    server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
-      if (request.params.name !== 'list_transactions') return failure(`The benchmark's MCP server implements only list_transactions, not ${request.params.name}.`);
-      return listTransactions(accounts, request.params.arguments ?? {}, extra.requestInfo?.headers ?? {});
-    });
+    server.setRequestHandler(CallToolRequestSchema, callTool);
     return server;
   };
   const transportOptions = options.enableJsonResponse ? { enableJsonResponse: true } : {};
@@ -98,6 +99,28 @@ export async function createMcpPaymentsApp(options) {
   app.delete('/mcp', sessionRequest);
   return { app, sessions };
 }
+
+/**
+ * The Payments tools as an MCP server; `callTool('list_transactions')` does the REST endpoint's work.
+ * @param {{ mode: 'stateless' | 'stateful', manifest: import('aicap').Manifest, enableJsonResponse?: boolean }} options
+ */
+export async function createMcpPaymentsApp(options) {
+  const tools = await mcpToolsOf(options.manifest);
+  const accounts = createPaymentsData(42, 240);
+  const callTool = async (request, extra) => {
+    if (request.params.name !== 'list_transactions') return failure(`The benchmark's MCP server implements only list_transactions, not ${request.params.name}.`);
+    return listTransactions(accounts, request.params.arguments ?? {}, extra.requestInfo?.headers ?? {});
+  };
+  return createMcpToolsApp({ mode: options.mode, tools, enableJsonResponse: options.enableJsonResponse, callTool });
+}
+
+/** The four MCP server modes the benchmarks run; every MCP figure is taken against the fastest of them. */
+export const MCP_MODES = [
+  { key: 'Stateless', mode: 'stateless', enableJsonResponse: false, label: 'stateless, SSE answers' },
+  { key: 'StatelessJson', mode: 'stateless', enableJsonResponse: true, label: 'stateless, JSON answers' },
+  { key: 'Stateful', mode: 'stateful', enableJsonResponse: false, label: 'stateful, SSE answers' },
+  { key: 'StatefulJson', mode: 'stateful', enableJsonResponse: true, label: 'stateful, JSON answers' },
+];
 
 /** The REST handler's checks and answer for `GET /v2/accounts/{account_id}/transactions`. */
 function listTransactions(accounts, args, headers) {

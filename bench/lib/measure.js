@@ -1,6 +1,8 @@
 // Timing helpers for the latency sections. Variants of one comparison run interleaved (A, B, C, A,
 // B, C, …) so that a burst of load from elsewhere on the machine slows every variant alike instead
-// of skewing whichever happened to run at that moment.
+// of skewing whichever happened to run at that moment. Because every round times each variant once,
+// sample i of one variant and sample i of another are a pair: ratios are taken pair by pair, and
+// their spread (p25–p75) says how much the machine's drift moved them.
 import { performance } from 'node:perf_hooks';
 
 /**
@@ -17,10 +19,21 @@ import { performance } from 'node:perf_hooks';
  * @property {string} name
  * @property {number} iterations Timed iterations.
  * @property {number} medianInMs
+ * @property {number} p25InMs
+ * @property {number} p75InMs
  * @property {number} p95InMs
- * @property {number} meanInMs
  * @property {number} minInMs
  * @property {number} maxInMs
+ * @property {number[]} samples Every timed iteration in round order (not written to results.json).
+ */
+
+/**
+ * @typedef {object} Ratio
+ * @property {number} median Median of the per-round ratios.
+ * @property {number} p25
+ * @property {number} p75
+ * @property {number} rounds How many pairs it was taken over.
+ * @property {string} [against] The baseline row.
  */
 
 /**
@@ -61,31 +74,77 @@ export async function compareVariants(variants, options) {
 
 /**
  * @param {string} name
- * @param {number[]} values Milliseconds.
+ * @param {number[]} values Milliseconds, in round order.
  * @returns {Summary}
  */
 export function summarize(name, values) {
   const sorted = [...values].sort((a, b) => a - b);
-  const at = (fraction) => sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(fraction * sorted.length) - 1))];
   return {
     name,
     iterations: sorted.length,
-    medianInMs: round(medianOf(sorted)),
-    p95InMs: round(at(0.95)),
-    meanInMs: round(sorted.reduce((sum, value) => sum + value, 0) / sorted.length),
+    medianInMs: round(quantileOfSorted(sorted, 0.5)),
+    p25InMs: round(quantileOfSorted(sorted, 0.25)),
+    p75InMs: round(quantileOfSorted(sorted, 0.75)),
+    p95InMs: round(quantileOfSorted(sorted, 0.95)),
     minInMs: round(sorted[0]),
     maxInMs: round(sorted[sorted.length - 1]),
+    samples: values,
   };
+}
+
+/**
+ * The ratio `numerator ÷ denominator` pair by pair (same round), summarised as median and p25–p75.
+ * @param {number[]} numerator
+ * @param {number[]} denominator
+ * @param {string} [against]
+ * @returns {Ratio}
+ */
+export function pairedRatio(numerator, denominator, against) {
+  const count = Math.min(numerator.length, denominator.length);
+  if (count === 0) throw new Error('A paired ratio needs at least one round of both variants.');
+  const ratios = [];
+  for (let index = 0; index < count; index++) ratios.push(numerator[index] / denominator[index]);
+  ratios.sort((a, b) => a - b);
+  return {
+    median: round(quantileOfSorted(ratios, 0.5), 3),
+    p25: round(quantileOfSorted(ratios, 0.25), 3),
+    p75: round(quantileOfSorted(ratios, 0.75), 3),
+    rounds: count,
+    ...(against === undefined ? {} : { against }),
+  };
+}
+
+/** The row with the lowest median time: "the fastest wins" when a baseline has several modes. */
+export function fastestOf(rows) {
+  return rows.reduce((best, row) => (row.medianInMs < best.medianInMs ? row : best));
+}
+
+/** A value's spread over its samples, in the shape of a ratio (for targets that are a time, not a ratio). */
+export function spreadOf(values, against) {
+  const sorted = [...values].sort((a, b) => a - b);
+  return { median: round(quantileOfSorted(sorted, 0.5), 3), p25: round(quantileOfSorted(sorted, 0.25), 3), p75: round(quantileOfSorted(sorted, 0.75), 3), rounds: sorted.length, ...(against === undefined ? {} : { against }) };
+}
+
+/** Rows without their raw samples, for results.json. */
+export function withoutSamples(rows) {
+  return rows.map(({ samples: _samples, ...row }) => row);
 }
 
 /** The median of any list of numbers. */
 export function medianOf(values) {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
+  return quantileOfSorted([...values].sort((a, b) => a - b), 0.5);
 }
 
-/** Rounds to microseconds: finer digits are noise on a shared machine. */
+/** Linear interpolation between the two nearest ranks (the usual "type 7" quantile). */
+export function quantileOfSorted(sorted, fraction) {
+  if (sorted.length === 0) return Number.NaN;
+  const position = (sorted.length - 1) * fraction;
+  const lower = Math.floor(position);
+  const upper = Math.ceil(position);
+  return sorted[lower] + (sorted[upper] - sorted[lower]) * (position - lower);
+}
+
+/** Rounds to microseconds by default: finer digits are noise on a shared machine. */
 export function round(value, digits = 3) {
   const factor = 10 ** digits;
   return Math.round(value * factor) / factor;

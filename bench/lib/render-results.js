@@ -1,48 +1,61 @@
-// Renders `bench/results.json` as `bench/RESULTS.md`. Figures come only from the results object; the
-// hand-written analysis of missed targets (`bench/analysis.md`) is included as it is.
+// Renders `bench/results.json` as `bench/RESULTS.md` and the README's headline table. Every figure
+// and every sentence with a figure comes from the results object of the run that wrote them: there
+// is no hand-written analysis to go stale.
 
-/** The headline ratios: key → what it divides, the target, and which direction meets it. */
+/** The target keys: what each divides, the target, and which direction meets it. */
 export const RATIO_TARGETS = {
-  discovery_cold_vs_mcp: { label: 'Cold discovery: MCP `connect` + `listTools` time ÷ aicap `client.discover` time', minimum: 6 },
-  revalidation_vs_mcp: { label: 'Revalidation: MCP second `listTools` time ÷ aicap `client.discover` past max-age (304) time', minimum: undefined },
-  call_vs_fetch: { label: 'One call: aicap `client.call` time ÷ raw `fetch` time', maximum: 1.15 },
-  call_vs_mcp_stateful: { label: 'One call: MCP `callTool` (stateful) time ÷ aicap `client.call` time', minimum: 1.25 },
-  serve_vs_static_express: { label: 'Serving: aicap/express requests/s ÷ static Express requests/s', minimum: 0.9 },
-  serve_vs_mcp_stateless: { label: 'Serving: aicap/express requests/s ÷ MCP stateless `tools/list` requests/s', minimum: 8 },
+  discovery_cold_vs_floor: { label: 'Payments cold discovery time ÷ floor time', maximum: 1.5 },
+  revalidation_vs_floor: { label: 'Payments 304 revalidation time ÷ floor conditional GET time', maximum: 1.3 },
+  call_vs_floor: { label: 'Payments `client.call` time ÷ bare request + parse time', maximum: 1.15 },
+  discovery_cold_vs_mcp: { label: 'MCP `connect` + `listTools` time ÷ aicap cold discovery time, Payments', minimum: 3 },
+  big_discovery_cold_vs_mcp: { label: 'MCP `connect` + `listTools` time ÷ aicap cold discovery time, GitHub, same tools', minimum: 1 },
+  big_cache_hit_ms: { label: 'GitHub `client.discover` within max-age, ms', maximum: 1 },
+  serve_vs_static: { label: 'manifest route requests/s ÷ same-bytes static route with ETag, worst of four frameworks', minimum: 0.95 },
+  serve_vs_mcp: { label: 'Express manifest route requests/s ÷ fastest MCP `tools/list` requests/s', minimum: 5 },
+  kubernetes_discovery_cold_ms: { label: 'Kubernetes cold discovery in a fresh process, ms', maximum: 1000 },
+  kubernetes_discovery_rss_mib: { label: 'Kubernetes cold discovery, peak RSS of the process, MiB', maximum: 300 },
+  revalidation_vs_mcp: { label: 'MCP second `listTools` time ÷ aicap 304 revalidation time, Payments' },
+  call_vs_mcp: { label: 'MCP `callTool` time ÷ aicap `client.call` time, Payments' },
 };
 
-/** @returns {{ key: string, value: number, target: string, met: boolean | undefined }[]} */
+/** @returns {{ key: string, label: string, value?: number, p25?: number, p75?: number, against?: string, target: string, met: boolean | undefined }[]} */
 export function assessTargets(ratios) {
   return Object.entries(RATIO_TARGETS).map(([key, target]) => {
-    const value = ratios[key];
-    if (target.maximum !== undefined) return { key, value, target: `≤ ${target.maximum}`, met: value <= target.maximum };
-    if (target.minimum !== undefined) return { key, value, target: `≥ ${target.minimum}`, met: value >= target.minimum };
-    return { key, value, target: 'none', met: undefined };
+    const ratio = ratios[key];
+    const value = ratio?.median;
+    const spread = ratio?.p25 === undefined ? {} : { p25: ratio.p25, p75: ratio.p75 };
+    const base = { key, label: target.label, value, ...spread, ...(ratio?.against ? { against: ratio.against } : {}) };
+    if (value === undefined) return { ...base, target: targetText(target), met: undefined };
+    if (target.maximum !== undefined) return { ...base, target: targetText(target), met: value <= target.maximum };
+    if (target.minimum !== undefined) return { ...base, target: targetText(target), met: value >= target.minimum };
+    return { ...base, target: 'none', met: undefined };
   });
 }
 
+function targetText(target) {
+  if (target.maximum !== undefined) return `≤ ${target.maximum}`;
+  if (target.minimum !== undefined) return `≥ ${target.minimum}`;
+  return 'none';
+}
+
+const figure = (row) => (row.value === undefined ? 'not measured' : `${row.value.toFixed(2)}${row.p25 === undefined ? '' : ` (${row.p25.toFixed(2)}–${row.p75.toFixed(2)})`}`);
+const verdict = (row) => (row.met === undefined ? '—' : row.met ? '✔' : '✘');
+
 /** The README's headline table, between `<!-- bench:headline:start -->` and `<!-- bench:headline:end -->`. */
 export function renderReadmeHeadline(results) {
-  const byKey = Object.fromEntries(assessTargets(results.ratios).map((row) => [row.key, row]));
-  const mark = (key) => (byKey[key].met === undefined ? '—' : `${byKey[key].target} ${byKey[key].met ? '✔' : '✘'}`);
-  const times = (key) => `${results.ratios[key].toFixed(2)}×`;
-  const tokenRatios = results.tokens.rows.filter((row) => row.generationInMs !== undefined).flatMap((row) => row.selections.map((selection) => selection.ratio));
+  const rows = assessTargets(results.ratios);
   return [
-    `From the committed run (${results.date.slice(0, 10)}, ${results.machine.cores}-core ${results.machine.cpuModel}, Node ${results.machine.node.replace(/^v/, '')}):`,
+    `From the committed run (${results.date.slice(0, 10)}, ${results.machine.cores}-core ${results.machine.cpuModel}, Node ${results.machine.node.replace(/^v/, '')}); median (p25–p75) of paired rounds:`,
     '',
-    '| | aicap | target |',
-    '|---|---:|---:|',
-    `| cold discovery vs MCP \`connect\` + \`listTools\` | ${times('discovery_cold_vs_mcp')} faster | ${mark('discovery_cold_vs_mcp')} |`,
-    `| refresh past max-age (304) vs a second MCP \`listTools\` (within max-age aicap sends no request) | ${times('revalidation_vs_mcp')} faster | ${mark('revalidation_vs_mcp')} |`,
-    `| \`client.call\` time ÷ raw \`fetch\` time | ${results.ratios.call_vs_fetch.toFixed(2)} | ${mark('call_vs_fetch')} |`,
-    `| \`client.call\` vs MCP \`callTool\` (stateful) | ${times('call_vs_mcp_stateful')} faster | ${mark('call_vs_mcp_stateful')} |`,
-    `| manifest route vs a static Express route, requests/s | ${times('serve_vs_static_express')} | ${mark('serve_vs_static_express')} |`,
-    `| manifest route vs MCP stateless \`tools/list\`, requests/s | ${times('serve_vs_mcp_stateless')} | ${mark('serve_vs_mcp_stateless')} |`,
-    ...(tokenRatios.length > 0 ? ['', `A selected top 5 instead of the whole tool list costs ${Math.round(Math.min(...tokenRatios))}–${Math.round(Math.max(...tokenRatios))}× fewer prompt tokens on the GitHub REST API (623 operations).`] : []),
+    '| key | what | value | target | met |',
+    '|---|---|---:|---:|:---:|',
+    ...rows.map((row) => `| \`${row.key}\` | ${row.label} | ${figure(row)} | ${row.target} | ${verdict(row)} |`),
+    '',
+    ...readingOf(results),
   ].join('\n');
 }
 
-export function renderResults(results, analysis) {
+export function renderResults(results) {
   const lines = [];
   const add = (...text) => lines.push(...text);
   add(
@@ -52,90 +65,115 @@ export function renderResults(results, analysis) {
     '',
     '## Machine',
     '',
-    `${results.machine.cpuModel}, ${results.machine.cores} cores, ${results.machine.memoryInGiB} GiB, ${results.machine.os}, Node ${results.machine.node}. One-minute load average ${results.loadAverage.atStart} at the start, ${results.loadAverage.atEnd} at the end (other work on the machine shows up here; ${results.machine.cores} means fully busy).`,
+    `${results.machine.cpuModel}, ${results.machine.cores} cores, ${results.machine.memoryInGiB} GiB, ${results.machine.os}, Node ${results.machine.node}. One-minute load average ${results.loadAverage.atStart} at the start, ${results.loadAverage.atEnd} at the end (${results.machine.cores} means fully busy).`,
     '',
     `Packages: ${Object.entries(results.packages)
       .map(([name, version]) => `${name} ${version}`)
       .join(', ')}.`,
     '',
-    '## Headline ratios',
+    '## Targets',
     '',
-    'Each ratio says how many times faster aicap is, except `call_vs_fetch` (aicap time ÷ fetch time, lower is better). Every ratio is taken against the *fastest* variant of the other side measured in the same run (named in the last column), so a slow configuration of MCP or fetch never flatters aicap. Latency ratios compare medians.',
+    'Median (p25–p75) of per-round ratios. Each baseline is the strongest in the run: the floor, or the fastest of the four MCP modes, named in the last column.',
     '',
-    '| key | ratio | target | met | what | against |',
-    '|---|---:|---|---|---|---|',
-    ...assessTargets(results.ratios).map(
-      (row) => `| \`${row.key}\` | ${row.value.toFixed(2)} | ${row.target} | ${row.met === undefined ? '—' : row.met ? '✔ yes' : '✘ no'} | ${RATIO_TARGETS[row.key].label} | ${results.ratioBaselines[row.key]} |`,
-    ),
+    '| key | what | value | target | met | against |',
+    '|---|---|---:|---:|:---:|---|',
+    ...assessTargets(results.ratios).map((row) => `| \`${row.key}\` | ${row.label} | ${figure(row)} | ${row.target} | ${verdict(row)} | ${row.against ?? ''} |`),
     '',
-  );
-  if (analysis) add('## Analysis of missed targets and known costs', '', analysis.trim(), '');
-  add('## How it is measured', '', ...results.method.map((line) => `- ${line}`), '');
-
-  add(
-    '## 1. Cold discovery',
+    '## Reading the figures',
     '',
-    '"Requests per call": HTTP requests one discovery sends, counted by the servers in one extra untimed iteration (closing excluded: the stateful MCP session also sends a DELETE).',
+    ...readingOf(results).map((line) => (line ? `- ${line}` : line)),
+    '',
+    '## How it is measured',
+    '',
+    ...results.method.map((line) => `- ${line}`),
+    '',
+    '## 1. Cold discovery (Payments)',
     '',
     ...latencyTable(results.discovery.rows, true),
     '',
-    scaleOfDiscovery(results.discovery.rows),
-    '',
-  );
-  add(
-    '## 2. Revalidation',
-    '',
-    '"Requests per call" is counted on the servers (requests seen ÷ calls made), not inferred.',
+    '## 2. Revalidation (Payments)',
     '',
     ...latencyTable(results.revalidation.rows, true),
     '',
-  );
-  add('## 3. One call (`list_transactions`, 20 items)', '', ...latencyTable(results.call.rows), '');
-  add(
-    '## 4. Serving throughput',
+    '## 3. One call (`list_transactions`, 20 items)',
     '',
-    `autocannon, ${results.serve.settings.connections} connections, 127.0.0.1; ${results.serve.settings.rounds} interleaved rounds of ${results.serve.settings.burstInSeconds} s per target after a ${results.serve.settings.warmupInSeconds} s warm-up; requests/s and latencies are medians over the rounds. "Status share" is the fraction of answers with the expected status.`,
+    ...latencyTable(results.call.rows),
     '',
-    '| target | requests/s | p50 ms | p99 ms | requests | status share | errors | RSS at start → after, MiB |',
+    '## 4. Scale: big real APIs',
+    '',
+    ...scaleSection(results.scale),
+    '',
+    '## 5. Serving throughput',
+    '',
+    `autocannon, ${results.serve.settings.connections} connections, 127.0.0.1; ${results.serve.settings.rounds} interleaved rounds of ${results.serve.settings.burstInSeconds} s per target after a ${results.serve.settings.warmupInSeconds} s warm-up; requests/s and latencies are medians over the rounds.`,
+    '',
+    '| target | requests/s | p50 ms | p99 ms | requests | 200 share | errors | RSS at start → after, MiB |',
     '|---|---:|---:|---:|---:|---:|---:|---|',
-    ...results.serve.rows.map(
-      (row) =>
-        `| ${row.name} | ${row.requestsPerSecond} | ${row.latencyP50InMs} | ${row.latencyP99InMs} | ${row.requests} | ${row.expectedStatusShare} (${row.expectedStatus}) | ${row.errors + row.timeouts} | ${row.rssAtStartInMiB} → ${row.rssAfterInMiB} |`,
-    ),
+    ...results.serve.rows.map((row) => `| ${row.name} | ${row.requestsPerSecond} | ${row.latencyP50InMs} | ${row.latencyP99InMs} | ${row.requests} | ${row.okShare} | ${row.errors} | ${row.rssAtStartInMiB} → ${row.rssAfterInMiB} |`),
     '',
-  );
-  add(scaleOfServing(results.serve.rows), '');
-  add('## 5. Generator (largest corpus descriptions)', '', ...generatorSection(results.generator), '');
-  add(
-    '## 6. Tokens of the tool list (`o200k_base`)',
+    '| framework | aicap ÷ static, requests/s |',
+    '|---|---:|',
+    ...results.serve.perFramework.map((entry) => `| ${entry.framework} | ${entry.ratio.median.toFixed(2)} (${entry.ratio.p25.toFixed(2)}–${entry.ratio.p75.toFixed(2)}) |`),
     '',
-    'Full OpenAI Chat Completions tool export of the catalog vs the export of `selectTools` top 5 for one request.',
+    '## 6. Generator (largest corpus descriptions)',
     '',
-    '| description | tools in catalog | full export, tokens | request | top 5 | top 5, tokens | × fewer |',
-    '|---|---:|---:|---|---|---:|---:|',
-    ...results.tokens.rows.flatMap((row) =>
-      row.selections.map(
-        (selection, index) =>
-          `| ${index === 0 ? row.label : ''} | ${index === 0 ? row.catalogTools : ''} | ${index === 0 ? row.fullExportTokens : ''} | ${selection.request} | ${selection.tools.map((name) => `\`${name}\``).join(', ')} | ${selection.tokens} | ${selection.ratio} |`,
-      ),
-    ),
+    ...generatorSection(results.generator),
     '',
-    ...results.tokens.rows.filter((row) => row.generationInMs !== undefined).map((row) => `${row.label}: converted by \`aicap/openapi\` in ${row.generationInMs} ms (${row.operations} operations → ${row.manifestTools} tools; ${row.catalogTools} in the catalog after deprecated and quarantined ones are held back).`),
-    ...(results.tokens.pending ? [`Pending: ${results.tokens.pending}`] : []),
+    '## 7. Tokens of the tool list (`o200k_base`) and selection cost',
+    '',
+    ...tokensSection(results.tokens),
+    '',
+    ...selectionSection(results.selection),
     '',
   );
   return `${lines.join('\n').replace(/\n{3,}/g, '\n\n').trim()}\n`;
 }
 
+/** Sentences computed from this run's figures (what the targets mean, where the time goes). */
+function readingOf(results) {
+  const lines = [];
+  const [aicap, floor] = results.discovery.rows;
+  lines.push(`Payments cold discovery: aicap ${aicap.medianInMs.toFixed(3)} ms, the floor ${floor.medianInMs.toFixed(3)} ms; the difference (${(aicap.medianInMs - floor.medianInMs).toFixed(3)} ms) is what parsing, validation, the poisoning scan and the digest cost.`);
+  const [revalidated, floor304, cached] = results.revalidation.rows;
+  lines.push(`A 304 revalidation takes ${revalidated.medianInMs.toFixed(3)} ms against the floor's ${floor304.medianInMs.toFixed(3)} ms; within max-age a discovery sends no request and takes ${cached.medianInMs.toFixed(3)} ms.`);
+  for (const row of results.scale.rows ?? []) {
+    lines.push(`${row.label}: ${row.tools} tools, ${kib(row.manifestBytes)} compact (${kib(row.wire.gzip.bytes)} gzip, ${kib(row.wire.br.bytes)} br on the wire; MCP's \`tools/list\` answer ${kib(row.wire.mcpToolsList.bytes)}); cold discovery ${row.cold.aicapMedianInMs.toFixed(1)} ms, ${row.cold.versusMcp.median.toFixed(2)}× faster than the fastest MCP mode.`);
+  }
+  return lines;
+}
+
+function kib(bytes) {
+  return bytes >= 1_048_576 ? `${(bytes / 1_048_576).toFixed(2)} MiB` : `${(bytes / 1024).toFixed(1)} KiB`;
+}
+
 function latencyTable(rows, withRequests = false) {
   return [
-    `| variant | median ms | p95 ms | mean ms | min ms | max ms | iterations${withRequests ? ' | requests per call' : ''} |`,
-    `|---|---:|---:|---:|---:|---:|---:${withRequests ? '|---:' : ''}|`,
+    `| variant | median ms | p25 ms | p75 ms | p95 ms | min ms | max ms | iterations${withRequests ? ' | requests per call' : ''} |`,
+    `|---|---:|---:|---:|---:|---:|---:|---:${withRequests ? '|---:' : ''}|`,
     ...rows.map(
       (row) =>
-        `| ${row.name} | ${row.medianInMs.toFixed(3)} | ${row.p95InMs.toFixed(3)} | ${row.meanInMs.toFixed(3)} | ${row.minInMs.toFixed(3)} | ${row.maxInMs.toFixed(3)} | ${row.iterations}${withRequests ? ` | ${round2(row.requestsPerCall)}` : ''} |`,
+        `| ${row.name} | ${row.medianInMs.toFixed(3)} | ${row.p25InMs.toFixed(3)} | ${row.p75InMs.toFixed(3)} | ${row.p95InMs.toFixed(3)} | ${row.minInMs.toFixed(3)} | ${row.maxInMs.toFixed(3)} | ${row.iterations}${withRequests ? ` | ${row.requestsPerCall === undefined ? '' : Math.round(row.requestsPerCall * 100) / 100}` : ''} |`,
     ),
   ];
+}
+
+function scaleSection(scale) {
+  if (scale.pending) return [`Pending: ${scale.pending}`];
+  const lines = [
+    '| API | tools (MCP) | generation ms | compact | identity / gzip / br on the wire | MCP `tools/list` | cold aicap ms | cold vs floor | cold vs MCP | 304 vs floor | cache hit ms | first selection ms (next) |',
+    '|---|---:|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|',
+  ];
+  const spread = (ratio) => `${ratio.median.toFixed(2)} (${ratio.p25.toFixed(2)}–${ratio.p75.toFixed(2)})`;
+  for (const row of scale.rows) {
+    lines.push(
+      `| ${row.label} | ${row.tools} (${row.mcpTools}) | ${row.generationInMs} | ${kib(row.manifestBytes)} | ${kib(row.wire.identity.bytes)} / ${kib(row.wire.gzip.bytes)} / ${kib(row.wire.br.bytes)} | ${kib(row.wire.mcpToolsList.bytes)} | ${row.cold.aicapMedianInMs.toFixed(1)} | ${spread(row.cold.versusFloor)} | ${spread(row.cold.versusMcp)} | ${spread(row.revalidation.versusFloor)} | ${row.revalidation.cacheHitInMs.median.toFixed(3)} | ${row.selection.firstInMs.toFixed(1)} (${row.selection.nextInMs.toFixed(2)}) |`,
+    );
+  }
+  for (const row of scale.rows) {
+    lines.push('', `### ${row.label}`, '', `First selection for "${row.selection.query}": ${row.selection.top.map((name) => `\`${name}\``).join(', ')}.`, '', ...latencyTable(row.cold.rows), '', ...latencyTable(row.revalidation.rows, true));
+    if (row.wholeProcess) lines.push('', `Whole process (median of ${row.wholeProcess.runs}): one cold discovery ${row.wholeProcess.discoveryInMs} ms, peak RSS ${row.wholeProcess.peakRssInMiB} MiB (Node and the loaded modules alone: ${row.wholeProcess.baselineRssInMiB} MiB).`);
+  }
+  return lines;
 }
 
 function generatorSection(generator) {
@@ -149,19 +187,27 @@ function generatorSection(generator) {
   ];
 }
 
-// How far even the bare baselines get against MCP in the same run: the ceiling a target has to fit under.
-function scaleOfDiscovery(rows) {
-  const [aicap, raw, ...mcp] = rows;
-  const fastestMcp = Math.min(...mcp.map((row) => row.medianInMs));
-  return `For scale: raw \`fetch\` + \`JSON.parse\` (no checks at all) is ${(fastestMcp / raw.medianInMs).toFixed(1)}× faster than the faster MCP variant in this run; aicap takes ${(aicap.medianInMs / raw.medianInMs).toFixed(1)}× the raw fetch's time (parse, validation, poisoning scan, digest).`;
+function tokensSection(tokens) {
+  return [
+    'Full OpenAI Chat Completions tool export of the catalog vs the export of `selectTools` top 5 for one request.',
+    '',
+    '| description | tools in catalog | full export, tokens | request | top 5 | top 5, tokens | × fewer |',
+    '|---|---:|---:|---|---|---:|---:|',
+    ...tokens.rows.flatMap((row) =>
+      row.selections.map(
+        (selection, index) =>
+          `| ${index === 0 ? row.label : ''} | ${index === 0 ? row.catalogTools : ''} | ${index === 0 ? row.fullExportTokens : ''} | ${selection.request} | ${selection.tools.map((name) => `\`${name}\``).join(', ')} | ${selection.tokens} | ${selection.ratio} |`,
+      ),
+    ),
+    '',
+    ...tokens.rows.filter((row) => row.generationInMs !== undefined).map((row) => `${row.label}: converted by \`aicap/openapi\` in ${row.generationInMs} ms (${row.operations} operations → ${row.manifestTools} tools; ${row.catalogTools} in the catalog after deprecated and quarantined ones are held back).`),
+    ...(tokens.pending ? [`Pending: ${tokens.pending}`] : []),
+  ];
 }
 
-function scaleOfServing(rows) {
-  const [aicap, , staticExpress, ...mcp] = rows;
-  const fastestMcp = Math.max(...mcp.map((row) => row.requestsPerSecond));
-  return `For scale: the static Express route serves ${(staticExpress.requestsPerSecond / fastestMcp).toFixed(1)}× the requests/s of the faster MCP stateless variant; aicap/express ${(aicap.requestsPerSecond / fastestMcp).toFixed(1)}×.`;
-}
-
-function round2(value) {
-  return Math.round(value * 100) / 100;
+function selectionSection(selection) {
+  if (selection.pending) return [`Selection cost pending: ${selection.pending}`];
+  return [
+    `Selection on ${selection.tools} tools (GitHub and Stripe in one catalog), ${selection.rounds} rounds: the first query on a new catalog array (index build included) ${selection.firstQueryWithIndexBuildInMs.toFixed(1)} ms; a query after indexing ${selection.queryInMs.median.toFixed(2)} ms (p25–p75 ${selection.queryInMs.p25.toFixed(2)}–${selection.queryInMs.p75.toFixed(2)}). Targets: query ${selection.targets.queryInMs} ms ${selection.met.query ? '✔' : '✘'}, index build ${selection.targets.indexBuildInMs} ms ${selection.met.indexBuild ? '✔' : '✘'}. Recall and MRR: [selection-results.md](selection-results.md) (\`npm run eval:selection\`).`,
+  ];
 }

@@ -6,18 +6,25 @@
 //   ← { type: 'rss' }     → { type: 'rss', rssInBytes }
 //   ← { type: 'stop' }    closes every server and exits.
 //
-// argv[2] is the set to start: `latency` (sections 1–3) or one serving target (section 4).
+// argv[2] is the set to start: `latency` (Payments, sections 1–3), `scale` (big manifests; argv[3] is a
+// JSON file listing `{ name, file }`), or one serving target (section 4).
+import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import express from 'express';
-import { MANIFEST_MEDIA_TYPE, WELL_KNOWN_PATH } from 'aicap';
-import { aiCapabilities } from 'aicap/express';
-import { createManifestHandler } from 'aicap/server';
+import Fastify from 'fastify';
+import { Hono } from 'hono';
+import { getRequestListener } from '@hono/node-server';
+import { WELL_KNOWN_PATH } from 'aicap';
+import { aiCapabilities as expressCapabilities } from 'aicap/express';
+import { aicapPlugin } from 'aicap/fastify';
+import { aiCapabilities as honoCapabilities } from 'aicap/hono';
+import { createManifestHandler, toNodeListener } from 'aicap/server';
 import { loadPaymentsManifest, startPaymentsServer } from '../../examples/payments/dist/start-payments-server.js';
-import { createMcpPaymentsApp } from './mcp-payments-app.js';
+import { createMcpPaymentsApp, createMcpToolsApp, MCP_MODES, mcpToolsOf } from './mcp-payments-app.js';
 
 const set = process.argv[2];
 const manifest = loadPaymentsManifest();
-/** @type {Map<string, { server: import('node:http').Server, origin: string, requests: number, close: () => Promise<void> }>} */
+/** @type {Map<string, { origin: string, requests: number, close: () => Promise<void> }>} */
 const running = new Map();
 
 async function listen(name, listener) {
@@ -26,12 +33,11 @@ async function listen(name, listener) {
     server.once('error', reject);
     server.listen(0, '127.0.0.1', resolve);
   });
-  const entry = {
-    server,
-    origin: `http://127.0.0.1:${server.address().port}`,
-    requests: 0,
-    close: () => closeServer(server),
-  };
+  return register(name, server, () => closeServer(server));
+}
+
+function register(name, server, close) {
+  const entry = { origin: `http://127.0.0.1:${server.address().port}`, requests: 0, close };
   running.set(name, entry);
   server.on('request', () => entry.requests++);
   return entry;
@@ -44,55 +50,108 @@ function closeServer(server) {
   });
 }
 
-/** The Payments manifest served by `aicap/express` alone, with `base_url` on its own origin. */
-async function listenManifestOnly(name, cacheControl) {
-  // The handler loads the manifest at creation; the origin is known only once the server listens.
+/**
+ * A manifest served by `createManifestHandler` on plain `node:http`, with `base_url` rebound to the
+ * server's own origin (as `aicap serve` does), so a client's origin binding accepts it.
+ */
+async function listenRebound(name, source, cacheControl) {
   let originKnown = () => undefined;
   const origin = new Promise((resolve) => (originKnown = resolve));
-  const app = express();
-  app.disable('x-powered-by');
-  const load = async () => ({ ...manifest, service: { ...manifest.service, base_url: `${await origin}/v2` } });
-  const middleware = aiCapabilities({ load, ...(cacheControl ? { cacheControl } : {}) });
-  app.use(middleware);
-  const entry = await listen(name, app);
+  const load = async () => {
+    const path = new URL(source.service.base_url).pathname.replace(/\/$/, '');
+    return { ...source, service: { ...source.service, base_url: `${await origin}${path}` } };
+  };
+  const handler = createManifestHandler({ load, ...(cacheControl ? { cacheControl } : {}) });
+  const entry = await listen(name, toNodeListener(handler));
   originKnown(entry.origin);
-  await middleware.manifestHandler.ready;
+  await handler.ready;
   return entry;
+}
+
+async function listenMcpModes(prefix, options) {
+  for (const mode of MCP_MODES) {
+    const app = options.manifest ? (await createMcpPaymentsApp({ mode: mode.mode, manifest: options.manifest, enableJsonResponse: mode.enableJsonResponse })).app : createMcpToolsApp({ mode: mode.mode, tools: options.tools, enableJsonResponse: mode.enableJsonResponse }).app;
+    await listen(`${prefix}${mode.key}`, app);
+  }
 }
 
 async function startLatencySet() {
   // A rate limit far above what the benchmark sends: the 429 path is not what is measured here.
   const payments = await startPaymentsServer({ rateLimit: { requests: 1_000_000_000, windowInMs: 60_000 } });
-  const entry = { server: payments.server, origin: payments.origin, requests: 0, close: () => payments.close() };
-  payments.server.on('request', () => entry.requests++);
-  running.set('payments', entry);
+  register('payments', payments.server, () => payments.close());
   // `max-age=0`: every discovery after the first is past max-age and revalidates (the 304 path).
-  await listenManifestOnly('revalidate', 'public, max-age=0');
-  await listen('mcpStateless', (await createMcpPaymentsApp({ mode: 'stateless', manifest })).app);
-  await listen('mcpStateful', (await createMcpPaymentsApp({ mode: 'stateful', manifest })).app);
+  await listenRebound('revalidate', manifest, 'public, max-age=0');
+  await listenMcpModes('mcp', { manifest });
+}
+
+async function startScaleSet(listFile) {
+  for (const { name, file } of JSON.parse(readFileSync(listFile, 'utf8'))) {
+    const big = JSON.parse(readFileSync(file, 'utf8'));
+    await listenRebound(name, big, 'public, max-age=300');
+    await listenRebound(`${name}Revalidate`, big, 'public, max-age=0');
+    await listenMcpModes(`${name}Mcp`, { tools: await mcpToolsOf(big) });
+  }
+}
+
+/** The exact answer (bytes and headers) aicap gives for the Payments manifest, for the static routes. */
+async function staticAnswer() {
+  const answer = await createManifestHandler({ manifest })(new Request(`http://127.0.0.1${WELL_KNOWN_PATH}`));
+  return { bytes: Buffer.from(await answer.arrayBuffer()), headers: Object.fromEntries(answer.headers), etag: answer.headers.get('etag') };
+}
+
+/**
+ * What a hand-written static route must do to be a fair baseline: the same bytes and headers,
+ * prepared once, and the same conditional-request work (If-None-Match against the strong ETag).
+ */
+function answersNotModified(ifNoneMatch, etag) {
+  if (typeof ifNoneMatch !== 'string') return false;
+  return ifNoneMatch.trim() === '*' || ifNoneMatch.split(',').some((tag) => tag.trim().replace(/^W\//, '') === etag);
 }
 
 async function startServingTarget(target) {
-  switch (target) {
-    case 'aicap-express':
-      await listenManifestOnly(target);
-      return;
-    case 'static-express': {
-      // The exact bytes and media type aicap serves, sent by a plain Express route.
-      const answer = await createManifestHandler({ manifest })(new Request(`http://127.0.0.1${WELL_KNOWN_PATH}`));
-      const bytes = Buffer.from(await answer.arrayBuffer());
+  const [kind, framework] = target.split('-');
+  if (kind === 'mcp') {
+    const mode = MCP_MODES.find((candidate) => candidate.key === framework);
+    if (!mode) throw new Error(`Unknown MCP mode ${JSON.stringify(framework)}.`);
+    await listen(target, (await createMcpPaymentsApp({ mode: mode.mode, manifest, enableJsonResponse: mode.enableJsonResponse })).app);
+    return;
+  }
+  const fixed = kind === 'static' ? await staticAnswer() : undefined;
+  switch (framework) {
+    case 'express': {
       const app = express();
       app.disable('x-powered-by');
-      app.get(WELL_KNOWN_PATH, (_request, response) => void response.type(MANIFEST_MEDIA_TYPE).send(bytes));
+      app.disable('etag');
+      if (fixed) app.get(WELL_KNOWN_PATH, (request, response) => void (answersNotModified(request.headers['if-none-match'], fixed.etag) ? response.status(304).set({ etag: fixed.etag }).end() : response.set(fixed.headers).send(fixed.bytes)));
+      else app.use(expressCapabilities({ manifest }));
       await listen(target, app);
       return;
     }
-    case 'mcp-stateless':
-      await listen(target, (await createMcpPaymentsApp({ mode: 'stateless', manifest })).app);
+    case 'fastify': {
+      const app = Fastify();
+      if (fixed) app.get(WELL_KNOWN_PATH, (request, reply) => (answersNotModified(request.headers['if-none-match'], fixed.etag) ? reply.code(304).header('etag', fixed.etag).send() : reply.headers(fixed.headers).send(fixed.bytes)));
+      else await app.register(aicapPlugin, { manifest });
+      await app.listen({ port: 0, host: '127.0.0.1' });
+      register(target, app.server, () => app.close());
       return;
-    case 'mcp-stateless-json':
-      await listen(target, (await createMcpPaymentsApp({ mode: 'stateless', manifest, enableJsonResponse: true })).app);
+    }
+    case 'hono': {
+      const app = new Hono();
+      if (fixed) app.get(WELL_KNOWN_PATH, (context) => (answersNotModified(context.req.header('if-none-match'), fixed.etag) ? new Response(null, { status: 304, headers: { etag: fixed.etag } }) : new Response(fixed.bytes, { headers: fixed.headers })));
+      else app.use(honoCapabilities({ manifest }));
+      await listen(target, getRequestListener(app.fetch));
       return;
+    }
+    case 'node': {
+      if (fixed) {
+        await listen(target, (request, response) => {
+          if (request.url !== WELL_KNOWN_PATH) return void response.writeHead(404).end();
+          if (answersNotModified(request.headers['if-none-match'], fixed.etag)) return void response.writeHead(304, { etag: fixed.etag }).end();
+          response.writeHead(200, fixed.headers).end(fixed.bytes);
+        });
+      } else await listen(target, toNodeListener(createManifestHandler({ manifest })));
+      return;
+    }
     default:
       throw new Error(`Unknown server set ${JSON.stringify(target)}.`);
   }
@@ -112,5 +171,6 @@ process.on('message', (message) => {
 process.on('disconnect', () => void stop());
 
 if (set === 'latency') await startLatencySet();
+else if (set === 'scale') await startScaleSet(process.argv[3]);
 else await startServingTarget(set);
 process.send({ type: 'ready', origins: Object.fromEntries([...running].map(([name, entry]) => [name, entry.origin])), rssInBytes: process.memoryUsage().rss });

@@ -3,15 +3,16 @@
 // instead of hanging it.
 import { fork } from 'node:child_process';
 
-const START_TIMEOUT_IN_MS = 30_000;
+const START_TIMEOUT_IN_MS = 120_000;
 const ANSWER_TIMEOUT_IN_MS = 10_000;
 
 /**
- * @param {string} set `latency` or a serving target name.
+ * @param {string} set `latency`, `scale` or a serving target name.
+ * @param {string[]} [extraArguments] More arguments for the child (`scale`: the manifest list file).
  * @returns {Promise<{ origins: Record<string, string>, startRssInBytes: number, counts(): Promise<Record<string, number>>, rss(): Promise<number>, stop(): Promise<void> }>}
  */
-export async function startServerProcess(set) {
-  const child = fork(new URL('./server-process.js', import.meta.url), [set], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+export async function startServerProcess(set, extraArguments = []) {
+  const child = fork(new URL('./server-process.js', import.meta.url), [set, ...extraArguments], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
   const exited = new Promise((resolve) => child.once('exit', resolve));
   const next = (type, timeoutInMs) =>
     new Promise((resolve, reject) => {

@@ -1,12 +1,13 @@
-// Section 3: one read call on warm connections. `client.call('list_transactions')` (argument
-// validation, policy, auth for the exact origin, agent id, declared-error mapping, envelope with the
-// page's items) vs the same GET with the same headers through raw `fetch` + JSON parse, vs MCP
-// `callTool` on a stateful session connected once (the tool does the REST endpoint's work in
-// process; its text content is parsed as JSON, as an agent would).
-import { Agent, fetch as undiciFetch } from 'undici';
+// One read call on warm connections. `client.call('list_transactions')` (argument validation,
+// policy, auth for the exact origin, agent id, declared-error mapping, envelope with the page's
+// items) vs the floor (the same GET with the same headers as a bare `undici.request` + `JSON.parse`
+// on a warm pool) vs MCP `callTool` connected once, in each of the four server modes (the tool does
+// the REST endpoint's work in process; its text content is parsed as JSON, as an agent would).
+import { Agent, request } from 'undici';
 import { createClient } from 'aicap/client';
-import { compareVariants } from '../lib/measure.js';
+import { compareVariants, fastestOf, pairedRatio, withoutSamples } from '../lib/measure.js';
 import { createMcpClient } from '../lib/mcp-client.js';
+import { MCP_MODES } from '../lib/mcp-payments-app.js';
 
 const TOKEN = 'demo-read';
 const AGENT_ID = 'bench-agent';
@@ -18,12 +19,12 @@ const CALLS_PER_SESSION = 40;
 
 /** @param {{ origins: Record<string, string>, iterations: { warmupIterations: number, iterations: number, maxTimeInMs: number } }} context */
 export async function benchmarkCall(context) {
-  const { payments, mcpStateful } = context.origins;
+  const { payments } = context.origins;
   const client = createClient({ agentId: AGENT_ID });
   await client.discover(payments, { credentials: { token: TOKEN } });
   const headers = { accept: 'application/json', authorization: `Bearer ${TOKEN}`, 'x-agent-id': AGENT_ID };
-  const mcp = createMcpClient(`${mcpStateful}/mcp`, { headers: { authorization: `Bearer ${TOKEN}`, 'x-agent-id': AGENT_ID } });
-  await mcp.connect();
+  const mcpClients = MCP_MODES.map((mode) => ({ mode, mcp: createMcpClient(`${context.origins[`mcp${mode.key}`]}/mcp`, { headers: { authorization: `Bearer ${TOKEN}`, 'x-agent-id': AGENT_ID } }) }));
+  await Promise.all(mcpClients.map(({ mcp }) => mcp.connect()));
   const dispatcher = new Agent();
   const url = `${payments}/v2/accounts/${ARGUMENTS.account_id}/transactions?limit=${ARGUMENTS.limit}`;
   const expectPage = (transactions) => {
@@ -41,36 +42,32 @@ export async function benchmarkCall(context) {
         },
       },
       {
-        name: 'raw `fetch` (Node global) + JSON',
-        run: async () => (await fetch(url, { headers })).json(),
+        name: 'floor: `undici.request` + `JSON.parse` (warm pool)',
+        async run() {
+          const { body } = await request(url, { headers, dispatcher });
+          return JSON.parse(await body.text());
+        },
         check: (body) => expectPage(body.transactions),
       },
-      {
-        name: 'raw `fetch` (undici 7, as aicap) + JSON',
-        run: async () => (await undiciFetch(url, { headers, dispatcher })).json(),
-        check: (body) => expectPage(body.transactions),
-      },
-      {
-        name: 'MCP `callTool`, stateful session',
+      ...mcpClients.map(({ mode, mcp }) => ({
+        name: `MCP \`callTool\`, ${mode.label}`,
         run: async () => {
           const result = await mcp.client.callTool({ name: 'list_transactions', arguments: ARGUMENTS });
           if (result.isError) throw new Error(`callTool failed: ${result.content[0]?.text}`);
           return JSON.parse(result.content[0].text);
         },
         check: (body) => expectPage(body.transactions),
-      },
+      })),
     ];
     const rows = await compareVariants(variants, context.iterations);
-    const [aicap, globalFetch, undiciRawFetch, mcpCall] = rows;
-    const fasterFetch = globalFetch.medianInMs <= undiciRawFetch.medianInMs ? globalFetch : undiciRawFetch;
+    const [aicap, floor, ...mcp] = rows;
+    const fastestMcp = fastestOf(mcp);
     return {
-      rows,
-      ratios: {
-        versusFetch: { value: aicap.medianInMs / fasterFetch.medianInMs, against: fasterFetch.name },
-        versusMcp: { value: mcpCall.medianInMs / aicap.medianInMs, against: mcpCall.name },
-      },
+      rows: withoutSamples(rows),
+      versusFloor: pairedRatio(aicap.samples, floor.samples, floor.name),
+      versusMcp: pairedRatio(fastestMcp.samples, aicap.samples, fastestMcp.name),
     };
   } finally {
-    await Promise.all([client.close(), mcp.close(), dispatcher.close()]);
+    await Promise.all([client.close(), dispatcher.close(), ...mcpClients.map(({ mcp }) => mcp.close())]);
   }
 }

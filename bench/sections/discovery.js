@@ -1,66 +1,87 @@
-// Section 1: cold discovery. Every variant starts from nothing on each iteration: a fresh aicap
-// client, a fresh MCP client, and for all of them a fresh connection pool (undici 7 `Agent`, the
-// HTTP stack the aicap client itself uses), so every timed iteration includes its TCP connect.
-// Creating and closing clients and pools is outside the timed part.
+// Cold discovery. Every variant starts from nothing on each iteration: a fresh aicap client, a fresh
+// MCP client, and for the baselines a fresh connection pool (undici 7 `Agent`, the HTTP stack the
+// aicap client itself uses), so every timed iteration includes its TCP connect. Creating and
+// closing clients and pools is outside the timed part.
+//
+// Baselines: the physical floor (a bare `undici.request` of the same manifest bytes + `JSON.parse`:
+// no checks at all) and the MCP SDK's `connect` + `listTools` of the same tools in each of its four
+// server modes; aicap is compared with the fastest of them, pair by pair.
 import { setTimeout as delay } from 'node:timers/promises';
-import { Agent, fetch as undiciFetch } from 'undici';
+import { Agent, request, fetch as undiciFetch } from 'undici';
 import { MANIFEST_MEDIA_TYPE, WELL_KNOWN_PATH } from 'aicap';
 import { createClient } from 'aicap/client';
-import { compareVariants } from '../lib/measure.js';
+import { compareVariants, fastestOf, pairedRatio, withoutSamples } from '../lib/measure.js';
 import { createMcpClient } from '../lib/mcp-client.js';
+import { MCP_MODES } from '../lib/mcp-payments-app.js';
 
-const TOOL_COUNT = 5;
-
-/** @param {{ origins: Record<string, string>, servers: { counts(): Promise<Record<string, number>> }, iterations: { warmupIterations: number, iterations: number, maxTimeInMs: number } }} context */
+/**
+ * @param {{
+ *   origin: string, mcpOrigins: Record<string, string>, toolCount: number, mcpToolCount?: number,
+ *   clientOptions?: object, servers?: { counts(): Promise<Record<string, number>> }, servedBy?: { aicap: string, mcp: (key: string) => string },
+ *   iterations: { warmupIterations: number, iterations: number, minIterations?: number, maxTimeInMs: number },
+ * }} context
+ */
 export async function benchmarkColdDiscovery(context) {
-  const { payments, mcpStateless, mcpStateful } = context.origins;
-  const pool = () => new Agent();
-  const pooledFetch = (dispatcher) => (url, init) => undiciFetch(url, { ...init, dispatcher });
-  const expectTools = (count) => {
-    if (count !== TOOL_COUNT) throw new Error(`Expected ${TOOL_COUNT} tools, got ${count}.`);
+  const expectCount = (expected) => (count) => {
+    if (count !== expected) throw new Error(`Expected ${expected} tools, got ${count}.`);
   };
-  const mcpVariant = (name, origin) => ({
-    name,
+  const expectTools = expectCount(context.toolCount);
+  // MCP lists the tools a client's catalog exports (deprecated and quarantined ones held back).
+  const expectMcpTools = expectCount(context.mcpToolCount ?? context.toolCount);
+  const mcpVariants = MCP_MODES.map((mode) => ({
+    name: `MCP \`connect\` + \`listTools\`, ${mode.label}`,
+    key: mode.key,
     async setup() {
-      const dispatcher = pool();
-      return { dispatcher, mcp: createMcpClient(`${origin}/mcp`, { fetch: pooledFetch(dispatcher) }) };
+      const dispatcher = new Agent();
+      return { dispatcher, mcp: createMcpClient(`${context.mcpOrigins[mode.key]}/mcp`, { fetch: (url, init) => undiciFetch(url, { ...init, dispatcher }) }) };
     },
     async run({ mcp }) {
       await mcp.connect();
       return mcp.client.listTools();
     },
-    check: (result) => expectTools(result.tools.length),
+    check: (result) => expectMcpTools(result.tools.length),
     async teardown({ dispatcher, mcp }) {
       await mcp.close();
       await dispatcher.close();
     },
-  });
+  }));
   const variants = [
     {
       name: 'aicap `client.discover` (new client)',
-      setup: async () => createClient(),
-      run: (client) => client.discover(payments),
+      setup: async () => createClient(context.clientOptions ?? {}),
+      run: (client) => client.discover(context.origin),
       check: (service) => expectTools(service.manifest.tools.length),
       teardown: (client) => client.close(),
     },
     {
-      name: 'raw `fetch` + `JSON.parse` (new pool)',
-      setup: async () => pool(),
+      name: 'floor: `undici.request` + `JSON.parse` (new pool)',
+      setup: async () => new Agent(),
       async run(dispatcher) {
-        const response = await undiciFetch(`${payments}${WELL_KNOWN_PATH}`, { dispatcher, headers: { accept: MANIFEST_MEDIA_TYPE } });
-        return JSON.parse(await response.text());
+        const { body } = await request(`${context.origin}${WELL_KNOWN_PATH}`, { dispatcher, headers: { accept: MANIFEST_MEDIA_TYPE } });
+        return JSON.parse(await body.text());
       },
       check: (manifest) => expectTools(manifest.tools.length),
       teardown: (dispatcher) => dispatcher.close(),
     },
-    mcpVariant('MCP `connect` + `listTools`, stateless', mcpStateless),
-    mcpVariant('MCP `connect` + `listTools`, stateful', mcpStateful),
+    ...mcpVariants,
   ];
   const rows = await compareVariants(variants, context.iterations);
-  // HTTP requests one discovery makes, counted by the servers in one extra untimed iteration per
-  // variant (teardown, such as the stateful session's DELETE, excluded). The MCP client opens its
-  // optional event stream in the background after connecting: it is given time to land.
-  const servedBy = ['payments', 'payments', 'mcpStateless', 'mcpStateful'];
+  if (context.servers && context.servedBy) await countRequests(context, variants, rows);
+  const [aicap, floor, ...mcp] = rows;
+  const fastestMcp = fastestOf(mcp);
+  return {
+    rows: withoutSamples(rows),
+    versusFloor: pairedRatio(aicap.samples, floor.samples, floor.name),
+    versusMcp: pairedRatio(fastestMcp.samples, aicap.samples, fastestMcp.name),
+    aicapMedianInMs: aicap.medianInMs,
+  };
+}
+
+// HTTP requests one discovery makes, counted by the servers in one extra untimed iteration per
+// variant (teardown, such as the stateful session's DELETE, excluded). The MCP client opens its
+// optional event stream in the background after connecting: it is given time to land.
+async function countRequests(context, variants, rows) {
+  const servedBy = [context.servedBy.aicap, context.servedBy.aicap, ...MCP_MODES.map((mode) => context.servedBy.mcp(mode.key))];
   for (const [index, variant] of variants.entries()) {
     const state = variant.setup ? await variant.setup() : undefined;
     const before = (await context.servers.counts())[servedBy[index]];
@@ -69,7 +90,4 @@ export async function benchmarkColdDiscovery(context) {
     rows[index].requestsPerCall = (await context.servers.counts())[servedBy[index]] - before;
     if (variant.teardown) await variant.teardown(state);
   }
-  const [aicap, , stateless, stateful] = rows;
-  const fasterMcp = stateless.medianInMs <= stateful.medianInMs ? stateless : stateful;
-  return { rows, ratio: { value: fasterMcp.medianInMs / aicap.medianInMs, against: fasterMcp.name } };
 }

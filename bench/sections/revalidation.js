@@ -1,50 +1,87 @@
-// Section 2: refreshing what a connected agent already knows. aicap: `client.discover` again once the
-// manifest is past max-age (a conditional GET answered 304 by a server sending `max-age=0`), and
-// within max-age (answered from the client's cache: no request at all). MCP: a second `listTools` on
-// a connected client (one POST each time; the protocol has no validators). Requests are counted on
+// Refreshing what a connected agent already knows. aicap: `client.discover` again once the manifest
+// is past max-age (a conditional GET answered 304 by a server sending `max-age=0`), and within
+// max-age (answered from the client's cache: no request at all). Floor: the same conditional GET as a
+// bare `undici.request` on a warm pool. MCP: a second `listTools` on a connected client in each of the
+// four server modes (one POST each time; the protocol has no validators). Requests are counted on
 // the servers, not inferred.
 import { setTimeout as delay } from 'node:timers/promises';
+import { Agent, request } from 'undici';
+import { MANIFEST_MEDIA_TYPE, WELL_KNOWN_PATH } from 'aicap';
 import { createClient } from 'aicap/client';
-import { compareVariants } from '../lib/measure.js';
+import { compareVariants, fastestOf, pairedRatio, spreadOf, withoutSamples } from '../lib/measure.js';
 import { createMcpClient } from '../lib/mcp-client.js';
+import { MCP_MODES } from '../lib/mcp-payments-app.js';
 
-/** @param {{ origins: Record<string, string>, servers: { counts(): Promise<Record<string, number>> }, iterations: { warmupIterations: number, iterations: number, maxTimeInMs: number } }} context */
+/**
+ * @param {{
+ *   revalidateOrigin: string, freshOrigin: string, mcpOrigins: Record<string, string>,
+ *   clientOptions?: object, servers: { counts(): Promise<Record<string, number>> }, servedBy: { revalidate: string, fresh: string },
+ *   iterations: { warmupIterations: number, iterations: number, minIterations?: number, maxTimeInMs: number },
+ * }} context
+ */
 export async function benchmarkRevalidation(context) {
-  const { payments, revalidate, mcpStateless, mcpStateful } = context.origins;
-  const stale = createClient();
-  const fresh = createClient();
-  const statefulMcp = createMcpClient(`${mcpStateful}/mcp`);
-  const statelessMcp = createMcpClient(`${mcpStateless}/mcp`);
-  await Promise.all([stale.discover(revalidate), fresh.discover(payments), statefulMcp.connect(), statelessMcp.connect()]);
+  const stale = createClient(context.clientOptions ?? {});
+  const fresh = createClient(context.clientOptions ?? {});
+  const dispatcher = new Agent();
+  const mcpClients = MCP_MODES.map((mode) => ({ mode, mcp: createMcpClient(`${context.mcpOrigins[mode.key]}/mcp`) }));
+  await Promise.all([stale.discover(context.revalidateOrigin), fresh.discover(context.freshOrigin), ...mcpClients.map(({ mcp }) => mcp.connect())]);
+  const manifestUrl = `${context.revalidateOrigin}${WELL_KNOWN_PATH}`;
+  const first = await request(manifestUrl, { dispatcher, headers: { accept: MANIFEST_MEDIA_TYPE } });
+  await first.body.text();
+  const etag = first.headers.etag;
+  if (typeof etag !== 'string') throw new Error(`${manifestUrl} sent no ETag.`);
   // After `connect` the MCP client opens its optional GET event stream in the background; let it
   // land before counting so it is not charged to `listTools`.
   await delay(200);
   try {
     const before = await context.servers.counts();
-    const runs = { revalidate: 0, payments: 0, mcpStateful: 0, mcpStateless: 0 };
-    const counted = (server, run) => async () => {
-      runs[server]++;
-      return run();
-    };
+    const runs = { revalidate: 0, fresh: 0 };
     const variants = [
-      { name: 'aicap `client.discover`, past max-age (304)', run: counted('revalidate', () => stale.discover(revalidate)) },
-      { name: 'aicap `client.discover`, within max-age (cache)', run: counted('payments', () => fresh.discover(payments)) },
-      { name: 'MCP second `listTools`, stateful session', run: counted('mcpStateful', () => statefulMcp.client.listTools()) },
-      { name: 'MCP second `listTools`, stateless', run: counted('mcpStateless', () => statelessMcp.client.listTools()) },
+      {
+        name: 'aicap `client.discover`, past max-age (304)',
+        run: () => {
+          runs.revalidate++;
+          return stale.discover(context.revalidateOrigin);
+        },
+      },
+      {
+        name: 'floor: conditional `undici.request` (304, warm pool)',
+        async run() {
+          const answer = await request(manifestUrl, { dispatcher, headers: { accept: MANIFEST_MEDIA_TYPE, 'if-none-match': etag } });
+          await answer.body.dump();
+          return answer.statusCode;
+        },
+        check: (status) => {
+          if (status !== 304) throw new Error(`The floor's conditional GET got ${status}, not 304.`);
+        },
+      },
+      {
+        name: 'aicap `client.discover`, within max-age (cache)',
+        run: () => {
+          runs.fresh++;
+          return fresh.discover(context.freshOrigin);
+        },
+      },
+      ...mcpClients.map(({ mode, mcp }) => ({ name: `MCP second \`listTools\`, ${mode.label}`, run: () => mcp.client.listTools() })),
     ];
     const rows = await compareVariants(variants, context.iterations);
     const after = await context.servers.counts();
-    const requestsPerCall = Object.fromEntries(Object.entries(runs).map(([server, count]) => [server, (after[server] - before[server]) / count]));
-    rows[0].requestsPerCall = requestsPerCall.revalidate;
-    rows[1].requestsPerCall = requestsPerCall.payments;
-    rows[2].requestsPerCall = requestsPerCall.mcpStateful;
-    rows[3].requestsPerCall = requestsPerCall.mcpStateless;
+    // The floor's requests (warm-up rounds included) also reach the revalidating server: count aicap's alone.
+    const floorRequests = rows[1].iterations + context.iterations.warmupIterations;
+    rows[0].requestsPerCall = (after[context.servedBy.revalidate] - before[context.servedBy.revalidate] - floorRequests) / runs.revalidate;
     if (rows[0].requestsPerCall !== 1) throw new Error(`Revalidation sent ${rows[0].requestsPerCall} requests per discover; expected exactly 1 (a conditional GET).`);
-    if (rows[1].requestsPerCall !== 0) throw new Error(`A discover within max-age sent ${rows[1].requestsPerCall} requests per call; expected 0.`);
-    const [revalidated, , stateful, stateless] = rows;
-    const fasterMcp = stateless.medianInMs <= stateful.medianInMs ? stateless : stateful;
-    return { rows, ratio: { value: fasterMcp.medianInMs / revalidated.medianInMs, against: fasterMcp.name } };
+    rows[2].requestsPerCall = (after[context.servedBy.fresh] - before[context.servedBy.fresh]) / runs.fresh;
+    if (rows[2].requestsPerCall !== 0) throw new Error(`A discover within max-age sent ${rows[2].requestsPerCall} requests per call; expected 0.`);
+    const [revalidated, floor, cached, ...mcp] = rows;
+    const fastestMcp = fastestOf(mcp);
+    return {
+      rows: withoutSamples(rows),
+      versusFloor: pairedRatio(revalidated.samples, floor.samples, floor.name),
+      versusMcp: pairedRatio(fastestMcp.samples, revalidated.samples, fastestMcp.name),
+      cacheHitInMs: spreadOf(cached.samples),
+    };
   } finally {
-    await Promise.all([stale.close(), fresh.close(), statefulMcp.close(), statelessMcp.close()]);
+    await Promise.all([stale.close(), fresh.close(), dispatcher.close(), ...mcpClients.map(({ mcp }) => mcp.close())]);
   }
 }
+

@@ -1,23 +1,29 @@
-// Section 4: serving throughput, measured with autocannon: the `aicap/express` manifest route (200,
-// and 304 with `If-None-Match`), a plain Express route sending the same bytes, and MCP stateless
-// `tools/list` (the SDK's default SSE answers, and its JSON-response mode). Each target is its own
-// server process (so its RSS is its own); all of them are started first and then measured in short
-// interleaved bursts (A, B, C, …, A, B, C, …), so a burst of load from elsewhere on the machine hits
-// every target alike. Ratios are medians of the per-round ratios. Every target is checked with one
-// real request first; autocannon's error, timeout and status counts are recorded with the figures.
+// Serving throughput, measured with autocannon: the aicap manifest route on each of the four ways to
+// serve it (Express, Fastify, Hono, plain node:http), each beside a hand-written static route on the
+// same framework that sends the same bytes and headers prepared once and does the same
+// If-None-Match work (the fair "you could just serve a file" baseline), and MCP `tools/list` of the
+// same tools in the SDK's four server modes. Each target is its own server process (so its RSS is its
+// own); all of them are started first and then measured in short interleaved bursts (A, B, C, …, A,
+// B, C, …), so a burst of load from elsewhere on the machine hits every target alike. Ratios are
+// taken round by round. Every target is checked with one real request first; autocannon's error,
+// timeout and status counts are recorded with the figures.
 import autocannon from 'autocannon';
 import { MANIFEST_MEDIA_TYPE, WELL_KNOWN_PATH } from 'aicap';
 import { startServerProcess } from '../lib/start-server-process.js';
-import { medianOf, round } from '../lib/measure.js';
+import { medianOf, pairedRatio, round } from '../lib/measure.js';
+import { MCP_MODES } from '../lib/mcp-payments-app.js';
 
+const PROTOCOL_VERSION = '2025-06-18';
+const MCP_HEADERS = { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': PROTOCOL_VERSION };
 const TOOLS_LIST = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} });
-const MCP_HEADERS = { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-06-18' };
+export const FRAMEWORKS = ['express', 'fastify', 'hono', 'node'];
+const FRAMEWORK_LABELS = { express: 'Express', fastify: 'Fastify', hono: 'Hono', node: 'node:http' };
 const TARGETS = [
-  { name: 'aicap/express manifest route, 200', set: 'aicap-express', request: manifestRequest, expectStatus: 200 },
-  { name: 'aicap/express manifest route, 304 (If-None-Match)', set: 'aicap-express', request: conditionalRequest, expectStatus: 304 },
-  { name: 'static Express route, same bytes, 200', set: 'static-express', request: manifestRequest, expectStatus: 200 },
-  { name: 'MCP stateless `tools/list` (SSE answer, SDK default)', set: 'mcp-stateless', request: toolsListRequest, expectStatus: 200 },
-  { name: 'MCP stateless `tools/list` (`enableJsonResponse`)', set: 'mcp-stateless-json', request: toolsListRequest, expectStatus: 200 },
+  ...FRAMEWORKS.flatMap((framework) => [
+    { name: `aicap manifest route, ${FRAMEWORK_LABELS[framework]}`, set: `aicap-${framework}`, request: manifestRequest },
+    { name: `static route, same bytes and ETag work, ${FRAMEWORK_LABELS[framework]}`, set: `static-${framework}`, request: manifestRequest },
+  ]),
+  ...MCP_MODES.map((mode) => ({ name: `MCP \`tools/list\`, ${mode.label}`, set: `mcp-${mode.key}`, request: mode.mode === 'stateful' ? statefulToolsListRequest : toolsListRequest, mcp: true })),
 ];
 
 /**
@@ -33,7 +39,7 @@ export async function benchmarkServing(options) {
       const request = await target.request(Object.values(server.origins)[0]);
       const probe = await fetch(request.url, { method: request.method, headers: request.headers, ...(request.body ? { body: request.body } : {}) });
       await probe.arrayBuffer();
-      if (probe.status !== target.expectStatus) throw new Error(`${target.name}: expected status ${target.expectStatus}, got ${probe.status}.`);
+      if (probe.status !== 200) throw new Error(`${target.name}: expected status 200, got ${probe.status}.`);
       Object.assign(target, { server, autocannonRequest: request });
     }
     const burst = (target, duration) => autocannon({ ...target.autocannonRequest, connections: options.connections, duration, pipelining: 1 });
@@ -42,38 +48,44 @@ export async function benchmarkServing(options) {
       for (const target of targets) target.bursts.push(await burst(target, options.burstInSeconds));
     }
     const rows = [];
-    for (const target of targets) {
-      const total = sum(target.bursts.map((result) => result.requests.total));
-      const matching = sum(target.bursts.map((result) => result.statusCodeStats?.[String(target.expectStatus)]?.count ?? 0));
-      rows.push({
-        name: target.name,
-        requestsPerSecond: round(medianOf(target.bursts.map((result) => result.requests.average)), 0),
-        requestsPerSecondByRound: target.bursts.map((result) => round(result.requests.average, 0)),
-        latencyP50InMs: medianOf(target.bursts.map((result) => result.latency.p50)),
-        latencyP99InMs: medianOf(target.bursts.map((result) => result.latency.p99)),
-        requests: total,
-        expectedStatus: target.expectStatus,
-        expectedStatusShare: round(matching / Math.max(1, total), 4),
-        errors: sum(target.bursts.map((result) => result.errors)),
-        timeouts: sum(target.bursts.map((result) => result.timeouts)),
-        rssAtStartInMiB: round(target.server.startRssInBytes / 1_048_576, 1),
-        rssAfterInMiB: round((await target.server.rss()) / 1_048_576, 1),
-      });
-    }
-    const [aicap, , staticExpress, mcpSse, mcpJson] = rows;
-    const fasterMcp = mcpSse.requestsPerSecond >= mcpJson.requestsPerSecond ? mcpSse : mcpJson;
-    const pairedRatio = (other) => medianOf(aicap.requestsPerSecondByRound.map((value, index) => value / other.requestsPerSecondByRound[index]));
+    for (const target of targets) rows.push(await rowOf(target));
+    const byName = Object.fromEntries(rows.map((row) => [row.name, row]));
+    const perFramework = FRAMEWORKS.map((framework) => {
+      const aicap = byName[TARGETS.find((target) => target.set === `aicap-${framework}`).name];
+      const staticRoute = byName[TARGETS.find((target) => target.set === `static-${framework}`).name];
+      return { framework, ratio: pairedRatio(aicap.requestsPerSecondByRound, staticRoute.requestsPerSecondByRound, staticRoute.name) };
+    });
+    const worst = perFramework.reduce((low, entry) => (entry.ratio.median < low.ratio.median ? entry : low));
+    const mcpRows = rows.filter((_row, index) => targets[index].mcp);
+    const fastestMcp = mcpRows.reduce((best, row) => (row.requestsPerSecond > best.requestsPerSecond ? row : best));
+    const express = byName[TARGETS[0].name];
     return {
       rows,
       settings: options,
-      ratios: {
-        versusStaticExpress: { value: pairedRatio(staticExpress), against: staticExpress.name },
-        versusMcpStateless: { value: pairedRatio(fasterMcp), against: fasterMcp.name },
-      },
+      perFramework,
+      versusStatic: { ...worst.ratio, against: `${worst.ratio.against} (the worst of the four frameworks)` },
+      versusMcp: pairedRatio(express.requestsPerSecondByRound, fastestMcp.requestsPerSecondByRound, fastestMcp.name),
     };
   } finally {
     await Promise.all(started.map((server) => server.stop()));
   }
+}
+
+async function rowOf(target) {
+  const total = sum(target.bursts.map((result) => result.requests.total));
+  const matching = sum(target.bursts.map((result) => result.statusCodeStats?.['200']?.count ?? 0));
+  return {
+    name: target.name,
+    requestsPerSecond: round(medianOf(target.bursts.map((result) => result.requests.average)), 0),
+    requestsPerSecondByRound: target.bursts.map((result) => round(result.requests.average, 0)),
+    latencyP50InMs: medianOf(target.bursts.map((result) => result.latency.p50)),
+    latencyP99InMs: medianOf(target.bursts.map((result) => result.latency.p99)),
+    requests: total,
+    okShare: round(matching / Math.max(1, total), 4),
+    errors: sum(target.bursts.map((result) => result.errors + result.timeouts)),
+    rssAtStartInMiB: round(target.server.startRssInBytes / 1_048_576, 1),
+    rssAfterInMiB: round((await target.server.rss()) / 1_048_576, 1),
+  };
 }
 
 function sum(values) {
@@ -84,14 +96,19 @@ async function manifestRequest(origin) {
   return { url: `${origin}${WELL_KNOWN_PATH}`, method: 'GET', headers: { accept: MANIFEST_MEDIA_TYPE } };
 }
 
-async function conditionalRequest(origin) {
-  const response = await fetch(`${origin}${WELL_KNOWN_PATH}`);
-  await response.arrayBuffer();
-  const etag = response.headers.get('etag');
-  if (!etag) throw new Error('The aicap manifest route sent no ETag.');
-  return { url: `${origin}${WELL_KNOWN_PATH}`, method: 'GET', headers: { accept: MANIFEST_MEDIA_TYPE, 'if-none-match': etag } };
-}
-
 async function toolsListRequest(origin) {
   return { url: `${origin}/mcp`, method: 'POST', headers: MCP_HEADERS, body: TOOLS_LIST };
+}
+
+/** A stateful server answers `tools/list` only inside a session: open one as a client would, then reuse it. */
+async function statefulToolsListRequest(origin) {
+  const initialize = JSON.stringify({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: PROTOCOL_VERSION, capabilities: {}, clientInfo: { name: 'aicap-bench', version: '1.0.0' } } });
+  const opened = await fetch(`${origin}/mcp`, { method: 'POST', headers: MCP_HEADERS, body: initialize });
+  await opened.arrayBuffer();
+  const sessionId = opened.headers.get('mcp-session-id');
+  if (!sessionId) throw new Error(`${origin}/mcp opened no session (status ${opened.status}).`);
+  const headers = { ...MCP_HEADERS, 'mcp-session-id': sessionId };
+  const initialized = await fetch(`${origin}/mcp`, { method: 'POST', headers, body: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }) });
+  await initialized.arrayBuffer();
+  return { url: `${origin}/mcp`, method: 'POST', headers, body: TOOLS_LIST };
 }

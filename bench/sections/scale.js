@@ -1,0 +1,141 @@
+// Scale: the generated manifests of three big real APIs from the shared corpus (GitHub, Stripe,
+// Kubernetes), generated with the generator's defaults, served with `createManifestHandler` (base_url
+// rebound to the server's origin, as `aicap serve` does) beside MCP servers listing the same tools
+// (what a client's catalog exports for MCP) in the SDK's four modes. Per API: bytes on the wire
+// (identity, gzip, br, and MCP's `tools/list` answer), cold discovery against the floor and the
+// fastest MCP mode, revalidation (304), a cache hit within max-age, and the first tool selection on a
+// fresh catalog (index build included). Kubernetes also gets a whole-process figure: one cold
+// discovery in a fresh Node process, its wall time and peak RSS.
+import { execFile } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { promisify } from 'node:util';
+import { request } from 'undici';
+import { MANIFEST_MEDIA_TYPE, WELL_KNOWN_PATH } from 'aicap';
+import { createClient } from 'aicap/client';
+import { generateManifest } from 'aicap/openapi';
+import { selectTools } from 'aicap/tools';
+import { medianOf, round } from '../lib/measure.js';
+import { mcpToolsOf } from '../lib/mcp-payments-app.js';
+import { startServerProcess } from '../lib/start-server-process.js';
+import { benchmarkColdDiscovery } from './discovery.js';
+import { benchmarkRevalidation } from './revalidation.js';
+
+const run = promisify(execFile);
+const CORPUS = new URL('../../../shared/corpus/', import.meta.url);
+const DISCOVER_ONCE = new URL('./discover-once.js', import.meta.url);
+export const SCALE_APIS = [
+  { name: 'github', label: 'GitHub REST API (2020-07)', file: 'big/github-api.github.com-2020-07.json', query: 'open a new bug report in the octocat/hello-world repo' },
+  { name: 'stripe', label: 'Stripe API (2022-04)', file: 'big/stripe-spec3-2022-04.json', query: 'refund the last charge of customer cus_123' },
+  { name: 'kubernetes', label: 'Kubernetes API', file: 'big/kubernetes-swagger.json', query: 'scale the deployment web in namespace prod to 3 replicas' },
+];
+const WHOLE_PROCESS_RUNS = 3;
+
+/** @param {{ discovery: object, revalidation: object }} iterations */
+export async function benchmarkScale(iterations) {
+  if (!existsSync(new URL(SCALE_APIS[0].file, CORPUS))) return { pending: `The shared corpus (${CORPUS.pathname}) is not on this machine.` };
+  const directory = mkdtempSync(join(tmpdir(), 'aicap-bench-scale-'));
+  try {
+    const apis = [];
+    for (const api of SCALE_APIS) {
+      const startedAt = performance.now();
+      const { manifest } = await generateManifest({ input: new URL(api.file, CORPUS).pathname });
+      const generationInMs = performance.now() - startedAt;
+      const file = join(directory, `${api.name}.json`);
+      const compact = JSON.stringify(manifest);
+      writeFileSync(file, compact);
+      apis.push({ ...api, manifest, file, generationInMs: round(generationInMs, 0), manifestBytes: Buffer.byteLength(compact), mcpToolCount: (await mcpToolsOf(manifest)).length });
+    }
+    const listFile = join(directory, 'list.json');
+    writeFileSync(listFile, JSON.stringify(apis.map(({ name, file }) => ({ name, file }))));
+    const servers = await startServerProcess('scale', [listFile]);
+    try {
+      const rows = [];
+      for (const api of apis) rows.push(await measureApi(api, servers, iterations));
+      return { rows };
+    } finally {
+      await servers.stop();
+    }
+  } finally {
+    rmSync(directory, { recursive: true, force: true });
+  }
+}
+
+async function measureApi(api, servers, iterations) {
+  const { origins } = servers;
+  const mcpOrigins = Object.fromEntries(Object.entries(origins).filter(([name]) => name.startsWith(`${api.name}Mcp`)).map(([name, origin]) => [name.slice(`${api.name}Mcp`.length), origin]));
+  const wire = await bytesOnTheWire(origins[api.name], mcpOrigins.StatelessJson);
+  const cold = await benchmarkColdDiscovery({ origin: origins[api.name], mcpOrigins, toolCount: api.manifest.tools.length, mcpToolCount: api.mcpToolCount, iterations: iterations.discovery });
+  const revalidation = await benchmarkRevalidation({
+    revalidateOrigin: origins[`${api.name}Revalidate`],
+    freshOrigin: origins[api.name],
+    mcpOrigins,
+    servers,
+    servedBy: { revalidate: `${api.name}Revalidate`, fresh: api.name },
+    iterations: iterations.revalidation,
+  });
+  const selection = await firstSelection(origins[api.name], api.query);
+  const wholeProcess = api.name === 'kubernetes' ? await wholeProcessDiscovery(origins[api.name]) : undefined;
+  return {
+    name: api.name,
+    label: api.label,
+    tools: api.manifest.tools.length,
+    mcpTools: api.mcpToolCount,
+    generationInMs: api.generationInMs,
+    manifestBytes: api.manifestBytes,
+    wire,
+    cold,
+    revalidation,
+    selection,
+    ...(wholeProcess ? { wholeProcess } : {}),
+  };
+}
+
+/** Body bytes as they travel (undici.request does not decode), for each coding the handler offers. */
+async function bytesOnTheWire(origin, mcpOrigin) {
+  const sizeOf = async (encoding) => {
+    const answer = await request(`${origin}${WELL_KNOWN_PATH}`, { headers: { accept: MANIFEST_MEDIA_TYPE, 'accept-encoding': encoding } });
+    const bytes = Buffer.from(await answer.body.arrayBuffer()).byteLength;
+    return { bytes, contentEncoding: answer.headers['content-encoding'] ?? 'identity' };
+  };
+  const mcp = await request(`${mcpOrigin}/mcp`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-06-18' },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} }),
+  });
+  return { identity: await sizeOf('identity'), gzip: await sizeOf('gzip'), br: await sizeOf('br'), mcpToolsList: { bytes: Buffer.from(await mcp.body.arrayBuffer()).byteLength, contentEncoding: mcp.headers['content-encoding'] ?? 'identity' } };
+}
+
+/** The first `selectTools` on a fresh catalog (builds the index) and a second query on the same catalog. */
+async function firstSelection(origin, query) {
+  const first = [];
+  const second = [];
+  let top;
+  for (let index = 0; index < 5; index++) {
+    const client = createClient();
+    try {
+      await client.discover(origin);
+      let startedAt = performance.now();
+      top = selectTools(client.catalog().tools, query, { limit: 5 });
+      first.push(performance.now() - startedAt);
+      startedAt = performance.now();
+      selectTools(client.catalog().tools, `${query} again`, { limit: 5 });
+      second.push(performance.now() - startedAt);
+    } finally {
+      await client.close();
+    }
+  }
+  return { query, firstInMs: round(medianOf(first)), nextInMs: round(medianOf(second)), top: top.map((entry) => entry.tool.name) };
+}
+
+/** One cold discovery in a fresh Node process: wall time of the discovery and the process's peak RSS. */
+async function wholeProcessDiscovery(origin) {
+  const runs = [];
+  for (let index = 0; index < WHOLE_PROCESS_RUNS; index++) {
+    const { stdout } = await run(process.execPath, [DISCOVER_ONCE.pathname, origin], { timeout: 60_000 });
+    runs.push(JSON.parse(stdout.trim().split('\n').at(-1)));
+  }
+  return { runs: runs.length, discoveryInMs: round(medianOf(runs.map((entry) => entry.discoveryInMs)), 1), peakRssInMiB: round(medianOf(runs.map((entry) => entry.peakRssInMiB)), 1), baselineRssInMiB: round(medianOf(runs.map((entry) => entry.baselineRssInMiB)), 1) };
+}
