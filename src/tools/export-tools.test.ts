@@ -14,7 +14,9 @@ const OPENAI_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
 const ANTHROPIC_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
 const GEMINI_NAME = /^[A-Za-z_][A-Za-z0-9_.:-]{0,63}$/;
 const STRICT_ALLOWED = new Set(['type', 'properties', 'required', 'additionalProperties', 'enum', 'const', 'anyOf', 'items', 'description', '$ref', '$defs', 'pattern', 'format', 'multipleOf', 'maximum', 'exclusiveMaximum', 'minimum', 'exclusiveMinimum', 'minItems', 'maxItems']);
-const GEMINI_ALLOWED = new Set(['type', 'format', 'title', 'description', 'nullable', 'enum', 'items', 'properties', 'required', 'minimum', 'maximum', 'minItems', 'maxItems', 'minLength', 'maxLength', 'anyOf', 'propertyOrdering']);
+const GEMINI_ALLOWED = new Set(['type', 'format', 'title', 'description', 'nullable', 'enum', 'items', 'properties', 'required', 'minimum', 'maximum', 'minItems', 'maxItems', 'minLength', 'maxLength', 'minProperties', 'maxProperties', 'pattern', 'example', 'default', 'anyOf', 'propertyOrdering']);
+const GEMINI_PARAMETER_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,63}$/;
+const ANTHROPIC_STRICT_ALLOWED = new Set(['type', 'description', 'title', 'enum', 'const', 'default', 'properties', 'required', 'additionalProperties', 'items', 'minItems', 'anyOf', '$ref', '$defs', 'format', 'pattern']);
 
 /** Every schema node (not the member maps `properties`/`$defs`), with its pointer. */
 function* schemaNodes(node: unknown, pointer = ''): Generator<[Record<string, unknown>, string]> {
@@ -156,19 +158,71 @@ describe('exportTools', () => {
     const properties = search.parameters!['properties'] as Record<string, Record<string, unknown>>;
     expect(properties['amount']).toEqual({ type: 'number', nullable: true });
     expect(exported.dropped.map((entry) => `${entry.pointer}:${entry.keyword}`)).toEqual(
-      expect.arrayContaining(['/additionalProperties:additionalProperties', '/properties/query/format:format', '/properties/kind/oneOf:oneOf', '/properties/amount/exclusiveMinimum:exclusiveMinimum', '/properties/level/enum:enum', '/properties/category/default:default']),
+      expect.arrayContaining(['/additionalProperties:additionalProperties', '/properties/query/format:format', '/properties/kind/oneOf:oneOf', '/properties/amount/exclusiveMinimum:exclusiveMinimum', '/properties/level/enum:enum']),
     );
   });
 
-  it('Vercel AI SDK: a ToolSet whose input schemas carry the jsonSchema() marker', () => {
-    const exported = exportTools(tools, 'ai-sdk');
-    expect(Object.keys(exported.tools)).toEqual(tools.map((tool) => tool.name));
-    for (const [name, tool] of Object.entries(exported.tools)) {
-      const schema = tool.inputSchema as unknown as Record<string | symbol, unknown>;
-      expect(schema[Symbol.for('vercel.ai.schema')]).toBe(true);
-      expect(schema['jsonSchema']).toEqual(tools.find((entry) => entry.name === name)!.inputSchema);
-      expect(typeof tool.description).toBe('string');
+  it('Gemini: keeps pattern and default, renames parameter names Gemini rejects and reports the renames', () => {
+    const manifest = paymentsManifest('https://api.example.com/v2');
+    manifest.tools = [
+      {
+        id: 'update_file',
+        path: '/files/{file_id}',
+        method: 'PUT',
+        description: 'Updates a file',
+        parameters: {
+          file_id: { type: 'string', required: true, json_schema: { type: 'string', pattern: '^[0-9]+$' } },
+          'if-match': { type: 'string', in: 'header' },
+          if_match: { type: 'string' },
+          '2fa': { type: 'string', default: 'x' },
+          body: { type: 'object', json_schema: { type: 'object', properties: { 'content-md5': { type: 'string' } }, required: ['content-md5'] } },
+        },
+      },
+    ];
+    const [tool] = createCatalog([service(manifest)]).tools;
+    for (const format of ['gemini', 'gemini-json-schema'] as const) {
+      const exported = exportTools([tool!], format);
+      const schema = (exported.tools[0]!.parameters ?? exported.tools[0]!.parametersJsonSchema)!;
+      const properties = schema['properties'] as Record<string, Record<string, unknown>>;
+      expect(Object.keys(properties)).toEqual(['file_id', 'if_match_2', 'if_match', '_2fa', 'body']);
+      for (const [node] of schemaNodes(schema)) for (const name of Object.keys((node['properties'] as object) ?? {})) expect(name).toMatch(GEMINI_PARAMETER_NAME);
+      expect(properties['file_id']!['pattern']).toBe('^[0-9]+$');
+      expect(properties['_2fa']!['default']).toBe('x');
+      expect(properties['body']!['required']).toEqual(['content_md5']);
+      expect(schema['required']).toEqual(['file_id']);
+      expect(exported.dropped.filter((entry) => entry.keyword === 'properties').map((entry) => entry.pointer)).toEqual(['/properties/if-match', '/properties/2fa', '/properties/body/properties/content-md5']);
+      expect(exported.warnings).toEqual([]);
     }
+    expect(exportTools([tool!], 'gemini').tools[0]).not.toHaveProperty('parametersJsonSchema');
+    expect(exportTools([tool!], 'gemini-json-schema').tools[0]).not.toHaveProperty('parameters');
+  });
+
+  it('Anthropic strict: strict tools close every object, keep optional members optional and drop what strict tool use refuses', () => {
+    const exported = exportTools(tools, 'anthropic-strict');
+    const strict = exported.tools.filter((tool) => tool.strict === true);
+    expect(strict.map((tool) => tool.name)).toEqual(['analyze_transactions', 'list_transactions', 'close_account', 'modify_limits', 'generate_report', 'search_merchants', 'no_arguments']);
+    for (const tool of strict) {
+      for (const [node, pointer] of schemaNodes(tool.input_schema)) {
+        for (const keyword of Object.keys(node)) expect(ANTHROPIC_STRICT_ALLOWED.has(keyword), `${tool.name}${pointer}/${keyword}`).toBe(true);
+        if (node['type'] === 'object') expect(node['additionalProperties']).toBe(false);
+      }
+    }
+    const search = strict.find((tool) => tool.name === 'search_merchants')!;
+    expect(search.input_schema['required']).toEqual(['query']);
+    expect(exported.warnings).toEqual(['free_form: exported without strict mode: /properties/metadata is an object without declared properties']);
+    expect(exported.dropped.map((entry) => `${entry.tool}${entry.pointer}`)).toEqual(expect.arrayContaining(['search_merchants/properties/query/minLength', 'search_merchants/properties/query/maxLength', 'search_merchants/properties/tags/maxItems', 'search_merchants/properties/amount/exclusiveMinimum']));
+  });
+
+  it('Anthropic strict: past the per-request limits (20 strict tools), later tools go without strict mode', () => {
+    const manifest = paymentsManifest('https://api.example.com/v2');
+    manifest.tools = Array.from({ length: 22 }, (_, index) => ({ id: `tool_${index}`, path: `/t${index}`, method: 'POST' as const, description: 'A tool', parameters: { a: { type: 'string', required: true } } }));
+    const exported = exportTools(createCatalog([service(manifest)]).tools, 'anthropic-strict');
+    expect(exported.tools.filter((tool) => tool.strict).length).toBe(20);
+    expect(exported.warnings).toEqual(['tool_20', 'tool_21'].map((name) => `${name}: exported without strict mode: the request would have more than 20 strict tools (Anthropic's strict tool use limit)`));
+  });
+
+  it('refuses the removed ai-sdk format with a pointer to aicap/ai-sdk', () => {
+    expect(() => exportTools(tools, 'ai-sdk' as never)).toThrow(expect.objectContaining({ code: 'INVALID_OPTION', message: expect.stringContaining('createAISDKTools from aicap/ai-sdk') }));
   });
 
   it('MCP: tools that the MCP SDK’s own Tool schema accepts, with HTTP-derived annotations', () => {

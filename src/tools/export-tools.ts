@@ -1,17 +1,19 @@
 import { AicapError } from '../errors/aicap-error.js';
 import type { CatalogTool } from './create-catalog.js';
 import type { DroppedKeyword } from './schema-reduction.js';
-import { toAISDKTools, type AISDKTool } from './to-ai-sdk-tools.js';
 import { toAnthropicTools, type AnthropicTool } from './to-anthropic-tools.js';
 import { toGeminiDeclarations, type GeminiFunctionDeclaration } from './to-gemini-declarations.js';
 import { toMCPTools, type MCPTool } from './to-mcp-tools.js';
 import { toOpenAIChatTools, toOpenAIResponsesTools, type OpenAIChatTool, type OpenAIResponsesTool } from './to-openai-tools.js';
 
-/** Target formats of {@link exportTools}. */
-export type ExportFormat = 'openai' | 'openai-strict' | 'openai-responses' | 'openai-responses-strict' | 'anthropic' | 'gemini' | 'ai-sdk' | 'mcp';
+/**
+ * Target formats of {@link exportTools}. For the Vercel AI SDK, OpenAI Agents and LangChain, use the
+ * executable tools of `aicap/ai-sdk`, `aicap/openai-agents` and `aicap/langchain` instead.
+ */
+export type ExportFormat = 'openai' | 'openai-strict' | 'openai-responses' | 'openai-responses-strict' | 'anthropic' | 'anthropic-strict' | 'gemini' | 'gemini-json-schema' | 'mcp';
 
 /** Every format name, for CLIs and validation. */
-export const EXPORT_FORMATS: readonly ExportFormat[] = ['openai', 'openai-strict', 'openai-responses', 'openai-responses-strict', 'anthropic', 'gemini', 'ai-sdk', 'mcp'];
+export const EXPORT_FORMATS: readonly ExportFormat[] = ['openai', 'openai-strict', 'openai-responses', 'openai-responses-strict', 'anthropic', 'anthropic-strict', 'gemini', 'gemini-json-schema', 'mcp'];
 
 /** The tools of each format. */
 export interface ExportedToolsByFormat {
@@ -20,8 +22,9 @@ export interface ExportedToolsByFormat {
   'openai-responses': OpenAIResponsesTool[];
   'openai-responses-strict': OpenAIResponsesTool[];
   anthropic: AnthropicTool[];
+  'anthropic-strict': AnthropicTool[];
   gemini: GeminiFunctionDeclaration[];
-  'ai-sdk': Record<string, AISDKTool>;
+  'gemini-json-schema': GeminiFunctionDeclaration[];
   mcp: MCPTool[];
 }
 
@@ -29,9 +32,9 @@ export interface ExportedToolsByFormat {
 export interface ExportedTools<Format extends ExportFormat = ExportFormat> {
   /** The format. */
   format: Format;
-  /** The tools in that format (an object keyed by name for `ai-sdk`, an array otherwise). */
+  /** The tools in that format. */
   tools: ExportedToolsByFormat[Format];
-  /** Schema keywords removed or changed to fit the format (Gemini, strict mode). */
+  /** Schema keywords removed or changed to fit the format (Gemini, strict modes), renamed properties included. */
   dropped: DroppedKeyword[];
   /** Tools that could not be converted faithfully (e.g. exported without strict mode). */
   warnings: string[];
@@ -39,7 +42,8 @@ export interface ExportedTools<Format extends ExportFormat = ExportFormat> {
 
 /**
  * Converts catalog tools to one LLM API's tool format. The order is kept (pass selected tools to get
- * them best first).
+ * them best first). Map the model's arguments back with `toManifestArguments(format, tool, args)`
+ * before `client.call`: strict formats send `null`s and Gemini renames some parameters.
  * @example
  * const { tools } = exportTools(client.catalog().tools, 'anthropic');
  */
@@ -60,13 +64,15 @@ function convert(tools: readonly CatalogTool[], format: ExportFormat): { tools: 
       return toOpenAIResponsesTools(tools, { strict: true });
     case 'anthropic':
       return toAnthropicTools(tools);
+    case 'anthropic-strict':
+      return toAnthropicTools(tools, { strict: true });
     case 'gemini':
       return toGeminiDeclarations(tools);
-    case 'ai-sdk':
-      return toAISDKTools(tools);
+    case 'gemini-json-schema':
+      return toGeminiDeclarations(tools, { jsonSchema: true });
     case 'mcp':
       return toMCPTools(tools);
     default:
-      throw new AicapError('INVALID_OPTION', `Unknown export format ${JSON.stringify(format)}; use one of ${EXPORT_FORMATS.join(', ')}.`);
+      throw new AicapError('INVALID_OPTION', `Unknown export format ${JSON.stringify(format)}; use one of ${EXPORT_FORMATS.join(', ')}${String(format) === 'ai-sdk' ? ' (for the Vercel AI SDK, use createAISDKTools from aicap/ai-sdk)' : ''}.`);
   }
 }

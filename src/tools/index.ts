@@ -1,7 +1,8 @@
 /**
  * `aicap/tools`: turn discovered manifests into the tool lists LLM APIs expect. The catalog filters by
  * granted scopes, deprecation and trust; names are unique and valid for every target; exports cover
- * OpenAI (chat completions, Responses, strict mode), Anthropic, Gemini, the Vercel AI SDK and MCP;
+ * OpenAI (chat completions, Responses, strict mode), Anthropic (and strict tool use), Gemini (Schema
+ * subset or full JSON Schema) and MCP; arguments map back to the manifest's parameters;
  * selection ranks tools for a request; token estimates size an export.
  *
  * This file is the complete public surface of the entry. Every export is chosen by hand.
@@ -19,9 +20,13 @@ export type { ExportFormat, ExportedTools, ExportedToolsByFormat } from './expor
 export type { DroppedKeyword, SchemaNode } from './schema-reduction.js';
 export { toStrictSchema } from './to-openai-tools.js';
 export type { OpenAIChatTool, OpenAIResponsesTool } from './to-openai-tools.js';
+export { toAnthropicStrictSchema } from './to-anthropic-tools.js';
 export type { AnthropicTool } from './to-anthropic-tools.js';
 export type { GeminiFunctionDeclaration } from './to-gemini-declarations.js';
-export type { AISDKTool, AISDKSchema } from './to-ai-sdk-tools.js';
+export { geminiPropertyNames, GEMINI_PROPERTY_NAME } from './gemini-property-names.js';
+export { toManifestArguments } from './to-manifest-arguments.js';
+export { runToolCall, outcomeOf } from './run-tool-call.js';
+export type { RunToolCallOptions, ToolCallClient, ToolCallOutcome } from './run-tool-call.js';
 export type { MCPTool } from './to-mcp-tools.js';
 export { selectTools } from './select-tools.js';
 export type { SelectToolsOptions, SelectedTool } from './select-tools.js';

@@ -1,45 +1,93 @@
 import type { CatalogTool } from './create-catalog.js';
+import { geminiPropertyNames } from './gemini-property-names.js';
 import { inlineReferences, isSchemaNode, type DroppedKeyword, type SchemaNode } from './schema-reduction.js';
 
-/** A Gemini `functionDeclarations[]` entry. */
+/** A Gemini `functionDeclarations[]` entry: `parameters` (the Schema subset) or `parametersJsonSchema` (full JSON Schema), never both. */
 export interface GeminiFunctionDeclaration {
   name: string;
   description: string;
   parameters?: SchemaNode;
+  parametersJsonSchema?: SchemaNode;
+}
+
+/** Options of {@link toGeminiDeclarations}. */
+export interface GeminiDeclarationsOptions {
+  /**
+  Send the arguments schema as `parametersJsonSchema` (full JSON Schema, nothing reduced) instead
+  of `parameters` (Gemini's Schema subset, lossy).
+
+  @default false
+  */
+  jsonSchema?: boolean;
 }
 
 // The "select subset of an OpenAPI 3.0 schema object" Gemini accepts in function declarations.
-const GEMINI_KEYWORDS = new Set(['type', 'format', 'title', 'description', 'nullable', 'enum', 'items', 'properties', 'required', 'minimum', 'maximum', 'minItems', 'maxItems', 'minLength', 'maxLength', 'anyOf', 'propertyOrdering']);
+const GEMINI_KEYWORDS = new Set([
+  'type', 'format', 'title', 'description', 'nullable', 'enum', 'items', 'properties', 'required', 'minimum', 'maximum', 'minItems', 'maxItems',
+  'minLength', 'maxLength', 'minProperties', 'maxProperties', 'pattern', 'example', 'default', 'anyOf', 'propertyOrdering',
+]);
 const GEMINI_FORMATS = new Set(['enum', 'date-time', 'int32', 'int64', 'float', 'double']);
 const GEMINI_TYPES = new Set(['string', 'number', 'integer', 'boolean', 'array', 'object']);
-// Gemini's rule for parameter (property) names.
-const GEMINI_PARAMETER_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,63}$/;
+// Keywords whose values are data, not schemas: never walked for property names.
+const DATA_KEYWORDS = new Set(['enum', 'const', 'default', 'examples', 'example']);
 
 /**
- * Gemini function declarations, each schema reduced to the supported subset: local references inlined
- * (recursive ones cut after two levels), `const` becomes a one-value
- * `enum`, a `[type, "null"]` pair becomes `nullable`, `oneOf` becomes `anyOf`, non-string enums and
- * other keywords are dropped. Every change is reported in `dropped`; property names Gemini would
- * reject are reported in `warnings` (they cannot be renamed without breaking the call).
+ * Gemini function declarations. By default each schema is reduced to Gemini's Schema subset: local
+ * references inlined (recursive ones cut after two levels), `const` becomes a one-value `enum`, a
+ * `[type, "null"]` pair becomes `nullable`, `oneOf` becomes `anyOf`, non-string enums and other
+ * keywords are dropped; with `jsonSchema: true` the full schema goes in `parametersJsonSchema`.
+ * In both forms a property name Gemini rejects (`if-match`) is renamed (`if_match`, see
+ * {@link geminiPropertyNames}); `toManifestArguments` maps it back. Every change is reported in `dropped`.
  */
-export function toGeminiDeclarations(tools: readonly CatalogTool[]): { tools: GeminiFunctionDeclaration[]; dropped: DroppedKeyword[]; warnings: string[] } {
+export function toGeminiDeclarations(tools: readonly CatalogTool[], options: GeminiDeclarationsOptions = {}): { tools: GeminiFunctionDeclaration[]; dropped: DroppedKeyword[] } {
   const dropped: DroppedKeyword[] = [];
-  const warnings: string[] = [];
-  const declarations = tools.map((tool) => {
+  const declarations = tools.map((tool): GeminiFunctionDeclaration => {
+    const declaration = { name: tool.name, description: tool.description };
+    const hasParameters = Object.keys(tool.inputSchema.properties).length > 0;
+    if (!hasParameters) return declaration;
+    if (options.jsonSchema) return { ...declaration, parametersJsonSchema: renameProperties(tool.inputSchema, '', tool.name, dropped) as SchemaNode };
     // Gemini has no `$ref`: definitions are copied in place first (recursion cut and reported).
-    const parameters = reduce(inlineReferences(tool.inputSchema, tool.name, dropped), '', tool.name, dropped, warnings);
-    const hasParameters = isSchemaNode(parameters['properties']) && Object.keys(parameters['properties']).length > 0;
-    return hasParameters ? { name: tool.name, description: tool.description, parameters } : { name: tool.name, description: tool.description };
+    return { ...declaration, parameters: reduce(inlineReferences(tool.inputSchema, tool.name, dropped), '', tool.name, dropped) };
   });
-  return { tools: declarations, dropped, warnings };
+  return { tools: declarations, dropped };
 }
 
-function reduce(node: unknown, pointer: string, toolName: string, dropped: DroppedKeyword[], warnings: string[]): SchemaNode {
+function renamedNames(properties: SchemaNode, pointer: string, toolName: string, dropped: DroppedKeyword[]): Map<string, string> {
+  const names = geminiPropertyNames(properties);
+  for (const [original, exported] of names) {
+    if (original !== exported) dropped.push({ tool: toolName, pointer: `${pointer}/properties/${original}`, keyword: 'properties', note: `property "${original}" renamed "${exported}" (not a valid Gemini parameter name; toManifestArguments maps it back)` });
+  }
+  return names;
+}
+
+function renameRequired(required: unknown, names: Map<string, string>): unknown {
+  return Array.isArray(required) ? required.map((name) => (typeof name === 'string' ? (names.get(name) ?? name) : name)) : required;
+}
+
+/** The JSON Schema with every `properties` key (and the `required` beside it) renamed for Gemini. */
+function renameProperties(node: unknown, pointer: string, toolName: string, dropped: DroppedKeyword[]): unknown {
+  if (Array.isArray(node)) return node.map((item, index) => renameProperties(item, `${pointer}/${index}`, toolName, dropped));
+  if (!isSchemaNode(node)) return node;
+  const names = isSchemaNode(node['properties']) ? renamedNames(node['properties'], pointer, toolName, dropped) : new Map<string, string>();
+  const result: SchemaNode = {};
+  for (const [keyword, value] of Object.entries(node)) {
+    if (keyword === 'properties' && isSchemaNode(value)) {
+      const properties: SchemaNode = {};
+      for (const [name, child] of Object.entries(value)) properties[names.get(name) ?? name] = renameProperties(child, `${pointer}/properties/${name}`, toolName, dropped);
+      result[keyword] = properties;
+    } else if (keyword === 'required') result[keyword] = renameRequired(value, names);
+    else result[keyword] = DATA_KEYWORDS.has(keyword) ? value : renameProperties(value, `${pointer}/${keyword}`, toolName, dropped);
+  }
+  return result;
+}
+
+function reduce(node: unknown, pointer: string, toolName: string, dropped: DroppedKeyword[]): SchemaNode {
   if (!isSchemaNode(node)) {
     dropped.push({ tool: toolName, pointer: pointer || '/', keyword: String(node), note: 'boolean schema replaced by an unconstrained string' });
     return { type: 'string' };
   }
   const drop = (keyword: string, note: string): void => void dropped.push({ tool: toolName, pointer: `${pointer}/${keyword}`, keyword, note });
+  const names = isSchemaNode(node['properties']) ? renamedNames(node['properties'], pointer, toolName, dropped) : new Map<string, string>();
   const result: SchemaNode = {};
   for (const [keyword, value] of Object.entries(node)) {
     switch (keyword) {
@@ -70,19 +118,19 @@ function reduce(node: unknown, pointer: string, toolName: string, dropped: Dropp
       case 'properties':
         if (isSchemaNode(value)) {
           const properties: SchemaNode = {};
-          for (const [name, child] of Object.entries(value)) {
-            if (!GEMINI_PARAMETER_NAME.test(name)) warnings.push(`${toolName}: property "${name}" at ${pointer || '/'} is not a valid Gemini parameter name`);
-            properties[name] = reduce(child, `${pointer}/properties/${name}`, toolName, dropped, warnings);
-          }
+          for (const [name, child] of Object.entries(value)) properties[names.get(name) ?? name] = reduce(child, `${pointer}/properties/${name}`, toolName, dropped);
           result['properties'] = properties;
         }
         break;
+      case 'required':
+        result['required'] = renameRequired(value, names);
+        break;
       case 'items':
-        result['items'] = reduce(value, `${pointer}/items`, toolName, dropped, warnings);
+        result['items'] = reduce(value, `${pointer}/items`, toolName, dropped);
         break;
       case 'anyOf':
       case 'oneOf':
-        if (Array.isArray(value)) result['anyOf'] = value.map((branch, index) => reduce(branch, `${pointer}/${keyword}/${index}`, toolName, dropped, warnings));
+        if (Array.isArray(value)) result['anyOf'] = value.map((branch, index) => reduce(branch, `${pointer}/${keyword}/${index}`, toolName, dropped));
         if (keyword === 'oneOf') drop('oneOf', 'turned into anyOf');
         break;
       default:

@@ -75,10 +75,10 @@ describe('aicap tools', () => {
   it('reads a manifest file, binding its tools to the base_url origin', async () => {
     const file = join(directory, 'payments.json');
     await writeFile(file, JSON.stringify(paymentsManifest('https://api.example.com/v2')));
-    const { code, out, err } = await run(file, '--format', 'ai-sdk', '--json');
+    const { code, out, err } = await run(file, '--format', 'gemini-json-schema', '--json');
     expect(code).toBe(0);
-    const result = JSON.parse(out) as { tools: Array<{ name: string; inputSchema: { jsonSchema: object } }> };
-    expect(result.tools[0]!.inputSchema.jsonSchema).toMatchObject({ type: 'object' });
+    const result = JSON.parse(out) as { tools: Array<{ name: string; parametersJsonSchema: object }> };
+    expect(result.tools[0]!.parametersJsonSchema).toMatchObject({ type: 'object' });
     expect(err).toContain('(https://api.example.com)');
   });
 

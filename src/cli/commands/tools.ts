@@ -2,13 +2,15 @@ import { AicapError } from '../../index.js';
 import { createClient, type DiscoveredService } from '../../client/index.js';
 import { createCatalog, EXPORT_FORMATS, exportTools, selectTools, type CatalogTool, type ExportFormat } from '../../tools/index.js';
 import type { CliCommand, CliIo } from '../cli-io.js';
-import { escapeControlCharacters, parseCommandLine } from '../parse-command-line.js';
+import { cliErrorMessage } from '../cli-error-message.js';
+import { MANIFEST_READING_FLAGS, TRUST_FLAGS, clientOptionsFromFlags, manifestReadingUsage, readManifestReadingFlags } from '../network-flags.js';
+import { parseCommandLine } from '../parse-command-line.js';
+import { isUrlSource, readManifestFile } from '../read-manifest-file.js';
+import { terminalSafeJson, terminalSafeText } from '../terminal-safe-text.js';
 
-// The manifest cap of discovery, applied to files too.
-const MAX_FILE_SIZE_IN_BYTES = 1_048_576;
 const DEFAULT_TOP = 5;
 
-const USAGE = `Usage: aicap tools <origin | manifest URL | file> [--format <format>] [--query "…" [--top K]] [--token T] [--scopes a,b] [--include-deprecated] [--json]
+const USAGE = `Usage: aicap tools <origin | manifest URL | file> [--format <format>] [--query "…" [--top K]] [--token T] [--scopes a,b] [--include-deprecated] [--json] [--timeout ms] [--max-size bytes] [--allow-origin origin]
 
 Discovers (or reads) a manifest, applies the trust checks, and prints its tools in an LLM's format.
 
@@ -21,7 +23,7 @@ Discovers (or reads) a manifest, applies the trust checks, and prints its tools 
   --scopes a,b           scopes you hold: hide the tools none of them unlock
   --include-deprecated   keep deprecated tools
   --json                 print { tools, quarantined, warnings }; each tool also carries id, method and path
-  -h, --help             show this help
+${manifestReadingUsage(23, { allowOrigin: true })}  -h, --help             show this help
 
 Exit status: 0 ok, 1 discovery or trust failed, 2 usage error or unreadable file.
 `;
@@ -40,6 +42,8 @@ export const toolsCommand: CliCommand = {
           scopes: { type: 'string' },
           'include-deprecated': { type: 'boolean', default: false },
           json: { type: 'boolean', default: false },
+          ...MANIFEST_READING_FLAGS,
+          ...TRUST_FLAGS,
         },
       positionals: { min: 1, max: 1, missing: 'the origin, manifest URL or file', expected: 'one source' },
     });
@@ -48,7 +52,7 @@ export const toolsCommand: CliCommand = {
     const source = positionals[0]!;
     const format = values.format as ExportFormat;
     if (!EXPORT_FORMATS.includes(format)) {
-      io.error(`The \`--format\` option must be one of ${EXPORT_FORMATS.join(', ')}, got ${JSON.stringify(values.format)}.`);
+      io.error(`The \`--format\` option must be one of ${EXPORT_FORMATS.join(', ')}, got ${terminalSafeText(JSON.stringify(values.format))}.`);
       return 2;
     }
     const top = values.top === undefined ? DEFAULT_TOP : Number(values.top);
@@ -66,20 +70,24 @@ export const toolsCommand: CliCommand = {
       ...(grantedScopes === undefined ? {} : { grantedScopes }),
     };
 
-    const client = createClient();
+    const limits = readManifestReadingFlags(io, values);
+    const clientOptions = limits === undefined ? undefined : clientOptionsFromFlags(io, limits, values['allow-origin']);
+    if (limits === undefined || clientOptions === undefined) return 2;
+
+    const client = createClient(clientOptions);
     try {
       let service: DiscoveredService;
-      if (/^[A-Za-z][A-Za-z0-9+.-]*:/.test(source) && !/^[A-Za-z]:[\\/]/.test(source)) {
+      if (isUrlSource(source)) {
         service = await client.discover(source, serviceOptions);
       } else {
         let bytes: Uint8Array;
         try {
-          bytes = await readManifestFile(source);
+          bytes = await readManifestFile(source, limits.maxSizeInBytes);
         } catch (error) {
-          io.error(escapeControlCharacters((error as Error).message));
+          io.error(cliErrorMessage(error));
           return 2;
         }
-        service = await client.load(bytes, { ...serviceOptions, source });
+        service = await client.load(bytes, { ...serviceOptions, source, maxSizeInBytes: limits.maxSizeInBytes });
       }
       const catalog = createCatalog([service], { includeDeprecated: values['include-deprecated'] });
       const selected: Array<{ tool: CatalogTool; score?: number }> = values.query === undefined ? catalog.tools.map((tool) => ({ tool })) : selectTools(catalog.tools, values.query, { limit: top });
@@ -87,7 +95,7 @@ export const toolsCommand: CliCommand = {
         selected.map((entry) => entry.tool),
         format,
       );
-      const list: unknown[] = Array.isArray(exported.tools) ? exported.tools : Object.entries(exported.tools).map(([name, tool]) => ({ name, ...tool }));
+      const list: unknown[] = exported.tools;
       const warnings = [
         ...catalog.warnings,
         ...exported.warnings,
@@ -98,15 +106,15 @@ export const toolsCommand: CliCommand = {
           const { tool: entry, score } = selected[index]!;
           return { id: entry.id, method: entry.method, path: entry.path, ...(score === undefined ? {} : { score }), ...(tool as object) };
         });
-        io.stdout(`${JSON.stringify({ tools, quarantined: catalog.withheld, warnings }, null, 2)}\n`);
+        io.stdout(terminalSafeJson({ tools, quarantined: catalog.withheld, warnings }));
       } else {
-        io.stdout(`${JSON.stringify(list, null, 2)}\n`);
+        io.stdout(terminalSafeJson(list));
       }
       report(io, service, catalog.withheld, warnings, list.length, format, values.query);
       return 0;
     } catch (error) {
       if (!AicapError.isInstance(error)) throw error;
-      io.error(escapeControlCharacters(`${error.code}: ${error.message}`));
+      io.error(`${error.code}: ${cliErrorMessage(error)}`);
       return 1;
     } finally {
       await client.close();
@@ -116,26 +124,9 @@ export const toolsCommand: CliCommand = {
 
 function report(io: CliIo, service: DiscoveredService, withheld: ReturnType<typeof createCatalog>['withheld'], warnings: string[], count: number, format: string, query: string | undefined): void {
   for (const tool of withheld) {
-    io.warn(escapeControlCharacters(`${tool.name} withheld (${tool.reason}): ${tool.findings.map((finding) => `${finding.code} at ${finding.pointer}: ${finding.message} — ${JSON.stringify(finding.text.slice(0, 200))}`).join('; ')}`));
+    io.warn(terminalSafeText(`${tool.name} withheld (${tool.reason}): ${tool.findings.map((finding) => `${finding.code} at ${finding.pointer}: ${finding.message} — ${JSON.stringify(finding.text.slice(0, 200))}`).join('; ')}`));
   }
-  for (const warning of warnings) io.warn(escapeControlCharacters(warning));
+  for (const warning of warnings) io.warn(terminalSafeText(warning));
   const what = query === undefined ? `${count} tool${count === 1 ? '' : 's'}` : `${count} best tool${count === 1 ? '' : 's'} for the query`;
-  io.info(escapeControlCharacters(`${what} of ${service.manifest.service.name} (${service.origin}) as ${format}${withheld.length ? `, ${withheld.length} withheld` : ''}`));
+  io.info(terminalSafeText(`${what} of ${service.manifest.service.name} (${service.origin}) as ${format}${withheld.length ? `, ${withheld.length} withheld` : ''}`));
 }
-
-async function readManifestFile(path: string): Promise<Uint8Array> {
-  // Imported here so that loading the CLI's command table does not touch the file system module.
-  const { readFile, stat } = await import('node:fs/promises');
-  try {
-    const info = await stat(path);
-    if (info.isDirectory()) throw Object.assign(new Error('it is a directory'), { code: 'EISDIR' });
-    if (info.size > MAX_FILE_SIZE_IN_BYTES) throw new Error(`it is larger than ${MAX_FILE_SIZE_IN_BYTES} bytes`);
-    return new Uint8Array(await readFile(path));
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    const reason = code === 'ENOENT' ? 'no such file' : code === 'EACCES' ? 'permission denied' : (error as Error).message;
-    throw new Error(`Cannot read ${path}: ${reason}.`, { cause: error });
-  }
-}
-
-/** Texts come from an untrusted document: never let its control characters reach the terminal. */
