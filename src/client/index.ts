@@ -44,7 +44,7 @@ export type { ApproveFunction, ApprovalRequest } from './policy/enforce-call-pol
 export { createMemorySessionStore } from './policy/session-store.js';
 export type { SessionStore, MemorySessionStoreOptions } from './policy/session-store.js';
 export type { Job, JobCheckpoint, StartJobOptions, ClientJobsOptions, NeedsInputHandler } from './jobs/job.js';
-export type { FollowJobOptions } from './jobs/follow-job-status.js';
+export type { FollowJobOptions } from './jobs/follow-job-options.js';
 export type {
   JobEvent,
   JobEventBase,

@@ -7,7 +7,8 @@ import fc from 'fast-check';
 import { fetch as undiciFetch } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FetchFunction } from '../../src/client/client-types.js';
-import { followJobStatus, resolveFollowJobOptions } from '../../src/client/jobs/follow-job-status.js';
+import { resolveFollowJobOptions } from '../../src/client/jobs/follow-job-options.js';
+import { followJobStatus } from '../../src/client/jobs/follow-job-status.js';
 import type { JobEvent } from '../../src/client/jobs/job-event.js';
 import type { TemporalBehavior } from '../../src/manifest/manifest-v0.js';
 import { createSeededRandom, startFaultProxy } from '../helpers/fault-proxy.js';
@@ -16,6 +17,8 @@ import { progressLog, startJobsSseServer } from '../helpers/jobs-sse-server.js';
 import type { JobsSseServer } from '../helpers/jobs-sse-server.js';
 
 const SEED = Number(process.env['AICAP_TEST_SEED'] ?? Math.floor(Math.random() * 2 ** 31));
+// Soak runs: AICAP_TEST_SEED_COUNT=200 checks the cut property under 200 consecutive seeds (SEED, SEED + 1, …).
+const SEED_COUNT = Math.max(1, Math.floor(Number(process.env['AICAP_TEST_SEED_COUNT'] ?? 1)));
 const LOG = progressLog(18);
 const send = ((url, init) => undiciFetch(url, init as never)) as FetchFunction;
 const TEMPORAL: TemporalBehavior = {
@@ -55,14 +58,18 @@ function follow(origin: string, onEvent: (event: JobEvent) => void | Promise<voi
 const expectedIds = LOG.map((_, index) => String(index + 1));
 
 describe(`resume after cuts (seed ${SEED})`, () => {
-  it('delivers exactly 1..N over random cut points and kinds, across up to four cut connections (case 29)', async () => {
+  it('delivers exactly 1..N over random cut points and kinds, across up to four cut connections (case 29)', { timeout: 30_000 * SEED_COUNT }, async () => {
     expect(fullStreamBytes).toBeGreaterThan(500);
     const cut = fc.record({ bytes: fc.integer({ min: 1, max: fullStreamBytes - 1 }), kind: fc.constantFrom<'limit_data' | 'reset_peer'>('limit_data', 'reset_peer') });
+    for (let seed = SEED; seed < SEED + SEED_COUNT; seed++) await checkCuts(seed, cut);
+  });
+
+  async function checkCuts(seed: number, cut: fc.Arbitrary<{ bytes: number; kind: 'limit_data' | 'reset_peer' }>): Promise<void> {
     await fc.assert(
       fc.asyncProperty(fc.array(cut, { minLength: 1, maxLength: 4 }), async (cuts) => {
         const proxy = await startFaultProxy({
           upstream: server.origin,
-          seed: SEED,
+          seed,
           toxics: ({ index }): Toxic[] => {
             const planned = cuts[index];
             if (!planned) return [];
@@ -78,9 +85,9 @@ describe(`resume after cuts (seed ${SEED})`, () => {
           await proxy.close();
         }
       }),
-      { seed: SEED, numRuns: 25 },
+      { seed, numRuns: 25 },
     );
-  });
+  }
 
   it('reopens a stream stalled by the proxy (no byte, no heartbeat) after the idle timeout, resuming from the last id (case 34)', async () => {
     const requestsBefore = server.requests.length;

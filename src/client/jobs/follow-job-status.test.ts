@@ -8,8 +8,9 @@ import { startFaultProxy } from '../../../test/helpers/fault-proxy.js';
 import type { FaultProxy } from '../../../test/helpers/fault-proxy.js';
 import { progressLog, startJobsSseServer } from '../../../test/helpers/jobs-sse-server.js';
 import type { JobsSseServer, JobsSseServerOptions } from '../../../test/helpers/jobs-sse-server.js';
-import { followJobStatus, resolveFollowJobOptions } from './follow-job-status.js';
-import type { FollowJobOptions } from './follow-job-status.js';
+import { resolveFollowJobOptions } from './follow-job-options.js';
+import type { FollowJobOptions } from './follow-job-options.js';
+import { followJobStatus } from './follow-job-status.js';
 import { JobError } from './job-error.js';
 import type { JobEvent, JobState } from './job-event.js';
 
@@ -231,16 +232,17 @@ describe('followJobStatus fallbacks', () => {
     for (const request of upstream.requests.filter((request) => request.kind === 'poll')) expect(request.lastEventId).toBeUndefined();
   });
 
-  it('polls when the stream never opens, synthesising progress, question and status from the snapshots', async () => {
-    const snapshots = [
-      { status: 'running', progress: 30 },
-      { status: 'running', progress: 30 },
-      { status: 'needs_input', progress: 50, pending_input: { input_id: '1', prompt: 'Go on?', options: ['yes', 'no'] } },
-      { status: 'needs_input', progress: 50, pending_input: { input_id: '1', prompt: 'Go on?', options: ['yes', 'no'] } },
-      { status: 'completed', progress: 100 },
-    ];
-    const upstream = await serve({ log: [], streamBehaviour: () => 'destroy', snapshot: (index) => snapshots[Math.min(index, snapshots.length - 1)] as Record<string, unknown> });
-    const outcome = await follow(upstream.origin);
+  const neverOpens = [
+    { status: 'running', progress: 30 },
+    { status: 'running', progress: 30 },
+    { status: 'needs_input', progress: 50, pending_input: { input_id: '1', prompt: 'Go on?', options: ['yes', 'no'] } },
+    { status: 'needs_input', progress: 50, pending_input: { input_id: '1', prompt: 'Go on?', options: ['yes', 'no'] } },
+    { status: 'completed', progress: 100 },
+  ];
+
+  it('polls when a stream without Last-Event-ID never opens, synthesising progress, question and status from the snapshots', async () => {
+    const upstream = await serve({ log: [], streamBehaviour: () => 'destroy', snapshot: (index) => neverOpens[Math.min(index, neverOpens.length - 1)] as Record<string, unknown> });
+    const outcome = await follow(upstream.origin, { temporal: temporal({}, { supports_last_event_id: false }) });
     expect(outcome.error).toBeUndefined();
     expect(outcome.events.map((event) => `${event.type}:${event.source}`)).toEqual([
       'progress:poll',
@@ -252,6 +254,37 @@ describe('followJobStatus fallbacks', () => {
       'status:poll',
     ]);
     expect(outcome.state).toMatchObject({ status: 'completed', terminal: true, pendingInput: undefined });
+  });
+
+  it('while a resumable stream never opens, polls surface only the question; the polled end settles it once the stream stays down', async () => {
+    const upstream = await serve({ log: [], streamBehaviour: () => 'destroy', snapshot: (index) => neverOpens[Math.min(index, neverOpens.length - 1)] as Record<string, unknown> });
+    const outcome = await follow(upstream.origin);
+    expect(outcome.error).toBeUndefined();
+    expect(outcome.events.map((event) => `${event.type}:${event.source}`)).toEqual(['needs_input:poll', 'progress:poll', 'status:poll']);
+    expect(outcome.state).toMatchObject({ status: 'completed', terminal: true, percent: 100, pendingInput: undefined });
+    // The end seen by a poll made the loop try the stream again before settling.
+    const polls = upstream.requests.filter((request) => request.kind === 'poll');
+    const firstCompletedPoll = polls[neverOpens.length - 1]?.index ?? Number.POSITIVE_INFINITY;
+    expect(upstream.requests.filter((request) => request.kind === 'stream' && request.index > firstCompletedPoll).length).toBeGreaterThanOrEqual(3);
+  });
+
+  it('replays every event from the stream when a poll sees the end before the stream ever opened', async () => {
+    const log = [
+      { event: 'status', data: { status: 'running' } },
+      ...Array.from({ length: 8 }, (_, index) => ({ event: 'warning', data: { message: `warning ${index + 1}` } })),
+      { event: 'status', data: { status: 'completed' } },
+    ];
+    // Two 503s (a restart behind a load balancer) while the job finishes; the stream backs off longer than the poll interval.
+    const upstream = await serve({ log, retryInMs: 10, streamBehaviour: (index) => (index < 2 ? { status: 503 } : 'normal') });
+    const outcome = await follow(upstream.origin, { options: { reconnectDelayInMs: 100, maxReconnectDelayInMs: 1000 } });
+    expect(outcome.error).toBeUndefined();
+    expect(ids(outcome.events)).toEqual(oneTo(log.length));
+    expect(outcome.events.filter((event) => event.type === 'warning')).toHaveLength(8);
+    expect(outcome.events.every((event) => event.source === 'stream')).toBe(true);
+    // A poll saw the end first: that is the case where the replay used to be skipped.
+    const kinds = upstream.requests.map((request) => request.kind);
+    expect(kinds.indexOf('poll')).toBeGreaterThan(-1);
+    expect(kinds.indexOf('poll')).toBeLessThan(kinds.lastIndexOf('stream'));
   });
 
   it('polls a json-only status endpoint without ever asking for a stream', async () => {
@@ -513,5 +546,50 @@ describe('followJobStatus completion under any interleaving (case 35)', () => {
       }),
       { numRuns: 100 },
     );
+  });
+});
+
+describe('followJobStatus bounds', () => {
+  it('counts a stream connection that only sends a comment and closes as a failure, backing off exponentially', async () => {
+    const upstream = await serve({
+      log: [],
+      streamBehaviour: () => ({ status: 200, headers: { 'content-type': 'text/event-stream' }, body: 'retry: 0\n:\n\n' }),
+      snapshot: () => ({ status: 'running' }),
+    });
+    const outcome = await follow(upstream.origin, { options: { reconnectDelayInMs: 20, minReconnectDelayInMs: 1, maxReconnectDelayInMs: 5000, maxDurationInMs: 700 } });
+    expect(outcome.error).toBeInstanceOf(JobError);
+    expect(outcome.error).toMatchObject({ reason: 'timeout' });
+    const streams = upstream.requests.filter((request) => request.kind === 'stream');
+    // retry: 0 is clamped to the 1 ms floor: only the backoff spaces the reconnections (1, 2, 4, 8… ms would be ~20 in 700 ms).
+    expect(streams.length).toBeGreaterThanOrEqual(3);
+    const gaps = streams.slice(1).map((request, index) => request.timeInMs - (streams[index]?.timeInMs ?? 0));
+    for (let index = 1; index < gaps.length; index++) expect(gaps[index]).toBeGreaterThanOrEqual(2 ** index - 2);
+    expect(streams.length).toBeLessThan(12);
+  });
+
+  it('stops with JobError timeout after maxDurationInMs while the job stays running, leaving no socket open', async () => {
+    const upstream = await serve({ log: [{ event: 'status', data: { status: 'running' } }], keepOpen: true });
+    const outcome = await follow(upstream.origin, { options: { maxDurationInMs: 150 } });
+    expect(outcome.error).toMatchObject({ code: 'JOB_FAILED', reason: 'timeout', jobId: 'j1' });
+    expect((outcome.error as Error).message).toContain('`follow.maxDurationInMs`');
+    expect(ids(outcome.events)).toEqual(['1']);
+    for (let attempt = 0; attempt < 50 && upstream.openSockets > 0; attempt++) await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(upstream.openSockets).toBe(0);
+  });
+
+  it.each([
+    { name: 'named after a terminal state', event: { event: 'completed', data: { result_id: 'r1' } }, status: 'completed' },
+    { name: 'whose data carries a terminal status', event: { event: 'job_update', data: { status: 'failed', reason: 'bank down' } }, status: 'failed' },
+  ])('ends the job on an event $name, without reconnecting', async ({ event, status }) => {
+    const upstream = await serve({ log: [{ event: 'status', data: { status: 'running' } }, event], retryInMs: 10 });
+    const outcome = await follow(upstream.origin);
+    expect(outcome.error).toBeUndefined();
+    expect(outcome.state).toMatchObject({ status, terminal: true });
+    expect(outcome.events.at(-1)).toMatchObject({ type: 'status', name: event.event, status, terminal: true, id: '2' });
+    expect(upstream.requests).toHaveLength(1);
+  });
+
+  it.each([[{ maxDurationInMs: -1 }], [{ maxDurationInMs: 1.5 }], [{ maxDurationInMs: 2 ** 31 }]] as const)('refuses a bad total time limit: %o', (options) => {
+    expect(() => resolveFollowJobOptions(options)).toThrow('`follow.maxDurationInMs`');
   });
 });

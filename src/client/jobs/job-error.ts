@@ -5,12 +5,14 @@ import type { CallEnvelope } from '../call/call-envelope.js';
  * Why a job could not be followed (or answered) any further.
  *
  * - `refused`: the status endpoint answered with a status that ends reconnection (403, 404, 410,
- *   another 4xx), so retrying would only loop (RELIABILITY.md case 31).
+ *   another 4xx), so retrying would only loop.
  * - `unauthorized`: 401 again after one credential refresh.
  * - `protocol`: the server broke the wire contract (wrong `Content-Type`, a non-stream body where a
  *   stream was asked for, a status body that is not JSON, no job id in the start response).
- * - `event-too-large`: one SSE line or event exceeded the buffer cap (case 24); not retried.
- * - `unavailable`: too many consecutive network errors or 5xx/429 answers.
+ * - `event-too-large`: one SSE line or event exceeded the buffer cap; not retried.
+ * - `unavailable`: too many consecutive network errors, 5xx/429 answers or stream connections
+ *   that brought no new event.
+ * - `timeout`: following took longer than `follow.maxDurationInMs`; the job may still run.
  * - `no-endpoint`: the manifest does not declare the endpoint asked for (`cancel_endpoint`,
  *   `result_endpoint`, `resolution_endpoint`).
  * - `no-pending-input`: `respond()` was called while the job asked for nothing.
@@ -24,6 +26,7 @@ export type JobErrorReason =
   | 'protocol'
   | 'event-too-large'
   | 'unavailable'
+  | 'timeout'
   | 'no-endpoint'
   | 'no-pending-input'
   | 'not-started'

@@ -1,6 +1,6 @@
 import type { CallEnvelope } from '../call/call-envelope.js';
 import type { CallOptions } from '../call/client-call-options.js';
-import type { FollowJobOptions } from './follow-job-status.js';
+import type { FollowJobOptions } from './follow-job-options.js';
 import type { JobEvent, JobNeedsInputEvent, JobState } from './job-event.js';
 
 /**

@@ -1,18 +1,18 @@
-import { AicapError } from '../../errors/aicap-error.js';
-import { TimeoutError } from '../../errors/timeout-error.js';
-import type { Auth, ErrorContract, RetryStrategy } from '../../manifest/manifest-v0.js';
-import { parseWwwAuthenticate } from '../auth/parse-www-authenticate.js';
-import type { Authenticator } from '../auth/create-authenticator.js';
-import type { AuditEvent } from '../client-types.js';
-import type { BufferedResponse, GuardedFetch } from '../guarded-fetch.js';
-import type { Redactor } from '../policy/create-redactor.js';
-import { redactUrl } from '../redact-url.js';
-import type { CallError } from './call-envelope.js';
+import { AicapError } from '../../../errors/aicap-error.js';
+import { TimeoutError } from '../../../errors/timeout-error.js';
+import type { Auth, ErrorContract, RetryStrategy } from '../../../manifest/manifest-v0.js';
+import { parseWwwAuthenticate } from '../../auth/parse-www-authenticate.js';
+import type { Authenticator } from '../../auth/create-authenticator.js';
+import type { AuditEvent } from '../../client-types.js';
+import type { BufferedResponse, GuardedFetch } from '../../guarded-fetch.js';
+import type { Redactor } from '../../policy/create-redactor.js';
+import { redactUrl } from '../../redact-url.js';
+import type { CallError } from '../call-envelope.js';
 import { computeBackoffDelay } from './compute-backoff-delay.js';
-import { matchDeclaredError } from './match-declared-error.js';
+import { matchDeclaredError } from '../match-declared-error.js';
 import { parseRetryAfter } from './parse-retry-after.js';
-import { decodeResponseBody, isJsonMediaType, type ResponseBody } from './read-response-body.js';
-import type { ToolRequest } from './build-tool-request.js';
+import { decodeResponseBody, isJsonMediaType, type ResponseBody } from '../read-response-body.js';
+import type { ToolRequest } from '../build-tool-request.js';
 
 /** Retry settings with every default applied. @internal */
 export interface ResolvedRetry {
