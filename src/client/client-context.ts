@@ -2,7 +2,8 @@ import { AicapError } from '../errors/aicap-error.js';
 import { createMemoryCacheStore, type CacheStore } from './cache/cache-store.js';
 import type { ClientOptions } from './client-options.js';
 import type { AuditEvent, DiscoveredService, OriginCredentials } from './client-types.js';
-import { createNamedGuardedFetch, type GuardedFetch } from './guarded-fetch.js';
+import { createNamedGuardedFetch } from './fetch/create-guarded-fetch.js';
+import type { GuardedFetch } from './fetch/guarded-fetch-options.js';
 import type { ManifestChangeEvent } from './trust/manifest-change-event.js';
 
 /**
@@ -48,7 +49,7 @@ export function createClientContext(options: ClientOptions = {}): ClientContext 
   const trustedOrigins = new Set<string>();
   const isTrustedOrigin = (origin: string): boolean => trustedOrigins.has(origin);
   const { fetch: transport, ...guard } = network;
-  const networkNames = { timeouts: 'network.timeouts', maxResponseSizeInBytes: 'network.maxResponseSizeInBytes', maxRedirects: 'network.maxRedirects', allow: 'network.allow' };
+  const networkNames = { timeouts: 'network.timeouts', maxResponseSizeInBytes: 'network.maxResponseSizeInBytes', maxRedirects: 'network.maxRedirects', allow: 'network.allow', allowPrivateNames: 'network.allowPrivateNames' };
   const fetch = createNamedGuardedFetch({ ...guard, isTrustedOrigin, ...(transport ? { fetch: transport } : {}) }, networkNames);
   const manifestFetch = createNamedGuardedFetch(
     {

@@ -1,7 +1,7 @@
 import type { AuditEvent, FetchFunction } from './client-types.js';
 import type { ClientCallOptions } from './call/client-call-options.js';
 import type { CacheStore } from './cache/cache-store.js';
-import type { GuardedFetchOptions } from './guarded-fetch.js';
+import type { GuardedFetchOptions } from './fetch/guarded-fetch-options.js';
 import type { ClientJobsOptions } from './jobs/job.js';
 import type { ManifestChangeEvent } from './trust/manifest-change-event.js';
 

@@ -1,8 +1,10 @@
 import { brotliCompressSync, gzipSync } from 'node:zlib';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { createLargeBodyRoute, useClientTestServers } from '../../test/helpers/client-test-server.js';
-import { AicapError } from '../errors/aicap-error.js';
-import { createGuardedFetch, type BufferedResponse, type ConnectTarget, type GuardedFetch, type GuardedFetchOptions } from './guarded-fetch.js';
+import { createLargeBodyRoute, useClientTestServers } from '../../../test/helpers/client-test-server.js';
+import { AicapError } from '../../errors/aicap-error.js';
+import type { ConnectTarget } from '../ssrf/create-pinned-connector.js';
+import { createGuardedFetch } from './create-guarded-fetch.js';
+import type { BufferedResponse, GuardedFetch, GuardedFetchOptions } from './guarded-fetch-options.js';
 
 // `fetchBuffered` is what `client.call` uses: undici's `request` under the guard instead of `fetch`.
 // Each guarantee of the guarded fetch is checked again here, on real loopback servers.

@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createGuardedFetch } from './guarded-fetch.js';
+import { createGuardedFetch } from './create-guarded-fetch.js';
 
 const servers: Server[] = [];
 

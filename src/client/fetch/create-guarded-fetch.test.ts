@@ -2,9 +2,11 @@ import { gzipSync } from 'node:zlib';
 import fc from 'fast-check';
 import ipaddr from 'ipaddr.js';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { createLargeBodyRoute, useClientTestServers } from '../../test/helpers/client-test-server.js';
-import { AicapError } from '../errors/aicap-error.js';
-import { createGuardedFetch, type ConnectTarget, type GuardedFetchOptions } from './guarded-fetch.js';
+import { createLargeBodyRoute, useClientTestServers } from '../../../test/helpers/client-test-server.js';
+import { AicapError } from '../../errors/aicap-error.js';
+import type { ConnectTarget } from '../ssrf/create-pinned-connector.js';
+import { createGuardedFetch } from './create-guarded-fetch.js';
+import type { GuardedFetchOptions } from './guarded-fetch-options.js';
 
 /** Every dial attempt the guard let through to the connector. */
 let dials: ConnectTarget[];

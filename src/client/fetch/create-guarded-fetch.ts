@@ -1,0 +1,194 @@
+import { Agent, fetch as undiciFetch, type Dispatcher } from 'undici';
+import { AicapError } from '../../errors/aicap-error.js';
+import type { FetchFunction } from '../client-types.js';
+import { ResponseTooLargeError } from '../errors/response-too-large-error.js';
+import { redactUrl } from '../redact-url.js';
+import { createAddressPolicy } from '../ssrf/address-policy.js';
+import { checkUrl } from '../ssrf/check-url.js';
+import { createOriginTrust } from '../ssrf/create-origin-trust.js';
+import { createPinnedConnector } from '../ssrf/create-pinned-connector.js';
+import type { HopState } from './follow-redirect.js';
+import { guardResponse, isNullBodyStatus } from './guard-response.js';
+import {
+  DEFAULT_OPTION_NAMES,
+  resolveGuardedFetchSettings,
+  type BodySizeLimit,
+  type BufferedRequestInit,
+  type BufferedResponse,
+  type GuardedFetch,
+  type GuardedFetchOptions,
+  type GuardedFetchSettings,
+  type OptionNames,
+} from './guarded-fetch-options.js';
+import { mapTransportError, timeoutError } from './map-transport-error.js';
+import { headerValue, requestHeaders, toHeaders } from './node-headers.js';
+import { readBodyBytes } from './read-body-bytes.js';
+import { discardBody, readNodeBody } from './read-node-body.js';
+import { runHops, type HopLoopSettings } from './run-hops.js';
+
+const EMPTY_BODY = new Uint8Array(0);
+
+/**
+ * Creates a `fetch` for URLs that come from untrusted documents: SSRF policy checked before any socket
+ * opens (and again on the resolved address, which is then pinned), per-phase timeouts, a response size
+ * cap counted after decompression, a cap on content codings, and manual redirects re-checked hop by hop.
+ *
+ * Errors: `SsrfBlockedError`, `TimeoutError`, `ResponseTooLargeError` (also from the body stream),
+ * `ContentEncodingRefusedError`, `RedirectBlockedError`, `NetworkError`, or `AicapError` `ABORTED`
+ * when the caller's signal fires. Bad options throw `INVALID_OPTION` here, not on the first request.
+ */
+export function createGuardedFetch(options: GuardedFetchOptions = {}): GuardedFetch {
+  return createNamedGuardedFetch(options, DEFAULT_OPTION_NAMES);
+}
+
+/** {@link createGuardedFetch} with the option names its messages use. @internal */
+export function createNamedGuardedFetch(options: GuardedFetchOptions, names: OptionNames): GuardedFetch {
+  const settings = resolveGuardedFetchSettings(options, names);
+  const policy = createAddressPolicy(options.allow ?? [], names.allow);
+  const trust = createOriginTrust({ isTrustedOrigin: options.isTrustedOrigin ?? (() => false), policy, allowPrivateNames: options.allowPrivateNames ?? false, allowPrivateNamesOption: names.allowPrivateNames });
+  const hopSettings: HopLoopSettings = { checkUrl: (url) => checkUrl(url, policy, trust.trusts), maxRedirects: settings.maxRedirects, maxRedirectsOption: names.maxRedirects };
+
+  let agent: Agent | undefined;
+  let transport: FetchFunction;
+  if (options.fetch) {
+    transport = options.fetch;
+  } else {
+    agent = new Agent({
+      connect: createPinnedConnector({ policy, trust, lookup: options.lookup, beforeConnect: options.beforeConnect, timeoutInMs: settings.timeouts.connectInMs }),
+      headersTimeout: settings.timeouts.headersInMs,
+      bodyTimeout: settings.timeouts.bodyIdleInMs,
+    });
+    const dispatcher = agent;
+    transport = (input, init) => undiciFetch(input, { ...(init as object), dispatcher }) as unknown as Promise<Response>;
+  }
+  const guardedFetch = createStreamingFetch(transport, settings, hopSettings);
+  const fetchBuffered = agent ? createBufferedFetch(agent, settings, hopSettings) : bufferThroughFetch(guardedFetch, settings);
+  let closing: Promise<void> | undefined;
+  // Idempotent: closing twice (a test teardown after an explicit close) must not throw.
+  return Object.assign(guardedFetch, { close: () => (closing ??= agent ? agent.close() : Promise.resolve()), fetchBuffered });
+}
+
+function startState(input: string | URL, method: string | undefined, headers: Headers, body: RequestInit['body']): HopState {
+  const url = parseUrl(input);
+  return { url, method: (method ?? 'GET').toUpperCase(), headers, body, hops: [url] };
+}
+
+/** The `fetch`-shaped half: a Web `Response` whose body stream is guarded. */
+function createStreamingFetch(transport: FetchFunction, settings: GuardedFetchSettings, hopSettings: HopLoopSettings): FetchFunction {
+  return async (input, init = {}) => {
+    const state = startState(input, init.method, new Headers(init.headers), init.body);
+    const deadline = new AbortController();
+    const signal = init.signal ? AbortSignal.any([init.signal, deadline.signal]) : deadline.signal;
+    const totalInMs = settings.timeouts.totalInMs;
+    const timer = totalInMs > 0 ? setTimeout(() => deadline.abort(timeoutError('total', state.method, state.url, settings)), totalInMs) : undefined;
+    const clear = (): void => clearTimeout(timer);
+    try {
+      return await runHops(state, hopSettings, async ({ url, method, headers, body }) => {
+        let response: Response;
+        try {
+          response = await transport(url, { ...init, method, headers, body: body ?? null, redirect: 'manual', signal });
+        } catch (error) {
+          throw mapTransportError(error, { method, url, settings, signal: init.signal });
+        }
+        return {
+          status: response.status,
+          location: response.headers.get('location') ?? undefined,
+          discard: () => response.body?.cancel().catch(() => undefined),
+          finish: () => {
+            // An event stream lives as long as the job behind it: the total deadline would cut it every
+            // `totalInMs`. Its liveness is the body-idle deadline's job (servers send heartbeats).
+            if (response.ok && isEventStream(response.headers.get('content-type'))) clear();
+            return guardResponse(response, { method, url, settings, hops: state.hops, onSettled: clear, signal: init.signal });
+          },
+        };
+      });
+    } catch (error) {
+      clear();
+      throw error;
+    }
+  };
+}
+
+type BufferedFetch = GuardedFetch['fetchBuffered'];
+
+/** The cap of a buffered read: the smaller of the caller's and the guard's, with the option that sets it. */
+function effectiveLimit(limit: BodySizeLimit, settings: GuardedFetchSettings): BodySizeLimit {
+  return limit.maxSizeInBytes <= settings.maxResponseSizeInBytes ? limit : { maxSizeInBytes: settings.maxResponseSizeInBytes, option: settings.names.maxResponseSizeInBytes };
+}
+
+/** An injected transport speaks `fetch`: guard it as such, then read the body under the cap. */
+function bufferThroughFetch(guardedFetch: FetchFunction, settings: GuardedFetchSettings): BufferedFetch {
+  return async (input, init, limit) => {
+    const cap = effectiveLimit(limit, settings);
+    const response = await guardedFetch(input, init);
+    const tooLarge = (): ResponseTooLargeError => new ResponseTooLargeError({ maxSizeInBytes: cap.maxSizeInBytes, method: (init.method ?? 'GET').toUpperCase(), url: redactUrl(response.url), option: cap.option });
+    return { status: response.status, statusText: response.statusText, headers: response.headers, url: response.url, body: await readBodyBytes(response, cap.maxSizeInBytes, tooLarge) };
+  };
+}
+
+/** The undici `request` half: the body read whole from the Node stream, no Web streams in between. */
+function createBufferedFetch(dispatcher: Agent, settings: GuardedFetchSettings, hopSettings: HopLoopSettings): BufferedFetch {
+  return async (input: string | URL, init: BufferedRequestInit, limit: BodySizeLimit): Promise<BufferedResponse> => {
+    const cap = effectiveLimit(limit, settings);
+    // The caller's `Headers` as is: `followRedirect` replaces them rather than changing them.
+    const state = startState(input, init.method, init.headers instanceof Headers ? init.headers : new Headers(init.headers), init.body);
+    // One controller, one timer: the total deadline and the caller's signal (cheaper than `AbortSignal.any`).
+    const deadline = new AbortController();
+    const totalInMs = settings.timeouts.totalInMs;
+    const timer = totalInMs > 0 ? setTimeout(() => deadline.abort(timeoutError('total', state.method, state.url, settings)), totalInMs) : undefined;
+    const callerSignal = init.signal;
+    const onCallerAbort = (): void => deadline.abort(callerSignal?.reason);
+    if (callerSignal?.aborted) onCallerAbort();
+    else callerSignal?.addEventListener('abort', onCallerAbort, { once: true });
+    const fail = (error: unknown): AicapError => {
+      const reason: unknown = deadline.signal.reason;
+      if (deadline.signal.aborted && !callerSignal?.aborted && AicapError.isInstance(reason)) return reason;
+      return mapTransportError(error, { method: state.method, url: state.url, settings, signal: callerSignal });
+    };
+    try {
+      return await runHops(state, hopSettings, async ({ url, method, headers, body }) => {
+        let data: Dispatcher.ResponseData;
+        try {
+          data = await dispatcher.request({ origin: url.origin, path: `${url.pathname}${url.search}`, method: method as Dispatcher.HttpMethod, headers: requestHeaders(headers, url), body: (body ?? null) as string | null, signal: deadline.signal });
+        } catch (error) {
+          throw fail(error);
+        }
+        return {
+          status: data.statusCode,
+          location: headerValue(data.headers['location']),
+          discard: () => discardBody(data.body),
+          finish: async () => {
+            const responseHeaders = toHeaders(data.headers);
+            if (isNullBodyStatus(data.statusCode) || method === 'HEAD') {
+              discardBody(data.body);
+              return { status: data.statusCode, statusText: data.statusText, headers: responseHeaders, url: url.href, body: EMPTY_BODY };
+            }
+            const tooLarge = (): ResponseTooLargeError => new ResponseTooLargeError({ maxSizeInBytes: cap.maxSizeInBytes, method, url: redactUrl(url), option: cap.option });
+            let bytes: Uint8Array;
+            try {
+              bytes = await readNodeBody(data.body, { headers: responseHeaders, maxSizeInBytes: cap.maxSizeInBytes, tooLarge, method, url: redactUrl(url) });
+            } catch (error) {
+              throw AicapError.isInstance(error) ? error : fail(error);
+            }
+            return { status: data.statusCode, statusText: data.statusText, headers: responseHeaders, url: url.href, body: bytes };
+          },
+        };
+      });
+    } finally {
+      clearTimeout(timer);
+      callerSignal?.removeEventListener('abort', onCallerAbort);
+    }
+  };
+}
+
+function isEventStream(contentType: string | null): boolean {
+  return contentType !== null && contentType.split(';')[0]?.trim().toLowerCase() === 'text/event-stream';
+}
+
+function parseUrl(input: string | URL): URL {
+  try {
+    return new URL(input);
+  } catch (error) {
+    throw new AicapError('INVALID_OPTION', `${JSON.stringify(String(input).slice(0, 200))} is not an absolute URL.`, { cause: error });
+  }
+}
