@@ -1,4 +1,6 @@
 import { createHash } from 'node:crypto';
+import canonicalize from 'canonicalize';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { AicapError } from '../errors/aicap-error.js';
 import { loadPayments, readFixture } from '../../test/fixtures/manifests/load-fixture.js';
@@ -113,5 +115,27 @@ describe('digestText', () => {
   it('hashes the UTF-8 bytes', () => {
     // SHA-256 of the empty string, base64url without padding.
     expect(digestText('')).toBe('sha256-47DEQpj8HBSa-_TImW-5JCeuQeRkm5NMpJWZG3hSuFU');
+  });
+});
+
+describe('canonicalJson: native serialisation matches the general RFC 8785 serialiser', () => {
+  it('gives the same text for random JSON values, array-index keys and odd code units included (property)', () => {
+    const key = fc.oneof(fc.string({ unit: 'binary' }), fc.constantFrom('0', '1', '10', '9', '4294967295', '01', '-1', '\u0000', 'é', '\ud83d\ude00'));
+    const value = fc.letrec((tie) => ({
+      node: fc.oneof({ depthSize: 'small' }, fc.double(), fc.integer(), fc.boolean(), fc.constant(null), fc.string({ unit: 'binary' }), fc.array(tie('node'), { maxLength: 4 }), fc.dictionary(key, tie('node'), { maxKeys: 5 })),
+    })).node;
+    fc.assert(
+      fc.property(value, (input) => {
+        let expected: string | Error;
+        try {
+          expected = canonicalize(input)!;
+        } catch (error) {
+          expected = error as Error;
+        }
+        if (expected instanceof Error) expect(() => canonicalJson(input)).toThrow(/cannot be canonicalized/);
+        else expect(canonicalJson(input)).toBe(expected);
+      }),
+      { numRuns: 3000 },
+    );
   });
 });

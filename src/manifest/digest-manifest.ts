@@ -7,8 +7,19 @@ import type { Manifest, Tool } from './manifest-v0.js';
  * The canonical JSON text of a value (RFC 8785 JSON Canonicalization Scheme): sorted keys, no
  * insignificant whitespace, ECMAScript number formatting. Equal documents give equal text whatever
  * their key order or formatting.
+ *
+ * For plain JSON data this is `JSON.stringify` of a copy whose keys are inserted in sorted order:
+ * RFC 8785 serialises strings and numbers exactly as ECMAScript's `JSON.stringify` does, and sorts
+ * keys by UTF-16 code units as `Array#sort` does. Values that copy cannot represent faithfully
+ * (`toJSON`, wrapper objects, an array-index key that does not sort first, since engines always
+ * enumerate those first) take the general serialiser.
  */
 export function canonicalJson(value: unknown): string {
+  const sorted = sortedCopy(value, 0);
+  if (sorted !== NOT_PLAIN) {
+    const text = JSON.stringify(sorted);
+    if (text !== undefined) return text;
+  }
   let text: string | undefined;
   try {
     text = canonicalize(value);
@@ -17,6 +28,59 @@ export function canonicalJson(value: unknown): string {
   }
   if (text === undefined) throw new AicapError('INVALID_OPTION', 'Value cannot be canonicalized as JSON: it is undefined or a function.');
   return text;
+}
+
+const NOT_PLAIN: unique symbol = Symbol('not plain JSON data');
+// Keys an engine enumerates before all others, in numeric order (array indices, ECMA-262 §10.1.11.1).
+const ARRAY_INDEX = /^(?:0|[1-9]\d{0,9})$/;
+// Far deeper than any document the parser accepts: a cycle ends here and takes the general serialiser, which names it.
+const MAX_COPY_DEPTH = 1_000;
+
+/** A copy of plain JSON data with object keys in RFC 8785 order, or {@link NOT_PLAIN}. */
+function sortedCopy(value: unknown, depth: number): unknown {
+  switch (typeof value) {
+    case 'string':
+      return (value as string & { isWellFormed(): boolean }).isWellFormed() ? value : NOT_PLAIN;
+    case 'number':
+      return Number.isFinite(value) ? value : NOT_PLAIN;
+    case 'boolean':
+      return value;
+    case 'object':
+      break;
+    default:
+      return NOT_PLAIN;
+  }
+  if (value === null) return null;
+  if (depth > MAX_COPY_DEPTH) return NOT_PLAIN;
+  if (Array.isArray(value)) {
+    const copy = new Array<unknown>(value.length);
+    for (let index = 0; index < value.length; index++) {
+      const item: unknown = value[index];
+      // Both serialisers write a missing element as null.
+      const element = item === undefined || typeof item === 'symbol' ? null : sortedCopy(item, depth + 1);
+      if (element === NOT_PLAIN) return NOT_PLAIN;
+      copy[index] = element;
+    }
+    return copy;
+  }
+  const prototype: unknown = Object.getPrototypeOf(value);
+  if ((prototype !== Object.prototype && prototype !== null) || typeof (value as { toJSON?: unknown }).toJSON === 'function') return NOT_PLAIN;
+  const record = value as Record<string, unknown>;
+  const keys = Object.keys(record).sort();
+  const copy: Record<string, unknown> = {};
+  let written = 0;
+  for (const key of keys) {
+    const child = record[key];
+    if (child === undefined || typeof child === 'symbol') continue;
+    // An index key is enumerated first whatever the insertion order: fine only where it sorts first anyway.
+    // `__proto__` would set the copy's prototype instead of a member.
+    if (key === '__proto__' || !(key as string & { isWellFormed(): boolean }).isWellFormed() || (written > 0 && ARRAY_INDEX.test(key))) return NOT_PLAIN;
+    written++;
+    const element = sortedCopy(child, depth + 1);
+    if (element === NOT_PLAIN) return NOT_PLAIN;
+    copy[key] = element;
+  }
+  return copy;
 }
 
 /** `sha256-<base64url>` of some text's UTF-8 bytes. */

@@ -26,8 +26,14 @@ const INVISIBLE = /[\u00AD\u034F\u061C\u115F\u1160\u17B4\u17B5\u180B-\u180F\u200
 // Unicode tag characters (ASCII smuggling) and the variation selectors supplement.
 // eslint-disable-next-line no-misleading-character-class -- tag characters are matched one by one on purpose
 const TAG = /[\u{E0000}-\u{E007F}\u{E0100}-\u{E01EF}]/u;
+// C0 and C1 controls and DEL, except the tab and the line feed of ordinary text; a carriage return only
+// when it is not part of a CRLF line end (a bare one returns the cursor and overwrites the line).
 // eslint-disable-next-line no-control-regex -- finding control characters is the point
-const CONTROL = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F]/u;
+const CONTROL = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F]|\r(?!\n)/u;
+// ESC or CSI/OSC introducers (ESC [, ESC ], and their C1 forms): terminal commands, not text.
+// eslint-disable-next-line no-control-regex -- finding escape sequences is the point
+const ESCAPE_SEQUENCE = /\u001B[[\]PX^_]|[\u009B\u009D]/u;
+const BARE_CARRIAGE_RETURN = /\r(?!\n)/;
 // Latin mixed with a look-alike script inside one word: `pаyments` with a Cyrillic `а`.
 const MIXED_SCRIPT_WORD = /(?=[\p{L}\p{N}_-]*\p{Script=Latin})(?=[\p{L}\p{N}_-]*[\p{Script=Cyrillic}\p{Script=Greek}\p{Script=Armenian}\p{Script=Cherokee}])[\p{L}\p{N}_-]+/u;
 
@@ -60,13 +66,51 @@ const BASE64_RUN = /[A-Za-z0-9+/]{40,}={0,2}|[A-Za-z0-9_-]{40,}/g;
 // The same pattern without `g`: `matchAll` clones its regular expression on every call, which made
 // this one check most of the scan's time; a plain `test` first skips the strings without a run.
 const HAS_BASE64_RUN = new RegExp(BASE64_RUN.source);
+// Printable ASCII only: no tag, invisible or control character, and no letter of a look-alike script.
+const PLAIN_ASCII = /^[\x20-\x7e]*$/;
+// A literal that every instruction rule needs (case-insensitively): a string without one matches none
+// of them, so one search replaces twelve. Keep it in step with INSTRUCTION_RULES.
+const INSTRUCTION_TRIGGER =
+  /important|system|instruction|secret|hidden|ignore|disregard|forget|override|do not|don't|never|without|covert|surreptitious|\.ssh|id_rsa|id_ed25519|\.aws\/|mcp\.json|\.cursor\/|\/etc\/|private key|\.env|prompt|you are now|act as|pretend to be|\[inst\]|im_start|using|calling|running|http|@|webhook|crucial|critical|must always|mandatory|urgent|169\.254\.|metadata\.google\.internal|file:\/\/|gopher:\/\//i;
+
+/** A finding of one text, before it is placed (pointer, owner). */
+interface TextHit {
+  code: string;
+  severity: TrustSeverity;
+  message: string;
+}
+
+/** What a text yields, wherever it occurs: hits before and after the length check (which depends on the place). */
+interface TextVerdict {
+  before: readonly TextHit[];
+  after: readonly TextHit[];
+  /** The homoglyph word, whose severity depends on whether the text is a member name. */
+  mixed: string | undefined;
+}
+
+const CLEAN: TextVerdict = { before: [], after: [], mixed: undefined };
+
+/** One node of the walk; its pointer is built only for a finding. */
+interface Node {
+  value: unknown;
+  parent: Node | undefined;
+  /** The member name or index under the parent. */
+  key: string | number;
+  toolId: string | undefined;
+}
 
 /**
  * The poisoning scan: checks every string leaf *and every member name* of a manifest (descriptions,
  * intent, parameter names, enums, defaults, examples, error contexts, job event texts, extensions) for
- * invisible, tag and control characters, mixed-script (homoglyph) words, instruction-like phrases,
- * encoded payloads, oversize text, references to other services' tools and ids that look like theirs (tool paths that escape
- * `base_url` are refused earlier, by `validateManifest`). Heuristic: a lint and an early warning, never the only boundary.
+ * invisible, tag and control characters (a bare carriage return and terminal escape sequences
+ * included), mixed-script (homoglyph) words, instruction-like phrases, encoded payloads, oversize
+ * text, references to other services' tools and ids that look like theirs (tool paths that escape
+ * `base_url` are refused earlier, by `validateManifest`). Heuristic: a lint and an early warning,
+ * never the only boundary.
+ *
+ * Linear in the manifest: each distinct text is checked once (member names and enum values repeat
+ * thousands of times in large manifests), printable ASCII skips the character classes, one trigger
+ * search gates the instruction rules, and JSON Pointers are built only for findings.
  *
  * Findings carry the JSON Pointer, the full text (invisible characters made visible) and the id of the
  * tool, resource or prompt the string belongs to.
@@ -76,53 +120,44 @@ export function scanManifest(manifest: Manifest, options: ScanManifestOptions = 
   const maxTextLength = options.maxTextLength ?? 2_000;
   const foreign = [...new Set(options.foreignToolIds ?? [])].filter((id) => id.length >= 4);
   const ownIds = new Set([...manifest.tools, ...(manifest.resources ?? []), ...(manifest.prompts ?? [])].map((entry) => entry.id));
-  const foreignPatterns = foreign.filter((id) => !ownIds.has(id)).map((id) => ({ id, pattern: new RegExp(`(^|[^A-Za-z0-9_-])${escapeRegExp(id)}($|[^A-Za-z0-9_-])`) }));
+  const verdictOf = createTextChecker(foreign.filter((id) => !ownIds.has(id)));
   const findings: TrustFinding[] = [];
   let scannedStrings = 0;
 
-  const add = (finding: Omit<TrustFinding, 'toolId'>, toolId: string | undefined): void => {
-    findings.push(toolId === undefined ? finding : { ...finding, toolId });
-  };
-
-  const scanText = (text: string, pointer: string, toolId: string | undefined, isName: boolean): void => {
+  const scanText = (text: string, node: Node, isName: boolean): void => {
     scannedStrings++;
-    // Made visible only for a finding: most strings have none, and this walks every character.
-    let visible: string | undefined;
-    const shown = (): string => (visible ??= makeVisible(text));
-    if (TAG.test(text)) add({ code: 'text.tag_character', pointer, text: shown(), severity: 'high', message: 'contains Unicode tag characters (hidden ASCII smuggling)' }, toolId);
-    if (INVISIBLE.test(text)) add({ code: 'text.invisible_character', pointer, text: shown(), severity: 'high', message: 'contains invisible or bidirectional-control characters' }, toolId);
-    if (CONTROL.test(text)) add({ code: 'text.control_character', pointer, text: shown(), severity: 'high', message: 'contains control characters' }, toolId);
-    const mixed = MIXED_SCRIPT_WORD.exec(text);
-    if (mixed) add({ code: 'text.homoglyph', pointer, text: shown(), severity: isName ? 'high' : 'medium', message: `the word "${mixed[0]}" mixes Latin with look-alike letters of another script` }, toolId);
+    const verdict = verdictOf(text);
+    const oversize = text.length > maxTextLength;
+    if (verdict === CLEAN && !oversize) return;
+    const pointer = pointerOf(node);
+    const shown = makeVisible(text);
+    const add = (hit: TextHit): void => {
+      const finding: TrustFinding = { code: hit.code, pointer, text: shown, severity: hit.severity, message: hit.message };
+      findings.push(node.toolId === undefined ? finding : { ...finding, toolId: node.toolId });
+    };
+    verdict.before.forEach(add);
+    if (verdict.mixed !== undefined) add({ code: 'text.homoglyph', severity: isName ? 'high' : 'medium', message: `the word "${verdict.mixed}" mixes Latin with look-alike letters of another script` });
     // Response schemas never reach the model's tool list, so a long example there is only worth a look.
-    if (text.length > maxTextLength) add({ code: 'text.oversize', pointer, text: shown(), severity: pointer.includes('/returns/') ? 'medium' : 'high', message: `is ${text.length} characters long (limit ${maxTextLength}); long texts can bury instructions` }, toolId);
-    for (const rule of INSTRUCTION_RULES) {
-      if (rule.pattern.test(text)) add({ code: rule.code, pointer, text: shown(), severity: rule.severity, message: rule.message }, toolId);
-    }
-    for (const run of HAS_BASE64_RUN.test(text) ? text.matchAll(BASE64_RUN) : []) {
-      const decoded = decodeBase64Text(run[0]);
-      if (decoded === undefined) continue;
-      const hidden = INSTRUCTION_RULES.some((rule) => rule.severity === 'high' && rule.pattern.test(decoded));
-      add({ code: 'text.encoded_payload', pointer, text: shown(), severity: hidden ? 'high' : 'medium', message: hidden ? 'carries base64-encoded instructions' : 'carries a base64-encoded text payload' }, toolId);
-    }
-    for (const { id, pattern } of foreignPatterns) {
-      if (pattern.test(text)) add({ code: 'text.cross_service_reference', pointer, text: shown(), severity: 'high', message: `names "${id}", a tool of another service (tool shadowing)` }, toolId);
-    }
+    if (oversize) add({ code: 'text.oversize', severity: pointer.includes('/returns/') ? 'medium' : 'high', message: `is ${text.length} characters long (limit ${maxTextLength}); long texts can bury instructions` });
+    verdict.after.forEach(add);
   };
 
   // An explicit stack: the manifest is bounded (1 MiB, depth 64) but recursion is not needed.
-  const stack: Array<{ value: unknown; pointer: string; toolId: string | undefined }> = [{ value: manifest, pointer: '', toolId: undefined }];
+  const root: Node = { value: manifest, parent: undefined, key: '', toolId: undefined };
+  const stack: Node[] = [root];
   while (stack.length > 0) {
-    const { value, pointer, toolId } = stack.pop()!;
+    const node = stack.pop()!;
+    const value = node.value;
     if (typeof value === 'string') {
-      scanText(value, pointer, toolId, false);
+      scanText(value, node, false);
     } else if (Array.isArray(value)) {
-      value.forEach((item, index) => stack.push({ value: item, pointer: `${pointer}/${index}`, toolId: toolId ?? ownerOf(manifest, pointer, index) }));
+      const owners = node.parent === root ? ownersOf(manifest, node.key) : undefined;
+      for (let index = 0; index < value.length; index++) stack.push({ value: value[index], parent: node, key: index, toolId: node.toolId ?? owners?.[index]?.id });
     } else if (typeof value === 'object' && value !== null) {
       for (const [key, child] of Object.entries(value)) {
-        const childPointer = `${pointer}/${escapePointerToken(key)}`;
-        scanText(key, childPointer, toolId, true);
-        stack.push({ value: child, pointer: childPointer, toolId });
+        const childNode: Node = { value: child, parent: node, key, toolId: node.toolId };
+        scanText(key, childNode, true);
+        stack.push(childNode);
       }
     }
   }
@@ -131,10 +166,73 @@ export function scanManifest(manifest: Manifest, options: ScanManifestOptions = 
   for (const [index, tool] of manifest.tools.entries()) {
     const lookalike = foreignSkeletons.get(skeleton(tool.id));
     if (lookalike !== undefined && lookalike !== tool.id) {
-      add({ code: 'tool.confusable_id', pointer: `/tools/${index}/id`, text: tool.id, severity: 'high', message: `looks like "${lookalike}", a tool of another service` }, tool.id);
+      findings.push({ code: 'tool.confusable_id', pointer: `/tools/${index}/id`, text: tool.id, severity: 'high', message: `looks like "${lookalike}", a tool of another service`, toolId: tool.id });
     }
   }
   return { findings, scannedStrings };
+}
+
+/** The checks that depend on a text alone, memoised per distinct text for one scan. */
+function createTextChecker(foreignIds: readonly string[]): (text: string) => TextVerdict {
+  const foreignPatterns = foreignIds.map((id) => ({ id, pattern: new RegExp(`(^|[^A-Za-z0-9_-])${escapeRegExp(id)}($|[^A-Za-z0-9_-])`) }));
+  // One search for any foreign id before the per-id patterns (a client may hold thousands of tools).
+  const anyForeign = foreignIds.length === 0 ? undefined : new RegExp(`(^|[^A-Za-z0-9_-])(${foreignIds.map(escapeRegExp).join('|')})($|[^A-Za-z0-9_-])`);
+  const verdicts = new Map<string, TextVerdict>();
+  return (text) => {
+    let verdict = verdicts.get(text);
+    if (verdict === undefined) {
+      verdict = checkText(text, anyForeign === undefined || !anyForeign.test(text) ? [] : foreignPatterns);
+      verdicts.set(text, verdict);
+    }
+    return verdict;
+  };
+}
+
+function checkText(text: string, foreignPatterns: ReadonlyArray<{ id: string; pattern: RegExp }>): TextVerdict {
+  const before: TextHit[] = [];
+  const after: TextHit[] = [];
+  let mixed: string | undefined;
+  if (!PLAIN_ASCII.test(text)) {
+    if (TAG.test(text)) before.push({ code: 'text.tag_character', severity: 'high', message: 'contains Unicode tag characters (hidden ASCII smuggling)' });
+    if (INVISIBLE.test(text)) before.push({ code: 'text.invisible_character', severity: 'high', message: 'contains invisible or bidirectional-control characters' });
+    if (CONTROL.test(text)) before.push({ code: 'text.control_character', severity: 'high', message: controlMessage(text) });
+    mixed = MIXED_SCRIPT_WORD.exec(text)?.[0];
+  }
+  if (INSTRUCTION_TRIGGER.test(text)) {
+    for (const rule of INSTRUCTION_RULES) if (rule.pattern.test(text)) after.push({ code: rule.code, severity: rule.severity, message: rule.message });
+  }
+  for (const run of text.length >= 40 && HAS_BASE64_RUN.test(text) ? text.matchAll(BASE64_RUN) : []) {
+    const decoded = decodeBase64Text(run[0]);
+    if (decoded === undefined) continue;
+    const hidden = INSTRUCTION_RULES.some((rule) => rule.severity === 'high' && rule.pattern.test(decoded));
+    after.push({ code: 'text.encoded_payload', severity: hidden ? 'high' : 'medium', message: hidden ? 'carries base64-encoded instructions' : 'carries a base64-encoded text payload' });
+  }
+  for (const { id, pattern } of foreignPatterns) {
+    if (pattern.test(text)) after.push({ code: 'text.cross_service_reference', severity: 'high', message: `names "${id}", a tool of another service (tool shadowing)` });
+  }
+  return before.length === 0 && after.length === 0 && mixed === undefined ? CLEAN : { before, after, mixed };
+}
+
+function controlMessage(text: string): string {
+  if (ESCAPE_SEQUENCE.test(text)) return 'contains a terminal escape sequence (it can rewrite what a human sees on screen)';
+  if (BARE_CARRIAGE_RETURN.test(text)) return 'contains a carriage return not followed by a line feed (it can overwrite a line on a terminal)';
+  return 'contains control characters';
+}
+
+function pointerOf(node: Node): string {
+  let pointer = '';
+  for (let current: Node | undefined = node; current?.parent !== undefined; current = current.parent) {
+    pointer = `/${typeof current.key === 'number' ? current.key : escapePointerToken(current.key)}${pointer}`;
+  }
+  return pointer;
+}
+
+/** The tools, resources or prompts whose entries own what is under `/tools/N` (and so on). */
+function ownersOf(manifest: Manifest, key: string | number): ReadonlyArray<{ id: string }> | undefined {
+  if (key === 'tools') return manifest.tools;
+  if (key === 'resources') return manifest.resources;
+  if (key === 'prompts') return manifest.prompts;
+  return undefined;
 }
 
 /** A comparison key that folds case, separators and the usual digit/letter look-alikes. */
@@ -147,14 +245,6 @@ function skeleton(id: string): string {
     .replace(/[0o]/g, 'o')
     .replace(/[1li|]/g, 'l')
     .replace(/5/g, 's');
-}
-
-/** The id of the tool, resource or prompt at `/tools/N` (or resources, prompts); undefined elsewhere. */
-function ownerOf(manifest: Manifest, arrayPointer: string, index: number): string | undefined {
-  if (arrayPointer === '/tools') return manifest.tools[index]?.id;
-  if (arrayPointer === '/resources') return manifest.resources?.[index]?.id;
-  if (arrayPointer === '/prompts') return manifest.prompts?.[index]?.id;
-  return undefined;
 }
 
 /** Shows invisible, tag and control characters as `\u{…}` so a human sees what a model reads. */

@@ -1,0 +1,59 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { parseJsonDocument } from './parse-manifest.js';
+import { parseJsonFast } from './parse-json-fast.js';
+import { StrictJsonParser } from './strict-json-parser.js';
+
+/** What the strict parser alone makes of a text: its value as canonical text, or its message. */
+function strictOutcome(text: string, maxDepth: number): { value: string } | { error: string } {
+  try {
+    return { value: JSON.stringify(new StrictJsonParser(text, maxDepth).parseDocument()) };
+  } catch (error) {
+    return { error: (error as Error).message };
+  }
+}
+
+function documentOutcome(text: string, maxDepth: number): { value: string } | { error: string } {
+  try {
+    return { value: JSON.stringify(parseJsonDocument(text, { maxDepth, maxSizeInBytes: 10_000_000 })) };
+  } catch (error) {
+    return { error: (error as Error).message };
+  }
+}
+
+// Edits that turn valid JSON into something the strict parser refuses, or that test the member count.
+const mutations: Array<(text: string) => string> = [
+  (text) => text,
+  (text) => text.replace('{', '{"__proto__":1,'),
+  (text) => text.replace(/\{"([^"\\]*)":/, '{"$1":0,"$1":'),
+  (text) => text.replace('{', '{"constructor":{},'),
+  (text) => text.replace('{', '{"constructor":"fine",'),
+  (text) => text.replace('"', '"\\ud800'),
+  (text) => text.replace('"', '"\\ud83d\\ude00:\\":'),
+  (text) => text.replace('[', '[1e400,'),
+  (text) => text.replace('{', '{":":":" , "k" : ":",'),
+  (text) => text.replace(/,/, ',,'),
+  (text) => `[[[[[[${text}]]]]]]`,
+];
+
+describe('parseJsonFast', () => {
+  it('gives the strict parser\'s value or error for random and mutated JSON (property)', () => {
+    fc.assert(
+      fc.property(fc.oneof(fc.json(), fc.json({ stringUnit: 'binary' }), fc.json({ stringUnit: 'grapheme' })), fc.integer({ min: 0, max: mutations.length - 1 }), fc.integer({ min: 1, max: 8 }), (json, mutation, maxDepth) => {
+        const text = mutations[mutation]!(json);
+        expect(documentOutcome(text, maxDepth)).toEqual(strictOutcome(text, maxDepth));
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  it('refuses what JSON.parse accepts but the strict checks do not', () => {
+    for (const text of ['{"a":1,"a":2}', '{"__proto__":{}}', '{"constructor":[]}', '[1e999]', '"\\udc00"', '{"x":{"y":{}}}', '{"a":"\\":","a":1}']) {
+      expect(parseJsonFast(text, 2)).toBeUndefined();
+    }
+  });
+
+  it('accepts names and values holding quotes, colons and escapes', () => {
+    expect(parseJsonFast('{"a\\":b":":","c":"\\\\","d":[":",{"e:":"\\u0022:"}]}', 64)).toEqual({ value: { 'a":b': ':', c: '\\', d: [':', { 'e:': '":' }] } });
+  });
+});
