@@ -55,6 +55,24 @@ describe('createJobStreams', () => {
     expect((await until('needs_input')).status).toBe('needs_input');
   });
 
+  it('answers HEAD on the status and result paths without a body, also when a stream is asked for', async () => {
+    let release = (): void => undefined;
+    const { snapshot, call, until } = await started(async () => new Promise((resolve) => (release = () => resolve('done'))));
+    await until('running');
+    const stream = await call(snapshot.status_url, { method: 'HEAD', headers: { Accept: 'text/event-stream' } });
+    expect(stream.status).toBe(200);
+    expect(stream.headers.get('content-type')).toMatch(/^text\/event-stream/);
+    expect(stream.body).toBeNull();
+    const json = await call(snapshot.status_url, { method: 'HEAD' });
+    expect(json.headers.get('content-type')).toBe('application/json');
+    expect(json.body).toBeNull();
+    const result = await call(snapshot.result_url ?? '', { method: 'HEAD' });
+    expect(result.status).toBe(409);
+    expect(result.body).toBeNull();
+    release();
+    await until('completed');
+  });
+
   it('cancels a running job, aborts its signal, and refuses a second cancel with 409', async () => {
     let aborted = false;
     const { snapshot, call, until } = await started(

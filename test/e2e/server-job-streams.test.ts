@@ -1,5 +1,6 @@
 import { request as httpRequest } from 'node:http';
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
+import { Pool } from 'undici';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { CreateJobStreamsOptions, JobRunner } from '../../src/server/create-job-streams.js';
 import { createMemoryJobEventStore } from '../../src/server/create-memory-job-event-store.js';
@@ -365,6 +366,36 @@ describe.each(FRAMEWORKS)('job streams through %s', (name) => {
       expect(eventIds(read.events)).toEqual([22, 23, 24]);
       expect(JSON.parse(read.events[0]?.data ?? '{}')).toMatchObject({ status: 'running', last_event_id: 22 });
     });
+  });
+
+  it('answers HEAD on a running job\'s stream with the SSE headers and no body, then serves the next request on the same connection', async () => {
+    let release = (): void => undefined;
+    const server = await startJobServer(
+      async (job) => {
+        await job.progress(10);
+        await new Promise<void>((resolve) => (release = resolve));
+        return 'done';
+      },
+      { heartbeatIntervalInMs: 0 },
+    );
+    const snapshot = await startJob(server);
+    await waitForStatus(server, snapshot, ['running']);
+    const pool = new Pool(server.origin, { connections: 1, pipelining: 1 });
+    try {
+      const head = await pool.request({ method: 'HEAD', path: snapshot.status_url, headers: { authorization: ALICE, accept: 'text/event-stream' } });
+      expect(head.statusCode).toBe(200);
+      expect(String(head.headers['content-type'])).toMatch(/^text\/event-stream/);
+      expect((await head.body.arrayBuffer()).byteLength).toBe(0);
+      const headResult = await pool.request({ method: 'HEAD', path: snapshot.result_url ?? '', headers: { authorization: ALICE } });
+      expect(headResult.statusCode).toBe(409);
+      expect((await headResult.body.arrayBuffer()).byteLength).toBe(0);
+      // The one connection is free again: a GET after the HEADs is answered on it.
+      const status = await pool.request({ method: 'GET', path: snapshot.status_url, headers: { authorization: ALICE } });
+      expect(((await status.body.json()) as JobSnapshot).status).toBe('running');
+    } finally {
+      release();
+      await pool.close();
+    }
   });
 
   describe('principal isolation (case 33)', () => {

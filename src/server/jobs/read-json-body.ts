@@ -1,0 +1,26 @@
+import { jobProblem } from './job-answers.js';
+
+/**
+ * The JSON body of a request, read up to `maxBytes`; or the problem answer to send instead: 415 for a
+ * media type that is not JSON, 413 past the limit (reading stops there), 400 for text that is not JSON.
+ */
+export async function readJsonBody(request: Request, maxBytes: number): Promise<unknown> {
+  const type = request.headers.get('Content-Type')?.split(';')[0]?.trim().toLowerCase();
+  if (type !== 'application/json' && !type?.endsWith('+json')) {
+    return jobProblem(415, 'Unsupported Media Type', 'unsupported_media_type', 'Send the answer as application/json.');
+  }
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  if (request.body) {
+    for await (const chunk of request.body) {
+      size += chunk.byteLength;
+      if (size > maxBytes) return jobProblem(413, 'Content Too Large', 'body_too_large', `The body must not exceed ${maxBytes} bytes.`);
+      chunks.push(chunk);
+    }
+  }
+  try {
+    return JSON.parse(Buffer.concat(chunks).toString('utf8')) as unknown;
+  } catch {
+    return jobProblem(400, 'Bad Request', 'invalid_json', 'The body is not valid JSON.');
+  }
+}
