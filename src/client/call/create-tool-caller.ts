@@ -223,7 +223,7 @@ export function createToolCaller(options: ClientCallOptions, dependencies: ToolC
     redactor.addParameterNames(policy.redactNames);
     const auditArguments = redactor.arguments(args);
     // The definition itself, not `shape` (a fresh copy per call): the compiled validator is cached per definition object.
-    validateToolArguments(definition, args);
+    validateToolArguments(definition, args, manifest);
 
     const agentIdHeader = agentIdHeaderFor(manifest, resolved.service.origin);
     const tool = definition as Partial<Tool>;
@@ -532,7 +532,7 @@ export function createToolCaller(options: ClientCallOptions, dependencies: ToolC
     },
     async getPrompt(promptId, args = {}) {
       const resolved = await dependencies.resolvePrompt(promptId);
-      return renderPrompt(resolved.prompt, args);
+      return renderPrompt(resolved.prompt, args, resolved.service.manifest);
     },
   };
 }

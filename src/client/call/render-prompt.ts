@@ -18,10 +18,11 @@ const PLACEHOLDER = /\{\{\s*([A-Za-z_][A-Za-z0-9_-]*)\s*\}\}/g;
  * Fills a prompt template: arguments are validated against the prompt's parameters first (the same
  * validator as tool calls), then each `{{name}}` is replaced in a single pass, so a value that itself
  * contains `{{…}}` is never expanded again. A placeholder without a value is an error, not an empty
- * string. Throws `InvalidArgumentsError`.
+ * string. `owner` is the manifest the prompt came from: its compiled validator lives as long as it.
+ * Throws `InvalidArgumentsError`.
  */
-export function renderPrompt(prompt: Prompt, args: Record<string, unknown>): RenderedPrompt {
-  validateToolArguments(prompt, args);
+export function renderPrompt(prompt: Prompt, args: Record<string, unknown>, owner: object = prompt): RenderedPrompt {
+  validateToolArguments(prompt, args, owner);
   const missing = new Set<string>();
   const text = prompt.template.replace(PLACEHOLDER, (_match, name: string) => {
     const value = args[name] ?? prompt.parameters?.[name]?.default;

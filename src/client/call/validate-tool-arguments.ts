@@ -23,14 +23,44 @@ function re2RegExp(pattern: string, flags: string): { test(input: string): boole
 }
 re2RegExp.code = 'RE2JS';
 
-let ajv: Ajv2020 | undefined;
+const AJV_OPTIONS = { allErrors: true, strict: false, $data: false, validateFormats: true, logger: false, code: { regExp: re2RegExp } } as const;
 
-function getAjv(): Ajv2020 {
-  // `$data` stays off (it lets data choose the schema); strict off because manifests may carry
-  // annotations ajv does not know; formats validated because `date` and friends carry meaning;
-  // no logger: a manifest's unknown format must not write to the orchestrator's console.
-  ajv ??= addFormats(new Ajv2020({ allErrors: true, strict: false, $data: false, validateFormats: true, logger: false, code: { regExp: re2RegExp } }));
-  return ajv;
+let metaSchemaChecker: Ajv2020 | undefined;
+
+/**
+ * Checks a schema against the JSON Schema 2020-12 meta-schema. One process-wide instance is fine:
+ * it only ever compiles the meta-schema itself, never a manifest's schema.
+ */
+function checkAgainstMetaSchema(schema: Record<string, unknown>): string | undefined {
+  metaSchemaChecker ??= new Ajv2020({ ...AJV_OPTIONS, allErrors: false });
+  return metaSchemaChecker.validateSchema(schema) === true ? undefined : metaSchemaChecker.errorsText(metaSchemaChecker.errors);
+}
+
+/** The compiled validators of one owner (a manifest), in an ajv instance of their own. */
+interface ValidatorCache {
+  ajv: Ajv2020;
+  validators: WeakMap<ParameterHolder, ValidateFunction>;
+}
+
+/**
+ * Compiled validators live exactly as long as the manifest (or holder) they belong to: ajv keeps
+ * every schema it compiled (its cache and code scope) for the life of the instance, so one
+ * process-wide instance grew with every manifest change and every short-lived client. One
+ * instance per owner, held weakly, is dropped with the owner.
+ */
+const caches = new WeakMap<object, ValidatorCache>();
+
+function cacheFor(owner: object): ValidatorCache {
+  let cache = caches.get(owner);
+  if (cache === undefined) {
+    // `$data` stays off (it lets data choose the schema); strict off because manifests may carry
+    // annotations ajv does not know; formats validated because `date` and friends carry meaning;
+    // no logger: a manifest's unknown format must not write to the orchestrator's console. The
+    // meta-schema check runs once per schema in `checkAgainstMetaSchema`, not in every instance.
+    cache = { ajv: addFormats(new Ajv2020({ ...AJV_OPTIONS, validateSchema: false })), validators: new WeakMap() };
+    caches.set(owner, cache);
+  }
+  return cache;
 }
 
 /** Any object holding `parameters` in the simple form: a tool, a resource or a prompt. */
@@ -43,10 +73,9 @@ export interface ParameterHolder {
   parameters?: Record<string, Parameter>;
 }
 
-const cache = new WeakMap<ParameterHolder, ValidateFunction>();
-
-function compile(holder: ParameterHolder): ValidateFunction {
-  const cached = cache.get(holder);
+function compile(holder: ParameterHolder, owner: object): ValidateFunction {
+  const cache = cacheFor(owner);
+  const cached = cache.validators.get(holder);
   if (cached !== undefined) return cached;
   const schema = argumentsSchema(holder);
   // Defence in depth: the manifest was validated at discovery, but a caller may hand us any object.
@@ -56,11 +85,13 @@ function compile(holder: ParameterHolder): ValidateFunction {
   }
   let validate: ValidateFunction;
   try {
-    validate = getAjv().compile(schema);
+    const invalid = checkAgainstMetaSchema(schema);
+    if (invalid !== undefined) throw new Error(invalid);
+    validate = cache.ajv.compile(schema);
   } catch (error) {
     throw new AicapError('TOOL_DISABLED', `The parameter schema of "${holder.id}" does not compile (${error instanceof Error ? error.message : String(error)}); the tool cannot be called.`, { cause: error });
   }
-  cache.set(holder, validate);
+  cache.validators.set(holder, validate);
   return validate;
 }
 
@@ -86,11 +117,13 @@ function toProblem(error: ErrorObject): ArgumentProblem {
 
 /**
  * Validates arguments against a tool's (resource's, prompt's) parameters before anything is sent.
- * The compiled validator is cached per definition object. Throws {@link InvalidArgumentsError} naming
- * every bad field, or `TOOL_DISABLED` when the declared schema is unsafe.
+ * The compiled validator is cached per definition object, in an ajv instance owned by `owner` (the
+ * manifest the definition came from; the definition itself by default), and is garbage-collected
+ * with it. Throws {@link InvalidArgumentsError} naming every bad field, or `TOOL_DISABLED` when the
+ * declared schema is unsafe.
  */
-export function validateToolArguments(holder: ParameterHolder, args: unknown): asserts args is Record<string, unknown> {
-  const validate = compile(holder);
+export function validateToolArguments(holder: ParameterHolder, args: unknown, owner: object = holder): asserts args is Record<string, unknown> {
+  const validate = compile(holder, owner);
   if (typeof args !== 'object' || args === null || Array.isArray(args)) {
     throw new InvalidArgumentsError(holder.id, [{ pointer: '', rule: 'type', message: `arguments must be a JSON object, got ${Array.isArray(args) ? 'an array' : args === null ? 'null' : typeof args}` }]);
   }
