@@ -1,8 +1,10 @@
+import { terminalSafeText } from './terminal-safe-text.js';
+
 /** Where a command writes, so tests can capture it. Human output goes to stderr, machine output to stdout. */
 export interface CliIo {
   /** Writes raw text to standard output. */
   stdout(text: string): void;
-  /** Writes raw text to standard error. */
+  /** Writes raw text to standard error (progress bars); untrusted parts must go through `terminalSafeText` first. */
   stderr(text: string): void;
   /** Writes `✘ message` to standard error. */
   error(message: string): void;
@@ -22,14 +24,19 @@ export interface CliCommand {
   run(argv: string[], io: CliIo): Promise<number>;
 }
 
-/** The real process streams. */
+/**
+ * The real process streams. Messages (`error`, `warn`, `info`) are made terminal-safe once more as
+ * they are written, keeping only their line feeds: commands escape the untrusted parts they quote,
+ * and this catches any they missed.
+ */
 export function createProcessIo(): CliIo {
+  const line = (mark: string, message: string): void => void process.stderr.write(`${mark} ${terminalSafeText(message, { keepNewlines: true })}\n`);
   return {
     stdout: (text) => void process.stdout.write(text),
     stderr: (text) => void process.stderr.write(text),
-    error: (message) => void process.stderr.write(`✘ ${message}\n`),
-    warn: (message) => void process.stderr.write(`⚠ ${message}\n`),
-    info: (message) => void process.stderr.write(`✔ ${message}\n`),
+    error: (message) => line('✘', message),
+    warn: (message) => line('⚠', message),
+    info: (message) => line('✔', message),
     isInteractive: Boolean(process.stdin.isTTY && process.stderr.isTTY),
   };
 }

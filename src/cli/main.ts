@@ -6,6 +6,8 @@
  */
 import { commands } from './commands/index.js';
 import { createProcessIo } from './cli-io.js';
+import { closestName } from './parse-command-line.js';
+import { terminalSafeText } from './terminal-safe-text.js';
 
 const io = createProcessIo();
 const [name, ...rest] = process.argv.slice(2);
@@ -21,7 +23,8 @@ async function main(): Promise<number> {
   }
   const command = commands[name];
   if (!command) {
-    io.error(`Unknown command "${name}".\n${usage()}`);
+    const closest = closestName(name, Object.keys(commands));
+    io.error(`Unknown command "${terminalSafeText(name)}"${closest === undefined ? '.' : `: did you mean \`aicap ${closest}\`?`} Run \`aicap --help\` for the commands.`);
     return 2;
   }
   return command.run(rest, io);

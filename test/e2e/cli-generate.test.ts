@@ -150,7 +150,7 @@ describe('aicap generate', () => {
     ['an overlay with an unknown key', () => ['generate', fixture('payments.openapi.yaml'), '--overlay', fixture('swagger2/petstore.json')], 2, /unknown overlay key "swagger"/],
     ['--check without -o', () => ['generate', fixture('payments.openapi.yaml'), '--check'], 2, /`--check` option compares with the file given by `-o/],
     ['no arguments', () => ['generate'], 2, /Missing the OpenAPI description/],
-    ['an unknown option', () => ['generate', fixture('payments.openapi.yaml'), '--frobnicate'], 2, /Unknown option '--frobnicate'/],
+    ['an unknown option', () => ['generate', fixture('payments.openapi.yaml'), '--frobnicate'], 2, /Unknown option `--frobnicate`/],
     ['a URL that answers 404', () => ['generate', `${origin}/missing.yaml`], 2, /GET http:\/\/127\.0\.0\.1:\d+\/missing\.yaml: cannot download the description: status 404/],
   ];
   it.each(failures)('exits %#: %s with a clear message and no stack trace', async (_name, args, exitCode, message) => {

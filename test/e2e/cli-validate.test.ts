@@ -136,8 +136,8 @@ describe('aicap validate <file>', () => {
   it.each([
     [[], 'Missing the manifest to validate.'],
     [['a.json', 'b.json'], 'Expected one manifest, got 2.'],
-    [['--yaml', 'a.json'], "Unknown option '--yaml'"],
-    [['--timeout', 'soon', 'a.json'], 'The `--timeout` option must be a positive whole number of milliseconds'],
+    [['--yaml', 'a.json'], 'Unknown option `--yaml`.'],
+    [['--timeout', 'soon', 'a.json'], 'The `--timeout` option must be a whole number (milliseconds), 1 or more'],
   ])('exits 2 on the usage error %j', async (args, message) => {
     const result = await run('validate', ...args);
     expect(result.code).toBe(2);
@@ -147,7 +147,7 @@ describe('aicap validate <file>', () => {
   it('prints its help on stdout with exit 0', async () => {
     const result = await run('validate', '--help');
     expect(result.code).toBe(0);
-    expect(result.stdout).toContain('Usage: aicap validate <file|url> [--json]');
+    expect(result.stdout).toContain('Usage: aicap validate <file | origin | manifest URL> [--json]');
   });
 
   it('is listed by aicap --help', async () => {
@@ -200,7 +200,7 @@ describe('aicap validate <url>', () => {
     await new Promise<void>((resolve) => probe.close(() => resolve()));
     const result = await run('validate', `http://127.0.0.1:${port}/.well-known/ai-capabilities`);
     expect(result.code).toBe(2);
-    expect(result.stderr).toContain(`Network error`);
+    expect(result.stderr).toContain(`Nothing is listening on 127.0.0.1:${port} (connection refused)`);
     expect(result.stderr).toContain(`GET http://127.0.0.1:${port}/.well-known/ai-capabilities`);
   });
 

@@ -2,7 +2,11 @@ import { createInterface } from 'node:readline/promises';
 import { AicapError } from '../../index.js';
 import { createClient, type ApprovalRequest, type CallEnvelope, type Client, type OriginCredentials } from '../../client/index.js';
 import type { CliCommand, CliIo } from '../cli-io.js';
-import { parseCommandLine } from '../parse-command-line.js';
+import { cliAdvice, cliErrorMessage } from '../cli-error-message.js';
+import { MANIFEST_READING_FLAGS, TRUST_FLAGS, clientOptionsFromFlags, manifestReadingUsage, readManifestReadingFlags } from '../network-flags.js';
+import { parseCommandLine, readWholeNumberOption } from '../parse-command-line.js';
+import { createRedactingIo, printRedactedJson, type RedactingIo } from '../redacting-io.js';
+import { terminalSafeJson, terminalSafeText } from '../terminal-safe-text.js';
 import { followJobInCli, isAsyncJob } from './follow-job.js';
 
 const USAGE = `Usage: aicap call <origin> <toolId> [json-args] [options]
@@ -23,17 +27,18 @@ Discovers the manifest of <origin>, calls one tool and prints the result envelop
   --input <answer>    async jobs: the answer to the job's question (JSON, or plain text); without
                       it the question is asked on a terminal and refused when there is none
   --json              print only the envelope (no summary on stderr)
-  -h, --help          show this help
+${manifestReadingUsage(20, { allowOrigin: true })}  -h, --help          show this help
 
 Exit status: 0 the call succeeded, 1 it failed (the envelope says why), 2 usage error or the
-service could not be discovered.
+service could not be discovered. The token, the API key and the values the manifest's
+redact_from_logs names are replaced by [REDACTED] in everything printed.
 `;
 
 /** `aicap call <origin> <toolId> [json-args]`: a thin wrapper over `createClient().call`. */
 export const callCommand: CliCommand = {
   summary: 'call one tool of an API and print the result envelope',
-  async run(argv: string[], io: CliIo): Promise<number> {
-    const parsed = parseCommandLine(argv, io, {
+  async run(argv: string[], processIo: CliIo): Promise<number> {
+    const parsed = parseCommandLine(argv, processIo, {
       usage: USAGE,
       options: {
           token: { type: 'string' },
@@ -45,11 +50,14 @@ export const callCommand: CliCommand = {
           events: { type: 'boolean', default: false },
           input: { type: 'string' },
           json: { type: 'boolean', default: false },
+          ...MANIFEST_READING_FLAGS,
+          ...TRUST_FLAGS,
         },
       positionals: { min: 2, max: 3, missing: 'the origin or the tool id', expected: 'at most 3 arguments' },
     });
     if (typeof parsed === 'number') return parsed;
     const { values, positionals } = parsed;
+    const io = createRedactingIo(processIo, [values.token, values['api-key']]);
     const [origin, toolId, argsText] = positionals as [string, string, string | undefined];
     if (values.token !== undefined && values['api-key'] !== undefined) {
       io.error('Give either `--token` or `--api-key`, not both.');
@@ -70,11 +78,10 @@ export const callCommand: CliCommand = {
       }
       args = value as Record<string, unknown>;
     }
-    const maxItems = values['max-items'] === undefined ? undefined : Number(values['max-items']);
-    if (maxItems !== undefined && (!Number.isSafeInteger(maxItems) || maxItems < 1)) {
-      io.error(`The \`--max-items\` option must be a positive whole number, got ${JSON.stringify(values['max-items'])}.`);
-      return 2;
-    }
+    const maxItems = readWholeNumberOption(io, 'max-items', values['max-items'], { fallback: Number.POSITIVE_INFINITY, min: 1, unit: 'items' });
+    const limits = readManifestReadingFlags(io, values);
+    const clientOptions = limits === undefined ? undefined : clientOptionsFromFlags(io, limits, values['allow-origin']);
+    if (maxItems === undefined || clientOptions === undefined) return 2;
     const credentials: OriginCredentials = {
       ...(values.token === undefined ? {} : { token: values.token }),
       ...(values['api-key'] === undefined ? {} : { apiKey: values['api-key'] }),
@@ -83,25 +90,29 @@ export const callCommand: CliCommand = {
     let client: Client;
     try {
       client = createClient({
+        ...clientOptions,
         ...(values['agent-id'] === undefined ? {} : { agentId: values['agent-id'] }),
         approve: values.approve ? () => true : (request) => askApproval(io, request),
       });
     } catch (error) {
-      io.error(error instanceof Error ? error.message : String(error));
+      io.error(cliErrorMessage(error));
       return 2;
     }
     try {
       try {
-        await client.discover(origin, { credentials });
+        const service = await client.discover(origin, { credentials });
+        io.redactor.addParameterNames(service.manifest.policy?.redact_from_logs ?? []);
+        // Learns the values under redacted names, wherever the API echoes them.
+        io.redactor.arguments(args);
       } catch (error) {
-        const message = error instanceof Error ? error.message : String(error);
-        if (values.json) io.stdout(`${JSON.stringify({ ok: false, error: { code: AicapError.isInstance(error) ? error.code : 'DISCOVERY_FAILED', message } }, null, 2)}\n`);
+        const message = cliErrorMessage(error);
+        if (values.json) io.stdout(terminalSafeJson({ ok: false, error: { code: AicapError.isInstance(error) ? error.code : 'DISCOVERY_FAILED', message } }));
         io.error(message);
         return 2;
       }
       if (isAsyncJob(client, toolId)) return await followJobInCli(client, toolId, args, io, { events: values.events, input: values.input, json: values.json });
-      const envelope = await client.call(toolId, args, { allPages: values['all-pages'], ...(maxItems === undefined ? {} : { maxItems }) });
-      io.stdout(`${JSON.stringify(envelope, null, 2)}\n`);
+      const envelope = await client.call(toolId, args, { allPages: values['all-pages'], ...(values['max-items'] === undefined ? {} : { maxItems }) });
+      printRedactedJson(io, envelope);
       if (!values.json) summarize(io, envelope);
       return envelope.ok ? 0 : 1;
     } finally {
@@ -110,15 +121,16 @@ export const callCommand: CliCommand = {
   },
 };
 
-/** Asks on the terminal; without one, refuses (approval fails closed). */
-async function askApproval(io: CliIo, request: ApprovalRequest): Promise<boolean> {
+/** Asks on the terminal; without one, refuses (approval fails closed). The description comes from the manifest: a CR in it must not overwrite what the human reads. */
+async function askApproval(io: RedactingIo, request: ApprovalRequest): Promise<boolean> {
   if (!io.isInteractive) {
-    io.warn(`"${request.exposedName}" needs approval (${request.reasons.join('; ')}) and there is no terminal to ask; pass \`--approve\` to approve it up front.`);
+    io.warn(`"${terminalSafeText(request.exposedName)}" needs approval (${terminalSafeText(request.reasons.join('; '))}) and there is no terminal to ask; pass \`--approve\` to approve it up front.`);
     return false;
   }
   const readline = createInterface({ input: process.stdin, output: process.stderr });
   try {
-    io.stderr(`\n${request.method} ${request.origin} · ${request.exposedName}\n${request.description}\nArguments: ${JSON.stringify(request.arguments, null, 2)}\n`);
+    const shown = terminalSafeJson(io.redactor.arguments(request.arguments));
+    io.stderr(`\n${request.method} ${terminalSafeText(request.origin)} · ${terminalSafeText(request.exposedName)}\n${terminalSafeText(request.description)}\nArguments: ${shown}`);
     const answer = await readline.question('Approve this call? [y/N] ');
     return /^y(es)?$/i.test(answer.trim());
   } finally {
@@ -131,10 +143,10 @@ function summarize(io: CliIo, envelope: CallEnvelope): void {
   const facts = `${meta.attempts} ${meta.attempts === 1 ? 'request' : 'requests'}, ${meta.durationInMs} ms`;
   if (envelope.ok) {
     const items = envelope.items === undefined ? '' : `, ${envelope.items.length} items${envelope.page && !envelope.page.complete ? ' (more available)' : ''}`;
-    io.info(`${meta.toolId}: ${envelope.status}${items} (${facts})`);
+    io.info(`${terminalSafeText(meta.toolId)}: ${envelope.status}${items} (${facts})`);
     return;
   }
   const error = envelope.error;
-  io.error(`${meta.toolId}: ${error?.code ?? 'failed'}${error?.status ? ` (HTTP ${error.status})` : ''}: ${error?.message ?? ''} (${facts})`);
-  if (error?.userMessage) io.stderr(`  ${error.userMessage}\n`);
+  io.error(`${terminalSafeText(meta.toolId)}: ${error?.code ?? 'failed'}${error?.status ? ` (HTTP ${error.status})` : ''}: ${cliAdvice(error?.message ?? '')} (${facts})`);
+  if (error?.userMessage) io.stderr(`  ${cliAdvice(error.userMessage)}\n`);
 }

@@ -4,7 +4,10 @@ import { AicapError } from '../../index.js';
 import { JobError } from '../../client/index.js';
 import type { CallEnvelope, Client, JobEvent, JobNeedsInputEvent } from '../../client/index.js';
 import type { CliIo } from '../cli-io.js';
+import { cliErrorMessage } from '../cli-error-message.js';
+import { printRedactedJson, type RedactingIo } from '../redacting-io.js';
 import { renderProgress } from '../render-progress.js';
+import { terminalSafeJson, terminalSafeText } from '../terminal-safe-text.js';
 
 /** How `aicap call` follows an async job. */
 export interface FollowJobCliOptions {
@@ -33,7 +36,7 @@ export function isAsyncJob(client: Client, toolId: string): boolean {
  * (refused otherwise), `--events` as JSON lines on stdout. Exit 0 when the result is ok, 1 otherwise,
  * 2 for an unusable `--input`.
  */
-export async function followJobInCli(client: Client, toolId: string, args: Record<string, unknown>, io: CliIo, options: FollowJobCliOptions): Promise<number> {
+export async function followJobInCli(client: Client, toolId: string, args: Record<string, unknown>, io: RedactingIo, options: FollowJobCliOptions): Promise<number> {
   const answer = options.input === undefined ? undefined : { value: parseInput(options.input) };
   let lastPercent: number | undefined;
   let barShown = false;
@@ -46,7 +49,7 @@ export async function followJobInCli(client: Client, toolId: string, args: Recor
     if (!io.isInteractive) {
       throw new AicapError(
         'INVALID_OPTION',
-        `The job asks "${event.prompt ?? 'for input'}"${event.options?.length ? ` (options: ${event.options.map((option) => JSON.stringify(option)).join(', ')})` : ''} and there is no terminal to ask; pass the answer with \`--input\`.`,
+        `The job asks "${terminalSafeText(event.prompt ?? 'for input')}"${event.options?.length ? ` (options: ${event.options.map((option) => terminalSafeText(JSON.stringify(option))).join(', ')})` : ''} and there is no terminal to ask; pass the answer with \`--input\`.`,
       );
     }
     clearBar();
@@ -60,10 +63,10 @@ export async function followJobInCli(client: Client, toolId: string, args: Recor
     if (error instanceof JobError && error.envelope !== undefined) return printEnvelope(io, error.envelope, options.json);
     return fail(io, error, options.json);
   }
-  if (!options.json) io.info(`${toolId}: job ${job.id} started`);
+  if (!options.json) io.info(`${terminalSafeText(toolId)}: job ${terminalSafeText(job.id)} started`);
   try {
     for await (const event of job) {
-      if (options.events) io.stdout(`${JSON.stringify(describeEvent(event))}\n`);
+      if (options.events) printRedactedJson(io, describeEvent(event), { compact: true });
       if (options.json) continue;
       if (event.type === 'progress' && event.percent !== undefined && event.percent !== lastPercent) {
         lastPercent = event.percent;
@@ -71,13 +74,13 @@ export async function followJobInCli(client: Client, toolId: string, args: Recor
         barShown = io.isInteractive;
       } else if (event.type === 'warning') {
         clearBar();
-        io.warn(event.message ?? JSON.stringify(event.data));
+        io.warn(terminalSafeText(event.message ?? JSON.stringify(event.data)));
       } else if (event.type === 'status') {
         clearBar();
-        io.stderr(`… ${event.status}\n`);
+        io.stderr(`… ${terminalSafeText(event.status)}\n`);
       } else if (event.type === 'needs_input' && !io.isInteractive) {
         // On a terminal the question is asked by the prompt itself.
-        io.stderr(`? ${event.prompt ?? 'The job needs input.'}${answer === undefined ? '' : ` → ${JSON.stringify(answer.value)}`}\n`);
+        io.stderr(`? ${terminalSafeText(event.prompt ?? 'The job needs input.')}${answer === undefined ? '' : ` → ${terminalSafeText(JSON.stringify(answer.value))}`}\n`);
       }
     }
   } catch (error) {
@@ -88,20 +91,21 @@ export async function followJobInCli(client: Client, toolId: string, args: Recor
   return printEnvelope(io, await job.result(), options.json);
 }
 
-function printEnvelope(io: CliIo, envelope: CallEnvelope, json: boolean): number {
-  io.stdout(`${JSON.stringify(envelope, null, 2)}\n`);
+function printEnvelope(io: RedactingIo, envelope: CallEnvelope, json: boolean): number {
+  printRedactedJson(io, envelope);
   if (!json) {
-    if (envelope.ok) io.info(`${envelope.meta.toolId}: ${envelope.status} (${envelope.meta.durationInMs} ms)`);
-    else io.error(`${envelope.meta.toolId}: ${envelope.error?.code ?? 'failed'}${envelope.error?.status ? ` (HTTP ${envelope.error.status})` : ''}: ${envelope.error?.message ?? ''}`);
+    const toolId = terminalSafeText(envelope.meta.toolId);
+    if (envelope.ok) io.info(`${toolId}: ${envelope.status} (${envelope.meta.durationInMs} ms)`);
+    else io.error(`${toolId}: ${envelope.error?.code ?? 'failed'}${envelope.error?.status ? ` (HTTP ${envelope.error.status})` : ''}: ${cliErrorMessage(envelope.error?.message ?? '')}`);
   }
   return envelope.ok ? 0 : 1;
 }
 
-function fail(io: CliIo, error: unknown, json: boolean, jobId?: string): number {
+function fail(io: RedactingIo, error: unknown, json: boolean, jobId?: string): number {
   const code = AicapError.isInstance(error) ? error.code : 'JOB_FAILED';
-  const message = error instanceof Error ? error.message : String(error);
-  if (json) io.stdout(`${JSON.stringify({ ok: false, error: { code, message, ...(jobId === undefined ? {} : { jobId }) } }, null, 2)}\n`);
-  io.error(`${message}${jobId === undefined ? '' : ` (job ${jobId})`}`);
+  const message = cliErrorMessage(error);
+  if (json) printRedactedJson(io, { ok: false, error: { code, message, ...(jobId === undefined ? {} : { jobId }) } });
+  io.error(`${message}${jobId === undefined ? '' : ` (job ${terminalSafeText(jobId)})`}`);
   return 1;
 }
 
@@ -135,7 +139,9 @@ export async function askQuestion(io: CliIo, event: Pick<JobNeedsInputEvent, 'pr
   const readline = createInterface({ input, output });
   try {
     const options = event.options ?? [];
-    io.stderr(`\n${event.prompt ?? 'The job needs input.'}\n${options.map((option, index) => `  ${index + 1}) ${typeof option === 'string' ? option : JSON.stringify(option)}`).join('\n')}\n`);
+    // The prompt and the options come from the API: escaped, so that they cannot redraw the screen.
+    const shown = options.map((option, index) => `  ${index + 1}) ${terminalSafeText(typeof option === 'string' ? option : terminalSafeJson(option, { compact: true }).trimEnd())}`);
+    io.stderr(`\n${terminalSafeText(event.prompt ?? 'The job needs input.')}\n${shown.join('\n')}\n`);
     for (;;) {
       const reply = (await readline.question(options.length > 0 ? `Choose 1-${options.length}: ` : 'Answer: ')).trim();
       const picked = /^\d+$/.test(reply) ? options[Number(reply) - 1] : undefined;

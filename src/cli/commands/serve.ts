@@ -1,23 +1,29 @@
-import { readFile } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { AicapError, WELL_KNOWN_PATH, parseManifest } from '../../index.js';
 import { createCatalogHandler, CATALOG_PATH, createManifestHandler, toNodeListener } from '../../server/index.js';
 import type { CliCommand, CliIo } from '../cli-io.js';
-import { parseCommandLine } from '../parse-command-line.js';
+import { cliErrorMessage } from '../cli-error-message.js';
+import { DEFAULT_MAX_SIZE_IN_BYTES } from '../../manifest/parse-manifest.js';
+import { readManifestReadingFlags } from '../network-flags.js';
+import { parseCommandLine, readWholeNumberOption } from '../parse-command-line.js';
+import { readManifestFile } from '../read-manifest-file.js';
+import { terminalSafeText } from '../terminal-safe-text.js';
 
-const USAGE = `Usage: aicap serve <manifest.json> [--port <n>] [--host <address>] [--base-url <url>] [--max-age <s>]
+const USAGE = `Usage: aicap serve <manifest.json> [--port <n>] [--host <address>] [--base-url <url>] [--max-age <s>] [--max-size <bytes>]
 
 Serves a manifest file the way aicap/server does (canonical bytes, ETag, 304, CORS) at
 ${WELL_KNOWN_PATH}, plus ${CATALOG_PATH}, to preview it or to test a client against it.
 
   --port <n>        port to listen on, default 3000 (0 picks a free one)
   --host <address>  address to bind, default 127.0.0.1
-  --base-url <url>  replace service.base_url (e.g. with the origin being served)
+  --base-url <url>  service.base_url to serve; by default the served origin replaces the origin of
+                    the file's base_url (its path is kept), so that clients accept the manifest
   --max-age <s>     Cache-Control max-age in seconds, default 300
+  --max-size <b>    largest manifest file accepted, in bytes, default ${DEFAULT_MAX_SIZE_IN_BYTES}
   -h, --help        show this help
 
-Prints the origin on stdout once listening; stops on Ctrl-C (SIGINT) or SIGTERM.
+Prints the origin on stdout first, once listening; stops on Ctrl-C (SIGINT) or SIGTERM.
 Exit status: 2 for a usage error or an unreadable/invalid manifest.
 `;
 
@@ -32,37 +38,36 @@ export const serveCommand: CliCommand = {
         host: { type: 'string', default: '127.0.0.1' },
         'base-url': { type: 'string' },
         'max-age': { type: 'string', default: '300' },
+        'max-size': { type: 'string' },
       },
       positionals: { min: 1, max: 1, missing: 'the manifest file to serve', expected: 'one manifest file' },
     });
     if (typeof parsed === 'number') return parsed;
     const file = parsed.positionals[0]!;
-    const port = Number(parsed.values.port);
-    const maxAgeInSeconds = Number(parsed.values['max-age']);
-    if (!Number.isSafeInteger(port) || port < 0 || port > 65_535) {
-      io.error(`The \`--port\` option must be a whole number from 0 to 65535, got ${JSON.stringify(parsed.values.port)}.`);
-      return 2;
-    }
-    if (!Number.isSafeInteger(maxAgeInSeconds) || maxAgeInSeconds < 0) {
-      io.error(`The \`--max-age\` option must be a whole number of seconds, got ${JSON.stringify(parsed.values['max-age'])}.`);
+    const port = readWholeNumberOption(io, 'port', parsed.values.port, { fallback: 3000, min: 0, max: 65_535, unit: 'port' });
+    const maxAgeInSeconds = readWholeNumberOption(io, 'max-age', parsed.values['max-age'], { fallback: 300, min: 0, unit: 'seconds' });
+    const limits = readManifestReadingFlags(io, { 'max-size': parsed.values['max-size'] });
+    if (port === undefined || maxAgeInSeconds === undefined || limits === undefined) return 2;
+    const baseUrl = parsed.values['base-url'];
+    if (baseUrl !== undefined && !/^https?:\/\/[^/?#\s]+/i.test(baseUrl)) {
+      io.error(`The \`--base-url\` option takes an absolute http(s) URL such as http://127.0.0.1:${port}/api, got ${terminalSafeText(JSON.stringify(baseUrl))}.`);
       return 2;
     }
 
-    let text: Buffer;
+    let text: Uint8Array;
     try {
-      text = await readFile(file);
+      text = await readManifestFile(file, limits.maxSizeInBytes);
     } catch (error) {
-      io.error(`Cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}.`);
+      io.error(cliErrorMessage(error));
       return 2;
     }
-    const result = parseManifest(text);
+    const result = parseManifest(text, { maxSizeInBytes: limits.maxSizeInBytes });
     if (!result.valid || !result.manifest) {
-      for (const issue of result.issues.filter((item) => item.severity === 'error')) io.error(`${issue.pointer || '/'}  ${issue.code}  ${issue.message}`);
-      io.error(`${file} is not a valid manifest; run \`aicap validate ${file}\` for details.`);
+      for (const issue of result.issues.filter((item) => item.severity === 'error').slice(0, 10)) io.error(cliErrorMessage(`${issue.pointer || '(root)'}  ${issue.code}  ${issue.message}`));
+      io.error(`${terminalSafeText(file)} is not a valid manifest; run \`aicap validate ${terminalSafeText(file)}\` for details.`);
       return 2;
     }
     const manifest = result.manifest;
-    const baseUrl = parsed.values['base-url'];
 
     const server = createServer();
     try {
@@ -71,7 +76,7 @@ export const serveCommand: CliCommand = {
         server.listen(port, parsed.values.host, () => resolve());
       });
     } catch (error) {
-      io.error(`Cannot listen on ${parsed.values.host}:${port}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}.`);
+      io.error(listenFailure(parsed.values.host ?? '127.0.0.1', port, error));
       return 2;
     }
     const address = server.address() as AddressInfo;
@@ -81,14 +86,15 @@ export const serveCommand: CliCommand = {
     let manifestHandler;
     let catalogHandler;
     try {
-      const served = baseUrl === undefined ? manifest : { ...manifest, service: { ...manifest.service, base_url: baseUrl } };
+      const servedBaseUrl = baseUrl ?? reboundBaseUrl(manifest.service.base_url, origin);
+      const served = { ...manifest, service: { ...manifest.service, base_url: servedBaseUrl } };
       manifestHandler = createManifestHandler({ manifest: served, cacheControl: `public, max-age=${maxAgeInSeconds}` });
       catalogHandler = createCatalogHandler({
         manifests: [{ url: `${origin}${WELL_KNOWN_PATH}`, name: served.service.name, ...(served.service.description ? { description: served.service.description } : {}) }],
       });
     } catch (error) {
       server.close();
-      io.error(AicapError.isInstance(error) ? error.message : `Cannot serve the manifest: ${(error as Error).message}`);
+      io.error(AicapError.isInstance(error) ? cliErrorMessage(error) : `Cannot serve the manifest: ${cliErrorMessage(error)}`);
       return 2;
     }
     const manifestListener = toNodeListener(manifestHandler);
@@ -99,7 +105,11 @@ export const serveCommand: CliCommand = {
       else manifestListener(request, response);
     });
     io.stdout(`${origin}\n`);
-    io.info(`serving ${file} at ${origin}${WELL_KNOWN_PATH} (Ctrl-C stops)`);
+    const servedBaseUrl = baseUrl ?? reboundBaseUrl(manifest.service.base_url, origin);
+    if (baseUrl === undefined && servedBaseUrl !== manifest.service.base_url) {
+      io.info(`service.base_url ${terminalSafeText(manifest.service.base_url)} served as ${terminalSafeText(servedBaseUrl)} (the served origin; \`--base-url <url>\` sets another)`);
+    }
+    io.info(`serving ${terminalSafeText(file)} at ${origin}${WELL_KNOWN_PATH} (Ctrl-C stops)`);
 
     await new Promise<void>((resolve) => {
       const stop = (): void => {
@@ -114,3 +124,21 @@ export const serveCommand: CliCommand = {
     return 0;
   },
 };
+
+/**
+ * The file's base_url with its origin replaced by the served one, the rest kept as written: a client
+ * binds a manifest to the origin it came from, so a preview is usable only when they agree.
+ */
+function reboundBaseUrl(baseUrl: string, origin: string): string {
+  return baseUrl.replace(/^[A-Za-z][A-Za-z0-9+.-]*:\/\/[^/?#]*/, origin);
+}
+
+/** One line for a port that cannot be listened on, with the flag that fixes it. */
+function listenFailure(host: string, port: number, error: unknown): string {
+  const code = (error as NodeJS.ErrnoException).code;
+  const where = `${terminalSafeText(host)}:${port}`;
+  if (code === 'EADDRINUSE') return `Cannot listen on ${where}: the port is in use; stop what listens there, or pick another with \`--port <n>\` (\`--port 0\` picks a free one).`;
+  if (code === 'EACCES') return `Cannot listen on ${where}: permission denied; ports below 1024 need privileges, pick another with \`--port <n>\`.`;
+  if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND') return `Cannot listen on ${where}: ${terminalSafeText(host)} is not an address of this machine; give one with \`--host <address>\` (default 127.0.0.1).`;
+  return `Cannot listen on ${where}: ${cliErrorMessage(error)}.`;
+}

@@ -105,7 +105,7 @@ describe('aicap tools', () => {
     [['x', '--top', '3'], '`--top` option only applies with `--query`'],
     [['x', '--query', 'q', '--top', '0'], '`--top`'],
     [['/no/such/manifest.json'], 'no such file'],
-    [['--bogus'], "Unknown option '--bogus'"],
+    [['--bogus'], 'Unknown option `--bogus`.'],
   ])('exits 2 for usage errors: %j', async (argv, message) => {
     const { code, err } = await run(...argv);
     expect(code).toBe(2);

@@ -1,0 +1,53 @@
+import { describe, expect, it } from 'vitest';
+import { AicapError } from '../errors/aicap-error.js';
+import { NetworkError } from '../errors/network-error.js';
+import { TimeoutError } from '../errors/timeout-error.js';
+import { cliAdvice, cliErrorMessage } from './cli-error-message.js';
+
+function socketError(code: string): Error {
+  // The shape undici's fetch rejects with: TypeError('fetch failed') caused by the socket error.
+  return new TypeError('fetch failed', { cause: Object.assign(new Error(`connect ${code}`), { code }) });
+}
+
+describe('cliErrorMessage', () => {
+  it('says that nothing is listening for a refused connection', () => {
+    const error = new NetworkError({ method: 'GET', url: 'http://127.0.0.1:3917/.well-known/ai-capabilities', cause: socketError('ECONNREFUSED') });
+    expect(cliErrorMessage(error)).toBe('Nothing is listening on 127.0.0.1:3917 (connection refused): is the server running, and on that port? (GET http://127.0.0.1:3917/.well-known/ai-capabilities)');
+  });
+
+  it('says that the name does not resolve for a DNS failure', () => {
+    const error = new NetworkError({ method: 'GET', url: 'https://api.example.invalid/.well-known/ai-capabilities', cause: socketError('ENOTFOUND') });
+    expect(cliErrorMessage(error)).toMatch(/^Cannot resolve api\.example\.invalid: check the host name/);
+  });
+
+  it('finds the socket error inside an AggregateError (one per address tried)', () => {
+    const cause = new TypeError('fetch failed', { cause: new AggregateError([Object.assign(new Error('x'), { code: 'ECONNREFUSED' })]) });
+    expect(cliErrorMessage(new NetworkError({ method: 'GET', url: 'http://localhost:9/', cause }))).toMatch(/^Nothing is listening on localhost:9/);
+  });
+
+  it('keeps other network errors as they are', () => {
+    const error = new NetworkError({ method: 'GET', url: 'http://127.0.0.1:1/', cause: new Error('other') });
+    expect(cliErrorMessage(error)).toBe('Network error (other): GET http://127.0.0.1:1/');
+  });
+
+  it('names the flag instead of the library option', () => {
+    const timeout = new TimeoutError({ phase: 'headers', timeoutInMs: 30_000, method: 'POST', url: 'http://127.0.0.1:1/slow', option: 'network.timeouts.headersInMs' });
+    expect(cliErrorMessage(timeout)).toContain('Raise `--timeout <ms>`');
+    expect(cliErrorMessage(timeout)).not.toContain('network.timeouts');
+    expect(cliAdvice('The API requires credentials and none are configured for this origin; pass them to `discover`.')).toBe(
+      'The API requires credentials and none are configured for this origin; pass `--token <token>` or `--api-key <key>`.',
+    );
+    expect(cliErrorMessage(new AicapError('RESPONSE_TOO_LARGE', 'Shrink it or raise `discovery.maxManifestSizeInBytes`.'))).toBe('Shrink it or raise `--max-size <bytes>`.');
+  });
+
+  it('adds the localhost/127.0.0.1 hint to an origin mismatch between the two', () => {
+    const error = new AicapError('ORIGIN_MISMATCH', 'Manifest from http://localhost:3000 declares /service/base_url http://127.0.0.1:3000: different origin. Serve the manifest from the API origin, or add the API origin to `trust.allowedOrigins` if you trust it.');
+    const message = cliErrorMessage(error);
+    expect(message).toContain('pass `--allow-origin <origin>`');
+    expect(message).toContain('localhost and 127.0.0.1 are different origins');
+  });
+
+  it('escapes what the message quotes from the network', () => {
+    expect(cliErrorMessage(new Error('bad name "\u001b]8;;http://x\u0007"'))).toBe('bad name "\\u001b]8;;http://x\\u0007"');
+  });
+});
