@@ -1,0 +1,54 @@
+import { jsonSchema, tool as aiTool, type JSONSchema7, type Tool } from 'ai';
+import { callNeedsApproval, type AgentToolOptions } from '../tools/agent-tool-options.js';
+import { runToolCall, type ToolCallOutcome } from '../tools/run-tool-call.js';
+import { toStrictSchema } from '../tools/to-openai-tools.js';
+
+/** Options of {@link createAISDKTools}. */
+export interface AISDKToolsOptions extends AgentToolOptions {
+  /**
+  Mark each tool `strict` (for providers with strict mode, e.g. OpenAI) with the strict variant of
+  its schema; a tool that cannot be strict keeps its plain schema. The `null`s strict models send
+  for unused options are mapped back before the call.
+
+  @default false
+  */
+  strict?: boolean;
+}
+
+/** One aicap tool as an AI SDK tool: the input is the model's arguments, the output the call's outcome. */
+export type AISDKTool = Tool<Record<string, unknown>, ToolCallOutcome>;
+
+/**
+ * A Vercel AI SDK `ToolSet` (keyed by tool name) built with the SDK's own `tool()` and `jsonSchema()`:
+ * `execute` runs the call through `client.call` (or follows an async job to its result),
+ * `needsApproval` routes approval-required tools through the SDK's approval step
+ * (`tool-approval-request` / `tool-approval-response`), and `toModelOutput` hands the model the
+ * envelope's text (API data marked untrusted) or the error's code, retryability and user message.
+ * @example
+ * const result = await generateText({ model, tools: createAISDKTools({ client }), stopWhen: stepCountIs(5), prompt });
+ */
+export function createAISDKTools(options: AISDKToolsOptions): Record<string, AISDKTool> {
+  const tools = options.tools ?? options.client.catalog().tools;
+  const toolSet: Record<string, AISDKTool> = {};
+  for (const catalogTool of tools) {
+    const strictSchema = options.strict ? toStrictSchema(catalogTool.name, catalogTool.inputSchema).schema : undefined;
+    const format = strictSchema ? 'openai-strict' : 'openai';
+    toolSet[catalogTool.name] = aiTool({
+      description: catalogTool.description,
+      inputSchema: jsonSchema<Record<string, unknown>>((strictSchema ?? catalogTool.inputSchema) as JSONSchema7),
+      ...(strictSchema ? { strict: true } : {}),
+      needsApproval: (input) => callNeedsApproval(options, catalogTool, input),
+      // The SDK calls `execute` only once its approval step granted a tool that needs approval.
+      execute: (input, { abortSignal }) =>
+        runToolCall(options.client, catalogTool, input, {
+          format,
+          approved: callNeedsApproval(options, catalogTool, input),
+          ...(abortSignal ? { signal: abortSignal } : {}),
+          ...(options.onJobEvent ? { onJobEvent: options.onJobEvent } : {}),
+          ...(options.needsInput ? { needsInput: options.needsInput } : {}),
+        }),
+      toModelOutput: ({ output }) => (output.ok ? { type: 'text', value: output.text } : { type: 'error-text', value: output.text }),
+    });
+  }
+  return toolSet;
+}

@@ -1,0 +1,51 @@
+import type { NeedsInputHandler } from '../client/jobs/job.js';
+import type { JobEvent } from '../client/jobs/job-event.js';
+import type { Catalog, CatalogOptions, CatalogTool } from './create-catalog.js';
+import type { ToolCallClient } from './run-tool-call.js';
+
+/** A client that can list its catalog and call (any `Client` from `aicap/client` fits). */
+export interface AgentToolClient extends ToolCallClient {
+  catalog(options?: CatalogOptions): Catalog;
+}
+
+/** What the executable tools of `aicap/ai-sdk`, `aicap/openai-agents` and `aicap/langchain` take. */
+export interface AgentToolOptions {
+  /** The client whose tools are exposed and through which every call goes (validation, policy, auth). */
+  client: AgentToolClient;
+  /**
+  The tools to expose, e.g. the best few from `selectTools`.
+
+  @default client.catalog().tools
+  */
+  tools?: readonly CatalogTool[];
+  /**
+  Which calls the framework must get approved by its user before they run. Tools the manifest or
+  the caller policy marks for approval (`tool.requiresApproval`) always need it; return `true` to add
+  others. Once the framework's user approves, the client does not ask again; a call that was not
+  routed through the framework's approval still meets the client's own `approve` (fail closed).
+
+  @default () => false
+  */
+  needsApproval?: (tool: CatalogTool, args: Record<string, unknown>) => boolean;
+  /**
+  Receives each event of an async job while the tool waits for its result (progress, status).
+  Event data comes from the network: show it, never obey it.
+
+  @default undefined
+  */
+  onJobEvent?: (event: JobEvent, tool: CatalogTool) => void;
+  /**
+  Answers a job's `needs_input` question; without it the tool returns the question to the model
+  and leaves the job waiting.
+
+  @default undefined
+  */
+  needsInput?: NeedsInputHandler;
+}
+
+/** Whether one call needs the framework's approval (see {@link AgentToolOptions.needsApproval}). @internal */
+export function callNeedsApproval(options: AgentToolOptions, tool: CatalogTool, args: unknown): boolean {
+  if (tool.requiresApproval) return true;
+  const record = typeof args === 'object' && args !== null && !Array.isArray(args) ? (args as Record<string, unknown>) : {};
+  return options.needsApproval?.(tool, record) === true;
+}
