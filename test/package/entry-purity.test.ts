@@ -26,6 +26,7 @@ const FRAMEWORK_FREE: readonly string[] = [
   '@readme/openapi-parser',
   'swagger2openapi',
   '@modelcontextprotocol/sdk',
+  '@modelcontextprotocol/server',
 ];
 
 interface EntryRow {
@@ -44,8 +45,8 @@ const entries: readonly EntryRow[] = [
   { entry: 'aicap/client', file: 'dist/client/index.js', forbidden: FRAMEWORK_FREE, reaches: 'dist/manifest/validate-manifest.js' },
   { entry: 'aicap/tools', file: 'dist/tools/index.js', forbidden: FRAMEWORK_FREE, reaches: 'dist/tools/select-tools.js' },
   { entry: 'aicap/server', file: 'dist/server/index.js', forbidden: FRAMEWORK_FREE, reaches: 'dist/server/create-manifest-handler.js' },
-  // The MCP bridge needs the SDK (its optional peer), and nothing else from the list.
-  { entry: 'aicap/mcp', file: 'dist/mcp/index.js', forbidden: FRAMEWORK_FREE.filter((name) => name !== '@modelcontextprotocol/sdk'), reaches: 'dist/tools/export-tools.js' },
+  // The MCP bridge needs the v2 server SDK (its optional peer), and nothing else from the list (not the v1 SDK).
+  { entry: 'aicap/mcp', file: 'dist/mcp/index.js', forbidden: FRAMEWORK_FREE.filter((name) => name !== '@modelcontextprotocol/server'), reaches: 'dist/tools/export-tools.js' },
 ];
 
 interface ImportGraph {

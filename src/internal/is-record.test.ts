@@ -1,0 +1,11 @@
+import { describe, expect, it } from 'vitest';
+import { isRecord } from './is-record.js';
+
+describe('isRecord', () => {
+  it('accepts objects and refuses null, arrays and scalars', () => {
+    expect(isRecord({ a: 1 })).toBe(true);
+    expect(isRecord(null)).toBe(false);
+    expect(isRecord([])).toBe(false);
+    expect(isRecord('x')).toBe(false);
+  });
+});
