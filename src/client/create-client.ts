@@ -2,7 +2,9 @@ import { createClientContext } from './client-context.js';
 import type { ClientOptions } from './client-options.js';
 import type { DiscoveredService, ResolvedTool } from './client-types.js';
 import type { Manifest } from '../manifest/manifest-v0.js';
-import { discoverService, loadService, pinDigest, pinKey, type DiscoverOptions, type LoadOptions } from './discover/discover-service.js';
+import { discoverService, loadService, type DiscoverOptions, type LoadOptions } from './discover/discover-service.js';
+import { approvePin } from './trust/pins.js';
+import { createCatalogCache } from './create-catalog-cache.js';
 import { AicapError } from '../errors/aicap-error.js';
 import { assertToolEnabled, resolveTool } from './resolve-tool.js';
 import { createToolCaller } from './call/create-tool-caller.js';
@@ -14,7 +16,7 @@ import type { CallOptions } from './call/client-call-options.js';
 import type { RenderedPrompt } from './call/render-prompt.js';
 import { resolvePrompt } from './call/resolve-prompt.js';
 import type { ManifestChangeEvent } from './trust/manifest-change-event.js';
-import { createCatalog, type Catalog, type CatalogOptions } from '../tools/create-catalog.js';
+import type { Catalog, CatalogOptions } from '../tools/create-catalog.js';
 
 /** An orchestrator's view of the HTTP APIs it uses: discovery, trust, the tool catalog, and calls. */
 export interface Client {
@@ -32,7 +34,12 @@ export interface Client {
   load(manifest: Manifest | string | Uint8Array, options?: LoadOptions): Promise<DiscoveredService>;
   /** Every discovered service, in discovery order. */
   services(): DiscoveredService[];
-  /** The tools to hand a model: filtered by scopes, deprecation, quarantine and pins; uniquely named. */
+  /**
+   * The tools to hand a model: filtered by scopes, deprecation, quarantine and pins; uniquely named.
+   * While no service is added, changed (manifest, findings, quarantine, pins, approvals, scopes) or
+   * removed, calls with equal options return the same `Catalog` object and the same `tools` array, so
+   * whatever is cached per array (the index of `selectTools`) is reused; treat both as read-only.
+   */
   catalog(options?: CatalogOptions): Catalog;
   /** Pins the current digest of a tool (by name or id): later changes disable it until approved again. Also re-enables a tool whose change was reviewed. */
   approve(toolNameOrId: string): Promise<void>;
@@ -85,6 +92,7 @@ export interface Client {
  */
 export function createClient(options: ClientOptions = {}): Client {
   const context = createClientContext(options);
+  const catalogs = createCatalogCache();
   const caller = createToolCaller(options, {
     fetch: context.fetch,
     resolveTool(nameOrId) {
@@ -112,16 +120,10 @@ export function createClient(options: ClientOptions = {}): Client {
     discover: (originOrUrl, discoverOptions) => discoverService(context, originOrUrl, discoverOptions),
     load: (manifest, loadOptions) => loadService(context, manifest, loadOptions),
     services: () => [...context.services.values()],
-    catalog: (catalogOptions) => createCatalog([...context.services.values()], catalogOptions),
+    catalog: (catalogOptions) => catalogs.catalog([...context.services.values()], catalogOptions),
     async approve(toolNameOrId) {
       const { service, tool } = resolveTool(context, toolNameOrId);
-      await context.pins.set(pinKey(service.origin, tool.id), pinDigest(service.manifest, tool));
-      const updated: DiscoveredService = {
-        ...service,
-        disabledToolIds: service.disabledToolIds.filter((id) => id !== tool.id),
-        findings: service.findings.filter((finding) => !(finding.code === 'tool.pin_mismatch' && finding.toolId === tool.id)),
-      };
-      context.services.set(service.manifestUrl, updated);
+      context.services.set(service.manifestUrl, await approvePin(context.pins, service, tool));
     },
     resolveTool: (nameOrId) => resolveTool(context, nameOrId),
     on(event, listener) {

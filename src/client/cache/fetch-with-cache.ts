@@ -2,8 +2,11 @@ import CachePolicy from 'http-cache-semantics';
 import { HTTPError } from '../../errors/http-error.js';
 import { digestText } from '../../manifest/digest-manifest.js';
 import type { CacheStore } from './cache-store.js';
-import type { FetchFunction } from '../client-types.js';
+import type { BufferedResponse } from '../fetch/guarded-fetch-options.js';
 import { redactUrl } from '../redact-url.js';
+
+/** Sends one GET and reads its body whole (the guarded, buffered fetch of manifests). @internal */
+export type ManifestRequest = (url: string, headers: Record<string, string>) => Promise<BufferedResponse>;
 
 /** What a cache entry holds: JSON-serialisable, so a shared store can keep it. */
 interface CacheEntry {
@@ -30,6 +33,10 @@ export interface CachedFetchResult {
 
 // A stale entry that carries a validator is kept this long for conditional requests.
 const VALIDATOR_RETENTION_IN_MS = 86_400_000;
+// The bytes behind an entry's base64 body, for stores that hand back the object they were given (the
+// memory store): a cache hit or a 304 then neither decodes nor copies the body, and discovery can
+// recognise the very bytes it read last time by identity.
+const decodedBodies = new WeakMap<CacheEntry, Uint8Array>();
 
 /**
  * GET with a private RFC 9111 cache (http-cache-semantics): fresh → no request; stale → conditional
@@ -43,7 +50,7 @@ const VALIDATOR_RETENTION_IN_MS = 86_400_000;
  * @internal
  */
 export async function fetchWithCache(
-  fetch: FetchFunction,
+  fetch: ManifestRequest,
   cache: CacheStore | undefined,
   url: string,
   requestHeaders: Record<string, string>,
@@ -56,7 +63,7 @@ export async function fetchWithCache(
   const cached = entry ? { entry, policy: CachePolicy.fromObject(entry.policy) } : undefined;
   if (cached) {
     const evaluation = cached.policy.evaluateRequest(request);
-    const hit = (): CachedFetchResult => ({ url: cached.entry.url, status: 200, headers: toHeaders(cached.policy.responseHeaders()), body: fromBase64(cached.entry.body), source: 'cache' });
+    const hit = (): CachedFetchResult => ({ url: cached.entry.url, status: 200, headers: toHeaders(cached.policy.responseHeaders()), body: bodyOf(cached.entry), source: 'cache' });
     if (evaluation.response && !evaluation.revalidation) return hit();
     if (evaluation.response && evaluation.revalidation && !evaluation.revalidation.synchronous) {
       // stale-while-revalidate (RFC 5861 §3): answer from the cache and refresh once in the background;
@@ -71,59 +78,50 @@ export async function fetchWithCache(
     }
   }
   const sentHeaders = cached ? { ...headers, ...stringHeaders(cached.policy.revalidationHeaders(request)) } : headers;
-  let response: Response;
+  let response: BufferedResponse;
   try {
-    response = await fetch(url, { method: 'GET', headers: sentHeaders });
+    response = await fetch(url, sentHeaders);
   } catch (error) {
     if (cached && allowsStaleIfError(cached.policy)) return staleResult(cached);
     throw error;
   }
   const plainResponse: CachePolicy.Response = { status: response.status, headers: Object.fromEntries(response.headers) };
   if (cached && response.status === 304) {
-    await response.body?.cancel();
     const { policy, modified } = cached.policy.revalidatedPolicy(request, plainResponse);
     if (!modified) {
-      await store(cache, key, { policy: policy.toObject(), url: cached.entry.url, body: cached.entry.body }, policy);
-      return { url: cached.entry.url, status: 200, headers: toHeaders(policy.responseHeaders()), body: fromBase64(cached.entry.body), source: 'revalidated' };
+      const body = bodyOf(cached.entry);
+      await store(cache, key, { policy: policy.toObject(), url: cached.entry.url, body: cached.entry.body }, policy, body);
+      return { url: cached.entry.url, status: 200, headers: toHeaders(policy.responseHeaders()), body, source: 'revalidated' };
     }
   }
-  if (cached && response.status >= 500 && allowsStaleIfError(cached.policy)) {
-    await response.body?.cancel();
-    return staleResult(cached);
-  }
+  if (cached && response.status >= 500 && allowsStaleIfError(cached.policy)) return staleResult(cached);
   if (response.status < 200 || response.status > 299) {
-    await response.body?.cancel();
     throw new HTTPError({ status: response.status, statusText: response.statusText, method: 'GET', url: redactUrl(response.url || url) });
   }
-  const body = new Uint8Array(await response.arrayBuffer());
   const finalUrl = response.url || url;
   const policy = new CachePolicy(request, plainResponse, { shared: false });
-  if (cache && policy.storable()) await store(cache, key, { policy: policy.toObject(), url: finalUrl, body: Buffer.from(body).toString('base64') }, policy);
+  if (cache && policy.storable()) await store(cache, key, { policy: policy.toObject(), url: finalUrl, body: Buffer.from(response.body).toString('base64') }, policy, response.body);
   else if (cache && entry) await cache.delete(key);
-  return { url: finalUrl, status: response.status, headers: response.headers, body, source: 'network' };
+  return { url: finalUrl, status: response.status, headers: response.headers, body: response.body, source: 'network' };
 }
 
 /** The background half of stale-while-revalidate: a conditional request whose answer only updates the cache. */
-async function revalidate(fetch: FetchFunction, cache: CacheStore | undefined, key: string, url: string, request: CachePolicy.Request, cached: { entry: CacheEntry; policy: CachePolicy }): Promise<void> {
-  const response = await fetch(url, { method: 'GET', headers: { ...stringHeaders(request.headers), ...stringHeaders(cached.policy.revalidationHeaders(request)) } });
+async function revalidate(fetch: ManifestRequest, cache: CacheStore | undefined, key: string, url: string, request: CachePolicy.Request, cached: { entry: CacheEntry; policy: CachePolicy }): Promise<void> {
+  const response = await fetch(url, { ...stringHeaders(request.headers), ...stringHeaders(cached.policy.revalidationHeaders(request)) });
   const plainResponse: CachePolicy.Response = { status: response.status, headers: Object.fromEntries(response.headers) };
   if (response.status === 304) {
-    await response.body?.cancel();
     const { policy, modified } = cached.policy.revalidatedPolicy(request, plainResponse);
-    if (!modified) await store(cache, key, { ...cached.entry, policy: policy.toObject() }, policy);
+    if (!modified) await store(cache, key, { ...cached.entry, policy: policy.toObject() }, policy, bodyOf(cached.entry));
     return;
   }
-  if (response.status < 200 || response.status > 299) {
-    await response.body?.cancel();
-    return;
-  }
-  const body = new Uint8Array(await response.arrayBuffer());
+  if (response.status < 200 || response.status > 299) return;
   const policy = new CachePolicy(request, plainResponse, { shared: false });
-  if (policy.storable()) await store(cache, key, { policy: policy.toObject(), url: response.url || url, body: Buffer.from(body).toString('base64') }, policy);
+  if (policy.storable()) await store(cache, key, { policy: policy.toObject(), url: response.url || url, body: Buffer.from(response.body).toString('base64') }, policy, response.body);
 }
 
-async function store(cache: CacheStore | undefined, key: string, entry: CacheEntry, policy: CachePolicy): Promise<void> {
+async function store(cache: CacheStore | undefined, key: string, entry: CacheEntry, policy: CachePolicy, body: Uint8Array): Promise<void> {
   if (!cache) return;
+  decodedBodies.set(entry, body);
   const responseHeaders = policy.responseHeaders();
   const hasValidator = responseHeaders['etag'] !== undefined || responseHeaders['last-modified'] !== undefined;
   const timeToLiveInMs = Math.max(policy.timeToLive(), hasValidator ? VALIDATOR_RETENTION_IN_MS : 0);
@@ -139,7 +137,7 @@ function allowsStaleIfError(policy: CachePolicy): boolean {
 }
 
 function staleResult(cached: { entry: CacheEntry; policy: CachePolicy }): CachedFetchResult {
-  return { url: cached.entry.url, status: 200, headers: toHeaders(cached.policy.responseHeaders()), body: fromBase64(cached.entry.body), source: 'stale-if-error' };
+  return { url: cached.entry.url, status: 200, headers: toHeaders(cached.policy.responseHeaders()), body: bodyOf(cached.entry), source: 'stale-if-error' };
 }
 
 function lowerCaseKeys(headers: Record<string, string>): Record<string, string> {
@@ -156,6 +154,9 @@ function toHeaders(headers: CachePolicy.Headers): Headers {
   return new Headers(stringHeaders(headers));
 }
 
-function fromBase64(text: string): Uint8Array {
-  return new Uint8Array(Buffer.from(text, 'base64'));
+/** An entry's body bytes: the ones it was stored with when the store kept the object, else decoded once. */
+function bodyOf(entry: CacheEntry): Uint8Array {
+  let body = decodedBodies.get(entry);
+  if (body === undefined) decodedBodies.set(entry, (body = new Uint8Array(Buffer.from(entry.body, 'base64'))));
+  return body;
 }

@@ -13,6 +13,8 @@ afterEach(async () => {
 async function drip(contentType: string, intervalInMs: number, count: number): Promise<string> {
   const server = createServer((_request, response) => {
     response.writeHead(200, { 'content-type': contentType });
+    // Headers now, not with the first chunk: the total deadline must not race a late first write.
+    response.flushHeaders();
     let sent = 0;
     const timer = setInterval(() => {
       response.write(contentType === 'text/event-stream' ? ': heartbeat\n\n' : ' ');
@@ -30,13 +32,13 @@ async function drip(contentType: string, intervalInMs: number, count: number): P
 
 describe('createGuardedFetch and long-lived event streams', () => {
   it('lets a heartbeating event stream outlive the total deadline', async () => {
-    const url = await drip('text/event-stream', 50, 12);
-    const guarded = createGuardedFetch({ timeouts: { totalInMs: 250, bodyIdleInMs: 400 }, isTrustedOrigin: () => true });
+    const url = await drip('text/event-stream', 50, 20);
+    const guarded = createGuardedFetch({ timeouts: { totalInMs: 400, bodyIdleInMs: 2_000 }, isTrustedOrigin: () => true });
     try {
       const response = await guarded(url);
       const text = await response.text();
       expect(text.endsWith('data: done\n\n')).toBe(true);
-      expect(text.match(/: heartbeat/g)).toHaveLength(12);
+      expect(text.match(/: heartbeat/g)).toHaveLength(20);
     } finally {
       await guarded.close();
     }

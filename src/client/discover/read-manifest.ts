@@ -1,0 +1,91 @@
+import { AicapError } from '../../errors/aicap-error.js';
+import { ManifestValidationError } from '../../errors/manifest-validation-error.js';
+import { digestManifest } from '../../manifest/digest-manifest.js';
+import { MANIFEST_MEDIA_TYPE, type Manifest } from '../../manifest/manifest-v0.js';
+import { DEFAULT_MAX_SIZE_IN_BYTES, parseManifest } from '../../manifest/parse-manifest.js';
+import type { CachedFetchResult } from '../cache/fetch-with-cache.js';
+import type { ClientContext } from '../client-context.js';
+import type { TrustFinding } from '../client-types.js';
+import { redactUrl } from '../redact-url.js';
+import { scanOptionsOf } from '../trust/cross-service-findings.js';
+import { scanManifest } from '../trust/scan-manifest.js';
+
+/** A manifest as read from one response, with what depends only on its bytes. @internal */
+export interface ReadManifest {
+  /** The response body it was read from. */
+  body: Uint8Array;
+  /** The response's `Content-Type`, which reading checks. */
+  contentType: string | null;
+  manifest: Manifest;
+  /** Findings of the scan without cross-service references (those depend on the other services). */
+  scanFindings: readonly TrustFinding[];
+  digest: string;
+}
+
+/** The largest manifest a client accepts, and the option that sets it. @internal */
+export interface ManifestSizeLimit {
+  maxSizeInBytes: number;
+  /** Named in the error, so that the message says which option to raise. */
+  option: string;
+}
+
+// The last manifest read per client and URL. Rediscovering an unchanged manifest (a cache hit or a
+// 304, the common case) then skips parsing, validation, the poisoning scan and the digest, which
+// would give the same results for the same bytes.
+const lastReads = new WeakMap<ClientContext, Map<string, ReadManifest>>();
+
+/**
+ * Parses, validates, scans and digests a fetched manifest, or returns the previous read of the same
+ * URL when the bytes are the same: the very same bytes (a cache hit hands them back by identity) or
+ * equal ones (`Buffer.equals`, native, for a 200 with an unchanged body).
+ * @internal
+ */
+export function readManifestOnce(context: ClientContext, result: CachedFetchResult): ReadManifest {
+  let reads = lastReads.get(context);
+  if (!reads) lastReads.set(context, (reads = new Map()));
+  const contentType = result.headers.get('content-type');
+  const known = reads.get(result.url);
+  if (known && known.contentType === contentType && sameBytes(known.body, result.body)) return known;
+  const manifest = readManifest(context, result);
+  const read: ReadManifest = { body: result.body, contentType, manifest, scanFindings: scanManifest(manifest, scanOptionsOf(context.options.trust)).findings, digest: digestManifest(manifest) };
+  reads.set(result.url, read);
+  return read;
+}
+
+function sameBytes(left: Uint8Array, right: Uint8Array): boolean {
+  return left === right || (left.byteLength === right.byteLength && Buffer.from(left.buffer, left.byteOffset, left.byteLength).equals(right));
+}
+
+function readManifest(context: ClientContext, result: CachedFetchResult): Manifest {
+  const contentType = (result.headers.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
+  if (contentType !== '' && contentType !== 'application/json' && !contentType.endsWith('+json')) {
+    throw new AicapError(
+      'MANIFEST_PARSE_FAILED',
+      `Manifest at ${redactUrl(result.url)} has Content-Type ${JSON.stringify(contentType.slice(0, 100))}; expected ${MANIFEST_MEDIA_TYPE} or application/json. Serve the manifest as JSON.`,
+    );
+  }
+  return parseOrThrow(result.body, redactUrl(result.url), manifestSizeLimit(context));
+}
+
+/** The client-wide manifest cap. @internal */
+export function manifestSizeLimit(context: ClientContext): ManifestSizeLimit {
+  return { maxSizeInBytes: context.options.discovery?.maxManifestSizeInBytes ?? DEFAULT_MAX_SIZE_IN_BYTES, option: 'discovery.maxManifestSizeInBytes' };
+}
+
+/** Parses and validates, turning issues into the matching typed error. @internal */
+export function parseOrThrow(input: string | Uint8Array, label: string, limit: ManifestSizeLimit): Manifest {
+  // The parser has its own cap (1 MiB by default): without the client's, raising the fetch cap alone
+  // would let a large manifest be downloaded and then refused.
+  const parsed = parseManifest(input, { warnUnknownFields: false, maxSizeInBytes: limit.maxSizeInBytes });
+  if (!parsed.valid || !parsed.manifest) {
+    if (parsed.issues.some((issue) => issue.code === 'json.too_large')) {
+      throw new AicapError('MANIFEST_PARSE_FAILED', `Manifest at ${label} is larger than ${limit.maxSizeInBytes} bytes; raise \`${limit.option}\` if it is expected.`);
+    }
+    const unsupported = parsed.issues.find((issue) => issue.code === 'schema_version.unsupported');
+    if (unsupported) throw new AicapError('MANIFEST_UNSUPPORTED_VERSION', `Manifest at ${label}: /schema_version ${unsupported.message}.`);
+    const syntax = parsed.issues.find((issue) => issue.code.startsWith('json.'));
+    if (syntax) throw new AicapError('MANIFEST_PARSE_FAILED', `Manifest at ${label}: ${syntax.message}`);
+    throw new ManifestValidationError(parsed.issues, `Manifest at ${label}`);
+  }
+  return parsed.manifest;
+}

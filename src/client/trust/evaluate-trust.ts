@@ -1,0 +1,76 @@
+import type { ManifestDiff } from '../../manifest/diff-manifests.js';
+import type { Manifest } from '../../manifest/manifest-v0.js';
+import type { CacheStore } from '../cache/cache-store.js';
+import type { TrustOptions } from '../client-options.js';
+import type { TrustFinding } from '../client-types.js';
+import { pinDigest, pinKey } from './pins.js';
+
+/** What {@link evaluateTrust} decides about one manifest. @internal */
+export interface TrustEvaluation {
+  /** The scan's findings, policy weakening and pin mismatches (cross-service findings come later, with the other services). */
+  findings: TrustFinding[];
+  /** Entries whose definition differs from the approved pin. */
+  disabledToolIds: string[];
+}
+
+/** What {@link evaluateTrust} weighs. @internal */
+export interface TrustInput {
+  manifest: Manifest;
+  /** Origin the service is bound to (pins are keyed by it). */
+  origin: string;
+  /** The poisoning scan's findings on this manifest alone. */
+  scanFindings: readonly TrustFinding[];
+  /** Differences from the version held before, when it changed. */
+  diff: ManifestDiff | undefined;
+  pins: CacheStore<string>;
+}
+
+/**
+ * The trust decisions on a fetched (or loaded) manifest: policy weakening against the previous
+ * version is always flagged (a tool that lost its approval requirement is held back until a human
+ * looks), and an entry whose pin digest changed is disabled until approved again.
+ * @internal
+ */
+export async function evaluateTrust(input: TrustInput): Promise<TrustEvaluation> {
+  const { manifest, origin, diff } = input;
+  const findings: TrustFinding[] = [...input.scanFindings];
+  const entries = [...manifest.tools, ...(manifest.resources ?? []), ...(manifest.prompts ?? [])];
+  const entryIds = new Set(entries.map((entry) => entry.id));
+  for (const change of diff?.changes.filter((candidate) => candidate.weakened) ?? []) {
+    const losesApproval = change.kind === 'policy' && change.oldPointer === '/policy/human_approval_required' && change.id !== undefined && entryIds.has(change.id);
+    findings.push({
+      code: change.kind === 'policy' ? 'policy.weakened' : `${change.kind}.weakened`,
+      pointer: change.newPointer ?? change.oldPointer ?? '',
+      text: change.message,
+      severity: losesApproval ? 'high' : 'medium',
+      message: change.message,
+      ...(losesApproval ? { toolId: change.id! } : {}),
+    });
+  }
+  const disabledToolIds: string[] = [];
+  for (const [index, entry] of entries.entries()) {
+    const pinned = await input.pins.get(pinKey(origin, entry.id));
+    if (pinned === undefined || pinned === pinDigest(manifest, entry)) continue;
+    disabledToolIds.push(entry.id);
+    const changes = diff?.changes.filter((candidate) => candidate.id === entry.id || candidate.kind === 'service') ?? [];
+    const what = changes.length > 0 ? changes.map((candidate) => candidate.message).join('; ') : 'its definition, base URL, scopes or policy changed';
+    findings.push({ code: 'tool.pin_mismatch', pointer: pointerOf(manifest, index), text: entry.id, severity: 'high', message: `"${entry.id}" differs from the approved version (${what}); disabled until \`client.approve('${entry.id}')\``, toolId: entry.id });
+  }
+  return { findings, disabledToolIds };
+}
+
+/** Tools with a high-severity finding, minus the caller's overrides (pin mismatches disable, they do not quarantine). @internal */
+export function quarantinedToolIds(trust: TrustOptions | undefined, origin: string, findings: readonly TrustFinding[]): string[] {
+  const overrides = new Set(trust?.allowQuarantined ?? []);
+  const ids = findings.filter((finding) => finding.severity === 'high' && finding.toolId !== undefined && finding.code !== 'tool.pin_mismatch').map((finding) => finding.toolId!);
+  return [...new Set(ids)].filter((id) => !overrides.has(id) && !overrides.has(pinKey(origin, id)));
+}
+
+/** `/tools/N`, `/resources/N` or `/prompts/N` of the Nth entry of tools, then resources, then prompts. */
+function pointerOf(manifest: Manifest, index: number): string {
+  const tools = manifest.tools.length;
+  const resources = manifest.resources?.length ?? 0;
+  if (index < tools) return `/tools/${index}`;
+  if (index < tools + resources) return `/resources/${index - tools}`;
+  return `/prompts/${index - tools - resources}`;
+}
