@@ -1,4 +1,6 @@
 // Builds dist/ when it is missing or older than the sources, so `npm run example|demo|bench` work on a fresh clone.
+// With --if-missing (the `prepare` script: installs from git, `npm ci`, `npm pack`) it builds only when
+// dist/ is absent, so that installing a package in a working checkout never rebuilds half-edited sources.
 import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
@@ -20,7 +22,8 @@ const marker = join(root, 'dist', 'index.js');
 const sources = Math.max(newestModification(join(root, 'src')), newestModification(join(root, 'examples')));
 // The example compiles in a second step of the build; a missing example build is stale too.
 const exampleMarker = join(root, 'examples', 'payments', 'dist', 'start-payments-server.js');
-if (!existsSync(marker) || !existsSync(exampleMarker) || statSync(marker).mtimeMs < sources) {
+const missing = !existsSync(marker) || !existsSync(exampleMarker);
+if (missing || (!process.argv.includes('--if-missing') && statSync(marker).mtimeMs < sources)) {
   process.stderr.write('Building aicap (dist/ is missing or stale)…\n');
   execFileSync('npm', ['run', '--silent', 'build'], { cwd: root, stdio: ['ignore', 'inherit', 'inherit'] });
 }

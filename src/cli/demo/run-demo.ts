@@ -48,7 +48,7 @@ export async function runDemo(options: RunDemoOptions): Promise<number> {
   try {
     payments = (await import(new URL('../../../examples/payments/dist/start-payments-server.js', import.meta.url).href)) as PaymentsModule;
   } catch (error) {
-    io.error(`The demo needs the built Payments example and express: run \`npm run build\` in the aicap repository (${(error as Error).message}).`);
+    io.error(demoUnavailable(error));
     return 2;
   }
   const server = await payments.startPaymentsServer({ port: 0, rateLimit: RATE_LIMIT, jobs: { eventIntervalInMs: options.jobEventIntervalInMs ?? 150 } });
@@ -197,4 +197,12 @@ function describeEnvelope(envelope: CallEnvelope): string {
   if (envelope.ok) return `→ ${envelope.status} ok in ${envelope.meta.durationInMs} ms (${envelope.meta.attempts} request${envelope.meta.attempts === 1 ? '' : 's'})`;
   const error = envelope.error;
   return `→ refused/failed: ${error?.code} (status ${error?.status}, declared ${error?.declared}) — ${error?.userMessage}`;
+}
+
+/** Why the Payments example cannot start, as the one thing to do about it. */
+function demoUnavailable(error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error);
+  // The example runs on Express, an optional peer dependency that a plain install does not bring.
+  if (/Cannot find (package|module) 'express'/.test(message)) return 'The demo runs the Payments example on Express, an optional peer dependency: run `npm install express` (then `npx aicap demo` again).';
+  return `The demo needs the built Payments example (examples/payments/dist): in an aicap checkout, run \`npm run build\` (${message}).`;
 }
