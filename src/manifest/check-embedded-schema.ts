@@ -19,7 +19,7 @@ const SCALAR_TYPES = new Set(['string', 'number', 'integer', 'boolean', 'null'])
 /**
  * Looks for the constructs that make an untrusted JSON Schema dangerous to compile or run:
  * references outside the document (`$ref` not starting with `#`), `$data`, excessive depth or size,
- * `pattern`s that do not compile or have the nested-quantifier shape of catastrophic backtracking,
+ * `pattern`s (and `patternProperties` names) that do not compile or have a shape that backtracks catastrophically,
  * and `uniqueItems` on arrays of objects without a small `maxItems` (quadratic to check).
  * Returns issues with pointers under `basePointer`; never throws.
  */
@@ -56,6 +56,10 @@ export function checkEmbeddedSchema(schema: unknown, basePointer: string, limits
           issues.push({ pointer: childPointer, code: 'schema.data_reference', message: '"$data" references are not allowed in manifests', severity: 'error' });
         }
         if (key === 'pattern' && typeof child === 'string') checkPattern(child, childPointer, maxPatternLength, issues);
+        // Each member name of patternProperties is a regular expression run against every property name.
+        if (key === 'patternProperties' && typeof child === 'object' && child !== null && !Array.isArray(child)) {
+          for (const name of Object.keys(child)) checkPattern(name, `${childPointer}/${escapePointerToken(name)}`, maxPatternLength, issues);
+        }
       }
       if (typeof child === 'object' && child !== null) stack.push({ value: child, pointer: childPointer, depth: depth + 1 });
     }
@@ -90,57 +94,198 @@ function checkPattern(pattern: string, pointer: string, maxPatternLength: number
     return;
   }
   if (hasNestedQuantifier(pattern)) {
-    issues.push({ pointer, code: 'schema.unsafe_pattern', message: `pattern ${JSON.stringify(pattern.slice(0, 200))} nests quantifiers and can backtrack catastrophically; rewrite it without a quantified group that contains a quantifier or "|"`, severity: 'error' });
+    issues.push({ pointer, code: 'schema.unsafe_pattern', message: `pattern ${JSON.stringify(pattern.slice(0, 200))} nests quantifiers and can backtrack catastrophically; rewrite it without a repeated group that contains a quantifier or "|", and without two repeated atoms in a row that can match the same character`, severity: 'error' });
   }
 }
 
 /**
- * True when a group that contains a quantifier or an alternation is itself quantified: the classic
- * catastrophic-backtracking shape, as in `(a+)+`, `(a|a)*`, `(\w*)*` or `((a+)b){2,}`. A single
- * linear scan (escapes and character classes skipped), because a regular expression doing this job
- * would itself take quadratic time on a hostile 1000-character pattern.
+ * True when a pattern has a shape that backtracks catastrophically (exponential) or polynomially in
+ * a backtracking engine such as V8's:
+ * - a group that contains an unbounded quantifier or an alternation is itself repeated without bound,
+ *   as in `(a+)+`, `(a|a)*`, `(\w*)*` or `((a+)b){2,}`;
+ * - a group that contains an unbounded quantifier is repeated a fixed number of times, as in `(.*a){8}`;
+ * - two unboundedly repeated atoms that can match the same character follow each other (optional
+ *   atoms in between do not separate them), as in `\d+\d+`, `a*a*a*` or `\w+-?\d+`.
+ * A single linear scan (escapes and character classes read, not interpreted by a regular
+ * expression), because a regular expression doing this job would itself be slow on a hostile
+ * 1000-character pattern. Bounded shapes such as `(\d{1,3}\.){3}` stay allowed.
  */
 function hasNestedQuantifier(pattern: string): boolean {
-  // For each open group: whether it contains a quantifier or "|" so far.
-  const groups: boolean[] = [];
-  let closedGroupIsRisky = false;
+  // For each open group: whether it contains an unbounded quantifier, and a bounded range or "|".
+  const groups: GroupRisk[] = [];
+  let closed: GroupRisk | undefined;
+  // The last atom and what it can match, and the last unboundedly repeated atom not yet separated from what follows.
+  let atom: CharacterSet | undefined;
+  let pending: CharacterSet | undefined;
   let index = 0;
+  const mark = (key: keyof GroupRisk): void => {
+    const group = groups.at(-1);
+    if (group) group[key] = true;
+  };
   while (index < pattern.length) {
-    const character = pattern[index];
-    const quantifierLength = unboundedQuantifierLength(pattern, index);
-    if (quantifierLength > 0) {
-      if (closedGroupIsRisky) return true;
-      if (groups.length > 0) groups[groups.length - 1] = true;
-      index += quantifierLength;
-    } else if (character === '\\') {
+    const character = pattern[index]!;
+    const quantifier = QUANTIFIER_STARTS.has(character) ? quantifierAt(pattern, index) : undefined;
+    if (quantifier !== undefined) {
+      if (closed && (quantifier.kind === 'fixed' ? closed.infinite : quantifier.kind !== 'optional' && (closed.infinite || closed.other))) return true;
+      if (quantifier.kind === 'infinite') mark('infinite');
+      else if (quantifier.kind === 'range') mark('other');
+      if (quantifier.kind === 'infinite' && atom) {
+        if (pending && overlaps(pending, atom)) return true;
+        pending = atom;
+      } else if (!quantifier.optional) pending = undefined;
+      atom = undefined;
+      closed = undefined;
+      index += quantifier.length;
+      continue;
+    }
+    // An atom without a quantifier separates the atoms around it, unless it matches nothing (an anchor).
+    if (atom && !atom.empty) pending = undefined;
+    closed = undefined;
+    if (character === '\\') {
+      atom = escapeSet(pattern[index + 1] ?? '');
       index += 2;
     } else if (character === '[') {
-      index = endOfCharacterClass(pattern, index);
+      const end = endOfCharacterClass(pattern, index);
+      atom = classSet(pattern.slice(index + 1, end - 1));
+      index = end;
     } else if (character === '(') {
-      groups.push(false);
-      index++;
+      groups.push({ infinite: false, other: false });
+      atom = undefined;
+      pending = undefined;
+      // `(?:`, `(?=`, `(?!`, `(?<=`, `(?<!` and `(?<name>` open a group; their "?" is no quantifier.
+      index += pattern[index + 1] === '?' ? (/^\(\?(?:<[=!]|<[A-Za-z_$][\w$]*>|[:=!])/.exec(pattern.slice(index, index + 40))?.[0].length ?? 2) : 1;
     } else if (character === ')') {
-      const risky = groups.pop() ?? false;
+      const group = groups.pop() ?? { infinite: false, other: false };
       // What is risky inside stays risky for every enclosing group.
-      if (risky && groups.length > 0) groups[groups.length - 1] = true;
+      if (group.infinite) mark('infinite');
+      if (group.other) mark('other');
+      closed = group;
+      atom = undefined;
+      pending = undefined;
       index++;
-      closedGroupIsRisky = risky;
-      continue;
     } else {
-      if (character === '|' && groups.length > 0) groups[groups.length - 1] = true;
+      if (character === '|') {
+        mark('other');
+        pending = undefined;
+        atom = undefined;
+      } else atom = character === '^' || character === '$' ? EMPTY : character === '.' ? ANY : literalSet(character);
       index++;
     }
-    closedGroupIsRisky = false;
   }
   return false;
 }
 
-/** Length of a `*`, `+` or `{n,}`/`{n,m}` quantifier at `index`, or 0. */
-function unboundedQuantifierLength(pattern: string, index: number): number {
+const QUANTIFIER_STARTS = new Set(['*', '+', '?', '{']);
+
+interface GroupRisk {
+  /** Contains `*`, `+` or `{n,}`. */
+  infinite: boolean;
+  /** Contains `{n,m}` (m > 1) or `|`. */
+  other: boolean;
+}
+
+/** What one atom can match: ASCII code points as a bit set, plus "some non-ASCII character". */
+interface CharacterSet {
+  ascii: bigint;
+  nonAscii: boolean;
+  /** Matches no character at all (an anchor): it does not separate the atoms around it. */
+  empty: boolean;
+}
+
+const EMPTY: CharacterSet = { ascii: 0n, nonAscii: false, empty: true };
+const ANY: CharacterSet = { ascii: (1n << 128n) - 1n, nonAscii: true, empty: false };
+const DIGITS = rangeSet(48, 57);
+const WORD = union(union(rangeSet(48, 57), rangeSet(65, 90)), union(rangeSet(97, 122), rangeSet(95, 95)));
+// Unicode spaces are left out on purpose: with them `\s*\S+` would look ambiguous, which it is not.
+const SPACE = union(rangeSet(9, 13), rangeSet(32, 32));
+const ASCII_LITERALS: CharacterSet[] = Array.from({ length: 128 }, (_, code) => ({ ascii: 1n << BigInt(code), nonAscii: false, empty: false }));
+const NON_ASCII: CharacterSet = { ascii: 0n, nonAscii: true, empty: false };
+
+function rangeSet(from: number, to: number): CharacterSet {
+  let ascii = 0n;
+  for (let code = from; code <= Math.min(to, 127); code++) ascii |= 1n << BigInt(code);
+  return { ascii, nonAscii: to > 127, empty: false };
+}
+
+function union(left: CharacterSet, right: CharacterSet): CharacterSet {
+  return { ascii: left.ascii | right.ascii, nonAscii: left.nonAscii || right.nonAscii, empty: false };
+}
+
+function overlaps(left: CharacterSet, right: CharacterSet): boolean {
+  return (left.ascii & right.ascii) !== 0n || (left.nonAscii && right.nonAscii);
+}
+
+function complement(set: CharacterSet): CharacterSet {
+  return { ascii: ANY.ascii & ~set.ascii, nonAscii: true, empty: false };
+}
+
+function literalSet(character: string): CharacterSet {
+  return ASCII_LITERALS[character.charCodeAt(0)] ?? NON_ASCII;
+}
+
+/** The set of `\x`: digit, word and space classes and their negations; other letters count as "anything" (the safe side). */
+function escapeSet(letter: string): CharacterSet {
+  if (letter === 'd') return DIGITS;
+  if (letter === 'w') return WORD;
+  if (letter === 's') return SPACE;
+  if (letter === 'D') return complement(DIGITS);
+  if (letter === 'W') return complement(WORD);
+  if (letter === 'S') return complement(SPACE);
+  if (letter === 'b' || letter === 'B') return EMPTY;
+  if (/^[A-Za-z0-9]$/.test(letter)) return ANY;
+  return literalSet(letter);
+}
+
+/** The set of a character class body (between `[` and `]`). */
+function classSet(body: string): CharacterSet {
+  if (body.startsWith('^')) return complement(classSet(body.slice(1)));
+  let set: CharacterSet = { ascii: 0n, nonAscii: false, empty: false };
+  let index = 0;
+  while (index < body.length) {
+    const escaped = body[index] === '\\';
+    const text = escaped ? (body[index + 1] ?? '') : String.fromCodePoint(body.codePointAt(index) ?? 0);
+    const single = escaped ? escapeSet(text) : literalSet(text);
+    index += escaped ? 2 : text.length;
+    // A range `a-z` (its end possibly escaped); a class escape such as `\d` cannot start one.
+    const isLiteral = !escaped || !/^[A-Za-z0-9]$/.test(text);
+    if (isLiteral && body[index] === '-' && index + 1 < body.length) {
+      const endEscaped = body[index + 1] === '\\';
+      const endText = endEscaped ? (body[index + 2] ?? '') : String.fromCodePoint(body.codePointAt(index + 1) ?? 0);
+      set = union(set, rangeSet(text.codePointAt(0) ?? 0, endText.codePointAt(0) ?? 0));
+      index += 1 + (endEscaped ? 2 : endText.length);
+      continue;
+    }
+    set = union(set, single);
+  }
+  return set;
+}
+
+interface Quantifier {
+  length: number;
+  /** `infinite`: `*`, `+`, `{n,}`; `range`: `{n,m}` with m > 1; `fixed`: `{n}` with n > 1; `optional`: `?`, `{0,1}`, `{1}`, `{0}`. */
+  kind: 'infinite' | 'range' | 'fixed' | 'optional';
+  /** Its minimum is 0. */
+  optional: boolean;
+}
+
+/** The quantifier at `index`, or undefined. */
+function quantifierAt(pattern: string, index: number): Quantifier | undefined {
   const character = pattern[index];
-  if (character === '*' || character === '+') return 1;
-  if (character !== '{') return 0;
-  return /^\{\d+,\d*\}/.exec(pattern.slice(index, index + 24))?.[0].length ?? 0;
+  let result: Quantifier | undefined;
+  if (character === '*') result = { length: 1, kind: 'infinite', optional: true };
+  else if (character === '+') result = { length: 1, kind: 'infinite', optional: false };
+  else if (character === '?') result = { length: 1, kind: 'optional', optional: true };
+  else if (character === '{') {
+    const match = /^\{(\d+)(,(\d*))?\}/.exec(pattern.slice(index, index + 24));
+    if (!match) return undefined;
+    const minimum = Number(match[1]);
+    const maximum = match[2] === undefined ? minimum : match[3] === '' ? Infinity : Number(match[3]);
+    const kind = maximum === Infinity ? 'infinite' : maximum <= 1 ? 'optional' : match[2] === undefined ? 'fixed' : 'range';
+    result = { length: match[0].length, kind, optional: minimum === 0 };
+  }
+  // A lazy marker belongs to the quantifier.
+  if (result && pattern[index + result.length] === '?') result.length++;
+  return result;
 }
 
 /** Index just past the `]` that closes the character class opening at `index`. */

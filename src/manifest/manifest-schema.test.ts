@@ -24,7 +24,7 @@ type Complete<T> = unknown extends T
  * are exactly the field paths of the types.
  */
 const completeManifest: Complete<Manifest> = {
-  schema_version: '0.1.0',
+  schema_version: '0.2.0',
   service: {
     name: 'Everything API',
     description: 'Uses every field of spec v0.1.',
@@ -136,6 +136,7 @@ const completeManifest: Complete<Manifest> = {
   },
   policy: { human_approval_required: ['export_ledger'], redact_from_logs: ['ledger_id'], max_actions_per_session: 20, policy_url: 'https://api.example.com/ai-policy' },
   versioning: { current: '1.2.0', min_supported: '1.0.0', changelog_url: 'https://api.example.com/changelog' },
+  definitions: { Money: { type: 'object', properties: { amount: { type: 'integer' }, currency: { type: 'string' } } } },
 };
 
 // Complete<Manifest> must still be a Manifest, or the fixture would prove nothing about the real types.
@@ -228,10 +229,23 @@ function valueFieldPaths(value: unknown, node: SchemaNode, path: string): string
 }
 
 describe('manifest types and JSON Schema', () => {
-  it('schema/ai-capabilities-0.1.schema.json is exactly manifestSchema (run `npm run build` after changing the schema)', () => {
-    const file = readFileSync(new URL('../../schema/ai-capabilities-0.1.schema.json', import.meta.url), 'utf8');
+  it('schema/ai-capabilities-0.2.schema.json is exactly manifestSchema (run `npm run build` after changing the schema)', () => {
+    const file = readFileSync(new URL('../../schema/ai-capabilities-0.2.schema.json', import.meta.url), 'utf8');
     expect(JSON.parse(file)).toEqual(manifestSchema);
     expect(file).toBe(`${JSON.stringify(manifestSchema, null, 2)}\n`);
+  });
+
+  it('keeps publishing the v0.1 schema, which differs from v0.2 only by the root definitions', () => {
+    const v01 = JSON.parse(readFileSync(new URL('../../schema/ai-capabilities-0.1.schema.json', import.meta.url), 'utf8')) as { properties: Record<string, unknown>; $defs: unknown };
+    const { definitions, ...rootProperties } = manifestSchema.properties;
+    expect(definitions).toBeDefined();
+    expect(v01.properties).toEqual(rootProperties);
+    expect(v01.$defs).toEqual(manifestSchema.$defs);
+    // So every v0.1 document (the Payments example is one) is valid under both.
+    const ajv = new Ajv2020({ strict: true, allowUnionTypes: true, validateFormats: false });
+    const payments = JSON.parse(readFileSync(new URL('../../examples/payments/payments.manifest.json', import.meta.url), 'utf8')) as unknown;
+    expect(ajv.compile(v01)(payments)).toBe(true);
+    expect(ajv.compile(manifestSchema)(payments)).toBe(true);
   });
 
   it('is a valid JSON Schema 2020-12 that compiles in ajv strict mode', () => {

@@ -1,11 +1,12 @@
 /**
- * The JSON Schema (2020-12) of spec v0.1. This object is the source of truth; `npm run build` writes it
- * to `schema/ai-capabilities-0.1.schema.json`, and a test fails when the committed file drifts.
+ * The JSON Schema (2020-12) of spec v0.2. This object is the source of truth; `npm run build` writes it
+ * to `schema/ai-capabilities-0.2.schema.json`, and a test fails when the committed file drifts. The
+ * v0.1 file stays published unchanged: every v0.1 document is also a v0.2 document.
  */
 export const manifestSchema = {
   "$schema": "https://json-schema.org/draft/2020-12/schema",
-  "$id": "https://aicap.dev/schema/ai-capabilities-0.1.schema.json",
-  "title": "AI capabilities manifest, spec v0.1",
+  "$id": "https://aicap.dev/schema/ai-capabilities-0.2.schema.json",
+  "title": "AI capabilities manifest, spec v0.2",
   "description": "The document served at /.well-known/ai-capabilities with media type application/ai-capabilities+json. Unknown members are allowed and ignored by clients; extensions should start with x-.",
   "type": "object",
   "required": [
@@ -54,6 +55,18 @@ export const manifestSchema = {
     },
     "versioning": {
       "$ref": "#/$defs/versioning"
+    },
+    "definitions": {
+      "description": "Shared JSON Schemas by name (spec v0.2). An embedded schema refers to one with {\"$ref\": \"#/definitions/<name>\"}.",
+      "type": "object",
+      "maxProperties": 20000,
+      "propertyNames": {
+        "type": "string",
+        "pattern": "^[A-Za-z0-9._-]{1,128}$"
+      },
+      "additionalProperties": {
+        "$ref": "#/$defs/json_schema"
+      }
     }
   },
   "$defs": {

@@ -1,15 +1,16 @@
 /**
- * The types of an AI capabilities manifest, spec v0.1 (`docs/spec.md`).
+ * The types of an AI capabilities manifest, spec v0.2 (`docs/spec.md`); v0.1 documents are v0.2
+ * documents without `definitions`.
  *
- * They mirror `schema/ai-capabilities-0.1.schema.json` field for field; `manifest-schema.test.ts`
+ * They mirror `schema/ai-capabilities-0.2.schema.json` field for field; `manifest-schema.test.ts`
  * type-checks typed fixtures and validates them against the schema so the two cannot drift.
  *
  * Field names use the wire spelling (snake_case) on purpose: these types describe a JSON document.
  * @module
  */
 
-/** The `schema_version` this build of aicap writes and understands. */
-export const SCHEMA_VERSION = '0.1.0';
+/** The `schema_version` this build of aicap writes. It reads every `0.x.y` (v0.1 documents included). */
+export const SCHEMA_VERSION = '0.2.0';
 
 /** The media type of a manifest document. */
 export const MANIFEST_MEDIA_TYPE = 'application/ai-capabilities+json';
@@ -52,6 +53,12 @@ export interface ManifestV0 {
   policy?: Policy;
   /** Version of the capability set itself (not of the spec). */
   versioning?: Versioning;
+  /**
+   * Shared JSON Schemas by name (spec v0.2), so that a schema many tools use is written once. An
+   * embedded schema refers to one with `{"$ref": "#/definitions/<name>"}`; definitions may refer to
+   * each other (recursive schemas are allowed).
+   */
+  definitions?: Record<string, JsonSchema>;
   /** Extension fields. Clients ignore any field they do not know. */
   [extension: `x-${string}`]: unknown;
 }

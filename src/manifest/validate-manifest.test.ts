@@ -18,10 +18,58 @@ describe('validateManifest', () => {
     expect(result.manifest).toBe(payments);
   });
 
-  it.each(['valid/minimal.json', 'valid/loopback-http-with-extensions.json'])('accepts %s with no issue', (name) => {
+  it.each(['valid/minimal.json', 'valid/loopback-http-with-extensions.json', 'valid/shared-definitions.json'])('accepts %s with no issue', (name) => {
     const result = validateManifest(JSON.parse(readFixture(name)));
     expect(result.issues).toEqual([]);
     expect(result.valid).toBe(true);
+  });
+
+  it("accepts the proposal's own Payments manifest, printed verbatim, with warnings only", () => {
+    // Its resource path has an undeclared {account_id}, and its scopes and policy name tools the excerpt leaves out.
+    const result = validateManifest(JSON.parse(readFixture('valid/proposal-payments.json')));
+    expect(result.valid).toBe(true);
+    expect(result.issues.map(({ code, pointer, severity }) => ({ code, pointer, severity }))).toEqual([
+      { code: 'auth.unknown_id', pointer: '/auth/scopes/admin/0', severity: 'warning' },
+      { code: 'auth.unknown_id', pointer: '/auth/scopes/admin/1', severity: 'warning' },
+      { code: 'policy.unknown_id', pointer: '/policy/human_approval_required/0', severity: 'warning' },
+      { code: 'policy.unknown_id', pointer: '/policy/human_approval_required/1', severity: 'warning' },
+      { code: 'path.implicit_parameter', pointer: '/resources/0/path', severity: 'warning' },
+    ]);
+  });
+
+  it('refuses every hop-by-hop, framing and client-owned header as a header parameter, in any case', () => {
+    for (const name of ['host', 'Connection', 'CONTENT-LENGTH', 'Transfer-Encoding', 'Upgrade', 'TE', 'Trailer', 'Keep-Alive', 'Expect', 'Proxy-Authorization', 'proxy-connection', 'Cookie', 'Authorization']) {
+      const payments = loadPayments();
+      (payments.tools[0]!['parameters'] as Record<string, unknown>)[name] = { type: 'string', in: 'header' };
+      expect(errorsOf(payments), name).toEqual([{ code: 'parameter.forbidden_header', pointer: `/tools/0/parameters/${name}` }]);
+    }
+    const allowed = loadPayments();
+    (allowed.tools[0]!['parameters'] as Record<string, unknown>)['X-Request-Id'] = { type: 'string', in: 'header' };
+    // A query parameter may be called "host": only headers route the request.
+    (allowed.tools[0]!['parameters'] as Record<string, unknown>)['host'] = { type: 'string', in: 'query' };
+    expect(errorsOf(allowed)).toEqual([]);
+  });
+
+  it('resolves #/definitions references from parameters, returns and other definitions, and keeps v0.1 local definitions local', () => {
+    const payments = loadPayments();
+    payments['definitions'] = { Money: { type: 'object', properties: { amount: { type: 'integer' } } }, Node: { type: 'object', properties: { next: { $ref: '#/definitions/Node' }, value: { $ref: '#/definitions/Money/properties/amount' } } } };
+    const tool = payments.tools[0]! as { parameters: Record<string, { json_schema?: unknown }>; returns?: unknown };
+    tool.parameters['account_id']!.json_schema = { $ref: '#/definitions/Node' };
+    // A v0.1 schema with its own "definitions": its #/definitions/… references point into itself.
+    tool.parameters['limit']!.json_schema = { definitions: { Local: { type: 'integer' } }, $ref: '#/definitions/Local' };
+    tool.returns = { type: 'object', schema: { $ref: '#/definitions/Money' } };
+    expect(errorsOf(payments)).toEqual([]);
+    (payments['definitions'] as Record<string, unknown>)['Node'] = { properties: { value: { $ref: '#/definitions/Money/properties/currency' } } };
+    expect(errorsOf(payments)).toEqual([{ code: 'schema.unresolved_ref', pointer: '/definitions/Node/properties/value/$ref' }]);
+  });
+
+  it('checks each shared definition like any embedded schema', () => {
+    const payments = loadPayments();
+    payments['definitions'] = { Code: { type: 'string', pattern: '^(a+)+$' }, Remote: { $ref: 'https://evil.example/schema.json' } };
+    expect(errorsOf(payments)).toEqual([
+      { code: 'schema.unsafe_pattern', pointer: '/definitions/Code/pattern' },
+      { code: 'schema.remote_ref', pointer: '/definitions/Remote/$ref' },
+    ]);
   });
 
   it.each(invalidFixtures)('rejects invalid/$file.json with $code at $pointer and nothing else', ({ file, code, pointer }) => {
@@ -46,7 +94,11 @@ describe('validateManifest', () => {
       'id.invalid',
       'auth.unknown_id',
       'policy.unknown_id',
-      'path.missing_parameter',
+      'path.implicit_parameter',
+      'parameter.forbidden_header',
+      'schema.unknown_definition',
+      'schema.unresolved_ref',
+      'schema.ref_cycle',
       'path.unused_parameter',
       'path.parameter_location',
       'path.malformed_placeholder',
@@ -210,9 +262,11 @@ describe('validateManifest', () => {
     const manifest = loadPayments();
     manifest['auth'] = { type: 'bearer', scopes: { 'billing/read~all': ['no_such_tool'] } };
     manifest['extra'] = true;
+    (manifest.tools[0]!['parameters'] as Record<string, unknown>)['a/b~c'] = { type: 'string', in: 'path' };
     const issues = validateManifest(manifest).issues;
     expect(issues.map((issue) => [issue.severity, issue.pointer])).toEqual([
-      ['error', '/auth/scopes/billing~1read~0all/0'],
+      ['error', '/tools/0/parameters/a~1b~0c'],
+      ['warning', '/auth/scopes/billing~1read~0all/0'],
       ['warning', '/extra'],
     ]);
   });

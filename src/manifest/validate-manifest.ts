@@ -1,9 +1,10 @@
 import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
 import { escapePointerToken, toPointer } from '../internal/json-pointer.js';
 import { isLoopbackHostname } from '../internal/is-loopback-hostname.js';
+import { checkDefinitionCycles, checkDefinitionReferences, type ReferenceScope } from './check-definition-references.js';
 import { checkEmbeddedSchema } from './check-embedded-schema.js';
 import { manifestSchema } from './manifest-schema.js';
-import { SCHEMA_VERSION, type Manifest, type Parameter } from './manifest-v0.js';
+import { SCHEMA_VERSION, type JsonSchema, type Manifest, type Parameter } from './manifest-v0.js';
 import type { ValidationIssue } from './validation-issue.js';
 
 /** The result of {@link validateManifest}. */
@@ -93,9 +94,10 @@ const ID_PATTERN = /^[A-Za-z][A-Za-z0-9_-]{0,63}$/;
 const PLACEHOLDER = /\{([^{}]+)\}/g;
 
 /**
- * Validates an untrusted value as a spec v0.1 manifest: the JSON Schema, then the checks a schema
- * cannot express (duplicate ids, unknown ids in `auth.scopes`/`policy`, path placeholders, job
- * endpoint placeholders, `base_url` security, URL fields, version order, hostile embedded schemas).
+ * Validates an untrusted value as a spec v0.2 manifest (v0.1 documents included): the JSON Schema,
+ * then the checks a schema cannot express (duplicate ids, unknown ids in `auth.scopes`/`policy`, path
+ * placeholders, job endpoint placeholders, forbidden header parameters, `base_url` security, URL
+ * fields, version order, hostile embedded schemas and shared `definitions` with their references).
  * A document whose `schema_version` has a major this build does not know is refused with the single
  * issue `schema_version.unsupported`: its fields may mean something else entirely.
  *
@@ -252,6 +254,9 @@ function checkSemantics(manifest: Record<string, unknown>, issues: ValidationIss
   const parameterNames = new Set(entries.flatMap((entry) => parameterEntries(entry.value).map(([name]) => name)));
 
   checkIdReferences(manifest, knownIds, issues);
+  const definitions = isRecord(manifest['definitions']) ? (manifest['definitions'] as Record<string, JsonSchema>) : undefined;
+  if (definitions) checkDefinitions(definitions, issues);
+  const scope: ReferenceScope = { definitions, insideDefinition: false };
   for (const entry of entries) {
     const base = `/${entry.kind}/${entry.index}`;
     if (entry.kind !== 'prompts') checkPathPlaceholders(entry.value, base, issues);
@@ -262,7 +267,8 @@ function checkSemantics(manifest: Record<string, unknown>, issues: ValidationIss
       checkBodyParameter(entry.value, base, issues);
     }
     checkPrerequisites(entry.value, base, knownIds, parameterNames, issues);
-    checkEmbeddedSchemas(entry.value, base, issues);
+    checkHeaderParameters(entry.value, base, issues);
+    checkEmbeddedSchemas(entry.value, base, scope, issues);
   }
   checkBaseUrl(manifest, issues);
   checkUrlFields(manifest, issues);
@@ -279,8 +285,9 @@ function checkIdReferences(manifest: Record<string, unknown>, knownIds: Set<stri
           issues.push({
             pointer: toPointer(['auth', 'scopes', scope, index]),
             code: 'auth.unknown_id',
-            message: `scope ${quote(scope)} names "${id}", which is not a tool, resource or prompt id`,
-            severity: 'error',
+            message: `scope ${quote(scope)} names "${id}", which is not a tool, resource or prompt id of this manifest`,
+            // A warning: a per-credential variant (and the proposal's own example) lists tools it does not serve.
+            severity: 'warning',
           });
         }
       });
@@ -293,8 +300,9 @@ function checkIdReferences(manifest: Record<string, unknown>, knownIds: Set<stri
         issues.push({
           pointer: `/policy/human_approval_required/${index}`,
           code: 'policy.unknown_id',
-          message: `"${id}" is not a tool, resource or prompt id, so its approval rule would never apply`,
-          severity: 'error',
+          message: `"${id}" is not a tool, resource or prompt id of this manifest, so its approval rule applies to nothing here (check the spelling)`,
+          // A warning for the same reason as auth.unknown_id: variants omit tools but keep the shared policy.
+          severity: 'warning',
         });
       }
     });
@@ -352,7 +360,8 @@ function checkPathPlaceholders(value: Record<string, unknown>, base: string, iss
   for (const name of names) {
     const parameter = parameters.get(name);
     if (!parameter) {
-      issues.push({ pointer: `${base}/path`, code: 'path.missing_parameter', message: `placeholder {${truncate(name)}} has no parameter of that name; declare it under parameters`, severity: 'error' });
+      // The proposal's own example does this; clients treat it as a required string path parameter.
+      issues.push({ pointer: `${base}/path`, code: 'path.implicit_parameter', message: `placeholder {${truncate(name)}} has no parameter of that name, so it is an implicit required string path parameter; declare it under parameters to describe it`, severity: 'warning' });
     } else if (parameter.in !== undefined && parameter.in !== 'path') {
       issues.push({ pointer: `${base}/parameters/${escapePointerToken(name)}/in`, code: 'path.parameter_location', message: `${quote(name)} fills the path placeholder {${truncate(name)}} but is declared "in": ${quote(String(parameter.in))}`, severity: 'error' });
     }
@@ -451,16 +460,17 @@ function checkPrerequisites(value: Record<string, unknown>, base: string, knownI
   }
 }
 
-function checkEmbeddedSchemas(value: Record<string, unknown>, base: string, issues: ValidationIssue[]): void {
+function checkEmbeddedSchemas(value: Record<string, unknown>, base: string, scope: ReferenceScope, issues: ValidationIssue[]): void {
+  const check = (schema: unknown, pointer: string): void => {
+    issues.push(...checkEmbeddedSchema(schema, pointer), ...checkDefinitionReferences(schema, pointer, scope));
+  };
   for (const [name, parameter] of parameterEntries(value)) {
-    if (parameter.json_schema !== undefined) {
-      issues.push(...checkEmbeddedSchema(parameter.json_schema, `${base}/parameters/${escapePointerToken(name)}/json_schema`));
-    }
+    if (parameter.json_schema !== undefined) check(parameter.json_schema, `${base}/parameters/${escapePointerToken(name)}/json_schema`);
   }
   const returns = value['returns'];
   if (isRecord(returns)) {
     for (const key of ['schema', 'item_schema']) {
-      if (isRecord(returns[key])) issues.push(...checkEmbeddedSchema(returns[key], `${base}/returns/${key}`));
+      if (isRecord(returns[key])) check(returns[key], `${base}/returns/${key}`);
     }
   }
   const events = value['event_schema'];
@@ -468,9 +478,35 @@ function checkEmbeddedSchemas(value: Record<string, unknown>, base: string, issu
     for (const [name, event] of Object.entries(events)) {
       if (!isRecord(event) || !isRecord(event['fields'])) continue;
       for (const [field, schema] of Object.entries(event['fields'])) {
-        if (isRecord(schema)) issues.push(...checkEmbeddedSchema(schema, toPointer([...base.slice(1).split('/'), 'event_schema', name, 'fields', field])));
+        if (isRecord(schema)) check(schema, toPointer([...base.slice(1).split('/'), 'event_schema', name, 'fields', field]));
       }
     }
+  }
+}
+
+/** Each shared definition is an embedded schema of its own; together they must not loop without consuming the instance. */
+function checkDefinitions(definitions: Record<string, JsonSchema>, issues: ValidationIssue[]): void {
+  const scope: ReferenceScope = { definitions, insideDefinition: true };
+  for (const [name, schema] of Object.entries(definitions)) {
+    if (typeof schema !== 'object' || schema === null) continue;
+    const pointer = `/definitions/${escapePointerToken(name)}`;
+    issues.push(...checkEmbeddedSchema(schema, pointer), ...checkDefinitionReferences(schema, pointer, scope));
+  }
+  issues.push(...checkDefinitionCycles(definitions));
+}
+
+// Headers that frame or route the message (RFC 9110 §7.6.1, RFC 9112) or that the client owns: a
+// value chosen by a model could redirect the request to another virtual host, smuggle a second
+// request or replace the caller's credentials and cookies.
+const FORBIDDEN_HEADERS = new Set(['host', 'connection', 'content-length', 'transfer-encoding', 'upgrade', 'te', 'trailer', 'keep-alive', 'expect', 'cookie', 'authorization']);
+
+function checkHeaderParameters(value: Record<string, unknown>, base: string, issues: ValidationIssue[]): void {
+  for (const [name, parameter] of parameterEntries(value)) {
+    if (parameter.in !== 'header') continue;
+    const lower = name.toLowerCase();
+    if (!FORBIDDEN_HEADERS.has(lower) && !lower.startsWith('proxy-')) continue;
+    const instead = lower === 'cookie' ? 'declare each cookie with "in": "cookie"' : lower === 'authorization' ? 'credentials are described under "auth" and sent by the client' : 'the HTTP client sets it';
+    issues.push({ pointer: `${base}/parameters/${escapePointerToken(name)}`, code: 'parameter.forbidden_header', message: `${quote(name)} cannot be a header parameter: ${instead}`, severity: 'error' });
   }
 }
 

@@ -1,0 +1,141 @@
+import { escapePointerToken, fromPointer } from '../internal/json-pointer.js';
+import type { JsonSchema } from './manifest-v0.js';
+import { parseDefinitionReference } from './reachable-definitions.js';
+import type { ValidationIssue } from './validation-issue.js';
+
+// Values of these keywords are data, not schemas: a `$ref` member inside them is just a string.
+const DATA_KEYWORDS = new Set(['enum', 'const', 'default', 'examples', 'example']);
+// Keywords whose subschemas apply to the same instance: a cycle through only these never ends.
+const SAME_INSTANCE_LIST = new Set(['allOf', 'anyOf', 'oneOf']);
+const SAME_INSTANCE_SINGLE = new Set(['not', 'if', 'then', 'else']);
+// The walks stop where `checkEmbeddedSchema` reports a schema as too deep or too large, so a value
+// that is not a tree (an in-process object with a cycle) cannot make them loop.
+const MAX_DEPTH = 33;
+const MAX_NODES = 10_001;
+
+/** Where an embedded schema sits, which decides what its `#/definitions/…` references mean. */
+export interface ReferenceScope {
+  /** The manifest's root `definitions` (spec v0.2); undefined when it has none. */
+  definitions: Readonly<Record<string, JsonSchema>> | undefined;
+  /** True for a schema under the root `definitions`: its only local references are `#/definitions/<name>`. */
+  insideDefinition: boolean;
+}
+
+/**
+ * Checks that every `#/definitions/<name>` reference of an embedded schema names a root definition
+ * (and, with a deeper pointer, a location inside it). A parameter or returns schema that declares its
+ * own `definitions` keeps the v0.1 meaning: its `#/definitions/…` references point into itself. Inside a
+ * root definition any other local reference (`#`, `#/$defs/…`) would point at the manifest itself, so
+ * it is refused. Remote references are the business of `checkEmbeddedSchema`.
+ */
+export function checkDefinitionReferences(schema: unknown, basePointer: string, scope: ReferenceScope): ValidationIssue[] {
+  const issues: ValidationIssue[] = [];
+  const ownDefinitions = !scope.insideDefinition && typeof schema === 'object' && schema !== null && !Array.isArray(schema) && isRecord((schema as Record<string, unknown>)['definitions']);
+  const stack: Array<{ value: unknown; pointer: string; depth: number }> = [{ value: schema, pointer: basePointer, depth: 0 }];
+  let nodes = 0;
+  while (stack.length > 0 && nodes++ < MAX_NODES) {
+    const { value, pointer, depth } = stack.pop()!;
+    if (typeof value !== 'object' || value === null || depth > MAX_DEPTH) continue;
+    if (Array.isArray(value)) {
+      value.forEach((item, index) => stack.push({ value: item, pointer: `${pointer}/${index}`, depth: depth + 1 }));
+      continue;
+    }
+    for (const [key, child] of Object.entries(value)) {
+      const childPointer = `${pointer}/${escapePointerToken(key)}`;
+      if (key === '$ref' && typeof child === 'string') {
+        const issue = checkReference(child, childPointer, scope, ownDefinitions);
+        if (issue) issues.push(issue);
+      } else if (typeof child === 'object' && child !== null && !DATA_KEYWORDS.has(key)) stack.push({ value: child, pointer: childPointer, depth: depth + 1 });
+    }
+  }
+  return issues;
+}
+
+function checkReference(reference: string, pointer: string, scope: ReferenceScope, ownDefinitions: boolean): ValidationIssue | undefined {
+  if (!reference.startsWith('#')) return undefined;
+  const parsed = parseDefinitionReference(reference);
+  if (parsed === undefined) {
+    if (!scope.insideDefinition) return undefined;
+    return { pointer, code: 'schema.unresolved_ref', message: `"$ref": ${quote(reference)} inside a shared definition would point at the manifest itself; refer to another definition as "#/definitions/<name>"`, severity: 'error' };
+  }
+  if (ownDefinitions) return undefined;
+  const target = scope.definitions !== undefined && Object.hasOwn(scope.definitions, parsed.name) ? scope.definitions[parsed.name] : undefined;
+  if (target === undefined) {
+    return { pointer, code: 'schema.unknown_definition', message: `"$ref": ${quote(reference)} names definition ${quote(parsed.name)}, which the manifest's "definitions" does not have`, severity: 'error' };
+  }
+  let value: unknown = target;
+  for (const token of fromPointer(parsed.rest)) {
+    if (typeof value !== 'object' || value === null || !Object.hasOwn(value, token)) {
+      return { pointer, code: 'schema.unresolved_ref', message: `"$ref": ${quote(reference)} points inside definition ${quote(parsed.name)} at ${quote(parsed.rest)}, which does not exist`, severity: 'error' };
+    }
+    value = (value as Record<string, unknown>)[token];
+  }
+  return undefined;
+}
+
+/**
+ * Finds definitions that reach themselves without descending into a property or an item (only
+ * through `$ref`, `allOf`, `anyOf`, `oneOf`, `not`, `if`/`then`/`else`): validating any value
+ * against one would never end. Recursion through `properties`, `items` and the like is fine.
+ */
+export function checkDefinitionCycles(definitions: Readonly<Record<string, JsonSchema>>): ValidationIssue[] {
+  const edges = new Map<string, string[]>();
+  for (const [name, schema] of Object.entries(definitions)) edges.set(name, sameInstanceReferences(schema, definitions));
+  const issues: ValidationIssue[] = [];
+  // Iterative depth-first search with colours: 1 = on the current path, 2 = done.
+  const colour = new Map<string, 1 | 2>();
+  for (const start of edges.keys()) {
+    if (colour.has(start)) continue;
+    const path: Array<{ name: string; next: number }> = [{ name: start, next: 0 }];
+    colour.set(start, 1);
+    while (path.length > 0) {
+      const frame = path.at(-1)!;
+      const targets = edges.get(frame.name) ?? [];
+      if (frame.next >= targets.length) {
+        colour.set(frame.name, 2);
+        path.pop();
+        continue;
+      }
+      const target = targets[frame.next++]!;
+      const state = colour.get(target);
+      if (state === 1) {
+        const cycle = [...path.slice(path.findIndex((entry) => entry.name === target)).map((entry) => entry.name), target];
+        issues.push({ pointer: `/definitions/${escapePointerToken(target)}`, code: 'schema.ref_cycle', message: `refers to itself through ${cycle.map(quote).join(' → ')} without descending into a property or item, so validating any value would never end`, severity: 'error' });
+      } else if (state === undefined) {
+        colour.set(target, 1);
+        path.push({ name: target, next: 0 });
+      }
+    }
+  }
+  return issues;
+}
+
+function sameInstanceReferences(schema: unknown, definitions: Readonly<Record<string, JsonSchema>>): string[] {
+  const names = new Set<string>();
+  const stack: unknown[] = [schema];
+  let nodes = 0;
+  while (stack.length > 0 && nodes++ < MAX_NODES) {
+    const node = stack.pop();
+    if (!isRecord(node)) continue;
+    const reference = node['$ref'];
+    if (typeof reference === 'string') {
+      const parsed = parseDefinitionReference(reference);
+      // Only a reference to the whole definition applies it to the same instance as a whole.
+      if (parsed && parsed.rest === '' && Object.hasOwn(definitions, parsed.name)) names.add(parsed.name);
+    }
+    for (const keyword of SAME_INSTANCE_LIST) {
+      const list = node[keyword];
+      if (Array.isArray(list)) stack.push(...list);
+    }
+    for (const keyword of SAME_INSTANCE_SINGLE) stack.push(node[keyword]);
+  }
+  return [...names];
+}
+
+function quote(value: string): string {
+  return JSON.stringify(value.length > 80 ? `${value.slice(0, 80)}…` : value);
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
