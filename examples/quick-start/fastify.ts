@@ -3,7 +3,7 @@ import { aicapPlugin } from 'aicap/fastify';
 
 const app = Fastify();
 await app.register(aicapPlugin, {
-  manifest: { schema_version: '0.1.0', service: { name: 'Orders', base_url: 'https://orders.example.com' } },
+  manifest: { schema_version: '0.1.0', service: { name: 'Orders', base_url: 'https://orders.example.com' }, auth: { type: 'bearer' } },
   deriveTools: true, // every route with `config.ai` becomes a tool, parameters from its schema
 });
 const params = { type: 'object', properties: { id: { type: 'string' } } };

@@ -12,6 +12,7 @@ import { createManifestHandler, type CreateManifestHandlerOptions, type Manifest
 import type { JobStreams } from '../server/create-job-streams.js';
 import { deriveTool, withDerivedTools, type DerivedTool, type RouteAiConfig, type RouteDescription } from '../server/derive-tool.js';
 import { serveManifestOnNode, toWebRequest, writeNodeResponse, type FetchHandler } from '../server/to-node-listener.js';
+import { validateRequest } from './validate-request.js';
 
 /** A middleware that knows which requests it answers; others go to `next()`. */
 export type ExpressMiddleware = RequestHandler & {
@@ -84,7 +85,10 @@ const registries = new WeakMap<object, DerivedTool[]>();
 
 /**
  * Registers an Express route and records it as a manifest tool, derived from its schemas and AI
- * fields (see `deriveTool`). Build the manifest with {@link manifestWithDefinedTools}.
+ * fields (see `deriveTool`). Build the manifest with {@link manifestWithDefinedTools}. The declared
+ * `params`, `querystring` and `body` schemas are enforced: a request that does not match gets `400`
+ * problem+json listing each problem (part, JSON Pointer, message) and never reaches the handlers. A
+ * JSON body is read if no body parser ran before (up to 1 MiB).
  * @example
  * ```ts
  * defineTool(router, { id: 'get_account', method: 'GET', path: '/accounts/{account_id}', description: 'Reads an account',
@@ -94,9 +98,11 @@ const registries = new WeakMap<object, DerivedTool[]>();
 export function defineTool(router: ToolRouter, definition: ToolDefinition, ...handlers: RequestHandler[]): DerivedTool {
   const { method, path, schema, ...ai } = definition;
   const derived = deriveTool({ method, path, ai, ...(schema === undefined ? {} : { schema }) });
-  const expressPath = derived.tool.path.replace(/\{([^{}]+)\}/g, ':$1');
+  // The route keeps the path as written (an Express `*name` wildcard stays one), `{name}` made `:name`.
+  const expressPath = path.replace(/\{([^{}]+)\}/g, ':$1');
+  const validator = validateRequest(schema, `defineTool ${method} ${path}`);
   const register = router[method.toLowerCase() as Lowercase<Tool['method']>].bind(router);
-  register(expressPath, ...handlers);
+  register(expressPath, ...(validator ? [validator] : []), ...handlers);
   const list = registries.get(router) ?? [];
   list.push(derived);
   registries.set(router, list);

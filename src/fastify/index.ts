@@ -24,7 +24,9 @@ export interface AicapPluginOptions extends Omit<CreateManifestHandlerOptions, '
   */
   manifest: Manifest | (Omit<Manifest, 'tools'> & { tools?: Tool[] });
   /**
-  Derive tools from routes with `config.ai` (see `deriveTool`).
+  Derive tools from routes with `config.ai` (see `deriveTool`). Only routes registered after the
+  plugin are seen: `await app.register(aicapPlugin, …)` first. When routes exist already, a Node
+  warning with code `AICAP_ROUTES_BEFORE_PLUGIN` says so.
 
   @default false
   */
@@ -53,6 +55,7 @@ function plugin(fastify: FastifyInstance, options: AicapPluginOptions, done: (er
   let handler: ManifestHandler;
   try {
     if (deriveTools) {
+      warnAboutEarlierRoutes(fastify);
       const derived: DerivedTool[] = [];
       let build: (value: Manifest) => void = () => undefined;
       const built = new Promise<Manifest>((resolve) => (build = resolve));
@@ -90,6 +93,23 @@ function plugin(fastify: FastifyInstance, options: AicapPluginOptions, done: (er
     }
   }
   done();
+}
+
+/**
+ * `onRoute` sees only routes registered after the hook, so a route with `config.ai` registered before
+ * the plugin (or beside an un-awaited `register`) would be missing from the manifest without a word.
+ * Fastify lists routes but not their `config`, so any earlier route is reported.
+ */
+function warnAboutEarlierRoutes(fastify: FastifyInstance): void {
+  const earlier = fastify
+    .printRoutes({ commonPrefix: false })
+    .split('\n')
+    .filter((line) => line.includes('('));
+  if (earlier.length === 0) return;
+  process.emitWarning(
+    `aicapPlugin with deriveTools sees only routes registered after it; ${earlier.length} route(s) came before it and cannot become tools. Register the plugin first: \`await app.register(aicapPlugin, …)\` before any route.`,
+    { code: 'AICAP_ROUTES_BEFORE_PLUGIN' },
+  );
 }
 
 // The manifest route answers from the handler's plain-data decision: no Web `Request` or `Response`.

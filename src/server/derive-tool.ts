@@ -52,13 +52,17 @@ const SIMPLE_TYPES = new Set<SimpleType>(['string', 'number', 'integer', 'boolea
  * parameter unless a `params` schema says more), parameters from the
  * `params` (path), `querystring` (query), `headers` (header) and `body` (body) schemas with their
  * `required` lists and descriptions, `returns.schema` from the first 2xx response schema, and the
- * description from `schema.description`/`summary`; then `ai` overrides. Throws at start-up
- * (`INVALID_OPTION`) when the method is not one a tool may use or no description is known.
+ * description from `schema.description`/`summary`; then `ai` overrides. A Fastify regex parameter
+ * (`:num(^\d+$)`) becomes `{num}` whose `json_schema.pattern` is the regex; a wildcard (Fastify `*`,
+ * Express `*name`) becomes a required string path parameter (`{wildcard}` for a bare `*`) whose value
+ * may hold `/` (the client percent-encodes it, the framework decodes it). Throws at start-up
+ * (`INVALID_OPTION`) when the method is not one a tool may use, no description is known, or the path
+ * has a wildcard before its end.
  */
 export function deriveTool(route: RouteDescription): DerivedTool {
   const method = route.method.toUpperCase() as HttpMethod;
-  const path = route.path.replace(/:([A-Za-z_][A-Za-z0-9_]*)/g, '{$1}');
   if (!METHODS.has(method)) throw new AicapError('INVALID_OPTION', `Route ${route.method} ${route.path}: method ${route.method} cannot be a tool; use one of ${[...METHODS].join(', ')}.`);
+  const { path, patterns, wildcard } = toToolPath(route.path, `Route ${method} ${route.path}`);
   const { scopes = [], humanApproval = false, ...overrides } = route.ai;
   const schema = route.schema ?? {};
   const description = overrides.description ?? schema.description ?? schema.summary;
@@ -76,12 +80,19 @@ export function deriveTool(route: RouteDescription): DerivedTool {
     if (!isObjectSchema(source)) continue;
     const required = new Set(Array.isArray(source['required']) ? (source['required'] as string[]) : []);
     for (const [name, property] of Object.entries(source['properties'] as Record<string, JsonSchema>)) {
-      parameters[name] = toParameter(property, location, location === 'path' || required.has(name));
+      // Fastify names the wildcard's value `*` in `params`.
+      const parameterName = location === 'path' && name === '*' && wildcard ? wildcard : name;
+      parameters[parameterName] = toParameter(property, location, location === 'path' || required.has(name));
     }
   }
   // Every `{name}` in the path needs a parameter; routes without a params schema still get a string one.
   for (const [, name] of path.matchAll(/\{([^{}]+)\}/g)) {
     parameters[name as string] ??= { type: 'string', required: true, in: 'path' };
+  }
+  for (const [name, pattern] of Object.entries(patterns)) {
+    const parameter = parameters[name] as Parameter;
+    const base = typeof parameter.json_schema === 'object' ? parameter.json_schema : { type: parameter.type };
+    parameter.json_schema = { ...base, pattern };
   }
   const responseSchema = Object.entries(schema.response ?? {}).find(([status]) => /^2(?:\d\d|xx)$/i.test(status))?.[1];
   const tool: Tool = { id, path, method, description };
@@ -94,8 +105,57 @@ export function deriveTool(route: RouteDescription): DerivedTool {
 }
 
 /**
+ * A route path in `{name}` form: `:name` and `:name(regex)` become `{name}` (the regex kept apart, to
+ * become the parameter's `pattern`), a trailing `*` or `*name` becomes `{wildcard}` or `{name}`.
+ * @internal
+ */
+export function toToolPath(routePath: string, where: string): { path: string; patterns: Record<string, string>; wildcard: string | undefined } {
+  const patterns: Record<string, string> = {};
+  let path = '';
+  let wildcard: string | undefined;
+  for (let index = 0; index < routePath.length; ) {
+    const character = routePath[index] as string;
+    const name = /^[A-Za-z_][A-Za-z0-9_]*/.exec(routePath.slice(index + 1))?.[0] ?? '';
+    if (character === ':' && name) {
+      index += 1 + name.length;
+      path += `{${name}}`;
+      if (routePath[index] === '(') {
+        const end = closingParenthesis(routePath, index);
+        if (end === -1) throw new AicapError('INVALID_OPTION', `${where}: the regular expression of parameter :${name} has no closing parenthesis.`);
+        patterns[name] = routePath.slice(index + 1, end);
+        index = end + 1;
+      }
+      continue;
+    }
+    if (character === '*') {
+      if (routePath.slice(index + 1 + name.length) !== '') {
+        throw new AicapError('INVALID_OPTION', `${where}: a wildcard can only end the path to become a tool; give the route a named parameter instead.`);
+      }
+      wildcard = name || 'wildcard';
+      path += `{${wildcard}}`;
+      break;
+    }
+    path += character;
+    index += 1;
+  }
+  return { path, patterns, wildcard };
+}
+
+function closingParenthesis(text: string, open: number): number {
+  let depth = 0;
+  for (let index = open; index < text.length; index++) {
+    const character = text[index];
+    if (character === '\\') index++;
+    else if (character === '(') depth++;
+    else if (character === ')' && --depth === 0) return index;
+  }
+  return -1;
+}
+
+/**
  * Adds derived tools to a manifest: appends the tools, lists them under their scopes in `auth.scopes`
- * and in `policy.human_approval_required` when they need approval. The result still has to pass
+ * and in `policy.human_approval_required` when they need approval. Scopes need an `auth` the base
+ * manifest declares (throws `INVALID_OPTION` otherwise): how the API checks credentials is never guessed. The result still has to pass
  * `createManifestHandler`'s validation (duplicate ids are reported there).
  */
 export function withDerivedTools(base: Omit<Manifest, 'tools'> & { tools?: Tool[] }, derived: readonly DerivedTool[]): Manifest {
@@ -104,7 +164,14 @@ export function withDerivedTools(base: Omit<Manifest, 'tools'> & { tools?: Tool[
   if (scoped.length > 0) {
     const scopes: Record<string, string[]> = { ...manifest.auth?.scopes };
     for (const entry of scoped) for (const scope of entry.scopes) scopes[scope] = [...(scopes[scope] ?? []), entry.tool.id];
-    manifest.auth = { type: 'bearer', ...manifest.auth, scopes };
+    if (!manifest.auth) {
+      const tools = scoped.map((entry) => entry.tool.id).join(', ');
+      throw new AicapError(
+        'INVALID_OPTION',
+        `Tools ${tools} carry \`scopes\` but the base manifest declares no \`auth\`: add \`auth: { type: 'bearer' }\` (or the scheme your API checks) to the manifest given to the adapter.`,
+      );
+    }
+    manifest.auth = { ...manifest.auth, scopes };
   }
   const approval = derived.filter((entry) => entry.humanApproval).map((entry) => entry.tool.id);
   if (approval.length > 0) manifest.policy = { ...manifest.policy, human_approval_required: [...(manifest.policy?.human_approval_required ?? []), ...approval] };
