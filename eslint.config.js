@@ -32,4 +32,18 @@ export default tseslint.config(
     files: ['**/*.js', '**/*.mjs'],
     languageOptions: { globals: { ...globals.node } },
   },
+  {
+    // The inspector's page runs in the browser; it must never parse network text as HTML.
+    files: ['assets/inspector/**/*.js'],
+    languageOptions: { globals: { ...globals.browser } },
+    rules: {
+      'no-restricted-properties': [
+        'error',
+        { property: 'innerHTML', message: 'Build text nodes (`el()`): manifest and response text is never HTML.' },
+        { property: 'outerHTML', message: 'Build text nodes (`el()`): manifest and response text is never HTML.' },
+        { property: 'insertAdjacentHTML', message: 'Build text nodes (`el()`): manifest and response text is never HTML.' },
+        { object: 'document', property: 'write', message: 'Build text nodes (`el()`): manifest and response text is never HTML.' },
+      ],
+    },
+  },
 );

@@ -4,6 +4,7 @@ import { checkCommand } from './check.js';
 import { demoCommand } from './demo.js';
 import { diffCommand } from './diff.js';
 import { generateCommand } from './generate.js';
+import { inspectCommand } from './inspect.js';
 import { mcpCommand } from './mcp.js';
 import { serveCommand } from './serve.js';
 import { toolsCommand } from './tools.js';
@@ -19,6 +20,7 @@ export const commands: Record<string, CliCommand> = {
   demo: demoCommand,
   diff: diffCommand,
   generate: generateCommand,
+  inspect: inspectCommand,
   mcp: mcpCommand,
   serve: serveCommand,
   tools: toolsCommand,
