@@ -1,0 +1,138 @@
+/**
+ * The package as a user gets it: `npm pack` of the built tree, unpacked into a fresh project's
+ * node_modules the way npm lays it out (its `bin` linked into node_modules/.bin), then every export
+ * imported, the CLI run through `npx`, the demo run, and the types resolved by TypeScript with
+ * `moduleResolution: node`. The tarball's dependencies come from this checkout's node_modules
+ * (symbolic links), because a test may not download: npm's offline mode cannot resolve a fresh
+ * project without the registry's metadata. The optional peers are left out first, as a plain
+ * install leaves them out, and express is added back for the demo.
+ */
+import { execFile } from 'node:child_process';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+const root = resolve(new URL('../..', import.meta.url).pathname);
+const built = existsSync(join(root, 'dist', 'cli', 'main.js')) && existsSync(join(root, 'examples', 'payments', 'dist', 'start-payments-server.js'));
+// What a plain `npm install aicap` does not bring (optional peers), so their absence is tested too.
+const OPTIONAL_PEERS = ['express', 'fastify', 'hono', '@hono', '@modelcontextprotocol', 'gpt-tokenizer'];
+
+interface Run {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+function run(command: string, args: readonly string[], cwd: string, timeoutInMs = 120_000): Promise<Run> {
+  return new Promise((done) => {
+    execFile(command, [...args], { cwd, timeout: timeoutInMs, maxBuffer: 32 * 1024 * 1024, env: { ...process.env, NO_COLOR: '1', npm_config_offline: 'true', npm_config_update_notifier: 'false' } }, (error, stdout, stderr) =>
+      done({ code: error ? (typeof error.code === 'number' ? error.code : -1) : 0, stdout, stderr }),
+    );
+  });
+}
+
+const packageJson = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
+  exports: Record<string, unknown>;
+  typesVersions?: Record<string, Record<string, string[]>>;
+  types?: string;
+  scripts: Record<string, string>;
+  license: string;
+};
+const subpaths = Object.keys(packageJson.exports).filter((key) => key !== './package.json' && !key.endsWith('.json'));
+
+describe('package.json for installs', () => {
+  it('maps every code subpath for TypeScript with moduleResolution node (typesVersions) and names the root types', () => {
+    expect(packageJson.types).toBe('./dist/index.d.ts');
+    const mapped = packageJson.typesVersions?.['*'] ?? {};
+    for (const subpath of subpaths.filter((key) => key !== '.')) {
+      const exported = (packageJson.exports[subpath] as { types: string }).types;
+      expect(mapped[subpath.slice(2)], subpath).toEqual([exported]);
+    }
+  });
+
+  it('builds on install from git (prepare) without rebuilding a working checkout, and ships its licence', () => {
+    expect(packageJson.scripts['prepare']).toBe('node scripts/build-if-needed.mjs --if-missing');
+    expect(readFileSync(join(root, 'LICENSE'), 'utf8')).toContain('MIT License');
+    expect(packageJson.license).toBe('MIT');
+  });
+});
+
+describe.skipIf(!built)('the packed tarball, installed', () => {
+  let workspace: string;
+  let project: string;
+  let files: string[] = [];
+
+  beforeAll(async () => {
+    workspace = mkdtempSync(join(tmpdir(), 'aicap-package-'));
+    const pack = await run('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', workspace], root);
+    expect(pack.code, pack.stderr).toBe(0);
+    const [packed] = JSON.parse(pack.stdout) as Array<{ filename: string; files: Array<{ path: string }> }>;
+    files = packed!.files.map((file) => file.path);
+    project = join(workspace, 'project');
+    const installed = join(project, 'node_modules', 'aicap');
+    mkdirSync(installed, { recursive: true });
+    writeFileSync(join(project, 'package.json'), '{ "name": "consumer", "version": "1.0.0", "private": true, "type": "module" }\n');
+    const untar = await run('tar', ['xzf', join(workspace, packed!.filename), '-C', installed, '--strip-components=1'], workspace);
+    expect(untar.code, untar.stderr).toBe(0);
+    for (const name of readdirSync(join(root, 'node_modules'))) {
+      if (name === '.bin' || name === 'aicap' || name.startsWith('.') || OPTIONAL_PEERS.includes(name)) continue;
+      symlinkSync(join(root, 'node_modules', name), join(project, 'node_modules', name));
+    }
+    mkdirSync(join(project, 'node_modules', '.bin'));
+    symlinkSync('../aicap/dist/cli/main.js', join(project, 'node_modules', '.bin', 'aicap'));
+    // npm makes a linked bin executable when it installs it.
+    chmodSync(join(installed, 'dist', 'cli', 'main.js'), 0o755);
+  }, 180_000);
+
+  afterAll(() => {
+    if (workspace !== undefined) rmSync(workspace, { recursive: true, force: true });
+  });
+
+  it('ships no source map pointing at sources it does not ship, and the demo example', () => {
+    expect(files.filter((file) => file.endsWith('.map'))).toEqual([]);
+    expect(files.some((file) => file.startsWith('src/'))).toBe(false);
+    expect(files).toContain('LICENSE');
+    expect(files).toContain('examples/payments/dist/start-payments-server.js');
+    expect(files).toContain('examples/payments/payments.manifest.json');
+  });
+
+  it('runs the CLI through npx', async () => {
+    const help = await run('npx', ['--no-install', 'aicap', '--help'], project);
+    expect(help.code, help.stderr).toBe(0);
+    expect(help.stdout).toMatch(/Usage: aicap <command>/);
+  });
+
+  it('says which optional peer the demo needs when a plain install lacks it, then runs it once it is there', async () => {
+    const without = await run(process.execPath, [join(project, 'node_modules', '.bin', 'aicap'), 'demo'], project);
+    expect(without.code).toBe(2);
+    expect(without.stderr).toContain('run `npm install express`');
+    symlinkSync(join(root, 'node_modules', 'express'), join(project, 'node_modules', 'express'));
+    const demo = await run(process.execPath, [join(project, 'node_modules', '.bin', 'aicap'), 'demo'], project);
+    expect(demo.code, demo.stderr).toBe(0);
+    expect(demo.stdout).toContain('aicap demo');
+  }, 180_000);
+
+  it('imports every export by name', async () => {
+    for (const name of ['@modelcontextprotocol', '@hono', 'fastify', 'hono', 'gpt-tokenizer']) {
+      if (existsSync(join(root, 'node_modules', name)) && !existsSync(join(project, 'node_modules', name))) symlinkSync(join(root, 'node_modules', name), join(project, 'node_modules', name));
+    }
+    const specifiers = subpaths.map((subpath) => (subpath === '.' ? 'aicap' : `aicap/${subpath.slice(2)}`));
+    const script = `for (const s of ${JSON.stringify(specifiers)}) { const m = await import(s); if (Object.keys(m).length === 0) throw new Error(s + ' exports nothing'); } console.log('ok');`;
+    const imported = await run(process.execPath, ['--input-type=module', '-e', script], project);
+    expect(imported.stderr).toBe('');
+    expect(imported.stdout.trim()).toBe('ok');
+  }, 60_000);
+
+  it('resolves its types with moduleResolution node (node10)', async () => {
+    const imports = subpaths.map((subpath, index) => `import type * as entry${index} from '${subpath === '.' ? 'aicap' : `aicap/${subpath.slice(2)}`}';\nexport type Entry${index} = keyof typeof entry${index};`);
+    writeFileSync(join(project, 'check.ts'), `${imports.join('\n')}\n`);
+    writeFileSync(
+      join(project, 'tsconfig.json'),
+      JSON.stringify({ compilerOptions: { module: 'commonjs', moduleResolution: 'node10', ignoreDeprecations: '6.0', target: 'es2022', strict: true, noEmit: true, skipLibCheck: true, types: [] }, files: ['check.ts'] }),
+    );
+    const checked = await run(process.execPath, [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.json'], project);
+    expect(checked.stdout + checked.stderr).toBe('');
+    expect(checked.code).toBe(0);
+  }, 120_000);
+});
