@@ -69,4 +69,52 @@ describe('argumentsSchema', () => {
     expect(schema).toEqual(before);
     expect(result.properties['p']).toMatchObject({ description: 'P', properties: { inner: { $id: 'urn:inner', $ref: '#/x' }, named: { $ref: '#a' } } });
   });
+
+  it('treats a path placeholder without a parameter as a required string', () => {
+    const schema = argumentsSchema({ path: '/accounts/{account_id}/summary' });
+    expect(schema).toEqual({ type: 'object', properties: { account_id: { type: 'string' } }, required: ['account_id'], additionalProperties: false });
+  });
+
+  describe('shared definitions (spec v0.2)', () => {
+    const definitions = {
+      Tag: { type: 'object', properties: { name: { type: 'string' }, child: { $ref: '#/definitions/Tag' }, color: { $ref: '#/definitions/Color' } }, required: ['name'] },
+      Color: { enum: ['red', 'blue'] },
+      Unused: { type: 'string' },
+    };
+
+    it('hoists the definitions a parameter reaches, transitively and recursively, and nothing else', () => {
+      const parameters: Record<string, Parameter> = { tag: { type: 'object', json_schema: { $ref: '#/definitions/Tag' } }, shade: { type: 'string', json_schema: { $ref: '#/definitions/Tag/properties/color' } } };
+      const schema = argumentsSchema({ parameters }, { definitions });
+      expect(schema.properties).toEqual({ tag: { $ref: '#/$defs/Tag' }, shade: { $ref: '#/$defs/Tag/properties/color' } });
+      expect(schema.$defs).toEqual({
+        Tag: { type: 'object', properties: { name: { type: 'string' }, child: { $ref: '#/$defs/Tag' }, color: { $ref: '#/$defs/Color' } }, required: ['name'] },
+        Color: { enum: ['red', 'blue'] },
+      });
+      const validate = new Ajv2020({ strict: false }).compile(schema);
+      expect(validate({ tag: { name: 'a', child: { name: 'b', color: 'red' } }, shade: 'blue' })).toBe(true);
+      expect(validate({ tag: { name: 'a', child: { name: 'b', color: 'green' } } })).toBe(false);
+      expect(validate({ shade: 'green' })).toBe(false);
+    });
+
+    it('keeps a hoisted shared definition apart from a parameter definition that took its name', () => {
+      const own = { $ref: '#/$defs/Color', $defs: { Color: { type: 'integer' } } };
+      const schema = argumentsSchema({ parameters: { c: { type: 'integer', json_schema: own }, Color__x: { type: 'string', json_schema: { $ref: '#/definitions/Color' } } } }, { definitions: { ...definitions, c__Color: { type: 'boolean' } } });
+      expect(schema.$defs).toEqual({ c__Color: { type: 'integer' }, Color: { enum: ['red', 'blue'] } });
+      const clash = argumentsSchema({ parameters: { c: { type: 'integer', json_schema: own }, other: { type: 'boolean', json_schema: { $ref: '#/definitions/c__Color' } } } }, { definitions: { c__Color: { type: 'boolean' } } });
+      expect(clash.$defs).toEqual({ c__Color: { type: 'integer' }, c__Color_: { type: 'boolean' } });
+      expect(clash.properties['other']).toEqual({ $ref: '#/$defs/c__Color_' });
+    });
+
+    it('keeps the v0.1 meaning of #/definitions in a schema that declares its own definitions', () => {
+      const local = { $ref: '#/definitions/Color', definitions: { Color: { type: 'integer' } } };
+      const schema = argumentsSchema({ parameters: { n: { type: 'integer', json_schema: local } } }, { definitions });
+      expect(schema.$defs).toEqual({ n__Color: { type: 'integer' } });
+    });
+
+    it('leaves the shared definitions untouched', () => {
+      const before = structuredClone(definitions);
+      argumentsSchema({ parameters: { tag: { type: 'object', json_schema: { $ref: '#/definitions/Tag' } } } }, { definitions });
+      expect(definitions).toEqual(before);
+    });
+  });
 });

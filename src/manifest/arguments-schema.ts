@@ -1,5 +1,6 @@
 import { escapePointerToken } from '../internal/json-pointer.js';
 import type { JsonSchema, Parameter } from './manifest-v0.js';
+import { parseDefinitionReference } from './reachable-definitions.js';
 
 /** The arguments of a tool, resource or prompt as one JSON Schema object. */
 export interface ArgumentsSchema {
@@ -7,7 +8,7 @@ export interface ArgumentsSchema {
   properties: Record<string, JsonSchema>;
   required?: string[];
   additionalProperties: false;
-  /** Definitions hoisted from the parameters' own `$defs` (renamed `<parameter>__<name>`). */
+  /** Definitions hoisted from the parameters' own `$defs` (renamed `<parameter>__<name>`) and the manifest's shared `definitions` they reach (under their own name when free). */
   $defs?: Record<string, JsonSchema>;
   [keyword: string]: unknown;
 }
@@ -20,8 +21,26 @@ export interface ParameterHolder {
   parameters?: Record<string, Parameter>;
 }
 
+/** Options of {@link argumentsSchema}. */
+export interface ArgumentsSchemaOptions {
+  /**
+  The manifest's shared `definitions` (spec v0.2). Those the parameters reach through
+  `#/definitions/<name>` (transitively) are hoisted into the result's `$defs`.
+
+  @default undefined (a reference to a shared definition is then left as it is and does not resolve)
+  */
+  definitions?: Readonly<Record<string, JsonSchema>> | undefined;
+}
+
 const PLACEHOLDER = /\{([^{}]+)\}/g;
 const DATA_KEYWORDS = new Set(['enum', 'const', 'default', 'examples', 'example']);
+
+/** The shared definitions of one manifest and where each reached one was hoisted. */
+interface SharedDefinitions {
+  source: Readonly<Record<string, JsonSchema>> | undefined;
+  /** Shared name → key under the result's `$defs`. */
+  hoisted: Map<string, string>;
+}
 
 /**
  * Builds the JSON Schema of a whole arguments object from a holder's parameters: each parameter's
@@ -32,21 +51,26 @@ const DATA_KEYWORDS = new Set(['enum', 'const', 'default', 'examples', 'example'
  * A parameter's `json_schema` is a schema resource of its own (spec §5): its `#…` references point
  * into it. Embedded under `properties` they would point at the wrong root, so the parameter's
  * `$defs` (and `definitions`) are hoisted to the root as `<parameter>__<name>` and every local
- * reference is rewritten. The result is what both the client's argument validator and every LLM
- * export (which want `$defs` at the root) use. The input is never modified.
+ * reference is rewritten. The manifest's shared definitions (spec v0.2) that the parameters reach
+ * are hoisted the same way, so the result is self-contained. A path placeholder without a parameter
+ * is an implicit required string. The result is what both the client's argument validator and
+ * every LLM export (which want `$defs` at the root) use. The input is never modified.
  */
-export function argumentsSchema(holder: ParameterHolder): ArgumentsSchema {
+export function argumentsSchema(holder: ParameterHolder, options: ArgumentsSchemaOptions = {}): ArgumentsSchema {
   const properties: Record<string, JsonSchema> = {};
   const required = new Set<string>();
   const definitions: Record<string, JsonSchema> = {};
+  const shared: SharedDefinitions = { source: options.definitions, hoisted: new Map() };
   const parameters = holder.parameters ?? {};
   for (const [name, parameter] of Object.entries(parameters)) {
-    properties[name] = parameterSchema(name, parameter, definitions);
+    properties[name] = parameterSchema(name, parameter, definitions, shared);
     if (parameter.required === true) required.add(name);
   }
   for (const match of (holder.path ?? '').matchAll(PLACEHOLDER)) {
     const name = match[1];
-    if (name !== undefined && Object.hasOwn(parameters, name)) required.add(name);
+    if (name === undefined) continue;
+    if (!Object.hasOwn(parameters, name)) properties[name] = { type: 'string' };
+    required.add(name);
   }
   const schema: ArgumentsSchema = { type: 'object', properties, additionalProperties: false };
   if (required.size > 0) schema.required = [...required];
@@ -54,7 +78,7 @@ export function argumentsSchema(holder: ParameterHolder): ArgumentsSchema {
   return schema;
 }
 
-function parameterSchema(name: string, parameter: Parameter, definitions: Record<string, JsonSchema>): JsonSchema {
+function parameterSchema(name: string, parameter: Parameter, definitions: Record<string, JsonSchema>, shared: SharedDefinitions): JsonSchema {
   const declared = parameter.json_schema;
   if (typeof declared === 'boolean') return declared;
   // A schema that names itself with `$id` already resolves its own references wherever it is embedded.
@@ -72,9 +96,13 @@ function parameterSchema(name: string, parameter: Parameter, definitions: Record
         let target = `${name}__${key}`;
         while (Object.hasOwn(definitions, target) || [...renamed.values()].includes(target)) target = `${target}_`;
         renamed.set(`#/${keyword}/${escapePointerToken(key)}`, target);
+        // Reserved now: a shared definition hoisted while these are copied must not take the name.
+        definitions[target] = true;
       }
     }
-    const rewrite = (value: unknown): unknown => rewriteReferences(value, name, renamed);
+    // A schema with its own `definitions` keeps the v0.1 meaning of `#/definitions/…`: its own.
+    const sharing = declared['definitions'] === undefined ? shared : undefined;
+    const rewrite = (value: unknown): unknown => rewriteReferences(value, (reference) => rewriteReference(reference, name, renamed, sharing, definitions));
     for (const keyword of ['$defs', 'definitions']) {
       const block = declared[keyword];
       if (typeof block !== 'object' || block === null || Array.isArray(block)) continue;
@@ -96,26 +124,49 @@ function parameterSchema(name: string, parameter: Parameter, definitions: Record
 }
 
 /** Copies a schema, pointing its local references at their new home. Nested `$id` resources keep their own references. */
-function rewriteReferences(value: unknown, parameterName: string, renamed: ReadonlyMap<string, string>): unknown {
-  if (Array.isArray(value)) return value.map((item) => rewriteReferences(item, parameterName, renamed));
+function rewriteReferences(value: unknown, rewrite: (reference: string) => string): unknown {
+  if (Array.isArray(value)) return value.map((item) => rewriteReferences(item, rewrite));
   if (typeof value !== 'object' || value === null) return value;
   const source = value as Record<string, unknown>;
   if (typeof source['$id'] === 'string') return structuredClone(source);
   const copy: Record<string, unknown> = {};
   for (const [key, child] of Object.entries(source)) {
-    if ((key === '$ref' || key === '$dynamicRef') && typeof child === 'string') copy[key] = rewriteReference(child, parameterName, renamed);
+    if ((key === '$ref' || key === '$dynamicRef') && typeof child === 'string') copy[key] = rewrite(child);
     // Values of these keywords are data, not schemas: a `$ref` member in them is just a string.
     else if (DATA_KEYWORDS.has(key)) copy[key] = structuredClone(child);
-    else copy[key] = rewriteReferences(child, parameterName, renamed);
+    else copy[key] = rewriteReferences(child, rewrite);
   }
   return copy;
 }
 
-function rewriteReference(reference: string, parameterName: string, renamed: ReadonlyMap<string, string>): string {
+function rewriteReference(reference: string, parameterName: string, renamed: ReadonlyMap<string, string>, shared: SharedDefinitions | undefined, definitions: Record<string, JsonSchema>): string {
   // Only JSON Pointer fragments are local paths; `#anchor` and other URIs are left alone.
   if (reference !== '#' && !reference.startsWith('#/')) return reference;
   for (const [prefix, target] of renamed) {
     if (reference === prefix || reference.startsWith(`${prefix}/`)) return `#/$defs/${escapePointerToken(target)}${reference.slice(prefix.length)}`;
   }
+  const sharedReference = shared ? hoistShared(reference, shared, definitions) : undefined;
+  if (sharedReference !== undefined) return sharedReference;
   return `#/properties/${escapePointerToken(parameterName)}${reference.slice(1)}`;
+}
+
+/**
+ * Hoists the shared definition a `#/definitions/<name>…` reference names (and, as its own references
+ * are rewritten, every definition it reaches) into `definitions`, and returns the rewritten
+ * reference. Undefined when the reference does not name a shared definition.
+ */
+function hoistShared(reference: string, shared: SharedDefinitions, definitions: Record<string, JsonSchema>): string | undefined {
+  const parsed = parseDefinitionReference(reference);
+  if (parsed === undefined || shared.source === undefined || !Object.hasOwn(shared.source, parsed.name)) return undefined;
+  let target = shared.hoisted.get(parsed.name);
+  if (target === undefined) {
+    target = parsed.name;
+    while (Object.hasOwn(definitions, target)) target = `${target}_`;
+    shared.hoisted.set(parsed.name, target);
+    // Reserved before the copy so that a recursive definition finds its own new name.
+    definitions[target] = true;
+    const rewriteInside = (inner: string): string => hoistShared(inner, shared, definitions) ?? inner;
+    definitions[target] = rewriteReferences(shared.source[parsed.name], rewriteInside) as JsonSchema;
+  }
+  return `#/$defs/${escapePointerToken(target)}${parsed.rest}`;
 }

@@ -1,6 +1,7 @@
 import { escapePointerToken } from '../internal/json-pointer.js';
 import { canonicalJson } from './digest-manifest.js';
-import type { Manifest, Parameter, Prompt, Resource, Tool } from './manifest-v0.js';
+import type { JsonSchema, Manifest, Parameter, Prompt, Resource, Tool } from './manifest-v0.js';
+import { createDefinitionGraph, type DefinitionGraph } from './reachable-definitions.js';
 import { compareSemver } from './validate-manifest.js';
 
 /** What part of the manifest a change concerns. */
@@ -60,12 +61,20 @@ type Entry = Tool | Resource | Prompt;
 /**
  * Compares two manifests and classifies every difference. Pure: no I/O, so the client can run it on
  * a manifest that changed under a pinned approval (rug-pull check) as well as the CLI on two files.
+ * A changed shared definition (spec v0.2) is reported as a change of every tool, resource and prompt
+ * that reaches it.
  */
 export function diffManifests(oldManifest: Manifest, newManifest: Manifest): ManifestDiff {
   const changes: ManifestChange[] = [];
-  diffEntries('tool', oldManifest.tools, newManifest.tools, changes);
-  diffEntries('resource', oldManifest.resources ?? [], newManifest.resources ?? [], changes);
-  diffEntries('prompt', oldManifest.prompts ?? [], newManifest.prompts ?? [], changes);
+  const shared: SharedDefinitions = {
+    before: oldManifest.definitions ?? {},
+    after: newManifest.definitions ?? {},
+    oldGraph: createDefinitionGraph(oldManifest.definitions),
+    newGraph: createDefinitionGraph(newManifest.definitions),
+  };
+  diffEntries('tool', oldManifest.tools, newManifest.tools, shared, changes);
+  diffEntries('resource', oldManifest.resources ?? [], newManifest.resources ?? [], shared, changes);
+  diffEntries('prompt', oldManifest.prompts ?? [], newManifest.prompts ?? [], shared, changes);
   diffService(oldManifest, newManifest, changes);
   diffAuth(oldManifest, newManifest, changes);
   diffPolicy(oldManifest, newManifest, changes);
@@ -94,7 +103,15 @@ function bumpVersion(current: string | undefined, bump: ManifestDiff['bump']): s
 
 const LIST_OF: Record<'tool' | 'resource' | 'prompt', string> = { tool: 'tools', resource: 'resources', prompt: 'prompts' };
 
-function diffEntries(kind: 'tool' | 'resource' | 'prompt', oldList: readonly Entry[], newList: readonly Entry[], changes: ManifestChange[]): void {
+/** The shared definitions of both manifests, indexed for reachability. */
+interface SharedDefinitions {
+  before: Readonly<Record<string, JsonSchema>>;
+  after: Readonly<Record<string, JsonSchema>>;
+  oldGraph: DefinitionGraph;
+  newGraph: DefinitionGraph;
+}
+
+function diffEntries(kind: 'tool' | 'resource' | 'prompt', oldList: readonly Entry[], newList: readonly Entry[], shared: SharedDefinitions, changes: ManifestChange[]): void {
   const list = LIST_OF[kind];
   const oldById = new Map(oldList.map((entry, index) => [entry.id, { entry, pointer: `/${list}/${index}` }]));
   const newById = new Map(newList.map((entry, index) => [entry.id, { entry, pointer: `/${list}/${index}` }]));
@@ -106,8 +123,8 @@ function diffEntries(kind: 'tool' | 'resource' | 'prompt', oldList: readonly Ent
     }
     const before = withDefaults(kind, old.entry);
     const after = withDefaults(kind, next.entry);
-    if (canonicalJson(before) === canonicalJson(after)) continue;
-    diffEntry(kind, id, before, after, old.pointer, next.pointer, changes);
+    if (canonicalJson(before) !== canonicalJson(after)) diffEntry(kind, id, before, after, old.pointer, next.pointer, changes);
+    diffReachedDefinitions(kind, id, old.entry, next.entry, shared, changes);
   }
   for (const [id, next] of newById) {
     if (!oldById.has(id)) changes.push({ kind, id, change: 'added', newPointer: next.pointer, classification: 'non-breaking', message: `${kind} "${id}" was added` });
@@ -163,6 +180,39 @@ function diffEntry(kind: ManifestChangeKind, id: string, oldEntry: Record<string
       changes.push({ ...base, change, classification: 'trust-sensitive', weakened: true, message: `${kind} "${id}" is no longer declared idempotent; clients must stop retrying it` });
     } else {
       changes.push({ ...base, change, classification: 'non-breaking', message: `${kind} "${id}": ${field} ${change}` });
+    }
+  }
+}
+
+/**
+ * Reports each shared definition the entry reaches (before or after) whose content differs. One the
+ * parameters reach is what the model fills in: narrowed it breaks calls, otherwise its text changed
+ * (trust-sensitive). One only the returns reach breaks a caller only when its type changed.
+ */
+function diffReachedDefinitions(kind: ManifestChangeKind, id: string, oldEntry: Entry, newEntry: Entry, shared: SharedDefinitions, changes: ManifestChange[]): void {
+  const reached = new Set([...shared.oldGraph.reachableFrom(oldEntry), ...shared.newGraph.reachableFrom(newEntry)]);
+  if (reached.size === 0) return;
+  const parameters = (entry: Entry): unknown => (entry as { parameters?: unknown }).parameters;
+  const fromParameters = new Set([...shared.oldGraph.reachableFrom(parameters(oldEntry)), ...shared.newGraph.reachableFrom(parameters(newEntry))]);
+  for (const name of [...reached].sort()) {
+    const before = Object.hasOwn(shared.before, name) ? shared.before[name] : undefined;
+    const after = Object.hasOwn(shared.after, name) ? shared.after[name] : undefined;
+    if (canonicalJson(before ?? null) === canonicalJson(after ?? null)) continue;
+    const pointer = `/definitions/${escapePointerToken(name)}`;
+    const change: ManifestChangeType = before === undefined ? 'added' : after === undefined ? 'removed' : 'changed';
+    const base = { kind, id, change, ...(before === undefined ? {} : { oldPointer: pointer }), ...(after === undefined ? {} : { newPointer: pointer }) };
+    if (fromParameters.has(name)) {
+      const reasons = after === undefined ? ['was removed'] : narrowings(asRecord(before), asRecord(after));
+      changes.push(
+        reasons.length > 0
+          ? { ...base, classification: 'breaking', message: `${kind} "${id}": shared definition "${name}" of its parameters ${reasons.join('; ')}` }
+          : { ...base, classification: 'trust-sensitive', message: `${kind} "${id}": shared definition "${name}" of its parameters ${change}; what the model reads and sends is different, review it before re-approving` },
+      );
+    } else {
+      const oldType = asRecord(before)['type'];
+      const newType = asRecord(after)['type'];
+      const typeChanged = oldType !== undefined && newType !== undefined && canonicalJson(oldType) !== canonicalJson(newType);
+      changes.push({ ...base, classification: typeChanged ? 'breaking' : 'non-breaking', message: `${kind} "${id}": shared definition "${name}" of its returns ${typeChanged ? `type changed from ${short(oldType)} to ${short(newType)}` : change}` });
     }
   }
 }

@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import canonicalize from 'canonicalize';
 import { AicapError } from '../errors/aicap-error.js';
-import type { Manifest, Tool } from './manifest-v0.js';
+import type { JsonSchema, Manifest, Tool } from './manifest-v0.js';
+import { reachableDefinitions } from './reachable-definitions.js';
 
 /**
  * The canonical JSON text of a value (RFC 8785 JSON Canonicalization Scheme): sorted keys, no
@@ -93,7 +94,25 @@ export function digestManifest(manifest: Manifest | unknown): string {
   return digestText(canonicalJson(manifest));
 }
 
-/** Digest of one tool (or resource or prompt) definition; clients pin it on approval to detect rug pulls. */
-export function digestTool(tool: Tool | unknown): string {
-  return digestText(canonicalJson(tool));
+/** Options of {@link digestTool}. */
+export interface DigestToolOptions {
+  /**
+  The manifest's shared `definitions` (spec v0.2). The digest then also covers every definition
+  the tool reaches, so that a change made through a shared definition changes the tool's digest.
+  A tool that reaches none digests exactly as before.
+
+  @default undefined
+  */
+  definitions?: Readonly<Record<string, JsonSchema>> | undefined;
+}
+
+/**
+ * Digest of one tool (or resource or prompt) definition, with the shared definitions it reaches;
+ * clients pin it on approval to detect rug pulls.
+ */
+export function digestTool(tool: Tool | unknown, options: DigestToolOptions = {}): string {
+  const reached = reachableDefinitions(tool, options.definitions);
+  if (reached.length === 0) return digestText(canonicalJson(tool));
+  const definitions = Object.fromEntries(reached.map((name) => [name, options.definitions![name]]));
+  return digestText(canonicalJson({ tool, definitions }));
 }
