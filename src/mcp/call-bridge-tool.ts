@@ -63,9 +63,9 @@ export async function callBridgeTool(call: BridgeToolCall): Promise<BridgeCallTo
   return call.invoke(undefined, false);
 }
 
-/** Adds the way to get approval to an `APPROVAL_DENIED` envelope's text, for hosts that cannot ask their user. @internal */
+/** Adds the way to get approval to a refused envelope's text (`APPROVAL_DENIED`, or `APPROVAL_REQUIRED` when the client has no `approve`), for hosts that cannot ask their user. @internal */
 export function explainRefusedApproval(envelope: CallEnvelope): CallEnvelope {
-  if (envelope.ok || envelope.error.code !== 'APPROVAL_DENIED') return envelope;
+  if (envelope.ok || (envelope.error.code !== 'APPROVAL_DENIED' && envelope.error.code !== 'APPROVAL_REQUIRED')) return envelope;
   const hint =
     'This host did not declare MCP elicitation, so the bridge cannot ask the user. Use a host that supports elicitation, or start the bridge with --host-approves (the host then confirms each call itself; in code: createClient({ approve })).';
   return { ...envelope, text: `${envelope.text}\n${hint}` };
