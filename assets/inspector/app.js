@@ -386,8 +386,8 @@ function diffView() {
   const other = el('textarea', { rows: '6', cols: '80', placeholder: 'Paste another manifest (JSON) to compare with the loaded one' });
   const show = (diff) => {
     output.replaceChildren(
-      el('p', {}, `Suggested version bump: ${diff.suggestedBump ?? diff.bump ?? 'none'}; ${diff.changes.length} changes.`),
-      el('table', {}, ...diff.changes.map((change) => el('tr', {}, el('td', {}, change.classification ?? change.kind ?? ''), el('td', {}, el('code', {}, change.pointer ?? change.toolId ?? '')), el('td', {}, change.message ?? change.description ?? '')))),
+      el('p', { id: 'diff-summary' }, `${diff.changes.length} changes; version bump: ${diff.bump}${diff.suggestedVersion ? ` (to ${diff.suggestedVersion})` : ''}.`),
+      el('table', {}, ...diff.changes.map((change) => el('tr', {}, el('td', { class: change.classification === 'breaking' ? 'bad' : change.classification === 'trust-sensitive' ? 'warn' : '' }, change.classification, change.weakened ? ' (weakened)' : ''), el('td', {}, `${change.kind} ${change.id ?? ''} ${change.change}`), el('td', {}, el('code', {}, change.newPointer ?? change.oldPointer ?? '')), el('td', {}, change.message)))),
     );
   };
   const run = async (body) => {

@@ -93,7 +93,7 @@ describe.skipIf(!chromiumPath)('aicap inspect in headless Chromium', { timeout: 
   }
 
   async function snap(page: Page, name: string): Promise<void> {
-    if (screenshots) await page.screenshot({ path: join(screenshots, `inspector-${name}.png`) });
+    if (screenshots) await page.screenshot({ path: join(screenshots, `inspector-${name}.png`), fullPage: true });
   }
 
   it('shows the Payments service and its 5 tools', async () => {
@@ -168,6 +168,22 @@ describe.skipIf(!chromiumPath)('aicap inspect in headless Chromium', { timeout: 
     await page.close();
   });
 
+  it('diffs against the pinned manifest and against a pasted one', async () => {
+    const page = await openPage(inspector.url);
+    await page.locator('[role=tab][data-tab=Diff]').click();
+    await page.locator('#view-6 button').first().click();
+    await expect.poll(() => page.locator('#diff-summary').textContent(), { timeout: 10_000 }).toContain('0 changes');
+    const changed = structuredClone(payments.manifest) as { policy: { human_approval_required: string[] } };
+    changed.policy.human_approval_required = [];
+    await page.locator('#view-6 textarea').fill(JSON.stringify(changed));
+    await page.locator('#view-6 button').nth(1).click();
+    // The pasted manifest is the old side: the loaded one adds approval to both admin tools.
+    await expect.poll(() => page.locator('#diff-summary').textContent(), { timeout: 10_000 }).toContain('2 changes');
+    expect(await page.locator('#diff-output').textContent()).toContain('close_account');
+    await snap(page, 'diff');
+    await page.close();
+  });
+
   it('renders every field of a hostile manifest as text and runs none of it', async () => {
     const file = join(directory, 'hostile.json');
     writeFileSync(file, JSON.stringify(hostileManifest()));
@@ -226,5 +242,36 @@ describe.skipIf(!chromiumPath)('aicap inspect in headless Chromium', { timeout: 
 
   it('ships its page assets in the package (no CDN)', () => {
     for (const file of ['index.html', 'app.js', 'app.css']) expect(existsSync(new URL(`../../assets/inspector/${file}`, import.meta.url))).toBe(true);
+  });
+});
+
+describe('aicap inspect (built CLI)', () => {
+  it('prints its URL with the token on stdout first and serves the page only with it', async () => {
+    const { spawn } = await import('node:child_process');
+    const { BUILT_CLI } = await import('../helpers/run-built-cli.js');
+    const payments = await startPaymentsServer();
+    const child = spawn(process.execPath, [BUILT_CLI, 'inspect', payments.origin, '--no-open'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    try {
+      const firstLine = await new Promise<string>((resolve, reject) => {
+        let buffered = '';
+        child.stdout.on('data', (chunk: Buffer) => {
+          buffered += chunk.toString();
+          if (buffered.includes('\n')) resolve(buffered.split('\n')[0]!);
+        });
+        child.once('exit', (code) => reject(new Error(`aicap inspect exited with ${code} before printing its URL`)));
+      });
+      const url = new URL(firstLine);
+      expect(url.hostname).toBe('127.0.0.1');
+      expect(url.searchParams.get('token')).toMatch(/^[\w-]{32}$/);
+      expect((await fetch(url.origin)).status).toBe(403);
+      const opened = await fetch(url, { redirect: 'manual' });
+      expect(opened.status).toBe(303);
+      const cookie = opened.headers.get('set-cookie')!.split(';')[0]!;
+      const view = (await (await fetch(`${url.origin}/api/view`, { headers: { cookie } })).json()) as { view: { catalog: { tools: unknown[] } } };
+      expect(view.view.catalog.tools).toHaveLength(5);
+    } finally {
+      child.kill('SIGTERM');
+      await payments.close();
+    }
   });
 });
