@@ -190,7 +190,29 @@ describe('pagination', () => {
       server.routes.set('/api/link', json([{ id: 'home' }], { link: `<${other.origin}/api/link?from=10>; rel="next"` }));
       const result = await client.call('declared_link', {}, { allPages: true });
       expect(result.items).toEqual([{ id: 'home' }]);
-      expect(result.page).toEqual({ next: `${other.origin}/api/link?from=10`, complete: false, stopReason: 'cross_origin_next' });
+      // Not handed out either: `page.next` is what `resumeFrom` takes, and the foreign URL would get this service's credentials.
+      expect(result.page).toEqual({ next: null, complete: false, stopReason: 'cross_origin_next' });
+      const single = await client.call('declared_link', {});
+      expect(single.page).toEqual({ next: null, complete: false, stopReason: 'cross_origin_next' });
+      expect(other.requests).toHaveLength(0);
+    } finally {
+      await other.close();
+    }
+  });
+
+  it('refuses resumeFrom a URL on another origin with ORIGIN_MISMATCH, sending nothing anywhere', async () => {
+    const other = await startClientTestServer();
+    try {
+      other.routes.set('/page2', json([{ id: 'foreign' }]));
+      const result = await client.call('declared_link', {}, { resumeFrom: `${other.origin}/page2` });
+      expect(result.ok).toBe(false);
+      expect(result.error).toMatchObject({ code: 'ORIGIN_MISMATCH', status: 0 });
+      expect(result.error?.message).toContain(`points at ${other.origin}`);
+      expect(other.requests).toHaveLength(0);
+      expect(server.requests).toHaveLength(0);
+      // The undeclared form (a plain URL as the cursor of a tool without declared pagination) too.
+      const detected = await client.call('detected_link', {}, { resumeFrom: `${other.origin}/page2` });
+      expect(detected.error).toMatchObject({ code: 'ORIGIN_MISMATCH' });
       expect(other.requests).toHaveLength(0);
     } finally {
       await other.close();

@@ -181,4 +181,14 @@ export interface CallOptions {
   @default ClientOptions.approve
   */
   approve?: ApproveFunction;
+  /**
+  Treat `null` as "not given" for every optional argument (at any depth) whose schema does not
+  accept `null`: the field is dropped before validation. Set it when the arguments come from a
+  strict-mode LLM tool export (`openai-strict`, `openai-responses-strict`), which makes optional
+  fields required and nullable, so the model sends `null` for what it leaves out. A `null` for a
+  required field, or for one whose schema allows `null`, is kept (and validated) as a value.
+
+  @default false
+  */
+  nullMeansAbsent?: boolean;
 }

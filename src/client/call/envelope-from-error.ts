@@ -1,0 +1,47 @@
+import { AicapError } from '../../errors/aicap-error.js';
+import type { Redactor } from '../policy/create-redactor.js';
+import type { CallEnvelope, CallError } from './call-envelope.js';
+import { formatModelText } from './format-model-text.js';
+import { InvalidArgumentsError } from './invalid-arguments-error.js';
+
+const USER_MESSAGES: Record<string, string> = {
+  INVALID_ARGUMENTS: 'The arguments do not match the tool: fix the listed fields and call again.',
+  APPROVAL_REQUIRED: 'The action was not performed because it was not approved.',
+  APPROVAL_DENIED: 'The action was not performed because it was not approved.',
+  BUDGET_EXCEEDED: 'The action limit of this session is reached; the action was not performed.',
+  TOOL_NOT_FOUND: 'There is no such tool; pick one from the list you were given.',
+};
+
+/**
+ * The envelope of a call that failed before or outside an HTTP exchange (refused by policy,
+ * invalid arguments, an unknown tool, an unexpected error): status 0, not retryable, message
+ * redacted. @internal
+ */
+export function envelopeFromError(input: { toolId: string; error: unknown; redactor: Redactor; startedInMs: number; now: number; maxTextLength: number }): CallEnvelope {
+  const { toolId, error } = input;
+  const aicap = AicapError.isInstance(error) ? error : new AicapError('NETWORK_ERROR', error instanceof Error ? error.message : String(error), { cause: error });
+  const problems = error instanceof InvalidArgumentsError ? [...error.problems] : undefined;
+  const callError: CallError = {
+    code: aicap.code,
+    status: 0,
+    retryable: false,
+    retryAfterInMs: null,
+    userMessage: USER_MESSAGES[aicap.code] ?? 'The call could not be made.',
+    declared: false,
+    message: input.redactor.text(aicap.message),
+    ...(problems === undefined ? {} : { problems }),
+  };
+  const { text, truncated } = formatModelText({ toolId, content: undefined, notice: `Error ${callError.code}: ${callError.message}`, maxLength: input.maxTextLength });
+  return { ok: false, status: 0, data: undefined, error: callError, text, meta: { toolId, attempts: 0, durationInMs: input.now - input.startedInMs, truncated } };
+}
+
+/** The model text of an exchange: the redacted body, and a notice for an error. @internal */
+export function exchangeModelText(input: { toolId: string; redactor: Redactor; content: string | undefined; error: CallError | undefined; maxTextLength: number }): { text: string; truncated: boolean } {
+  const { error } = input;
+  return formatModelText({
+    toolId: input.toolId,
+    content: input.content === undefined ? undefined : input.redactor.text(input.content),
+    ...(error === undefined ? {} : { notice: `Error ${error.code} (HTTP ${error.status}${error.declared ? '' : ', undeclared'}): ${error.userMessage}` }),
+    maxLength: input.maxTextLength,
+  });
+}

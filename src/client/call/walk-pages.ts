@@ -1,0 +1,143 @@
+import { randomUUID } from 'node:crypto';
+import { AicapError } from '../../errors/aicap-error.js';
+import { redactUrl } from '../redact-url.js';
+import { toCallEnvelope, type CallEnvelope, type PageState, type PageStopReason } from './call-envelope.js';
+import type { CallRuntime } from './call-runtime.js';
+import type { CallOptions } from './client-call-options.js';
+import { envelopeFromError, exchangeModelText } from './envelope-from-error.js';
+import { approveAndCount, buildCallRequest, type PreparedCall } from './prepare-call.js';
+import { readPage, resolvePagination, type PaginationPlan } from './resolve-pagination.js';
+import { sendCallRequest } from './send-call-request.js';
+
+/** A page as the walk yields it, with what only the walk knows. @internal */
+export type WalkedPage = CallEnvelope & {
+  /** Why the walk stops after this page. */
+  stop?: PageStopReason;
+  /** The cursor, page number, offset or URL this page was requested with (absent for the first page). */
+  requestedWith?: string | number;
+};
+
+/** Where the walk starts: the arguments, or a next link of an earlier page (same origin only). */
+function startingPoint(prepared: PreparedCall, plan: PaginationPlan | undefined, resume: string | number | undefined): { args: Readonly<Record<string, unknown>>; linkUrl: URL | undefined } {
+  if (resume === undefined) return { args: prepared.args, linkUrl: undefined };
+  if (plan?.style === 'link' || (typeof resume === 'string' && /^https?:\/\//i.test(resume) && plan === undefined)) {
+    let linkUrl: URL;
+    try {
+      linkUrl = new URL(String(resume));
+    } catch {
+      throw new AicapError('INVALID_OPTION', `\`resumeFrom\` of "${prepared.toolId}" is not an absolute URL: ${JSON.stringify(String(resume).slice(0, 200))}. Pass \`envelope.page.next\` as it was returned.`);
+    }
+    const baseOrigin = new URL(prepared.manifest.service.base_url).origin;
+    // The walk's credentials belong to this service: a URL elsewhere would receive them, and its
+    // answer would be shown as this tool's data.
+    if (linkUrl.origin !== baseOrigin) {
+      throw new AicapError('ORIGIN_MISMATCH', `\`resumeFrom\` of "${prepared.toolId}" points at ${linkUrl.origin}, not the tool's origin ${baseOrigin}: GET ${redactUrl(linkUrl)}. Nothing was sent; a walk only continues on its own service.`);
+    }
+    return { args: prepared.args, linkUrl };
+  }
+  if (plan?.parameter !== undefined) return { args: { ...prepared.args, [plan.parameter]: resume }, linkUrl: undefined };
+  throw new AicapError('INVALID_OPTION', `\`resumeFrom\` was given but "${prepared.toolId}" declares no pagination parameter to put it in.`);
+}
+
+/**
+ * Walks the pages of a prepared call. Yields one envelope per page; a page that fails ends the
+ * walk with `page.next` pointing at the page that failed, so it can be resumed. A next link to
+ * another origin ends the walk with `stopReason: 'cross_origin_next'` and `page.next: null`: it is
+ * never followed nor handed out for `resumeFrom`. Each page after the first of a consequential
+ * tool (not GET or HEAD) is a new action: approved and counted against the budget like a call.
+ * @internal
+ */
+export async function* walkPages(runtime: CallRuntime, prepared: PreparedCall, callOptions: CallOptions, followPages: boolean): AsyncGenerator<WalkedPage> {
+  const { now } = runtime.dependencies;
+  let plan: PaginationPlan | undefined = prepared.shape.returns?.pagination === undefined ? undefined : { ...prepared.shape.returns.pagination, source: 'declared' };
+  const resume = callOptions.resumeFrom;
+  let { args, linkUrl } = startingPoint(prepared, plan, resume);
+  const seen = new Set<string>();
+  const baseOrigin = new URL(prepared.manifest.service.base_url).origin;
+  const firstPage = Number((prepared.shape.parameters?.[plan?.parameter ?? 'page']?.default as number | undefined) ?? 1);
+  for (let pageNumber = 1; ; pageNumber++) {
+    const pageStarted = now();
+    if (pageNumber > 1 && prepared.consequential) {
+      const refused = await refusedPage(runtime, prepared, args, callOptions, linkUrl?.href ?? (plan?.parameter === undefined ? undefined : (args[plan.parameter] as string | number | undefined)));
+      if (refused !== undefined) {
+        yield refused;
+        return;
+      }
+    }
+    const idempotencyKey = prepared.idempotencyHeaderName === undefined ? undefined : pageNumber === 1 ? (callOptions.idempotencyKey ?? randomUUID()) : randomUUID();
+    let request = buildCallRequest(prepared, args, idempotencyKey);
+    if (linkUrl !== undefined) {
+      request = { ...request, method: 'GET', url: linkUrl, displayUrl: new URL(redactUrl(linkUrl)), body: undefined };
+      request.headers.delete('content-type');
+    }
+    const outcome = await sendCallRequest(runtime, prepared, request, callOptions.signal);
+    const data = outcome.body?.data;
+    const linkHeader = outcome.headers?.get('link') ?? null;
+    if (outcome.ok && plan === undefined) plan = resolvePagination(prepared.shape.returns, prepared.shape.parameters, data, linkHeader, request.url);
+    const reading = plan === undefined || !outcome.ok ? undefined : readPage({ plan, body: data, linkHeader, responseUrl: request.url, args, firstPage });
+    // What this page was requested with; a first page without one starts at the style's origin.
+    const current =
+      linkUrl?.href ??
+      (plan?.parameter === undefined ? undefined : ((args[plan.parameter] as string | number | undefined) ?? (plan.style === 'page' ? firstPage : plan.style === 'offset' ? 0 : undefined)));
+
+    let page: PageState | undefined;
+    let stop: PageStopReason | undefined;
+    let nextArgs: Record<string, unknown> | undefined;
+    let nextLink: URL | undefined;
+    if (!outcome.ok) {
+      if (pageNumber > 1 || resume !== undefined) {
+        stop = 'error';
+        page = { next: current ?? null, complete: false, stopReason: stop };
+      }
+    } else if (plan !== undefined && reading !== undefined) {
+      const next = reading.next;
+      page = { next: next ?? null, complete: next === undefined };
+      if (next !== undefined && plan.style === 'link' && new URL(String(next)).origin !== baseOrigin) {
+        // Another origin would receive this service's credentials and could be anyone.
+        stop = 'cross_origin_next';
+        page = { next: null, complete: false, stopReason: stop };
+      } else if (next !== undefined && followPages) {
+        const key = String(next);
+        if (plan.style === 'link') nextLink = new URL(String(next));
+        else if (plan.parameter !== undefined) nextArgs = { ...args, [plan.parameter]: next };
+        if (seen.has(key) || key === String(current)) stop = 'repeated_cursor';
+        seen.add(key);
+        if (stop === undefined && pageNumber >= runtime.maxPages) stop = 'request_limit';
+        if (stop !== undefined) page = { next: stop === 'repeated_cursor' ? null : next, complete: false, stopReason: stop };
+      }
+    }
+    const items = reading?.items ?? (Array.isArray(data) ? data : undefined);
+    const location = outcome.headers?.get('location');
+    const { text, truncated } = exchangeModelText({ toolId: prepared.toolId, redactor: prepared.redactor, content: outcome.body?.text, error: outcome.error, maxTextLength: runtime.maxTextLength });
+    yield {
+      ...toCallEnvelope({
+        ok: outcome.ok,
+        status: outcome.status,
+        data,
+        ...(items === undefined ? {} : { items }),
+        ...(page === undefined ? {} : { page }),
+        error: outcome.error,
+        text,
+        meta: { toolId: prepared.toolId, attempts: outcome.attempts, durationInMs: now() - pageStarted, truncated, ...(location === null || location === undefined ? {} : { location }) },
+      }),
+      ...(stop === undefined ? {} : { stop }),
+      ...(current === undefined ? {} : { requestedWith: current }),
+    };
+    if (!outcome.ok || !followPages || stop !== undefined || page === undefined || page.complete) return;
+    if (nextLink !== undefined) linkUrl = nextLink;
+    else if (nextArgs !== undefined) args = nextArgs;
+    else return;
+  }
+}
+
+/** Approves and counts one more page of a consequential walk; the refusal as a resumable page. */
+async function refusedPage(runtime: CallRuntime, prepared: PreparedCall, args: Readonly<Record<string, unknown>>, callOptions: CallOptions, cursor: string | number | undefined): Promise<WalkedPage | undefined> {
+  const startedInMs = runtime.dependencies.now();
+  try {
+    await approveAndCount(runtime, prepared, args, callOptions);
+    return undefined;
+  } catch (error) {
+    const envelope = envelopeFromError({ toolId: prepared.toolId, error, redactor: prepared.redactor, startedInMs, now: runtime.dependencies.now(), maxTextLength: runtime.maxTextLength });
+    return { ...envelope, page: { next: cursor ?? null, complete: false, stopReason: 'error' }, stop: 'error', ...(cursor === undefined ? {} : { requestedWith: cursor }) };
+  }
+}
