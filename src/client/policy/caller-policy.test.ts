@@ -26,3 +26,16 @@ describe('resolveEffectivePolicy', () => {
     expect(resolveEffectivePolicy({}, undefined, subject)).toMatchObject({ retryAllowed: true, blocked: false });
   });
 });
+
+describe('caller lists match tools by identity', () => {
+  const subject = { toolId: 'transfer', exposedName: 'payments2__transfer', origin: 'https://payments.example', method: 'POST' };
+  it.each([
+    ['the tool id', ['transfer'], true],
+    ['origin|id of its service', ['https://payments.example|transfer'], true],
+    ['origin|id of another service', ['https://other.example|transfer'], false],
+    ['an exposed name whose namespace was taken by another service', ['payments__transfer'], true],
+    ['another tool', ['payments__refund'], false],
+  ])('requireApproval with %s', (_name, requireApproval, expected) => {
+    expect(resolveEffectivePolicy(undefined, { requireApproval }, subject).approvalReasons.length > 0).toBe(expected);
+  });
+});

@@ -18,8 +18,9 @@ export interface PolicySubject {
  */
 export interface CallerPolicy {
   /**
-  Tools that need approval even if the manifest does not say so: a list of tool ids or exposed
-  names (`'*'` for every tool), or a predicate.
+  Tools that need approval even if the manifest does not say so: a list of tool ids (any service),
+  `<origin>|<tool id>` entries (one service), exposed names (matched by the tool id after the
+  namespace, so a squatted namespace cannot dodge them) or `'*'`; or a predicate.
 
   @default [] (only the manifest's `human_approval_required`)
   */
@@ -44,14 +45,14 @@ export interface CallerPolicy {
   */
   maxActionsPerSession?: number;
   /**
-  Tools never retried automatically, whatever the manifest claims about idempotency (tool ids,
-  exposed names or `'*'`).
+  Tools never retried automatically, whatever the manifest claims about idempotency (entries as in
+  `requireApproval`).
 
   @default []
   */
   neverRetry?: readonly string[];
   /**
-  Tools that are refused outright (tool ids, exposed names or `'*'`).
+  Tools that are refused outright (entries as in `requireApproval`).
 
   @default []
   */
@@ -74,8 +75,24 @@ export interface EffectivePolicy {
   retryAllowed: boolean;
 }
 
+/** Separates the namespace from the tool id in an exposed name (`payments__transfer`). */
+const NAMESPACE_SEPARATOR = '__';
+
+/**
+ * True when a caller list names the tool. Entries are matched by identity, which another service
+ * cannot take over: `'*'`, the tool id (on any service), or `<origin>|<tool id>` (on that service
+ * only). An exposed name (`payments__transfer`) also matches the tool whose id follows the
+ * namespace, on every service: namespaces are handed out in discovery order, so a service
+ * discovered first could take `payments` and push the real tool to `payments2__transfer`; matching
+ * by id keeps these lists (all restrictions) failing closed.
+ */
 function listed(list: readonly string[] | undefined, subject: PolicySubject): boolean {
-  return list !== undefined && (list.includes('*') || list.includes(subject.toolId) || list.includes(subject.exposedName));
+  if (list === undefined) return false;
+  return list.some((entry) => {
+    if (entry === '*' || entry === subject.toolId || entry === subject.exposedName || entry === `${subject.origin}|${subject.toolId}`) return true;
+    const separator = entry.indexOf(NAMESPACE_SEPARATOR);
+    return separator > 0 && entry.slice(separator + NAMESPACE_SEPARATOR.length) === subject.toolId;
+  });
 }
 
 /** Combines the manifest's policy with the caller's: every restriction of either applies. */
