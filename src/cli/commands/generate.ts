@@ -4,7 +4,9 @@ import type { Manifest } from '../../index.js';
 import { generateManifest, parseManifestOverlay } from '../../openapi/index.js';
 import type { GenerateManifestResult, GeneratorWarning, ManifestOverlay } from '../../openapi/index.js';
 import type { CliCommand, CliIo } from '../cli-io.js';
-import { parseCommandLine } from '../parse-command-line.js';
+import { cliErrorMessage } from '../cli-error-message.js';
+import { parseCommandLine, readWholeNumberOption } from '../parse-command-line.js';
+import { terminalSafeJson, terminalSafeText } from '../terminal-safe-text.js';
 
 const DEFAULT_TIMEOUT_IN_MS = 10_000;
 // Above this size a description takes long enough that silence looks like a hang.
@@ -55,18 +57,15 @@ export const generateCommand: CliCommand = {
       io.error('The `--check` option compares with the file given by `-o <out.json>`; add it.');
       return 2;
     }
-    const timeoutInMs = values.timeout === undefined ? DEFAULT_TIMEOUT_IN_MS : Number(values.timeout);
-    if (!Number.isSafeInteger(timeoutInMs) || timeoutInMs <= 0) {
-      io.error(`The \`--timeout\` option must be a positive whole number of milliseconds, got ${JSON.stringify(values.timeout)}.`);
-      return 2;
-    }
+    const timeoutInMs = readWholeNumberOption(io, 'timeout', values.timeout, { fallback: DEFAULT_TIMEOUT_IN_MS, min: 1, unit: 'milliseconds' });
+    if (timeoutInMs === undefined) return 2;
 
     let overlay: ManifestOverlay | undefined;
     if (values.overlay !== undefined) {
       try {
         overlay = parseManifestOverlay(await readFile(values.overlay, 'utf8'), values.overlay);
       } catch (error) {
-        io.error(AicapError.isInstance(error) ? error.message : `Cannot read the overlay ${values.overlay}: ${(error as Error).message}`);
+        io.error(AicapError.isInstance(error) ? cliErrorMessage(error) : `Cannot read the overlay ${terminalSafeText(values.overlay)}: ${cliErrorMessage(error)}`);
         return 2;
       }
     }
@@ -86,9 +85,11 @@ export const generateCommand: CliCommand = {
       });
     } catch (error) {
       if (!AicapError.isInstance(error)) throw error;
-      if (values.json) io.stdout(`${JSON.stringify({ error: { code: error.code, message: error.message } }, null, 2)}\n`);
-      io.error(error.message);
-      return error.code === 'OPENAPI_INVALID' ? 2 : 1;
+      const message = cliErrorMessage(error);
+      if (values.json) io.stdout(terminalSafeJson({ error: { code: error.code, message } }));
+      io.error(message);
+      // An invalid description or overlay is invalid input (2), never "stale" (1, which --check means).
+      return 2;
     }
     reportWarnings(io, result.warnings);
     const text = `${JSON.stringify(result.manifest, null, 2)}\n`;
@@ -99,7 +100,7 @@ export const generateCommand: CliCommand = {
       try {
         await writeFile(values.output, text);
       } catch (error) {
-        io.error(`Cannot write ${values.output}: ${(error as Error).message}`);
+        io.error(`Cannot write ${terminalSafeText(values.output)}: ${cliErrorMessage(error)}`);
         return 2;
       }
       if (values.json) io.stdout(`${JSON.stringify({ manifest: result.manifest, warnings: result.warnings }, null, 2)}\n`);
@@ -130,14 +131,14 @@ async function check(io: CliIo, output: string, result: GenerateManifestResult, 
     io.info(`${output} is up to date (${summary})`);
     return 0;
   }
-  for (const change of changes.slice(0, 20)) io.warn(`${change.classification}${change.weakened ? ' (weakened)' : ''}: ${change.message}`);
+  for (const change of changes.slice(0, 20)) io.warn(`${change.classification}${change.weakened ? ' (weakened)' : ''}: ${terminalSafeText(change.message)}`);
   if (changes.length > 20) io.warn(`… and ${changes.length - 20} more changes`);
   io.error(`${output} is not up to date with the description; run \`aicap generate … -o ${output}\` and commit the result.`);
   return 1;
 }
 
 function reportWarnings(io: CliIo, warnings: readonly GeneratorWarning[]): void {
-  for (const warning of warnings.slice(0, SHOWN_WARNINGS)) io.warn(`${warning.where}: ${warning.message}`);
+  for (const warning of warnings.slice(0, SHOWN_WARNINGS)) io.warn(terminalSafeText(`${warning.where}: ${warning.message}`));
   if (warnings.length > SHOWN_WARNINGS) io.warn(`… and ${warnings.length - SHOWN_WARNINGS} more warnings (--json lists them all)`);
 }
 

@@ -5,6 +5,9 @@ import { createClient, type Client, type OriginCredentials } from '../../client/
 import { createMcpBridge, type UnavailableService } from '../../mcp/index.js';
 import { toNodeListener } from '../../server/index.js';
 import type { CliCommand, CliIo } from '../cli-io.js';
+import { loadMcpSdk } from '../../mcp/load-mcp-sdk.js';
+import { cliErrorMessage } from '../cli-error-message.js';
+import { MANIFEST_READING_FLAGS, clientOptionsFromFlags, manifestReadingUsage, readManifestReadingFlags } from '../network-flags.js';
 import { parseCommandLine, readWholeNumberOption } from '../parse-command-line.js';
 import { terminalSafeText } from '../terminal-safe-text.js';
 
@@ -28,7 +31,7 @@ by the declared contract. Calls that need approval are asked through the host (M
   --agent-id <id>           value of the agent id header when a manifest asks for one, default "aicap-mcp"
   --host-approves           for hosts without elicitation: tools that need human approval run when
                             the host calls them (the host asked the user); without it they are refused
-  -h, --help                show this help
+${manifestReadingUsage(26)}  -h, --help                show this help
 
 An origin that cannot be loaded is reported on stderr and listed as one tool that says why (and
 retries); the others are served. Exit status: 0 when the host disconnects (stdio) or on SIGINT/SIGTERM
@@ -50,6 +53,7 @@ export const mcpCommand: CliCommand = {
         port: { type: 'string' },
         query: { type: 'string' },
         'max-tools': { type: 'string' },
+        ...MANIFEST_READING_FLAGS,
       },
       positionals: { min: 1, missing: 'the origin or manifest URL of at least one API', expected: 'origins or manifest URLs' },
     });
@@ -64,9 +68,19 @@ export const mcpCommand: CliCommand = {
       io.error('The `--port` option applies to `--http` only; add --http or drop --port.');
       return 2;
     }
+    const limits = readManifestReadingFlags(io, parsed.values);
+    const clientOptions = limits === undefined ? undefined : clientOptionsFromFlags(io, limits);
+    if (clientOptions === undefined) return 2;
+    try {
+      // A set-up problem, said before any discovery: the optional peer is missing.
+      await loadMcpSdk();
+    } catch (error) {
+      io.error(cliErrorMessage(error));
+      return 2;
+    }
     const hostApproves = parsed.values['host-approves'];
     // Hosts without elicitation confirm tool calls with the user themselves; only then is auto-approval honest.
-    const client = createClient({ agentId: parsed.values['agent-id'], approve: () => hostApproves });
+    const client = createClient({ ...clientOptions, agentId: parsed.values['agent-id'], approve: () => hostApproves });
     const unavailable = await discoverAll(client, targets, credentials, io);
     if (unavailable.length === targets.length) {
       await client.close();
@@ -133,7 +147,7 @@ async function discoverAll(client: Client, targets: readonly string[], credentia
       io.info(`${terminalSafeText(service.manifest.service.name)}: ${service.manifest.tools.length} tool(s) from ${service.origin}`);
     } catch (error) {
       const reason = AicapError.isInstance(error) || error instanceof Error ? error.message : String(error);
-      io.error(`${terminalSafeText(target)} is unavailable (its tools are not listed; the others are served): ${terminalSafeText(reason)}`);
+      io.error(`${terminalSafeText(target)} is unavailable (its tools are not listed; the others are served): ${cliErrorMessage(error)}`);
       unavailable.push({ target, reason, retry: discover });
     }
   }

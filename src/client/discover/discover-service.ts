@@ -118,6 +118,7 @@ export async function loadService(context: ClientContext, input: string | Uint8A
   if (!Number.isSafeInteger(limit.maxSizeInBytes) || limit.maxSizeInBytes < 1) {
     throw new AicapError('INVALID_OPTION', `\`${limit.option}\` of \`client.load\` must be an integer ≥ 1, got ${JSON.stringify(limit.maxSizeInBytes)}.`);
   }
+  if (typeof input === 'string') refuseLocation(input);
   const manifest = parseOrThrow(typeof input === 'string' || input instanceof Uint8Array ? input : JSON.stringify(input), label, limit);
   let origin: string;
   try {
@@ -130,3 +131,18 @@ export async function loadService(context: ClientContext, input: string | Uint8A
   return registerService(context, manifest, { url: manifestUrl, origin, source: 'loaded', grantedScopes: options.grantedScopes });
 }
 
+/**
+ * `client.load('manifest.json')` or `client.load('https://…')`: a short one-line string that cannot be
+ * JSON (a manifest text starts with `{`) is a file path or a URL given by mistake; say what to do
+ * instead of reporting its first character as a syntax error.
+ */
+function refuseLocation(input: string): void {
+  const text = input.trim();
+  if (text.startsWith('{') || text.startsWith('[') || text.length === 0 || text.length > 2048 || /[\r\n]/.test(text)) return;
+  const isUrl = /^https?:\/\//i.test(text);
+  throw new AicapError(
+    'INVALID_OPTION',
+    `client.load takes the manifest itself (its JSON text, bytes or object), not ${isUrl ? 'a URL' : 'a file path'}: got ${JSON.stringify(text.slice(0, 200))}. ` +
+      (isUrl ? 'Fetch it with `client.discover(url)` (an origin or the manifest URL).' : "Read the file first: `client.load(await readFile(path), { source: pathToFileURL(path).href })` (readFile from 'node:fs/promises'), or give `client.discover` its origin."),
+  );
+}
