@@ -6,7 +6,10 @@ export interface TokenEstimate {
   approximate: boolean;
 }
 
-type CountTokens = (text: string) => number;
+type CountTokens = (text: string, options?: { disallowedSpecial?: Set<string> }) => number;
+// Tool texts come from the network: a description containing `<|im_end|>` is text to count, not a
+// special token (gpt-tokenizer throws on special tokens by default).
+const PLAIN_TEXT = { disallowedSpecial: new Set<string>() };
 let loading: Promise<CountTokens | undefined> | undefined;
 
 /**
@@ -23,5 +26,5 @@ export async function estimateTokens(value: unknown): Promise<TokenEstimate> {
     () => undefined,
   );
   const count = await loading;
-  return count ? { tokens: count(text), approximate: false } : { tokens: Math.ceil(text.length / 4), approximate: true };
+  return count ? { tokens: count(text, PLAIN_TEXT), approximate: false } : { tokens: Math.ceil(text.length / 4), approximate: true };
 }

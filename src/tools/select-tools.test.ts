@@ -43,11 +43,16 @@ describe('selectTools on the Payments manifest', () => {
     expect(penalised?.score ?? 0).toBeLessThan(unpenalised!.score);
   });
 
-  it('is deterministic and returns at most `limit` tools, none without a match', () => {
+  it('is deterministic and returns at most `limit` tools', () => {
     const first = selectTools(tools, 'account transactions', { limit: 3 });
     expect(selectTools(tools, 'account transactions', { limit: 3 })).toEqual(first);
-    expect(first.length).toBeLessThanOrEqual(3);
-    expect(selectTools(tools, 'quantum chromodynamics')).toEqual([]);
+    expect(first.length).toBe(3);
+  });
+
+  it('returns the best candidates of a small catalog even when nothing matches, and nothing with smallCatalogSize 0', () => {
+    const ranked = selectTools(tools, 'quantum chromodynamics', { limit: 3 });
+    expect(ranked.map((selected) => selected.score)).toEqual([0, 0, 0]);
+    expect(selectTools(tools, 'quantum chromodynamics', { smallCatalogSize: 0 })).toEqual([]);
   });
 
   it('maps everyday verbs to API verbs (invite → add, remove → delete) at a lower weight', () => {

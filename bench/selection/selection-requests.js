@@ -1,0 +1,42 @@
+// The labelled requests of the selection evaluation: one JSON object a line,
+// `{ "request": "…", "operations": ["METHOD /path", …] }` (any listed operation serves the request).
+import { createHash } from 'node:crypto';
+import { readdirSync, readFileSync } from 'node:fs';
+
+export const SELECTION_DIRECTORY = new URL('./', import.meta.url);
+/** The splits: `tuning` may be looked at request by request; `held-out` only in aggregate. */
+export const SPLITS = ['tuning', 'held-out'];
+
+/**
+ * @param {string} split `tuning`, `held-out`, or `intent` (the Payments requests of the intent study)
+ * @returns {Map<string, Array<{ request: string, operations: string[] }>>} requests by API key (file name)
+ */
+export function loadRequests(split) {
+  const directory = new URL(`./${split}/`, SELECTION_DIRECTORY);
+  const byApi = new Map();
+  for (const file of readdirSync(directory).filter((name) => name.endsWith('.jsonl')).sort()) {
+    const lines = readFileSync(new URL(file, directory), 'utf8').split('\n').filter((line) => line.trim() !== '');
+    byApi.set(
+      file.replace(/\.jsonl$/, ''),
+      lines.map((line, index) => {
+        const entry = JSON.parse(line);
+        if (typeof entry.request !== 'string' || !Array.isArray(entry.operations) || entry.operations.length === 0) {
+          throw new Error(`${split}/${file} line ${index + 1}: expected { request, operations: [...] }`);
+        }
+        return entry;
+      }),
+    );
+  }
+  return byApi;
+}
+
+/** SHA-256 over the held-out files (name and bytes, in name order): recorded in held-out.sha256 when they were committed. */
+export function heldOutDigest() {
+  const directory = new URL('./held-out/', SELECTION_DIRECTORY);
+  const hash = createHash('sha256');
+  for (const file of readdirSync(directory).filter((name) => name.endsWith('.jsonl')).sort()) {
+    hash.update(`${file}\n`);
+    hash.update(readFileSync(new URL(file, directory)));
+  }
+  return hash.digest('hex');
+}

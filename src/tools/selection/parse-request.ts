@@ -1,0 +1,202 @@
+import { FILLER_WORDS, IDENTIFIER_PREFIXES, isQuestionWord, LONGEST_PHRASE, nounMeaning, STOP_WORDS, verbMeaning, type ActionClass } from './selection-lexicon.js';
+import { splitWords, stemWord } from './split-words.js';
+
+/** Kinds of argument value a request can carry; each hints at a parameter the right tool has. */
+export type ValueKind = 'text' | 'name' | 'url' | 'email' | 'repository' | 'path' | 'identifier' | 'amount' | 'percent' | 'time' | 'version' | 'file' | 'commit' | 'number' | 'channel' | 'user';
+
+/** A request taken apart: the action it asks for, the words to match and the argument values it carries. */
+export interface ParsedRequest {
+  /** Classes of operation the main verb allows (`read` for a question); empty when there is no verb. */
+  classes: ActionClass[];
+  /** Stemmed terms to look up, each with its weight: 1 for the request's own words, less for lexicon expansions. */
+  terms: Map<string, number>;
+  /** Stemmed nouns that an argument value follows ("issue 42" → `issu`): the right tool likely has a parameter of that name. */
+  parameterNouns: Set<string>;
+  /** Kinds of argument value found. */
+  valueKinds: Set<ValueKind>;
+  /** Stems of the words written in the plural ("list my workspaces"): a list, not one item, is wanted. */
+  plurals: Set<string>;
+}
+
+interface Token {
+  /** Lower-case word, or undefined for an argument value. */
+  word?: string;
+  value?: ValueKind;
+  /** For identifiers: the kind of object their prefix names (`cus_…` → customer). */
+  names?: string;
+}
+
+// Order matters: a URL contains slashes and dots, an email contains dots, money contains numbers.
+const VALUE_PATTERNS: Array<[ValueKind, RegExp]> = [
+  ['text', /(^|[\s:(])(["\u201C\u2018']).+?["\u201D\u2019'](?=$|[\s,.;:!?)])/gu],
+  ['url', /\bhttps?:\/\/\S+/g],
+  ['email', /[\w.+-]+@[\w-]+(?:\.[\w-]+)+/g],
+  ['channel', /(^|\s)#[\w-]+/g],
+  ['user', /(^|\s)@[\w.-]+/g],
+  ['path', /\b[\w.-]+(?:\/[\w.-]+){2,}|\b[\w-]+\/[\w.-]+\.(?:md|js|ts|py|json|txt|ya?ml|go|rs|java|html?|css|c|h)\b/g],
+  ['repository', /\b[A-Za-z\d][\w.-]*\/[\w.-]*[A-Za-z\d]\b/g],
+  ['identifier', /\b[a-z]{2,6}_[A-Za-z\d_]+\b/g],
+  ['identifier', /\b[A-Z][A-Za-z]?\d[A-Z\d]{5,}\b|\b[A-Z]{1,2}[A-Z\d]*\d[A-Z\d]{4,}\b/g],
+  ['amount', /[$\u20AC\u00A3]\s?\d[\d,]*(?:\.\d+)?|\b\d[\d,]*(?:\.\d+)?\s?(?:dollars?|usd|eur|euros?|gbp|pounds|cents?)\b/gi],
+  ['percent', /\b\d+(?:\.\d+)?\s?%/g],
+  ['time', /\b\d{1,2}(?::\d{2})?\s?(?:am|pm)\b|\b\d{1,2}:\d{2}\b/gi],
+  ['file', /\b[\w-]+\.(?:pdf|png|jpe?g|gif|docx?|xlsx?|csv|txt|md|zip|js|ts|json|ya?ml|py|go|rs|html?|css)\b/gi],
+  ['version', /\bv?\d+(?:\.\d+)+\b|\bv\d+\b/g],
+  ['commit', /\b(?=[a-f\d]*[a-f])(?=[a-f\d]*\d)[a-f\d]{7,40}\b/g],
+  ['number', /\b\d+\b/g],
+];
+// Chat-style opaque ids: the first letter names the kind (Slack: C… channel, U… user, F… file).
+const OPAQUE_ID_KINDS: Record<string, string> = { C: 'channel', G: 'channel', D: 'conversation', U: 'user', W: 'user', F: 'file' };
+// Words after which the next word is a name, not a keyword ("the user octocat", "a repo called dotfiles").
+const NAME_INTRODUCERS = new Set('user username called named titled login handle'.split(' '));
+// Nouns that follow "user" without being a name ("user group", "user profile").
+const NOT_NAMES = new Set('group groups profile profiles list lists task tasks account accounts id ids info information presence photo session sessions'.split(' '));
+// Argument values are replaced by a private-use character between NULs while the request is split.
+const MARKER_BASE = 0xe000;
+const SEPARATOR = String.fromCharCode(0);
+// Values that refer to an existing object (`owner/repo` is handled on its own: it fits tools taking both).
+const REFERENCE_KINDS = new Set<ValueKind>(['number', 'identifier', 'commit', 'name']);
+// Words that only introduce a value ("id 2233", "number 7"): the noun before them is what the value is.
+const VALUE_INTRODUCERS = new Set('id number no num'.split(' '));
+// How much each kind of value says about what the request is about, as a term.
+const VALUE_TERMS: Partial<Record<ValueKind, [string, number]>> = { channel: ['channel', 0.5], user: ['user', 0.4], file: ['file', 0.4], email: ['email', 0.3], url: ['url', 0.3] };
+
+const EXPANSION_WEIGHT = 0.9;
+const PHRASE_WORD_WEIGHT = 0.3;
+const FIRST_PERSON = new Set('i me my mine myself im'.split(' '));
+const FIRST_PERSON_WEIGHT = 0.5;
+const VERB_EXPANSION_WEIGHT = 0.8;
+const IDENTIFIER_NOUN_WEIGHT = 0.7;
+
+/**
+ * Parses a request: argument values (quoted text, URLs, emails, `owner/repo`, ids, amounts, numbers)
+ * become hints about parameters instead of keywords; the main verb (or a question word) gives the
+ * action; words and lexicon phrases become weighted terms.
+ */
+export function parseRequest(request: string): ParsedRequest {
+  const tokens = tokenizeRequest(request);
+  const terms = new Map<string, number>();
+  const add = (term: string, weight: number): void => {
+    if (!STOP_WORDS.has(term) && weight > (terms.get(term) ?? 0)) terms.set(term, weight);
+  };
+  const valueKinds = new Set<ValueKind>();
+  const parameterNouns = new Set<string>();
+  const stems = tokens.map((token) => (token.word === undefined ? undefined : stemWord(token.word)));
+  for (const [position, token] of tokens.entries()) {
+    if (token.value === undefined) continue;
+    valueKinds.add(token.value);
+    const valueTerm = VALUE_TERMS[token.value];
+    if (valueTerm) add(stemWord(valueTerm[0]), valueTerm[1]);
+    if (token.names) {
+      for (const noun of splitWords(token.names).map(stemWord)) {
+        add(noun, IDENTIFIER_NOUN_WEIGHT);
+        parameterNouns.add(noun);
+      }
+    }
+    // Only references name a parameter: "issue 42" is the issue's number, "a task 'buy milk'" is a new task's name.
+    if (REFERENCE_KINDS.has(token.value)) for (const noun of nounBefore(stems, position)) parameterNouns.add(noun);
+  }
+  const classes = mainAction(stems, add);
+  // Words of a lexicon phrase count for the phrase: "logged in" is about the current user, not about logs.
+  const inPhrase = new Set<number>();
+  for (let position = 0; position < stems.length; position++) {
+    for (let length = Math.min(LONGEST_PHRASE, stems.length - position); length >= 1; length--) {
+      const phrase = stems.slice(position, position + length);
+      if (phrase.includes(undefined)) continue;
+      const nouns = nounMeaning(phrase.join(' '));
+      if (!nouns) continue;
+      for (const noun of nouns) add(noun, EXPANSION_WEIGHT);
+      if (length > 1) for (let inside = position; inside < position + length; inside++) inPhrase.add(inside);
+      break;
+    }
+  }
+  for (const [position, stem] of stems.entries()) if (stem !== undefined) add(stem, inPhrase.has(position) ? PHRASE_WORD_WEIGHT : 1);
+  // APIs say "the authenticated user" where people say "my" and "I".
+  if (stems.some((stem) => stem !== undefined && FIRST_PERSON.has(stem))) add('authenticat', FIRST_PERSON_WEIGHT);
+  const plurals = new Set<string>();
+  for (const [position, token] of tokens.entries()) if (token.word !== undefined && /[^s]s$/.test(token.word) && stems[position] !== token.word) plurals.add(stems[position]!);
+  return { classes, terms, parameterNouns, valueKinds, plurals };
+}
+
+/** Finds the main verb among the first words and adds its API verbs and implied nouns. */
+function mainAction(stems: ReadonlyArray<string | undefined>, add: (term: string, weight: number) => void): ActionClass[] {
+  let seen = 0;
+  for (let position = 0; position < stems.length && seen < 3; position++) {
+    const stem = stems[position];
+    if (stem === undefined || FILLER_WORDS.has(stem)) continue;
+    if (seen === 0 && isQuestionWord(stem)) return ['read'];
+    for (let length = Math.min(LONGEST_PHRASE, stems.length - position); length >= 1; length--) {
+      const phrase = stems.slice(position, position + length);
+      if (phrase.includes(undefined)) continue;
+      const meaning = verbMeaning(phrase.join(' '));
+      if (!meaning) continue;
+      for (const verb of meaning.verbs) add(verb, VERB_EXPANSION_WEIGHT);
+      for (const noun of meaning.nouns) add(noun, VERB_EXPANSION_WEIGHT);
+      return [...meaning.classes];
+    }
+    if (!STOP_WORDS.has(stem)) seen++;
+  }
+  return [];
+}
+
+/** The nouns an argument value belongs to: the word (or lexicon phrase) right before it. */
+function nounBefore(stems: ReadonlyArray<string | undefined>, position: number): string[] {
+  let end = position;
+  if (end > 0 && stems[end - 1] !== undefined && VALUE_INTRODUCERS.has(stems[end - 1]!)) end--;
+  for (let length = Math.min(LONGEST_PHRASE, end); length >= 1; length--) {
+    const phrase = stems.slice(end - length, end);
+    if (phrase.includes(undefined)) continue;
+    const nouns = nounMeaning(phrase.join(' '));
+    if (nouns) return [...nouns];
+  }
+  const previous = stems[end - 1];
+  return previous === undefined || STOP_WORDS.has(previous) || VALUE_INTRODUCERS.has(previous) ? [] : [previous];
+}
+
+/** Splits a request into words and argument values, in order. */
+export function tokenizeRequest(request: string): Token[] {
+  const values: Token[] = [];
+  let text = request;
+  for (const [kind, pattern] of VALUE_PATTERNS) {
+    text = text.replace(pattern, (match: string, ...groups: unknown[]) => {
+      // `snake_case` words are vocabulary; `cus_9s6X…` and `cus_abc` (a known prefix) are ids.
+      if (kind === 'identifier' && match.includes('_') && !/\d/.test(match) && !IDENTIFIER_PREFIXES.has(match.slice(0, match.indexOf('_')))) return match;
+      const lead = typeof groups[0] === 'string' && (kind === 'text' || kind === 'channel' || kind === 'user') ? groups[0] : '';
+      values.push(valueToken(kind, match.slice(lead.length)));
+      return `${lead} ${SEPARATOR}${String.fromCharCode(MARKER_BASE + values.length - 1)}${SEPARATOR} `;
+    });
+  }
+  const tokens: Token[] = [];
+  let nameExpected = false;
+  for (const part of text.split(SEPARATOR)) {
+    const value = part.length === 1 ? values[part.charCodeAt(0) - MARKER_BASE] : undefined;
+    if (value) {
+      tokens.push(value);
+      nameExpected = false;
+      continue;
+    }
+    for (const word of splitRequestWords(part)) {
+      if (nameExpected && !STOP_WORDS.has(stemWord(word)) && !NOT_NAMES.has(word)) {
+        tokens.push({ value: 'name' });
+        nameExpected = false;
+        continue;
+      }
+      nameExpected = NAME_INTRODUCERS.has(word);
+      // Mixed letters and digits ("spambot99") are names or ids, not vocabulary.
+      tokens.push(/\d/.test(word) && /[a-z]/.test(word) ? { value: 'identifier' } : { word });
+    }
+  }
+  return tokens;
+}
+
+function valueToken(kind: ValueKind, text: string): Token {
+  if (kind !== 'identifier') return { value: kind };
+  const prefix = /^([a-z]{2,6})_/.exec(text)?.[1];
+  const names = prefix === undefined ? OPAQUE_ID_KINDS[text[0]!] : IDENTIFIER_PREFIXES.get(prefix);
+  return names === undefined ? { value: kind } : { value: kind, names };
+}
+
+/** Words of a request; "re-run" and "re-open" stay one word, apostrophes stay inside words. */
+function splitRequestWords(text: string): string[] {
+  return splitWords(text.replace(/\bre-(?=[a-z])/gi, 're').replace(/(\p{L})['\u2019](\p{L})/gu, '$1$2'));
+}

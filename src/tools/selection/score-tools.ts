@@ -1,0 +1,115 @@
+import type { ParsedRequest } from './parse-request.js';
+import type { IndexedTool, ToolIndex } from './tool-index.js';
+
+// Subword matches count less than the word itself: "star" finds "stargazer" (the request's word is a
+// prefix of the tool's) and "stargazers" finds "star" (the other way round), below an exact match.
+const PREFIX_OF_TOOL_TERM = 0.6;
+const TOOL_TERM_IS_PREFIX = 0.5;
+const MIN_PREFIX_LENGTH = 4;
+const MAX_PREFIX_VARIANTS = 40;
+// The action class decides between tools about the same thing: "add 'buy milk' to my list" creates.
+const CLASS_MATCH = 1.5;
+const CLASS_MISMATCH = 0.6;
+// A value after a noun ("issue 42") fits a tool with a parameter of that name (`issue_number`).
+const PARAMETER_NOUN_MATCH = 1.25;
+const MAX_PARAMETER_NOUN_MATCHES = 2;
+const VALUE_KIND_MATCH = 1.1;
+// `owner/repo` in a request fits the tools that take both.
+const REPOSITORY_MATCH = 1.25;
+// The resource a tool acts on is what a request for it is about: a tool whose resource the request
+// never mentions ("show issue 7" and List reactions for an issue) drops below those it does.
+// The factor scales with the share of the resource's words mentioned ("workspaces" fits `/workspaces`
+// fully and `/workspaces/{id}/workspace_memberships` half).
+const OBJECT_NOT_MENTIONED = 0.75;
+// "list my workspaces" wants the collection, not one workspace.
+const ITEM_FOR_PLURAL = 0.85;
+// The weight of `intent.when` in the index, applied to `avoid_when` matches as well.
+const AVOID_FIELD_WEIGHT = 2;
+
+/** Lexical relevance of every tool of the index to a parsed request; 0 for tools nothing matched. */
+export function scoreTools(index: ToolIndex, request: ParsedRequest, avoidPenalty: number): Float64Array {
+  const scores = new Float64Array(index.tools.length);
+  for (const [term, weight] of request.terms) {
+    const best = new Map<number, number>();
+    for (const [variant, factor] of variantsOf(index, term)) {
+      const inverseFrequency = (index.inverseFrequency.get(variant) ?? 0) * factor;
+      for (const [position, fieldWeight] of index.postings.get(variant) ?? []) {
+        const value = inverseFrequency * fieldWeight;
+        if (value > (best.get(position) ?? 0)) best.set(position, value);
+      }
+    }
+    for (const [position, value] of best) scores[position]! += weight * value;
+  }
+  for (const [position, tool] of index.tools.entries()) {
+    if (scores[position]! <= 0) continue;
+    if (tool.avoidTerms.size > 0 && avoidPenalty > 0) scores[position]! -= avoidPenalty * avoidScore(index, tool, request);
+    if (scores[position]! > 0) scores[position]! *= structuralFactor(tool, request);
+  }
+  return scores;
+}
+
+/** The term itself, tool terms it is a prefix of, and tool terms that are a prefix of it, with their factors. */
+function variantsOf(index: ToolIndex, term: string): Array<[string, number]> {
+  const variants: Array<[string, number]> = index.postings.has(term) ? [[term, 1]] : [];
+  if (term.length < MIN_PREFIX_LENGTH) return variants;
+  const sorted = index.sortedTerms;
+  let low = 0;
+  let high = sorted.length;
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    if (sorted[middle]! < term) low = middle + 1;
+    else high = middle;
+  }
+  for (let position = low, taken = 0; position < sorted.length && taken < MAX_PREFIX_VARIANTS && sorted[position]!.startsWith(term); position++) {
+    if (sorted[position] === term) continue;
+    variants.push([sorted[position]!, PREFIX_OF_TOOL_TERM]);
+    taken++;
+  }
+  for (let length = MIN_PREFIX_LENGTH; length < term.length; length++) {
+    const prefix = term.slice(0, length);
+    if (index.postings.has(prefix)) variants.push([prefix, TOOL_TERM_IS_PREFIX]);
+  }
+  return variants;
+}
+
+function avoidScore(index: ToolIndex, tool: IndexedTool, request: ParsedRequest): number {
+  let total = 0;
+  // A term only `avoid_when` uses is in no indexed field: it gets the weight of the rarest term.
+  const rarest = Math.log(1 + (index.tools.length + 0.5) / 0.5);
+  for (const [term, weight] of request.terms) if (tool.avoidTerms.has(term)) total += weight * (index.inverseFrequency.get(term) ?? rarest) * AVOID_FIELD_WEIGHT;
+  return total;
+}
+
+/** Whether the request has the term, or a term that is a prefix of it or that it is a prefix of (4 letters at least). */
+function mentions(request: ParsedRequest, term: string): boolean {
+  if (request.terms.has(term)) return true;
+  for (const requestTerm of request.terms.keys()) {
+    if (requestTerm.length >= MIN_PREFIX_LENGTH && term.length >= MIN_PREFIX_LENGTH && (term.startsWith(requestTerm) || requestTerm.startsWith(term))) return true;
+  }
+  return false;
+}
+
+/** Multiplier from the action class and from argument values that fit the tool's parameters. */
+function structuralFactor(tool: IndexedTool, request: ParsedRequest): number {
+  let factor = 1;
+  if (request.classes.length > 0) factor *= request.classes.includes(tool.actionClass) ? CLASS_MATCH : CLASS_MISMATCH;
+  if (tool.objectTerms.length > 0) {
+    const share = tool.objectTerms.filter((term) => mentions(request, term)).length / tool.objectTerms.length;
+    factor *= OBJECT_NOT_MENTIONED + (1 - OBJECT_NOT_MENTIONED) * share;
+  }
+  if (tool.itemEndpoint && request.parameterNouns.size === 0 && tool.objectTerms.some((term) => request.plurals.has(term))) factor *= ITEM_FOR_PLURAL;
+  let nounMatches = 0;
+  for (const noun of request.parameterNouns) {
+    // Prefixes count: "user octocat" fits `username`, "issue 42" fits `issue_number`.
+    if (nounMatches < MAX_PARAMETER_NOUN_MATCHES && tool.parameterWords.some((words) => words.some((word) => word.startsWith(noun)))) {
+      factor *= PARAMETER_NOUN_MATCH;
+      nounMatches++;
+    }
+  }
+  if (request.valueKinds.has('repository') && tool.takesRepository) factor *= REPOSITORY_MATCH;
+  if (request.valueKinds.has('path') && tool.parameterWords.some((words) => words.includes('path'))) factor *= PARAMETER_NOUN_MATCH;
+  if (request.valueKinds.has('email') && tool.parameterWords.some((words) => words.includes('email'))) factor *= VALUE_KIND_MATCH;
+  if (request.valueKinds.has('url') && tool.parameterWords.some((words) => words.some((word) => word === 'url' || word === 'uri'))) factor *= VALUE_KIND_MATCH;
+  if (request.valueKinds.has('amount') && tool.parameterWords.some((words) => words.includes('amount'))) factor *= VALUE_KIND_MATCH;
+  return factor;
+}

@@ -1,0 +1,249 @@
+/**
+ * The vocabulary the selector uses to bridge how people ask for something and how HTTP APIs name it.
+ * Curated by hand from the verbs and nouns of common REST APIs (source hosting, payments, chat, file
+ * storage, task tracking); every entry is an everyday word or phrase, never a tool id. Words are
+ * written plainly here and stemmed when the tables are built, so inflections need no entries.
+ */
+import { splitWords, stemWord } from './split-words.js';
+
+/** The four kinds of effect an operation has; requests and tools are both classified into them. */
+export type ActionClass = 'create' | 'read' | 'update' | 'delete';
+
+/** What a word of a request says about the action wanted. */
+export interface VerbMeaning {
+  /** The classes of operation that can serve it ("close" can be an update or a delete). */
+  classes: readonly ActionClass[];
+  /** API verbs (stemmed) to look for in tool texts, the word itself included. */
+  verbs: readonly string[];
+  /** API nouns (stemmed) the word implies: "approve" a pull request means creating a review. */
+  nouns: readonly string[];
+}
+
+type VerbEntry = [words: string, classes: ActionClass[], verbs: string, nouns?: string];
+
+// [user words (a space-separated list; `_` joins a phrase), classes, API verbs, implied nouns].
+const VERB_ENTRIES: VerbEntry[] = [
+  ['open file report log raise submit', ['create'], 'create open submit'],
+  ['create new make start begin set_up setup establish initiate spin_up', ['create'], 'create start'],
+  ['write draft compose', ['create'], 'create write'],
+  ['publish ship release cut', ['create'], 'create publish', 'release'],
+  ['add include insert put', ['create', 'update'], 'add create insert'],
+  ['invite', ['create'], 'invite add'],
+  ['upload', ['create'], 'upload create', 'file content'],
+  ['post send tell say announce broadcast', ['create'], 'post send create', 'message'],
+  ['share', ['create'], 'share create'],
+  ['schedule', ['create'], 'schedule'],
+  ['remind', ['create'], 'create add', 'reminder'],
+  ['save store keep record', ['create', 'update'], 'create save store set'],
+  ['sign_up register onboard enroll', ['create'], 'create register'],
+  ['copy duplicate clone', ['create'], 'copy duplicate'],
+  ['fork', ['create'], 'fork'],
+  ['assign give hand', ['create', 'update'], 'assign add'],
+  ['attach', ['create'], 'attach add upload', 'attachment'],
+  ['tag label categorize', ['create', 'update'], 'add tag label'],
+  ['star', ['create'], 'star'],
+  ['follow', ['create'], 'follow'],
+  ['watch subscribe', ['create', 'update'], 'subscribe watch set', 'subscription'],
+  ['pin', ['create'], 'pin add'],
+  ['react like', ['create'], 'react add', 'reaction'],
+  ['comment reply respond answer', ['create'], 'create comment reply', 'comment'],
+  ['approve request_changes', ['create', 'update'], 'approve review', 'review'],
+  ['commit', ['create', 'update'], 'commit update create', 'content file'],
+  ['accept', ['create', 'update'], 'accept approve'],
+  ['reject decline deny', ['update', 'delete'], 'reject decline'],
+  ['block ban', ['create'], 'block'],
+  ['lock freeze', ['update'], 'lock'],
+  ['merge', ['create', 'update'], 'merge'],
+  ['trigger run rerun retry restart kick_off dispatch', ['create'], 'run rerun dispatch trigger'],
+  ['pay', ['create'], 'pay'],
+  ['charge bill', ['create'], 'charge create'],
+  ['refund', ['create'], 'refund'],
+  ['transfer', ['create', 'update'], 'transfer'],
+  ['capture', ['create'], 'capture'],
+  ['confirm', ['create', 'update'], 'confirm'],
+  ['verify validate', ['create', 'read'], 'verify check'],
+  ['download export', ['read'], 'download get export'],
+  ['get fetch retrieve obtain pull grab', ['read'], 'get retrieve'],
+  ['show view see display read check look tell_me give_me', ['read'], 'get list'],
+  ['list enumerate browse', ['read'], 'list'],
+  ['find search look_up lookup query locate', ['read'], 'search find list'],
+  ['count', ['read'], 'count get'],
+  ['preview', ['read'], 'preview'],
+  ['analyze analyse summarize summarise', ['read'], 'analyze summarize'],
+  ['update change edit modify alter adjust set configure fix', ['update'], 'update set edit'],
+  ['rename retitle', ['update'], 'rename update'],
+  ['move', ['update'], 'move update'],
+  ['mark flag complete finish resolve', ['update'], 'mark complete update'],
+  ['close', ['update', 'delete'], 'close update'],
+  ['reopen', ['update'], 'reopen update'],
+  ['archive', ['update', 'delete'], 'archive'],
+  ['unarchive restore recover undelete get_back bring_back untrash', ['update', 'create'], 'restore unarchive'],
+  ['delete remove erase destroy drop discard purge trash wipe get_rid_of', ['delete'], 'delete remove'],
+  ['cancel abort stop halt terminate kill end', ['delete', 'update'], 'cancel stop end delete'],
+  ['revoke', ['delete'], 'revoke'],
+  ['unfollow', ['delete'], 'unfollow remove delete', 'follow'],
+  ['unstar', ['delete'], 'unstar remove delete', 'star'],
+  ['unwatch unsubscribe', ['delete'], 'unsubscribe remove delete', 'subscription'],
+  ['unpin', ['delete'], 'remove delete', 'pin'],
+  ['unblock', ['delete'], 'unblock remove delete', 'block'],
+  ['unlock', ['delete', 'update'], 'unlock remove delete', 'lock'],
+  ['unassign', ['delete'], 'unassign remove delete', 'assignee assign'],
+  ['untag unlabel', ['delete'], 'remove delete', 'tag label'],
+  ['kick eject', ['delete'], 'kick remove'],
+  ['leave quit exit', ['delete'], 'leave'],
+  ['join enter', ['create'], 'join'],
+  ['void invalidate', ['update'], 'void'],
+  ['finalize', ['update'], 'finalize'],
+  ['expire', ['update'], 'expire'],
+  ['detach', ['delete'], 'detach remove'],
+  ['dismiss', ['update'], 'dismiss'],
+  ['mute snooze pause silence', ['update', 'create'], 'snooze set'],
+  ['grant allow permit', ['create', 'update'], 'add grant', 'permission'],
+  ['deactivate disable suspend turn_off switch_off', ['update', 'delete'], 'disable suspend'],
+  ['enable activate turn_on switch_on', ['update', 'create'], 'enable create'],
+  ['reverse undo', ['create', 'update'], 'reverse'],
+];
+
+// [user words or `_`-joined phrases, API nouns they mean].
+const NOUN_ENTRIES: Array<[words: string, nouns: string]> = [
+  ['bug bug_report ticket defect', 'issue'],
+  ['pr prs pull_request merge_request mr', 'pull'],
+  ['repo repos project_repository codebase', 'repository'],
+  ['star stars starred stargazer', 'star stargazer'],
+  ['watcher watching', 'subscriber subscription watch'],
+  ['snippet paste', 'gist'],
+  ['follower', 'follower follow'],
+  ['ci pipeline build', 'workflow run check'],
+  ['release_notes version', 'release'],
+  ['channel room', 'conversation channel'],
+  ['dm direct_message private_message', 'conversation direct message'],
+  ['msg text', 'message'],
+  ['todo to_do reminder', 'reminder task todo'],
+  ['emoji thumbs_up', 'reaction emoji'],
+  ['do_not_disturb dnd', 'dnd snooze'],
+  ['online offline away available', 'presence'],
+  ['directory', 'folder'],
+  ['document doc', 'file'],
+  ['bookmark', 'web link'],
+  ['public_link share_link sharing_link', 'shared link'],
+  ['bin recycle_bin', 'trash'],
+  ['out_of_office ooo vacation', 'ooo out office'],
+  ['client buyer', 'customer'],
+  ['money funds cash', 'payout transfer balance'],
+  ['bank bank_account', 'payout bank account external'],
+  ['card credit_card', 'card payment method source'],
+  ['cost', 'price'],
+  ['discount promo', 'coupon discount promotion'],
+  ['chargeback', 'dispute'],
+  ['sales_tax vat gst', 'tax rate'],
+  ['bill billing', 'invoice'],
+  ['seller merchant connected_account', 'account'],
+  ['checkout_page hosted_checkout', 'checkout session'],
+  ['callback', 'webhook'],
+  ['column board_column', 'section column'],
+  ['label', 'label tag'],
+  ['tag', 'tag label'],
+  ['step substep', 'subtask'],
+  ['blocked_by depends_on dependency', 'dependency'],
+  ['logged_in who_am_i myself current_user', 'authenticated current user me'],
+  ['mail', 'email'],
+  ['visitor visitors page_views', 'traffic view'],
+  ['quota requests_left requests_remaining', 'rate limit'],
+  ['teammate coworker colleague', 'collaborator member'],
+  ['collaborator', 'collaborator'],
+  ['access', 'access collaborator collaboration permission'],
+  ['zip', 'zipball archive'],
+  ['diff difference changed_between what_changed', 'compare diff'],
+  ['file', 'file content'],
+  ['workspace', 'workspace team'],
+  ['public', 'public share'],
+  ['belong_to member_of part_of', 'member membership'],
+  ['tarball', 'tarball archive'],
+];
+
+// Request openings that ask a question: the request wants to read, whatever verb follows.
+const QUESTION_WORDS = new Set('what who which whose how when where is are does do did has have was were am'.split(' ').map(stemWord));
+
+/**
+ * Words that carry no meaning for choosing a tool. Left in, they make every description match. Pronouns
+ * and politeness are here; so are words that only frame the request ("want", "need").
+ */
+export const STOP_WORDS: ReadonlySet<string> = new Set(
+  (
+    'a an and are as at be by can could would will shall should may might must do does did for from get has have ' +
+    'how i in into is it its me my mine of on or our ours please that the their them then there these this those ' +
+    'to us we what when where which who whom whose why with you your yours want need like let know just also again ' +
+    'now right immediately some any all every so such than too very via up out over about here am was were been being ' +
+    'i\u2019m im i\'m ok okay thanks thank one'
+  )
+    .split(' ')
+    .map(stemWord),
+);
+
+/** Opening words skipped when looking for the request's main verb ("can you please …", "I want to …"). */
+export const FILLER_WORDS: ReadonlySet<string> = new Set('please can could would will you i we want wanna need like let lets me us to go ahead and help kindly just also quickly d ll'.split(' ').map(stemWord));
+
+/**
+ * Stripe-style identifier prefixes (`cus_…`, `in_…`): the prefix names the kind of object the value
+ * is, which says what the request is about although the value itself must not be a keyword.
+ */
+export const IDENTIFIER_PREFIXES: ReadonlyMap<string, string> = new Map(
+  Object.entries({
+    cus: 'customer', ch: 'charge', py: 'charge', pi: 'payment intent', seti: 'setup intent', sub: 'subscription', si: 'subscription item',
+    in: 'invoice', ii: 'invoice item', prod: 'product', price: 'price', plan: 'plan', acct: 'account', pm: 'payment method', card: 'card',
+    src: 'source', ba: 'bank account', po: 'payout', tr: 'transfer', re: 'refund', dp: 'dispute', du: 'dispute', evt: 'event',
+    we: 'webhook endpoint', qt: 'quote', cs: 'checkout session', plink: 'payment link', promo: 'promotion code', txn: 'balance transaction',
+    cn: 'credit note', tok: 'token', file: 'file', link: 'file link', txr: 'tax rate', sub_sched: 'subscription schedule', shr: 'shipping rate', cbtxn: 'customer balance transaction',
+  }),
+);
+
+function stems(words: string): string[] {
+  return splitWords(words).map(stemWord);
+}
+
+function phraseKey(phrase: string): string {
+  return stems(phrase.replace(/_/g, ' ')).join(' ');
+}
+
+const verbMeanings = new Map<string, VerbMeaning>();
+for (const [words, classes, verbs, nouns] of VERB_ENTRIES) {
+  for (const word of words.split(' ')) verbMeanings.set(phraseKey(word), { classes, verbs: stems(verbs), nouns: nouns ? stems(nouns) : [] });
+}
+const nounMeanings = new Map<string, string[]>();
+for (const [words, nouns] of NOUN_ENTRIES) {
+  for (const word of words.split(' ')) nounMeanings.set(phraseKey(word), stems(nouns));
+}
+
+/** The longest phrase of either table, in words: how far ahead {@link lookUpPhrase} needs to look. */
+export const LONGEST_PHRASE: number = Math.max(...[...verbMeanings.keys(), ...nounMeanings.keys()].map((key) => key.split(' ').length));
+
+/** The meaning of a stemmed word or phrase (space-separated stems) as a verb, if the lexicon has one. */
+export function verbMeaning(stemmedPhrase: string): VerbMeaning | undefined {
+  return verbMeanings.get(stemmedPhrase);
+}
+
+/** The API nouns (stemmed) a stemmed word or phrase stands for, if the lexicon has them. */
+export function nounMeaning(stemmedPhrase: string): readonly string[] | undefined {
+  return nounMeanings.get(stemmedPhrase);
+}
+
+/** True for the (stemmed) words that open a question ("who starred …" asks to read, not to star). */
+export function isQuestionWord(stemmedWord: string): boolean {
+  return QUESTION_WORDS.has(stemmedWord);
+}
+
+// Verbs that open operation summaries ("Create an issue", "Retrieves a customer"), by class. A tool's
+// class comes from its summary verb when it has one of these, and from its HTTP method otherwise.
+const SUMMARY_VERB_ENTRIES: Array<[ActionClass, string]> = [
+  ['create', 'create add post upload insert register establish initiate generate issue open make start submit send schedule invite fork copy duplicate instantiate request share import attach assign pin star follow subscribe apply reply comment react ping test render trigger dispatch rerun rerequest promote transfer refund pay capture confirm verify accept approve join merge convert exchange mark_as ask extract'],
+  ['read', 'get list retrieve fetch show view check download search find lookup look read return count preview analyze analyse detect calculate compute summarize estimate'],
+  ['update', 'update edit modify change set rename replace mark move reset suspend unsuspend configure enable restore unarchive lock finalize reverse snooze complete dismiss'],
+  ['delete', 'delete remove destroy cancel revoke unstar unfollow unsubscribe unpin uninstall unblock unlock decline reject close archive void detach unassign kick leave end expire purge disable'],
+];
+const summaryVerbClasses = new Map<string, ActionClass>();
+for (const [actionClass, words] of SUMMARY_VERB_ENTRIES) for (const word of words.split(' ')) summaryVerbClasses.set(stemWord(word), actionClass);
+
+/** The class of a verb (stemmed) that opens an operation summary, if it is one. */
+export function summaryVerbClass(stemmedVerb: string): ActionClass | undefined {
+  return summaryVerbClasses.get(stemmedVerb);
+}

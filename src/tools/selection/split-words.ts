@@ -1,0 +1,38 @@
+/**
+ * Splits text into lower-case words: on anything but letters and digits, and inside identifiers at
+ * `_`, `-`, `.` and camelCase humps (`chat.postMessage` → chat, post, message; `HTTPServer` → http, server).
+ */
+export function splitWords(text: string): string[] {
+  return text
+    .replace(/([a-z\d])([A-Z])/g, '$1 $2')
+    .replace(/([A-Z]+)([A-Z][a-z])/g, '$1 $2')
+    .toLowerCase()
+    .split(/[^\p{L}\p{N}]+/u)
+    .filter(Boolean);
+}
+
+const DOUBLED_FINAL_CONSONANT = /([bdfgklmnprt])\1$/;
+
+/**
+ * A light English suffix stripper, applied alike to requests and tool texts so that inflections meet:
+ * "starred", "starring", "stars" → "star"; "issues", "issue" → "issu"; "replies" → "reply";
+ * "branches" → "branch". It is not a dictionary stemmer: the stems only need to agree with each other.
+ */
+export function stemWord(word: string): string {
+  let stem = word;
+  if (stem.length <= 3 || /^\d/.test(stem)) return stem;
+  if (stem.endsWith('ies') && stem.length > 4) stem = `${stem.slice(0, -3)}y`;
+  else if (stem.endsWith('sses')) stem = stem.slice(0, -2);
+  else if (/(x|ch|sh|z)es$/.test(stem)) stem = stem.slice(0, -2);
+  else if (stem.endsWith('s') && !/(ss|us|is)$/.test(stem)) stem = stem.slice(0, -1);
+  if (stem.endsWith('ing') && stem.length >= 6) stem = stem.slice(0, -3);
+  else if (stem.endsWith('ed') && stem.length >= 5) stem = stem.slice(0, -2);
+  if (stem.endsWith('e') && stem.length > 3) stem = stem.slice(0, -1);
+  if (DOUBLED_FINAL_CONSONANT.test(stem) && stem.length > 3) stem = stem.slice(0, -1);
+  return stem;
+}
+
+/** Removes HTML tags and entities, which some descriptions (Stripe's, Asana's) are written in. */
+export function stripMarkup(text: string): string {
+  return text.replace(/<[^>]*>/g, ' ').replace(/&[a-z]+;|&#\d+;/gi, ' ');
+}

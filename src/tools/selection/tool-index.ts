@@ -1,0 +1,131 @@
+import type { CatalogTool } from '../create-catalog.js';
+import { isPlaceholder } from '../render-tool-description.js';
+import { describeOperation } from './describe-operation.js';
+import type { ActionClass } from './selection-lexicon.js';
+import { nounMeaning, STOP_WORDS } from './selection-lexicon.js';
+import { splitWords, stemWord, stripMarkup } from './split-words.js';
+
+/**
+ * How much a match in each part of a tool counts. The summary, the resource the path acts on and the
+ * action verbs say what a tool does; the rest of the description says it with many incidental words.
+ */
+const FIELD_WEIGHTS = {
+  summary: 2,
+  object: 2.5,
+  verbs: 2,
+  intent: 2,
+  id: 1,
+  context: 1,
+  details: 0.6,
+  parameters: 0.4,
+} as const;
+type Field = keyof typeof FIELD_WEIGHTS;
+// A term found in several fields counts a little more than in its best one alone.
+const OTHER_FIELD_SHARE = 0.2;
+
+/** One tool as the selector sees it. */
+export interface IndexedTool {
+  /** Kind of effect (from the summary verb, the method and the path). */
+  actionClass: ActionClass;
+  /** Stemmed words of the resource it acts on, lexicon synonyms included (`repo` → repository). */
+  objectTerms: string[];
+  /** Whether its path ends with a parameter: it acts on one item (`/issues/{issue_number}`). */
+  itemEndpoint: boolean;
+  /** Stemmed words of the names of its parameters, by parameter. */
+  parameterWords: string[][];
+  /** Whether it takes both `owner` and `repo` (a request naming `owner/repo` fits it). */
+  takesRepository: boolean;
+  /** Stemmed terms of `intent.avoid_when`. */
+  avoidTerms: Set<string>;
+}
+
+/** An inverted index over a tool list, built once per list. */
+export interface ToolIndex {
+  tools: IndexedTool[];
+  /** Term → tools that contain it, each with its field weight. */
+  postings: Map<string, Array<[position: number, weight: number]>>;
+  /** Terms in sorted order, for prefix look-ups (`star` ≈ `stargazer`). */
+  sortedTerms: string[];
+  /** Inverse document frequency of a term, by term. */
+  inverseFrequency: Map<string, number>;
+}
+
+// Indexes are built once per tool list: catalog arrays are not mutated after creation.
+const indexes = new WeakMap<readonly CatalogTool[], ToolIndex>();
+
+/** The index of a tool list, from the cache when the same array was indexed before. */
+export function indexFor(tools: readonly CatalogTool[]): ToolIndex {
+  const cached = indexes.get(tools);
+  if (cached) return cached;
+  const index = buildToolIndex(tools);
+  indexes.set(tools, index);
+  return index;
+}
+
+function termsOf(text: string): string[] {
+  return splitWords(text)
+    .map(stemWord)
+    .filter((term) => term.length > 1 && !STOP_WORDS.has(term) && !/^\d+$/.test(term));
+}
+
+function buildToolIndex(tools: readonly CatalogTool[]): ToolIndex {
+  const postings = new Map<string, Array<[number, number]>>();
+  const indexed = tools.map((tool, position) => {
+    const definition = tool.definition;
+    const profile = describeOperation(tool.method, tool.path, definition.description);
+    const parameterNames = Object.keys(definition.parameters ?? {});
+    const intentTexts = intentTextsOf(tool);
+    const fields: Record<Field, string[]> = {
+      summary: termsOf(profile.summary),
+      object: withLexiconNouns(profile.object),
+      verbs: profile.verbs,
+      intent: intentTexts.flatMap(termsOf),
+      id: termsOf(tool.id),
+      context: withLexiconNouns(profile.context),
+      details: termsOf(profile.details),
+      parameters: parameterNames.flatMap(termsOf),
+    };
+    const weights = new Map<string, { best: number; total: number }>();
+    for (const field of Object.keys(fields) as Field[]) {
+      for (const term of new Set(fields[field])) {
+        const weight = FIELD_WEIGHTS[field];
+        const entry = weights.get(term);
+        if (entry) {
+          entry.best = Math.max(entry.best, weight);
+          entry.total += weight;
+        } else weights.set(term, { best: weight, total: weight });
+      }
+    }
+    for (const [term, { best, total }] of weights) {
+      const list = postings.get(term) ?? [];
+      list.push([position, best + OTHER_FIELD_SHARE * (total - best)]);
+      postings.set(term, list);
+    }
+    const avoid = definition.intent?.avoid_when;
+    return {
+      actionClass: profile.actionClass,
+      objectTerms: fields.object,
+      itemEndpoint: /\}$/.test(tool.path.split('#')[0]!),
+      parameterWords: parameterNames.map((name) => splitWords(name).map(stemWord)),
+      takesRepository: parameterNames.includes('owner') && parameterNames.includes('repo'),
+      avoidTerms: new Set(avoid ? termsOf(stripMarkup(avoid)) : []),
+    };
+  });
+  const count = tools.length;
+  const inverseFrequency = new Map<string, number>();
+  for (const [term, list] of postings) inverseFrequency.set(term, Math.log(1 + (count - list.length + 0.5) / (list.length + 0.5)));
+  return { tools: indexed, postings, sortedTerms: [...postings.keys()].sort(), inverseFrequency };
+}
+
+/** Path words with the nouns the lexicon gives them, so `/repos/…` meets "repository". */
+function withLexiconNouns(words: readonly string[]): string[] {
+  return [...words, ...words.flatMap((word) => nounMeaning(word) ?? [])];
+}
+
+/** `intent.when` (unless it is the generator's TODO placeholder) and the example triggers. */
+function intentTextsOf(tool: CatalogTool): string[] {
+  const definition = tool.definition;
+  const when = definition.intent?.when;
+  const triggers = 'example_trigger' in definition ? definition.example_trigger : undefined;
+  return [...(when && !isPlaceholder(when) ? [when] : []), ...(Array.isArray(triggers) ? triggers : triggers === undefined ? [] : [triggers])];
+}
