@@ -32,6 +32,8 @@ const mutations: Array<(text: string) => string> = [
   (text) => text.replace('"', '"\\ud83d\\ude00:\\":'),
   (text) => text.replace('[', '[1e400,'),
   (text) => text.replace('{', '{":":":" , "k" : ":",'),
+  (text) => text.replace('{', '{"a\\u003a":"\\u003A","a:":1,'),
+  (text) => text.replace('{', '{"a\\u003a":1,"a:":1,'),
   (text) => text.replace(/,/, ',,'),
   (text) => `[[[[[[${text}]]]]]]`,
 ];

@@ -17,59 +17,71 @@ export function parseJsonFast(text: string, maxDepth: number): { value: unknown 
   } catch {
     return undefined;
   }
-  const checkStrings = MAY_HOLD_SURROGATE.test(text);
-  const keys = countKeys(value, 0, maxDepth, checkStrings);
-  if (keys < 0 || keys !== countMembers(text)) return undefined;
+  const walk = new ValueWalk(maxDepth, MAY_HOLD_SURROGATE.test(text));
+  if (!walk.visit(value, 0) || walk.keys !== countMembers(text, walk.colonsInStrings)) return undefined;
   return { value };
 }
 
 // A raw surrogate (possible in string input; valid UTF-8 cannot encode one) or a `\uD800`-`\uDFFF` escape.
 const MAY_HOLD_SURROGATE = /[\uD800-\uDFFF]|\\u[dD][89a-fA-F]/;
+// A colon written as an escape: it is in a string of the value but not among the colons of the text.
+const ESCAPED_COLON = /\\u003a/i;
 const ESCAPE = /\\[\s\S]/g;
-const STRING_CONTENT = /"[^"]*"/g;
+const STRING = /"[^"]*"/g;
 
-/** Keys of every object in the value (−1 for a value the strict parser refuses). */
-function countKeys(value: unknown, depth: number, maxDepth: number, checkStrings: boolean): number {
-  if (typeof value !== 'object' || value === null) {
-    if (typeof value === 'number') return Number.isFinite(value) ? 0 : -1;
-    return checkStrings && typeof value === 'string' && !isWellFormed(value) ? -1 : 0;
-  }
-  if (depth + 1 > maxDepth) return -1;
-  let count = 0;
-  if (Array.isArray(value)) {
-    for (const item of value) {
-      const inner = countKeys(item, depth + 1, maxDepth, checkStrings);
-      if (inner < 0) return -1;
-      count += inner;
+/** One pass over a parsed value: the strict parser's checks, and what the member count needs. */
+class ValueWalk {
+  /** Keys of every object. */
+  keys = 0;
+  /** Colons inside strings and keys (the rest of the text's colons separate members). */
+  colonsInStrings = 0;
+
+  constructor(
+    private readonly maxDepth: number,
+    private readonly checkStrings: boolean,
+  ) {}
+
+  /** False for a value the strict parser refuses. */
+  visit(value: unknown, depth: number): boolean {
+    if (typeof value === 'string') return this.visitString(value);
+    if (typeof value !== 'object' || value === null) return typeof value !== 'number' || Number.isFinite(value);
+    if (depth + 1 > this.maxDepth) return false;
+    if (Array.isArray(value)) {
+      for (let index = 0; index < value.length; index++) if (!this.visit(value[index], depth + 1)) return false;
+      return true;
     }
-    return count;
+    const record = value as Record<string, unknown>;
+    // `for…in` over a fresh JSON.parse object walks its own keys (inherited enumerable ones would only
+    // make the count disagree, which sends the text to the strict parser).
+    for (const key in record) {
+      this.keys++;
+      if (key === '__proto__' || !this.visitString(key)) return false;
+      const child = record[key];
+      if (key === 'constructor' && typeof child === 'object' && child !== null) return false;
+      if (!this.visit(child, depth + 1)) return false;
+    }
+    return true;
   }
-  const record = value as Record<string, unknown>;
-  const keys = Object.keys(record);
-  for (const key of keys) {
-    if (key === '__proto__' || (checkStrings && !isWellFormed(key))) return -1;
-    const child = record[key];
-    if (key === 'constructor' && typeof child === 'object' && child !== null) return -1;
-    const inner = countKeys(child, depth + 1, maxDepth, checkStrings);
-    if (inner < 0) return -1;
-    count += inner;
+
+  private visitString(text: string): boolean {
+    for (let index = text.indexOf(':'); index !== -1; index = text.indexOf(':', index + 1)) this.colonsInStrings++;
+    // ES2024 (Node 20); the project's `lib` is ES2023.
+    return !this.checkStrings || (text as string & { isWellFormed(): boolean }).isWellFormed();
   }
-  return count + keys.length;
 }
 
 /**
- * Members in valid JSON text: once escapes are removed, every quote left delimits a string, so
- * emptying the strings leaves only structural colons, one per member.
+ * Members in valid JSON text: one structural colon each. Those are the text's colons minus the ones
+ * inside strings, unless a string writes a colon as an escape; then the strings are emptied first
+ * (once escapes are removed every quote left delimits a string) and the colons left are counted.
  */
-function countMembers(text: string): number {
-  const unescaped = text.includes('\\') ? text.replace(ESCAPE, '') : text;
-  const structure = unescaped.replace(STRING_CONTENT, '""');
-  let count = 0;
-  for (let index = structure.indexOf(':'); index !== -1; index = structure.indexOf(':', index + 1)) count++;
-  return count;
+function countMembers(text: string, colonsInStrings: number): number {
+  if (text.includes('\\') && ESCAPED_COLON.test(text)) return countColons(text.replace(ESCAPE, '').replace(STRING, '""'));
+  return countColons(text) - colonsInStrings;
 }
 
-function isWellFormed(text: string): boolean {
-  // ES2024 (Node 20); the project's `lib` is ES2023.
-  return (text as string & { isWellFormed(): boolean }).isWellFormed();
+function countColons(text: string): number {
+  let count = 0;
+  for (let index = text.indexOf(':'); index !== -1; index = text.indexOf(':', index + 1)) count++;
+  return count;
 }

@@ -1,5 +1,5 @@
 import type { Manifest } from '../../manifest/manifest-v0.js';
-import { escapePointerToken } from '../../internal/json-pointer.js';
+import { toPointer } from '../../internal/json-pointer.js';
 import type { TrustFinding, TrustSeverity } from '../client-types.js';
 
 /** Options of {@link scanManifest}. */
@@ -90,15 +90,6 @@ interface TextVerdict {
 
 const CLEAN: TextVerdict = { before: [], after: [], mixed: undefined };
 
-/** One node of the walk; its pointer is built only for a finding. */
-interface Node {
-  value: unknown;
-  parent: Node | undefined;
-  /** The member name or index under the parent. */
-  key: string | number;
-  toolId: string | undefined;
-}
-
 /**
  * The poisoning scan: checks every string leaf *and every member name* of a manifest (descriptions,
  * intent, parameter names, enums, defaults, examples, error contexts, job event texts, extensions) for
@@ -124,16 +115,19 @@ export function scanManifest(manifest: Manifest, options: ScanManifestOptions = 
   const findings: TrustFinding[] = [];
   let scannedStrings = 0;
 
-  const scanText = (text: string, node: Node, isName: boolean): void => {
+  // The member names and indices from the root to the text being checked: a pointer is built from
+  // them only for a finding.
+  const path: Array<string | number> = [];
+  const scanText = (text: string, toolId: string | undefined, isName: boolean): void => {
     scannedStrings++;
     const verdict = verdictOf(text);
     const oversize = text.length > maxTextLength;
     if (verdict === CLEAN && !oversize) return;
-    const pointer = pointerOf(node);
+    const pointer = toPointer(path);
     const shown = makeVisible(text);
     const add = (hit: TextHit): void => {
       const finding: TrustFinding = { code: hit.code, pointer, text: shown, severity: hit.severity, message: hit.message };
-      findings.push(node.toolId === undefined ? finding : { ...finding, toolId: node.toolId });
+      findings.push(toolId === undefined ? finding : { ...finding, toolId });
     };
     verdict.before.forEach(add);
     if (verdict.mixed !== undefined) add({ code: 'text.homoglyph', severity: isName ? 'high' : 'medium', message: `the word "${verdict.mixed}" mixes Latin with look-alike letters of another script` });
@@ -142,25 +136,34 @@ export function scanManifest(manifest: Manifest, options: ScanManifestOptions = 
     verdict.after.forEach(add);
   };
 
-  // An explicit stack: the manifest is bounded (1 MiB, depth 64) but recursion is not needed.
-  const root: Node = { value: manifest, parent: undefined, key: '', toolId: undefined };
-  const stack: Node[] = [root];
-  while (stack.length > 0) {
-    const node = stack.pop()!;
-    const value = node.value;
+  // Depth first, recursively (the parser bounds the depth): an object's member names are checked in
+  // order, then its values and an array's items last first, the order findings have always had.
+  const visit = (value: unknown, toolId: string | undefined, owners: ReadonlyArray<{ id: string }> | undefined): void => {
     if (typeof value === 'string') {
-      scanText(value, node, false);
+      scanText(value, toolId, false);
     } else if (Array.isArray(value)) {
-      const owners = node.parent === root ? ownersOf(manifest, node.key) : undefined;
-      for (let index = 0; index < value.length; index++) stack.push({ value: value[index], parent: node, key: index, toolId: node.toolId ?? owners?.[index]?.id });
+      for (let index = value.length - 1; index >= 0; index--) {
+        path.push(index);
+        visit(value[index], toolId ?? owners?.[index]?.id, undefined);
+        path.pop();
+      }
     } else if (typeof value === 'object' && value !== null) {
-      for (const [key, child] of Object.entries(value)) {
-        const childNode: Node = { value: child, parent: node, key, toolId: node.toolId };
-        scanText(key, childNode, true);
-        stack.push(childNode);
+      const record = value as Record<string, unknown>;
+      const keys = Object.keys(record);
+      for (const key of keys) {
+        path.push(key);
+        scanText(key, toolId, true);
+        path.pop();
+      }
+      for (let index = keys.length - 1; index >= 0; index--) {
+        const key = keys[index]!;
+        path.push(key);
+        visit(record[key], toolId, path.length === 1 ? ownersOf(manifest, key) : undefined);
+        path.pop();
       }
     }
-  }
+  };
+  visit(manifest, undefined, undefined);
   // Look-alike ids across services (`send_emai1` next to `send_email`): a model picks by name.
   const foreignSkeletons = new Map(foreign.filter((id) => !ownIds.has(id)).map((id) => [skeleton(id), id]));
   for (const [index, tool] of manifest.tools.entries()) {
@@ -219,16 +222,8 @@ function controlMessage(text: string): string {
   return 'contains control characters';
 }
 
-function pointerOf(node: Node): string {
-  let pointer = '';
-  for (let current: Node | undefined = node; current?.parent !== undefined; current = current.parent) {
-    pointer = `/${typeof current.key === 'number' ? current.key : escapePointerToken(current.key)}${pointer}`;
-  }
-  return pointer;
-}
-
 /** The tools, resources or prompts whose entries own what is under `/tools/N` (and so on). */
-function ownersOf(manifest: Manifest, key: string | number): ReadonlyArray<{ id: string }> | undefined {
+function ownersOf(manifest: Manifest, key: string): ReadonlyArray<{ id: string }> | undefined {
   if (key === 'tools') return manifest.tools;
   if (key === 'resources') return manifest.resources;
   if (key === 'prompts') return manifest.prompts;
