@@ -144,3 +144,27 @@ describe('call arguments and budgets', () => {
     });
   });
 });
+
+describe('redaction of response data', () => {
+  let server: ClientTestServer;
+  let client: Client;
+  beforeAll(async () => {
+    server = await startClientTestServer();
+    server.routes.set('/api/search', (request, response) => json({ echo: request.headers.authorization, query: request.url, filter: { note: 'x' } })(request, response, ''));
+    const manifest = callManifest(server.origin, tools, { policy: { redact_from_logs: ['q'] }, auth: { type: 'bearer' } });
+    client = await discoverCallService(server, manifest, {}, { credentials: { token: 'tok-SECRET-echoed' } });
+  });
+  afterAll(async () => {
+    await client.close();
+    await server.close();
+  });
+
+  it('keeps an echoed token and redacted arguments out of envelope.data and text', async () => {
+    const result = await client.call('search', { q: 'private-query-77' });
+    expect(result.ok).toBe(true);
+    expect(JSON.stringify(result.data)).not.toContain('tok-SECRET-echoed');
+    expect(JSON.stringify(result.data)).not.toContain('private-query-77');
+    expect(result.text).not.toContain('tok-SECRET-echoed');
+    expect(result.data).toMatchObject({ echo: 'Bearer [REDACTED]', filter: { note: 'x' } });
+  });
+});

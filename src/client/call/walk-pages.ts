@@ -71,7 +71,8 @@ export async function* walkPages(runtime: CallRuntime, prepared: PreparedCall, c
       request.headers.delete('content-type');
     }
     const outcome = await sendCallRequest(runtime, prepared, request, callOptions.signal);
-    const data = outcome.body?.data;
+    // What the server echoed of a secret or a redacted argument stays out of the envelope.
+    const data = prepared.redactor.data(outcome.body?.data);
     const linkHeader = outcome.headers?.get('link') ?? null;
     if (outcome.ok && plan === undefined) plan = resolvePagination(prepared.shape.returns, prepared.shape.parameters, data, linkHeader, request.url);
     const reading = plan === undefined || !outcome.ok ? undefined : readPage({ plan, body: data, linkHeader, responseUrl: request.url, args, firstPage });

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { createRedactor } from './create-redactor.js';
 
 describe('createRedactor', () => {
-  it('replaces redacted parameters at any depth, case-insensitively, without touching the input', () => {
+  it('replaces redacted parameters, case-insensitively, without touching the input', () => {
     const redactor = createRedactor({ parameterNames: ['ssn', 'Account_ID'] });
     const input = { account_id: 'acc-1', nested: { SSN: '123-45-6789', keep: 1 }, list: [{ ssn: 'x-1234' }] };
     expect(redactor.arguments(input)).toEqual({ account_id: '[REDACTED]', nested: { SSN: '[REDACTED]', keep: 1 }, list: [{ ssn: '[REDACTED]' }] });
@@ -23,6 +23,35 @@ describe('createRedactor', () => {
   it('ignores secrets too short to be meaningful', () => {
     const redactor = createRedactor({ secrets: ['ok'] });
     expect(redactor.text('ok then')).toBe('ok then');
+  });
+
+  it('removes a short value of a redacted parameter where it follows its name, and nowhere else', () => {
+    const redactor = createRedactor({ parameterNames: ['card_cvc'] });
+    redactor.arguments({ card_cvc: '123' });
+    expect(redactor.text('{"card_cvc": "123", "amount": 123} card_cvc=123&x=1')).toBe('{"card_cvc": "[REDACTED]", "amount": 123} card_cvc=[REDACTED]&x=1');
+  });
+
+  it('leaves no redacted value in an audit copy, however deep it is nested', () => {
+    const redactor = createRedactor({ parameterNames: ['ssn'] });
+    let deep: Record<string, unknown> = { ssn: 'deep-secret-1' };
+    for (let level = 0; level < 100; level++) deep = { child: deep };
+    expect(JSON.stringify(redactor.arguments(deep))).not.toContain('deep-secret-1');
+    expect(redactor.text('echo deep-secret-1')).toBe('echo [REDACTED]');
+    let nested: unknown = 'nested-secret-2';
+    for (let level = 0; level < 40; level++) nested = { inner: nested };
+    redactor.arguments({ ssn: nested });
+    expect(redactor.text('echo nested-secret-2')).toBe('echo [REDACTED]');
+  });
+
+  it('redacts response data: values under redacted names and known secrets inside strings', () => {
+    const redactor = createRedactor({ parameterNames: ['ssn'], secrets: ['tok-SECRET-1'] });
+    expect(redactor.data({ echo: 'Bearer tok-SECRET-1', person: { ssn: '123-45-6789', name: 'Ada' }, list: ['tok-SECRET-1'] })).toEqual({
+      echo: 'Bearer [REDACTED]',
+      person: { ssn: '[REDACTED]', name: 'Ada' },
+      list: ['[REDACTED]'],
+    });
+    const plain = { a: 1 };
+    expect(createRedactor().data(plain)).toBe(plain);
   });
 
   it('learns secrets added later and redacted names added later', () => {

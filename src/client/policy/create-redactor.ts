@@ -1,9 +1,13 @@
 /** The text that replaces every redacted value. */
 export const REDACTED = '[REDACTED]';
 
-// Shorter secrets would match ordinary text ("1", "ok") and make every message unreadable; a value
-// this short is not a meaningful secret and is still removed from arguments by name.
+// Shorter values would match ordinary text ("1", "ok") and make every message unreadable: a short
+// value of a redacted parameter is removed only where it follows its parameter's name
+// (`"card_cvc": "123"`, `card_cvc=123`), not everywhere.
 const MIN_SECRET_LENGTH = 4;
+// Audit copies keep this much structure; anything deeper is replaced whole, so no value escapes
+// redaction by being nested deeply.
+const MAX_COPY_DEPTH = 64;
 // Characters that `encodeURIComponent` and form encoding both leave as they are.
 const UNENCODED = /^[\w.-]*$/;
 
@@ -17,8 +21,14 @@ export interface RedactorOptions {
 
 /** Removes secrets from what aicap logs, audits, throws or shows to a model. */
 export interface Redactor {
-  /** A deep copy of `value` with every redacted parameter's value replaced by `[REDACTED]`. */
-  arguments(value: Record<string, unknown>): Record<string, unknown>;
+  /** A deep copy of `value` with every redacted parameter's value replaced by `[REDACTED]` (and anything nested deeper than 64 levels replaced whole). */
+  arguments(value: Readonly<Record<string, unknown>>): Record<string, unknown>;
+  /**
+  Response data with every redacted parameter's value and every known secret in a string replaced
+  by `[REDACTED]`: a server echoing a token or a redacted argument does not put it in the envelope.
+  Returns `value` itself when there is nothing to redact.
+  */
+  data(value: unknown): unknown;
   /** `text` with every known secret (and its URL-encoded form) replaced by `[REDACTED]`. */
   text(text: string): string;
   /** Learns one more secret value (for example a freshly issued access token). */
@@ -37,6 +47,8 @@ export function createRedactor(options: RedactorOptions = {}): Redactor {
   const names = new Set<string>();
   for (const name of options.parameterNames ?? []) names.add(name.toLowerCase());
   const secrets = new Set<string>();
+  // Short values of redacted parameters, by the name they were given under.
+  const shortValues = new Map<string, Set<string>>();
   const addSecret = (secret: string): void => {
     if (secret.length < MIN_SECRET_LENGTH) return;
     secrets.add(secret);
@@ -50,14 +62,35 @@ export function createRedactor(options: RedactorOptions = {}): Redactor {
   };
   for (const secret of options.secrets ?? []) addSecret(secret);
   const isRedactedName = (name: string): boolean => names.has(name.toLowerCase());
+  const learnValue = (name: string, value: string): void => {
+    if (value === '') return;
+    if (value.length >= MIN_SECRET_LENGTH) return addSecret(value);
+    const known = shortValues.get(name) ?? new Set<string>();
+    known.add(value);
+    shortValues.set(name, known);
+  };
+  /** Learns every scalar under a redacted name, however deep (a loop: no depth cutoff). */
+  const learn = (name: string, value: unknown): void => {
+    const pending: unknown[] = [value];
+    for (let visited = 0; pending.length > 0 && visited < 100_000; visited++) {
+      const current = pending.pop();
+      if (typeof current === 'string') learnValue(name, current);
+      else if (typeof current === 'number' || typeof current === 'bigint' || typeof current === 'boolean') learnValue(name, String(current));
+      else if (current !== null && typeof current === 'object') pending.push(...Object.values(current));
+    }
+  };
 
   const copy = (value: unknown, depth: number): unknown => {
-    if (depth > 64 || value === null || typeof value !== 'object') return value;
+    if (value === null || typeof value !== 'object') return value;
+    if (depth >= MAX_COPY_DEPTH) {
+      for (const [key, child] of deepEntries(value)) if (isRedactedName(key)) learn(key, child);
+      return REDACTED;
+    }
     if (Array.isArray(value)) return value.map((item) => copy(item, depth + 1));
     const result: Record<string, unknown> = {};
     for (const [key, child] of Object.entries(value)) {
       if (isRedactedName(key)) {
-        learn(child, 0);
+        learn(key, child);
         result[key] = REDACTED;
       } else {
         result[key] = copy(child, depth + 1);
@@ -65,26 +98,54 @@ export function createRedactor(options: RedactorOptions = {}): Redactor {
     }
     return result;
   };
-  const learn = (value: unknown, depth: number): void => {
-    if (typeof value === 'string') addSecret(value);
-    else if (typeof value === 'number' || typeof value === 'bigint') addSecret(String(value));
-    else if (value !== null && typeof value === 'object' && depth < 16) for (const child of Object.values(value)) learn(child, depth + 1);
+  const text = (input: string): string => {
+    let result = input;
+    // Longest first, so that a secret containing another is replaced whole.
+    for (const secret of [...secrets].sort((left, right) => right.length - left.length)) {
+      if (result.includes(secret)) result = result.split(secret).join(REDACTED);
+    }
+    for (const [name, values] of shortValues) {
+      if (!result.toLowerCase().includes(name.toLowerCase())) continue;
+      for (const value of values) {
+        result = result.replace(new RegExp(`(${escapeRegExp(name)}["']?\\s*[:=]\\s*["']?)${escapeRegExp(value)}(?![\\w])`, 'gi'), `$1${REDACTED}`);
+      }
+    }
+    return result;
+  };
+  const redactData = (value: unknown, depth: number): unknown => {
+    if (typeof value === 'string') return text(value);
+    if (value === null || typeof value !== 'object') return value;
+    if (depth >= MAX_COPY_DEPTH) return REDACTED;
+    if (Array.isArray(value)) return value.map((item) => redactData(item, depth + 1));
+    const result: Record<string, unknown> = {};
+    for (const [key, child] of Object.entries(value)) result[key] = isRedactedName(key) && child !== null && child !== undefined ? REDACTED : redactData(child, depth + 1);
+    return result;
   };
 
   return {
     arguments: (value) => copy(value, 0) as Record<string, unknown>,
-    text(text) {
-      let result = text;
-      // Longest first, so that a secret containing another is replaced whole.
-      for (const secret of [...secrets].sort((left, right) => right.length - left.length)) {
-        if (result.includes(secret)) result = result.split(secret).join(REDACTED);
-      }
-      return result;
-    },
+    data: (value) => (secrets.size === 0 && names.size === 0 ? value : redactData(value, 0)),
+    text,
     addSecret,
     addParameterNames(added) {
       for (const name of added) names.add(name.toLowerCase());
     },
     isRedactedName,
   };
+}
+
+/** Every key/value pair of a nested value, iteratively. */
+function* deepEntries(value: object): Generator<[string, unknown]> {
+  const pending: object[] = [value];
+  for (let visited = 0; pending.length > 0 && visited < 100_000; visited++) {
+    const current = pending.pop() as object;
+    for (const entry of Object.entries(current)) {
+      yield entry;
+      if (entry[1] !== null && typeof entry[1] === 'object') pending.push(entry[1]);
+    }
+  }
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
