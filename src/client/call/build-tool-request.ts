@@ -105,7 +105,7 @@ export function buildToolRequest(input: BuildToolRequestInput): ToolRequest {
     displayPath += redactor.isRedactedName(segment) ? REDACTED : encodeURIComponent(text);
   }
 
-  const base = input.baseUrl.endsWith('/') ? input.baseUrl.slice(0, -1) : input.baseUrl;
+  const base = normalisedBaseUrl(input.baseUrl);
   const url = new URL(base + realPath);
   const displayUrl = new URL(base + displayPath);
   // Dot segments in a declared path would be resolved away by the URL parser and leave `base_url`.
@@ -180,4 +180,13 @@ export function buildToolRequest(input: BuildToolRequestInput): ToolRequest {
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/**
+ * `base_url` as the URL parser writes it, without a trailing slash: the request URL is compared with
+ * it after parsing, so `HTTPS://API.Example.com:443/v1` must be compared as `https://api.example.com/v1`.
+ */
+function normalisedBaseUrl(baseUrl: string): string {
+  const href = new URL(baseUrl).href;
+  return href.endsWith('/') ? href.slice(0, -1) : href;
 }

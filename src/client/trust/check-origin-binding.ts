@@ -1,16 +1,18 @@
 import { OriginMismatchError } from '../errors/origin-mismatch-error.js';
 import { WELL_KNOWN_PATH } from '../../manifest/manifest-v0.js';
 
-// Dot segments, raw or percent-encoded (`%2e%2e`, `.%2E`), and encoded slashes can move a path out of
-// the prefix after a server or proxy decodes it, although WHATWG URL parsing leaves them in place.
-const PATH_ESCAPE = /(^|\/)(\.|%2e){1,2}(\/|$)|%2f|%5c|\\/i;
+// Dot segments written with a percent-encoded dot (`%2e%2e`, `.%2E`) and encoded slashes can move a path
+// out of the prefix after a server or proxy decodes them, and WHATWG URL parsing leaves them in place.
+// Plain `.` and `..` segments are resolved by the parser itself, and the result is what is compared.
+const PATH_ESCAPE = /(^|\/)(\.|%2e)*%2e(\.|%2e)*(\/|$)|%2f|%5c|\\/i;
 
 /**
  * Checks that `service.base_url` belongs to the origin the manifest came from (RFC 9728 §3.3 style
- * binding), or to an allow-listed origin. When the manifest was found at a path-inserted well-known URL
+ * binding), or to an allow-listed origin. Both are compared as the URL parser normalises them (scheme and
+ * host case, default ports, `.` and `..` segments). When the manifest was found at a path-inserted well-known URL
  * (`/.well-known/ai-capabilities/api`), the base URL must also sit under that path (`/api` or
- * `/api/…`, not `/apixxx`). Dot segments, encoded dot segments and slashes, fragments, queries and
- * userinfo are refused. Throws {@link OriginMismatchError} naming both origins.
+ * `/api/…`, not `/apixxx`). Encoded dot segments and slashes, fragments, queries and userinfo are
+ * refused. Throws {@link OriginMismatchError} naming both origins.
  * @internal
  */
 export function checkOriginBinding(manifestUrl: string, baseUrl: string, allowedOrigins: ReadonlySet<string>): void {
