@@ -35,7 +35,10 @@ export function toManifestArguments(format: ExportFormat, tool: CatalogTool, arg
   const walk = (value: unknown, schema: unknown, depth: number): unknown => {
     if (depth > MAX_DEPTH) return value;
     const node = resolve(schema, root);
-    if (Array.isArray(value)) return value.map((item) => walk(item, node?.['items'], depth + 1));
+    if (Array.isArray(value)) {
+      const items = node === undefined ? undefined : itemSchema(node, root, 0);
+      return value.map((item) => walk(item, items, depth + 1));
+    }
     if (!isSchemaNode(value) || node === undefined) return value;
     const shape = objectShape(node, value, root, renamed, 0);
     const result: Record<string, unknown> = {};
@@ -87,6 +90,19 @@ function objectShape(node: SchemaNode, value: Record<string, unknown>, root: Sch
     if (best) merge(best);
   }
   return shape;
+}
+
+/** The item schema of an array schema, its own or that of the first branch (`anyOf`, `oneOf`, `allOf`) that has one. */
+function itemSchema(node: SchemaNode, root: SchemaNode, depth: number): unknown {
+  if (node['items'] !== undefined || depth > MAX_DEPTH) return node['items'];
+  for (const keyword of ['allOf', 'anyOf', 'oneOf']) {
+    for (const branch of Array.isArray(node[keyword]) ? (node[keyword] as unknown[]) : []) {
+      const resolved = resolve(branch, root);
+      const items = resolved === undefined ? undefined : itemSchema(resolved, root, depth + 1);
+      if (items !== undefined) return items;
+    }
+  }
+  return undefined;
 }
 
 /** Follows local `$ref`s (a bounded number of hops); `undefined` for anything that is not a schema object. */

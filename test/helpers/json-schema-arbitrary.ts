@@ -37,23 +37,19 @@ export function arbitraryFromSchema(schema: unknown, root: Schema = isSchema(sch
     let target: unknown = root;
     for (const token of (schema['$ref'] as string).slice(2).split('/')) target = isSchema(target) ? target[token.replaceAll('~1', '/').replaceAll('~0', '~')] : undefined;
     const { $ref: _reference, ...siblings } = schema;
-    return arbitraryFromSchema(Object.keys(siblings).length > 0 && isSchema(target) ? { ...target, ...siblings } : target, root, depth + 1);
+    return arbitraryFromSchema(isSchema(target) ? merge(target, siblings) : target, root, depth + 1);
   }
   if ('const' in schema) return fc.constant(schema['const']);
   if (Array.isArray(schema['enum'])) return fc.constantFrom(...(schema['enum'] as unknown[]));
   const branches = (schema['anyOf'] ?? schema['oneOf']) as unknown[] | undefined;
   if (Array.isArray(branches) && branches.length > 0) {
     const { anyOf: _anyOf, oneOf: _oneOf, ...rest } = schema;
-    return fc.oneof(...branches.map((branch) => arbitraryFromSchema(isSchema(branch) ? { ...rest, ...branch } : branch, root, depth + 1)));
+    return fc.oneof(...branches.map((branch) => arbitraryFromSchema(isSchema(branch) ? merge(rest, resolve(branch, root)) : branch, root, depth + 1)));
   }
   if (Array.isArray(schema['allOf'])) {
     const { allOf, ...rest } = schema;
-    const merged: Schema = { ...rest };
-    for (const branch of allOf as unknown[]) {
-      if (!isSchema(branch)) continue;
-      const properties = { ...(merged['properties'] as Schema | undefined), ...(branch['properties'] as Schema | undefined) };
-      Object.assign(merged, branch, { properties, required: [...((merged['required'] as string[]) ?? []), ...((branch['required'] as string[]) ?? [])] });
-    }
+    let merged: Schema = rest;
+    for (const branch of allOf as unknown[]) if (isSchema(branch)) merged = merge(merged, resolve(branch, root));
     return arbitraryFromSchema(merged, root, depth + 1);
   }
   const types = (Array.isArray(schema['type']) ? schema['type'] : schema['type'] === undefined ? inferTypes(schema) : [schema['type']]) as string[];
@@ -61,6 +57,24 @@ export function arbitraryFromSchema(schema: unknown, root: Schema = isSchema(sch
   const choices = types.map((type) => typed(type, schema, root, depth));
   if (nullable) choices.push(fc.constant(null));
   return choices.length === 1 ? choices[0]! : fc.oneof(...choices);
+}
+
+/** Follows one local `$ref` (with its siblings merged in). */
+function resolve(schema: Schema, root: Schema): Schema {
+  if (typeof schema['$ref'] !== 'string') return schema;
+  let target: unknown = root;
+  for (const token of (schema['$ref'] as string).slice(2).split('/')) target = isSchema(target) ? target[token.replaceAll('~1', '/').replaceAll('~0', '~')] : undefined;
+  const { $ref: _reference, ...siblings } = schema;
+  return isSchema(target) ? merge(resolve(target, root), siblings) : siblings;
+}
+
+/** Both schemas at once, as far as this generator reads them: properties and required united, other keywords from `b`. */
+function merge(a: Schema, b: Schema): Schema {
+  const merged: Schema = { ...a, ...b };
+  if (isSchema(a['properties']) || isSchema(b['properties'])) merged['properties'] = { ...(a['properties'] as Schema | undefined), ...(b['properties'] as Schema | undefined) };
+  if (Array.isArray(a['required']) || Array.isArray(b['required'])) merged['required'] = [...((a['required'] as string[]) ?? []), ...((b['required'] as string[]) ?? [])];
+  if (a['type'] !== undefined && b['type'] === undefined) merged['type'] = a['type'];
+  return merged;
 }
 
 function inferTypes(schema: Schema): string[] {
@@ -102,6 +116,8 @@ function typed(type: string, schema: Schema, root: Schema, depth: number): Arbit
         if (depth >= MAX_DEPTH && !required.has(name)) continue;
         record[name] = arbitraryFromSchema(child, root, depth + 1);
       }
+      // A required member that is not declared takes the additionalProperties schema.
+      for (const name of required) if (!Object.hasOwn(record, name) && schema['additionalProperties'] !== false) record[name] = arbitraryFromSchema(isSchema(schema['additionalProperties']) ? schema['additionalProperties'] : true, root, depth + 1);
       const requiredKeys = Object.keys(record).filter((name) => required.has(name));
       return fc.record(record, { requiredKeys });
     }

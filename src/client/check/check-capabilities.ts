@@ -3,7 +3,8 @@ import { digestManifest } from '../../manifest/digest-manifest.js';
 import { parseManifest } from '../../manifest/parse-manifest.js';
 import { findSecretValues } from '../../server/find-secret-values.js';
 import { AicapError } from '../../errors/aicap-error.js';
-import { createGuardedFetch, type GuardedFetchOptions } from '../guarded-fetch.js';
+import { createGuardedFetch } from '../fetch/create-guarded-fetch.js';
+import type { GuardedFetchOptions } from '../fetch/guarded-fetch-options.js';
 import { checkOriginBinding } from '../trust/check-origin-binding.js';
 import type { FetchFunction } from '../client-types.js';
 

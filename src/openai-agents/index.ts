@@ -1,0 +1,11 @@
+/**
+ * `aicap/openai-agents`: the tools of aicap manifests as OpenAI Agents SDK function tools (optional
+ * peer `@openai/agents`). Calls go through an aicap client; approvals through the run's interruptions.
+ *
+ * This file is the complete public surface of the entry. Every export is chosen by hand.
+ * @module
+ */
+
+export { createOpenAIAgentsTools } from './create-openai-agents-tools.js';
+export type { OpenAIAgentsToolsOptions } from './create-openai-agents-tools.js';
+export type { AgentToolClient, AgentToolOptions } from '../tools/agent-tool-options.js';
