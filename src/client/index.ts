@@ -23,13 +23,15 @@ export type {
   TrustFinding,
   TrustSeverity,
 } from './client-types.js';
-export { createGuardedFetch } from './guarded-fetch.js';
-export type { GuardedFetch, GuardedFetchOptions, GuardedFetchTimeouts, LookupFunction, ResolvedAddress, ConnectTarget } from './guarded-fetch.js';
+export { createGuardedFetch } from './fetch/create-guarded-fetch.js';
+export type { GuardedFetch, GuardedFetchOptions, GuardedFetchTimeouts } from './fetch/guarded-fetch-options.js';
+export type { LookupFunction, ResolvedAddress, ConnectTarget } from './ssrf/create-pinned-connector.js';
 export { createMemoryCacheStore } from './cache/cache-store.js';
 export type { CacheStore, MemoryCacheStoreOptions } from './cache/cache-store.js';
 export type { ManifestChangeEvent } from './trust/manifest-change-event.js';
 export { SsrfBlockedError } from './errors/ssrf-blocked-error.js';
 export { ResponseTooLargeError } from './errors/response-too-large-error.js';
+export { ContentEncodingRefusedError } from './errors/content-encoding-refused-error.js';
 export { RedirectBlockedError } from './errors/redirect-blocked-error.js';
 export { OriginMismatchError } from './errors/origin-mismatch-error.js';
 export { DiscoveryError } from './errors/discovery-error.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { AicapError } from '../../errors/aicap-error.js';
-import { readBodyBytes } from '../guarded-fetch.js';
+import { readBodyBytes } from '../fetch/read-body-bytes.js';
 import { decodeResponseBody, mediaTypeOf } from './read-response-body.js';
 
 const MAX_SIZE_IN_BYTES = 1000;

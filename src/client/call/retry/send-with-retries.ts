@@ -4,7 +4,7 @@ import type { Auth, ErrorContract, RetryStrategy } from '../../../manifest/manif
 import { parseWwwAuthenticate } from '../../auth/parse-www-authenticate.js';
 import type { Authenticator } from '../../auth/create-authenticator.js';
 import type { AuditEvent } from '../../client-types.js';
-import type { BufferedResponse, GuardedFetch } from '../../guarded-fetch.js';
+import type { BufferedResponse, GuardedFetch } from '../../fetch/guarded-fetch-options.js';
 import type { Redactor } from '../../policy/create-redactor.js';
 import { redactUrl } from '../../redact-url.js';
 import type { CallError } from '../call-envelope.js';
