@@ -180,14 +180,22 @@ export async function startPaymentsServer(options: StartPaymentsServerOptions = 
   app.get(`${PROTECTED_RESOURCE_PATH}${BASE_PATH}`, (_request, response) => {
     response.json({ resource: `${origin}${BASE_PATH}`, authorization_servers: [origin], scopes_supported: ['read', 'admin'], bearer_methods_supported: ['header'] });
   });
+  // RFC 8414 §2 requires `response_types_supported`; MCP clients also require `authorization_endpoint`.
+  // This server issues tokens by client credentials only, so it supports no response type and its
+  // authorization endpoint answers every request with `unsupported_response_type`.
   app.get('/.well-known/oauth-authorization-server', (_request, response) => {
     response.json({
       issuer: origin,
+      authorization_endpoint: `${origin}/oauth/authorize`,
       token_endpoint: `${origin}/oauth/token`,
+      response_types_supported: [],
       grant_types_supported: ['client_credentials'],
       token_endpoint_auth_methods_supported: ['client_secret_basic', 'client_secret_post'],
       scopes_supported: ['read', 'admin'],
     });
+  });
+  app.get('/oauth/authorize', (_request, response) => {
+    response.status(400).json({ error: 'unsupported_response_type', error_description: 'This server issues tokens with the client_credentials grant only: POST /oauth/token.' });
   });
   app.post('/oauth/token', express.urlencoded({ extended: false, limit: '8kb' }), (request, response) => {
     const client = oauthClientOf(request.get('Authorization'), request.body as Record<string, unknown>);

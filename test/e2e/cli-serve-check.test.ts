@@ -41,7 +41,11 @@ describe('checkCapabilities', () => {
       if (request.url?.startsWith('/.well-known/ai-capabilities')) return routes.manifest!(request, response);
       if (request.url === '/.well-known/oauth-protected-resource') {
         response.setHeader('content-type', 'application/json');
-        return response.end(JSON.stringify({ resource: 'x', authorization_servers: ['http://127.0.0.1:1'] }));
+        return response.end(JSON.stringify({ resource: `${origin}/v2`, authorization_servers: [origin] }));
+      }
+      if (request.url === '/.well-known/oauth-authorization-server') {
+        response.setHeader('content-type', 'application/json');
+        return response.end(JSON.stringify({ issuer: origin, token_endpoint: `${origin}/token`, response_types_supported: [], grant_types_supported: ['client_credentials'] }));
       }
       response.statusCode = 401;
       response.setHeader('www-authenticate', 'Bearer realm="test"');
@@ -57,6 +61,7 @@ describe('checkCapabilities', () => {
     expect(byId.get('http.conditional')?.outcome).toBe('pass');
     expect(byId.get('endpoint.list_transactions')?.message).toContain('401');
     expect(byId.get('auth.provider_discovery')?.outcome).toBe('pass');
+    expect(byId.get('auth.authorization_server')?.outcome).toBe('pass');
     // Consequential tools are counted, never requested.
     expect(byId.get('endpoints.consequential')?.message).toMatch(/^4 consequential/);
   });

@@ -7,19 +7,11 @@ import { createGuardedFetch } from '../fetch/create-guarded-fetch.js';
 import type { GuardedFetchOptions } from '../fetch/guarded-fetch-options.js';
 import { checkOriginBinding } from '../trust/check-origin-binding.js';
 import type { FetchFunction } from '../client-types.js';
+import { checkOAuthMetadata } from './check-oauth-metadata.js';
+import { describeError as describe, type CheckOutcome, type CheckResult } from './check-result.js';
+import { detectMcpServer } from './detect-mcp-server.js';
 
-/** Outcome of one check. `fail` makes the whole report fail; `warn` does not. */
-export type CheckOutcome = 'pass' | 'warn' | 'fail' | 'skip';
-
-/** One line of a {@link CheckReport}. */
-export interface CheckResult {
-  /** Stable identifier, e.g. `manifest.etag`. */
-  id: string;
-  /** Outcome. */
-  outcome: CheckOutcome;
-  /** What was observed and, when not passing, what to do. */
-  message: string;
-}
+export type { CheckOutcome, CheckResult } from './check-result.js';
 
 /** What {@link checkCapabilities} found. */
 export interface CheckReport {
@@ -50,7 +42,9 @@ export interface CheckCapabilitiesOptions {
  * strict JSON, schema and semantic checks, no secrets, origin binding), HTTP caching (strong ETag,
  * 304 on `If-None-Match`, `Cache-Control`, `Vary` for per-credential variants), HEAD, CORS, no
  * `Set-Cookie`, read-only endpoints answering 401 with `WWW-Authenticate` when auth is declared, and
- * the OAuth metadata named by `provider_discovery`. Never throws for what the server does; a
+ * the OAuth metadata named by `provider_discovery` (RFC 9728, then RFC 8414's required members).
+ * Where there is no manifest, it says when the origin is an MCP server instead (Server Card, AI
+ * Catalog entry, JSON-RPC endpoint), pointing at the card. Never throws for what the server does; a
  * request that cannot be made becomes a failed check.
  * @example
  * const report = await checkCapabilities('https://api.example.com');
@@ -79,16 +73,20 @@ export async function checkCapabilities(originOrUrl: string, options: CheckCapab
     bytes = new Uint8Array(await response.arrayBuffer());
   } catch (error) {
     add('manifest.fetch', 'fail', `GET ${url} failed: ${describe(error)}`);
+    await detectMcpServer(originOrUrl, fetch, add);
     return { url, ok: false, checks };
   }
-  if (response.status !== 200) {
+  const contentType = (response.headers.get('content-type') ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
+  if (response.status !== 200 || contentType === 'application/mcp-server-card+json') {
     const challenge = response.headers.get('www-authenticate');
-    add('manifest.status', 'fail', `GET ${url} answered ${response.status}${challenge ? ` (WWW-Authenticate: ${challenge}; pass --token)` : ''}; expected 200`);
+    const found = response.status === 200 ? 'is an MCP Server Card, not a manifest' : `answered ${response.status}${challenge ? ` (WWW-Authenticate: ${challenge}; pass --token)` : ''}; expected 200`;
+    add('manifest.status', 'fail', `GET ${url} ${found}`);
+    // A missing manifest on an MCP server is a different situation than a broken API: say which it is.
+    await detectMcpServer(originOrUrl, fetch, add);
     return { url, ok: false, checks };
   }
   add('manifest.status', 'pass', `GET ${url} answered 200 (${bytes.byteLength} bytes)`);
 
-  const contentType = (response.headers.get('content-type') ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
   if (contentType === MANIFEST_MEDIA_TYPE) add('manifest.media_type', 'pass', `Content-Type is ${MANIFEST_MEDIA_TYPE}`);
   else if (contentType === 'application/json') add('manifest.media_type', 'warn', `Content-Type is application/json; serve ${MANIFEST_MEDIA_TYPE}`);
   else add('manifest.media_type', 'fail', `Content-Type is "${contentType || 'missing'}"; serve ${MANIFEST_MEDIA_TYPE}`);
@@ -151,7 +149,7 @@ export async function checkCapabilities(originOrUrl: string, options: CheckCapab
   }
 
   if (options.probeEndpoints !== false) await probeEndpoints(manifest, fetch, add);
-  await checkProviderDiscovery(manifest, fetch, add);
+  await checkOAuthMetadata(manifest, fetch, add);
 
   return { url, ok: !checks.some((check) => check.outcome === 'fail'), checks };
 }
@@ -181,24 +179,6 @@ async function probeEndpoints(manifest: Manifest, fetch: FetchFunction, add: (id
   }
 }
 
-async function checkProviderDiscovery(manifest: Manifest, fetch: FetchFunction, add: (id: string, outcome: CheckOutcome, message: string) => void): Promise<void> {
-  const discovery = manifest.auth?.provider_discovery;
-  if (!discovery) return;
-  try {
-    const answer = await fetch(discovery, { headers: { accept: 'application/json' } });
-    if (answer.status !== 200) {
-      await answer.body?.cancel();
-      add('auth.provider_discovery', 'fail', `GET ${discovery} answered ${answer.status}`);
-      return;
-    }
-    const metadata = (await answer.json()) as Record<string, unknown>;
-    const kind = Array.isArray(metadata['authorization_servers']) ? 'protected-resource metadata (RFC 9728)' : typeof metadata['token_endpoint'] === 'string' ? 'authorization-server metadata (RFC 8414 / OIDC)' : undefined;
-    add('auth.provider_discovery', kind ? 'pass' : 'fail', kind ? `${discovery} is ${kind}` : `${discovery} has neither authorization_servers nor token_endpoint`);
-  } catch (error) {
-    add('auth.provider_discovery', 'fail', `GET ${discovery} failed: ${describe(error)}`);
-  }
-}
-
 function toManifestUrl(originOrUrl: string): string {
   let url: URL;
   try {
@@ -212,8 +192,4 @@ function toManifestUrl(originOrUrl: string): string {
 
 function joinUrl(baseUrl: string, path: string): string {
   return `${baseUrl.replace(/\/+$/, '')}${path}`;
-}
-
-function describe(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }
