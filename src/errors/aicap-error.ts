@@ -33,6 +33,7 @@ export type AicapErrorCode =
   | 'OPENAPI_INVALID'
   | 'INVALID_OPTION'
   | 'INPUT_UNREADABLE'
+  | 'STORE_UNAVAILABLE'
   | 'ABORTED';
 
 /** Options shared by every aicap error. */

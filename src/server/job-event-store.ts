@@ -1,7 +1,8 @@
 /**
  * The storage contract behind job streams. The in-memory store ({@link createMemoryJobEventStore}) is
- * the default; a shared store (Redis: a hash per job, a capped list for the log, pub/sub for
- * `subscribe`, `WATCH`/`MULTI` for `update`) lets several server processes serve the same jobs.
+ * the default; a shared store (`aicap/redis`: a hash per job, a Redis Stream for the log, pub/sub for
+ * `subscribe`, a compare-and-set script for `update`, a lease per running job) lets several server
+ * processes serve the same jobs.
  * @module
  */
 
@@ -107,4 +108,10 @@ export interface JobEventStore {
   read(jobId: string, afterId: number, limit: number): Promise<JobEventPage | undefined>;
   /** Calls `listener` after every update of the job. Returns the unsubscribe function. */
   subscribe(jobId: string, listener: () => void): () => void;
+  /**
+   * Called by the process that runs the job, for as long as it runs it: a shared store keeps a
+   * renewed lease, so that another process can tell a job whose worker died (and mark it failed)
+   * from one that is merely slow. Returns the release function. Stores of one process omit it.
+   */
+  holdLease?(jobId: string): () => void;
 }

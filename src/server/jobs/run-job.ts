@@ -45,6 +45,7 @@ const EVENT_NAME = /^[A-Za-z][A-Za-z0-9_.-]{0,63}$/;
  */
 export async function runJob({ store, jobId, run, resolutionUrl }: RunJobInput): Promise<void> {
   const controller = new AbortController();
+  const releaseLease = store.holdLease?.(jobId);
   const waiters = new Set<() => void>();
   const unsubscribe = store.subscribe(jobId, () => {
     for (const waiter of [...waiters]) waiter();
@@ -85,6 +86,7 @@ export async function runJob({ store, jobId, run, resolutionUrl }: RunJobInput):
   } catch {
     // A store that fails while recording the outcome has no caller to tell; pollers see the last state it kept.
   } finally {
+    releaseLease?.();
     unsubscribe();
     waiters.clear();
   }
