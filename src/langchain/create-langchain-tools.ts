@@ -1,0 +1,60 @@
+import { tool as langchainTool, type StructuredToolInterface } from '@langchain/core/tools';
+import type { CatalogTool } from '../tools/create-catalog.js';
+import { callNeedsApproval, type AgentToolOptions } from '../tools/agent-tool-options.js';
+import { runToolCall } from '../tools/run-tool-call.js';
+
+/** What {@link LangChainToolsOptions.approve} is asked to decide. */
+export interface LangChainApprovalRequest {
+  /** The catalog tool the model called. */
+  tool: CatalogTool;
+  /** The arguments as the model proposed them (show them to the user; do not log them as they are). */
+  args: Record<string, unknown>;
+  /** The model's tool call id, when LangChain passed one. */
+  toolCallId: string | undefined;
+}
+
+/** Options of {@link createLangChainTools}. */
+export interface LangChainToolsOptions extends AgentToolOptions {
+  /**
+  Asked before every call that needs approval (see `needsApproval`). Resolve `true` to let it go.
+  In a LangGraph graph, call LangGraph's `interrupt()` here to pause the run for a human and resume
+  it with their answer. Without it, such calls are refused (nothing is sent): approval fails closed.
+
+  @default undefined
+  */
+  approve?: (request: LangChainApprovalRequest) => boolean | Promise<boolean>;
+}
+
+/**
+ * LangChain.js tools (`@langchain/core` `tool()`, a `DynamicStructuredTool` with the tool's JSON
+ * Schema), for `model.bindTools(tools)` and any agent loop or LangGraph `ToolNode`. The tool runs the
+ * call through `client.call` (or follows an async job to its result) and returns the model text
+ * (API data marked untrusted; on failure the error's code, retryability and user message). A call
+ * that needs approval first asks `approve`; declined, the model is told so and nothing is sent.
+ * @example
+ * const tools = createLangChainTools({ client, approve: async ({ tool, args }) => confirm(`${tool.name} ${JSON.stringify(args)}?`) });
+ * const reply = await model.bindTools(tools).invoke(messages);
+ * for (const call of reply.tool_calls ?? []) messages.push(await tools.find((t) => t.name === call.name)!.invoke(call));
+ */
+export function createLangChainTools(options: LangChainToolsOptions): StructuredToolInterface[] {
+  const tools = options.tools ?? options.client.catalog().tools;
+  return tools.map((catalogTool) =>
+    langchainTool(
+      async (input: Record<string, unknown>, config?: { toolCall?: { id?: string }; signal?: AbortSignal }) => {
+        const needsApproval = callNeedsApproval(options, catalogTool, input);
+        if (needsApproval) {
+          const approved = options.approve ? (await options.approve({ tool: catalogTool, args: input, toolCallId: config?.toolCall?.id })) === true : false;
+          if (!approved) return `Error APPROVAL_DENIED (not retryable): The call to "${catalogTool.name}" was not approved, so nothing was done. Ask the user before trying again.`;
+        }
+        const outcome = await runToolCall(options.client, catalogTool, input, {
+          approved: needsApproval,
+          ...(config?.signal ? { signal: config.signal } : {}),
+          ...(options.onJobEvent ? { onJobEvent: options.onJobEvent } : {}),
+          ...(options.needsInput ? { needsInput: options.needsInput } : {}),
+        });
+        return outcome.text;
+      },
+      { name: catalogTool.name, description: catalogTool.description, schema: catalogTool.inputSchema as Record<string, unknown> },
+    ) as unknown as StructuredToolInterface,
+  );
+}

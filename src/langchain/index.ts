@@ -1,0 +1,12 @@
+/**
+ * `aicap/langchain`: the tools of aicap manifests as LangChain.js tools (optional peer
+ * `@langchain/core`). Calls go through an aicap client; approvals through an `approve` callback
+ * (where a LangGraph graph calls `interrupt()`).
+ *
+ * This file is the complete public surface of the entry. Every export is chosen by hand.
+ * @module
+ */
+
+export { createLangChainTools } from './create-langchain-tools.js';
+export type { LangChainApprovalRequest, LangChainToolsOptions } from './create-langchain-tools.js';
+export type { AgentToolClient, AgentToolOptions } from '../tools/agent-tool-options.js';
