@@ -14,6 +14,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createClient } from '../../src/client/index.js';
 import { BUILT_CLI, runBuiltCli, type CliRun } from '../helpers/run-built-cli.js';
 
+// CLI runs share two cores with the rest of the suite: generous bounds, never a race.
+const SLOW_MACHINE = { timeoutInMs: 90_000 };
+
 const PAYMENTS = readFileSync(new URL('../../examples/payments/payments.manifest.json', import.meta.url), 'utf8');
 const OPENAPI = new URL('../fixtures/openapi/payments.openapi.yaml', import.meta.url).pathname;
 
@@ -72,54 +75,54 @@ afterAll(async () => {
   rmSync(directory, { recursive: true, force: true });
 });
 
-describe.concurrent('a newcomer’s mistakes, through the built CLI', () => {
+describe.concurrent('a newcomer’s mistakes, through the built CLI', { timeout: 180_000 }, () => {
   it('an address without its scheme gets the scheme hint (exit 2)', async () => {
-    expectOneLineError(await runBuiltCli(['tools', '127.0.0.1:3917']), 2, /Cannot read 127\.0\.0\.1:3917: no such file; for a server, add the scheme: http:\/\/127\.0\.0\.1:3917\./);
+    expectOneLineError(await runBuiltCli(['tools', '127.0.0.1:3917'], SLOW_MACHINE), 2, /Cannot read 127\.0\.0\.1:3917: no such file; for a server, add the scheme: http:\/\/127\.0\.0\.1:3917\./);
   });
 
   it('a refused connection says that nothing is listening (exit 1, discovery failed)', async () => {
-    expectOneLineError(await runBuiltCli(['tools', `http://127.0.0.1:${closedPort}`]), 1, new RegExp(`Nothing is listening on 127\\.0\\.0\\.1:${closedPort} \\(connection refused\\): is the server running`));
+    expectOneLineError(await runBuiltCli(['tools', `http://127.0.0.1:${closedPort}`], SLOW_MACHINE), 1, new RegExp(`Nothing is listening on 127\\.0\\.0\\.1:${closedPort} \\(connection refused\\): is the server running`));
   });
 
   it('a slow server names the --timeout flag, not a library option', async () => {
-    const result = await runBuiltCli(['tools', hangingOrigin, '--timeout', '300']);
+    const result = await runBuiltCli(['tools', hangingOrigin, '--timeout', '300'], SLOW_MACHINE);
     expectOneLineError(result, 1, /Timed out after 300 ms .*Raise `--timeout <ms>`/);
     expect(result.stderr).not.toContain('network.timeouts');
   });
 
   it('an unknown option gets a did-you-mean (exit 2)', async () => {
-    expectOneLineError(await runBuiltCli(['tools', origin, '--tokne', 'x']), 2, /Unknown option `--tokne`: did you mean `--token`\? Run `aicap tools --help` for the usage\./);
+    expectOneLineError(await runBuiltCli(['tools', origin, '--tokne', 'x'], SLOW_MACHINE), 2, /Unknown option `--tokne`: did you mean `--token`\? Run `aicap tools --help` for the usage\./);
   });
 
   it('an unknown command gets a did-you-mean (exit 2)', async () => {
-    expectOneLineError(await runBuiltCli(['tool', origin]), 2, /Unknown command "tool": did you mean `aicap tools`\?/);
+    expectOneLineError(await runBuiltCli(['tool', origin], SLOW_MACHINE), 2, /Unknown command "tool": did you mean `aicap tools`\?/);
   });
 
   it('validate <origin> reads the well-known manifest (exit 0)', async () => {
-    const result = await runBuiltCli(['validate', origin]);
+    const result = await runBuiltCli(['validate', origin], SLOW_MACHINE);
     expect(result.code, result.stderr).toBe(0);
     expect(result.stderr).toContain(`✔ ${origin} is a valid manifest`);
   });
 
   it('validate of an OpenAPI description points at aicap generate (exit 2)', async () => {
-    expectOneLineError(await runBuiltCli(['validate', OPENAPI]), 2, /is not a manifest\. It looks like an OpenAPI description: run `aicap generate .*payments\.openapi\.yaml -o manifest\.json`/);
+    expectOneLineError(await runBuiltCli(['validate', OPENAPI], SLOW_MACHINE), 2, /is not a manifest\. It looks like an OpenAPI description: run `aicap generate .*payments\.openapi\.yaml -o manifest\.json`/);
   });
 
   it('serve of a missing file is one line, not ENOENT (exit 2)', async () => {
-    const result = await runBuiltCli(['serve', join(directory, 'nope.json')]);
+    const result = await runBuiltCli(['serve', join(directory, 'nope.json')], SLOW_MACHINE);
     expectOneLineError(result, 2, /Cannot read .*nope\.json: no such file\./);
     expect(result.stderr).not.toContain('ENOENT');
   });
 
   it('serve on a port in use names --port (exit 2)', async () => {
     const busy = servers[0]!.address() as AddressInfo;
-    const result = await runBuiltCli(['serve', manifestFile, '--port', String(busy.port)]);
+    const result = await runBuiltCli(['serve', manifestFile, '--port', String(busy.port)], SLOW_MACHINE);
     expectOneLineError(result, 2, /the port is in use; .*`--port <n>` \(`--port 0` picks a free one\)/);
     expect(result.stderr).not.toContain('EADDRINUSE');
   });
 
   it('serve --base-url without a scheme names the flag, not createManifestHandler (exit 2)', async () => {
-    const result = await runBuiltCli(['serve', manifestFile, '--base-url', '127.0.0.1:5000']);
+    const result = await runBuiltCli(['serve', manifestFile, '--base-url', '127.0.0.1:5000'], SLOW_MACHINE);
     expectOneLineError(result, 2, /The `--base-url` option takes an absolute http\(s\) URL/);
     expect(result.stderr).not.toContain('createManifestHandler');
   });
@@ -127,13 +130,13 @@ describe.concurrent('a newcomer’s mistakes, through the built CLI', () => {
   it('an invalid overlay is invalid input (exit 2), not a stale file (1)', async () => {
     const overlay = join(directory, 'bad.overlay.yaml');
     writeFileSync(overlay, 'tools:\n  list_transactions:\n    intent: 5\n');
-    const result = await runBuiltCli(['generate', OPENAPI, '--overlay', overlay, '-o', join(directory, 'out.json'), '--check']);
+    const result = await runBuiltCli(['generate', OPENAPI, '--overlay', overlay, '-o', join(directory, 'out.json'), '--check'], SLOW_MACHINE);
     expect(result.code, result.stderr).toBe(2);
     expect(result.stderr).toMatch(/^✘ /m);
   });
 
   it('a --timeout that is not a number names the flag and the unit (exit 2)', async () => {
-    expectOneLineError(await runBuiltCli(['call', origin, 'list_transactions', '--timeout', '5s']), 2, /The `--timeout` option must be a whole number \(milliseconds\), 1 or more; got "5s"\./);
+    expectOneLineError(await runBuiltCli(['call', origin, 'list_transactions', '--timeout', '5s'], SLOW_MACHINE), 2, /The `--timeout` option must be a whole number \(milliseconds\), 1 or more; got "5s"\./);
   });
 });
 
@@ -151,13 +154,13 @@ describe('aicap serve, then a client against it', () => {
       serve!.once('exit', (code) => reject(new Error(`aicap serve exited with ${code}: ${stderr}`)));
     });
     expect(first).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
-    const tools = await runBuiltCli(['tools', first, '--json']);
+    const tools = await runBuiltCli(['tools', first, '--json'], SLOW_MACHINE);
     expect(tools.code, tools.stderr).toBe(0);
     expect((JSON.parse(tools.stdout) as { tools: unknown[] }).tools.length).toBeGreaterThan(0);
     expect(stderr).toContain(`service.base_url https://api.example.com/v2 served as ${first}/v2`);
     const manifest = (await (await fetch(`${first}/.well-known/ai-capabilities`)).json()) as { service: { base_url: string } };
     expect(manifest.service.base_url).toBe(`${first}/v2`);
-  }, 60_000);
+  }, 240_000);
 });
 
 describe('client.load given a location', () => {
