@@ -3,6 +3,7 @@ import { escapePointerToken, toPointer } from '../internal/json-pointer.js';
 import { isLoopbackHostname } from '../internal/is-loopback-hostname.js';
 import { checkDefinitionCycles, checkDefinitionReferences, type ReferenceScope } from './check-definition-references.js';
 import { checkEmbeddedSchema } from './check-embedded-schema.js';
+import { forbiddenHeaderReason } from './forbidden-header-parameter.js';
 import { manifestSchema } from './manifest-schema.js';
 import { SCHEMA_VERSION, type JsonSchema, type Manifest, type Parameter } from './manifest-v0.js';
 import type { ValidationIssue } from './validation-issue.js';
@@ -495,17 +496,11 @@ function checkDefinitions(definitions: Record<string, JsonSchema>, issues: Valid
   issues.push(...checkDefinitionCycles(definitions));
 }
 
-// Headers that frame or route the message (RFC 9110 §7.6.1, RFC 9112) or that the client owns: a
-// value chosen by a model could redirect the request to another virtual host, smuggle a second
-// request or replace the caller's credentials and cookies.
-const FORBIDDEN_HEADERS = new Set(['host', 'connection', 'content-length', 'transfer-encoding', 'upgrade', 'te', 'trailer', 'keep-alive', 'expect', 'cookie', 'authorization']);
-
 function checkHeaderParameters(value: Record<string, unknown>, base: string, issues: ValidationIssue[]): void {
   for (const [name, parameter] of parameterEntries(value)) {
     if (parameter.in !== 'header') continue;
-    const lower = name.toLowerCase();
-    if (!FORBIDDEN_HEADERS.has(lower) && !lower.startsWith('proxy-')) continue;
-    const instead = lower === 'cookie' ? 'declare each cookie with "in": "cookie"' : lower === 'authorization' ? 'credentials are described under "auth" and sent by the client' : 'the HTTP client sets it';
+    const instead = forbiddenHeaderReason(name);
+    if (instead === undefined) continue;
     issues.push({ pointer: `${base}/parameters/${escapePointerToken(name)}`, code: 'parameter.forbidden_header', message: `${quote(name)} cannot be a header parameter: ${instead}`, severity: 'error' });
   }
 }

@@ -34,11 +34,12 @@ describe('generateManifest', () => {
     expect(warnings).toEqual([expect.objectContaining({ code: 'intent.missing', message: expect.stringContaining('close_account') })]);
   });
 
-  it('keeps a circular schema as $defs with local references', async () => {
+  it('writes each component once as a shared definition, circular ones included, and refers to it', async () => {
     const { manifest } = await generateManifest({ input: fixture('payments.openapi.yaml') });
-    const schema = manifest.resources![0]!.returns!.schema as { $defs: Record<string, unknown> };
-    expect(schema).toMatchObject({ $ref: '#/$defs/Account' });
-    expect(schema.$defs['Person']).toEqual({ type: 'object', properties: { name: { type: 'string' }, guardian: { $ref: '#/$defs/Person' } } });
+    expect(manifest.schema_version).toBe('0.2.0');
+    expect(manifest.resources![0]!.returns!.schema).toEqual({ $ref: '#/definitions/Account' });
+    expect(manifest.definitions?.['Person']).toEqual({ type: 'object', properties: { name: { type: 'string' }, guardian: { $ref: '#/definitions/Person' } } });
+    expect(JSON.stringify(manifest)).not.toContain('$defs');
   });
 
   it('applies an overlay: intent, approval, redaction, agent identification, and reports unknown ids', async () => {
@@ -64,10 +65,8 @@ describe('generateManifest', () => {
     expect(validateManifest(manifest).valid).toBe(true);
     const book = manifest.tools.find((tool) => tool.id === 'get_book')!;
     expect(book.parameters?.['isbn']?.json_schema).toEqual({ type: 'string', pattern: '^[0-9-]{10,17}$' });
-    expect(book.returns?.schema).toEqual({
-      $ref: '#/$defs/Book',
-      $defs: { Book: { type: 'object', properties: { title: { type: 'string' }, author: { $ref: '#/$defs/Author' } } }, Author: { type: 'object', properties: { name: { type: 'string' }, books: { type: 'array', items: { $ref: '#/$defs/Book' } } } } },
-    });
+    expect(book.returns?.schema).toEqual({ $ref: '#/definitions/Book' });
+    expect(manifest.definitions).toMatchObject({ Book: { type: 'object', properties: { title: { type: 'string' }, author: { $ref: '#/definitions/Author' } } }, Author: { type: 'object', properties: { name: { type: 'string' }, books: { type: 'array', items: { $ref: '#/definitions/Book' } } } } });
   });
 
   it('refuses a $ref that leaves the description directory, naming the option that allows it', async () => {
@@ -84,7 +83,8 @@ describe('generateManifest', () => {
     const create = manifest.tools.find((tool) => tool.id === 'createPet')!;
     expect(create.parameters?.['name']).toEqual({ type: 'string', required: true, in: 'body' });
     expect(create.parameters?.['tag']).toEqual({ type: 'string', required: false, in: 'body', json_schema: { type: ['string', 'null'] } });
-    expect(create.parameters?.['parent']?.json_schema).toEqual({ $ref: '#/$defs/Pet', $defs: { Pet: expect.objectContaining({ type: 'object' }) } });
+    expect(create.parameters?.['parent']?.json_schema).toEqual({ $ref: '#/definitions/Pet' });
+    expect(manifest.definitions?.['Pet']).toEqual(expect.objectContaining({ type: 'object' }));
   });
 
   it('accepts the description as text and as an object', async () => {
@@ -156,7 +156,7 @@ describe('generateManifest: a body that cannot be flattened', () => {
 });
 
 describe('generateManifest: component references', () => {
-  it('produces parameter schemas whose $defs references the client can compile and enforce (recursive Tag)', async () => {
+  it('produces parameter schemas whose shared definitions the client can compile and enforce (recursive Tag)', async () => {
     const { validateToolArguments } = await import('../client/call/validate-tool-arguments.js');
     const description = {
       openapi: '3.1.0',
@@ -167,7 +167,75 @@ describe('generateManifest: component references', () => {
     };
     const { manifest } = await generateManifest({ input: description });
     const tool = manifest.tools[0]!;
-    expect(() => validateToolArguments(tool, { tag: { name: 'a', child: { name: 'b', child: { name: 'c' } } } })).not.toThrow();
-    expect(() => validateToolArguments(tool, { tag: { name: 'a', child: { child: { name: 'c' } } } })).toThrow(expect.objectContaining({ code: 'INVALID_ARGUMENTS' }));
+    expect(() => validateToolArguments(tool, { tag: { name: 'a', child: { name: 'b', child: { name: 'c' } } } }, manifest)).not.toThrow();
+    expect(() => validateToolArguments(tool, { tag: { name: 'a', child: { child: { name: 'c' } } } }, manifest)).toThrow(expect.objectContaining({ code: 'INVALID_ARGUMENTS' }));
+  });
+});
+
+describe('generateManifest: real-API hygiene', () => {
+  const base = { openapi: '3.1.0', info: { title: 'Hygiene', version: '1.0.0' }, servers: [{ url: 'https://api.example.com' }] };
+
+  it('gives GET and HEAD no body parameter, and warns only when the ignored body declared something', async () => {
+    const emptyForm = { content: { 'application/x-www-form-urlencoded': { schema: { type: 'object', properties: {}, additionalProperties: false } } } };
+    const withFields = { content: { 'application/json': { schema: { type: 'object', properties: { filter: { type: 'string' } } } } } };
+    const { manifest, warnings } = await generateManifest({
+      input: { ...base, paths: { '/account': { get: { operationId: 'getAccount', requestBody: emptyForm, responses: { '200': { description: 'ok' } } }, head: { operationId: 'headAccount', requestBody: withFields, responses: { '200': { description: 'ok' } } } } } },
+    });
+    expect(manifest.tools.map((tool) => [tool.id, tool.parameters, tool.body_parameter])).toEqual([
+      ['getAccount', undefined, undefined],
+      ['headAccount', undefined, undefined],
+    ]);
+    expect(warnings.filter((warning) => warning.code === 'body.ignored').map((warning) => warning.where)).toEqual(['HEAD /account']);
+  });
+
+  it('drops secret-looking examples and defaults, in definitions too, with one warning naming the operations, so the server accepts the manifest', async () => {
+    const { createManifestHandler } = await import('../server/create-manifest-handler.js');
+    const key = `-----BEGIN RSA PRIVATE KEY-----\nMIIEowIBAAKCAQEA${'x'.repeat(40)}\n-----END RSA PRIVATE KEY-----`;
+    const { manifest, warnings } = await generateManifest({
+      input: {
+        ...base,
+        components: { schemas: { App: { type: 'object', properties: { pem: { type: 'string', example: key }, client_secret: { type: 'string', example: 'a1b2c3d4e5f6' }, name: { type: 'string', example: 'My app' } } } } },
+        paths: {
+          '/apps': { get: { operationId: 'listApps', parameters: [{ name: 'api_key', in: 'query', schema: { type: 'string', default: 'ghp_' + 'a'.repeat(36) } }], responses: { '200': { description: 'ok', content: { 'application/json': { schema: { type: 'array', items: { $ref: '#/components/schemas/App' } } } } } } } },
+          '/ping': { get: { operationId: 'ping', responses: { '200': { description: 'ok' } } } },
+        },
+      },
+    });
+    const text = JSON.stringify(manifest);
+    expect(text).not.toContain('PRIVATE KEY');
+    expect(text).not.toContain('a1b2c3d4e5f6');
+    expect(text).not.toContain('ghp_');
+    // Harmless examples stay.
+    expect(manifest.definitions?.['App']).toMatchObject({ properties: { name: { examples: ['My app'] } } });
+    const secret = warnings.filter((warning) => warning.code === 'example.secret_dropped');
+    expect(secret).toHaveLength(1);
+    expect(secret[0]!.message).toContain('GET /apps');
+    expect(secret[0]!.message).not.toContain('GET /ping');
+    expect(() => createManifestHandler({ manifest })).not.toThrow();
+  });
+
+  it('skips header parameters a manifest may not declare, with a warning', async () => {
+    const { manifest, warnings } = await generateManifest({
+      input: { ...base, paths: { '/items': { get: { operationId: 'listItems', parameters: [{ name: 'Host', in: 'header', schema: { type: 'string' } }, { name: 'X-Tenant', in: 'header', schema: { type: 'string' } }], responses: { '200': { description: 'ok' } } } } } },
+    });
+    expect(Object.keys(manifest.tools[0]!.parameters ?? {})).toEqual(['X-Tenant']);
+    expect(warnings.map((warning) => warning.code)).toContain('parameter.forbidden_header');
+  });
+
+  it('warns about an x-ai-errors entry without status instead of dropping it silently', async () => {
+    const { manifest, warnings } = await generateManifest({
+      input: { ...base, paths: { '/items': { post: { operationId: 'addItem', 'x-ai-errors': { oops: { context: 'Something' }, not_found: { context: 'No such list' } }, responses: { '201': { description: 'ok' }, '404': { description: 'missing' } } } } } },
+    });
+    expect(manifest.tools[0]!.errors).toEqual({ not_found: { status: 404, context: 'No such list' } });
+    expect(warnings.find((warning) => warning.code === 'x-ai-errors.no_status')).toMatchObject({ where: 'POST /items', message: expect.stringContaining('"not_found"') });
+  });
+
+  it('points an overlay error keyed by a status into the overlay file, naming the generated code', async () => {
+    const overlay = parseManifestOverlay('tools:\n  addItem:\n    errors:\n      "422": { context: Fix the fields }\n', 'my.overlay.yaml');
+    const input = { ...base, paths: { '/items': { post: { operationId: 'addItem', responses: { '201': { description: 'ok' }, '422': { description: 'invalid' } } } } } };
+    await expect(generateManifest({ input, overlay })).rejects.toMatchObject({
+      code: 'OPENAPI_INVALID',
+      message: expect.stringMatching(/^my\.overlay\.yaml: \/tools\/addItem\/errors\/422: .*"unprocessable_entity"/),
+    });
   });
 });

@@ -5,11 +5,13 @@ import { convertSwaggerDescription, swaggerPointerToOpenApi } from './convert-sw
 import { checkOptions, displayLocation, loadOpenApiDescription, type LoadOpenApiDescriptionOptions } from './load-openapi-description.js';
 import { applyManifestOverlay, type ManifestOverlay } from './manifest-overlay.js';
 import { OpenApiInvalidError } from './openapi-invalid-error.js';
+import { dropSecretSamples } from './drop-secret-samples.js';
 import { createReferenceResolver } from './reference-resolver.js';
 import { repairEmbeddedSchemas } from './repair-embedded-schemas.js';
 import { createToolIdAllocator } from './tool-id.js';
 import { transformInfoObject } from './transform/info-object.js';
 import { transformOperationObject, type OperationMapping } from './transform/operation-object.js';
+import { collectDefinitions } from './transform/schema-object.js';
 import { transformSecuritySchemeObjects } from './transform/security-scheme-object.js';
 import { transformServerObject } from './transform/server-object.js';
 import { isRecord, nonEmptyString, type GeneratorWarning, type TransformContext } from './transform/transform-context.js';
@@ -33,9 +35,10 @@ export interface GenerateManifestOptions extends LoadOpenApiDescriptionOptions {
   */
   serverUrl?: string;
   /**
-  Largest response schema, in schema nodes with its `$defs`, copied whole into `returns.schema` /
+  Largest response schema, in schema nodes of its own (the shared definitions it references are
+  written once in the manifest's `definitions` and not counted), copied into `returns.schema` /
   `returns.item_schema`; of larger ones only the top-level fields and their types are kept (one
-  summary warning), so that a manifest of 1,000 tools stays a few megabytes.
+  summary warning).
 
   @default 500
   */
@@ -104,6 +107,7 @@ export async function generateManifest(options: GenerateManifestOptions): Promis
     dialect: !version.swagger && version.text.startsWith('3.1') ? '3.1' : '3.0',
     definitions: new Map(),
     definitionNames: new Set(),
+    usedDefinitions: new Set(),
     warn: (warning) => warnings.push(warning),
   };
   progress('mapping operations');
@@ -145,10 +149,13 @@ export async function generateManifest(options: GenerateManifestOptions): Promis
   if (policyUrl) policy.policy_url = policyUrl;
   if (Object.keys(policy).length > 0) manifest.policy = policy;
   if (info.versioning) manifest.versioning = info.versioning;
+  const definitions = collectDefinitions(context);
+  if (Object.keys(definitions).length > 0) manifest.definitions = definitions;
 
   if (options.overlay) applyManifestOverlay(manifest, options.overlay, warnings);
   markMissingIntents(manifest, warnings);
   repairEmbeddedSchemas(manifest, warnings);
+  dropSecretSamples(manifest, warnings);
   manifest.tools = manifest.tools.map((tool) => orderFields(tool, TOOL_FIELD_ORDER));
   progress('validating the manifest');
   const result = validateManifest(manifest, { warnUnknownFields: false });

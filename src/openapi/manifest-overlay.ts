@@ -1,7 +1,12 @@
 import type { Auth, ErrorContract, Manifest, Parameter, Policy, Prompt, Resource, Service, Tool, Versioning } from '../manifest/manifest-v0.js';
+import { escapePointerToken } from '../internal/json-pointer.js';
 import { parseDocumentText } from './load-openapi-description.js';
 import { OpenApiInvalidError } from './openapi-invalid-error.js';
+import { errorCodeForStatus } from './transform/responses-object.js';
 import { isRecord, type GeneratorWarning } from './transform/transform-context.js';
+
+// Where each parsed overlay came from, so that a mistake found only when it is applied names its file.
+const overlayLocations = new WeakMap<ManifestOverlay, string>();
 
 /**
  * The semantic layer of a manifest, kept apart from the OpenAPI description so that the structure
@@ -75,12 +80,15 @@ export function parseManifestOverlay(text: string, location = 'overlay'): Manife
     }
   }
   if (value['prompts'] !== undefined && !Array.isArray(value['prompts'])) throw new OpenApiInvalidError('`prompts` must be a list', { location });
+  overlayLocations.set(value as ManifestOverlay, location);
   return value as ManifestOverlay;
 }
 
 /**
  * Applies an overlay to a generated manifest in place. Ids the manifest does not have are reported
- * as warnings (a renamed operation must not silently lose its semantics).
+ * as warnings (a renamed operation must not silently lose its semantics). An error entry that has no
+ * `status` and merges into no generated error throws {@link OpenApiInvalidError} naming the overlay
+ * file and the entry's JSON Pointer in it.
  */
 export function applyManifestOverlay(manifest: Manifest, overlay: ManifestOverlay, warnings: GeneratorWarning[]): void {
   if (overlay.service) Object.assign(manifest.service, overlay.service);
@@ -109,7 +117,11 @@ export function applyManifestOverlay(manifest: Manifest, overlay: ManifestOverla
     }
     if (errors) {
       tool.errors ??= {};
-      for (const [code, contract] of Object.entries(errors)) tool.errors[code] = { ...tool.errors[code], ...contract } as ErrorContract;
+      for (const [code, contract] of Object.entries(errors)) {
+        const merged = { ...tool.errors[code], ...contract } as ErrorContract;
+        if (merged.status === undefined) throw overlayErrorWithoutStatus(overlay, id, code, tool);
+        tool.errors[code] = merged;
+      }
     }
     if (approval === true) approvals.add(id);
     if (approval === false) approvals.delete(id);
@@ -155,4 +167,12 @@ export function applyManifestOverlay(manifest: Manifest, overlay: ManifestOverla
   if (Object.keys(policy).length > 0) manifest.policy = policy;
   else delete manifest.policy;
   if (overlay.versioning) manifest.versioning = { ...manifest.versioning, ...overlay.versioning } as Versioning;
+}
+
+function overlayErrorWithoutStatus(overlay: ManifestOverlay, id: string, code: string, tool: Tool): OpenApiInvalidError {
+  const generated = Object.keys(tool.errors ?? {});
+  const listed = generated.length > 0 ? `its generated errors are ${generated.map((name) => `"${name}"`).join(', ')}` : 'it has no generated errors';
+  // Keying by the status is the usual slip: error codes are names, derived from the reason phrase.
+  const hint = /^[45]\d\d$/.test(code) ? `; error codes are names, not statuses: the generated name for ${code} is "${errorCodeForStatus(Number(code))}", so key the entry by it or add \`status: ${code}\`` : '; add a `status` or use one of those names';
+  return new OpenApiInvalidError(`/tools/${escapePointerToken(id)}/errors/${escapePointerToken(code)}: the error "${code}" of tool "${id}" has no status and merges into no generated error (${listed})${hint}`, { location: overlayLocations.get(overlay) ?? 'overlay' });
 }

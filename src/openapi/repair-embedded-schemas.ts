@@ -1,4 +1,5 @@
 import { fromPointer } from '../internal/json-pointer.js';
+import { checkDefinitionCycles } from '../manifest/check-definition-references.js';
 import { checkEmbeddedSchema } from '../manifest/check-embedded-schema.js';
 import type { JsonSchema, Manifest, Parameter, Resource, Tool } from '../manifest/manifest-v0.js';
 import { isRecord, type GeneratorWarning } from './transform/transform-context.js';
@@ -11,7 +12,10 @@ const DROPPABLE: Record<string, string> = {
   'schema.unbounded_unique_items': '"uniqueItems" without a small "maxItems" on non-scalar items',
 };
 
-/** Keeps embedded schemas within what `validateManifest` accepts: risky keywords go, oversized schemas shrink. */
+/**
+ * Keeps embedded schemas (and the shared definitions) within what `validateManifest` accepts: risky
+ * keywords go, oversized schemas shrink, definitions that loop without consuming the instance become `{}`.
+ */
 export function repairEmbeddedSchemas(manifest: Manifest, warnings: GeneratorWarning[]): void {
   const entries: Array<Tool | Resource> = [...manifest.tools, ...(manifest.resources ?? [])];
   const dropped = new Map<string, Set<string>>();
@@ -32,6 +36,7 @@ export function repairEmbeddedSchemas(manifest: Manifest, warnings: GeneratorWar
       }
     }
   }
+  repairDefinitions(manifest, dropped, warnings);
   for (const [code, values] of dropped) {
     const listed = [...values].slice(0, 5).map((value) => JSON.stringify(value).slice(0, 60)).join(', ');
     warnings.push({ code: 'schema.keyword_dropped', where: 'schemas', message: `${values.size} distinct ${DROPPABLE[code]} were left out of embedded schemas (${listed}${values.size > 5 ? ', …' : ''})` });
@@ -60,4 +65,26 @@ function simplify(parameter: Parameter): void {
   delete parameter.json_schema;
   // The whole-body parameter must keep a schema; its type is the most that can be said.
   if (parameter.in === 'body' && (parameter.type === 'object' || parameter.type === 'array')) parameter.json_schema = { type: parameter.type };
+}
+
+function repairDefinitions(manifest: Manifest, dropped: Map<string, Set<string>>, warnings: GeneratorWarning[]): void {
+  const definitions = manifest.definitions;
+  if (definitions === undefined) return;
+  const loosened: string[] = [];
+  for (const [name, schema] of Object.entries(definitions)) {
+    if (isRecord(schema) && repairSchema(schema, dropped) === undefined) {
+      definitions[name] = {};
+      loosened.push(name);
+    }
+  }
+  for (const issue of checkDefinitionCycles(definitions)) {
+    const name = fromPointer(issue.pointer)[1];
+    if (name !== undefined && Object.hasOwn(definitions, name)) {
+      definitions[name] = {};
+      loosened.push(name);
+    }
+  }
+  if (loosened.length > 0) {
+    warnings.push({ code: 'schema.simplified', where: 'definitions', message: `${loosened.length} shared definitions were too large, too deep or referred to themselves without consuming a value, and accept anything now: ${loosened.slice(0, 10).join(', ')}${loosened.length > 10 ? ', …' : ''}` });
+  }
 }

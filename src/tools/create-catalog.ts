@@ -127,7 +127,7 @@ export function createCatalog(services: readonly DiscoveredService[], options: C
         method,
         path: entry.path,
         description: renderToolDescription(entry),
-        inputSchema: toolInputSchema(entry),
+        inputSchema: toolInputSchema(entry, manifest.definitions),
         definition: entry,
         readOnly: method === 'GET' || method === 'HEAD',
         requiresApproval: approvals.has(entry.id),

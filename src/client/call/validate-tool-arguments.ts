@@ -2,7 +2,7 @@ import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.
 import addFormatsModule from 'ajv-formats';
 import { RE2JS } from 're2js';
 import { checkEmbeddedSchema } from '../../manifest/check-embedded-schema.js';
-import type { Parameter } from '../../manifest/manifest-v0.js';
+import type { JsonSchema, Parameter } from '../../manifest/manifest-v0.js';
 import { argumentsSchema } from '../../manifest/arguments-schema.js';
 import { fromPointer } from '../../internal/json-pointer.js';
 import { AicapError } from '../../errors/aicap-error.js';
@@ -77,7 +77,9 @@ function compile(holder: ParameterHolder, owner: object): ValidateFunction {
   const cache = cacheFor(owner);
   const cached = cache.validators.get(holder);
   if (cached !== undefined) return cached;
-  const schema = argumentsSchema(holder);
+  // The owner is the manifest: its shared definitions (spec v0.2) are hoisted into the schema.
+  const definitions = (owner as { definitions?: unknown }).definitions;
+  const schema = argumentsSchema(holder, { definitions: typeof definitions === 'object' && definitions !== null ? (definitions as Record<string, JsonSchema>) : undefined });
   // Defence in depth: the manifest was validated at discovery, but a caller may hand us any object.
   const issues = checkEmbeddedSchema(schema, '').filter((issue) => issue.severity === 'error');
   if (issues.length > 0) {

@@ -8,7 +8,7 @@ export function pinKey(origin: string, id: string): string {
   return `${origin}|${id}`;
 }
 
-/** The digest a pin records: the entry plus what governs it elsewhere in the manifest (base URL, scopes, policy). @internal */
+/** The digest a pin records: the entry plus what governs it elsewhere in the manifest (base URL, scopes, policy, the shared definitions it reaches). @internal */
 export function pinDigest(manifest: Manifest, entry: Tool | Resource | Prompt): string {
   const scopes = Object.entries(manifest.auth?.scopes ?? {})
     .filter(([, ids]) => ids.includes(entry.id))
@@ -20,7 +20,7 @@ export function pinDigest(manifest: Manifest, entry: Tool | Resource | Prompt): 
     scopes,
     human_approval_required: (manifest.policy?.human_approval_required ?? []).includes(entry.id),
     redact_from_logs: [...(manifest.policy?.redact_from_logs ?? [])].sort(),
-  });
+  }, { definitions: manifest.definitions });
 }
 
 /**

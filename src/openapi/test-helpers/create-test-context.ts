@@ -13,6 +13,7 @@ export function createTestContext(document: unknown = {}, options: { dialect?: '
     dialect: options.dialect ?? '3.0',
     definitions: new Map(),
     definitionNames: new Set(),
+    usedDefinitions: new Set(),
     warn: (warning) => warnings.push(warning),
     warnings,
   };

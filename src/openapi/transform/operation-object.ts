@@ -2,6 +2,7 @@ import type { ErrorContract, EventSchema, HttpMethod, Intent, Parameter, Tool } 
 import { transformParameterObject } from './parameter-object.js';
 import { transformRequestBodyObject } from './request-body-object.js';
 import { transformResponsesObject } from './responses-object.js';
+import { followSchema } from './schema-object.js';
 import { clampText } from './text.js';
 import { isRecord, nonEmptyString, type TransformContext } from './transform-context.js';
 import { readErrorsExtension, readIntentExtension, readOperationPolicyExtension, readTemporalExtension } from './x-ai-extensions.js';
@@ -88,7 +89,13 @@ export function transformOperationObject(input: OperationInput, context: Transfo
 
   let requestContentType: Tool['request_content_type'];
   let bodyParameter: string | undefined;
-  if (operation['requestBody'] !== undefined) {
+  if (operation['requestBody'] !== undefined && (method === 'GET' || method === 'HEAD')) {
+    // A body on GET or HEAD has no defined meaning (RFC 9110 §9.3.1) and clients may drop it; Stripe
+    // declares an empty form body on every GET. Only a body that says something is worth a warning.
+    if (!isEmptyBody(operation['requestBody'], input.documentUrl, context)) {
+      context.warn({ code: 'body.ignored', where, message: `${method} requests carry no body, so the request body the operation declares was left out; pass those values as query parameters instead` });
+    }
+  } else if (operation['requestBody'] !== undefined) {
     const body = transformRequestBodyObject(operation['requestBody'], input.documentUrl, context, where, new Set(Object.keys(parameters)));
     if (body.unusable) return undefined;
     Object.assign(parameters, body.parameters);
@@ -108,10 +115,9 @@ export function transformOperationObject(input: OperationInput, context: Transfo
   if (intent.intent) tool.intent = intent.intent as Intent;
   if (Object.keys(parameters).length > 0) tool.parameters = limitParameters(parameters, context, where);
   if (requestContentType) tool.request_content_type = requestContentType;
-  // GET and HEAD carry no body (their body parameters travel in the query), so no whole-body parameter either.
-  if (bodyParameter !== undefined && method !== 'GET' && method !== 'HEAD' && tool.parameters?.[bodyParameter] !== undefined) tool.body_parameter = bodyParameter;
+  if (bodyParameter !== undefined && tool.parameters?.[bodyParameter] !== undefined) tool.body_parameter = bodyParameter;
   if (responses.returns && Object.keys(responses.returns).length > 0) tool.returns = responses.returns;
-  const errors = mergeErrors(responses.errors, readErrorsExtension(operation['x-ai-errors'], context, where));
+  const errors = mergeErrors(responses.errors, readErrorsExtension(operation['x-ai-errors'], context, where), context, where);
   if (Object.keys(errors).length > 0) tool.errors = errors;
   if (intent.exampleTrigger) tool.example_trigger = intent.exampleTrigger;
   if (temporal) {
@@ -137,6 +143,19 @@ export function transformOperationObject(input: OperationInput, context: Transfo
     else context.warn({ code: 'x-ai-resource.not_get', where, message: 'x-ai-resource applies to GET operations only; this one stays a tool' });
   }
   return mapping;
+}
+
+/** True when a request body declares nothing: no content, or only object schemas without properties. */
+function isEmptyBody(value: unknown, documentUrl: string, context: TransformContext): boolean {
+  const body = context.resolver.follow(value, documentUrl);
+  if (!isRecord(body.value) || !isRecord(body.value['content'])) return true;
+  return Object.values(body.value['content']).every((media) => {
+    if (!isRecord(media) || media['schema'] === undefined) return true;
+    const schema = followSchema(media['schema'], body.documentUrl, context).schema;
+    const properties = schema['properties'];
+    const keywords = Object.keys(schema).filter((keyword) => !['type', 'properties', 'description', 'title', 'additionalProperties'].includes(keyword));
+    return (schema['type'] === undefined || schema['type'] === 'object') && (!isRecord(properties) || Object.keys(properties).length === 0) && keywords.length === 0;
+  });
 }
 
 interface LocatedParameter {
@@ -195,11 +214,16 @@ function describe(operation: Record<string, unknown>, where: string): string {
   return clampText(parts.length > 0 ? parts.join('\n\n') : where);
 }
 
-function mergeErrors(derived: Record<string, ErrorContract>, declared: Record<string, Partial<ErrorContract>>): Record<string, ErrorContract> {
+function mergeErrors(derived: Record<string, ErrorContract>, declared: Record<string, Partial<ErrorContract>>, context: TransformContext, where: string): Record<string, ErrorContract> {
   const errors: Record<string, ErrorContract> = { ...derived };
   for (const [code, contract] of Object.entries(declared)) {
     const status = contract.status ?? errors[code]?.status;
-    if (status === undefined) continue;
+    if (status === undefined) {
+      const derivedCodes = Object.keys(derived);
+      const known = derivedCodes.length > 0 ? ` (the responses give ${derivedCodes.map((name) => `"${name}"`).join(', ')})` : '';
+      context.warn({ code: 'x-ai-errors.no_status', where, message: `x-ai-errors["${code.slice(0, 64)}"] has no status and names no error derived from the responses${known}; add a status or use a derived name. The entry was ignored` });
+      continue;
+    }
     // A declared code for a status replaces the generic code derived from the same status.
     if (errors[code] === undefined) {
       for (const [derivedCode, derivedContract] of Object.entries(derived)) {

@@ -1,5 +1,6 @@
+import { forbiddenHeaderReason } from '../../manifest/forbidden-header-parameter.js';
 import type { Parameter, ParameterLocation } from '../../manifest/manifest-v0.js';
-import { embedDefinitions, followSchema, simpleTypeOf, transformSchemaObject } from './schema-object.js';
+import { followSchema, simpleTypeOf, transformSchemaObject, useDefinitions } from './schema-object.js';
 import { isRecord, nonEmptyString, type TransformContext } from './transform-context.js';
 
 /** A named manifest parameter. */
@@ -40,6 +41,11 @@ export function transformParameterObject(value: unknown, documentUrl: string, co
     return undefined;
   }
   if (location === 'header' && IGNORED_HEADERS.has(name.toLowerCase())) return undefined;
+  const forbidden = location === 'header' ? forbiddenHeaderReason(name) : undefined;
+  if (forbidden !== undefined) {
+    context.warn({ code: 'parameter.forbidden_header', where, message: `header parameter "${name}" cannot be in a manifest (${forbidden}); it was skipped` });
+    return undefined;
+  }
   const schema = parameterSchema(parameter);
   const built = parameterFromSchema(schema, located.documentUrl, context, {
     required: location === 'path' || parameter['required'] === true,
@@ -77,7 +83,7 @@ export function parameterFromSchema(schema: unknown, documentUrl: string, contex
   if (shape['default'] !== undefined) result.default = shape['default'];
   const example = details.example ?? shape['example'] ?? (Array.isArray(shape['examples']) ? shape['examples'][0] : undefined);
   if (example !== undefined) result.example = example;
-  if (!isSimple(converted.schema, converted.references.size)) result.json_schema = embedDefinitions(converted, context);
+  if (!isSimple(converted.schema, converted.references.size)) result.json_schema = useDefinitions(converted, context);
   return result;
 }
 

@@ -1,6 +1,6 @@
 import type { ErrorContract, JsonSchema, Returns } from '../../manifest/manifest-v0.js';
 import { isJsonMediaType } from './request-body-object.js';
-import { declaredTypeOf, embedDefinitions, followSchema, simpleTypeOf, transformSchemaObject } from './schema-object.js';
+import { declaredTypeOf, followSchema, simpleTypeOf, transformSchemaObject, useDefinitions } from './schema-object.js';
 import { clampText } from './text.js';
 import { isRecord, nonEmptyString, type TransformContext } from './transform-context.js';
 
@@ -56,6 +56,15 @@ const DEFAULT_CONTEXT: Record<number, string> = {
 };
 
 /**
+ * The error code the generator derives from an HTTP status: the status's reason phrase in snake case
+ * for the common ones (`422` → `unprocessable_entity`, `429` → `rate_limited`, `403` →
+ * `insufficient_scope`), `http_<status>` for the others.
+ */
+export function errorCodeForStatus(status: number): string {
+  return ERROR_CODES[status] ?? `http_${status}`;
+}
+
+/**
  * Maps a Responses Object: the first 2xx response becomes `returns` (an array's items become
  * `item_schema`, its `maxItems` becomes `max_items`), each 4xx/5xx response an error contract.
  * 429 and 503 are retryable with exponential backoff; 401 and 403 get user-facing guidance.
@@ -75,7 +84,7 @@ export function transformResponsesObject(value: unknown, documentUrl: string, co
       if (status === 202) mapping.accepted = true;
       if (mapping.returns === undefined) mapping.returns = successReturns(response.value, response.documentUrl, context, options, mapping, status);
     } else if (status >= 400 && status <= 599 && !/XX$/i.test(key)) {
-      mapping.errors[ERROR_CODES[status] ?? `http_${status}`] = errorContract(status, response.value);
+      mapping.errors[errorCodeForStatus(status)] = errorContract(status, response.value);
     }
   }
   return mapping;
@@ -102,8 +111,8 @@ function successReturns(response: Record<string, unknown>, documentUrl: string, 
   if (type === 'array') {
     if (typeof shape.schema['maxItems'] === 'number' && Number.isInteger(shape.schema['maxItems'])) returns.max_items = shape.schema['maxItems'];
     if (shape.schema['items'] !== undefined) {
-      const items = embedDefinitions(transformSchemaObject(shape.schema['items'], shape.documentUrl, context), context);
-      if (countNodes(items, options.maxSchemaNodes) <= options.maxSchemaNodes) returns.item_schema = items;
+      const converted = transformSchemaObject(shape.schema['items'], shape.documentUrl, context);
+      if (countNodes(converted.schema, options.maxSchemaNodes) <= options.maxSchemaNodes) returns.item_schema = useDefinitions(converted, context);
       else {
         const fields = followSchema(shape.schema['items'], shape.documentUrl, context);
         const simple = simpleFields(fields.schema, fields.documentUrl, context);
@@ -112,8 +121,8 @@ function successReturns(response: Record<string, unknown>, documentUrl: string, 
       }
     }
   } else {
-    const whole = embedDefinitions(transformSchemaObject(schema, documentUrl, context), context);
-    if (countNodes(whole, options.maxSchemaNodes) <= options.maxSchemaNodes) returns.schema = whole;
+    const converted = transformSchemaObject(schema, documentUrl, context);
+    if (countNodes(converted.schema, options.maxSchemaNodes) <= options.maxSchemaNodes) returns.schema = useDefinitions(converted, context);
     else {
       const simple = simpleFields(shape.schema, shape.documentUrl, context);
       if (simple) returns.schema = { type: 'object', properties: Object.fromEntries(Object.entries(simple).map(([name, type]) => [name, { type }])) };

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createTestContext, TEST_DOCUMENT_URL } from '../test-helpers/create-test-context.js';
-import { declaredTypeOf, embedDefinitions, simpleTypeOf, transformSchemaObject } from './schema-object.js';
+import { collectDefinitions, declaredTypeOf, simpleTypeOf, transformSchemaObject, useDefinitions } from './schema-object.js';
 
 describe('transformSchemaObject', () => {
   const cases: Array<[string, { given: unknown; dialect?: '3.0' | '3.1'; want: unknown }]> = [
@@ -25,27 +25,32 @@ describe('transformSchemaObject', () => {
     expect(transformSchemaObject(given, TEST_DOCUMENT_URL, context).schema).toEqual(want);
   });
 
-  it('turns a $ref into a $defs reference and embeds the component once', () => {
-    const document = { components: { schemas: { Pet: { type: 'object', properties: { tag: { $ref: '#/components/schemas/Tag' } } }, Tag: { type: 'string' } } } };
+  it('turns a $ref into a reference to a shared definition and writes the component once', () => {
+    const document = { components: { schemas: { Pet: { type: 'object', properties: { tag: { $ref: '#/components/schemas/Tag' } } }, Tag: { type: 'string' }, Unused: { type: 'number' } } } };
     const context = createTestContext(document);
     const converted = transformSchemaObject({ type: 'array', items: { $ref: '#/components/schemas/Pet' } }, TEST_DOCUMENT_URL, context);
-    expect(embedDefinitions(converted, context)).toEqual({
-      type: 'array',
-      items: { $ref: '#/$defs/Pet' },
-      $defs: { Pet: { type: 'object', properties: { tag: { $ref: '#/$defs/Tag' } } }, Tag: { type: 'string' } },
-    });
+    expect(useDefinitions(converted, context)).toEqual({ type: 'array', items: { $ref: '#/definitions/Pet' } });
+    expect(collectDefinitions(context)).toEqual({ Pet: { type: 'object', properties: { tag: { $ref: '#/definitions/Tag' } } }, Tag: { type: 'string' } });
   });
 
-  it('keeps a circular reference as a $defs reference instead of expanding it', () => {
+  it('writes only the definitions a used schema reaches', () => {
+    const context = createTestContext({ components: { schemas: { Pet: { type: 'object' }, Other: { type: 'string' } } } });
+    transformSchemaObject({ $ref: '#/components/schemas/Other' }, TEST_DOCUMENT_URL, context);
+    useDefinitions(transformSchemaObject({ $ref: '#/components/schemas/Pet' }, TEST_DOCUMENT_URL, context), context);
+    expect(Object.keys(collectDefinitions(context))).toEqual(['Pet']);
+  });
+
+  it('keeps a circular reference as a reference instead of expanding it', () => {
     const document = { components: { schemas: { Node: { type: 'object', properties: { children: { type: 'array', items: { $ref: '#/components/schemas/Node' } } } } } } };
     const context = createTestContext(document);
-    const embedded = embedDefinitions(transformSchemaObject({ $ref: '#/components/schemas/Node' }, TEST_DOCUMENT_URL, context), context);
-    expect(embedded).toEqual({ $ref: '#/$defs/Node', $defs: { Node: { type: 'object', properties: { children: { type: 'array', items: { $ref: '#/$defs/Node' } } } } } });
+    expect(useDefinitions(transformSchemaObject({ $ref: '#/components/schemas/Node' }, TEST_DOCUMENT_URL, context), context)).toEqual({ $ref: '#/definitions/Node' });
+    expect(collectDefinitions(context)).toEqual({ Node: { type: 'object', properties: { children: { type: 'array', items: { $ref: '#/definitions/Node' } } } } });
   });
 
   it('gives a definition that only refers to itself the empty schema', () => {
     const context = createTestContext({ components: { schemas: { Loop: { $ref: '#/components/schemas/Loop' } } } });
-    expect(embedDefinitions(transformSchemaObject({ $ref: '#/components/schemas/Loop' }, TEST_DOCUMENT_URL, context), context)).toEqual({ $ref: '#/$defs/Loop', $defs: { Loop: {} } });
+    useDefinitions(transformSchemaObject({ $ref: '#/components/schemas/Loop' }, TEST_DOCUMENT_URL, context), context);
+    expect(collectDefinitions(context)).toEqual({ Loop: {} });
   });
 
   it('names definitions from other files after the file and keeps names unique', () => {
@@ -54,14 +59,16 @@ describe('transformSchemaObject', () => {
       { documents: { 'file:///api/schemas/Pet.yaml': { type: 'object' } } },
     );
     const converted = transformSchemaObject({ anyOf: [{ $ref: '#/components/schemas/Pet' }, { $ref: 'schemas/Pet.yaml' }] }, TEST_DOCUMENT_URL, context);
-    expect(converted.schema).toEqual({ anyOf: [{ $ref: '#/$defs/Pet' }, { $ref: '#/$defs/Pet_2' }] });
+    expect(converted.schema).toEqual({ anyOf: [{ $ref: '#/definitions/Pet' }, { $ref: '#/definitions/Pet_2' }] });
   });
 
   it('converts a shared component once for every schema that uses it', () => {
     const context = createTestContext({ components: { schemas: { Pet: { type: 'object' } } } });
-    const first = embedDefinitions(transformSchemaObject({ $ref: '#/components/schemas/Pet' }, TEST_DOCUMENT_URL, context), context) as { $defs: Record<string, unknown> };
-    const second = embedDefinitions(transformSchemaObject({ $ref: '#/components/schemas/Pet' }, TEST_DOCUMENT_URL, context), context) as { $defs: Record<string, unknown> };
-    expect(second.$defs['Pet']).toBe(first.$defs['Pet']);
+    transformSchemaObject({ $ref: '#/components/schemas/Pet' }, TEST_DOCUMENT_URL, context);
+    const first = context.definitions.get(`${TEST_DOCUMENT_URL}#/components/schemas/Pet`)?.schema;
+    transformSchemaObject({ $ref: '#/components/schemas/Pet' }, TEST_DOCUMENT_URL, context);
+    expect(context.definitions.get(`${TEST_DOCUMENT_URL}#/components/schemas/Pet`)?.schema).toBe(first);
+    expect(context.definitions.size).toBe(1);
   });
 });
 

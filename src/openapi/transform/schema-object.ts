@@ -18,8 +18,9 @@ const MAX_DEPTH = 64;
  * 2020-12. `nullable` becomes a `null` type, a boolean `exclusiveMinimum`/`Maximum` becomes numeric,
  * `example` becomes `examples`, OpenAPI-only keywords and `x-` extensions are dropped.
  *
- * Every `$ref` becomes `#/$defs/<name>`; the target is converted once per description and shared,
- * so circular references stay references and a 4 MB description is walked once, not once per tool.
+ * Every `$ref` becomes `#/definitions/<name>` (spec v0.2 shared definitions); the target is converted
+ * once per description and written once in the manifest's `definitions`, so circular references stay
+ * references and a component used by 500 operations costs its bytes once, not 500 times.
  */
 export function transformSchemaObject(schema: unknown, documentUrl: string, context: TransformContext): ConvertedSchema {
   const references = new Set<string>();
@@ -27,18 +28,26 @@ export function transformSchemaObject(schema: unknown, documentUrl: string, cont
 }
 
 /**
- * Makes a converted schema self-contained: adds `$defs` with every definition it reaches (directly
- * or transitively). Returns the schema unchanged when it references nothing.
+ * Marks the definitions a converted schema references as used by the manifest, and returns the
+ * schema (its references point at `#/definitions/<name>`). Only used definitions are written.
  */
-export function embedDefinitions(converted: ConvertedSchema, context: TransformContext): JsonSchema {
-  if (converted.references.size === 0) return converted.schema;
-  const definitions: Record<string, unknown> = {};
-  const queue = [...converted.references];
+export function useDefinitions(converted: ConvertedSchema, context: TransformContext): JsonSchema {
+  for (const key of converted.references) context.usedDefinitions.add(key);
+  return converted.schema;
+}
+
+/**
+ * The manifest's `definitions`: every definition a used schema reaches, directly or transitively,
+ * by name in name order (so that the output does not depend on the order operations were read).
+ */
+export function collectDefinitions(context: TransformContext): Record<string, JsonSchema> {
+  const reached = new Map<string, JsonSchema>();
+  const queue = [...context.usedDefinitions];
   const seen = new Set(queue);
   while (queue.length > 0) {
-    const definition = context.definitions.get(queue.shift()!);
+    const definition = context.definitions.get(queue.pop()!);
     if (!definition) continue;
-    definitions[definition.name] = definition.schema ?? {};
+    reached.set(definition.name, definition.schema ?? {});
     for (const next of definition.references) {
       if (!seen.has(next)) {
         seen.add(next);
@@ -46,8 +55,7 @@ export function embedDefinitions(converted: ConvertedSchema, context: TransformC
       }
     }
   }
-  const root = typeof converted.schema === 'boolean' ? (converted.schema ? {} : { not: {} }) : converted.schema;
-  return { ...root, $defs: definitions };
+  return Object.fromEntries([...reached].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
 }
 
 /** Follows `$ref`s (bounded) and returns the schema object they end at, for reading its shape. */
@@ -91,7 +99,7 @@ function convert(schema: unknown, documentUrl: string, context: TransformContext
     const key = convertDefinition(reference, documentUrl, context);
     references.add(key);
     const name = context.definitions.get(key)!.name;
-    const target: SchemaNode = { $ref: `#/$defs/${escapePointerToken(name)}` };
+    const target: SchemaNode = { $ref: `#/definitions/${escapePointerToken(name)}` };
     // 3.1 (JSON Schema 2020-12) keeps siblings of $ref; 3.0 ignores them, except a description is worth keeping.
     if (typeof schema['description'] === 'string') target['description'] = schema['description'];
     return target;

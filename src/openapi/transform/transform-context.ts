@@ -13,7 +13,7 @@ export interface GeneratorWarning {
 
 /** One converted schema component, shared by every tool that references it. */
 export interface SchemaDefinition {
-  /** Key under `$defs`, unique in the whole description. */
+  /** Key under the manifest's `definitions`, unique in the whole description. */
   name: string;
   /** The converted schema; undefined while it is being converted (a cycle back to it). */
   schema: { [keyword: string]: unknown } | boolean | undefined;
@@ -29,15 +29,17 @@ export interface TransformContext {
   dialect: '3.0' | '3.1';
   /** Converted schema components by `documentUrl#pointer`; filled on first use. */
   definitions: Map<string, SchemaDefinition>;
-  /** `$defs` names in use. */
+  /** Definition names in use. */
   definitionNames: Set<string>;
+  /** Keys of the definitions that a parameter, body or returns schema of the manifest references directly. */
+  usedDefinitions: Set<string>;
   /** Where warnings go. */
   warn(warning: GeneratorWarning): void;
 }
 
 /** A converted schema and the definitions it references directly. */
 export interface ConvertedSchema {
-  /** JSON Schema 2020-12; local `$ref`s point at `#/$defs/<name>`. */
+  /** JSON Schema 2020-12; local `$ref`s point at `#/definitions/<name>`. */
   schema: JsonSchema;
   /** Keys (into {@link TransformContext.definitions}) referenced directly. */
   references: Set<string>;
