@@ -1,0 +1,50 @@
+import { describe, expect, it } from 'vitest';
+import type { BufferedResponse } from '../fetch/guarded-fetch-options.js';
+import { createMemoryCacheStore } from './cache-store.js';
+import { fetchWithCache, type ManifestRequest } from './fetch-with-cache.js';
+
+const URL_ = 'https://api.example.com/.well-known/ai-capabilities';
+
+function server(answers: Array<Partial<BufferedResponse> & { status: number }>): { send: ManifestRequest; sent: Array<Record<string, string>> } {
+  const sent: Array<Record<string, string>> = [];
+  return {
+    sent,
+    send: async (url, headers) => {
+      sent.push(headers);
+      const answer = answers.shift()!;
+      return { statusText: '', url, headers: new Headers(), body: new Uint8Array(0), ...answer };
+    },
+  };
+}
+
+describe('fetchWithCache', () => {
+  it('answers within max-age from the cache with the very bytes it stored', async () => {
+    const cache = createMemoryCacheStore();
+    const body = new TextEncoder().encode('{"a":1}');
+    const { send, sent } = server([{ status: 200, headers: new Headers({ etag: '"v1"', 'cache-control': 'max-age=60' }), body }]);
+    const first = await fetchWithCache(send, cache, URL_, { accept: 'application/json' });
+    expect(first.source).toBe('network');
+    const hit = await fetchWithCache(send, cache, URL_, { accept: 'application/json' });
+    expect(hit.source).toBe('cache');
+    expect(hit.body).toBe(first.body);
+    expect(sent).toHaveLength(1);
+  });
+
+  it('revalidates a stale entry with its validator and keeps the stored bytes on a 304', async () => {
+    const cache = createMemoryCacheStore();
+    const body = new TextEncoder().encode('{"a":1}');
+    const { send, sent } = server([{ status: 200, headers: new Headers({ etag: '"v1"', 'cache-control': 'max-age=0' }), body }, { status: 304, headers: new Headers({ etag: '"v1"', 'cache-control': 'max-age=0' }) }]);
+    const first = await fetchWithCache(send, cache, URL_, { accept: 'application/json' });
+    const revalidated = await fetchWithCache(send, cache, URL_, { accept: 'application/json' });
+    expect(revalidated.source).toBe('revalidated');
+    expect(revalidated.body).toBe(first.body);
+    expect(sent[1]!['if-none-match']).toBe('"v1"');
+  });
+
+  it('keeps one principal\'s entry from another and throws HTTPError for a non-2xx answer', async () => {
+    const cache = createMemoryCacheStore();
+    const { send } = server([{ status: 200, headers: new Headers({ 'cache-control': 'max-age=60' }), body: new Uint8Array([1]) }, { status: 404 }]);
+    await fetchWithCache(send, cache, URL_, { authorization: 'Bearer alice' });
+    await expect(fetchWithCache(send, cache, URL_, { authorization: 'Bearer bob' })).rejects.toMatchObject({ code: 'HTTP_ERROR', status: 404 });
+  });
+});
