@@ -1,8 +1,12 @@
-import { readFile } from 'node:fs/promises';
-import { diffManifests, parseJsonDocument, parseManifest, WELL_KNOWN_PATH, type Manifest, type ManifestDiff, type ValidationIssue } from '../index.js';
-import { checkCapabilities, createClient, createGuardedFetch, type ApproveFunction, type AuditEvent, type CallEnvelope, type CheckReport, type Client, type DiscoveredService, type Job } from '../client/index.js';
+import { diffManifests, parseManifest, type Manifest, type ManifestDiff } from '../index.js';
+import { createClient, createGuardedFetch, type ApproveFunction, type AuditEvent, type CallEnvelope, type Client, type DiscoveredService, type Job } from '../client/index.js';
 import { estimateTokens, exportTools, selectTools, toolInputSchema, type CatalogTool } from '../tools/index.js';
+import { createInspectorJobs } from './inspector-jobs.js';
+import { loadInspectorView, summarizeTool, type InspectorView } from './inspector-view.js';
 import { redactForDisplay } from './redact-for-display.js';
+import { toolsUnlockedByScopes } from './tools-unlocked-by-scopes.js';
+
+export type { InspectorView, ToolSummary } from './inspector-view.js';
 
 /** Options of {@link createInspectorSession}. */
 export interface InspectorSessionOptions {
@@ -12,41 +16,6 @@ export interface InspectorSessionOptions {
   timeoutInMs?: number;
   /** Agent id sent where a manifest requires one (`auth.agent_identification`). @default 'aicap-inspector' */
   agentId?: string;
-}
-
-/** Everything the page shows about one service, computed once per load. */
-export interface InspectorView {
-  /** What was loaded: an origin or a file path. */
-  source: string;
-  /** The origin calls go to (the manifest's own origin, or `base_url`'s for a file). */
-  origin: string | undefined;
-  /** The manifest as received (shown raw even when the client refused it). */
-  manifest: unknown;
-  /** Schema and semantic issues, each with its JSON Pointer into `manifest`. */
-  issues: ValidationIssue[];
-  /** Why the client refused the manifest, when it did (then `service` fields are absent). */
-  refused?: { code: string; message: string };
-  /** The trusted view: digest, trust findings, quarantined and disabled tools. */
-  trust?: Pick<DiscoveredService, 'digest' | 'findings' | 'quarantinedToolIds' | 'disabledToolIds' | 'origin' | 'manifestUrl'> & { baseUrl: string };
-  /** The catalog a model would get: tool summaries (details come from `/api/tool`). */
-  catalog?: { tools: ToolSummary[]; withheld: { name: string; id: string; reason: string; findings: unknown[] }[]; warnings: string[] };
-  /** `aicap check` for an origin. */
-  check?: CheckReport;
-  /** The domain's AI Catalog document, when it serves one. */
-  aiCatalog?: unknown;
-}
-
-/** One row of the tool list. */
-export interface ToolSummary {
-  name: string;
-  id: string;
-  method: string;
-  path: string;
-  description: string;
-  deprecated: boolean;
-  readOnly: boolean;
-  async: boolean;
-  needsApproval: boolean;
 }
 
 /** The answer to a call from the page: either a request for approval or the (redacted) envelope. */
@@ -61,14 +30,6 @@ export interface ApprovalQuestion {
   reason: string;
   /** The arguments that would be sent, redacted for display. */
   arguments: unknown;
-}
-
-/** A job followed for the page: its events are buffered so a page that connects late sees them all. */
-interface FollowedJob {
-  job: Job;
-  events: unknown[];
-  listeners: Set<(event: unknown) => void>;
-  done: boolean;
 }
 
 const MAX_JOBS = 20;
@@ -106,7 +67,7 @@ export function createInspectorSession(options: InspectorSessionOptions = {}): I
   // still with the SSRF checks, caps and timeouts; any other origin gets the strict policy.
   let trustedOrigin = '';
   const fetchGuarded = createGuardedFetch({ allow, timeouts: { totalInMs: timeoutInMs }, isTrustedOrigin: (origin) => origin === trustedOrigin });
-  const jobs = new Map<string, FollowedJob>();
+  const jobs = createInspectorJobs(display);
 
   function newClient(): Client {
     return createClient({ agentId: options.agentId ?? 'aicap-inspector', network: { allow, timeouts: { totalInMs: timeoutInMs } }, onAudit: (event) => void audit.push(event) });
@@ -115,70 +76,13 @@ export function createInspectorSession(options: InspectorSessionOptions = {}): I
   async function load(source: string, given: { token?: string } = {}): Promise<InspectorView> {
     await client.close();
     client = newClient();
-    service = undefined;
     secrets = given.token ? [given.token] : [];
-    const isOrigin = /^https?:\/\//i.test(source);
-    trustedOrigin = isOrigin ? new URL(source).origin : '';
-    let raw: string;
-    try {
-      raw = isOrigin ? await fetchManifestText(source) : await readFile(source, 'utf8');
-    } catch (error) {
-      current = { source, origin: undefined, manifest: undefined, issues: [], refused: { code: (error as { code?: string }).code ?? 'ERROR', message: (error as Error).message } };
-      return current;
-    }
-    // The same strict parse and checks the client applies, kept even when the client refuses the
-    // manifest, so the page can show the raw document with every issue's pointer.
-    const { issues } = parseManifest(raw);
-    const view: InspectorView = { source, origin: undefined, manifest: parseOrText(raw), issues };
-    try {
-      const credentialOptions = given.token ? { credentials: { token: given.token } } : {};
-      service = isOrigin ? await client.discover(source, credentialOptions) : await client.load(raw, credentialOptions);
-      describeService(view, service);
-    } catch (error) {
-      view.refused = { code: (error as { code?: string }).code ?? 'ERROR', message: (error as Error).message };
-    }
-    if (isOrigin) {
-      view.check = await checkCapabilities(source, { timeoutInMs, allow, ...(given.token ? { token: given.token } : {}) });
-      view.aiCatalog = await fetchOptionalJson(new URL('/.well-known/ai-catalog.json', source).href);
-    }
-    current = view;
-    return view;
-  }
-
-  function describeService(view: InspectorView, loaded: DiscoveredService): void {
-    const manifest = loaded.manifest;
-    view.origin = new URL(manifest.service.base_url).origin;
-    view.trust = { digest: loaded.digest, findings: loaded.findings, quarantinedToolIds: loaded.quarantinedToolIds, disabledToolIds: loaded.disabledToolIds, origin: loaded.origin, manifestUrl: loaded.manifestUrl, baseUrl: manifest.service.base_url };
-    const catalog = client.catalog();
-    const approval = new Set(manifest.policy?.human_approval_required ?? []);
-    view.catalog = {
-      tools: catalog.tools.map((tool) => summarize(tool, approval)),
-      withheld: catalog.withheld.map((entry) => ({ name: entry.name, id: entry.id, reason: entry.reason, findings: entry.findings })),
-      warnings: catalog.warnings,
-    };
-    const key = loaded.manifestUrl;
-    if (!pinned.has(key)) pinned.set(key, manifest);
-  }
-
-  async function fetchManifestText(origin: string): Promise<string> {
-    const url = new URL(WELL_KNOWN_PATH, origin).href;
-    const response = await guardedFetch(url, { headers: { accept: 'application/ai-capabilities+json, application/json' } });
-    return response.text();
-  }
-
-  async function fetchOptionalJson(url: string): Promise<unknown> {
-    try {
-      const response = await guardedFetch(url, { headers: { accept: 'application/json' } });
-      if (!response.ok) return undefined;
-      return parseJsonDocument(await response.text());
-    } catch {
-      // No catalog is the common case; the page says "none".
-      return undefined;
-    }
-  }
-
-  function guardedFetch(url: string, init: RequestInit): Promise<Response> {
-    return fetchGuarded(url, init);
+    trustedOrigin = /^https?:\/\//i.test(source) ? new URL(source).origin : '';
+    const loaded = await loadInspectorView({ source, token: given.token, client, fetch: fetchGuarded, timeoutInMs, allow });
+    service = loaded.service;
+    if (service && !pinned.has(service.manifestUrl)) pinned.set(service.manifestUrl, service.manifest);
+    current = loaded.view;
+    return current;
   }
 
   function requireService(): DiscoveredService {
@@ -229,7 +133,7 @@ export function createInspectorSession(options: InspectorSessionOptions = {}): I
 
   async function startJob(toolId: string, args: Record<string, unknown>, approved: boolean): Promise<{ jobId: string } | InspectorCallAnswer> {
     requireService();
-    if (jobs.size >= MAX_JOBS) throw Object.assign(new Error(`At most ${MAX_JOBS} jobs per inspector run; restart \`aicap inspect\` to start more.`), { status: 429 });
+    if (jobs.size() >= MAX_JOBS) throw Object.assign(new Error(`At most ${MAX_JOBS} jobs per inspector run; restart \`aicap inspect\` to start more.`), { status: 429 });
     const tool = catalogTool(toolId);
     const gate = approvalGate(tool, approved);
     let job: Job;
@@ -240,43 +144,7 @@ export function createInspectorSession(options: InspectorSessionOptions = {}): I
       if (question) return { approvalRequired: question };
       throw error;
     }
-    const jobId = `job-${jobs.size + 1}`;
-    const followed: FollowedJob = { job, events: [], listeners: new Set(), done: false };
-    jobs.set(jobId, followed);
-    void followJob(followed);
-    return { jobId };
-  }
-
-  async function followJob(followed: FollowedJob): Promise<void> {
-    const emit = (event: unknown): void => {
-      followed.events.push(event);
-      for (const listener of followed.listeners) listener(event);
-    };
-    try {
-      for await (const event of followed.job) emit({ kind: 'event', event: display(event) });
-      const result = await followed.job.result();
-      emit({ kind: 'result', envelope: display(result) });
-    } catch (error) {
-      emit({ kind: 'error', code: (error as { code?: string }).code ?? 'ERROR', message: (error as Error).message });
-    } finally {
-      followed.done = true;
-      emit({ kind: 'end' });
-    }
-  }
-
-  function subscribe(jobId: string, listener: (event: unknown) => void): (() => void) | undefined {
-    const followed = jobs.get(jobId);
-    if (!followed) return undefined;
-    for (const event of followed.events) listener(event);
-    if (followed.done) return () => undefined;
-    followed.listeners.add(listener);
-    return () => void followed.listeners.delete(listener);
-  }
-
-  async function respond(jobId: string, answer: unknown): Promise<unknown> {
-    const followed = jobs.get(jobId);
-    if (!followed) throw Object.assign(new Error(`No job ${JSON.stringify(jobId)} in this inspector run.`), { status: 404 });
-    return display(await followed.job.respond(answer));
+    return { jobId: jobs.follow(job) };
   }
 
   async function select(query: string, limit: number): Promise<unknown> {
@@ -293,17 +161,6 @@ export function createInspectorSession(options: InspectorSessionOptions = {}): I
     };
   }
 
-  function scopes(granted: readonly string[]): { unlocked: string[]; locked: string[] } {
-    const manifest = requireService().manifest;
-    const declared = manifest.auth?.scopes ?? {};
-    const unlocked = new Set<string>();
-    for (const scope of granted) for (const id of declared[scope] ?? []) unlocked.add(id);
-    const gated = new Set(Object.values(declared).flat());
-    const all = [...manifest.tools.map((tool) => tool.id), ...(manifest.resources ?? []).map((resource) => resource.id)];
-    // A tool no scope names is not gated by scopes: it is open to any credential.
-    return { unlocked: all.filter((id) => unlocked.has(id) || !gated.has(id)), locked: all.filter((id) => gated.has(id) && !unlocked.has(id)) };
-  }
-
   function diff(against: { pinned: true } | { manifestText: string }): ManifestDiff {
     const loaded = requireService();
     if ('pinned' in against) return diffManifests(pinned.get(loaded.manifestUrl) ?? loaded.manifest, loaded.manifest);
@@ -318,7 +175,7 @@ export function createInspectorSession(options: InspectorSessionOptions = {}): I
     const scopesOfTool = Object.entries(manifest.auth?.scopes ?? {})
       .filter(([, ids]) => ids.includes(entry.id))
       .map(([scope]) => scope);
-    return { summary: summarize(entry, new Set(manifest.policy?.human_approval_required ?? [])), definition: entry.definition, inputSchema: toolInputSchema(entry.definition), scopes: scopesOfTool, policy: manifest.policy ?? {} };
+    return { summary: summarizeTool(entry, new Set(manifest.policy?.human_approval_required ?? [])), definition: entry.definition, inputSchema: toolInputSchema(entry.definition), scopes: scopesOfTool, policy: manifest.policy ?? {} };
   }
 
   return {
@@ -327,10 +184,10 @@ export function createInspectorSession(options: InspectorSessionOptions = {}): I
     tool,
     call,
     startJob,
-    subscribe,
-    respond,
+    subscribe: jobs.subscribe,
+    respond: jobs.respond,
     select,
-    scopes,
+    scopes: (granted) => toolsUnlockedByScopes(requireService().manifest, granted),
     diff,
     async close() {
       await client.close();
@@ -338,26 +195,3 @@ export function createInspectorSession(options: InspectorSessionOptions = {}): I
   };
 }
 
-function summarize(tool: CatalogTool, approval: ReadonlySet<string>): ToolSummary {
-  const definition = tool.definition as { temporal_behavior?: { pattern?: string } };
-  return {
-    name: tool.name,
-    id: tool.id,
-    method: tool.method,
-    path: tool.path,
-    description: tool.description,
-    deprecated: tool.deprecated,
-    readOnly: tool.method === 'GET' || tool.method === 'HEAD',
-    async: definition.temporal_behavior?.pattern === 'async_job',
-    needsApproval: approval.has(tool.id),
-  };
-}
-
-/** The document as JSON when it parses, otherwise the text itself (shown as text). */
-function parseOrText(raw: string): unknown {
-  try {
-    return parseJsonDocument(raw);
-  } catch {
-    return raw;
-  }
-}

@@ -1,0 +1,43 @@
+// No function in src/ is longer than 150 lines: a longer one holds several concerns that want names
+// and tests of their own. Measured with the TypeScript parser over every source file (tests aside).
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import ts from 'typescript';
+import { describe, expect, it } from 'vitest';
+
+const SOURCE = fileURLToPath(new URL('../../src/', import.meta.url));
+const MAX_LINES = 150;
+
+function sourceFiles(directory: string): string[] {
+  return readdirSync(directory).flatMap((name) => {
+    const path = join(directory, name);
+    if (statSync(path).isDirectory()) return sourceFiles(path);
+    return name.endsWith('.ts') && !/\.test(-d)?\.ts$/.test(name) ? [path] : [];
+  });
+}
+
+function longFunctions(file: string): string[] {
+  const text = readFileSync(file, 'utf8');
+  const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true);
+  const found: string[] = [];
+  const visit = (node: ts.Node): void => {
+    if (ts.isFunctionLike(node) && 'body' in node && node.body) {
+      const start = source.getLineAndCharacterOfPosition(node.getStart(source)).line;
+      const end = source.getLineAndCharacterOfPosition(node.getEnd()).line;
+      if (end - start + 1 > MAX_LINES) {
+        const name = node.name && ts.isIdentifier(node.name) ? node.name.text : '(anonymous)';
+        found.push(`${relative(SOURCE, file)}:${start + 1} ${name} is ${end - start + 1} lines`);
+      }
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(source);
+  return found;
+}
+
+describe('function length in src/', () => {
+  it(`has no function over ${MAX_LINES} lines`, () => {
+    expect(sourceFiles(SOURCE).flatMap(longFunctions)).toEqual([]);
+  });
+});
