@@ -7,9 +7,12 @@ import type { ClientContext } from '../client-context.js';
 import type { DiscoveryAttempt } from '../errors/discovery-error.js';
 import { redactUrl } from '../redact-url.js';
 import { parseLinkHeader } from './parse-link-header.js';
+import { AI_CATALOG_MEDIA_TYPE, readAiCatalog } from './read-ai-catalog.js';
 
 const AI_CATALOG_PATH = '/.well-known/ai-catalog.json';
 const MAX_CATALOG_ENTRIES = 10;
+// Catalog → nested catalog → its entries, and no further.
+const MAX_CATALOG_DEPTH = 2;
 
 /** Manifest URLs named by `Link: <…>; rel="ai-capabilities"` on the origin's own response. @internal */
 export async function linkedManifests(context: ClientContext, target: URL, attempts: DiscoveryAttempt[]): Promise<string[]> {
@@ -34,41 +37,62 @@ export async function linkedManifests(context: ClientContext, target: URL, attem
   });
 }
 
-/** Manifest URLs listed in the origin's `/.well-known/ai-catalog.json`. @internal */
+/**
+ * Manifest URLs listed in the origin's `/.well-known/ai-catalog.json`: entries of the manifest type
+ * (`type`, or the older `mediaType`), also inside nested catalogs (inline, or linked on the same
+ * origin), at most {@link MAX_CATALOG_DEPTH} levels deep. Inline `data` manifests are reported, not
+ * used: a manifest is bound to the URL it was fetched from.
+ * @internal
+ */
 export async function catalogManifests(context: ClientContext, send: ManifestRequest, target: URL, headers: Record<string, string>, attempts: DiscoveryAttempt[]): Promise<string[]> {
-  const catalogUrl = new URL(AI_CATALOG_PATH, target).href;
-  let result: CachedFetchResult;
-  try {
-    result = await fetchWithCache(send, context.cache, catalogUrl, { ...headers, accept: 'application/ai-catalog+json, application/json;q=0.9' }, context.revalidating);
-  } catch (error) {
-    if (error instanceof HTTPError) {
-      attempts.push({ url: redactUrl(catalogUrl), reason: `status ${error.status}` });
-      return [];
-    }
-    throw error;
-  }
-  let catalog: unknown;
-  try {
-    catalog = parseJsonDocument(result.body);
-  } catch (error) {
-    attempts.push({ url: redactUrl(catalogUrl), reason: error instanceof Error ? error.message : 'invalid JSON' });
-    return [];
-  }
-  const entries = typeof catalog === 'object' && catalog !== null && Array.isArray((catalog as { entries?: unknown }).entries) ? (catalog as { entries: unknown[] }).entries : [];
   const urls: string[] = [];
-  for (const entry of entries) {
-    if (typeof entry !== 'object' || entry === null) continue;
-    const { type, url } = entry as { type?: unknown; url?: unknown };
-    if (typeof url !== 'string') continue;
-    const declaresManifest = type === MANIFEST_MEDIA_TYPE || (type === undefined && url.includes(WELL_KNOWN_PATH));
-    if (!declaresManifest) continue;
-    try {
-      urls.push(new URL(url, result.url).href);
-    } catch {
-      attempts.push({ url: redactUrl(catalogUrl), reason: `invalid entry URL ${JSON.stringify(url.slice(0, 200))}` });
-    }
-    if (urls.length >= MAX_CATALOG_ENTRIES) break;
-  }
-  if (urls.length === 0) attempts.push({ url: redactUrl(catalogUrl), reason: `no entry of type ${MANIFEST_MEDIA_TYPE}` });
+  await collectCatalogManifests({ context, send, headers, attempts, origin: target.origin, urls }, new URL(AI_CATALOG_PATH, target).href, undefined, 0);
+  if (urls.length === 0) attempts.push({ url: redactUrl(new URL(AI_CATALOG_PATH, target).href), reason: `no entry of type ${MANIFEST_MEDIA_TYPE}` });
   return urls;
+}
+
+interface CatalogWalk {
+  context: ClientContext;
+  send: ManifestRequest;
+  headers: Record<string, string>;
+  attempts: DiscoveryAttempt[];
+  origin: string;
+  urls: string[];
+}
+
+async function collectCatalogManifests(walk: CatalogWalk, catalogUrl: string, inline: Record<string, unknown> | undefined, depth: number): Promise<void> {
+  let document: unknown = inline;
+  let baseUrl = catalogUrl;
+  if (document === undefined) {
+    let result: CachedFetchResult;
+    try {
+      result = await fetchWithCache(walk.send, walk.context.cache, catalogUrl, { ...walk.headers, accept: `${AI_CATALOG_MEDIA_TYPE}, application/json;q=0.9` }, walk.context.revalidating);
+    } catch (error) {
+      if (error instanceof HTTPError) {
+        walk.attempts.push({ url: redactUrl(catalogUrl), reason: `status ${error.status}` });
+        return;
+      }
+      throw error;
+    }
+    try {
+      document = parseJsonDocument(result.body);
+    } catch (error) {
+      walk.attempts.push({ url: redactUrl(catalogUrl), reason: error instanceof Error ? error.message : 'invalid JSON' });
+      return;
+    }
+    baseUrl = result.url;
+  }
+  const catalog = readAiCatalog(document, baseUrl, MAX_CATALOG_ENTRIES);
+  for (const problem of catalog.problems) walk.attempts.push({ url: redactUrl(catalogUrl), reason: problem });
+  for (const entry of catalog.entries) {
+    if (walk.urls.length >= MAX_CATALOG_ENTRIES) return;
+    const declaresManifest = entry.type === MANIFEST_MEDIA_TYPE || (entry.type === 'application/json' && entry.url?.includes(WELL_KNOWN_PATH) === true);
+    if (declaresManifest && entry.url) walk.urls.push(entry.url);
+    else if (declaresManifest) walk.attempts.push({ url: redactUrl(catalogUrl), reason: `entry ${entry.identifier ?? '?'} carries the manifest inline (\`data\`); only manifests linked by \`url\` are used` });
+    else if (entry.type === AI_CATALOG_MEDIA_TYPE && depth + 1 < MAX_CATALOG_DEPTH) {
+      // A nested catalog elsewhere is not followed: discovery stays on the origin the user gave.
+      if (entry.url && new URL(entry.url).origin !== walk.origin) walk.attempts.push({ url: redactUrl(catalogUrl), reason: `nested catalog ${redactUrl(entry.url)} is on another origin` });
+      else await collectCatalogManifests(walk, entry.url ?? catalogUrl, entry.data, depth + 1);
+    }
+  }
 }
