@@ -45,7 +45,9 @@ describe('aicap call', () => {
     const io = captureCliIo();
     const code = await callCommand.run([server.origin, 'get_account', '{"account_id":"12345"}', '--token', 'tok-1', '--agent-id', 'cli-agent'], io);
     expect(code).toBe(0);
-    expect(JSON.parse(io.out)).toMatchObject({ ok: true, status: 200, data: { id: '12345', authorization: 'Bearer tok-1', agent: 'cli-agent' } });
+    // The API echoes the token; the CLI never prints a credential it was given.
+    expect(JSON.parse(io.out)).toMatchObject({ ok: true, status: 200, data: { id: '12345', authorization: 'Bearer [REDACTED]', agent: 'cli-agent' } });
+    expect(io.out).not.toContain('tok-1');
     expect(io.err).toContain('✔ get_account: 200');
   });
 

@@ -122,11 +122,12 @@ describe('checkCapabilities', () => {
 });
 
 describe('aicap serve + aicap check (built CLI)', () => {
-  it('serves a manifest file on a free port and check reports its foreign base_url with exit 1', async () => {
+  it('serves a manifest file on a free port with --base-url elsewhere, and check reports the foreign base_url with exit 1', async () => {
     const directory = await mkdtemp(join(tmpdir(), 'aicap-serve-'));
     const file = join(directory, 'manifest.json');
     await writeFile(file, await readFile(paymentsFile));
-    const child = spawn(process.execPath, [BUILT_CLI, 'serve', file, '--port', '0'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    // Without --base-url, serve rebinds base_url to its own origin; keeping the file's makes it foreign.
+    const child = spawn(process.execPath, [BUILT_CLI, 'serve', file, '--port', '0', '--base-url', 'https://api.example.com/v2'], { stdio: ['ignore', 'pipe', 'pipe'] });
     try {
       const origin = await new Promise<string>((resolve, reject) => {
         let output = '';

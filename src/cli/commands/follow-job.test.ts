@@ -35,7 +35,8 @@ describe('aicap call on an async_job tool', () => {
     expect(events.map((event) => event['id'])).toEqual(Array.from({ length: 11 }, (_, index) => String(index + 1)));
     expect(events.filter((event) => event['type'] === 'progress').map((event) => event['percent'])).toEqual([14, 29, 43, 57, 71, 86]);
     expect(events.at(-1)).toMatchObject({ type: 'status', status: 'completed', terminal: true });
-    expect(envelope).toMatchObject({ ok: true, status: 200, data: { include_pending: true, account_id: '12345' } });
+    // The Payments policy lists account_id in redact_from_logs: printed output is a log.
+    expect(envelope).toMatchObject({ ok: true, status: 200, data: { include_pending: true, account_id: '[REDACTED]' } });
     expect(io.err).toContain('14%\n');
     expect(io.err).toContain('? Include pending transactions in the report? → "include"');
     expect(io.err).toContain('… completed');
