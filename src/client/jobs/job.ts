@@ -61,6 +61,8 @@ export interface JobCheckpoint {
   percent: number | undefined;
   /** Data of the question the job waits on, when it waits. */
   pendingInput: unknown;
+  /** Start arguments that fill the tool's own path placeholders in the job's endpoints (`/accounts/{account_id}/jobs/{job_id}`); absent when there are none. */
+  pathArguments?: Record<string, string>;
 }
 
 /**

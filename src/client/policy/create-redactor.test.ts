@@ -43,13 +43,15 @@ describe('createRedactor', () => {
     expect(redactor.text('echo nested-secret-2')).toBe('echo [REDACTED]');
   });
 
-  it('redacts response data: values under redacted names and known secrets inside strings', () => {
+  it('redacts credentials inside response data, and leaves the values of redacted parameters to the application', () => {
     const redactor = createRedactor({ parameterNames: ['ssn'], secrets: ['tok-SECRET-1'] });
+    redactor.arguments({ ssn: '123-45-6789' });
     expect(redactor.data({ echo: 'Bearer tok-SECRET-1', person: { ssn: '123-45-6789', name: 'Ada' }, list: ['tok-SECRET-1'] })).toEqual({
       echo: 'Bearer [REDACTED]',
-      person: { ssn: '[REDACTED]', name: 'Ada' },
+      person: { ssn: '123-45-6789', name: 'Ada' },
       list: ['[REDACTED]'],
     });
+    expect(redactor.text('ssn 123-45-6789')).toBe('ssn [REDACTED]');
     const plain = { a: 1 };
     expect(createRedactor().data(plain)).toBe(plain);
   });

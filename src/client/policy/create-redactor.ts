@@ -24,9 +24,11 @@ export interface Redactor {
   /** A deep copy of `value` with every redacted parameter's value replaced by `[REDACTED]` (and anything nested deeper than 64 levels replaced whole). */
   arguments(value: Readonly<Record<string, unknown>>): Record<string, unknown>;
   /**
-  Response data with every redacted parameter's value and every known secret in a string replaced
-  by `[REDACTED]`: a server echoing a token or a redacted argument does not put it in the envelope.
-  Returns `value` itself when there is nothing to redact.
+  Response data with every credential (the secrets given to the redactor or added with
+  `addSecret`) replaced by `[REDACTED]` inside strings: a server echoing a token does not put it in
+  the envelope. Values of redacted parameters stay: `redact_from_logs` keeps them out of logs,
+  audit and model text, not out of the data the application asked for. Returns `value` itself when
+  there is nothing to redact.
   */
   data(value: unknown): unknown;
   /** `text` with every known secret (and its URL-encoded form) replaced by `[REDACTED]`. */
@@ -46,25 +48,28 @@ export interface Redactor {
 export function createRedactor(options: RedactorOptions = {}): Redactor {
   const names = new Set<string>();
   for (const name of options.parameterNames ?? []) names.add(name.toLowerCase());
+  // Credentials, and (separately) values learned from redacted arguments: text loses both, data only credentials.
   const secrets = new Set<string>();
+  const learned = new Set<string>();
   // Short values of redacted parameters, by the name they were given under.
   const shortValues = new Map<string, Set<string>>();
-  const addSecret = (secret: string): void => {
+  const addTo = (target: Set<string>, secret: string): void => {
     if (secret.length < MIN_SECRET_LENGTH) return;
-    secrets.add(secret);
+    target.add(secret);
     // Most tokens are plain (letters, digits, `-`, `_`, `.`), which neither encoding changes: skip the
     // work (a redactor is made per call and learns the credentials each time).
     if (UNENCODED.test(secret)) return;
     const encoded = encodeURIComponent(secret);
-    if (encoded !== secret) secrets.add(encoded);
+    if (encoded !== secret) target.add(encoded);
     const formEncoded = new URLSearchParams({ s: secret }).toString().slice(2);
-    if (formEncoded !== secret) secrets.add(formEncoded);
+    if (formEncoded !== secret) target.add(formEncoded);
   };
+  const addSecret = (secret: string): void => addTo(secrets, secret);
   for (const secret of options.secrets ?? []) addSecret(secret);
   const isRedactedName = (name: string): boolean => names.has(name.toLowerCase());
   const learnValue = (name: string, value: string): void => {
     if (value === '') return;
-    if (value.length >= MIN_SECRET_LENGTH) return addSecret(value);
+    if (value.length >= MIN_SECRET_LENGTH) return addTo(learned, value);
     const known = shortValues.get(name) ?? new Set<string>();
     known.add(value);
     shortValues.set(name, known);
@@ -98,12 +103,16 @@ export function createRedactor(options: RedactorOptions = {}): Redactor {
     }
     return result;
   };
-  const text = (input: string): string => {
+  const replaceAll = (input: string, values: Iterable<string>): string => {
     let result = input;
     // Longest first, so that a secret containing another is replaced whole.
-    for (const secret of [...secrets].sort((left, right) => right.length - left.length)) {
+    for (const secret of [...values].sort((left, right) => right.length - left.length)) {
       if (result.includes(secret)) result = result.split(secret).join(REDACTED);
     }
+    return result;
+  };
+  const text = (input: string): string => {
+    let result = replaceAll(input, [...secrets, ...learned]);
     for (const [name, values] of shortValues) {
       if (!result.toLowerCase().includes(name.toLowerCase())) continue;
       for (const value of values) {
@@ -112,19 +121,31 @@ export function createRedactor(options: RedactorOptions = {}): Redactor {
     }
     return result;
   };
-  const redactData = (value: unknown, depth: number): unknown => {
-    if (typeof value === 'string') return text(value);
+  /** A loop over the data (no depth limit): only strings that contain a credential are replaced. */
+  const redactData = (value: unknown): unknown => {
+    const scrub = (text: string): string => replaceAll(text, secrets);
+    if (typeof value === 'string') return scrub(value);
     if (value === null || typeof value !== 'object') return value;
-    if (depth >= MAX_COPY_DEPTH) return REDACTED;
-    if (Array.isArray(value)) return value.map((item) => redactData(item, depth + 1));
-    const result: Record<string, unknown> = {};
-    for (const [key, child] of Object.entries(value)) result[key] = isRedactedName(key) && child !== null && child !== undefined ? REDACTED : redactData(child, depth + 1);
-    return result;
+    const root = structuredClone(value) as Record<string, unknown>;
+    const pending: Record<string, unknown>[] = [root];
+    while (pending.length > 0) {
+      const current = pending.pop() as Record<string, unknown>;
+      for (const [key, child] of Object.entries(current)) {
+        if (typeof child === 'string') current[key] = scrub(child);
+        else if (child !== null && typeof child === 'object') pending.push(child as Record<string, unknown>);
+      }
+    }
+    return root;
   };
 
   return {
     arguments: (value) => copy(value, 0) as Record<string, unknown>,
-    data: (value) => (secrets.size === 0 && names.size === 0 ? value : redactData(value, 0)),
+    data(value) {
+      if (secrets.size === 0 || value === undefined) return value;
+      // Copy only when a credential appears (a secret JSON would escape is checked the slow way).
+      const serialized = JSON.stringify(value);
+      return [...secrets].some((secret) => serialized.includes(secret) || /["\\\u0000-\u001f]/.test(secret)) ? redactData(value) : value;
+    },
     text,
     addSecret,
     addParameterNames(added) {
