@@ -144,7 +144,7 @@ export function createRedactor(options: RedactorOptions = {}): Redactor {
       if (secrets.size === 0 || value === undefined) return value;
       // Copy only when a credential appears (a secret JSON would escape is checked the slow way).
       const serialized = JSON.stringify(value);
-      return [...secrets].some((secret) => serialized.includes(secret) || /["\\\u0000-\u001f]/.test(secret)) ? redactData(value) : value;
+      return [...secrets].some((secret) => serialized.includes(secret) || JSON.stringify(secret) !== `"${secret}"`) ? redactData(value) : value;
     },
     text,
     addSecret,
