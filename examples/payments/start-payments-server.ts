@@ -16,7 +16,7 @@ import { fileURLToPath } from 'node:url';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import { canonicalJson, WELL_KNOWN_PATH, type Manifest } from 'aicap';
 import { aiCapabilities, jobStreamsMiddleware, startJob, toExpressHandler } from 'aicap/express';
-import { capabilitiesLink, createCatalogHandler, createJobStreams, createMemoryJobEventStore, type JobContext, type JobStreams } from 'aicap/server';
+import { capabilitiesLink, createCatalogHandler, createJobStreams, createMemoryJobEventStore, type JobContext, type JobEventStore, type JobStreams } from 'aicap/server';
 import { createPaymentsData, type Account } from './payments-data.js';
 
 /** Options of {@link startPaymentsServer}. Every field is optional; the defaults suit a demo. */
@@ -46,6 +46,14 @@ export interface StartPaymentsServerOptions {
   tokens?: Record<string, readonly string[]>;
   /** Seed of the fake data. @default 42 */
   seed?: number;
+  /**
+  The origin clients reach this server by, when it is not the one it listens on (a replica behind a
+  load balancer): `base_url`, job links, pagination links and OAuth metadata use it.
+  @default the listening origin
+  */
+  publicUrl?: string;
+  /** Where the report jobs live; a shared store (`aicap/redis`) lets every replica serve every job. @default an in-memory store */
+  jobStore?: JobEventStore;
   /** Transactions per account. @default 240 */
   transactionsPerAccount?: number;
 }
@@ -76,11 +84,13 @@ export interface RequestLogEntry {
 
 /** A running Payments server. */
 export interface PaymentsServer {
-  /** `http://127.0.0.1:<port>`. */
+  /** `http://127.0.0.1:<port>`: where it listens. */
   readonly origin: string;
-  /** `service.base_url` of the served manifest: `<origin>/v2`. */
+  /** The origin clients reach it by: `publicUrl`'s, or `origin`. */
+  readonly publicOrigin: string;
+  /** `service.base_url` of the served manifest: `<publicOrigin>/v2`. */
   readonly baseUrl: string;
-  /** `<origin>/.well-known/ai-capabilities`. */
+  /** `<publicOrigin>/.well-known/ai-capabilities`. */
   readonly manifestUrl: string;
   /** The manifest as served (with the real `base_url`). */
   readonly manifest: Manifest;
@@ -156,7 +166,7 @@ export async function startPaymentsServer(options: StartPaymentsServerOptions = 
   );
 
   const jobs = createJobStreams({
-    store: createMemoryJobEventStore({ maxEventsPerJob: options.jobs?.maxEventsPerJob ?? 1000 }),
+    store: options.jobStore ?? createMemoryJobEventStore({ maxEventsPerJob: options.jobs?.maxEventsPerJob ?? 1000 }),
     routes: { status: `${BASE_PATH}/reports/{job_id}/status`, result: `${BASE_PATH}/reports/{job_id}/result`, cancel: `${BASE_PATH}/reports/{job_id}/cancel`, respond: `${BASE_PATH}/reports/{job_id}/respond` },
     principal: (request) => principalOf(request.headers.get('Authorization')),
     heartbeatIntervalInMs: options.jobs?.heartbeatIntervalInMs ?? 15_000,
@@ -449,7 +459,9 @@ export async function startPaymentsServer(options: StartPaymentsServerOptions = 
     server.once('error', reject);
     server.listen(options.port ?? 0, '127.0.0.1', () => resolve());
   });
-  origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const listeningOrigin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  // Every absolute URL the API hands out uses the origin its clients reach it by.
+  origin = options.publicUrl === undefined ? listeningOrigin : new URL(options.publicUrl).origin;
   resolveOrigin(origin);
   try {
     await capabilities.manifestHandler.ready;
@@ -460,7 +472,8 @@ export async function startPaymentsServer(options: StartPaymentsServerOptions = 
   const served = await manifestReady;
 
   return {
-    origin,
+    origin: listeningOrigin,
+    publicOrigin: origin,
     baseUrl: `${origin}${BASE_PATH}`,
     manifestUrl: `${origin}${WELL_KNOWN_PATH}`,
     manifest: served,
