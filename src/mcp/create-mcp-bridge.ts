@@ -58,9 +58,10 @@ export interface CreateMcpBridgeOptions {
   */
   serverInfo?: { name: string; version: string };
   /**
-  How long hosts may cache list results and `server/discover` (2026-07-28 `ttlMs`/`cacheScope`).
+  How long hosts may cache list results and `server/discover` (2026-07-28 `ttlMs`/`cacheScope`), e.g.
+  the manifest's `max-age` when the deployment knows it.
 
-  @default derived from the services: the shortest manifest freshness, private when a manifest varies by credential
+  @default { ttlMs: 0, cacheScope: 'private' } when a service authenticates its callers (the lists depend on the bridge's credentials), else `'public'`
   */
   cache?: CacheHint;
   /**
