@@ -1,0 +1,112 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { request as httpRequest } from 'node:http';
+import { createInterface } from 'node:readline';
+import { createParser, type EventSourceMessage } from 'eventsource-parser';
+import { afterEach, describe, expect, it } from 'vitest';
+import { startRoundRobinProxy, type RoundRobinProxy } from '../helpers/round-robin-proxy.js';
+import { HAS_REDIS_SERVER, REDIS_MISSING, startRedisServer, type RedisServer } from '../helpers/start-redis-server.js';
+
+// Runs the built example as `npm run example` does (npm test builds before vitest runs).
+const serverScript = new URL('../../examples/payments/dist/server.js', import.meta.url).pathname;
+const HEADERS = { Authorization: 'Bearer demo-read', 'X-Agent-ID': 'fleet-test' };
+
+if (!HAS_REDIS_SERVER) console.warn(`Skipping the fleet tests: ${REDIS_MISSING}`);
+
+interface Fleet {
+  redis: RedisServer;
+  proxy: RoundRobinProxy;
+  replicas: ChildProcess[];
+}
+const running: Fleet[] = [];
+afterEach(async () => {
+  for (const fleet of running.splice(0)) {
+    for (const child of fleet.replicas) {
+      if (child.exitCode === null && child.signalCode === null) {
+        child.kill('SIGKILL');
+        await once(child, 'exit');
+      }
+    }
+    await fleet.proxy.close();
+    await fleet.redis.stop();
+  }
+});
+
+async function startReplica(publicUrl: string, redisUrl: string, replicas: ChildProcess[]): Promise<string> {
+  const child = spawn(process.execPath, [serverScript], { env: { ...process.env, PORT: '0', PUBLIC_URL: publicUrl, REDIS_URL: redisUrl }, stdio: ['ignore', 'pipe', 'pipe'] });
+  replicas.push(child);
+  const lines = createInterface({ input: child.stdout as NodeJS.ReadableStream });
+  return new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error('a replica printed no origin within 30 s')), 30_000);
+    lines.once('line', (line) => {
+      clearTimeout(timer);
+      resolve(line);
+    });
+    child.once('exit', (code) => reject(new Error(`a replica exited with ${String(code)} before printing its origin`)));
+  });
+}
+
+/** Redis, a round-robin proxy, and two Payments replicas that know the proxy as their public origin. */
+async function startFleet(): Promise<Fleet> {
+  const redis = await startRedisServer();
+  const upstreams: string[] = [];
+  const proxy = await startRoundRobinProxy(upstreams);
+  const fleet: Fleet = { redis, proxy, replicas: [] };
+  running.push(fleet);
+  upstreams.push(...(await Promise.all([startReplica(proxy.origin, redis.url, fleet.replicas), startReplica(proxy.origin, redis.url, fleet.replicas)])));
+  return fleet;
+}
+
+/** Reads one SSE connection until the server ends it or the connection drops. */
+function readStream(url: string, lastEventId: string | undefined, onEvent: (event: EventSourceMessage) => void): Promise<'ended' | 'dropped'> {
+  return new Promise((resolve) => {
+    const headers: Record<string, string> = { ...HEADERS, Accept: 'text/event-stream', ...(lastEventId === undefined ? {} : { 'Last-Event-ID': lastEventId }) };
+    const parser = createParser({ onEvent });
+    const client = httpRequest(url, { headers }, (response) => {
+      response.on('data', (chunk: Buffer) => parser.feed(chunk.toString('utf8')));
+      response.once('end', () => resolve('ended'));
+      response.once('aborted', () => resolve('dropped'));
+      response.once('error', () => resolve('dropped'));
+    });
+    client.once('error', () => resolve('dropped'));
+    client.end();
+  });
+}
+
+const post = (url: string, body: unknown): Promise<Response> => fetch(url, { method: 'POST', headers: { ...HEADERS, 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
+
+describe.skipIf(!HAS_REDIS_SERVER)('two Payments replicas behind a round-robin proxy, sharing Redis', () => {
+  it('a job stream whose replica is killed mid-job resumes through the other with every event exactly once, answered there', async () => {
+    const fleet = await startFleet();
+    const started = await post(`${fleet.proxy.origin}/v2/reports/generate`, { account_id: '12345', period: '2024-01' });
+    expect(started.status).toBe(202);
+    const statusUrl = new URL(started.headers.get('location') ?? '', fleet.proxy.origin).href;
+    const worker = fleet.proxy.served.at(-1)?.upstream;
+    const seen: EventSourceMessage[] = [];
+    let killed: number | undefined;
+    let finished = false;
+    for (let connection = 0; connection < 10 && !finished; connection++) {
+      const outcome = await readStream(statusUrl, seen.at(-1)?.id, (event) => {
+        seen.push(event);
+        const data = JSON.parse(event.data) as { status?: string; input_id?: string; resolution_url?: string };
+        if (event.event === 'progress' && killed === undefined) {
+          // Kill the replica serving this stream, which is not the one doing the job's work.
+          killed = fleet.proxy.served.filter((entry) => entry.method === 'GET').at(-1)?.upstream;
+          expect(killed).not.toBe(worker);
+          fleet.replicas[killed as number]?.kill('SIGKILL');
+        }
+        if (event.event === 'needs_input') void post(new URL(data.resolution_url ?? '', fleet.proxy.origin).href, { input_id: data.input_id, answer: 'include' });
+        if (event.event === 'status' && data.status === 'completed') finished = true;
+      });
+      if (outcome === 'ended' && !finished) break;
+    }
+    expect(killed).toBeDefined();
+    expect(finished).toBe(true);
+    const ids = seen.map((event) => Number(event.id));
+    expect(ids).toEqual(Array.from({ length: ids.length }, (_, index) => index + 1));
+    expect(seen.map((event) => event.event)).toContain('needs_input');
+    const result = await fetch(new URL(statusUrl.replace(/\/status$/, '/result')), { headers: HEADERS });
+    expect(result.status).toBe(200);
+    expect(await result.json()).toMatchObject({ account_id: '12345', include_pending: true });
+  });
+});
