@@ -110,3 +110,32 @@ describe.skipIf(!HAS_REDIS_SERVER)('two Payments replicas behind a round-robin p
     expect(await result.json()).toMatchObject({ account_id: '12345', include_pending: true });
   });
 });
+
+describe.skipIf(!HAS_REDIS_SERVER)('two orchestrator processes sharing one session budget in Redis', () => {
+  it('make exactly max_actions_per_session (50) calls between them out of 60', async () => {
+    const { startPaymentsServer } = await import('../../examples/payments/start-payments-server.js');
+    const redis = await startRedisServer();
+    const payments = await startPaymentsServer();
+    try {
+      const script = new URL('../helpers/fleet-budget-client.mjs', import.meta.url).pathname;
+      const run = async (): Promise<{ ok: number; refused: number; other: string[] }> => {
+        const child = spawn(process.execPath, [script, payments.origin, redis.url, 'shared-session', '30'], { stdio: ['ignore', 'pipe', 'pipe'] });
+        let output = '';
+        let errors = '';
+        child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+        child.stderr?.on('data', (chunk: Buffer) => (errors += chunk.toString()));
+        const [code] = (await once(child, 'exit')) as [number | null];
+        expect(code, errors).toBe(0);
+        return JSON.parse(output) as { ok: number; refused: number; other: string[] };
+      };
+      const [first, second] = await Promise.all([run(), run()]);
+      expect([...first.other, ...second.other]).toEqual([]);
+      expect(first.ok + second.ok).toBe(50);
+      expect(first.refused + second.refused).toBe(10);
+      expect(payments.requestLog.filter((entry) => entry.path.endsWith('/transactions'))).toHaveLength(50);
+    } finally {
+      await payments.close();
+      await redis.stop();
+    }
+  });
+});
