@@ -38,6 +38,7 @@ describe('cliErrorMessage', () => {
       'The API requires credentials and none are configured for this origin; pass `--token <token>` or `--api-key <key>`.',
     );
     expect(cliErrorMessage(new AicapError('RESPONSE_TOO_LARGE', 'Shrink it or raise `discovery.maxManifestSizeInBytes`.'))).toBe('Shrink it or raise `--max-size <bytes>`.');
+    expect(cliErrorMessage(new AicapError('JOB_FAILED', 'Stopped following the job after 5 ms (`follow.maxDurationInMs`): GET http://x/jobs/1.'))).toBe('Stopped following the job after 5 ms (`--max-duration <ms>`): GET http://x/jobs/1.');
   });
 
   it('adds the localhost/127.0.0.1 hint to an origin mismatch between the two', () => {

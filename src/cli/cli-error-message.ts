@@ -11,6 +11,7 @@ const FLAG_ADVICE: ReadonlyArray<readonly [RegExp, string]> = [
   [/pass them to `discover`/g, 'pass `--token <token>` or `--api-key <key>`'],
   [/add the API origin to `trust\.allowedOrigins` if you trust it/g, 'pass `--allow-origin <origin>` if you trust it'],
   [/Manifest given to `createManifestHandler`/g, 'The manifest to serve'],
+  [/`(?:jobs\.)?follow\.maxDurationInMs`/g, '`--max-duration <ms>`'],
 ];
 
 // Socket error codes of a connection that never opened, worded as what the user can check.

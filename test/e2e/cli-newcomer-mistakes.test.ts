@@ -135,6 +135,10 @@ describe.concurrent('a newcomer’s mistakes, through the built CLI', { timeout:
     expect(result.stderr).toMatch(/^✘ /m);
   });
 
+  it('a --max-duration that is not a number names the flag (exit 2)', async () => {
+    expectOneLineError(await runBuiltCli(['call', origin, 'generate_report', '--max-duration', 'forever'], SLOW_MACHINE), 2, /The `--max-duration` option must be a whole number \(milliseconds\), 0 or more; got "forever"\./);
+  });
+
   it('a --timeout that is not a number names the flag and the unit (exit 2)', async () => {
     expectOneLineError(await runBuiltCli(['call', origin, 'list_transactions', '--timeout', '5s'], SLOW_MACHINE), 2, /The `--timeout` option must be a whole number \(milliseconds\), 1 or more; got "5s"\./);
   });

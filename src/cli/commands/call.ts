@@ -9,6 +9,9 @@ import { createRedactingIo, printRedactedJson, type RedactingIo } from '../redac
 import { terminalSafeJson, terminalSafeText } from '../terminal-safe-text.js';
 import { followJobInCli, isAsyncJob } from './follow-job.js';
 
+// The client's own default for following a job (`jobs.follow.maxDurationInMs`), shown in the usage.
+const DEFAULT_MAX_JOB_DURATION_IN_MS = 1_800_000;
+
 const USAGE = `Usage: aicap call <origin> <toolId> [json-args] [options]
 
 Discovers the manifest of <origin>, calls one tool and prints the result envelope as JSON on stdout.
@@ -26,6 +29,8 @@ Discovers the manifest of <origin>, calls one tool and prints the result envelop
   --events            async jobs: print each job event as a JSON line on stdout before the envelope
   --input <answer>    async jobs: the answer to the job's question (JSON, or plain text); without
                       it the question is asked on a terminal and refused when there is none
+  --max-duration <ms> async jobs: stop following after this long (the job goes on on its server),
+                      default ${DEFAULT_MAX_JOB_DURATION_IN_MS}; 0 for no limit
   --json              print only the envelope (no summary on stderr)
 ${manifestReadingUsage(20, { allowOrigin: true })}  -h, --help          show this help
 
@@ -49,6 +54,7 @@ export const callCommand: CliCommand = {
           'max-items': { type: 'string' },
           events: { type: 'boolean', default: false },
           input: { type: 'string' },
+          'max-duration': { type: 'string' },
           json: { type: 'boolean', default: false },
           ...MANIFEST_READING_FLAGS,
           ...TRUST_FLAGS,
@@ -79,9 +85,10 @@ export const callCommand: CliCommand = {
       args = value as Record<string, unknown>;
     }
     const maxItems = readWholeNumberOption(io, 'max-items', values['max-items'], { fallback: Number.POSITIVE_INFINITY, min: 1, unit: 'items' });
+    const maxDurationInMs = readWholeNumberOption(io, 'max-duration', values['max-duration'], { fallback: DEFAULT_MAX_JOB_DURATION_IN_MS, min: 0, unit: 'milliseconds' });
     const limits = readManifestReadingFlags(io, values);
     const clientOptions = limits === undefined ? undefined : clientOptionsFromFlags(io, limits, values['allow-origin']);
-    if (maxItems === undefined || clientOptions === undefined) return 2;
+    if (maxItems === undefined || maxDurationInMs === undefined || clientOptions === undefined) return 2;
     const credentials: OriginCredentials = {
       ...(values.token === undefined ? {} : { token: values.token }),
       ...(values['api-key'] === undefined ? {} : { apiKey: values['api-key'] }),
@@ -91,6 +98,7 @@ export const callCommand: CliCommand = {
     try {
       client = createClient({
         ...clientOptions,
+        jobs: { follow: { maxDurationInMs } },
         ...(values['agent-id'] === undefined ? {} : { agentId: values['agent-id'] }),
         approve: values.approve ? () => true : (request) => askApproval(io, request),
       });
