@@ -62,6 +62,8 @@ export async function connectV1Host(target: HostTarget): Promise<{ client: V1Cli
 export interface HttpBridgeProcess {
   endpoint: string;
   child: ChildProcess;
+  /** What it wrote on stderr so far. */
+  stderr(): string;
   /** Stops it by its PID (SIGTERM) and waits for the exit code. */
   stop(): Promise<number | null>;
 }
@@ -79,6 +81,7 @@ export async function startHttpBridge(args: readonly string[], timeoutInMs = 20_
     return {
       endpoint: first.trim(),
       child,
+      stderr: () => stderr,
       async stop() {
         if (child.exitCode !== null) return child.exitCode;
         const exited = once(child, 'exit');
