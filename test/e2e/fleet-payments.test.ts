@@ -111,6 +111,29 @@ describe.skipIf(!HAS_REDIS_SERVER)('two Payments replicas behind a round-robin p
   });
 });
 
+describe.skipIf(!HAS_REDIS_SERVER)('a job whose worker replica dies', () => {
+  it('ends failed (worker_lost) within the lease bound instead of staying running forever', async () => {
+    const fleet = await startFleet();
+    const started = await post(`${fleet.proxy.origin}/v2/reports/generate`, { account_id: '12345', period: '2024-01' });
+    expect(started.status).toBe(202);
+    const statusUrl = new URL(started.headers.get('location') ?? '', fleet.proxy.origin).href;
+    const worker = fleet.proxy.served.at(-1)?.upstream as number;
+    const poll = async (): Promise<{ status: string; error?: { code: string } }> => (await fetch(statusUrl, { headers: HEADERS })).json() as Promise<{ status: string; error?: { code: string } }>;
+    let current = await poll();
+    for (let attempt = 0; attempt < 100 && current.status === 'queued'; attempt++) current = await poll();
+    // Mid-job: working between progress events, or waiting for the answer it asked for.
+    expect(['running', 'needs_input']).toContain(current.status);
+    fleet.replicas[worker]?.kill('SIGKILL');
+    await once(fleet.replicas[worker] as ChildProcess, 'exit');
+    // The example keeps the default lease (10 s): the surviving replica marks the job failed once it lapsed.
+    for (let attempt = 0; attempt < 120 && (current.status === 'running' || current.status === 'needs_input'); attempt++) {
+      await new Promise((resolve) => setTimeout(resolve, 250));
+      current = await poll();
+    }
+    expect(current).toMatchObject({ status: 'failed', error: { code: 'worker_lost' } });
+  });
+});
+
 describe.skipIf(!HAS_REDIS_SERVER)('two orchestrator processes sharing one session budget in Redis', () => {
   it('make exactly max_actions_per_session (50) calls between them out of 60', async () => {
     const { startPaymentsServer } = await import('../../examples/payments/start-payments-server.js');
