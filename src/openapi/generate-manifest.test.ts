@@ -82,7 +82,7 @@ describe('generateManifest', () => {
     expect(manifest.auth).toEqual({ type: 'api_key', api_key: { in: 'header', name: 'X-Api-Key' } });
     const create = manifest.tools.find((tool) => tool.id === 'createPet')!;
     expect(create.parameters?.['name']).toEqual({ type: 'string', required: true, in: 'body' });
-    expect(create.parameters?.['tag']).toEqual({ type: 'string', required: false, in: 'body', json_schema: { type: ['string', 'null'] } });
+    expect(create.parameters?.['tag']).toEqual({ type: 'string', in: 'body', json_schema: { type: ['string', 'null'] } });
     expect(create.parameters?.['parent']?.json_schema).toEqual({ $ref: '#/definitions/Pet' });
     expect(manifest.definitions?.['Pet']).toEqual(expect.objectContaining({ type: 'object' }));
   });
@@ -237,5 +237,24 @@ describe('generateManifest: real-API hygiene', () => {
       code: 'OPENAPI_INVALID',
       message: expect.stringMatching(/^my\.overlay\.yaml: \/tools\/addItem\/errors\/422: .*"unprocessable_entity"/),
     });
+  });
+});
+
+describe('generateManifest: repeated parameters', () => {
+  it('writes a parameter that several operations repeat word for word once, as a shared definition', async () => {
+    const limit = { name: 'limit', in: 'query', description: `limit is a maximum number of responses to return for a list call.${' More words about paging.'.repeat(8)}`, schema: { type: 'integer', minimum: 1 } };
+    const operation = (operationId: string) => ({ operationId, parameters: [{ $ref: '#/components/parameters/limit' }], responses: { '200': { description: 'ok' } } });
+    const { manifest } = await generateManifest({
+      input: { openapi: '3.1.0', info: { title: 'K', version: '1' }, servers: [{ url: 'https://k.example.com' }], components: { parameters: { limit } }, paths: { '/pods': { get: operation('listPods') }, '/nodes': { get: operation('listNodes') } } },
+    });
+    expect(manifest.tools.map((tool) => tool.parameters?.['limit'])).toEqual([
+      { type: 'integer', in: 'query', json_schema: { $ref: '#/definitions/parameter.limit' } },
+      { type: 'integer', in: 'query', json_schema: { $ref: '#/definitions/parameter.limit' } },
+    ]);
+    expect(manifest.definitions?.['parameter.limit']).toEqual({ description: limit.description, type: 'integer', minimum: 1 });
+    expect(validateManifest(manifest).valid).toBe(true);
+    // What a model reads is unchanged: the description travels with the hoisted schema.
+    const { argumentsSchema } = await import('../manifest/arguments-schema.js');
+    expect(argumentsSchema(manifest.tools[0]!, { definitions: manifest.definitions }).$defs).toEqual({ 'parameter.limit': { description: limit.description, type: 'integer', minimum: 1 } });
   });
 });

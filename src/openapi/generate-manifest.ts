@@ -7,6 +7,7 @@ import { applyManifestOverlay, type ManifestOverlay } from './manifest-overlay.j
 import { OpenApiInvalidError } from './openapi-invalid-error.js';
 import { dropSecretSamples } from './drop-secret-samples.js';
 import { createReferenceResolver } from './reference-resolver.js';
+import { shareRepeatedParameters } from './share-repeated-parameters.js';
 import { repairEmbeddedSchemas } from './repair-embedded-schemas.js';
 import { createToolIdAllocator } from './tool-id.js';
 import { transformInfoObject } from './transform/info-object.js';
@@ -72,7 +73,7 @@ export interface GenerateStatistics {
 const DEFAULT_MAX_RETURN_SCHEMA_NODES = 500;
 const METHODS = ['get', 'put', 'post', 'delete', 'patch', 'head'] as const;
 /** The marker put in `intent.when` of tools nobody has described yet. */
-export const INTENT_TODO = 'TODO: say when an agent should call this tool (x-ai-intent in the OpenAPI description, or the overlay)';
+export const INTENT_TODO = 'TODO: when to call this (x-ai-intent or overlay)';
 
 /**
  * Generates a manifest from a Swagger 2.0 or OpenAPI 3.0/3.1 description (file, URL, text or
@@ -154,6 +155,7 @@ export async function generateManifest(options: GenerateManifestOptions): Promis
 
   if (options.overlay) applyManifestOverlay(manifest, options.overlay, warnings);
   markMissingIntents(manifest, warnings);
+  shareRepeatedParameters(manifest);
   repairEmbeddedSchemas(manifest, warnings);
   dropSecretSamples(manifest, warnings);
   manifest.tools = manifest.tools.map((tool) => orderFields(tool, TOOL_FIELD_ORDER));

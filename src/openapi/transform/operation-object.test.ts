@@ -26,7 +26,7 @@ describe('transformOperationObject', () => {
       pathParameters: [{ name: 'id', in: 'path', schema: { type: 'string' } }, { name: 'v', in: 'query', schema: { type: 'string' } }],
       operation: { parameters: [{ name: 'v', in: 'query', description: 'Version', schema: { type: 'integer' } }], responses: ok },
       want: (mapping) => mapping.tool.parameters,
-      expected: { id: { type: 'string', required: true, in: 'path' }, v: { type: 'integer', required: false, in: 'query', description: 'Version' } },
+      expected: { id: { type: 'string', required: true, in: 'path' }, v: { type: 'integer', in: 'query', description: 'Version' } },
     }],
     ['adds a path placeholder nobody declared as a required string', {
       method: 'GET', path: '/pets/{id}', operation: { responses: ok },

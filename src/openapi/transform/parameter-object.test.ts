@@ -6,7 +6,7 @@ describe('transformParameterObject', () => {
   const cases: Array<[string, { given: unknown; want: unknown }]> = [
     ['maps a plain query parameter to the simple form', {
       given: { name: 'q', in: 'query', description: 'Search text', schema: { type: 'string' } },
-      want: { name: 'q', parameter: { type: 'string', required: false, in: 'query', description: 'Search text' } },
+      want: { name: 'q', parameter: { type: 'string', in: 'query', description: 'Search text' } },
     }],
     ['makes a path parameter required', {
       given: { name: 'id', in: 'path', schema: { type: 'integer' } },
@@ -14,7 +14,7 @@ describe('transformParameterObject', () => {
     }],
     ['keeps enum, default and example in the simple form', {
       given: { name: 'sort', in: 'query', example: 'asc', schema: { type: 'string', enum: ['asc', 'desc'], default: 'asc' } },
-      want: { name: 'sort', parameter: { type: 'string', required: false, in: 'query', enum: ['asc', 'desc'], default: 'asc', example: 'asc' } },
+      want: { name: 'sort', parameter: { type: 'string', in: 'query', enum: ['asc', 'desc'], default: 'asc', example: 'asc' } },
     }],
     ['adds json_schema when the schema has constraints', {
       given: { name: 'limit', in: 'query', required: true, schema: { type: 'integer', minimum: 1, maximum: 100 } },
@@ -22,23 +22,23 @@ describe('transformParameterObject', () => {
     }],
     ['adds json_schema for an array', {
       given: { name: 'ids', in: 'query', schema: { type: 'array', items: { type: 'string' } } },
-      want: { name: 'ids', parameter: { type: 'array', required: false, in: 'query', json_schema: { type: 'array', items: { type: 'string' } } } },
+      want: { name: 'ids', parameter: { type: 'array', in: 'query', json_schema: { type: 'array', items: { type: 'string' } } } },
     }],
     ['reads the schema of a parameter given by content', {
       given: { name: 'filter', in: 'query', content: { 'application/json': { schema: { type: 'object' } } } },
-      want: { name: 'filter', parameter: { type: 'object', required: false, in: 'query', json_schema: { type: 'object' } } },
+      want: { name: 'filter', parameter: { type: 'object', in: 'query', json_schema: { type: 'object' } } },
     }],
     ['reads Swagger 2.0 style keywords on the parameter itself', {
       given: { name: 'page', in: 'query', type: 'integer', minimum: 1 },
-      want: { name: 'page', parameter: { type: 'integer', required: false, in: 'query', json_schema: { type: 'integer', minimum: 1 } } },
+      want: { name: 'page', parameter: { type: 'integer', in: 'query', json_schema: { type: 'integer', minimum: 1 } } },
     }],
     ['marks a deprecated parameter in its description', {
       given: { name: 'old', in: 'header', deprecated: true, description: 'Use new.', schema: { type: 'string' } },
-      want: { name: 'old', parameter: { type: 'string', required: false, in: 'header', description: 'Deprecated. Use new.' } },
+      want: { name: 'old', parameter: { type: 'string', in: 'header', description: 'Deprecated. Use new.' } },
     }],
     ['follows a $ref to components.parameters', {
       given: { $ref: '#/components/parameters/Cursor' },
-      want: { name: 'cursor', parameter: { type: 'string', required: false, in: 'query' } },
+      want: { name: 'cursor', parameter: { type: 'string', in: 'query' } },
     }],
     ['ignores the Authorization header (OpenAPI says it SHALL be ignored)', { given: { name: 'Authorization', in: 'header', schema: { type: 'string' } }, want: undefined }],
   ];

@@ -8,11 +8,11 @@ describe('transformRequestBodyObject', () => {
   const cases: Array<[string, { given: unknown; taken?: string[]; want: unknown }]> = [
     ['flattens a JSON object body into body parameters', {
       given: { required: true, content: { 'application/json': { schema: pet } } },
-      want: { parameters: { name: { type: 'string', required: true, in: 'body' }, tag: { type: 'string', required: false, in: 'body' } }, unusable: false },
+      want: { parameters: { name: { type: 'string', required: true, in: 'body' }, tag: { type: 'string', in: 'body' } }, unusable: false },
     }],
     ['makes no property required when the body itself is optional', {
       given: { content: { 'application/json': { schema: pet } } },
-      want: { parameters: { name: { type: 'string', required: false, in: 'body' }, tag: { type: 'string', required: false, in: 'body' } }, unusable: false },
+      want: { parameters: { name: { type: 'string', in: 'body' }, tag: { type: 'string', in: 'body' } }, unusable: false },
     }],
     ['keeps the whole body as one `body` parameter when a property name collides', {
       given: { required: true, content: { 'application/json': { schema: pet } } },
@@ -25,15 +25,15 @@ describe('transformRequestBodyObject', () => {
     }],
     ['keeps a composed (oneOf) body as one `body` parameter', {
       given: { content: { 'application/json': { schema: { oneOf: [pet, { type: 'string' }] } } } },
-      want: { parameters: { body: { type: 'object', required: false, in: 'body', description: 'The whole request body.', json_schema: { oneOf: [pet, { type: 'string' }] } } }, unusable: false, bodyParameter: 'body' },
+      want: { parameters: { body: { type: 'object', in: 'body', description: 'The whole request body.', json_schema: { oneOf: [pet, { type: 'string' }] } } }, unusable: false, bodyParameter: 'body' },
     }],
     ['declares a form-encoded body', {
       given: { content: { 'application/x-www-form-urlencoded': { schema: { type: 'object', properties: { amount: { type: 'integer' } } } } } },
-      want: { parameters: { amount: { type: 'integer', required: false, in: 'body' } }, requestContentType: 'application/x-www-form-urlencoded', unusable: false },
+      want: { parameters: { amount: { type: 'integer', in: 'body' } }, requestContentType: 'application/x-www-form-urlencoded', unusable: false },
     }],
     ['prefers JSON when JSON and form are both offered', {
       given: { content: { 'application/x-www-form-urlencoded': { schema: pet }, 'application/merge-patch+json': { schema: pet } } },
-      want: { parameters: { name: { type: 'string', required: false, in: 'body' }, tag: { type: 'string', required: false, in: 'body' } }, unusable: false },
+      want: { parameters: { name: { type: 'string', in: 'body' }, tag: { type: 'string', in: 'body' } }, unusable: false },
     }],
     ['marks a required multipart-only body as unusable', {
       given: { required: true, content: { 'multipart/form-data': { schema: { type: 'object' } } } },

@@ -22,8 +22,8 @@ describe('transformResponsesObject', () => {
       given: { '429': { description: 'Too many' }, '503': { description: 'Down' } },
       want: {
         errors: {
-          rate_limited: { status: 429, retry_strategy: 'exponential_backoff', max_retries: 3, context: 'Too many Rate limited. Safe to retry after the delay in Retry-After, with exponential backoff.' },
-          service_unavailable: { status: 503, retry_strategy: 'exponential_backoff', max_retries: 3, context: 'Down The service is temporarily unavailable. Safe to retry with exponential backoff.' },
+          rate_limited: { status: 429, retry_strategy: 'exponential_backoff', max_retries: 3, context: 'Too many Rate limited: retry after Retry-After, with exponential backoff.' },
+          service_unavailable: { status: 503, retry_strategy: 'exponential_backoff', max_retries: 3, context: 'Down Temporarily unavailable: retry with exponential backoff.' },
         },
         accepted: false,
         schemaOmitted: false,
@@ -33,8 +33,8 @@ describe('transformResponsesObject', () => {
       given: { '401': { description: '' }, '403': { description: 'Forbidden.' } },
       want: {
         errors: {
-          unauthorized: { status: 401, context: 'The credentials are missing, invalid or expired. Ask the user to sign in again or check the API key; do not retry with the same credentials.' },
-          insufficient_scope: { status: 403, context: 'Forbidden. The current credentials lack permission for this operation. Tell the user which access is needed; do not retry.' },
+          unauthorized: { status: 401, context: 'Credentials missing, invalid or expired: ask the user to sign in again; do not retry as is.' },
+          insufficient_scope: { status: 403, context: 'Forbidden. The credentials lack permission: tell the user which access is needed; do not retry.' },
         },
         accepted: false,
         schemaOmitted: false,

@@ -49,10 +49,10 @@ const ERROR_CODES: Record<number, string> = {
 
 // Guidance for the statuses whose meaning does not depend on the API.
 const DEFAULT_CONTEXT: Record<number, string> = {
-  401: 'The credentials are missing, invalid or expired. Ask the user to sign in again or check the API key; do not retry with the same credentials.',
-  403: 'The current credentials lack permission for this operation. Tell the user which access is needed; do not retry.',
-  429: 'Rate limited. Safe to retry after the delay in Retry-After, with exponential backoff.',
-  503: 'The service is temporarily unavailable. Safe to retry with exponential backoff.',
+  401: 'Credentials missing, invalid or expired: ask the user to sign in again; do not retry as is.',
+  403: 'The credentials lack permission: tell the user which access is needed; do not retry.',
+  429: 'Rate limited: retry after Retry-After, with exponential backoff.',
+  503: 'Temporarily unavailable: retry with exponential backoff.',
 };
 
 /**
