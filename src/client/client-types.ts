@@ -31,6 +31,16 @@ export interface OAuthClientCredentials {
   clientSecret: string;
   /** Scopes to request; default: every scope in the manifest's `auth.scopes`. */
   scopes?: string[];
+  /**
+  The authorization server these credentials belong to (its issuer URL, e.g.
+  `https://idp.example.com`). Authorization-server metadata and the token endpoint must be on the
+  API's own origin or on this issuer's origin; anything else the manifest names is refused with
+  `AUTH_FAILED` before the client secret is sent. Set it when the API uses a separate identity
+  provider.
+
+  @default undefined (the API's own origin only)
+  */
+  issuer?: string;
 }
 
 /** A manifest the client has discovered, checked and keeps fresh. */

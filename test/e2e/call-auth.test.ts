@@ -32,7 +32,9 @@ describe('credentials are bound to their exact origin (case 6)', () => {
 
   it('sends the token to its own origin', async () => {
     const result = await client.call('service_a__whoami');
-    expect(result.data).toEqual({ authorization: `Bearer ${tokenA}` });
+    expect(serverA.hits('/api/whoami').at(-1)?.headers['authorization']).toBe(`Bearer ${tokenA}`);
+    // The server echoed it: the credential stays out of the envelope.
+    expect(result.data).toEqual({ authorization: 'Bearer [REDACTED]' });
   });
 
   it('never sends it to another origin, even when the arguments name the first one', async () => {
@@ -108,7 +110,8 @@ describe('OAuth 2 client credentials through provider_discovery', () => {
         response.end('{}');
         return;
       }
-      json({ token })(request, response, '');
+      // Which token was used, without echoing it (an echoed credential is redacted from the envelope).
+      json({ token: `#${issued.indexOf(token)}` })(request, response, '');
     });
   });
   afterEach(async () => {
@@ -119,14 +122,15 @@ describe('OAuth 2 client credentials through provider_discovery', () => {
     await authorizationServer.close();
   });
 
-  const open = async (providerDiscovery: string, options: ClientOptions = {}): Promise<Client> => {
+  const open = async (providerDiscovery: string, options: ClientOptions = {}, issuer: string | null = authorizationServer.origin): Promise<Client> => {
     const auth: Auth = { type: 'oauth2', provider_discovery: providerDiscovery, scopes: { read: ['whoami'], admin: ['admin'] } };
     const client = await discoverCallService(
       api,
       callManifest(api.origin, tools, { auth }),
       // The authorization server is on loopback and not typed by the user: allow it explicitly.
       { network: { allow: [authorizationServer.origin] }, now: () => clock, ...options },
-      { credentials: { oauth: { clientId: 'agent-1', clientSecret: secret } } },
+      // The credentials are bound to that authorization server (`oauth.issuer`): it is not on the API's origin.
+      { credentials: { oauth: { clientId: 'agent-1', clientSecret: secret, ...(issuer === null ? {} : { issuer }) } } },
     );
     clients.push(client);
     return client;
@@ -137,8 +141,8 @@ describe('OAuth 2 client credentials through provider_discovery', () => {
     const first = await client.call('whoami');
     const second = await client.call('whoami');
     expect(first.ok).toBe(true);
-    expect(first.data).toEqual({ token: issued[0] });
-    expect(second.data).toEqual({ token: issued[0] });
+    expect(first.data).toEqual({ token: '#0' });
+    expect(second.data).toEqual({ token: '#0' });
     expect(tokenRequests).toHaveLength(1);
     const form = new URLSearchParams(tokenRequests[0]!.body);
     expect(form.get('grant_type')).toBe('client_credentials');
@@ -155,7 +159,7 @@ describe('OAuth 2 client credentials through provider_discovery', () => {
     clock += 3_590_000;
     const later = await client.call('whoami');
     expect(tokenRequests).toHaveLength(2);
-    expect(later.data).toEqual({ token: issued[1] });
+    expect(later.data).toEqual({ token: '#1' });
   });
 
   it('refreshes once and retries after a 401 with WWW-Authenticate', async () => {
@@ -213,6 +217,35 @@ describe('OAuth 2 client credentials through provider_discovery', () => {
     expect(api.hits('/api/whoami')).toHaveLength(0);
   });
 
+  it.each([
+    ['RFC 8414 metadata named by provider_discovery', (): string => `${authorizationServer.origin}/.well-known/oauth-authorization-server`],
+    ['protected-resource metadata listing it in authorization_servers', (): string => `${api.origin}/.well-known/oauth-protected-resource/api`],
+  ])('sends the client secret to no authorization server off the API origin unless oauth.issuer names it: %s', async (_name, discovery) => {
+    const client = await open(discovery(), {}, null);
+    const result = await client.call('whoami');
+    expect(result.error?.code).toBe('AUTH_FAILED');
+    expect(result.error?.message).toContain('`oauth.issuer`');
+    expect(result.error?.message).not.toContain(secret);
+    expect(tokenRequests).toHaveLength(0);
+    expect(authorizationServer.requests).toHaveLength(0);
+  });
+
+  it('refuses a token endpoint on a third origin even with oauth.issuer set', async () => {
+    const third = await startClientTestServer();
+    try {
+      third.routes.set('/token', json({ access_token: 'evil-token', token_type: 'Bearer' }));
+      authorizationServer.routes.set('/.well-known/oauth-authorization-server', json({ issuer: authorizationServer.origin, token_endpoint: `${third.origin}/token` }));
+      const client = await open(`${authorizationServer.origin}/.well-known/oauth-authorization-server`, { network: { allow: [authorizationServer.origin, third.origin] } });
+      const result = await client.call('whoami');
+      expect(result.error?.code).toBe('AUTH_FAILED');
+      expect(result.error?.message).toContain('token endpoint');
+      expect(third.requests).toHaveLength(0);
+    } finally {
+      authorizationServer.routes.set('/.well-known/oauth-authorization-server', json({ issuer: authorizationServer.origin, token_endpoint: `${authorizationServer.origin}/token` }));
+      await third.close();
+    }
+  });
+
   it('refuses protected-resource metadata for a resource on another origin before fetching anything', async () => {
     const client = await open(`${authorizationServer.origin}/.well-known/oauth-protected-resource/api`);
     const result = await client.call('whoami');
@@ -239,5 +272,37 @@ describe('OAuth 2 client credentials through provider_discovery', () => {
     const result = await client.call('whoami');
     expect(result.ok).toBe(true);
     expect(calls).toEqual([false, true]);
+  });
+});
+
+describe('pins cover how credentials travel', () => {
+  let server: ClientTestServer;
+  beforeAll(async () => {
+    server = await startClientTestServer();
+    server.routes.set('/api/whoami', json({ ok: true }));
+  });
+  afterAll(() => server.close());
+
+  it.each([
+    ['the API key moved to the query string', (auth: Auth): Auth => ({ ...auth, api_key: { in: 'query', name: 'api_key' } })],
+    ['another provider_discovery', (auth: Auth): Auth => ({ ...auth, provider_discovery: 'https://idp.example/.well-known/oauth-authorization-server' })],
+    ['a renamed agent id header', (auth: Auth): Auth => ({ ...auth, agent_identification: { requires_agent_id: false, id_header: 'X-Other-Agent' } })],
+  ])('disables an approved tool after a restart when %s, sending nothing', async (_name, change) => {
+    const pins = new Map<string, string>();
+    const store = { get: (key: string) => pins.get(key), set: (key: string, value: string) => void pins.set(key, value), delete: (key: string) => void pins.delete(key) };
+    const auth: Auth = { type: 'api_key', api_key: { in: 'header', name: 'X-Key' } };
+    const first = await discoverCallService(server, callManifest(server.origin, tools, { auth }), { trust: { pins: store } }, { credentials: { apiKey: 'key-SECRET-9999' } });
+    await first.approve('whoami');
+    await first.close();
+    server.requests.length = 0;
+    const second = await discoverCallService(server, callManifest(server.origin, tools, { auth: change(auth) }), { trust: { pins: store } }, { credentials: { apiKey: 'key-SECRET-9999' } });
+    try {
+      expect(second.services()[0]?.disabledToolIds).toEqual(['whoami']);
+      expect((await second.call('whoami')).error?.code).toBe('TOOL_DISABLED');
+      expect(server.hits('/api/whoami')).toHaveLength(0);
+      expect(JSON.stringify(server.requests)).not.toContain('key-SECRET-9999');
+    } finally {
+      await second.close();
+    }
   });
 });

@@ -101,6 +101,7 @@ export function createAuthenticator(options: AuthenticatorOptions): Authenticato
             scopes: credentials.oauth.scopes ?? Object.keys(auth.scopes ?? {}),
             providerDiscovery: auth.provider_discovery,
             resourceOrigin: origin,
+            issuer: credentials.oauth.issuer,
             fetch: options.fetch,
             now: options.now,
             refreshBeforeExpiryInMs: options.refreshBeforeExpiryInMs,

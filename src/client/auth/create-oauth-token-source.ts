@@ -15,6 +15,8 @@ export interface OAuthTokenSourceOptions {
   providerDiscovery: string;
   /** Origin of the API the token is for; the protected-resource metadata must name a resource on it. */
   resourceOrigin: string;
+  /** The issuer the caller bound the credentials to (`oauth.issuer`); its origin may serve the metadata and the token endpoint too. */
+  issuer?: string | undefined;
   /** Transport for metadata and token requests (the client's guarded fetch). */
   fetch: FetchFunction;
   /** Clock in milliseconds since the epoch. */
@@ -46,6 +48,14 @@ function authFailed(message: string, cause?: unknown): AicapError {
  * RFC 8707 `resource`. Concurrent callers share one token request.
  */
 export function createOAuthTokenSource(options: OAuthTokenSourceOptions): TokenSource {
+  const allowed = allowedAuthorizationOrigins(options);
+  /** The secret and the metadata requests go only to the API's origin or the configured issuer's. */
+  const checkBound = (url: URL, what: string): void => {
+    if (allowed.has(url.origin)) return;
+    throw authFailed(
+      `The ${what} ${url.href} is on ${url.origin}, neither the API's origin ${options.resourceOrigin} nor ${options.issuer === undefined ? 'a configured issuer' : `the configured issuer's origin ${new URL(options.issuer).origin}`}; refusing to send the client secret there. If this authorization server is the right one, set \`oauth.issuer\` in the credentials for ${options.resourceOrigin}`,
+    );
+  };
   const requestOptions = <Method extends string, Body>(url: string): oauth.HttpRequestOptions<Method, Body> => ({
     [oauth.customFetch]: (input, init) => options.fetch(input, { method: init.method, headers: init.headers, redirect: init.redirect, ...(init.body === undefined ? {} : { body: init.body as BodyInit }), ...(init.signal === undefined ? {} : { signal: init.signal }) }),
     // Plain http only on loopback, mirroring the spec's rule for `base_url`.
@@ -85,14 +95,17 @@ export function createOAuthTokenSource(options: OAuthTokenSourceOptions): TokenS
       algorithm = 'oauth2';
       resource = metadata.resource;
     } else if (path.startsWith(AUTHORIZATION_SERVER)) {
+      checkBound(discoveryUrl, 'authorization-server metadata (`auth.provider_discovery`)');
       issuer = new URL(discoveryUrl.origin + path.slice(AUTHORIZATION_SERVER.length));
       algorithm = 'oauth2';
     } else if (path.endsWith(OPENID_CONFIGURATION)) {
+      checkBound(discoveryUrl, 'OpenID configuration (`auth.provider_discovery`)');
       issuer = new URL(discoveryUrl.origin + path.slice(0, -OPENID_CONFIGURATION.length));
       algorithm = 'oidc';
     } else {
       throw authFailed(`\`auth.provider_discovery\` ${discoveryUrl.href} is neither protected-resource metadata (RFC 9728) nor authorization-server metadata (RFC 8414 / OpenID Connect); pass a \`tokenProvider\` instead`);
     }
+    checkBound(issuer, 'authorization server');
     try {
       const response = await oauth.discoveryRequest(issuer, { algorithm, ...requestOptions(issuer.href) });
       return { as: await oauth.processDiscoveryResponse(issuer, response), resource };
@@ -115,6 +128,7 @@ export function createOAuthTokenSource(options: OAuthTokenSourceOptions): TokenS
     if (options.scopes.length > 0) parameters.set('scope', options.scopes.join(' '));
     if (discovered.resource !== undefined) parameters.set('resource', discovered.resource);
     const tokenEndpoint = discovered.as.token_endpoint ?? discovered.as.issuer;
+    checkBound(new URL(tokenEndpoint), 'token endpoint');
     try {
       const response = await oauth.clientCredentialsGrantRequest(discovered.as, { client_id: options.clientId }, oauth.ClientSecretBasic(options.clientSecret), parameters, requestOptions(tokenEndpoint));
       const result = await oauth.processClientCredentialsResponse(discovered.as, { client_id: options.clientId }, response);
@@ -136,4 +150,17 @@ export function createOAuthTokenSource(options: OAuthTokenSourceOptions): TokenS
       return pending;
     },
   };
+}
+
+/** The API's origin, and the configured issuer's origin when there is one. */
+function allowedAuthorizationOrigins(options: OAuthTokenSourceOptions): Set<string> {
+  const origins = new Set([options.resourceOrigin]);
+  if (options.issuer !== undefined) {
+    try {
+      origins.add(new URL(options.issuer).origin);
+    } catch (error) {
+      throw authFailed(`\`oauth.issuer\` ${JSON.stringify(options.issuer.slice(0, 200))} of the credentials for ${options.resourceOrigin} is not a URL`, error);
+    }
+  }
+  return origins;
 }

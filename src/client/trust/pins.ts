@@ -8,7 +8,11 @@ export function pinKey(origin: string, id: string): string {
   return `${origin}|${id}`;
 }
 
-/** The digest a pin records: the entry plus what governs it elsewhere in the manifest (base URL, scopes, policy, the shared definitions it reaches). @internal */
+/**
+ * The digest a pin records: the entry plus what governs it elsewhere in the manifest (base URL,
+ * scopes, policy and budget, how credentials travel — `auth` type, API key placement, provider
+ * discovery, agent identification — and the shared definitions it reaches). @internal
+ */
 export function pinDigest(manifest: Manifest, entry: Tool | Resource | Prompt): string {
   const scopes = Object.entries(manifest.auth?.scopes ?? {})
     .filter(([, ids]) => ids.includes(entry.id))
@@ -20,6 +24,13 @@ export function pinDigest(manifest: Manifest, entry: Tool | Resource | Prompt): 
     scopes,
     human_approval_required: (manifest.policy?.human_approval_required ?? []).includes(entry.id),
     redact_from_logs: [...(manifest.policy?.redact_from_logs ?? [])].sort(),
+    max_actions_per_session: manifest.policy?.max_actions_per_session ?? null,
+    auth: {
+      type: manifest.auth?.type ?? null,
+      api_key: manifest.auth?.api_key ?? null,
+      provider_discovery: manifest.auth?.provider_discovery ?? null,
+      agent_identification: manifest.auth?.agent_identification ?? null,
+    },
   }, { definitions: manifest.definitions });
 }
 
