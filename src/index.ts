@@ -44,6 +44,7 @@ export { validateManifest } from './manifest/validate-manifest.js';
 export type { ValidationResult, ValidateManifestOptions } from './manifest/validate-manifest.js';
 export type { ValidationIssue, ValidationSeverity } from './manifest/validation-issue.js';
 export { parseManifest, parseJsonDocument } from './manifest/parse-manifest.js';
+export { defaultManifestMaxSizeInBytes } from './manifest/manifest-size-limit.js';
 export type { ParseManifestOptions, ParseJsonOptions } from './manifest/parse-manifest.js';
 export { assertValidManifest } from './manifest/assert-valid-manifest.js';
 export { diffManifests } from './manifest/diff-manifests.js';

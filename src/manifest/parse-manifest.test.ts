@@ -4,6 +4,7 @@ import { ManifestParseError } from '../errors/manifest-parse-error.js';
 import { unparsableFixtures } from '../../test/fixtures/manifests/expectations.js';
 import { readFixture } from '../../test/fixtures/manifests/load-fixture.js';
 import { parseJsonDocument, parseManifest } from './parse-manifest.js';
+import { defaultManifestMaxSizeInBytes } from './manifest-size-limit.js';
 
 const encoder = new TextEncoder();
 
@@ -118,18 +119,20 @@ describe('parseJsonDocument', () => {
   });
 
   describe('size cap', () => {
-    const exactlyOneMebibyte = `"${'a'.repeat(1_048_576 - 2)}"`;
+    const limit = defaultManifestMaxSizeInBytes;
+    const exactlyTheLimit = `"${'a'.repeat(limit - 2)}"`;
 
-    it('accepts a document of exactly 1 MiB and refuses one byte more', () => {
-      expect(parseJsonDocument(exactlyOneMebibyte)).toHaveLength(1_048_574);
-      expect(parseError(`${exactlyOneMebibyte} `).issueCode).toBe('json.too_large');
-      expect(parseError(encoder.encode(`${exactlyOneMebibyte} `)).issueCode).toBe('json.too_large');
+    it('accepts a document of exactly the default limit (8 MiB) and refuses one byte more', () => {
+      expect(limit).toBe(8 * 1024 * 1024);
+      expect(parseJsonDocument(exactlyTheLimit)).toHaveLength(limit - 2);
+      expect(parseError(`${exactlyTheLimit} `).issueCode).toBe('json.too_large');
+      expect(parseError(encoder.encode(`${exactlyTheLimit} `)).issueCode).toBe('json.too_large');
     });
 
     it('counts UTF-8 bytes, not UTF-16 code units', () => {
-      // 400,000 euro signs are 400,000 code units but 1,200,000 bytes.
-      const text = `"${'€'.repeat(400_000)}"`;
-      expect(text.length).toBeLessThan(1_048_576);
+      // 3,000,000 euro signs are 3,000,000 code units but 9,000,000 bytes.
+      const text = `"${'€'.repeat(3_000_000)}"`;
+      expect(text.length).toBeLessThan(limit);
       expect(parseError(text).issueCode).toBe('json.too_large');
     });
 

@@ -3,13 +3,14 @@ import { ManifestParseError } from '../errors/manifest-parse-error.js';
 import { validateManifest, type ValidateManifestOptions, type ValidationResult } from './validate-manifest.js';
 import { parseJsonFast } from './parse-json-fast.js';
 import { StrictJsonParser } from './strict-json-parser.js';
+import { defaultManifestMaxSizeInBytes } from './manifest-size-limit.js';
 
 /** Options of {@link parseJsonDocument} and `parseManifest`. */
 export interface ParseJsonOptions {
   /**
   Largest accepted document, in bytes of UTF-8.
 
-  @default 1_048_576 (1 MiB)
+  @default defaultManifestMaxSizeInBytes (8 MiB)
   */
   maxSizeInBytes?: number;
   /**
@@ -20,8 +21,8 @@ export interface ParseJsonOptions {
   maxDepth?: number;
 }
 
-/** @internal */
-export const DEFAULT_MAX_SIZE_IN_BYTES = 1_048_576;
+/** @internal The one default size limit, {@link defaultManifestMaxSizeInBytes}. */
+export const DEFAULT_MAX_SIZE_IN_BYTES = defaultManifestMaxSizeInBytes;
 /** @internal */
 export const DEFAULT_MAX_DEPTH = 64;
 // The parser recurses once per nesting level; beyond this the call stack itself becomes the limit.
