@@ -17,9 +17,9 @@ export const APIS = [
 export const DEPTH = 50;
 
 /** Imports an entry of the built package (dist/) or, with SELECTION_DIST set, of another build. */
-export async function importAicap(entry) {
+export async function importAicap(entry, file = '/index.js') {
   const base = process.env.SELECTION_DIST ? new URL(`file://${process.env.SELECTION_DIST.replace(/\/?$/, '/')}`) : new URL('dist/', ROOT);
-  return import(new URL(`${entry}/index.js`, base).href);
+  return import(new URL(`${entry}${file}`, base).href);
 }
 
 export function corpusAvailable() {

@@ -30,5 +30,7 @@ export type { RunToolCallOptions, ToolCallClient, ToolCallOutcome } from './run-
 export type { MCPTool } from './to-mcp-tools.js';
 export { selectTools } from './select-tools.js';
 export type { SelectToolsOptions, SelectedTool } from './select-tools.js';
+export { selectToolsWithEmbeddings } from './selection/select-tools-with-embeddings.js';
+export type { EmbedTexts, SelectToolsWithEmbeddingsOptions } from './selection/select-tools-with-embeddings.js';
 export { estimateTokens } from './estimate-tokens.js';
 export type { TokenEstimate } from './estimate-tokens.js';

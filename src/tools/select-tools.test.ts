@@ -132,3 +132,29 @@ describe('selectTools on a large real description (GitHub REST, corpus)', () => 
     expect((performance.now() - started) / queries.length).toBeLessThan(100);
   });
 });
+
+describe('selectTools on a three-tool todo catalog (the newcomer review)', () => {
+  const manifest = paymentsManifest('https://api.example.com/v2');
+  manifest.tools = [
+    { id: 'list_todos', path: '/todos', method: 'GET', description: 'Lists the items of the todo list' },
+    { id: 'create_todo', path: '/todos', method: 'POST', description: 'Adds an item to the todo list', parameters: { title: { type: 'string', required: true } } },
+    { id: 'delete_todo', path: '/todos/{id}', method: 'DELETE', description: 'Deletes an item from the todo list', parameters: { id: { type: 'string', required: true } } },
+  ];
+  manifest.auth = { type: 'bearer' };
+  manifest.policy = {};
+  delete manifest.resources;
+  const todos = catalogOf(manifest);
+
+  it.each([
+    ['add "buy milk" to my list', 'create_todo'],
+    ['remind me to call mum', 'create_todo'],
+    ['what do I have to do today?', 'list_todos'],
+    ['get rid of the dentist item', 'delete_todo'],
+  ])('%j ranks %s first', (request, expected) => {
+    expect(top(todos, request)[0]).toBe(expected);
+  });
+
+  it('never returns nothing from a small catalog', () => {
+    expect(selectTools(todos, 'zzz qqq').length).toBe(3);
+  });
+});

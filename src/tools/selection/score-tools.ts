@@ -29,21 +29,34 @@ const AVOID_FIELD_WEIGHT = 2;
 /** Lexical relevance of every tool of the index to a parsed request; 0 for tools nothing matched. */
 export function scoreTools(index: ToolIndex, request: ParsedRequest, avoidPenalty: number): Float64Array {
   const scores = new Float64Array(index.tools.length);
+  // Best value of the current term per tool; only the touched entries are read and reset.
+  const best = new Float64Array(index.tools.length);
+  const touched: number[] = [];
   for (const [term, weight] of request.terms) {
-    const best = new Map<number, number>();
     for (const [variant, factor] of variantsOf(index, term)) {
       const inverseFrequency = (index.inverseFrequency.get(variant) ?? 0) * factor;
       for (const [position, fieldWeight] of index.postings.get(variant) ?? []) {
         const value = inverseFrequency * fieldWeight;
-        if (value > (best.get(position) ?? 0)) best.set(position, value);
+        if (best[position] === 0) touched.push(position);
+        if (value > best[position]!) best[position] = value;
       }
     }
-    for (const [position, value] of best) scores[position]! += weight * value;
+    for (const position of touched) {
+      scores[position]! += weight * best[position]!;
+      best[position] = 0;
+    }
+    touched.length = 0;
   }
+  const mentioned = new Map<string, boolean>();
+  const isMentioned = (term: string): boolean => {
+    let answer = mentioned.get(term);
+    if (answer === undefined) mentioned.set(term, (answer = mentions(request, term)));
+    return answer;
+  };
   for (const [position, tool] of index.tools.entries()) {
     if (scores[position]! <= 0) continue;
     if (tool.avoidTerms.size > 0 && avoidPenalty > 0) scores[position]! -= avoidPenalty * avoidScore(index, tool, request);
-    if (scores[position]! > 0) scores[position]! *= structuralFactor(tool, request);
+    if (scores[position]! > 0) scores[position]! *= structuralFactor(tool, request, isMentioned);
   }
   return scores;
 }
@@ -90,11 +103,11 @@ function mentions(request: ParsedRequest, term: string): boolean {
 }
 
 /** Multiplier from the action class and from argument values that fit the tool's parameters. */
-function structuralFactor(tool: IndexedTool, request: ParsedRequest): number {
+function structuralFactor(tool: IndexedTool, request: ParsedRequest, isMentioned: (term: string) => boolean): number {
   let factor = 1;
   if (request.classes.length > 0) factor *= request.classes.includes(tool.actionClass) ? CLASS_MATCH : CLASS_MISMATCH;
   if (tool.objectTerms.length > 0) {
-    const share = tool.objectTerms.filter((term) => mentions(request, term)).length / tool.objectTerms.length;
+    const share = tool.objectTerms.filter(isMentioned).length / tool.objectTerms.length;
     factor *= OBJECT_NOT_MENTIONED + (1 - OBJECT_NOT_MENTIONED) * share;
   }
   if (tool.itemEndpoint && request.parameterNouns.size === 0 && tool.objectTerms.some((term) => request.plurals.has(term))) factor *= ITEM_FOR_PLURAL;

@@ -19,6 +19,19 @@ const DOUBLED_FINAL_CONSONANT = /([bdfgklmnprt])\1$/;
  * "branches" → "branch". It is not a dictionary stemmer: the stems only need to agree with each other.
  */
 export function stemWord(word: string): string {
+  let stem = stems.get(word);
+  if (stem !== undefined) return stem;
+  stem = stripSuffixes(word);
+  // Tool texts repeat the same words thousands of times; the cache is cleared rather than grown without bound.
+  if (stems.size >= MAX_CACHED_STEMS) stems.clear();
+  stems.set(word, stem);
+  return stem;
+}
+
+const stems = new Map<string, string>();
+const MAX_CACHED_STEMS = 50_000;
+
+function stripSuffixes(word: string): string {
   let stem = word;
   if (stem.length <= 3 || /^\d/.test(stem)) return stem;
   if (stem.endsWith('ies') && stem.length > 4) stem = `${stem.slice(0, -3)}y`;

@@ -62,6 +62,17 @@ export function indexFor(tools: readonly CatalogTool[]): ToolIndex {
   return index;
 }
 
+// Parameter names repeat across tools (`owner`, `page`, `dryRun`): split each name once.
+const namesWords = new Map<string, string[]>();
+function wordsOfName(name: string): string[] {
+  let words = namesWords.get(name);
+  if (words === undefined) {
+    if (namesWords.size >= 20_000) namesWords.clear();
+    namesWords.set(name, (words = splitWords(name).map(stemWord)));
+  }
+  return words;
+}
+
 function termsOf(text: string): string[] {
   return splitWords(text)
     .map(stemWord)
@@ -74,6 +85,7 @@ function buildToolIndex(tools: readonly CatalogTool[]): ToolIndex {
     const definition = tool.definition;
     const profile = describeOperation(tool.method, tool.path, definition.description);
     const parameterNames = Object.keys(definition.parameters ?? {});
+    const parameterWords = parameterNames.map(wordsOfName);
     const intentTexts = intentTextsOf(tool);
     const fields: Record<Field, string[]> = {
       summary: termsOf(profile.summary),
@@ -83,7 +95,7 @@ function buildToolIndex(tools: readonly CatalogTool[]): ToolIndex {
       id: termsOf(tool.id),
       context: withLexiconNouns(profile.context),
       details: termsOf(profile.details),
-      parameters: parameterNames.flatMap(termsOf),
+      parameters: parameterWords.flat().filter((term) => term.length > 1 && !STOP_WORDS.has(term)),
     };
     const weights = new Map<string, { best: number; total: number }>();
     for (const field of Object.keys(fields) as Field[]) {
@@ -106,7 +118,7 @@ function buildToolIndex(tools: readonly CatalogTool[]): ToolIndex {
       actionClass: profile.actionClass,
       objectTerms: fields.object,
       itemEndpoint: /\}$/.test(tool.path.split('#')[0]!),
-      parameterWords: parameterNames.map((name) => splitWords(name).map(stemWord)),
+      parameterWords,
       takesRepository: parameterNames.includes('owner') && parameterNames.includes('repo'),
       avoidTerms: new Set(avoid ? termsOf(stripMarkup(avoid)) : []),
     };

@@ -1,0 +1,50 @@
+import { describe, expect, it } from 'vitest';
+import { parseRequest, tokenizeRequest } from './parse-request.js';
+
+describe('tokenizeRequest (argument values)', () => {
+  it.each([
+    { given: 'open a bug in octocat/hello-world', want: ['open', 'a', 'bug', 'in', 'repository'] },
+    { given: 'add "buy milk" to my list', want: ['add', 'text', 'to', 'my', 'list'] },
+    { given: 'invite dev@example.com', want: ['invite', 'email'] },
+    { given: 'notify https://example.com/hooks', want: ['notify', 'url'] },
+    { given: 'refund $20 of ch_3Kq2', want: ['refund', 'amount', 'of', 'identifier'] },
+    { given: 'approve pull request 31', want: ['approve', 'pull', 'request', 'number'] },
+    { given: 'the user octocat', want: ['the', 'user', 'name'] },
+    { given: 'post in #releases at 6pm', want: ['post', 'in', 'channel', 'at', 'time'] },
+    { given: 'read src/index.js', want: ['read', 'path'] },
+    { given: 'kick U061F7AUR', want: ['kick', 'identifier'] },
+    { given: "what's new", want: ['whats', 'new'] },
+    { given: 're-run it', want: ['rerun', 'it'] },
+  ])('$given', ({ given, want }) => {
+    expect(tokenizeRequest(given).map((token) => token.word ?? token.value)).toEqual(want);
+  });
+});
+
+describe('parseRequest', () => {
+  it('takes the action from the main verb, skipping politeness', () => {
+    expect(parseRequest('could you please open a new bug report').classes).toEqual(['create']);
+    expect(parseRequest('who starred my repository?').classes).toEqual(['read']);
+    expect(parseRequest('at 9am tomorrow, send good morning').classes).toEqual(['create']);
+    expect(parseRequest('quantum chromodynamics').classes).toEqual([]);
+  });
+
+  it('keeps argument values out of the terms and turns them into parameter hints', () => {
+    const parsed = parseRequest('open a new bug report in the octocat/hello-world repo');
+    expect([...parsed.terms.keys()]).not.toContain('octocat');
+    expect(parsed.terms.get('issu')).toBeGreaterThan(0);
+    expect(parsed.valueKinds.has('repository')).toBe(true);
+    expect([...parseRequest('approve pull request 31').parameterNouns]).toEqual(['pul']);
+    expect([...parseRequest('void invoice in_1MtHbELkdIwHu7ix').parameterNouns]).toContain('invoic');
+    // A quoted title names a new object, not an existing one.
+    expect(parseRequest("create a task 'write the post'").parameterNouns.size).toBe(0);
+  });
+
+  it('weighs lexicon expansions below the words of the request, and phrase words below the phrase', () => {
+    const parsed = parseRequest('who am I logged in as');
+    expect(parsed.terms.get('authenticat')).toBeGreaterThan(parsed.terms.get('log')!);
+  });
+
+  it('notes plural nouns', () => {
+    expect(parseRequest('list my workspaces').plurals.has('workspac')).toBe(true);
+  });
+});

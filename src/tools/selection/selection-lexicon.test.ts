@@ -1,0 +1,62 @@
+import { describe, expect, it } from 'vitest';
+import { IDENTIFIER_PREFIXES, isQuestionWord, nounMeaning, summaryVerbClass, verbMeaning } from './selection-lexicon.js';
+import { splitWords, stemWord } from './split-words.js';
+
+const key = (phrase: string): string => splitWords(phrase).map(stemWord).join(' ');
+
+describe('the selection lexicon', () => {
+  it.each([
+    { given: 'open', classes: ['create'], verbs: ['creat'] },
+    { given: 'file', classes: ['create'], verbs: ['creat'] },
+    { given: 'approve', classes: ['create', 'update'], verbs: ['review'] },
+    { given: 'request changes', classes: ['create', 'update'], verbs: ['review'] },
+    { given: 'remind', classes: ['create'], verbs: ['creat'] },
+    { given: 'show', classes: ['read'], verbs: ['get', 'list'] },
+    { given: 'tell me', classes: ['read'], verbs: ['get'] },
+    { given: 'tell', classes: ['create'], verbs: ['post'] },
+    { given: 'close', classes: ['update', 'delete'], verbs: ['clos'] },
+    { given: 'unstar', classes: ['delete'], verbs: ['remov'] },
+  ])('reads the verb "$given" as $classes', ({ given, classes, verbs }) => {
+    const meaning = verbMeaning(key(given));
+    expect(meaning?.classes).toEqual(classes);
+    for (const verb of verbs) expect([...(meaning?.verbs ?? []), ...(meaning?.nouns ?? [])]).toContain(verb);
+  });
+
+  it.each([
+    { given: 'bug report', want: 'issu' },
+    { given: 'pull request', want: 'pul' },
+    { given: 'PR', want: 'pul' },
+    { given: 'starred', want: 'stargazer' },
+    { given: 'snippet', want: 'gist' },
+    { given: 'channel', want: 'conversation' },
+    { given: 'out of office', want: 'ooo' },
+    { given: 'logged in', want: 'authenticat' },
+    { given: 'chargeback', want: 'disput' },
+  ])('maps the noun "$given" to $want', ({ given, want }) => {
+    expect(nounMeaning(key(given))).toContain(want);
+  });
+
+  it('has no meaning for words it does not know', () => {
+    expect(verbMeaning(key('quantum'))).toBeUndefined();
+    expect(nounMeaning(key('chromodynamics'))).toBeUndefined();
+  });
+
+  it.each([
+    { given: 'Create', want: 'create' },
+    { given: 'Lists', want: 'read' },
+    { given: 'Retrieves', want: 'read' },
+    { given: 'Detects', want: 'read' },
+    { given: 'Restore', want: 'update' },
+    { given: 'Unstar', want: 'delete' },
+    { given: 'Star', want: 'create' },
+  ])('classifies the summary verb $given as $want', ({ given, want }) => {
+    expect(summaryVerbClass(stemWord(given.toLowerCase()))).toBe(want);
+  });
+
+  it('knows question openings and identifier prefixes', () => {
+    expect(['who', 'does', 'which', 'is'].every((word) => isQuestionWord(stemWord(word)))).toBe(true);
+    expect(isQuestionWord(stemWord('create'))).toBe(false);
+    expect(IDENTIFIER_PREFIXES.get('cus')).toBe('customer');
+    expect(IDENTIFIER_PREFIXES.get('in')).toBe('invoice');
+  });
+});
