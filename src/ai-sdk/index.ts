@@ -8,5 +8,5 @@
 
 export { createAISDKTools } from './create-ai-sdk-tools.js';
 export type { AISDKTool, AISDKToolsOptions } from './create-ai-sdk-tools.js';
-export type { AgentToolClient, AgentToolOptions } from '../tools/agent-tool-options.js';
-export type { ToolCallOutcome } from '../tools/run-tool-call.js';
+export type { AgentToolClient, AgentToolOptions } from '../client/agent-tool-options.js';
+export type { ToolCallOutcome } from '../client/run-tool-call.js';

@@ -1,6 +1,6 @@
-import type { NeedsInputHandler } from '../client/jobs/job.js';
-import type { JobEvent } from '../client/jobs/job-event.js';
-import type { Catalog, CatalogOptions, CatalogTool } from './create-catalog.js';
+import type { NeedsInputHandler } from './jobs/job.js';
+import type { JobEvent } from './jobs/job-event.js';
+import type { Catalog, CatalogOptions, CatalogTool } from '../tools/create-catalog.js';
 import type { ToolCallClient } from './run-tool-call.js';
 
 /** A client that can list its catalog and call (any `Client` from `aicap/client` fits). */

@@ -62,3 +62,6 @@ export { JobError } from './jobs/job-error.js';
 export type { JobErrorReason } from './jobs/job-error.js';
 export { checkCapabilities } from './check/check-capabilities.js';
 export type { CheckCapabilitiesOptions, CheckReport, CheckResult, CheckOutcome } from './check/check-capabilities.js';
+export { runToolCall } from './run-tool-call.js';
+export type { RunToolCallOptions, ToolCallClient, ToolCallOutcome } from './run-tool-call.js';
+export type { AgentToolClient, AgentToolOptions } from './agent-tool-options.js';

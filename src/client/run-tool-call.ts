@@ -1,11 +1,11 @@
 import { AicapError } from '../errors/aicap-error.js';
-import type { CallEnvelope } from '../client/call/call-envelope.js';
-import type { CallOptions } from '../client/call/client-call-options.js';
-import type { Job, NeedsInputHandler, StartJobOptions } from '../client/jobs/job.js';
-import type { JobEvent } from '../client/jobs/job-event.js';
-import type { CatalogTool } from './create-catalog.js';
-import type { ExportFormat } from './export-tools.js';
-import { toManifestArguments } from './to-manifest-arguments.js';
+import type { CallEnvelope } from './call/call-envelope.js';
+import type { CallOptions } from './call/client-call-options.js';
+import type { Job, NeedsInputHandler, StartJobOptions } from './jobs/job.js';
+import type { JobEvent } from './jobs/job-event.js';
+import type { CatalogTool } from '../tools/create-catalog.js';
+import type { ExportFormat } from '../tools/export-tools.js';
+import { toManifestArguments } from '../tools/to-manifest-arguments.js';
 
 /** The part of an aicap `Client` a tool call needs (any `Client` from `aicap/client` fits). */
 export interface ToolCallClient {
@@ -72,7 +72,7 @@ export interface ToolCallOutcome {
  * Runs one tool call the way an agent framework needs it: maps the model's arguments back to the
  * manifest's parameters, calls through `client.call` (validation, policy, auth, retries) or, for an
  * async job, starts it and follows it to its result; never throws for what happens to the call.
- * `aicap/ai-sdk`, `aicap/openai-agents` and `aicap/langchain` are built on it.
+ * `aicap/ai-sdk`, `aicap/openai-agents` and `aicap/langchain` are built on it; use it to wire any other framework.
  * @example
  * const outcome = await runToolCall(client, tool, JSON.parse(toolCall.function.arguments), { format: 'openai-strict' });
  * messages.push({ role: 'tool', tool_call_id: toolCall.id, content: outcome.text });
@@ -128,7 +128,7 @@ function failure(error: unknown): ToolCallOutcome {
 }
 
 /** The model text of an envelope: its `text` on success, the error's code, retryability, user message and problems on failure. */
-export function outcomeOf(envelope: CallEnvelope): ToolCallOutcome {
+function outcomeOf(envelope: CallEnvelope): ToolCallOutcome {
   if (envelope.ok) return { ok: true, retryable: false, text: envelope.text, envelope };
   const { error } = envelope;
   const retry = error.retryable ? `retryable${error.retryAfterInMs === null ? '' : ` after ${Math.ceil(error.retryAfterInMs / 1000)} s`}` : 'not retryable';

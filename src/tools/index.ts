@@ -25,8 +25,6 @@ export type { AnthropicTool } from './to-anthropic-tools.js';
 export type { GeminiFunctionDeclaration } from './to-gemini-declarations.js';
 export { geminiPropertyNames, GEMINI_PROPERTY_NAME } from './gemini-property-names.js';
 export { toManifestArguments } from './to-manifest-arguments.js';
-export { runToolCall, outcomeOf } from './run-tool-call.js';
-export type { RunToolCallOptions, ToolCallClient, ToolCallOutcome } from './run-tool-call.js';
 export type { MCPTool } from './to-mcp-tools.js';
 export { selectTools } from './select-tools.js';
 export type { SelectToolsOptions, SelectedTool } from './select-tools.js';

@@ -1,8 +1,18 @@
-import type { DiscoveredService } from '../client/client-types.js';
+import type { Manifest } from '../manifest/manifest-v0.js';
 import { assignToolNames } from './sanitize-tool-name.js';
 
+/** What naming needs of a discovered service (the client's `DiscoveredService` fits). */
+export interface NamedService {
+  /** Where the manifest came from: the key of the service. */
+  manifestUrl: string;
+  /** The service's namespace, used as a prefix when several services are loaded. */
+  namespace: string;
+  /** The manifest whose tools and resources are named. */
+  manifest: Pick<Manifest, 'tools' | 'resources'>;
+}
+
 /** The key of one tool or resource of one service in {@link nameServiceTools}'s result. */
-export function serviceToolKey(service: DiscoveredService, id: string): string {
+export function serviceToolKey(service: NamedService, id: string): string {
   return `${service.manifestUrl}|${id}`;
 }
 
@@ -12,7 +22,7 @@ export function serviceToolKey(service: DiscoveredService, id: string): string {
  * Names depend only on the services and their order, never on filters, so a name stays stable while
  * the catalog's selection changes.
  */
-export function nameServiceTools(services: readonly DiscoveredService[]): Map<string, string> {
+export function nameServiceTools(services: readonly NamedService[]): Map<string, string> {
   const namespaced = services.length > 1;
   const keys: string[] = [];
   const raws: string[] = [];

@@ -27,6 +27,9 @@ const FRAMEWORK_FREE: readonly string[] = [
   'swagger2openapi',
   '@modelcontextprotocol/sdk',
   '@modelcontextprotocol/server',
+  'ai',
+  '@openai/agents',
+  '@langchain/core',
 ];
 
 interface EntryRow {
@@ -47,6 +50,10 @@ const entries: readonly EntryRow[] = [
   { entry: 'aicap/server', file: 'dist/server/index.js', forbidden: FRAMEWORK_FREE, reaches: 'dist/server/create-manifest-handler.js' },
   // The MCP bridge needs the v2 server SDK (its optional peer), and nothing else from the list (not the v1 SDK).
   { entry: 'aicap/mcp', file: 'dist/mcp/index.js', forbidden: FRAMEWORK_FREE.filter((name) => name !== '@modelcontextprotocol/server'), reaches: 'dist/tools/export-tools.js' },
+  // Each agent-framework entry loads its own framework (an optional peer) and no other.
+  { entry: 'aicap/ai-sdk', file: 'dist/ai-sdk/index.js', forbidden: FRAMEWORK_FREE.filter((name) => name !== 'ai'), reaches: 'dist/client/run-tool-call.js' },
+  { entry: 'aicap/openai-agents', file: 'dist/openai-agents/index.js', forbidden: FRAMEWORK_FREE.filter((name) => name !== '@openai/agents'), reaches: 'dist/client/run-tool-call.js' },
+  { entry: 'aicap/langchain', file: 'dist/langchain/index.js', forbidden: FRAMEWORK_FREE.filter((name) => name !== '@langchain/core'), reaches: 'dist/client/run-tool-call.js' },
 ];
 
 interface ImportGraph {
