@@ -1,7 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { HAS_REDIS_SERVER, REDIS_MISSING, startRedisServer, type RedisServer } from '../../test/helpers/start-redis-server.js';
+import { describe, expect, it } from 'vitest';
+import { HAS_REDIS_SERVER, REDIS_MISSING, useRedisConnections } from '../../test/helpers/start-redis-server.js';
 import type { JobSnapshot } from '../server/job-event-store.js';
-import { connectRedis, type AicapRedis } from './connect-redis.js';
 import { createRedisJobEventStore } from './create-redis-job-event-store.js';
 
 if (!HAS_REDIS_SERVER) console.warn(`Skipping the Redis job store tests: ${REDIS_MISSING}`);
@@ -9,22 +8,10 @@ if (!HAS_REDIS_SERVER) console.warn(`Skipping the Redis job store tests: ${REDIS
 const snapshotOf = (jobId: string): JobSnapshot => ({ job_id: jobId, status: 'queued', status_url: `/jobs/${jobId}`, last_event_id: 0, created_at: 't', updated_at: 't' });
 
 describe.skipIf(!HAS_REDIS_SERVER)('createRedisJobEventStore', () => {
-  let server: RedisServer;
-  let first: AicapRedis;
-  let second: AicapRedis;
-  beforeAll(async () => {
-    server = await startRedisServer();
-    first = await connectRedis({ url: server.url, prefix: 'test:' });
-    second = await connectRedis({ url: server.url, prefix: 'test:' });
-  });
-  afterAll(async () => {
-    await first?.close();
-    await second?.close();
-    await server?.stop();
-  });
+  const redis = useRedisConnections('test:');
 
   it('appends with consecutive ids, replays after any id, trims to maxEventsPerJob and reports firstId', async () => {
-    const store = createRedisJobEventStore({ redis: first, maxEventsPerJob: 5 });
+    const store = createRedisJobEventStore({ redis: redis.first, maxEventsPerJob: 5 });
     await store.create('a', { snapshot: snapshotOf('a'), principal: 'p' }, [{ event: 'status', data: { status: 'queued' } }]);
     for (let index = 0; index < 7; index++) {
       const updated = await store.update('a', (record) => ({ record, events: [{ event: 'tick', data: { index } }] }));
@@ -40,8 +27,8 @@ describe.skipIf(!HAS_REDIS_SERVER)('createRedisJobEventStore', () => {
   });
 
   it('tells subscribers of another connection (another replica) about every update', async () => {
-    const writer = createRedisJobEventStore({ redis: first });
-    const reader = createRedisJobEventStore({ redis: second });
+    const writer = createRedisJobEventStore({ redis: redis.first });
+    const reader = createRedisJobEventStore({ redis: redis.second });
     await writer.create('b', { snapshot: snapshotOf('b'), principal: 'p' }, []);
     let calls = 0;
     let woke: () => void = () => undefined;
@@ -62,7 +49,7 @@ describe.skipIf(!HAS_REDIS_SERVER)('createRedisJobEventStore', () => {
   });
 
   it('never loses an update when two replicas change the same job at once', async () => {
-    const stores = [createRedisJobEventStore({ redis: first }), createRedisJobEventStore({ redis: second })];
+    const stores = [createRedisJobEventStore({ redis: redis.first }), createRedisJobEventStore({ redis: redis.second })];
     await stores[0]?.create('c', { snapshot: { ...snapshotOf('c'), progress: 0 }, principal: 'p' }, []);
     await Promise.all(
       Array.from({ length: 40 }, (_, index) =>
@@ -77,26 +64,26 @@ describe.skipIf(!HAS_REDIS_SERVER)('createRedisJobEventStore', () => {
   });
 
   it('marks a job failed (worker_lost) once its worker stopped renewing the lease', async () => {
-    const worker = createRedisJobEventStore({ redis: first, leaseInMs: 200 });
-    const other = createRedisJobEventStore({ redis: second, leaseInMs: 200 });
+    const worker = createRedisJobEventStore({ redis: redis.first, leaseInMs: 200 });
+    const other = createRedisJobEventStore({ redis: redis.second, leaseInMs: 200 });
     await worker.create('d', { snapshot: { ...snapshotOf('d'), status: 'running' }, principal: 'p' }, []);
     const release = worker.holdLease?.('d');
     expect((await other.get('d'))?.snapshot.status).toBe('running');
     // The worker dies: its renewals stop and its lease runs out (simulated by deleting the lease key).
     release?.();
-    for (let attempt = 0; attempt < 50 && (await first.command<number>(['EXISTS', 'test:job-lease:d'])) === 1; attempt++) await new Promise((resolve) => setTimeout(resolve, 20));
+    for (let attempt = 0; attempt < 50 && (await redis.first.command<number>(['EXISTS', 'test:job-lease:d'])) === 1; attempt++) await new Promise((resolve) => setTimeout(resolve, 20));
     const failed = await other.get('d');
     expect(failed?.snapshot).toMatchObject({ status: 'failed', error: { code: 'worker_lost' } });
     expect((await other.read('d', 0, 10))?.events.at(-1)).toMatchObject({ event: 'status', data: { status: 'failed' } });
   });
 
   it('refuses an event over maxValueBytes, and rejects with STORE_UNAVAILABLE while Redis is down, then works again', async () => {
-    const store = createRedisJobEventStore({ redis: first, maxValueBytes: 1000 });
+    const store = createRedisJobEventStore({ redis: redis.first, maxValueBytes: 1000 });
     await store.create('e', { snapshot: snapshotOf('e'), principal: 'p' }, []);
     await expect(store.update('e', (record) => ({ record, events: [{ event: 'big', data: 'x'.repeat(2000) }] }))).rejects.toThrow(/over `maxValueBytes` \(1000\)/);
-    await server.stop();
+    await redis.server.stop();
     await expect(store.get('e')).rejects.toMatchObject({ code: 'STORE_UNAVAILABLE' });
-    await server.start();
+    await redis.server.start();
     // Redis came back empty (no persistence): the store answers again, the job is simply gone.
     let answer: unknown = 'not yet';
     for (let attempt = 0; attempt < 100 && answer === 'not yet'; attempt++) {

@@ -1,5 +1,7 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
+import { afterAll, beforeAll } from 'vitest';
+import { connectRedis, type AicapRedis } from '../../src/redis/connect-redis.js';
 
 /** Whether `redis-server` is on PATH; tests that need it skip with {@link REDIS_MISSING} otherwise. */
 export const HAS_REDIS_SERVER = spawnSync('redis-server', ['--version'], { stdio: 'ignore' }).status === 0;
@@ -64,4 +66,23 @@ export function freePort(): Promise<number> {
       server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
     });
   });
+}
+
+/**
+ * Registers `beforeAll`/`afterAll` hooks that start a `redis-server` and open two connections to it
+ * (two "processes" of a fleet), closed and stopped after the suite. Read the fields inside tests.
+ */
+export function useRedisConnections(prefix: string): { server: RedisServer; first: AicapRedis; second: AicapRedis } {
+  const state = {} as { server: RedisServer; first: AicapRedis; second: AicapRedis };
+  beforeAll(async () => {
+    state.server = await startRedisServer();
+    state.first = await connectRedis({ url: state.server.url, prefix });
+    state.second = await connectRedis({ url: state.server.url, prefix });
+  });
+  afterAll(async () => {
+    await state.first?.close();
+    await state.second?.close();
+    await state.server?.stop();
+  });
+  return state;
 }
