@@ -1,5 +1,6 @@
 import type { Manifest } from '../../manifest/manifest-v0.js';
-import { toPointer } from '../../internal/json-pointer.js';
+import { fromPointer, toPointer } from '../../internal/json-pointer.js';
+import { createDefinitionGraph } from '../../manifest/reachable-definitions.js';
 import type { TrustFinding, TrustSeverity } from '../client-types.js';
 
 /** Options of {@link scanManifest}. */
@@ -63,9 +64,10 @@ const INSTRUCTION_RULES: Rule[] = [
 ];
 
 const BASE64_RUN = /[A-Za-z0-9+/]{40,}={0,2}|[A-Za-z0-9_-]{40,}/g;
-// The same pattern without `g`: `matchAll` clones its regular expression on every call, which made
-// this one check most of the scan's time; a plain `test` first skips the strings without a run.
-const HAS_BASE64_RUN = new RegExp(BASE64_RUN.source);
+// Forty characters of either alphabet in a row, one class and no alternation: every run of the pattern
+// above holds one, so a plain `test` of this skips the strings without a run (`matchAll` also clones
+// its regular expression on every call, which made this check most of the scan's time).
+const HAS_BASE64_RUN = /[A-Za-z0-9+/_-]{40}/;
 // Printable ASCII only: no tag, invisible or control character, and no letter of a look-alike script.
 const PLAIN_ASCII = /^[\x20-\x7e]*$/;
 // A literal that every instruction rule needs (case-insensitively): a string without one matches none
@@ -164,6 +166,7 @@ export function scanManifest(manifest: Manifest, options: ScanManifestOptions = 
     }
   };
   visit(manifest, undefined, undefined);
+  attributeDefinitionFindings(manifest, findings);
   // Look-alike ids across services (`send_emai1` next to `send_email`): a model picks by name.
   const foreignSkeletons = new Map(foreign.filter((id) => !ownIds.has(id)).map((id) => [skeleton(id), id]));
   for (const [index, tool] of manifest.tools.entries()) {
@@ -173,6 +176,24 @@ export function scanManifest(manifest: Manifest, options: ScanManifestOptions = 
     }
   }
   return { findings, scannedStrings };
+}
+
+/**
+ * Text inside a shared definition (spec v0.2) reaches every tool, resource and prompt that refers to
+ * it, directly or through other definitions: each of them gets a copy of the finding, so that a
+ * poisoned definition quarantines the tools that would show it to the model.
+ */
+function attributeDefinitionFindings(manifest: Manifest, findings: TrustFinding[]): void {
+  const orphans = findings.filter((finding) => finding.toolId === undefined && finding.pointer.startsWith('/definitions/'));
+  if (orphans.length === 0) return;
+  const graph = createDefinitionGraph(manifest.definitions);
+  const users = new Map<string, string[]>();
+  for (const entry of [...manifest.tools, ...(manifest.resources ?? []), ...(manifest.prompts ?? [])]) {
+    for (const name of graph.reachableFrom(entry)) users.set(name, [...(users.get(name) ?? []), entry.id]);
+  }
+  for (const finding of orphans) {
+    for (const id of users.get(fromPointer(finding.pointer)[1] ?? '') ?? []) findings.push({ ...finding, toolId: id });
+  }
 }
 
 /** The checks that depend on a text alone, memoised per distinct text for one scan. */
