@@ -3,7 +3,7 @@
  * `✘` line that says what happened and what to type instead (a flag, a scheme, another command),
  * with the README's exit code (0 ok, 1 the check failed, 2 usage or invalid input) and no stack trace.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -133,6 +133,21 @@ describe.concurrent('a newcomer’s mistakes, through the built CLI', { timeout:
     const result = await runBuiltCli(['generate', OPENAPI, '--overlay', overlay, '-o', join(directory, 'out.json'), '--check'], SLOW_MACHINE);
     expect(result.code, result.stderr).toBe(2);
     expect(result.stderr).toMatch(/^✘ /m);
+  });
+
+  it('aicap mcp without the MCP SDK says so, with the install command, before any discovery (exit 2)', async () => {
+    // A resolve hook hides the optional peer, as on a machine where it was never installed.
+    const hook = join(directory, 'hide-mcp-sdk.mjs');
+    const resolveHook = `export async function resolve(specifier, context, next) { if (specifier.startsWith('@modelcontextprotocol/server')) { throw Object.assign(new Error("Cannot find package '" + specifier + "'"), { code: 'ERR_MODULE_NOT_FOUND' }); } return next(specifier, context); }`;
+    writeFileSync(hook, `import { register } from 'node:module';\nregister(${JSON.stringify(`data:text/javascript,${encodeURIComponent(resolveHook)}`)});\n`);
+    const result = await new Promise<CliRun>((resolve) => {
+      execFile(process.execPath, ['--import', hook, BUILT_CLI, 'mcp', `http://127.0.0.1:${closedPort}`], { timeout: 90_000 }, (error, stdout, stderr) =>
+        resolve({ code: error ? (typeof error.code === 'number' ? error.code : -1) : 0, stdout, stderr }),
+      );
+    });
+    expectOneLineError(result, 2, /run `npm install @modelcontextprotocol\/server`/);
+    // Discovery never ran: the closed port is not mentioned.
+    expect(result.stderr).not.toContain(String(closedPort));
   });
 
   it('a --max-duration that is not a number names the flag (exit 2)', async () => {
