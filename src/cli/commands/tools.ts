@@ -17,7 +17,8 @@ Discovers (or reads) a manifest, applies the trust checks, and prints its tools 
   <origin | URL>         https://api.example.com (discovery) or the manifest URL itself
   <file>                 a manifest file; its tools are bound to the origin of service.base_url
   --format <format>      ${EXPORT_FORMATS.join(' | ')} (default openai)
-  --query "…"            only the tools that fit this request, best first
+  --query "…"            only the tools that fit this request, best first (offline ranking; a catalog
+                         of 10 tools or fewer always returns its best candidates)
   --top K                how many tools --query keeps, default ${DEFAULT_TOP}
   --token T              bearer token sent with the manifest request (per-credential manifests)
   --scopes a,b           scopes you hold: hide the tools none of them unlock
@@ -91,6 +92,9 @@ export const toolsCommand: CliCommand = {
       }
       const catalog = createCatalog([service], { includeDeprecated: values['include-deprecated'] });
       const selected: Array<{ tool: CatalogTool; score?: number }> = values.query === undefined ? catalog.tools.map((tool) => ({ tool })) : selectTools(catalog.tools, values.query, { limit: top });
+      if (values.query !== undefined && selected.length === 0 && catalog.tools.length > 0) {
+        io.warn(`No tool matched the query ${JSON.stringify(escapeControlCharacters(values.query))}: rephrase it with the API's words, or drop --query to list all ${catalog.tools.length} tools.`);
+      }
       const exported = exportTools(
         selected.map((entry) => entry.tool),
         format,
