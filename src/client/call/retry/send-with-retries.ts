@@ -191,13 +191,7 @@ async function exchangeWithRetries(input: ExchangeInput, signal: AbortSignal, de
       );
       body = decodeResponseBody(response.body, response.headers.get('content-type'), input.maxResponseSizeInBytes);
     } catch (error) {
-      if (deadline.passed && !(input.signal?.aborted ?? false)) {
-        failure = new TimeoutError({ phase: 'total', timeoutInMs: input.retry.totalTimeoutInMs, method, url: displayUrl(), option: 'retry.totalTimeoutInMs' });
-      } else if (input.signal?.aborted) {
-        failure = new AicapError('ABORTED', `Call aborted by the caller: ${method} ${displayUrl()}`);
-      } else {
-        failure = AicapError.isInstance(error) ? error : new AicapError('NETWORK_ERROR', `Network error (${error instanceof Error ? error.message : String(error)}): ${method} ${displayUrl()}`, { cause: error });
-      }
+      failure = networkFailure(input, error, deadline.passed, displayUrl());
     }
 
     if (failure !== undefined) {
@@ -209,14 +203,7 @@ async function exchangeWithRetries(input: ExchangeInput, signal: AbortSignal, de
         if (await wait(strategyDelay('exponential_backoff', retries, retry)).catch(() => false)) continue;
       }
       const notRetried = transient && !input.retrySafe ? ` Not retried: ${input.retryUnsafeReason}.` : '';
-      const userMessage =
-        failure.code === 'RESPONSE_TOO_LARGE'
-          ? 'The API returned more data than the client accepts.'
-          : failure.code === 'ABORTED'
-            ? 'The call was cancelled.'
-            : transient && !input.retrySafe
-              ? 'The API could not be reached or did not answer in time. The action may or may not have been performed; check before trying again.'
-              : 'The API could not be reached or did not answer in time.';
+      const userMessage = networkFailureUserMessage(failure.code, transient, input.retrySafe);
       // A request that may have been executed is not "retryable" for the orchestrator either.
       return fail({ code: failure.code, status, retryable: transient && input.retrySafe, retryAfterInMs: null, declared: false, userMessage, message: `${failure.message}${notRetried}` }, status, response?.headers, body);
     }
@@ -264,16 +251,32 @@ async function exchangeWithRetries(input: ExchangeInput, signal: AbortSignal, de
       reason = input.signal?.aborted ? ' The call was cancelled while waiting to retry.' : ` Not retried: waiting ${delay} ms would pass the call deadline (\`retry.totalTimeoutInMs\`).`;
     }
     const code = match?.code ?? (insufficientScope ? 'INSUFFICIENT_SCOPE' : status === 401 ? 'AUTH_FAILED' : 'HTTP_ERROR');
-    const userMessage =
-      match?.contract.context ??
-      (insufficientScope
-        ? 'The credentials lack the permission this tool needs. Tell the user; do not try other credentials.'
-        : status === 401
-          ? headers.has('authorization') || secrets.length > 0
-            ? 'The API rejected the credentials.'
-            : 'The API requires credentials and none are configured for this origin; pass them to `discover`.'
-          : `The API answered ${statusLine}, an error this tool does not declare.`);
+    const userMessage = match?.contract.context ?? undeclaredUserMessage(status, statusLine, insufficientScope, headers.has('authorization') || secrets.length > 0);
     const message = `Request failed with status code ${statusLine}${match === undefined ? ' (undeclared)' : ` (declared error "${match.code}")`}: ${method} ${displayUrl()}.${reason}`;
     return fail({ code, status, retryable, retryAfterInMs: retryAfterInMs ?? null, declared: match !== undefined, userMessage, message }, status, finalResponse.headers, body);
   }
+}
+
+/** What went wrong on the wire: the call deadline, the caller's signal, or the network. */
+function networkFailure(input: ExchangeInput, error: unknown, deadlinePassed: boolean, displayUrl: string): AicapError {
+  const method = input.request.method;
+  if (deadlinePassed && !(input.signal?.aborted ?? false)) {
+    return new TimeoutError({ phase: 'total', timeoutInMs: input.retry.totalTimeoutInMs, method, url: displayUrl, option: 'retry.totalTimeoutInMs' });
+  }
+  if (input.signal?.aborted) return new AicapError('ABORTED', `Call aborted by the caller: ${method} ${displayUrl}`);
+  return AicapError.isInstance(error) ? error : new AicapError('NETWORK_ERROR', `Network error (${error instanceof Error ? error.message : String(error)}): ${method} ${displayUrl}`, { cause: error });
+}
+
+function networkFailureUserMessage(code: string, transient: boolean, retrySafe: boolean): string {
+  if (code === 'RESPONSE_TOO_LARGE') return 'The API returned more data than the client accepts.';
+  if (code === 'ABORTED') return 'The call was cancelled.';
+  return transient && !retrySafe
+    ? 'The API could not be reached or did not answer in time. The action may or may not have been performed; check before trying again.'
+    : 'The API could not be reached or did not answer in time.';
+}
+
+function undeclaredUserMessage(status: number, statusLine: string, insufficientScope: boolean, credentialsSent: boolean): string {
+  if (insufficientScope) return 'The credentials lack the permission this tool needs. Tell the user; do not try other credentials.';
+  if (status === 401) return credentialsSent ? 'The API rejected the credentials.' : 'The API requires credentials and none are configured for this origin; pass them to `discover`.';
+  return `The API answered ${statusLine}, an error this tool does not declare.`;
 }
