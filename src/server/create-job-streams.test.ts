@@ -73,6 +73,21 @@ describe('createJobStreams', () => {
     await until('completed');
   });
 
+  it('answers 503 job_store_unavailable with Retry-After while a shared store is unreachable', async () => {
+    const { createMemoryJobEventStore } = await import('./create-memory-job-event-store.js');
+    const { AicapError } = await import('../errors/aicap-error.js');
+    const down = (): never => {
+      throw new AicapError('STORE_UNAVAILABLE', 'Redis did not answer.');
+    };
+    const store = { ...createMemoryJobEventStore(), create: async () => down(), get: async () => down() };
+    const jobs = createJobStreams({ store });
+    for (const answer of [await jobs.start(new Request(`${ORIGIN}/start`, { method: 'POST', headers: AUTH }), async () => 1), await jobs.handle(new Request(`${ORIGIN}/jobs/abc`, { headers: AUTH }))]) {
+      expect(answer?.status).toBe(503);
+      expect(answer?.headers.get('retry-after')).toBe('2');
+      expect(((await answer?.json()) as { code: string }).code).toBe('job_store_unavailable');
+    }
+  });
+
   it('cancels a running job, aborts its signal, and refuses a second cancel with 409', async () => {
     let aborted = false;
     const { snapshot, call, until } = await started(

@@ -1,7 +1,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { AicapError } from '../errors/aicap-error.js';
 import { createMemoryJobEventStore } from './create-memory-job-event-store.js';
-import type { JobEventStore, JobSnapshot } from './job-event-store.js';
+import type { JobEventStore, JobRecord, JobSnapshot } from './job-event-store.js';
 import { compileJobRoutes, type JobRoutes } from './jobs/compile-job-routes.js';
 import { jobJson, jobProblem } from './jobs/job-answers.js';
 import { answerJobResult, cancelJob, respondToJob } from './jobs/job-endpoints.js';
@@ -119,6 +119,7 @@ export function createJobStreams(options: CreateJobStreamsOptions = {}): JobStre
       if (AicapError.isInstance(error) && error.code === 'BUDGET_EXCEEDED') {
         return jobProblem(503, 'Service Unavailable', 'job_store_full', 'Too many jobs are running; retry later.', { 'Retry-After': '5' });
       }
+      if (AicapError.isInstance(error) && error.code === 'STORE_UNAVAILABLE') return storeUnavailable();
       throw error;
     }
     setImmediate(() => void runJob({ store, jobId, run, resolutionUrl: routes.urlOf('respond', jobId) }));
@@ -136,7 +137,13 @@ export function createJobStreams(options: CreateJobStreamsOptions = {}): JobStre
     }
     const principal = await principalOf(request);
     if (principal === undefined) return jobProblem(401, 'Unauthorized', 'unauthorized', 'A valid credential is required to read this job.');
-    const found = JOB_ID.test(jobId) ? await store.get(jobId) : undefined;
+    let found: JobRecord | undefined;
+    try {
+      found = JOB_ID.test(jobId) ? await store.get(jobId) : undefined;
+    } catch (error) {
+      if (AicapError.isInstance(error) && error.code === 'STORE_UNAVAILABLE') return storeUnavailable();
+      throw error;
+    }
     // Another principal's job answers exactly like an unknown one, so ids cannot be probed.
     if (!found || found.principal !== principal) return jobProblem(404, 'Not Found', 'job_not_found', `There is no job ${JSON.stringify(jobId.slice(0, 128))} for this caller; it may have expired.`);
     switch (endpoint) {
@@ -157,6 +164,11 @@ export function createJobStreams(options: CreateJobStreamsOptions = {}): JobStre
   const matches = (pathname: string): boolean => routes.match(pathname) !== undefined;
 
   return { start, handle, matches, store, routes: routes.templates };
+}
+
+/** The answer while a shared store is unreachable: retryable, never a guess about the job. */
+function storeUnavailable(): Response {
+  return jobProblem(503, 'Service Unavailable', 'job_store_unavailable', 'The job store is unreachable; retry shortly.', { 'Retry-After': '2' });
 }
 
 /** The answer of a HEAD request: the GET answer's status and headers, no body. */

@@ -134,6 +134,33 @@ describe.skipIf(!HAS_REDIS_SERVER)('a job whose worker replica dies', () => {
   });
 });
 
+describe.skipIf(!HAS_REDIS_SERVER)('Redis restarted under a running fleet', () => {
+  it('answers 503 (never hangs) while Redis is down, and serves jobs again once it is back', async () => {
+    const fleet = await startFleet();
+    await fleet.redis.stop();
+    const refused = await post(`${fleet.proxy.origin}/v2/reports/generate`, { account_id: '12345', period: '2024-01' });
+    expect(refused.status).toBe(503);
+    expect(((await refused.json()) as { code: string }).code).toBe('job_store_unavailable');
+    await fleet.redis.start();
+    let started: Response | undefined;
+    for (let attempt = 0; attempt < 80 && started?.status !== 202; attempt++) {
+      if (started) await new Promise((resolve) => setTimeout(resolve, 250));
+      started = await post(`${fleet.proxy.origin}/v2/reports/generate`, { account_id: '12345', period: '2024-01' });
+    }
+    expect(started?.status).toBe(202);
+    const statusUrl = new URL(started?.headers.get('location') ?? '', fleet.proxy.origin).href;
+    let snapshot: { status: string; pending_input?: { input_id: string; resolution_url: string } } = { status: 'queued' };
+    for (let attempt = 0; attempt < 200 && !['completed', 'failed', 'cancelled'].includes(snapshot.status); attempt++) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      snapshot = (await (await fetch(statusUrl, { headers: HEADERS })).json()) as typeof snapshot;
+      if (snapshot.status === 'needs_input' && snapshot.pending_input) {
+        await post(new URL(snapshot.pending_input.resolution_url, fleet.proxy.origin).href, { input_id: snapshot.pending_input.input_id, answer: 'exclude' });
+      }
+    }
+    expect(snapshot.status).toBe('completed');
+  });
+});
+
 describe.skipIf(!HAS_REDIS_SERVER)('two orchestrator processes sharing one session budget in Redis', () => {
   it('make exactly max_actions_per_session (50) calls between them out of 60', async () => {
     const { startPaymentsServer } = await import('../../examples/payments/start-payments-server.js');
