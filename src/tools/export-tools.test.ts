@@ -268,6 +268,7 @@ describe('toStrictSchema', () => {
     [{ type: 'object', properties: { a: { allOf: [{ type: 'string' }] } } }, 'uses "allOf"'],
     [{ type: 'object', properties: { a: { type: 'array' } } }, 'array without an item schema'],
     [{ type: 'object', properties: { a: {} } }, 'has no type'],
+    [{ type: 'object', properties: { a: { type: 'object', properties: { b: { type: 'string' } }, required: ['c'] } } }, '/properties/a requires "c" without declaring it'],
   ])('explains why %j cannot be strict', (schema, reason) => {
     expect(toStrictSchema('t', schema).reason).toContain(reason);
   });

@@ -18,6 +18,15 @@ export function isSchemaNode(value: unknown): value is SchemaNode {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
+/**
+ * Throws when an object schema requires members it does not declare: closed for a strict mode, it
+ * could never be satisfied. @internal
+ */
+export function assertRequiredDeclared(pointer: string, properties: SchemaNode, required: ReadonlySet<string>): void {
+  const undeclared = [...required].filter((name) => !Object.hasOwn(properties, name));
+  if (undeclared.length > 0) throw new Error(`${pointer || '/'} requires ${undeclared.map((name) => JSON.stringify(name)).join(', ')} without declaring ${undeclared.length > 1 ? 'them' : 'it'}`);
+}
+
 /** Limits of {@link inlineReferences}. */
 export interface InlineReferencesOptions {
   /** How many times one definition may appear inside itself before the copy stops. @default 2 */

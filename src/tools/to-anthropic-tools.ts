@@ -1,5 +1,5 @@
 import type { CatalogTool } from './create-catalog.js';
-import { isSchemaNode, type DroppedKeyword, type SchemaNode } from './schema-reduction.js';
+import { assertRequiredDeclared, isSchemaNode, type DroppedKeyword, type SchemaNode } from './schema-reduction.js';
 
 /** A client tool of the Anthropic Messages API (`tools[]`); `strict: true` asks for grammar-constrained inputs. */
 export interface AnthropicTool {
@@ -97,6 +97,7 @@ export function toAnthropicStrictSchema(toolName: string, schema: SchemaNode): {
       const properties = result['properties'];
       if (!isSchemaNode(properties) || (Object.keys(properties).length === 0 && pointer !== '')) throw new Error(`${pointer || '/'} is an object without declared properties`);
       const required = new Set(Array.isArray(result['required']) ? (result['required'] as string[]) : []);
+      assertRequiredDeclared(pointer, properties, required);
       const strictProperties: SchemaNode = {};
       for (const [name, child] of Object.entries(properties)) {
         if (!required.has(name)) counts.optional++;

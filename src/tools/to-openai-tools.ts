@@ -1,5 +1,5 @@
 import type { CatalogTool } from './create-catalog.js';
-import { isSchemaNode, type DroppedKeyword, type SchemaNode } from './schema-reduction.js';
+import { assertRequiredDeclared, isSchemaNode, type DroppedKeyword, type SchemaNode } from './schema-reduction.js';
 
 /** A function tool of the OpenAI Chat Completions API (`tools[]`). */
 export interface OpenAIChatTool {
@@ -98,6 +98,7 @@ function strictNode(node: unknown, pointer: string, depth: number, nullable: boo
     const properties = result['properties'];
     if (!isSchemaNode(properties) || (Object.keys(properties).length === 0 && depth > 0)) throw new Error(`${pointer || '/'} is an object without declared properties`);
     const required = new Set(Array.isArray(result['required']) ? (result['required'] as string[]) : []);
+    assertRequiredDeclared(pointer, properties, required);
     const strictProperties: SchemaNode = {};
     for (const [name, child] of Object.entries(properties)) {
       strictProperties[name] = strictNode(child, `${pointer}/properties/${name}`, depth + 1, !required.has(name), toolName, dropped);
