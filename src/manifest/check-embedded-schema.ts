@@ -114,8 +114,10 @@ function hasNestedQuantifier(pattern: string): boolean {
   // For each open group: whether it contains an unbounded quantifier, and a bounded range or "|".
   const groups: GroupRisk[] = [];
   let closed: GroupRisk | undefined;
-  // The last atom and what it can match, and the last unboundedly repeated atom not yet separated from what follows.
-  let atom: CharacterSet | undefined;
+  // Where the last atom starts (-1: none), and what the last unboundedly repeated atom not yet
+  // separated from what follows can match. An atom's character set is computed only when a
+  // quantifier follows it, so that plain text costs one comparison per character.
+  let atom = -1;
   let pending: CharacterSet | undefined;
   let index = 0;
   const mark = (key: keyof GroupRisk): void => {
@@ -129,28 +131,27 @@ function hasNestedQuantifier(pattern: string): boolean {
       if (closed && (quantifier.kind === 'fixed' ? closed.infinite : quantifier.kind !== 'optional' && (closed.infinite || closed.other))) return true;
       if (quantifier.kind === 'infinite') mark('infinite');
       else if (quantifier.kind === 'range') mark('other');
-      if (quantifier.kind === 'infinite' && atom) {
-        if (pending && overlaps(pending, atom)) return true;
-        pending = atom;
+      if (quantifier.kind === 'infinite' && atom >= 0) {
+        const set = atomSet(pattern, atom);
+        if (pending && overlaps(pending, set)) return true;
+        pending = set;
       } else if (!quantifier.optional) pending = undefined;
-      atom = undefined;
+      atom = -1;
       closed = undefined;
       index += quantifier.length;
       continue;
     }
     // An atom without a quantifier separates the atoms around it, unless it matches nothing (an anchor).
-    if (atom && !atom.empty) pending = undefined;
+    if (pending !== undefined && atom >= 0 && !atomSet(pattern, atom).empty) pending = undefined;
     closed = undefined;
+    atom = index;
     if (character === '\\') {
-      atom = escapeSet(pattern[index + 1] ?? '');
       index += 2;
     } else if (character === '[') {
-      const end = endOfCharacterClass(pattern, index);
-      atom = classSet(pattern.slice(index + 1, end - 1));
-      index = end;
+      index = endOfCharacterClass(pattern, index);
     } else if (character === '(') {
       groups.push({ infinite: false, other: false });
-      atom = undefined;
+      atom = -1;
       pending = undefined;
       // `(?:`, `(?=`, `(?!`, `(?<=`, `(?<!` and `(?<name>` open a group; their "?" is no quantifier.
       index += pattern[index + 1] === '?' ? (/^\(\?(?:<[=!]|<[A-Za-z_$][\w$]*>|[:=!])/.exec(pattern.slice(index, index + 40))?.[0].length ?? 2) : 1;
@@ -160,19 +161,29 @@ function hasNestedQuantifier(pattern: string): boolean {
       if (group.infinite) mark('infinite');
       if (group.other) mark('other');
       closed = group;
-      atom = undefined;
+      atom = -1;
       pending = undefined;
       index++;
     } else {
       if (character === '|') {
         mark('other');
         pending = undefined;
-        atom = undefined;
-      } else atom = character === '^' || character === '$' ? EMPTY : character === '.' ? ANY : literalSet(character);
+        atom = -1;
+      }
       index++;
     }
   }
   return false;
+}
+
+/** What the atom starting at `index` (a character, an escape or a class) can match. */
+function atomSet(pattern: string, index: number): CharacterSet {
+  const character = pattern[index]!;
+  if (character === '\\') return escapeSet(pattern[index + 1] ?? '');
+  if (character === '[') return classSet(pattern.slice(index + 1, endOfCharacterClass(pattern, index) - 1));
+  if (character === '^' || character === '$') return EMPTY;
+  if (character === '.') return ANY;
+  return literalSet(character);
 }
 
 const QUANTIFIER_STARTS = new Set(['*', '+', '?', '{']);
