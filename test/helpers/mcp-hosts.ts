@@ -24,7 +24,7 @@ export interface ElicitationLog {
 export type HostTarget = { stdio: readonly string[] } | { url: string };
 
 /** The answer a form elicitation gets: `approve: true` for approvals, the first option for a job's question. */
-function answerFor(schema: { properties?: Record<string, { enum?: unknown[] }> } | undefined, answer: ElicitationAnswer): { action: ElicitationAnswer; content?: Record<string, unknown> } {
+function answerFor(schema: { properties?: Record<string, { enum?: string[] }> } | undefined, answer: ElicitationAnswer): { action: ElicitationAnswer; content?: Record<string, string | boolean> } {
   if (answer !== 'accept') return { action: answer };
   const properties = schema?.properties ?? {};
   return { action: 'accept', content: 'approve' in properties ? { approve: true } : { answer: properties['answer']?.enum?.[0] ?? 'yes' } };
