@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { AicapError } from '../errors/aicap-error.js';
 import { TERMINAL_JOB_STATUSES, type JobEvent, type JobEventPage, type JobEventStore, type JobRecord } from '../server/job-event-store.js';
 import type { AicapRedis } from './connect-redis.js';
+import { createJobChangeSubscriptions } from './create-job-change-subscriptions.js';
 
 /** Options of {@link createRedisJobEventStore}. */
 export interface CreateRedisJobEventStoreOptions {
@@ -144,16 +145,13 @@ export function createRedisJobEventStore(options: CreateRedisJobEventStoreOption
     return failed?.record ?? (await readRaw(jobId))?.record ?? record;
   };
 
-  // One Redis subscription per job with local listeners, shared by every stream and runner of this process.
-  interface LocalSubscription {
-    listeners: Set<() => void>;
-    stop: Promise<() => Promise<void>> | undefined;
-    watch: NodeJS.Timeout;
-  }
-  const local = new Map<string, LocalSubscription>();
-  const notify = (jobId: string): void => {
-    for (const listener of [...(local.get(jobId)?.listeners ?? [])]) listener();
-  };
+  const subscriptions = createJobChangeSubscriptions({
+    redis,
+    channelOf: key.channel,
+    // A job followed here is checked every half lease, so a dead worker's job ends within the bound.
+    watch: (jobId) => void store.get(jobId).catch(() => undefined),
+    watchIntervalInMs: Math.max(1, Math.floor(leaseInMs / 2)),
+  });
 
   const store: JobEventStore & { close(): Promise<void> } = {
     async create(jobId, record, events) {
@@ -188,31 +186,7 @@ export function createRedisJobEventStore(options: CreateRedisJobEventStoreOption
       });
       return { events, firstId: first[0] ? sequence(first[0]) : lastId + 1, lastId };
     },
-    subscribe(jobId, listener) {
-      let entry = local.get(jobId);
-      if (!entry) {
-        // A job followed here is checked every half lease, so a dead worker's job ends within the bound.
-        const watch = setInterval(() => void store.get(jobId).catch(() => undefined), Math.max(1, Math.floor(leaseInMs / 2)));
-        watch.unref();
-        const created: LocalSubscription = { listeners: new Set(), stop: undefined, watch };
-        // Messages published before SUBSCRIBE took effect are not delivered: wake everyone once it has.
-        created.stop = redis.subscribe(key.channel(jobId), () => notify(jobId), () => notify(jobId)).then(
-          (stop) => (notify(jobId), stop),
-          () => async () => undefined,
-        );
-        local.set(jobId, created);
-        entry = created;
-      }
-      entry.listeners.add(listener);
-      const current = entry;
-      return () => {
-        current.listeners.delete(listener);
-        if (current.listeners.size > 0 || local.get(jobId) !== current) return;
-        local.delete(jobId);
-        clearInterval(current.watch);
-        void current.stop?.then((stop) => stop());
-      };
-    },
+    subscribe: subscriptions.subscribe,
     holdLease(jobId) {
       const renew = (): void => void redis.command(['SET', key.lease(jobId), owner, 'PX', String(leaseInMs)]).catch(() => undefined);
       const timer = setInterval(renew, Math.max(1, Math.floor(leaseInMs / 3)));
@@ -222,13 +196,7 @@ export function createRedisJobEventStore(options: CreateRedisJobEventStoreOption
         void redis.command(['DEL', key.lease(jobId)]).catch(() => undefined);
       };
     },
-    async close() {
-      for (const [jobId, entry] of [...local]) {
-        local.delete(jobId);
-        clearInterval(entry.watch);
-        await entry.stop?.then((stop) => stop());
-      }
-    },
+    close: subscriptions.close,
   };
   return store;
 }
