@@ -4,12 +4,19 @@
  * broken one a clear OPENAPI_INVALID error, and nothing crashes or hangs.
  */
 import { existsSync, readFileSync } from 'node:fs';
+import { gzipSync } from 'node:zlib';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { AicapError } from '../../src/errors/aicap-error.js';
+import { argumentsSchema } from '../../src/manifest/arguments-schema.js';
+import { checkEmbeddedSchema } from '../../src/manifest/check-embedded-schema.js';
+import { canonicalJson } from '../../src/manifest/digest-manifest.js';
+import type { Manifest } from '../../src/manifest/manifest-v0.js';
+import { parseManifest } from '../../src/manifest/parse-manifest.js';
 import { validateManifest } from '../../src/manifest/validate-manifest.js';
 import { generateManifest } from '../../src/openapi/index.js';
+import { createManifestHandler } from '../../src/server/create-manifest-handler.js';
 
 const repositoryRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const corpus = resolve(repositoryRoot, '../shared/corpus');
@@ -87,7 +94,7 @@ describe.skipIf(!available)(`OpenAPI corpus (${available ? corpus : 'skipped: ..
     const generate = (strict: boolean) => withTimeout(generateManifest({ input, strict, refRoot: corpus }), path);
     if (expectation === 'manifest') {
       const { manifest } = await generate(true);
-      expect(validateManifest(manifest).issues.filter((issue) => issue.severity === 'error')).toEqual([]);
+      expectServable(manifest);
       return;
     }
     const error: unknown = await generate(true).then(
@@ -99,8 +106,35 @@ describe.skipIf(!available)(`OpenAPI corpus (${available ? corpus : 'skipped: ..
     expect(error).toMatchObject({ code: 'OPENAPI_INVALID', message: expect.stringContaining(corpus) });
     if (expectation === 'lenient') {
       const { manifest, warnings } = await generate(false);
-      expect(validateManifest(manifest).valid).toBe(true);
+      expectServable(manifest);
       expect(warnings.some((warning) => warning.code === 'openapi.invalid')).toBe(true);
     }
+  }, PER_FILE_TIMEOUT_IN_MS * 2);
+});
+
+/** What every generated manifest must be: valid with the validator's defaults and accepted by the server (no secret-looking values). */
+function expectServable(manifest: Manifest): void {
+  expect(validateManifest(manifest).issues.filter((issue) => issue.severity === 'error')).toEqual([]);
+  expect(() => createManifestHandler({ manifest })).not.toThrow();
+}
+
+// The big real APIs the scale acceptance names: generated with the defaults, each must be no larger
+// than its own description, pass every default limit, and compress below 1 MiB on the wire.
+const BIG = ['github-api.github.com-2020-07.json', 'kubernetes-swagger.json', 'stripe-spec3-2022-04.json'];
+
+describe.skipIf(!available)(`big APIs at scale (${available ? 'corpus/big' : 'skipped: ../shared/corpus is absent next to the repository'})`, () => {
+  it.each(BIG)('%s: compact manifest ≤ compact description, default validator, parser and server accept it, gzip < 1 MiB, every tool callable', async (file) => {
+    const input = join(corpus, 'big', file);
+    const { manifest } = await withTimeout(generateManifest({ input }), file);
+    const compact = JSON.stringify(manifest);
+    const description = JSON.stringify(JSON.parse(readFileSync(input, 'utf8')));
+    expect(Buffer.byteLength(compact)).toBeLessThanOrEqual(Buffer.byteLength(description));
+    expectServable(manifest);
+    expect(parseManifest(compact).valid).toBe(true);
+    expect(parseManifest(JSON.stringify(manifest, null, 2)).valid).toBe(true);
+    expect(gzipSync(canonicalJson(manifest)).length).toBeLessThan(1_048_576);
+    // The client refuses a tool whose arguments schema breaks the embedded-schema limits; none may.
+    const disabled = manifest.tools.filter((tool) => checkEmbeddedSchema(argumentsSchema(tool, { definitions: manifest.definitions }), '').length > 0).map((tool) => tool.id);
+    expect(disabled).toEqual([]);
   }, PER_FILE_TIMEOUT_IN_MS * 2);
 });
