@@ -65,6 +65,8 @@ const EXPANSION_WEIGHT = 0.9;
 const PHRASE_WORD_WEIGHT = 0.3;
 const FIRST_PERSON = new Set('i me my mine myself im'.split(' '));
 const FIRST_PERSON_WEIGHT = 0.5;
+const PEOPLE_NOUNS = ['user', 'member'];
+const PEOPLE_WEIGHT = 0.5;
 const VERB_EXPANSION_WEIGHT = 0.8;
 const IDENTIFIER_NOUN_WEIGHT = 0.7;
 
@@ -90,6 +92,7 @@ export function parseRequest(request: string): ParsedRequest {
     if (token.names) {
       for (const noun of splitWords(token.names).map(stemWord)) {
         add(noun, IDENTIFIER_NOUN_WEIGHT);
+        for (const synonym of nounMeaning(noun) ?? []) add(synonym, IDENTIFIER_NOUN_WEIGHT);
         parameterNouns.add(noun);
       }
     }
@@ -111,6 +114,8 @@ export function parseRequest(request: string): ParsedRequest {
     }
   }
   for (const [position, stem] of stems.entries()) if (stem !== undefined) add(stem, inPhrase.has(position) ? PHRASE_WORD_WEIGHT : 1);
+  // "who …" asks about people: users, members.
+  if (stems.find((stem) => stem !== undefined) === 'who') for (const noun of PEOPLE_NOUNS) add(noun, PEOPLE_WEIGHT);
   // APIs say "the authenticated user" where people say "my" and "I".
   if (stems.some((stem) => stem !== undefined && FIRST_PERSON.has(stem))) add('authenticat', FIRST_PERSON_WEIGHT);
   const plurals = new Set<string>();

@@ -69,7 +69,7 @@ const VERB_ENTRIES: VerbEntry[] = [
   ['find search look_up lookup query locate', ['read'], 'search find list'],
   ['count', ['read'], 'count get'],
   ['preview', ['read'], 'preview'],
-  ['analyze analyse summarize summarise', ['read'], 'analyze summarize'],
+  ['analyze analyse summarize summarise', ['read', 'create'], 'analyze summarize'],
   ['update change edit modify alter adjust set configure fix', ['update'], 'update set edit'],
   ['rename retitle', ['update'], 'rename update'],
   ['move', ['update'], 'move update'],
