@@ -265,13 +265,33 @@ describe('Gemini and references', () => {
 
 describe('toStrictSchema', () => {
   it.each([
-    [{ type: 'object', properties: { a: { allOf: [{ type: 'string' }] } } }, 'uses "allOf"'],
-    [{ type: 'object', properties: { a: { type: 'array' } } }, 'array without an item schema'],
-    [{ type: 'object', properties: { a: {} } }, 'has no type'],
-    [{ type: 'object', properties: { a: { type: 'object', properties: { b: { type: 'string' } }, required: ['c'] } } }, '/properties/a requires "c" without declaring it'],
+    [{ type: 'object', properties: { a: { allOf: [{ type: 'string' }] } }, required: ['a'] }, 'uses "allOf"'],
+    [{ type: 'object', properties: { a: { type: 'array' } }, required: ['a'] }, 'array without an item schema'],
+    [{ type: 'object', properties: { a: {} }, required: ['a'] }, 'has no type'],
+    [{ type: 'object', properties: { a: { type: 'object', properties: { b: { type: 'string' } }, required: ['c'] } }, required: ['a'] }, '/properties/a requires "c" without declaring it'],
+    [{ type: 'object', properties: { a: { $ref: '#/$defs/map' } }, required: ['a'], $defs: { map: { type: 'object', additionalProperties: { type: 'string' } } } }, 'refers to #/$defs/map, which cannot be strict'],
   ])('explains why %j cannot be strict', (schema, reason) => {
     expect(toStrictSchema('t', schema).reason).toContain(reason);
   });
+  it('leaves out optional members and anyOf branches that cannot be strict (a free-form map), reporting them, instead of the whole tool', () => {
+    const schema = {
+      type: 'object',
+      properties: { name: { type: 'string' }, metadata: { $ref: '#/$defs/map' }, extra: { anyOf: [{ type: 'object', additionalProperties: true }, { type: 'string', enum: [''] }] } },
+      required: ['name'],
+      additionalProperties: false,
+      $defs: { map: { type: 'object', additionalProperties: { type: 'string' } } },
+    };
+    const converted = toStrictSchema('t', schema);
+    expect(converted.schema).toEqual({
+      type: 'object',
+      properties: { name: { type: 'string' }, extra: { anyOf: [{ type: 'string', enum: [''] }, { type: 'null' }] } },
+      required: ['name', 'extra'],
+      additionalProperties: false,
+      $defs: {},
+    });
+    expect(converted.dropped.map((entry) => `${entry.pointer} ${entry.keyword}`)).toEqual(['/properties/metadata properties', '/properties/extra/anyOf/0 anyOf']);
+  });
+
   it('applies the strict rules inside $defs too (every member required, nullable when optional, no extra members)', () => {
     const schema = {
       type: 'object',

@@ -1,4 +1,5 @@
 import type { CatalogTool } from './create-catalog.js';
+import { escapePointerToken } from '../internal/json-pointer.js';
 import { assertRequiredDeclared, isSchemaNode, type DroppedKeyword, type SchemaNode } from './schema-reduction.js';
 
 /** A function tool of the OpenAI Chat Completions API (`tools[]`). */
@@ -62,20 +63,69 @@ function convert(tools: readonly CatalogTool[], strict: boolean): Array<{ tool: 
  * strict: a free-form object or array, `allOf`/`not`/conditionals, or nesting deeper than 10.
  */
 export function toStrictSchema(toolName: string, schema: SchemaNode): { schema?: SchemaNode; dropped: DroppedKeyword[]; reason?: string } {
-  const dropped: DroppedKeyword[] = [];
+  const context: StrictContext = { toolName, dropped: [], unusable: new Set() };
   try {
-    return { schema: strictNode(schema, '', 0, false, toolName, dropped), dropped };
+    const { $defs: definitions, ...rest } = schema;
+    const strictDefinitions = isSchemaNode(definitions) ? strictRootDefinitions(definitions, context) : undefined;
+    const converted = strictNode(rest, '', 0, false, context);
+    if (strictDefinitions) converted['$defs'] = strictDefinitions;
+    return { schema: converted, dropped: context.dropped };
   } catch (error) {
     return { dropped: [], reason: (error as Error).message };
   }
 }
 
-function strictNode(node: unknown, pointer: string, depth: number, nullable: boolean, toolName: string, dropped: DroppedKeyword[]): SchemaNode {
+/** What one conversion carries: where drops are reported, and the root definitions that cannot be strict. */
+interface StrictContext {
+  toolName: string;
+  dropped: DroppedKeyword[];
+  /** References (`#/$defs/…`) to definitions that cannot be strict: a member using one is left out when optional. */
+  unusable: Set<string>;
+}
+
+/** Converts one subschema with its own drop list, merged only when it succeeds. */
+function attempt(node: unknown, pointer: string, depth: number, nullable: boolean, context: StrictContext): SchemaNode {
+  const local: StrictContext = { ...context, dropped: [] };
+  const converted = strictNode(node, pointer, depth, nullable, local);
+  context.dropped.push(...local.dropped);
+  return converted;
+}
+
+/**
+ * The root `$defs` in strict form. A definition that cannot be strict (a free-form map, say) is left
+ * out and marked unusable, and so is every definition that refers to it (repeated to a fixed point).
+ */
+function strictRootDefinitions(definitions: SchemaNode, context: StrictContext): SchemaNode {
+  const names = Object.keys(definitions);
+  for (let round = 0; round <= names.length; round++) {
+    const converted: SchemaNode = {};
+    const before = context.unusable.size;
+    const dropped: DroppedKeyword[] = [];
+    for (const name of names) {
+      const reference = `#/$defs/${escapePointerToken(name)}`;
+      if (context.unusable.has(reference)) continue;
+      try {
+        converted[name] = attempt(definitions[name], `/$defs/${name}`, 1, false, { ...context, dropped });
+      } catch {
+        context.unusable.add(reference);
+      }
+    }
+    if (context.unusable.size === before) {
+      context.dropped.push(...dropped);
+      return converted;
+    }
+  }
+  return {};
+}
+
+function strictNode(node: unknown, pointer: string, depth: number, nullable: boolean, context: StrictContext): SchemaNode {
+  const { toolName, dropped } = context;
   if (!isSchemaNode(node)) throw new Error(`${pointer || '/'} is a boolean or non-object schema`);
   if (depth > STRICT_MAX_DEPTH) throw new Error(`${pointer} is nested deeper than ${STRICT_MAX_DEPTH} levels`);
   for (const keyword of ['allOf', 'not', 'if', 'then', 'else', 'patternProperties', 'dependentSchemas']) {
     if (keyword in node) throw new Error(`${pointer || '/'} uses "${keyword}"`);
   }
+  if (typeof node['$ref'] === 'string' && context.unusable.has(node['$ref'])) throw new Error(`${pointer || '/'} refers to ${node['$ref']}, which cannot be strict`);
   const result: SchemaNode = {};
   for (const [keyword, value] of Object.entries(node)) {
     if (keyword === 'oneOf') {
@@ -101,7 +151,17 @@ function strictNode(node: unknown, pointer: string, depth: number, nullable: boo
     assertRequiredDeclared(pointer, properties, required);
     const strictProperties: SchemaNode = {};
     for (const [name, child] of Object.entries(properties)) {
-      strictProperties[name] = strictNode(child, `${pointer}/properties/${name}`, depth + 1, !required.has(name), toolName, dropped);
+      const childPointer = `${pointer}/properties/${name}`;
+      if (required.has(name)) {
+        strictProperties[name] = strictNode(child, childPointer, depth + 1, false, context);
+        continue;
+      }
+      // An optional member that cannot be strict is left out, rather than the whole tool losing strict mode.
+      try {
+        strictProperties[name] = attempt(child, childPointer, depth + 1, true, context);
+      } catch (error) {
+        dropped.push({ tool: toolName, pointer: childPointer, keyword: 'properties', note: `optional member left out (${(error as Error).message})` });
+      }
     }
     result['properties'] = strictProperties;
     result['required'] = Object.keys(strictProperties);
@@ -109,17 +169,33 @@ function strictNode(node: unknown, pointer: string, depth: number, nullable: boo
   }
   if (types.includes('array')) {
     if (!isSchemaNode(result['items']) || Object.keys(result['items']).length === 0) throw new Error(`${pointer || '/'} is an array without an item schema`);
-    result['items'] = strictNode(result['items'], `${pointer}/items`, depth + 1, false, toolName, dropped);
+    result['items'] = strictNode(result['items'], `${pointer}/items`, depth + 1, false, context);
   }
-  if (Array.isArray(result['anyOf'])) result['anyOf'] = (result['anyOf'] as unknown[]).map((branch, index) => strictNode(branch, `${pointer}/anyOf/${index}`, depth + 1, false, toolName, dropped));
-  // Referenced definitions obey the same rules as inline schemas.
+  if (Array.isArray(result['anyOf'])) result['anyOf'] = strictBranches(result['anyOf'] as unknown[], pointer, depth, context);
+  // Referenced definitions below the root obey the same rules as inline schemas.
   if (isSchemaNode(result['$defs'])) {
     const definitions: SchemaNode = {};
-    for (const [name, definition] of Object.entries(result['$defs'])) definitions[name] = strictNode(definition, `${pointer}/$defs/${name}`, depth + 1, false, toolName, dropped);
+    for (const [name, definition] of Object.entries(result['$defs'])) definitions[name] = strictNode(definition, `${pointer}/$defs/${name}`, depth + 1, false, context);
     result['$defs'] = definitions;
   }
   if (nullable) makeNullable(result);
   return result;
+}
+
+/** The `anyOf` branches that can be strict (the others are left out and reported); throws when none can. */
+function strictBranches(branches: unknown[], pointer: string, depth: number, context: StrictContext): SchemaNode[] {
+  const kept: SchemaNode[] = [];
+  let firstError: unknown;
+  branches.forEach((branch, index) => {
+    try {
+      kept.push(attempt(branch, `${pointer}/anyOf/${index}`, depth + 1, false, context));
+    } catch (error) {
+      firstError ??= error;
+      context.dropped.push({ tool: context.toolName, pointer: `${pointer}/anyOf/${index}`, keyword: 'anyOf', note: `branch left out (${(error as Error).message})` });
+    }
+  });
+  if (kept.length === 0) throw firstError;
+  return kept;
 }
 
 /** Lets an optional member be `null`, since strict mode requires every member to be present. */
