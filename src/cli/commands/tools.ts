@@ -5,6 +5,7 @@ import type { CliCommand, CliIo } from '../cli-io.js';
 import { cliErrorMessage } from '../cli-error-message.js';
 import { MANIFEST_READING_FLAGS, TRUST_FLAGS, clientOptionsFromFlags, manifestReadingUsage, readManifestReadingFlags } from '../network-flags.js';
 import { parseCommandLine } from '../parse-command-line.js';
+import { createRedactingIo } from '../redacting-io.js';
 import { isUrlSource, readManifestFile } from '../read-manifest-file.js';
 import { terminalSafeJson, terminalSafeText } from '../terminal-safe-text.js';
 
@@ -32,8 +33,8 @@ Exit status: 0 ok, 1 discovery or trust failed, 2 usage error or unreadable file
 /** `aicap tools …`: discovery, trust and export through the public client and tools API. */
 export const toolsCommand: CliCommand = {
   summary: 'print a manifest’s tools for an LLM (OpenAI, Anthropic, Gemini, AI SDK, MCP)',
-  async run(argv: string[], io: CliIo): Promise<number> {
-    const parsed = parseCommandLine(argv, io, {
+  async run(argv: string[], processIo: CliIo): Promise<number> {
+    const parsed = parseCommandLine(argv, processIo, {
       usage: USAGE,
       options: {
           format: { type: 'string', default: 'openai' },
@@ -50,6 +51,8 @@ export const toolsCommand: CliCommand = {
     });
     if (typeof parsed === 'number') return parsed;
     const { values, positionals } = parsed;
+    // A per-credential manifest may quote the token it was fetched with: never print it.
+    const io = createRedactingIo(processIo, [values.token]);
     const source = positionals[0]!;
     const format = values.format as ExportFormat;
     if (!EXPORT_FORMATS.includes(format)) {
@@ -93,7 +96,7 @@ export const toolsCommand: CliCommand = {
       const catalog = createCatalog([service], { includeDeprecated: values['include-deprecated'] });
       const selected: Array<{ tool: CatalogTool; score?: number }> = values.query === undefined ? catalog.tools.map((tool) => ({ tool })) : selectTools(catalog.tools, values.query, { limit: top });
       if (values.query !== undefined && selected.length === 0 && catalog.tools.length > 0) {
-        io.warn(`No tool matched the query ${JSON.stringify(escapeControlCharacters(values.query))}: rephrase it with the API's words, or drop --query to list all ${catalog.tools.length} tools.`);
+        io.warn(`No tool matched the query ${JSON.stringify(terminalSafeText(values.query))}: rephrase it with the API's words, or drop --query to list all ${catalog.tools.length} tools.`);
       }
       const exported = exportTools(
         selected.map((entry) => entry.tool),
