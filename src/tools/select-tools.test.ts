@@ -1,3 +1,5 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { paymentsManifest } from '../../test/helpers/client-manifests.js';
 import type { DiscoveredService } from '../client/client-types.js';
@@ -75,10 +77,13 @@ describe('selectTools on the Payments manifest', () => {
   });
 });
 
-describe('selectTools on a large real description (GitHub REST, corpus)', () => {
+const GITHUB = join(import.meta.dirname, '../../../shared/corpus/big/github-api.github.com-2020-07.json');
+if (!existsSync(GITHUB)) console.info(`selectTools corpus test skipped: ${GITHUB} is not on this machine (the corpus lives in ../shared).`);
+
+describe.skipIf(!existsSync(GITHUB))('selectTools on a large real description (GitHub REST, corpus)', () => {
   let tools: CatalogTool[];
   beforeAll(async () => {
-    const { manifest } = await generateManifest({ input: '/work/shared/corpus/big/github-api.github.com-2020-07.json', strict: false });
+    const { manifest } = await generateManifest({ input: GITHUB, strict: false });
     tools = catalogOf(manifest);
   }, 120_000);
 
@@ -108,7 +113,7 @@ describe('selectTools on a large real description (GitHub REST, corpus)', () => 
     ['create a team in the organization', 'teams/create'],
   ];
 
-  it('reaches a recall@5 of at least 0.8 on a written query set', () => {
+  it('reaches a recall@5 of at least 0.9 on a written query set', () => {
     const ids = new Set(tools.map((tool) => tool.id));
     let hits = 0;
     const misses: string[] = [];
@@ -121,15 +126,7 @@ describe('selectTools on a large real description (GitHub REST, corpus)', () => 
     }
     const recall = hits / queries.length;
     console.info(`selectTools recall@5 on GitHub REST (${tools.length} tools): ${recall.toFixed(2)} (${hits}/${queries.length})${misses.length ? `\nmisses:\n${misses.join('\n')}` : ''}`);
-    expect(recall).toBeGreaterThanOrEqual(0.8);
-  });
-
-  it('answers a query over the whole catalog quickly once indexed', () => {
-    top(tools, 'warm up the index');
-    const started = performance.now();
-    for (const [request] of queries) top(tools, request);
-    // Generous bound: this only guards against an index rebuilt per query.
-    expect((performance.now() - started) / queries.length).toBeLessThan(100);
+    expect(recall).toBeGreaterThanOrEqual(0.9);
   });
 });
 
