@@ -55,6 +55,7 @@ describe('aicap check on an MCP server and on OAuth metadata', () => {
     expect(byId(report.checks, 'auth.protected_resource')).toMatchObject({ outcome: 'pass' });
     expect(byId(report.checks, 'auth.authorization_server')).toMatchObject({ outcome: 'pass', message: expect.stringContaining('RFC 8414') as unknown });
     expect(byId(report.checks, 'mcp.detected')).toBeUndefined();
+    expect(byId(report.checks, 'catalog')).toMatchObject({ outcome: 'pass', message: expect.stringContaining('lists the manifest') as unknown });
     const resource = await discoverOAuthProtectedResourceMetadata(new URL(payments.baseUrl));
     expect(resource.authorization_servers).toEqual([payments.origin]);
     const metadata = await discoverAuthorizationServerMetadata(new URL(payments.origin));

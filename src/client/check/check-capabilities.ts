@@ -7,6 +7,7 @@ import { createGuardedFetch } from '../fetch/create-guarded-fetch.js';
 import type { GuardedFetchOptions } from '../fetch/guarded-fetch-options.js';
 import { checkOriginBinding } from '../trust/check-origin-binding.js';
 import type { FetchFunction } from '../client-types.js';
+import { checkAiCatalog } from './check-ai-catalog.js';
 import { checkOAuthMetadata } from './check-oauth-metadata.js';
 import { describeError as describe, type CheckOutcome, type CheckResult } from './check-result.js';
 import { detectMcpServer } from './detect-mcp-server.js';
@@ -150,6 +151,7 @@ export async function checkCapabilities(originOrUrl: string, options: CheckCapab
 
   if (options.probeEndpoints !== false) await probeEndpoints(manifest, fetch, add);
   await checkOAuthMetadata(manifest, fetch, add);
+  await checkAiCatalog(url, fetch, add);
 
   return { url, ok: !checks.some((check) => check.outcome === 'fail'), checks };
 }
