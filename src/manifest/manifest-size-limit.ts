@@ -5,4 +5,4 @@
  * 2.9 MB as a compact spec v0.2 manifest and about twice that pretty-printed; 8 MiB holds it with
  * room to grow, while still bounding the memory and CPU a hostile document can cost (spec §10.4).
  */
-export const defaultManifestMaxSizeInBytes = 8 * 1024 * 1024;
+export const defaultManifestMaxSizeInBytes: number = 8 * 1024 * 1024;
