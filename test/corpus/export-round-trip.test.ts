@@ -21,7 +21,7 @@ import { arbitraryFromSchema } from '../helpers/json-schema-arbitrary.js';
 
 const corpus = resolve(import.meta.dirname, '../../../shared/corpus');
 const available = existsSync(join(corpus, 'big'));
-const RUNS_PER_TOOL = 3;
+const RUNS_PER_TOOL = 2;
 // Decides what "valid for the exported schema" means: the generator is approximate (oneOf, formats),
 // so a generated value the exported schema itself refuses is skipped, not counted.
 const addFormatsTo = ((addFormats as unknown as { default?: unknown }).default ?? addFormats) as (ajv: Ajv2020) => Ajv2020;
