@@ -1,6 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { get as httpGet, type IncomingHttpHeaders } from 'node:http';
+import { createInterface } from 'node:readline';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
 import { canonicalJson, digestManifest } from '../../src/manifest/digest-manifest.js';
@@ -308,5 +311,38 @@ describe.each(MANIFEST_ADAPTERS)('manifest route on %s', (framework) => {
     expect(AicapError.isInstance(error)).toBe(true);
     expect((error as AicapError).code).toBe('MANIFEST_SECRET_DETECTED');
     expect((error as AicapError).message).toContain('/tools/0/parameters/api_key/example');
+  });
+});
+
+describe('aicap serve (built CLI)', () => {
+  it('serves br and gzip by Accept-Encoding with per-representation ETags, through the same handler', async () => {
+    const cli = new URL('../../dist/cli/main.js', import.meta.url).pathname;
+    const manifestFile = new URL('../../examples/payments/payments.manifest.json', import.meta.url).pathname;
+    const child = spawn(process.execPath, [cli, 'serve', manifestFile, '--port', '0'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    try {
+      const origin = await new Promise<string>((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error('aicap serve printed no origin within 30 s')), 30_000);
+        createInterface({ input: child.stdout as NodeJS.ReadableStream }).once('line', (line) => {
+          clearTimeout(timer);
+          resolve(line.trim());
+        });
+        child.once('exit', (code) => reject(new Error(`aicap serve exited with ${String(code)}`)));
+      });
+      const identity = await nodeGet(`${origin}${MANIFEST_PATH}`, {});
+      const text = identity.body.toString('utf8');
+      for (const [coding, decode] of [
+        ['br', brotliDecompressSync],
+        ['gzip', gunzipSync],
+      ] as const) {
+        const answer = await nodeGet(`${origin}${MANIFEST_PATH}`, { 'Accept-Encoding': coding });
+        expect(answer.headers['content-encoding']).toBe(coding);
+        expect(answer.headers['vary']).toContain('Accept-Encoding');
+        expect(answer.headers['etag']).toBe(`${String(identity.headers['etag']).slice(0, -1)}-${coding}"`);
+        expect(decode(answer.body).toString('utf8')).toBe(text);
+      }
+    } finally {
+      child.kill('SIGTERM');
+      if (child.exitCode === null) await once(child, 'exit');
+    }
   });
 });
