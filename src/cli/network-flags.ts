@@ -1,5 +1,5 @@
 import type { ClientOptions } from '../client/index.js';
-import { DEFAULT_MAX_SIZE_IN_BYTES } from '../manifest/parse-manifest.js';
+import { defaultManifestMaxSizeInBytes } from '../manifest/manifest-size-limit.js';
 import type { CliIo } from './cli-io.js';
 import { readWholeNumberOption, type CommandOptions } from './parse-command-line.js';
 import { terminalSafeText } from './terminal-safe-text.js';
@@ -26,7 +26,7 @@ export const TRUST_FLAGS = {
 export function manifestReadingUsage(column: number, options: { allowOrigin?: boolean } = {}): string {
   const lines = [
     ['--timeout <ms>', `deadline of each request (connect, headers, body), default ${DEFAULT_TIMEOUT_IN_MS}`],
-    ['--max-size <bytes>', `largest manifest accepted, default ${DEFAULT_MAX_SIZE_IN_BYTES}`],
+    ['--max-size <bytes>', `largest manifest accepted, default ${defaultManifestMaxSizeInBytes}`],
     ...(options.allowOrigin === true ? [['--allow-origin <origin>', 'trust a manifest whose base_url is on this origin (repeatable)']] : []),
   ];
   return lines.map(([flag, text]) => `  ${flag!.padEnd(column)}${text!}\n`).join('');
@@ -44,7 +44,7 @@ export interface ManifestReadingLimits {
 export function readManifestReadingFlags(io: CliIo, values: { timeout?: string | undefined; 'max-size'?: string | undefined }): ManifestReadingLimits | undefined {
   const timeoutInMs = readWholeNumberOption(io, 'timeout', values.timeout, { fallback: DEFAULT_TIMEOUT_IN_MS, min: 1, unit: 'milliseconds' });
   if (timeoutInMs === undefined) return undefined;
-  const maxSizeInBytes = readWholeNumberOption(io, 'max-size', values['max-size'], { fallback: DEFAULT_MAX_SIZE_IN_BYTES, min: 1, unit: 'bytes' });
+  const maxSizeInBytes = readWholeNumberOption(io, 'max-size', values['max-size'], { fallback: defaultManifestMaxSizeInBytes, min: 1, unit: 'bytes' });
   if (maxSizeInBytes === undefined) return undefined;
   return { timeoutInMs, maxSizeInBytes };
 }

@@ -21,8 +21,6 @@ export interface ParseJsonOptions {
   maxDepth?: number;
 }
 
-/** @internal The one default size limit, {@link defaultManifestMaxSizeInBytes}. */
-export const DEFAULT_MAX_SIZE_IN_BYTES = defaultManifestMaxSizeInBytes;
 /** @internal */
 export const DEFAULT_MAX_DEPTH = 64;
 // The parser recurses once per nesting level; beyond this the call stack itself becomes the limit.
@@ -45,7 +43,7 @@ const decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
  * parser for a message with line, column and JSON Pointer.
  */
 export function parseJsonDocument(input: string | Uint8Array, options: ParseJsonOptions = {}): unknown {
-  const maxSizeInBytes = checkLimitOption('maxSizeInBytes', options.maxSizeInBytes, DEFAULT_MAX_SIZE_IN_BYTES, Number.MAX_SAFE_INTEGER);
+  const maxSizeInBytes = checkLimitOption('maxSizeInBytes', options.maxSizeInBytes, defaultManifestMaxSizeInBytes, Number.MAX_SAFE_INTEGER);
   const maxDepth = checkLimitOption('maxDepth', options.maxDepth, DEFAULT_MAX_DEPTH, MAX_DEPTH_CEILING);
   let text: string;
   if (typeof input === 'string') {

@@ -1,7 +1,7 @@
 import { diffManifests, parseManifest } from '../../index.js';
 import type { Manifest, ManifestChange } from '../../index.js';
 import type { CliCommand, CliIo } from '../cli-io.js';
-import { DEFAULT_MAX_SIZE_IN_BYTES } from '../../manifest/parse-manifest.js';
+import { defaultManifestMaxSizeInBytes } from '../../manifest/manifest-size-limit.js';
 import { cliErrorMessage } from '../cli-error-message.js';
 import { readManifestReadingFlags } from '../network-flags.js';
 import { parseCommandLine } from '../parse-command-line.js';
@@ -18,7 +18,7 @@ Compares two manifests and classifies every change:
 and suggests the next versioning.current.
 
   --json              print { changes, breaking, trustSensitive, bump, suggestedVersion } on stdout
-  --max-size <bytes>  largest manifest file accepted, default ${DEFAULT_MAX_SIZE_IN_BYTES}
+  --max-size <bytes>  largest manifest file accepted, default ${defaultManifestMaxSizeInBytes}
   -h, --help          show this help
 
 Exit status: 0 no breaking change, 1 breaking changes, 2 usage error or unreadable/invalid manifest.

@@ -4,7 +4,7 @@ import { AicapError, WELL_KNOWN_PATH, parseManifest } from '../../index.js';
 import { createCatalogHandler, CATALOG_PATH, createManifestHandler, toNodeListener } from '../../server/index.js';
 import type { CliCommand, CliIo } from '../cli-io.js';
 import { cliErrorMessage } from '../cli-error-message.js';
-import { DEFAULT_MAX_SIZE_IN_BYTES } from '../../manifest/parse-manifest.js';
+import { defaultManifestMaxSizeInBytes } from '../../manifest/manifest-size-limit.js';
 import { readManifestReadingFlags } from '../network-flags.js';
 import { parseCommandLine, readWholeNumberOption } from '../parse-command-line.js';
 import { readManifestFile } from '../read-manifest-file.js';
@@ -20,7 +20,7 @@ ${WELL_KNOWN_PATH}, plus ${CATALOG_PATH}, to preview it or to test a client agai
   --base-url <url>  service.base_url to serve; by default the served origin replaces the origin of
                     the file's base_url (its path is kept), so that clients accept the manifest
   --max-age <s>     Cache-Control max-age in seconds, default 300
-  --max-size <b>    largest manifest file accepted, in bytes, default ${DEFAULT_MAX_SIZE_IN_BYTES}
+  --max-size <b>    largest manifest file accepted, in bytes, default ${defaultManifestMaxSizeInBytes}
   -h, --help        show this help
 
 Prints the origin on stdout first, once listening; stops on Ctrl-C (SIGINT) or SIGTERM.

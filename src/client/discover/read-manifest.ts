@@ -2,7 +2,8 @@ import { AicapError } from '../../errors/aicap-error.js';
 import { ManifestValidationError } from '../../errors/manifest-validation-error.js';
 import { digestManifest } from '../../manifest/digest-manifest.js';
 import { MANIFEST_MEDIA_TYPE, type Manifest } from '../../manifest/manifest-v0.js';
-import { DEFAULT_MAX_SIZE_IN_BYTES, parseManifest } from '../../manifest/parse-manifest.js';
+import { parseManifest } from '../../manifest/parse-manifest.js';
+import { defaultManifestMaxSizeInBytes } from '../../manifest/manifest-size-limit.js';
 import type { CachedFetchResult } from '../cache/fetch-with-cache.js';
 import type { ClientContext } from '../client-context.js';
 import type { TrustFinding } from '../client-types.js';
@@ -69,7 +70,7 @@ function readManifest(context: ClientContext, result: CachedFetchResult): Manife
 
 /** The client-wide manifest cap. @internal */
 export function manifestSizeLimit(context: ClientContext): ManifestSizeLimit {
-  return { maxSizeInBytes: context.options.discovery?.maxManifestSizeInBytes ?? DEFAULT_MAX_SIZE_IN_BYTES, option: 'discovery.maxManifestSizeInBytes' };
+  return { maxSizeInBytes: context.options.discovery?.maxManifestSizeInBytes ?? defaultManifestMaxSizeInBytes, option: 'discovery.maxManifestSizeInBytes' };
 }
 
 /** Parses and validates, turning issues into the matching typed error. @internal */
