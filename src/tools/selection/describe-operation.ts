@@ -20,6 +20,7 @@ export interface OperationProfile {
 /** Most words of the details indexed: long descriptions would otherwise match any request a little. */
 const MAX_DETAIL_WORDS = 60;
 const MAX_SUMMARY_WORDS = 24;
+const MAX_DESCRIPTION_LENGTH = 2000;
 
 /**
  * Profiles one operation. The summary's opening verb wins over the method ("Restore file" is
@@ -71,7 +72,8 @@ function methodClass(method: string, endsWithParameter: boolean): ActionClass {
 }
 
 function splitDescription(description: string): { summary: string; details: string } {
-  const text = stripMarkup(description).trim();
+  // Only the first words are indexed: long descriptions are cut before any regular expression runs.
+  const text = stripMarkup(description.slice(0, MAX_DESCRIPTION_LENGTH)).trim();
   const paragraphBreak = text.search(/\n\s*\n/);
   const firstParagraph = paragraphBreak === -1 ? text : text.slice(0, paragraphBreak);
   const rest = paragraphBreak === -1 ? '' : text.slice(paragraphBreak);

@@ -3,9 +3,9 @@
  * `_`, `-`, `.` and camelCase humps (`chat.postMessage` → chat, post, message; `HTTPServer` → http, server).
  */
 export function splitWords(text: string): string[] {
-  return text
-    .replace(/([a-z\d])([A-Z])/g, '$1 $2')
-    .replace(/([A-Z]+)([A-Z][a-z])/g, '$1 $2')
+  // The camelCase passes cost more than the split; most text has no lower-upper hump to split.
+  const humped = /[a-z\d][A-Z]|[A-Z]{2}[a-z]/.test(text) ? text.replace(/([a-z\d])([A-Z])/g, '$1 $2').replace(/([A-Z]+)([A-Z][a-z])/g, '$1 $2') : text;
+  return humped
     .toLowerCase()
     .split(/[^\p{L}\p{N}]+/u)
     .filter(Boolean);

@@ -97,21 +97,26 @@ function buildToolIndex(tools: readonly CatalogTool[]): ToolIndex {
       details: termsOf(profile.details),
       parameters: parameterWords.flat().filter((term) => term.length > 1 && !STOP_WORDS.has(term)),
     };
-    const weights = new Map<string, { best: number; total: number }>();
+    // Best field weight and total over fields, per term; `field` marks the last field that counted it,
+    // so a term repeated inside one field counts once.
+    const weights = new Map<string, { best: number; total: number; field: Field }>();
     for (const field of Object.keys(fields) as Field[]) {
-      for (const term of new Set(fields[field])) {
-        const weight = FIELD_WEIGHTS[field];
+      const weight = FIELD_WEIGHTS[field];
+      for (const term of fields[field]) {
         const entry = weights.get(term);
-        if (entry) {
+        if (entry === undefined) weights.set(term, { best: weight, total: weight, field });
+        else if (entry.field !== field) {
           entry.best = Math.max(entry.best, weight);
           entry.total += weight;
-        } else weights.set(term, { best: weight, total: weight });
+          entry.field = field;
+        }
       }
     }
     for (const [term, { best, total }] of weights) {
-      const list = postings.get(term) ?? [];
-      list.push([position, best + OTHER_FIELD_SHARE * (total - best)]);
-      postings.set(term, list);
+      const list = postings.get(term);
+      const posting: [number, number] = [position, best + OTHER_FIELD_SHARE * (total - best)];
+      if (list) list.push(posting);
+      else postings.set(term, [posting]);
     }
     const avoid = definition.intent?.avoid_when;
     return {
