@@ -53,10 +53,9 @@ async function main() {
   const overall = Object.fromEntries(splits.map((split) => [split, combine(apis.map((row) => row.splits[split]))]));
   for (const split of splits) log(`${split}: ${format(overall[split].lexical)}${overall[split].fused ? `  | fused: ${format(overall[split].fused)}` : ''}`);
   for (const row of apis) for (const split of splits) log(`  ${row.name} ${split}: ${format(row.splits[split].lexical)}`);
-  if (process.env.SELECTION_INTENT) console.log(JSON.stringify(await measureIntent({ githubManifest: manifests.get('github'), requests: splits.flatMap((split) => requestsBySplit[split].get('github') ?? []) }), null, 1));
   if (!values.write) return;
   log('intent study…');
-  const intent = await measureIntent({ githubManifest: manifests.get('github'), requests: [...splits.flatMap((split) => requestsBySplit[split].get('github') ?? [])] });
+  const intent = await measureIntent({ githubManifest: manifests.get('github'), requests: splits.flatMap((split) => requestsBySplit[split].get('github') ?? []) });
   log('speed…');
   const speed = await benchmarkSelection();
   log(`speed: index build ${speed.indexBuildMedianInMs.toFixed(1)} ms, query ${speed.queryMeanInMs.toFixed(3)} ms on ${speed.tools} tools`);
