@@ -75,13 +75,17 @@ function readStream(url: string, lastEventId: string | undefined, onEvent: (even
 
 const post = (url: string, body: unknown): Promise<Response> => fetch(url, { method: 'POST', headers: { ...HEADERS, 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
 
+/** Starts a report job through the proxy: its status URL (on the proxy) and the replica that accepted it, which does its work. */
+async function startReport(fleet: Fleet): Promise<{ statusUrl: string; worker: number }> {
+  const started = await post(`${fleet.proxy.origin}/v2/reports/generate`, { account_id: '12345', period: '2024-01' });
+  expect(started.status).toBe(202);
+  return { statusUrl: new URL(started.headers.get('location') ?? '', fleet.proxy.origin).href, worker: fleet.proxy.served.at(-1)?.upstream as number };
+}
+
 describe.skipIf(!HAS_REDIS_SERVER)('two Payments replicas behind a round-robin proxy, sharing Redis', () => {
   it('a job stream whose replica is killed mid-job resumes through the other with every event exactly once, answered there', async () => {
     const fleet = await startFleet();
-    const started = await post(`${fleet.proxy.origin}/v2/reports/generate`, { account_id: '12345', period: '2024-01' });
-    expect(started.status).toBe(202);
-    const statusUrl = new URL(started.headers.get('location') ?? '', fleet.proxy.origin).href;
-    const worker = fleet.proxy.served.at(-1)?.upstream;
+    const { statusUrl, worker } = await startReport(fleet);
     const seen: EventSourceMessage[] = [];
     let killed: number | undefined;
     let finished = false;
@@ -114,10 +118,7 @@ describe.skipIf(!HAS_REDIS_SERVER)('two Payments replicas behind a round-robin p
 describe.skipIf(!HAS_REDIS_SERVER)('a job whose worker replica dies', () => {
   it('ends failed (worker_lost) within the lease bound instead of staying running forever', async () => {
     const fleet = await startFleet();
-    const started = await post(`${fleet.proxy.origin}/v2/reports/generate`, { account_id: '12345', period: '2024-01' });
-    expect(started.status).toBe(202);
-    const statusUrl = new URL(started.headers.get('location') ?? '', fleet.proxy.origin).href;
-    const worker = fleet.proxy.served.at(-1)?.upstream as number;
+    const { statusUrl, worker } = await startReport(fleet);
     const poll = async (): Promise<{ status: string; error?: { code: string } }> => (await fetch(statusUrl, { headers: HEADERS })).json() as Promise<{ status: string; error?: { code: string } }>;
     let current = await poll();
     for (let attempt = 0; attempt < 100 && current.status === 'queued'; attempt++) current = await poll();
