@@ -1,7 +1,7 @@
 import { escapePointerToken, fromPointer } from '../internal/json-pointer.js';
 import type { JsonSchema } from './manifest-v0.js';
 import { parseDefinitionReference } from './reachable-definitions.js';
-import type { ValidationIssue } from './validation-issue.js';
+import type { ValidationIssue } from '../errors/validation-issue.js';
 
 // Values of these keywords are data, not schemas: a `$ref` member inside them is just a string.
 const DATA_KEYWORDS = new Set(['enum', 'const', 'default', 'examples', 'example']);
@@ -41,11 +41,11 @@ export function checkDefinitionReferences(schema: unknown, basePointer: string, 
       continue;
     }
     for (const [key, child] of Object.entries(value)) {
-      const childPointer = `${pointer}/${escapePointerToken(key)}`;
+      // Pointers are built only for a reference or a subschema: most members are scalars.
       if (key === '$ref' && typeof child === 'string') {
-        const issue = checkReference(child, childPointer, scope, ownDefinitions);
+        const issue = checkReference(child, `${pointer}/${escapePointerToken(key)}`, scope, ownDefinitions);
         if (issue) issues.push(issue);
-      } else if (typeof child === 'object' && child !== null && !DATA_KEYWORDS.has(key)) stack.push({ value: child, pointer: childPointer, depth: depth + 1 });
+      } else if (typeof child === 'object' && child !== null && !DATA_KEYWORDS.has(key)) stack.push({ value: child, pointer: `${pointer}/${escapePointerToken(key)}`, depth: depth + 1 });
     }
   }
   return issues;

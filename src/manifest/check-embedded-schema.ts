@@ -1,5 +1,5 @@
 import { escapePointerToken } from '../internal/json-pointer.js';
-import type { ValidationIssue } from './validation-issue.js';
+import type { ValidationIssue } from '../errors/validation-issue.js';
 
 /** Limits applied to a JSON Schema embedded in a manifest. */
 export interface EmbeddedSchemaLimits {
@@ -15,6 +15,8 @@ export interface EmbeddedSchemaLimits {
 
 // Unique scalars are checked with a hash set; anything else needs a deep comparison of every pair.
 const SCALAR_TYPES = new Set(['string', 'number', 'integer', 'boolean', 'null']);
+// The keywords whose scalar values are checked below; every other scalar member is skipped unread.
+const SCALAR_KEYWORDS_CHECKED = new Set(['$ref', '$dynamicRef', '$data', 'pattern']);
 
 /**
  * Looks for the constructs that make an untrusted JSON Schema dangerous to compile or run:
@@ -45,10 +47,14 @@ export function checkEmbeddedSchema(schema: unknown, basePointer: string, limits
       continue;
     }
     if (!Array.isArray(value) && 'uniqueItems' in value) checkUniqueItems(value as Record<string, unknown>, pointer, maxUniqueItems, issues);
-    const entries: Array<[string, unknown]> = Array.isArray(value) ? value.map((item, index) => [String(index), item]) : Object.entries(value);
+    const isArray = Array.isArray(value);
+    const entries: Array<[string, unknown]> = isArray ? value.map((item, index) => [String(index), item]) : Object.entries(value);
     for (const [key, child] of entries) {
+      // Most members are plain scalars with nothing to report: their pointers are never built.
+      const isNode = typeof child === 'object' && child !== null;
+      if (!isNode && (isArray || !SCALAR_KEYWORDS_CHECKED.has(key))) continue;
       const childPointer = `${pointer}/${escapePointerToken(key)}`;
-      if (!Array.isArray(value)) {
+      if (!isArray) {
         if ((key === '$ref' || key === '$dynamicRef') && typeof child === 'string' && !child.startsWith('#')) {
           issues.push({ pointer: childPointer, code: 'schema.remote_ref', message: `"${key}": "${child.slice(0, 200)}" points outside the manifest; only local references ("#/...") are allowed`, severity: 'error' });
         }
@@ -61,7 +67,7 @@ export function checkEmbeddedSchema(schema: unknown, basePointer: string, limits
           for (const name of Object.keys(child)) checkPattern(name, `${childPointer}/${escapePointerToken(name)}`, maxPatternLength, issues);
         }
       }
-      if (typeof child === 'object' && child !== null) stack.push({ value: child, pointer: childPointer, depth: depth + 1 });
+      if (isNode) stack.push({ value: child, pointer: childPointer, depth: depth + 1 });
     }
   }
   return issues;

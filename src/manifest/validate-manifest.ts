@@ -6,7 +6,7 @@ import { checkEmbeddedSchema } from './check-embedded-schema.js';
 import { forbiddenHeaderReason } from './forbidden-header-parameter.js';
 import { manifestSchema } from './manifest-schema.js';
 import { SCHEMA_VERSION, type JsonSchema, type Manifest, type Parameter } from './manifest-v0.js';
-import type { ValidationIssue } from './validation-issue.js';
+import type { ValidationIssue } from '../errors/validation-issue.js';
 
 /** The result of {@link validateManifest}. */
 export interface ValidationResult {
@@ -605,7 +605,10 @@ function checkUnknownFields(value: unknown, schemaNode: SchemaNode, pointer: str
   }
   if (Array.isArray(value)) {
     const items = node['items'];
-    if (isRecord(items)) value.forEach((item, index) => checkUnknownFields(item, items, `${pointer}/${index}`, issues));
+    if (!isRecord(items)) return;
+    value.forEach((item, index) => {
+      if (typeof item === 'object' && item !== null) checkUnknownFields(item, items, `${pointer}/${index}`, issues);
+    });
     return;
   }
   if (!isRecord(value)) return;
@@ -613,15 +616,18 @@ function checkUnknownFields(value: unknown, schemaNode: SchemaNode, pointer: str
   const additional = node['additionalProperties'];
   if (isRecord(properties)) {
     for (const [key, child] of Object.entries(value)) {
-      const childPointer = `${pointer}/${escapePointerToken(key)}`;
       const childSchema = properties[key];
-      if (isRecord(childSchema)) checkUnknownFields(child, childSchema, childPointer, issues);
-      else if (childSchema === undefined && !key.startsWith('x-')) {
-        issues.push({ pointer: childPointer, code: 'field.unknown', message: `${quote(key)} is not defined by spec ${SCHEMA_VERSION}; clients ignore it (prefix extensions with "x-")`, severity: 'warning' });
+      // A pointer is built only where it can be used: a scalar under a known member has nothing to report.
+      if (isRecord(childSchema)) {
+        if (typeof child === 'object' && child !== null) checkUnknownFields(child, childSchema, `${pointer}/${escapePointerToken(key)}`, issues);
+      } else if (childSchema === undefined && !key.startsWith('x-')) {
+        issues.push({ pointer: `${pointer}/${escapePointerToken(key)}`, code: 'field.unknown', message: `${quote(key)} is not defined by spec ${SCHEMA_VERSION}; clients ignore it (prefix extensions with "x-")`, severity: 'warning' });
       }
     }
   } else if (isRecord(additional)) {
-    for (const [key, child] of Object.entries(value)) checkUnknownFields(child, additional, `${pointer}/${escapePointerToken(key)}`, issues);
+    for (const [key, child] of Object.entries(value)) {
+      if (typeof child === 'object' && child !== null) checkUnknownFields(child, additional, `${pointer}/${escapePointerToken(key)}`, issues);
+    }
   }
 }
 

@@ -187,9 +187,12 @@ function attributeDefinitionFindings(manifest: Manifest, findings: TrustFinding[
   const orphans = findings.filter((finding) => finding.toolId === undefined && finding.pointer.startsWith('/definitions/'));
   if (orphans.length === 0) return;
   const graph = createDefinitionGraph(manifest.definitions);
+  // Only the definitions that hold a finding need their users; appending in place keeps this linear
+  // (Stripe has hundreds of tools, each reaching dozens of definitions).
   const users = new Map<string, string[]>();
+  for (const finding of orphans) users.set(fromPointer(finding.pointer)[1] ?? '', []);
   for (const entry of [...manifest.tools, ...(manifest.resources ?? []), ...(manifest.prompts ?? [])]) {
-    for (const name of graph.reachableFrom(entry)) users.set(name, [...(users.get(name) ?? []), entry.id]);
+    for (const name of graph.reachableFrom(entry)) users.get(name)?.push(entry.id);
   }
   for (const finding of orphans) {
     for (const id of users.get(fromPointer(finding.pointer)[1] ?? '') ?? []) findings.push({ ...finding, toolId: id });
