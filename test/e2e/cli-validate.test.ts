@@ -170,13 +170,14 @@ describe('aicap validate <url>', () => {
   });
 
   it('stops reading a chunked body past 1 MiB and reports json.too_large', async () => {
-    const result = await run('validate', `${origin}/huge`, '--json');
+    // The default limit is 8 MiB (defaultManifestMaxSizeInBytes); the cap is what is tested here.
+    const result = await run('validate', `${origin}/huge`, '--json', '--max-size', '1048576');
     expect(result.code).toBe(1);
     expect(JSON.parse(result.stdout)).toMatchObject({ valid: false, issues: [{ code: 'json.too_large', pointer: '' }] });
   });
 
   it('counts the bytes of a body framed only by connection close', async () => {
-    const result = await run('validate', `${origin}/lying-length`);
+    const result = await run('validate', `${origin}/lying-length`, '--max-size', '1048576');
     expect(result.code).toBe(1);
     expect(result.stderr).toContain('json.too_large');
   });
