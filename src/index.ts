@@ -42,7 +42,7 @@ export type {
 export { manifestSchema } from './manifest/manifest-schema.js';
 export { validateManifest } from './manifest/validate-manifest.js';
 export type { ValidationResult, ValidateManifestOptions } from './manifest/validate-manifest.js';
-export type { ValidationIssue, ValidationSeverity } from './manifest/validation-issue.js';
+export type { ValidationIssue, ValidationSeverity } from './errors/validation-issue.js';
 export { parseManifest, parseJsonDocument } from './manifest/parse-manifest.js';
 export { defaultManifestMaxSizeInBytes } from './manifest/manifest-size-limit.js';
 export type { ParseManifestOptions, ParseJsonOptions } from './manifest/parse-manifest.js';

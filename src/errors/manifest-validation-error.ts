@@ -1,5 +1,5 @@
 import { AicapError } from './aicap-error.js';
-import type { ValidationIssue } from '../manifest/validation-issue.js';
+import type { ValidationIssue } from './validation-issue.js';
 
 /** A manifest failed the schema or a semantic check. `issues` carries every finding with its JSON Pointer. */
 export class ManifestValidationError extends AicapError {

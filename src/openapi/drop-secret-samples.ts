@@ -1,7 +1,7 @@
 import { escapePointerToken, fromPointer } from '../internal/json-pointer.js';
 import type { Manifest } from '../manifest/manifest-v0.js';
 import { createDefinitionGraph } from '../manifest/reachable-definitions.js';
-import { findSecretValues } from '../server/find-secret-values.js';
+import { findSecretValues } from '../manifest/find-secret-values.js';
 import { isRecord, type GeneratorWarning } from './transform/transform-context.js';
 
 // Sample keywords: the value only illustrates, so it can go without changing what is accepted.

@@ -2,7 +2,7 @@ import { AicapError } from '../errors/aicap-error.js';
 import { assertValidManifest } from '../manifest/assert-valid-manifest.js';
 import { WELL_KNOWN_PATH, type Manifest } from '../manifest/manifest-v0.js';
 import { filterManifestByScopes } from './filter-manifest-by-scopes.js';
-import { findSecretValues } from './find-secret-values.js';
+import { findSecretValues } from '../manifest/find-secret-values.js';
 import { responseFromAnswer, type HttpAnswer } from './http-answer.js';
 import { prepareManifestAnswers, type PreparedManifest } from './prepare-manifest-answers.js';
 import { problemAnswer } from './problem-response.js';

@@ -10,8 +10,8 @@
 export { createManifestHandler } from './create-manifest-handler.js';
 export type { CreateManifestHandlerOptions, ManifestCorsOptions, ManifestHandler } from './create-manifest-handler.js';
 export { filterManifestByScopes } from './filter-manifest-by-scopes.js';
-export { findSecretValues } from './find-secret-values.js';
-export type { SecretFinding } from './find-secret-values.js';
+export { findSecretValues } from '../manifest/find-secret-values.js';
+export type { SecretFinding } from '../manifest/find-secret-values.js';
 export { capabilitiesLink } from './capabilities-link.js';
 export { createCatalogHandler, CATALOG_PATH, CATALOG_MEDIA_TYPE } from './create-catalog-handler.js';
 export type { CreateCatalogHandlerOptions, CatalogEntry, CatalogManifestEntry } from './create-catalog-handler.js';

@@ -1,8 +1,46 @@
-import type { DiscoveredService, TrustFinding } from '../client/client-types.js';
-import type { HttpMethod, Resource, Tool } from '../manifest/manifest-v0.js';
+import type { HttpMethod, Manifest, Resource, Tool } from '../manifest/manifest-v0.js';
 import { nameServiceTools, serviceToolKey } from './name-service-tools.js';
 import { renderToolDescription } from './render-tool-description.js';
 import { toolInputSchema, type ToolInputSchema } from './tool-input-schema.js';
+
+/**
+ * What the catalog needs of a loaded service. The client's `DiscoveredService` fits it; `tools` states
+ * its own needs instead of importing the client's types, so it stays below the client.
+ */
+export interface CatalogService {
+  /** Where the manifest came from: the key of the service. */
+  manifestUrl: string;
+  /** Namespace that keeps tool names unique across services. */
+  namespace: string;
+  /** Origin the manifest was fetched from. */
+  origin: string;
+  /** The validated manifest. */
+  manifest: Manifest;
+  /** Scopes the caller holds for this origin; undefined means not restricted. */
+  grantedScopes: readonly string[] | undefined;
+  /** Trust findings over the manifest's strings. */
+  findings: readonly CatalogFinding[];
+  /** Tools held back by a high-severity finding. */
+  quarantinedToolIds: readonly string[];
+  /** Tools whose digest no longer matches the approved pin. */
+  disabledToolIds: readonly string[];
+}
+
+/** A trust finding as the catalog reports it (the client's `TrustFinding` fits it). */
+export interface CatalogFinding {
+  /** Stable code, e.g. `text.instruction`. */
+  code: string;
+  /** JSON Pointer of the string in the manifest. */
+  pointer: string;
+  /** The offending text, invisible characters made visible. */
+  text: string;
+  /** Only `high` quarantines. */
+  severity: 'low' | 'medium' | 'high';
+  /** What is wrong, in a sentence. */
+  message: string;
+  /** The tool, resource or prompt it belongs to. */
+  toolId?: string;
+}
 
 /** Options of {@link createCatalog} (and `client.catalog`). */
 export interface CatalogOptions {
@@ -67,7 +105,7 @@ export interface WithheldTool {
   /** `quarantined` (poisoning finding) or `changed` (differs from the approved pin). */
   reason: 'quarantined' | 'changed';
   /** The findings that caused it, for a human to review. */
-  findings: TrustFinding[];
+  findings: CatalogFinding[];
 }
 
 /** What `createCatalog` returns. */
@@ -87,7 +125,7 @@ const IDEMPOTENT_METHODS = new Set(['GET', 'HEAD', 'PUT', 'DELETE']);
  * mentions is open to all), without deprecated ones unless asked, without quarantined or changed ones
  * (listed in `withheld` instead), each named uniquely for every LLM API.
  */
-export function createCatalog(services: readonly DiscoveredService[], options: CatalogOptions = {}): Catalog {
+export function createCatalog(services: readonly CatalogService[], options: CatalogOptions = {}): Catalog {
   const names = nameServiceTools(services);
   const tools: CatalogTool[] = [];
   const withheld: WithheldTool[] = [];
@@ -141,7 +179,7 @@ export function createCatalog(services: readonly DiscoveredService[], options: C
   return { tools, withheld, warnings };
 }
 
-function scopeFilter(service: DiscoveredService): (id: string) => boolean {
+function scopeFilter(service: CatalogService): (id: string) => boolean {
   const granted = service.grantedScopes;
   const scopes = service.manifest.auth?.scopes;
   if (granted === undefined || scopes === undefined) return () => true;

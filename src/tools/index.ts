@@ -10,7 +10,7 @@
  */
 
 export { createCatalog } from './create-catalog.js';
-export type { Catalog, CatalogOptions, CatalogTool, WithheldTool } from './create-catalog.js';
+export type { Catalog, CatalogFinding, CatalogOptions, CatalogService, CatalogTool, WithheldTool } from './create-catalog.js';
 export { sanitizeToolName, assignToolNames, TOOL_NAME_PATTERN } from './sanitize-tool-name.js';
 export { renderToolDescription } from './render-tool-description.js';
 export { toolInputSchema } from './tool-input-schema.js';

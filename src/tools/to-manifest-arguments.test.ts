@@ -7,7 +7,7 @@ import { exportTools } from './export-tools.js';
 import { toManifestArguments } from './to-manifest-arguments.js';
 
 function catalog(manifest: Manifest): CatalogTool[] {
-  return createCatalog([{ namespace: 'payments', origin: 'https://api.example.com', manifestUrl: 'https://api.example.com/m', manifest, digest: 'sha256-x', grantedScopes: undefined, findings: [], quarantinedToolIds: [], disabledToolIds: [] }]).tools;
+  return createCatalog([{ namespace: 'payments', origin: 'https://api.example.com', manifestUrl: 'https://api.example.com/m', manifest, grantedScopes: undefined, findings: [], quarantinedToolIds: [], disabledToolIds: [] }]).tools;
 }
 
 describe('toManifestArguments', () => {

@@ -1,7 +1,7 @@
 import { MANIFEST_MEDIA_TYPE, WELL_KNOWN_PATH, type Manifest, type Tool, type Resource } from '../../manifest/manifest-v0.js';
 import { digestManifest } from '../../manifest/digest-manifest.js';
 import { parseManifest } from '../../manifest/parse-manifest.js';
-import { findSecretValues } from '../../server/find-secret-values.js';
+import { findSecretValues } from '../../manifest/find-secret-values.js';
 import { AicapError } from '../../errors/aicap-error.js';
 import { createGuardedFetch } from '../fetch/create-guarded-fetch.js';
 import type { GuardedFetchOptions } from '../fetch/guarded-fetch-options.js';
