@@ -53,13 +53,14 @@ describe('manifests over 1 MiB', () => {
   ])('loads one given as %s with `maxSizeInBytes` or the client-wide cap', async (_kind, toInput) => {
     client = createClient({ discovery: { maxManifestSizeInBytes: 4 * MEBIBYTE } });
     expect((await client.load(toInput(largeManifest(server.origin)))).manifest.tools).toHaveLength(1_400);
-    const defaults = createClient();
+    // A client-wide cap of 1 MiB (the default is defaultManifestMaxSizeInBytes, 8 MiB) applies to `load` unless it is given its own.
+    const capped = createClient({ discovery: { maxManifestSizeInBytes: MEBIBYTE } });
     try {
-      expect((await defaults.load(toInput(largeManifest(server.origin)), { maxSizeInBytes: 2 * MEBIBYTE })).manifest.tools).toHaveLength(1_400);
-      await expect(defaults.load(toInput(largeManifest(server.origin)))).rejects.toMatchObject({ code: 'MANIFEST_PARSE_FAILED', message: expect.stringMatching(/larger than 1048576 bytes; raise `discovery\.maxManifestSizeInBytes`/) });
-      await expect(defaults.load(toInput(largeManifest(server.origin)), { maxSizeInBytes: MEBIBYTE })).rejects.toThrow(/raise `maxSizeInBytes`/);
+      expect((await capped.load(toInput(largeManifest(server.origin)), { maxSizeInBytes: 2 * MEBIBYTE })).manifest.tools).toHaveLength(1_400);
+      await expect(capped.load(toInput(largeManifest(server.origin)))).rejects.toMatchObject({ code: 'MANIFEST_PARSE_FAILED', message: expect.stringMatching(/larger than 1048576 bytes; raise `discovery\.maxManifestSizeInBytes`/) });
+      await expect(capped.load(toInput(largeManifest(server.origin)), { maxSizeInBytes: MEBIBYTE })).rejects.toThrow(/raise `maxSizeInBytes`/);
     } finally {
-      await defaults.close();
+      await capped.close();
     }
   });
 
