@@ -1,12 +1,13 @@
 import { createClientContext } from './client-context.js';
 import type { ClientOptions } from './client-options.js';
 import type { DiscoveredService, ResolvedTool } from './client-types.js';
-import type { Manifest } from '../manifest/manifest-v0.js';
+import type { Manifest, Prompt, Resource, Tool } from '../manifest/manifest-v0.js';
 import { discoverService, loadService, type DiscoverOptions, type LoadOptions } from './discover/discover-service.js';
 import { approvePin } from './trust/pins.js';
 import { createCatalogCache } from './create-catalog-cache.js';
 import { AicapError } from '../errors/aicap-error.js';
-import { assertToolEnabled, resolveTool } from './resolve-tool.js';
+import { assertEntryEnabled, assertToolEnabled, resolveTool } from './resolve-tool.js';
+import type { ClientContext } from './client-context.js';
 import { createToolCaller } from './call/create-tool-caller.js';
 import { createJobTracker } from './jobs/create-job-tracker.js';
 import type { Job, JobCheckpoint, StartJobOptions } from './jobs/job.js';
@@ -41,8 +42,8 @@ export interface Client {
    * whatever is cached per array (the index of `selectTools`) is reused; treat both as read-only.
    */
   catalog(options?: CatalogOptions): Catalog;
-  /** Pins the current digest of a tool (by name or id): later changes disable it until approved again. Also re-enables a tool whose change was reviewed. */
-  approve(toolNameOrId: string): Promise<void>;
+  /** Pins the current digest of a tool or prompt (by name or id): later changes disable it until approved again. Also re-enables one whose change was reviewed. */
+  approve(nameOrId: string): Promise<void>;
   /** Finds a tool by the model-facing name, by `namespace__id`, or by a plain id declared by one service only. */
   resolveTool(nameOrId: string): ResolvedTool;
   /** Subscribes to manifest changes; returns the unsubscribe function. */
@@ -100,7 +101,11 @@ export function createClient(options: ClientOptions = {}): Client {
       assertToolEnabled(resolved);
       return resolved;
     },
-    resolvePrompt: (nameOrId) => resolvePrompt(context.services.values(), nameOrId),
+    resolvePrompt: (nameOrId) => {
+      const resolved = resolvePrompt(context.services.values(), nameOrId);
+      assertEntryEnabled(resolved.service, resolved.prompt.id, 'Prompt');
+      return resolved;
+    },
     credentials: context.credentials,
     emitAudit: (event) => context.emitAudit(event),
     isAuditing: () => options.onAudit !== undefined,
@@ -121,9 +126,9 @@ export function createClient(options: ClientOptions = {}): Client {
     load: (manifest, loadOptions) => loadService(context, manifest, loadOptions),
     services: () => [...context.services.values()],
     catalog: (catalogOptions) => catalogs.catalog([...context.services.values()], catalogOptions),
-    async approve(toolNameOrId) {
-      const { service, tool } = resolveTool(context, toolNameOrId);
-      context.services.set(service.manifestUrl, await approvePin(context.pins, service, tool));
+    async approve(nameOrId) {
+      const { service, entry } = resolveApprovable(context, nameOrId);
+      context.services.set(service.manifestUrl, await approvePin(context.pins, service, entry));
     },
     resolveTool: (nameOrId) => resolveTool(context, nameOrId),
     on(event, listener) {
@@ -142,4 +147,20 @@ export function createClient(options: ClientOptions = {}): Client {
       return context.close();
     },
   };
+}
+
+/** A tool (or resource) by any of its names, else a prompt: both are pinned and approved alike. */
+function resolveApprovable(context: ClientContext, nameOrId: string): { service: DiscoveredService; entry: Tool | Resource | Prompt } {
+  try {
+    const { service, tool } = resolveTool(context, nameOrId);
+    return { service, entry: tool };
+  } catch (error) {
+    if (!AicapError.isInstance(error) || error.code !== 'TOOL_NOT_FOUND') throw error;
+    try {
+      const { service, prompt } = resolvePrompt(context.services.values(), nameOrId);
+      return { service, entry: prompt };
+    } catch {
+      throw error;
+    }
+  }
 }

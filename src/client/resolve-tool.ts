@@ -74,12 +74,21 @@ export function resolveTool(context: ClientContext, nameOrId: string): ResolvedT
  * @internal
  */
 export function assertToolEnabled(resolved: ResolvedTool): void {
-  const { service, tool } = resolved;
-  if (service.disabledToolIds.includes(tool.id)) {
-    throw new AicapError('TOOL_DISABLED', `Tool "${tool.id}" of ${service.origin} changed since it was approved; review the difference and call \`client.approve('${tool.id}')\` to enable it again.`);
+  assertEntryEnabled(resolved.service, resolved.tool.id, 'Tool');
+}
+
+/**
+ * Throws `TOOL_DISABLED` when a tool, resource or prompt changed since its pin was approved or is
+ * quarantined by a high-severity finding: prompts are held to the same rule as tools, since their
+ * text goes into the model's context just the same.
+ * @internal
+ */
+export function assertEntryEnabled(service: DiscoveredService, id: string, kind: 'Tool' | 'Prompt'): void {
+  if (service.disabledToolIds.includes(id)) {
+    throw new AicapError('TOOL_DISABLED', `${kind} "${id}" of ${service.origin} changed since it was approved; review the difference and call \`client.approve('${id}')\` to enable it again.`);
   }
-  if (service.quarantinedToolIds.includes(tool.id)) {
-    const reasons = new Set(service.findings.filter((finding) => finding.toolId === tool.id && finding.severity === 'high').map((finding) => `${finding.code} at ${finding.pointer}`));
-    throw new AicapError('TOOL_DISABLED', `Tool "${tool.id}" of ${service.origin} is quarantined (${[...reasons].join('; ')}); add it to \`trust.allowQuarantined\` only after reading the findings.`);
+  if (service.quarantinedToolIds.includes(id)) {
+    const reasons = new Set(service.findings.filter((finding) => finding.toolId === id && finding.severity === 'high').map((finding) => `${finding.code} at ${finding.pointer}`));
+    throw new AicapError('TOOL_DISABLED', `${kind} "${id}" of ${service.origin} is quarantined (${[...reasons].join('; ')}); add it to \`trust.allowQuarantined\` only after reading the findings.`);
   }
 }
