@@ -52,6 +52,7 @@ export type { ManifestDiff, ManifestChange, ManifestChangeKind, ManifestChangeTy
 export { checkEmbeddedSchema } from './manifest/check-embedded-schema.js';
 export type { EmbeddedSchemaLimits } from './manifest/check-embedded-schema.js';
 export { canonicalJson, digestManifest, digestTool, digestText } from './manifest/digest-manifest.js';
+export type { DigestToolOptions } from './manifest/digest-manifest.js';
 export { AicapError } from './errors/aicap-error.js';
 export type { AicapErrorCode, AicapErrorOptions } from './errors/aicap-error.js';
 export { ManifestValidationError } from './errors/manifest-validation-error.js';
