@@ -9,6 +9,7 @@ import { createClient, type Client } from '../../src/client/index.js';
 import { AicapError } from '../../src/errors/aicap-error.js';
 import type { Manifest } from '../../src/manifest/manifest-v0.js';
 import { validateManifest } from '../../src/manifest/validate-manifest.js';
+import { EXPORT_FORMATS, exportTools } from '../../src/tools/export-tools.js';
 import { paymentsManifest } from '../helpers/client-manifests.js';
 import { json, useClientTestServers } from '../helpers/client-test-server.js';
 
@@ -24,7 +25,7 @@ afterEach(async () => {
 function withDefinitions(origin: string): Manifest {
   const manifest = paymentsManifest(`${origin}/v2`);
   manifest.schema_version = '0.2.0';
-  manifest.definitions = { Limit: { allOf: [{ $ref: '#/definitions/Bound' }], description: 'Items per page' }, Bound: { type: 'integer', minimum: 1, maximum: 50 } };
+  manifest.definitions = { Limit: { $ref: '#/definitions/Bound', description: 'Items per page' }, Bound: { type: 'integer', minimum: 1, maximum: 50 } };
   manifest.tools[1]!.parameters!['limit']!.json_schema = { $ref: '#/definitions/Limit' };
   expect(validateManifest(manifest).issues.filter((issue) => issue.severity === 'error')).toEqual([]);
   return manifest;
@@ -49,7 +50,12 @@ describe('shared definitions through discovery', () => {
     await client.discover(servers.a.origin);
     const tool = client.catalog().tools.find((entry) => entry.id === 'list_transactions')!;
     expect(tool.inputSchema.properties['limit']).toMatchObject({ $ref: '#/$defs/Limit' });
-    expect(tool.inputSchema.$defs).toEqual({ Limit: { allOf: [{ $ref: '#/$defs/Bound' }], description: 'Items per page' }, Bound: { type: 'integer', minimum: 1, maximum: 50 } });
+    expect(tool.inputSchema.$defs).toEqual({ Limit: { $ref: '#/$defs/Bound', description: 'Items per page' }, Bound: { type: 'integer', minimum: 1, maximum: 50 } });
+    // Every LLM format gets a usable schema; Gemini's, which cannot use $ref, has the definitions inlined.
+    for (const format of EXPORT_FORMATS) expect(exportTools([tool], format).tools, format).toHaveLength(1);
+    const gemini = JSON.stringify(exportTools([tool], 'gemini').tools);
+    expect(gemini).not.toContain('$ref');
+    expect(gemini).toContain('"maximum":50');
     let code: string | undefined;
     try {
       const envelope = await client.call('list_transactions', { account_id: 'acc_1', limit: 500 });
