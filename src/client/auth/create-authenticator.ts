@@ -6,7 +6,11 @@ import { createOAuthTokenSource, type TokenSource } from './create-oauth-token-s
 
 /** Options of {@link createAuthenticator}. */
 export interface AuthenticatorOptions {
-  /** Credentials by exact origin (`https://api.example.com`), read live on every request. */
+  /**
+  Credentials by the service they were given for (its manifest URL), read live on every request.
+  Keying by service rather than by origin keeps apart path-scoped manifests on one origin: a token
+  given for one manifest never reaches the tools of another discovered without it.
+  */
   credentials: ReadonlyMap<string, OriginCredentials>;
   /** Transport for OAuth metadata and token requests. */
   fetch: FetchFunction;
@@ -34,10 +38,20 @@ export interface AuthenticationResult {
   refreshable: boolean;
 }
 
+/** What a request is authenticated for. */
+export interface AuthenticationContext {
+  /** The manifest's `auth`. */
+  auth: Auth | undefined;
+  /** True after the server rejected the previous credential. */
+  forceRefresh: boolean;
+  /** The service the request belongs to: its credentials are looked up by `manifestUrl` and attached only to its `origin`. Without it, the request's origin is the key. */
+  service?: { manifestUrl: string; origin: string };
+}
+
 /** Attaches the credentials of a request's own origin, and nothing to any other origin. */
 export interface Authenticator {
   /** Attaches credentials for `request.url`'s exact origin, if any are configured. */
-  authenticate(request: AuthenticatedRequest, context: { auth: Auth | undefined; forceRefresh: boolean }): Promise<AuthenticationResult>;
+  authenticate(request: AuthenticatedRequest, context: AuthenticationContext): Promise<AuthenticationResult>;
   /** Every configured static secret (tokens, keys, client secrets), for redaction. */
   staticSecrets(): string[];
 }
@@ -64,7 +78,9 @@ export function createAuthenticator(options: AuthenticatorOptions): Authenticato
     },
     async authenticate(request, context) {
       const origin = request.url.origin;
-      const credentials = byOrigin.get(origin);
+      if (context.service !== undefined && context.service.origin !== origin) return { secrets: [], refreshable: false };
+      const key = context.service?.manifestUrl ?? origin;
+      const credentials = byOrigin.get(key);
       if (credentials === undefined) return { secrets: [], refreshable: false };
       const auth = context.auth;
       const preferApiKey = credentials.apiKey !== undefined && (auth?.type === 'api_key' || (credentials.token === undefined && credentials.tokenProvider === undefined && credentials.oauth === undefined));
@@ -90,7 +106,7 @@ export function createAuthenticator(options: AuthenticatorOptions): Authenticato
         }
       } else if (credentials.oauth !== undefined) {
         refreshable = true;
-        let source = tokenSources.get(origin);
+        let source = tokenSources.get(key);
         if (source === undefined) {
           if (auth?.provider_discovery === undefined) {
             throw new AicapError('AUTH_FAILED', `OAuth client credentials are configured for ${origin} but its manifest has no \`auth.provider_discovery\`; pass a \`tokenProvider\` or a \`token\` instead.`);
@@ -106,7 +122,7 @@ export function createAuthenticator(options: AuthenticatorOptions): Authenticato
             now: options.now,
             refreshBeforeExpiryInMs: options.refreshBeforeExpiryInMs,
           });
-          tokenSources.set(origin, source);
+          tokenSources.set(key, source);
         }
         token = await source.getToken(context.forceRefresh);
       } else {

@@ -17,6 +17,7 @@ export function sendCallRequest(runtime: CallRuntime, prepared: SendableCall, re
     retrySafe: prepared.retrySafe,
     retryUnsafeReason: prepared.retryUnsafeReason,
     auth: prepared.manifest.auth,
+    service: prepared.resolved.service,
     authenticator: runtime.authenticator,
     redactor: prepared.redactor,
     fetch: dependencies.fetch,

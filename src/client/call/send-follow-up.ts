@@ -55,7 +55,7 @@ async function prepareFollowUp(runtime: CallRuntime, toolId: string, request: Fo
 export async function sendFollowUp(runtime: CallRuntime, toolId: string, request: FollowUpRequest): Promise<Response> {
   const { resolved, toolRequest, redactor } = await prepareFollowUp(runtime, toolId, request);
   const { url, headers } = toolRequest;
-  await runtime.authenticator.authenticate({ url, displayUrl: new URL(toolRequest.displayUrl), headers }, { auth: resolved.service.manifest.auth, forceRefresh: request.forceRefresh === true });
+  await runtime.authenticator.authenticate({ url, displayUrl: new URL(toolRequest.displayUrl), headers }, { auth: resolved.service.manifest.auth, forceRefresh: request.forceRefresh === true, service: resolved.service });
   // The same redaction as a call's audit URL: a follow-up path can carry a redact_from_logs value.
   runtime.dependencies.emitAudit({ type: 'call.attempt', toolId: resolved.tool.id, origin: url.origin, method: request.method, url: redactor.text(redactUrl(toolRequest.displayUrl)), detail: 'follow-up' });
   return runtime.dependencies.fetch(url, { method: request.method, headers, ...(request.body === undefined ? {} : { body: request.body }), ...(request.signal === undefined ? {} : { signal: request.signal }) });

@@ -39,7 +39,6 @@ export async function discoverService(context: ClientContext, originOrUrl: strin
   // What the user typed may be on loopback or a private network (when it is an address literal or a
   // localhost name: see ssrf/create-origin-trust.ts); what manifests and responses introduce may not.
   if (target.protocol === 'http:' || target.protocol === 'https:') context.trustedOrigins.add(target.origin);
-  if (options.credentials) context.credentials.set(target.origin, options.credentials);
   const headers: Record<string, string> = { accept: `${MANIFEST_MEDIA_TYPE}, application/json;q=0.9` };
   const token = await bearerToken(options.credentials, target.origin);
   if (token !== undefined) headers['authorization'] = `Bearer ${token}`;
@@ -71,7 +70,10 @@ export async function discoverService(context: ClientContext, originOrUrl: strin
       const read = readManifestOnce(context, result);
       const manifestOrigin = new URL(result.url).origin;
       checkOriginBinding(result.url, read.manifest.service.base_url, context.allowedBaseOrigins);
-      return registerService(context, read.manifest, { url: result.url, origin: manifestOrigin, source: result.source, grantedScopes: options.grantedScopes }, read);
+      const service = await registerService(context, read.manifest, { url: result.url, origin: manifestOrigin, source: result.source, grantedScopes: options.grantedScopes }, read);
+      // Credentials belong to the service they were given for, not to its whole origin (see create-authenticator.ts).
+      if (options.credentials) context.credentials.set(service.manifestUrl, options.credentials);
+      return service;
     }
   }
   throw new DiscoveryError({ target: redactUrl(target), attempts });
@@ -127,8 +129,9 @@ export async function loadService(context: ClientContext, input: string | Uint8A
     throw new AicapError('MANIFEST_INVALID', `Manifest at ${label}: /service/base_url is not an absolute URL.`, { cause: error });
   }
   const manifestUrl = options.source ?? new URL(WELL_KNOWN_PATH, origin).href;
-  if (options.credentials) context.credentials.set(origin, options.credentials);
-  return registerService(context, manifest, { url: manifestUrl, origin, source: 'loaded', grantedScopes: options.grantedScopes });
+  const service = await registerService(context, manifest, { url: manifestUrl, origin, source: 'loaded', grantedScopes: options.grantedScopes });
+  if (options.credentials) context.credentials.set(service.manifestUrl, options.credentials);
+  return service;
 }
 
 /**

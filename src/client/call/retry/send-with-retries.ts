@@ -36,6 +36,8 @@ export interface ExchangeInput {
   /** Why it is not, for the error message. */
   retryUnsafeReason: string;
   auth: Auth | undefined;
+  /** The service the call belongs to: its credentials, and only on its origin. */
+  service: { manifestUrl: string; origin: string };
   authenticator: Authenticator;
   redactor: Redactor;
   fetch: GuardedFetch;
@@ -172,7 +174,7 @@ async function exchangeWithRetries(input: ExchangeInput, signal: AbortSignal, de
     let refreshable: boolean;
     try {
       attemptDisplayUrl = new URL(request.displayUrl);
-      ({ secrets, refreshable } = await input.authenticator.authenticate({ url, displayUrl: attemptDisplayUrl, headers }, { auth: input.auth, forceRefresh }));
+      ({ secrets, refreshable } = await input.authenticator.authenticate({ url, displayUrl: attemptDisplayUrl, headers }, { auth: input.auth, forceRefresh, service: input.service }));
     } catch (error) {
       const aicap = AicapError.isInstance(error) ? error : new AicapError('AUTH_FAILED', String(error));
       audit(undefined, `${aicap.code}: ${aicap.message}`);
