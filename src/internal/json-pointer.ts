@@ -1,9 +1,9 @@
 /** Escapes one reference token (RFC 6901 §3). */
 export function escapePointerToken(token: string | number): string {
-  if (typeof token === 'number') return String(token);
+  const text = String(token);
   // Almost no member name needs escaping; validation and the scan build a pointer per member of large manifests.
-  if (!token.includes('~') && !token.includes('/')) return token;
-  return token.replaceAll('~', '~0').replaceAll('/', '~1');
+  if (!text.includes('~') && !text.includes('/')) return text;
+  return text.replaceAll('~', '~0').replaceAll('/', '~1');
 }
 
 /** Builds a JSON Pointer from reference tokens. */
