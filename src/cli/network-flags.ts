@@ -12,13 +12,13 @@ const DEFAULT_TOTAL_TIMEOUT_IN_MS = 60_000;
 const DEFAULT_MAX_RESPONSE_SIZE_IN_BYTES = 10_485_760;
 
 /** `--timeout` and `--max-size`, which every command that reads a manifest takes (same names, same units). */
-export const MANIFEST_READING_FLAGS = {
+export const MANIFEST_READING_FLAGS: { readonly timeout: { readonly type: 'string' }; readonly 'max-size': { readonly type: 'string' } } = {
   timeout: { type: 'string' },
   'max-size': { type: 'string' },
 } as const satisfies CommandOptions;
 
 /** `--allow-origin`, for the commands that discover through the client. */
-export const TRUST_FLAGS = {
+export const TRUST_FLAGS: { readonly 'allow-origin': { readonly type: 'string'; readonly multiple: true } } = {
   'allow-origin': { type: 'string', multiple: true },
 } as const satisfies CommandOptions;
 
