@@ -20,6 +20,7 @@ export interface ReferenceScope {
   /** True for a schema under the root `definitions`: its only local references are `#/definitions/<name>`. */
   insideDefinition: boolean;
 }
+// A scope's verdicts are memoised: build one per manifest and do not change its definitions while using it.
 
 /**
  * Checks that every `#/definitions/<name>` reference of an embedded schema names a root definition
@@ -51,26 +52,47 @@ export function checkDefinitionReferences(schema: unknown, basePointer: string, 
   return issues;
 }
 
+type ReferenceVerdict = Omit<ValidationIssue, 'pointer'> | null;
+
+// What a reference string means depends only on the scope and on whether the schema has its own
+// definitions: big manifests repeat the same few thousand references tens of thousands of times.
+const verdictsByScope = new WeakMap<ReferenceScope, Map<string, ReferenceVerdict>>();
+
 function checkReference(reference: string, pointer: string, scope: ReferenceScope, ownDefinitions: boolean): ValidationIssue | undefined {
-  if (!reference.startsWith('#')) return undefined;
+  let verdicts = verdictsByScope.get(scope);
+  if (verdicts === undefined) {
+    verdicts = new Map();
+    verdictsByScope.set(scope, verdicts);
+  }
+  const key = `${ownDefinitions ? '1' : '0'}${reference}`;
+  let verdict = verdicts.get(key);
+  if (verdict === undefined) {
+    verdict = referenceVerdict(reference, scope, ownDefinitions);
+    verdicts.set(key, verdict);
+  }
+  return verdict === null ? undefined : { pointer, ...verdict };
+}
+
+function referenceVerdict(reference: string, scope: ReferenceScope, ownDefinitions: boolean): ReferenceVerdict {
+  if (!reference.startsWith('#')) return null;
   const parsed = parseDefinitionReference(reference);
   if (parsed === undefined) {
-    if (!scope.insideDefinition) return undefined;
-    return { pointer, code: 'schema.unresolved_ref', message: `"$ref": ${quote(reference)} inside a shared definition would point at the manifest itself; refer to another definition as "#/definitions/<name>"`, severity: 'error' };
+    if (!scope.insideDefinition) return null;
+    return { code: 'schema.unresolved_ref', message: `"$ref": ${quote(reference)} inside a shared definition would point at the manifest itself; refer to another definition as "#/definitions/<name>"`, severity: 'error' };
   }
-  if (ownDefinitions) return undefined;
+  if (ownDefinitions) return null;
   const target = scope.definitions !== undefined && Object.hasOwn(scope.definitions, parsed.name) ? scope.definitions[parsed.name] : undefined;
   if (target === undefined) {
-    return { pointer, code: 'schema.unknown_definition', message: `"$ref": ${quote(reference)} names definition ${quote(parsed.name)}, which the manifest's "definitions" does not have`, severity: 'error' };
+    return { code: 'schema.unknown_definition', message: `"$ref": ${quote(reference)} names definition ${quote(parsed.name)}, which the manifest's "definitions" does not have`, severity: 'error' };
   }
   let value: unknown = target;
   for (const token of fromPointer(parsed.rest)) {
     if (typeof value !== 'object' || value === null || !Object.hasOwn(value, token)) {
-      return { pointer, code: 'schema.unresolved_ref', message: `"$ref": ${quote(reference)} points inside definition ${quote(parsed.name)} at ${quote(parsed.rest)}, which does not exist`, severity: 'error' };
+      return { code: 'schema.unresolved_ref', message: `"$ref": ${quote(reference)} points inside definition ${quote(parsed.name)} at ${quote(parsed.rest)}, which does not exist`, severity: 'error' };
     }
     value = (value as Record<string, unknown>)[token];
   }
-  return undefined;
+  return null;
 }
 
 /**
