@@ -1,6 +1,6 @@
 import type { Manifest } from '../../manifest/manifest-v0.js';
 import { fromPointer, toPointer } from '../../internal/json-pointer.js';
-import { createDefinitionGraph } from '../../manifest/reachable-definitions.js';
+import { forEachReference, parseDefinitionReference } from '../../manifest/reachable-definitions.js';
 import type { TrustFinding, TrustSeverity } from '../client-types.js';
 
 /** Options of {@link scanManifest}. */
@@ -185,14 +185,44 @@ export function scanManifest(manifest: Manifest, options: ScanManifestOptions = 
  */
 function attributeDefinitionFindings(manifest: Manifest, findings: TrustFinding[]): void {
   const orphans = findings.filter((finding) => finding.toolId === undefined && finding.pointer.startsWith('/definitions/'));
-  if (orphans.length === 0) return;
-  const graph = createDefinitionGraph(manifest.definitions);
-  // Only the definitions that hold a finding need their users; appending in place keeps this linear
-  // (Stripe has hundreds of tools, each reaching dozens of definitions).
-  const users = new Map<string, string[]>();
-  for (const finding of orphans) users.set(fromPointer(finding.pointer)[1] ?? '', []);
+  if (orphans.length === 0 || manifest.definitions === undefined) return;
+  const definitions = manifest.definitions;
+  const directReferences = (value: unknown): Set<string> => {
+    const names = new Set<string>();
+    forEachReference(value, (reference) => {
+      const parsed = parseDefinitionReference(reference);
+      if (parsed && Object.hasOwn(definitions, parsed.name)) names.add(parsed.name);
+    });
+    return names;
+  };
+  // Walked backwards from the few definitions that hold a finding: computing everything each tool
+  // reaches costs tools × definitions on a densely linked description such as Stripe's.
+  const referrers = new Map<string, string[]>();
+  for (const [name, schema] of Object.entries(definitions)) {
+    for (const target of directReferences(schema)) {
+      const list = referrers.get(target);
+      if (list === undefined) referrers.set(target, [name]);
+      else list.push(name);
+    }
+  }
+  const reachers = new Map<string, Set<string>>();
+  for (const finding of orphans) {
+    const name = fromPointer(finding.pointer)[1] ?? '';
+    if (reachers.has(name)) continue;
+    const reached = new Set<string>();
+    const queue = [name];
+    while (queue.length > 0) {
+      const next = queue.pop()!;
+      if (reached.has(next)) continue;
+      reached.add(next);
+      for (const referrer of referrers.get(next) ?? []) if (!reached.has(referrer)) queue.push(referrer);
+    }
+    reachers.set(name, reached);
+  }
+  const users = new Map<string, string[]>([...reachers.keys()].map((name) => [name, []]));
   for (const entry of [...manifest.tools, ...(manifest.resources ?? []), ...(manifest.prompts ?? [])]) {
-    for (const name of graph.reachableFrom(entry)) users.get(name)?.push(entry.id);
+    const direct = [...directReferences(entry)];
+    for (const [name, reaching] of reachers) if (direct.some((reference) => reaching.has(reference))) users.get(name)!.push(entry.id);
   }
   for (const finding of orphans) {
     for (const id of users.get(fromPointer(finding.pointer)[1] ?? '') ?? []) findings.push({ ...finding, toolId: id });
