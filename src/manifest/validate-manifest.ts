@@ -52,8 +52,10 @@ let compiled: SchemaValidators | undefined;
 function getSchemaValidators(): SchemaValidators {
   if (compiled) return compiled;
   // Compiled on first use so that importing `aicap` stays cheap. `$data` stays off (CVE-2025-69873);
-  // the manifest schema is ours, so strict mode can be on.
-  const ajv = new Ajv2020({ allErrors: true, strict: true, allowUnionTypes: true, validateFormats: false });
+  // the manifest schema is ours, so strict mode can be on. ajv's optimisation passes only tidy the
+  // generated code: skipping them takes about a third off this once-per-process compile (a large part
+  // of a cold discovery) and costs nothing measurable per validation.
+  const ajv = new Ajv2020({ allErrors: true, strict: true, allowUnionTypes: true, validateFormats: false, code: { optimize: false } });
   ajv.addSchema(manifestSchema);
   const { $id: _id, ...schema } = manifestSchema;
   const properties: Record<string, unknown> = { ...schema.properties };
