@@ -81,11 +81,12 @@ function renameProperties(node: unknown, pointer: string, toolName: string, drop
   return result;
 }
 
-function reduce(node: unknown, pointer: string, toolName: string, dropped: DroppedKeyword[]): SchemaNode {
-  if (!isSchemaNode(node)) {
-    dropped.push({ tool: toolName, pointer: pointer || '/', keyword: String(node), note: 'boolean schema replaced by an unconstrained string' });
+function reduce(input: unknown, pointer: string, toolName: string, dropped: DroppedKeyword[]): SchemaNode {
+  if (!isSchemaNode(input)) {
+    dropped.push({ tool: toolName, pointer: pointer || '/', keyword: String(input), note: 'boolean schema replaced by an unconstrained string' });
     return { type: 'string' };
   }
+  const node = mergeAllOf(input);
   const drop = (keyword: string, note: string): void => void dropped.push({ tool: toolName, pointer: `${pointer}/${keyword}`, keyword, note });
   const names = isSchemaNode(node['properties']) ? renamedNames(node['properties'], pointer, toolName, dropped) : new Map<string, string>();
   const result: SchemaNode = {};
@@ -143,4 +144,24 @@ function reduce(node: unknown, pointer: string, toolName: string, dropped: Dropp
     dropped.push({ tool: toolName, pointer: pointer || '/', keyword: 'type', note: `missing type set to ${String(result['type'])}` });
   }
   return result;
+}
+
+/**
+ * Gemini has no `allOf`; the usual use of it (composition: a referenced schema plus a description,
+ * or several object parts) is folded into one schema: properties and `required` are united, any other
+ * keyword is taken from the first part that has it. Nested `allOf` is folded too.
+ */
+function mergeAllOf(node: SchemaNode): SchemaNode {
+  const parts = node['allOf'];
+  if (!Array.isArray(parts)) return node;
+  const { allOf: _allOf, ...merged } = node;
+  for (const part of parts) {
+    if (!isSchemaNode(part)) continue;
+    for (const [keyword, value] of Object.entries(mergeAllOf(part))) {
+      if (keyword === 'properties' && isSchemaNode(value)) merged['properties'] = { ...(value as object), ...(isSchemaNode(merged['properties']) ? merged['properties'] : {}) };
+      else if (keyword === 'required' && Array.isArray(value)) merged['required'] = [...new Set([...(Array.isArray(merged['required']) ? merged['required'] : []), ...value])];
+      else if (!(keyword in merged)) merged[keyword] = value;
+    }
+  }
+  return merged;
 }

@@ -9,7 +9,8 @@ const SINGLE = new Set(['additionalProperties', 'not', 'if', 'then', 'else', 'co
 const LIST = new Set(['allOf', 'anyOf', 'oneOf', 'prefixItems']);
 const MAP = new Set(['properties', 'patternProperties', 'dependentSchemas']);
 // OpenAPI-only or document-structure keywords that mean nothing (or something else) inside a manifest.
-const DROPPED = new Set(['discriminator', 'xml', 'externalDocs', 'nullable', 'x-nullable', '$schema', '$id', '$anchor', '$dynamicAnchor', '$dynamicRef', '$comment', 'definitions', '$defs', 'id']);
+// `$recursiveAnchor`/`$recursiveRef` are draft 2019-09 (some 3.1 descriptions carry them): 2020-12 validators refuse them, so they go with the other dynamic-scope keywords.
+const DROPPED = new Set(['discriminator', 'xml', 'externalDocs', 'nullable', 'x-nullable', '$schema', '$id', '$anchor', '$dynamicAnchor', '$dynamicRef', '$recursiveAnchor', '$recursiveRef', '$comment', 'definitions', '$defs', 'id']);
 // Deeper than this is not a schema anyone wrote by hand; cut rather than overflow.
 const MAX_DEPTH = 64;
 
