@@ -1,9 +1,9 @@
-import { AicapError } from '../../index.js';
+import { AicapError, defaultManifestMaxSizeInBytes } from '../../index.js';
 import { checkCapabilities, type CheckOutcome } from '../../client/index.js';
 import type { CliCommand, CliIo } from '../cli-io.js';
-import { parseCommandLine } from '../parse-command-line.js';
+import { parseCommandLine, readWholeNumberOption } from '../parse-command-line.js';
 
-const USAGE = `Usage: aicap check <origin|manifest-url> [--token <t>] [--no-probe] [--timeout <ms>] [--json]
+const USAGE = `Usage: aicap check <origin|manifest-url> [--token <t>] [--no-probe] [--timeout <ms>] [--max-size <bytes>] [--json]
 
 Checks the live discovery chain: the manifest (status, media type, strict JSON, schema, no secrets,
 origin binding), HTTP caching (ETag, 304, Cache-Control, Vary), HEAD, CORS, no Set-Cookie, read-only
@@ -15,6 +15,7 @@ Never sends a consequential request (only GETs, and one MCP initialize when look
   --token <t>       bearer token for the manifest request (sent to that origin only)
   --no-probe        do not probe tool and resource endpoints
   --timeout <ms>    deadline of each request, default 10000
+  --max-size <b>    largest manifest accepted, in bytes, default ${defaultManifestMaxSizeInBytes}
   --json            print the report object on stdout
   -h, --help        show this help
 
@@ -33,6 +34,7 @@ export const checkCommand: CliCommand = {
         token: { type: 'string' },
         'no-probe': { type: 'boolean', default: false },
         timeout: { type: 'string', default: '10000' },
+        'max-size': { type: 'string' },
         json: { type: 'boolean', default: false },
       },
       positionals: { min: 1, max: 1, missing: 'the origin or manifest URL to check', expected: 'one origin or manifest URL' },
@@ -44,10 +46,13 @@ export const checkCommand: CliCommand = {
       io.error(`The \`--timeout\` option must be a positive whole number of milliseconds, got ${JSON.stringify(parsed.values.timeout)}.`);
       return 2;
     }
+    const maxManifestSizeInBytes = readWholeNumberOption(io, 'max-size', parsed.values['max-size'], { fallback: defaultManifestMaxSizeInBytes, min: 1, unit: 'bytes' });
+    if (maxManifestSizeInBytes === undefined) return 2;
     let report;
     try {
       report = await checkCapabilities(target, {
         timeoutInMs,
+        maxManifestSizeInBytes,
         probeEndpoints: !parsed.values['no-probe'],
         ...(parsed.values.token === undefined ? {} : { token: parsed.values.token }),
       });

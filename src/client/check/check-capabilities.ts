@@ -1,6 +1,7 @@
 import { MANIFEST_MEDIA_TYPE, WELL_KNOWN_PATH, type Manifest, type Tool, type Resource } from '../../manifest/manifest-v0.js';
 import { digestManifest } from '../../manifest/digest-manifest.js';
 import { parseManifest } from '../../manifest/parse-manifest.js';
+import { defaultManifestMaxSizeInBytes } from '../../manifest/manifest-size-limit.js';
 import { findSecretValues } from '../../manifest/find-secret-values.js';
 import { AicapError } from '../../errors/aicap-error.js';
 import { createGuardedFetch } from '../fetch/create-guarded-fetch.js';
@@ -36,6 +37,8 @@ export interface CheckCapabilitiesOptions {
   fetch?: FetchFunction;
   /** Extra SSRF allow-list entries for the guarded fetch. @default [] */
   allow?: GuardedFetchOptions['allow'];
+  /** Largest manifest accepted, in bytes after decompression. @default defaultManifestMaxSizeInBytes (8 MiB), the limit every reader applies */
+  maxManifestSizeInBytes?: number;
 }
 
 /**
@@ -59,7 +62,7 @@ export async function checkCapabilities(originOrUrl: string, options: CheckCapab
     options.fetch ??
     createGuardedFetch({
       timeouts: { totalInMs: timeoutInMs },
-      maxResponseSizeInBytes: 1_048_576 + 1,
+      maxResponseSizeInBytes: (options.maxManifestSizeInBytes ?? defaultManifestMaxSizeInBytes) + 1,
       allow: options.allow ?? [],
       isTrustedOrigin: (candidate) => candidate === origin,
     });
@@ -92,7 +95,7 @@ export async function checkCapabilities(originOrUrl: string, options: CheckCapab
   else if (contentType === 'application/json') add('manifest.media_type', 'warn', `Content-Type is application/json; serve ${MANIFEST_MEDIA_TYPE}`);
   else add('manifest.media_type', 'fail', `Content-Type is "${contentType || 'missing'}"; serve ${MANIFEST_MEDIA_TYPE}`);
 
-  const result = parseManifest(bytes);
+  const result = parseManifest(bytes, { maxSizeInBytes: options.maxManifestSizeInBytes ?? defaultManifestMaxSizeInBytes });
   const errors = result.issues.filter((issue) => issue.severity === 'error');
   const warnings = result.issues.filter((issue) => issue.severity === 'warning');
   if (!result.valid || !result.manifest) {
