@@ -63,6 +63,20 @@ export interface DiscoveredService {
   quarantinedToolIds: readonly string[];
   /** Ids of tools disabled because their digest no longer matches the approved pin; `client.approve(id)` re-enables them. */
   disabledToolIds: readonly string[];
+  /**
+  The manifest's HTTP freshness as last fetched (absent for a loaded manifest): what a layer above
+  (the MCP bridge's `ttlMs`/`cacheScope`) may promise its own callers. Updated in place by every
+  rediscovery, so the service object (and the catalog built from it) stays the same.
+  */
+  caching?: ServiceCaching;
+}
+
+/** A discovered manifest's HTTP freshness. */
+export interface ServiceCaching {
+  /** Until when (milliseconds since the epoch, the client's clock) the manifest is fresh by RFC 9111. */
+  freshUntilInMs: number;
+  /** The answer differs per caller: `Cache-Control: private`, or `Vary` on `Authorization` or `Cookie`. */
+  private: boolean;
 }
 
 /** Severity of a trust finding. Only `high` quarantines a tool. */

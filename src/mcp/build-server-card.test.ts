@@ -25,5 +25,10 @@ describe('humanTitle and deriveCacheHint', () => {
   it('is private when a service authenticates, public otherwise, and never keeps lists longer than a revalidation', () => {
     expect(deriveCacheHint([service('a'), service('b', 'bearer')])).toEqual({ ttlMs: 0, cacheScope: 'private' });
     expect(deriveCacheHint([service('a', 'none')])).toEqual({ ttlMs: 0, cacheScope: 'public' });
+    // Fresh manifests: the least fresh one bounds the list; one private answer makes it private.
+    const fresh = (name: string, freshUntilInMs: number, isPrivate: boolean) => ({ ...service(name, 'none'), caching: { freshUntilInMs, private: isPrivate } });
+    expect(deriveCacheHint([fresh('a', 1_300_000, false), fresh('b', 1_060_000, false)], 1_000_000)).toEqual({ ttlMs: 60_000, cacheScope: 'public' });
+    expect(deriveCacheHint([fresh('a', 1_300_000, true)], 1_000_000)).toEqual({ ttlMs: 300_000, cacheScope: 'private' });
+    expect(deriveCacheHint([fresh('a', 900_000, false)], 1_000_000)).toEqual({ ttlMs: 0, cacheScope: 'public' });
   });
 });

@@ -61,7 +61,7 @@ export interface CreateMcpBridgeOptions {
   How long hosts may cache list results and `server/discover` (2026-07-28 `ttlMs`/`cacheScope`), e.g.
   the manifest's `max-age` when the deployment knows it.
 
-  @default { ttlMs: 0, cacheScope: 'private' } when a service authenticates its callers (the lists depend on the bridge's credentials), else `'public'`
+  @default derived from the manifests: `ttlMs` the least fresh manifest's remaining freshness, `cacheScope` `'private'` when a manifest varies per caller or a service authenticates its callers, else `'public'`
   */
   cache?: CacheHint;
   /**

@@ -76,11 +76,14 @@ afterAll(async () => {
 });
 
 describe('createMcpBridge (in process, Streamable HTTP, v2 host pinned to 2026-07-28)', () => {
-  it('lists titled tools with output schemas and private, revalidated cache hints; results carry structured content marked untrusted', async () => {
+  it('lists titled tools with output schemas and private cache hints as fresh as the manifest; results carry structured content marked untrusted', async () => {
     const { mcp, close } = await serveBridge(await paymentsClient('demo-read'));
     try {
       const listed = await mcp.listTools();
-      expect(listed).toMatchObject({ cacheScope: 'private', ttlMs: 0 });
+      // The Payments manifest is fresh for 300 s (Cache-Control max-age) and varies per credential.
+      expect(listed).toMatchObject({ cacheScope: 'private' });
+      expect(listed.ttlMs).toBeGreaterThan(250_000);
+      expect(listed.ttlMs).toBeLessThanOrEqual(300_000);
       const list = listed.tools.find((tool) => tool.name === 'list_transactions')!;
       expect(list).toMatchObject({ title: 'List transactions', annotations: { readOnlyHint: true }, outputSchema: { type: 'object', required: ['items'] } });
       const result = await mcp.callTool({ name: 'list_transactions', arguments: { account_id: ACCOUNT, limit: 4 } });

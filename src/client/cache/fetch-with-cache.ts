@@ -29,6 +29,8 @@ export interface CachedFetchResult {
   body: Uint8Array;
   /** How the answer was obtained. */
   source: 'network' | 'cache' | 'revalidated' | 'stale-if-error';
+  /** How long the answer stays fresh from now, by RFC 9111 (0 when it must be revalidated). */
+  timeToLiveInMs: number;
 }
 
 // A stale entry that carries a validator is kept this long for conditional requests.
@@ -63,7 +65,7 @@ export async function fetchWithCache(
   const cached = entry ? { entry, policy: CachePolicy.fromObject(entry.policy) } : undefined;
   if (cached) {
     const evaluation = cached.policy.evaluateRequest(request);
-    const hit = (): CachedFetchResult => ({ url: cached.entry.url, status: 200, headers: toHeaders(cached.policy.responseHeaders()), body: bodyOf(cached.entry), source: 'cache' });
+    const hit = (): CachedFetchResult => ({ url: cached.entry.url, status: 200, headers: toHeaders(cached.policy.responseHeaders()), body: bodyOf(cached.entry), source: 'cache', timeToLiveInMs: cached.policy.timeToLive() });
     if (evaluation.response && !evaluation.revalidation) return hit();
     if (evaluation.response && evaluation.revalidation && !evaluation.revalidation.synchronous) {
       // stale-while-revalidate (RFC 5861 §3): answer from the cache and refresh once in the background;
@@ -91,7 +93,7 @@ export async function fetchWithCache(
     if (!modified) {
       const body = bodyOf(cached.entry);
       await store(cache, key, { policy: policy.toObject(), url: cached.entry.url, body: cached.entry.body }, policy, body);
-      return { url: cached.entry.url, status: 200, headers: toHeaders(policy.responseHeaders()), body, source: 'revalidated' };
+      return { url: cached.entry.url, status: 200, headers: toHeaders(policy.responseHeaders()), body, source: 'revalidated', timeToLiveInMs: policy.timeToLive() };
     }
   }
   if (cached && response.status >= 500 && allowsStaleIfError(cached.policy)) return staleResult(cached);
@@ -102,7 +104,7 @@ export async function fetchWithCache(
   const policy = new CachePolicy(request, plainResponse, { shared: false });
   if (cache && policy.storable()) await store(cache, key, { policy: policy.toObject(), url: finalUrl, body: Buffer.from(response.body).toString('base64') }, policy, response.body);
   else if (cache && entry) await cache.delete(key);
-  return { url: finalUrl, status: response.status, headers: response.headers, body: response.body, source: 'network' };
+  return { url: finalUrl, status: response.status, headers: response.headers, body: response.body, source: 'network', timeToLiveInMs: policy.timeToLive() };
 }
 
 /** The background half of stale-while-revalidate: a conditional request whose answer only updates the cache. */
@@ -137,7 +139,7 @@ function allowsStaleIfError(policy: CachePolicy): boolean {
 }
 
 function staleResult(cached: { entry: CacheEntry; policy: CachePolicy }): CachedFetchResult {
-  return { url: cached.entry.url, status: 200, headers: toHeaders(cached.policy.responseHeaders()), body: bodyOf(cached.entry), source: 'stale-if-error' };
+  return { url: cached.entry.url, status: 200, headers: toHeaders(cached.policy.responseHeaders()), body: bodyOf(cached.entry), source: 'stale-if-error', timeToLiveInMs: 0 };
 }
 
 function lowerCaseKeys(headers: Record<string, string>): Record<string, string> {

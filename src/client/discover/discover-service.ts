@@ -70,7 +70,8 @@ export async function discoverService(context: ClientContext, originOrUrl: strin
       const read = readManifestOnce(context, result);
       const manifestOrigin = new URL(result.url).origin;
       checkOriginBinding(result.url, read.manifest.service.base_url, context.allowedBaseOrigins);
-      const service = await registerService(context, read.manifest, { url: result.url, origin: manifestOrigin, source: result.source, grantedScopes: options.grantedScopes }, read);
+      const caching = { timeToLiveInMs: result.timeToLiveInMs, private: variesPerCaller(result.headers) };
+      const service = await registerService(context, read.manifest, { url: result.url, origin: manifestOrigin, source: result.source, grantedScopes: options.grantedScopes, caching }, read);
       // Credentials belong to the service they were given for, not to its whole origin (see create-authenticator.ts).
       if (options.credentials) context.credentials.set(service.manifestUrl, options.credentials);
       return service;
@@ -148,4 +149,11 @@ function refuseLocation(input: string): void {
     `client.load takes the manifest itself (its JSON text, bytes or object), not ${isUrl ? 'a URL' : 'a file path'}: got ${JSON.stringify(text.slice(0, 200))}. ` +
       (isUrl ? 'Fetch it with `client.discover(url)` (an origin or the manifest URL).' : "Read the file first: `client.load(await readFile(path), { source: pathToFileURL(path).href })` (readFile from 'node:fs/promises'), or give `client.discover` its origin."),
   );
+}
+
+/** The answer depends on who asked: `Cache-Control: private`, or `Vary` on the caller's credentials. */
+function variesPerCaller(headers: Headers): boolean {
+  const cacheControl = (headers.get('cache-control') ?? '').toLowerCase();
+  const vary = (headers.get('vary') ?? '').toLowerCase().split(',').map((name) => name.trim());
+  return /(^|[\s,])private([\s,=]|$)/.test(cacheControl) || vary.includes('authorization') || vary.includes('cookie') || vary.includes('*');
 }

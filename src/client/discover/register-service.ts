@@ -21,6 +21,8 @@ export interface ManifestSource {
   source: CachedFetchResult['source'] | 'loaded';
   /** Scopes the caller holds there (undefined: keep what was known). */
   grantedScopes: readonly string[] | undefined;
+  /** The answer's freshness, for a fetched manifest. */
+  caching?: { timeToLiveInMs: number; private: boolean };
 }
 
 // The services (manifest URL and digest) the cross-service findings were last computed for.
@@ -51,6 +53,7 @@ export async function registerService(context: ClientContext, manifest: Manifest
     findings: trust.findings,
     quarantinedToolIds: quarantinedToolIds(context.options.trust, origin, trust.findings),
     disabledToolIds: trust.disabledToolIds,
+    ...(source.caching ? { caching: { freshUntilInMs: context.now() + source.caching.timeToLiveInMs, private: source.caching.private } } : {}),
   };
   context.services.set(manifestUrl, candidate);
   refreshCrossServiceFindings(context, previous, candidate);
@@ -95,6 +98,7 @@ function refreshCrossServiceFindings(context: ClientContext, previous: Discovere
 /** The previous object when the new one says the same (same manifest, findings, quarantine, pins, scopes). */
 function keepIfUnchanged(context: ClientContext, previous: DiscoveredService | undefined, current: DiscoveredService): DiscoveredService {
   if (!previous || !sameService(previous, current)) return current;
+  if (current.caching) previous.caching = current.caching;
   context.services.set(current.manifestUrl, previous);
   return previous;
 }
