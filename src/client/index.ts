@@ -22,6 +22,7 @@ export type {
   AuditEvent,
   TrustFinding,
   TrustSeverity,
+  ServiceCaching,
 } from './client-types.js';
 export { createGuardedFetch } from './fetch/create-guarded-fetch.js';
 export type { GuardedFetch, GuardedFetchOptions, GuardedFetchTimeouts } from './fetch/guarded-fetch-options.js';
