@@ -127,7 +127,11 @@ export function spreadOf(values, against) {
 
 /** Rows without their raw samples, for results.json. */
 export function withoutSamples(rows) {
-  return rows.map(({ samples: _samples, ...row }) => row);
+  return rows.map((row) => {
+    const copy = { ...row };
+    delete copy.samples;
+    return copy;
+  });
 }
 
 /** The median of any list of numbers. */
