@@ -1,4 +1,5 @@
 import { AicapError } from '../errors/aicap-error.js';
+import { defaultManifestMaxSizeInBytes } from '../manifest/manifest-size-limit.js';
 import { createMemoryCacheStore, type CacheStore } from './cache/cache-store.js';
 import type { ClientOptions } from './client-options.js';
 import type { AuditEvent, DiscoveredService, OriginCredentials } from './client-types.js';
@@ -56,7 +57,7 @@ export function createClientContext(options: ClientOptions = {}): ClientContext 
       ...guard,
       isTrustedOrigin,
       ...(transport ? { fetch: transport } : {}),
-      maxResponseSizeInBytes: options.discovery?.maxManifestSizeInBytes ?? 1_048_576,
+      maxResponseSizeInBytes: options.discovery?.maxManifestSizeInBytes ?? defaultManifestMaxSizeInBytes,
       maxRedirects: options.discovery?.maxRedirects ?? 3,
     },
     { ...networkNames, maxResponseSizeInBytes: 'discovery.maxManifestSizeInBytes', maxRedirects: 'discovery.maxRedirects' },

@@ -52,9 +52,9 @@ export interface ClientNetworkOptions extends Omit<GuardedFetchOptions, 'isTrust
 /** `ClientOptions.discovery`. */
 export interface DiscoveryOptions {
   /**
-  Largest manifest accepted, in bytes after decompression.
+  Largest manifest accepted, in bytes after decompression (the download and the parse alike).
 
-  @default 1_048_576 (1 MiB)
+  @default defaultManifestMaxSizeInBytes (8 MiB), the one limit every reader applies
   */
   maxManifestSizeInBytes?: number;
   /**

@@ -40,9 +40,15 @@ describe('manifests over 1 MiB', () => {
     expect(service.manifest.tools).toHaveLength(1_400);
   });
 
-  it('refuses one by default, naming `discovery.maxManifestSizeInBytes`', async () => {
+  it('discovers one with the default limit (defaultManifestMaxSizeInBytes, 8 MiB), download and parse alike', async () => {
     server.routes.set(WELL_KNOWN, json(largeManifest(server.origin)));
     client = createClient();
+    expect((await client.discover(server.origin)).manifest.tools).toHaveLength(1_400);
+  });
+
+  it('refuses one over a smaller client-wide cap, naming `discovery.maxManifestSizeInBytes`', async () => {
+    server.routes.set(WELL_KNOWN, json(largeManifest(server.origin)));
+    client = createClient({ discovery: { maxManifestSizeInBytes: MEBIBYTE } });
     await expect(client.discover(server.origin)).rejects.toThrow(/discovery\.maxManifestSizeInBytes/);
   });
 
