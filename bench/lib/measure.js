@@ -119,6 +119,21 @@ export function fastestOf(rows) {
   return rows.reduce((best, row) => (row.medianInMs < best.medianInMs ? row : best));
 }
 
+/**
+ * The usual comparison of a latency section whose rows are [aicap, floor, ...MCP modes]: aicap ÷
+ * floor and the fastest MCP mode ÷ aicap, pair by pair, with the rows as results.json keeps them.
+ */
+export function againstFloorAndMcp(rows) {
+  const [aicap, floor, ...mcp] = rows;
+  const fastestMcp = fastestOf(mcp);
+  return {
+    rows: withoutSamples(rows),
+    versusFloor: pairedRatio(aicap.samples, floor.samples, floor.name),
+    versusMcp: pairedRatio(fastestMcp.samples, aicap.samples, fastestMcp.name),
+    aicapMedianInMs: aicap.medianInMs,
+  };
+}
+
 /** A value's spread over its samples, in the shape of a ratio (for targets that are a time, not a ratio). */
 export function spreadOf(values, against) {
   const sorted = [...values].sort((a, b) => a - b);

@@ -5,7 +5,7 @@
 // the REST endpoint's work in process; its text content is parsed as JSON, as an agent would).
 import { Agent, request } from 'undici';
 import { createClient } from 'aicap/client';
-import { compareVariants, fastestOf, pairedRatio, withoutSamples } from '../lib/measure.js';
+import { againstFloorAndMcp, compareVariants } from '../lib/measure.js';
 import { createMcpClient } from '../lib/mcp-client.js';
 import { MCP_MODES } from '../lib/mcp-payments-app.js';
 
@@ -59,14 +59,7 @@ export async function benchmarkCall(context) {
         check: (body) => expectPage(body.transactions),
       })),
     ];
-    const rows = await compareVariants(variants, context.iterations);
-    const [aicap, floor, ...mcp] = rows;
-    const fastestMcp = fastestOf(mcp);
-    return {
-      rows: withoutSamples(rows),
-      versusFloor: pairedRatio(aicap.samples, floor.samples, floor.name),
-      versusMcp: pairedRatio(fastestMcp.samples, aicap.samples, fastestMcp.name),
-    };
+    return againstFloorAndMcp(await compareVariants(variants, context.iterations));
   } finally {
     await Promise.all([client.close(), dispatcher.close(), ...mcpClients.map(({ mcp }) => mcp.close())]);
   }

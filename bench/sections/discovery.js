@@ -10,7 +10,7 @@ import { setTimeout as delay } from 'node:timers/promises';
 import { Agent, request, fetch as undiciFetch } from 'undici';
 import { MANIFEST_MEDIA_TYPE, WELL_KNOWN_PATH } from 'aicap';
 import { createClient } from 'aicap/client';
-import { compareVariants, fastestOf, pairedRatio, withoutSamples } from '../lib/measure.js';
+import { againstFloorAndMcp, compareVariants } from '../lib/measure.js';
 import { createMcpClient } from '../lib/mcp-client.js';
 import { MCP_MODES } from '../lib/mcp-payments-app.js';
 
@@ -67,14 +67,7 @@ export async function benchmarkColdDiscovery(context) {
   ];
   const rows = await compareVariants(variants, context.iterations);
   if (context.servers && context.servedBy) await countRequests(context, variants, rows);
-  const [aicap, floor, ...mcp] = rows;
-  const fastestMcp = fastestOf(mcp);
-  return {
-    rows: withoutSamples(rows),
-    versusFloor: pairedRatio(aicap.samples, floor.samples, floor.name),
-    versusMcp: pairedRatio(fastestMcp.samples, aicap.samples, fastestMcp.name),
-    aicapMedianInMs: aicap.medianInMs,
-  };
+  return againstFloorAndMcp(rows);
 }
 
 // HTTP requests one discovery makes, counted by the servers in one extra untimed iteration per
