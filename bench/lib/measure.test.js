@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { compareVariants, fastestOf, medianOf, pairedRatio, summarize } from './measure.js';
+import { againstFloorAndMcp, compareVariants, fastestOf, medianOf, pairedRatio, summarize } from './measure.js';
 import { assessTargets } from './render-results.js';
 
 describe('summarize', () => {
@@ -25,6 +25,16 @@ describe('pairedRatio', () => {
 
   it('refuses an empty comparison instead of answering NaN', () => {
     expect(() => pairedRatio([], [1])).toThrow('at least one round');
+  });
+});
+
+describe('againstFloorAndMcp', () => {
+  it('divides aicap by the floor and the fastest MCP mode by aicap, round by round, and drops the raw samples', () => {
+    const rows = [summarize('aicap', [2, 4]), summarize('floor', [1, 2]), summarize('mcp slow', [9, 9]), summarize('mcp fast', [6, 8])];
+    const result = againstFloorAndMcp(rows);
+    expect(result.versusFloor).toMatchObject({ median: 2, against: 'floor' });
+    expect(result.versusMcp).toMatchObject({ median: 2.5, against: 'mcp fast' });
+    expect(result.rows.every((row) => !('samples' in row))).toBe(true);
   });
 });
 
