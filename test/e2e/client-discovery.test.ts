@@ -2,9 +2,9 @@ import { gzipSync } from 'node:zlib';
 import type { ServerResponse } from 'node:http';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createClient, type Client, type ClientOptions, type ConnectTarget, type ManifestChangeEvent } from '../../src/client/index.js';
-import { AicapError } from '../../src/errors/aicap-error.js';
 import { json, useClientTestServers } from '../helpers/client-test-server.js';
 import { paymentsManifest, withoutTools } from '../helpers/client-manifests.js';
+import { errorOf } from '../helpers/error-of.js';
 
 const WELL_KNOWN = '/.well-known/ai-capabilities';
 
@@ -26,15 +26,6 @@ function clientWith(options: ClientOptions = {}): Client {
   return client;
 }
 
-async function errorOf(promise: Promise<unknown>): Promise<AicapError> {
-  try {
-    await promise;
-  } catch (error) {
-    if (AicapError.isInstance(error)) return error;
-    throw error;
-  }
-  throw new Error('expected an error');
-}
 
 const servers = useClientTestServers();
 beforeEach(() => {

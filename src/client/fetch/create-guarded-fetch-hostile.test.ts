@@ -3,21 +3,12 @@ import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { callManifest, discoverCallService } from '../../../test/helpers/call-service.js';
 import { useClientTestServers } from '../../../test/helpers/client-test-server.js';
-import { AicapError } from '../../errors/aicap-error.js';
 import { createClient } from '../create-client.js';
 import { createGuardedFetch } from './create-guarded-fetch.js';
+import { errorOf } from '../../../test/helpers/error-of.js';
 
 const LIMIT = { maxSizeInBytes: 1_048_576, option: 'test.limit' };
 
-async function errorOf(promise: Promise<unknown>): Promise<AicapError> {
-  try {
-    await promise;
-  } catch (error) {
-    if (AicapError.isInstance(error)) return error;
-    throw error;
-  }
-  throw new Error('expected an error');
-}
 
 const servers = useClientTestServers();
 

@@ -1,0 +1,12 @@
+import { AicapError } from '../../src/errors/aicap-error.js';
+
+/** The typed error a promise rejects with; fails the test when it resolves or rejects with anything else. */
+export async function errorOf(promise: Promise<unknown>): Promise<AicapError> {
+  try {
+    await promise;
+  } catch (error) {
+    if (AicapError.isInstance(error)) return error;
+    throw error;
+  }
+  throw new Error('expected an error');
+}
