@@ -1,0 +1,41 @@
+/**
+ * Where a user's OAuth tokens are kept between calls and between processes. The library ships a
+ * memory store (the default), an encrypted file store (the CLI's) and a Redis store (`aicap/redis`);
+ * any object with these three methods works.
+ *
+ * Tokens are secrets: a store never logs them, and errors it throws name the key, never a value.
+ */
+
+/** Whose tokens, for which protected resource. */
+export interface TokenStoreKey {
+  /** The person (or account) the tokens act for. The CLI uses `default`. */
+  user: string;
+  /** The protected resource the tokens are for: its RFC 9728 `resource` (RFC 8707 resource indicator). */
+  resource: string;
+}
+
+/** One grant: the tokens an authorization server issued for one set of scopes. */
+export interface TokenSet {
+  /** The access token sent as `Authorization: Bearer …`. */
+  accessToken: string;
+  /** The refresh token, when the server issued one; replaced when the server rotates it. */
+  refreshToken?: string;
+  /** When the access token expires, in milliseconds since the epoch; undefined when the server did not say. */
+  expiresAtInMs?: number;
+  /** The scopes granted (from the token response's `scope`, or the scopes requested when it is absent). */
+  scopes: readonly string[];
+  /** The authorization server that issued the tokens (its `issuer`), used for refresh and revocation. */
+  issuer: string;
+  /** The client the tokens were issued to. */
+  clientId: string;
+}
+
+/** Persistence for user tokens, keyed by user, resource and (within a key) scope set. */
+export interface TokenStore {
+  /** Every token set stored for `key`, one per distinct scope set; empty when there is none. */
+  get(key: TokenStoreKey): Promise<readonly TokenSet[]>;
+  /** Stores `tokens` under `key`, replacing the set with the same scopes (order ignored). */
+  put(key: TokenStoreKey, tokens: TokenSet): Promise<void>;
+  /** Removes the set with exactly `scopes` under `key`, or every set under `key` when `scopes` is omitted. */
+  delete(key: TokenStoreKey, scopes?: readonly string[]): Promise<void>;
+}
