@@ -1,7 +1,6 @@
 import * as oauth from 'oauth4webapi';
-import { AicapError } from '../../errors/aicap-error.js';
-import { isLoopbackHostname } from '../../internal/is-loopback-hostname.js';
 import type { FetchFunction } from '../client-types.js';
+import { authFailed, createAuthorizationBinding, discoverAuthorizationServer, oauthRequestOptions, type DiscoveredAuthorizationServer } from './discover-authorization-server.js';
 
 /** Options of {@link createOAuthTokenSource}. */
 export interface OAuthTokenSourceOptions {
@@ -31,15 +30,6 @@ export interface TokenSource {
   getToken(forceRefresh: boolean): Promise<string>;
 }
 
-const PROTECTED_RESOURCE = '/.well-known/oauth-protected-resource';
-const AUTHORIZATION_SERVER = '/.well-known/oauth-authorization-server';
-const OPENID_CONFIGURATION = '/.well-known/openid-configuration';
-
-function authFailed(message: string, cause?: unknown): AicapError {
-  const reason = cause instanceof Error ? ` (${cause.message})` : '';
-  return new AicapError('AUTH_FAILED', `${message}${reason}`, cause === undefined ? {} : { cause });
-}
-
 /**
  * OAuth 2 client credentials through the manifest's `provider_discovery`, with oauth4webapi doing
  * the protocol checks: RFC 9728 protected-resource metadata (its `resource` must equal the resource
@@ -48,75 +38,14 @@ function authFailed(message: string, cause?: unknown): AicapError {
  * RFC 8707 `resource`. Concurrent callers share one token request.
  */
 export function createOAuthTokenSource(options: OAuthTokenSourceOptions): TokenSource {
-  const allowed = allowedAuthorizationOrigins(options);
-  /** The secret and the metadata requests go only to the API's origin or the configured issuer's. */
-  const checkBound = (url: URL, what: string): void => {
-    if (allowed.has(url.origin)) return;
-    throw authFailed(
-      `The ${what} ${url.href} is on ${url.origin}, neither the API's origin ${options.resourceOrigin} nor ${options.issuer === undefined ? 'a configured issuer' : `the configured issuer's origin ${new URL(options.issuer).origin}`}; refusing to send the client secret there. If this authorization server is the right one, set \`oauth.issuer\` in the credentials for ${options.resourceOrigin}`,
-    );
-  };
-  const requestOptions = <Method extends string, Body>(url: string): oauth.HttpRequestOptions<Method, Body> => ({
-    [oauth.customFetch]: (input, init) => options.fetch(input, { method: init.method, headers: init.headers, redirect: init.redirect, ...(init.body === undefined ? {} : { body: init.body as BodyInit }), ...(init.signal === undefined ? {} : { signal: init.signal }) }),
-    // Plain http only on loopback, mirroring the spec's rule for `base_url`.
-    [oauth.allowInsecureRequests]: new URL(url).protocol === 'http:' && isLoopbackHostname(new URL(url).hostname),
-  });
-  let server: Promise<{ as: oauth.AuthorizationServer; resource: string | undefined }> | undefined;
+  const binding = createAuthorizationBinding(options.resourceOrigin, options.issuer, '`oauth.issuer`', 'the client secret');
+  let server: Promise<DiscoveredAuthorizationServer> | undefined;
   let cached: { token: string; expiresAtInMs: number } | undefined;
   let pending: Promise<string> | undefined;
 
-  const discover = async (): Promise<{ as: oauth.AuthorizationServer; resource: string | undefined }> => {
-    let discoveryUrl: URL;
-    try {
-      discoveryUrl = new URL(options.providerDiscovery);
-    } catch (error) {
-      throw authFailed(`\`auth.provider_discovery\` ${JSON.stringify(options.providerDiscovery.slice(0, 200))} is not a URL`, error);
-    }
-    let issuer: URL;
-    let algorithm: 'oauth2' | 'oidc';
-    let resource: string | undefined;
-    const path = discoveryUrl.pathname;
-    if (path.startsWith(PROTECTED_RESOURCE)) {
-      // RFC 9728 §3.1: the well-known segment is inserted between the host and the resource's path.
-      const resourceUrl = new URL(discoveryUrl.origin + path.slice(PROTECTED_RESOURCE.length) + discoveryUrl.search);
-      if (resourceUrl.origin !== options.resourceOrigin) {
-        throw authFailed(`\`auth.provider_discovery\` names a resource on ${resourceUrl.origin}, not on the API's origin ${options.resourceOrigin}; refusing to obtain a token for another resource`);
-      }
-      let metadata: oauth.ResourceServer;
-      try {
-        const response = await oauth.resourceDiscoveryRequest(resourceUrl, requestOptions(resourceUrl.href));
-        metadata = await oauth.processResourceDiscoveryResponse(resourceUrl, response);
-      } catch (error) {
-        throw authFailed(`Protected-resource metadata at ${discoveryUrl.href} is unusable`, error);
-      }
-      const first = metadata.authorization_servers?.[0];
-      if (first === undefined) throw authFailed(`Protected-resource metadata at ${discoveryUrl.href} lists no \`authorization_servers\``);
-      issuer = new URL(first);
-      algorithm = 'oauth2';
-      resource = metadata.resource;
-    } else if (path.startsWith(AUTHORIZATION_SERVER)) {
-      checkBound(discoveryUrl, 'authorization-server metadata (`auth.provider_discovery`)');
-      issuer = new URL(discoveryUrl.origin + path.slice(AUTHORIZATION_SERVER.length));
-      algorithm = 'oauth2';
-    } else if (path.endsWith(OPENID_CONFIGURATION)) {
-      checkBound(discoveryUrl, 'OpenID configuration (`auth.provider_discovery`)');
-      issuer = new URL(discoveryUrl.origin + path.slice(0, -OPENID_CONFIGURATION.length));
-      algorithm = 'oidc';
-    } else {
-      throw authFailed(`\`auth.provider_discovery\` ${discoveryUrl.href} is neither protected-resource metadata (RFC 9728) nor authorization-server metadata (RFC 8414 / OpenID Connect); pass a \`tokenProvider\` instead`);
-    }
-    checkBound(issuer, 'authorization server');
-    try {
-      const response = await oauth.discoveryRequest(issuer, { algorithm, ...requestOptions(issuer.href) });
-      return { as: await oauth.processDiscoveryResponse(issuer, response), resource };
-    } catch (error) {
-      throw authFailed(`Authorization-server metadata of issuer ${issuer.href} is unusable`, error);
-    }
-  };
-
   const requestToken = async (): Promise<string> => {
-    server ??= discover();
-    let discovered: { as: oauth.AuthorizationServer; resource: string | undefined };
+    server ??= discoverAuthorizationServer({ discoveryUrl: options.providerDiscovery, discoveryLabel: '`auth.provider_discovery`', binding, fetch: options.fetch });
+    let discovered: DiscoveredAuthorizationServer;
     try {
       discovered = await server;
     } catch (error) {
@@ -128,9 +57,9 @@ export function createOAuthTokenSource(options: OAuthTokenSourceOptions): TokenS
     if (options.scopes.length > 0) parameters.set('scope', options.scopes.join(' '));
     if (discovered.resource !== undefined) parameters.set('resource', discovered.resource);
     const tokenEndpoint = discovered.as.token_endpoint ?? discovered.as.issuer;
-    checkBound(new URL(tokenEndpoint), 'token endpoint');
+    binding.check(new URL(tokenEndpoint), 'token endpoint');
     try {
-      const response = await oauth.clientCredentialsGrantRequest(discovered.as, { client_id: options.clientId }, oauth.ClientSecretBasic(options.clientSecret), parameters, requestOptions(tokenEndpoint));
+      const response = await oauth.clientCredentialsGrantRequest(discovered.as, { client_id: options.clientId }, oauth.ClientSecretBasic(options.clientSecret), parameters, oauthRequestOptions(options.fetch, tokenEndpoint));
       const result = await oauth.processClientCredentialsResponse(discovered.as, { client_id: options.clientId }, response);
       const expiresAtInMs = typeof result.expires_in === 'number' ? options.now() + result.expires_in * 1000 : Number.POSITIVE_INFINITY;
       cached = { token: result.access_token, expiresAtInMs };
@@ -150,17 +79,4 @@ export function createOAuthTokenSource(options: OAuthTokenSourceOptions): TokenS
       return pending;
     },
   };
-}
-
-/** The API's origin, and the configured issuer's origin when there is one. */
-function allowedAuthorizationOrigins(options: OAuthTokenSourceOptions): Set<string> {
-  const origins = new Set([options.resourceOrigin]);
-  if (options.issuer !== undefined) {
-    try {
-      origins.add(new URL(options.issuer).origin);
-    } catch (error) {
-      throw authFailed(`\`oauth.issuer\` ${JSON.stringify(options.issuer.slice(0, 200))} of the credentials for ${options.resourceOrigin} is not a URL`, error);
-    }
-  }
-  return origins;
 }
