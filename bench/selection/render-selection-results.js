@@ -6,7 +6,7 @@ const row = (cells) => `| ${cells.join(' | ')} |`;
 const metricCells = (metrics) => [metrics.count, fixed(metrics.recallAt1), fixed(metrics.recallAt5), fixed(metrics.recallAt10), fixed(metrics.mrr)];
 const METRIC_HEADER = '| requests | recall@1 | recall@5 | recall@10 | MRR |';
 
-export function renderSelectionResults({ apis, overall, splits, embedder, intent, speed, heldOutDigest }) {
+export function renderSelectionResults({ apis, overall, tuningBatches, splits, embedder, intent, speed, heldOutDigest }) {
   const lines = [
     '# Tool selection: evaluation results',
     '',
@@ -24,10 +24,21 @@ export function renderSelectionResults({ apis, overall, splits, embedder, intent
     if (overall[split].fused) lines.push(row([split, 'fused (`selectToolsWithEmbeddings`)', ...metricCells(overall[split].fused)]));
   }
   if (embedder) lines.push('', `"fused" uses ${embedder}.`);
+  if (tuningBatches && Object.keys(tuningBatches).length > 1) {
+    lines.push(
+      '',
+      'Tuning requests by batch (lexical). `first`: the tuning requests written with the held-out ones, before the selector; each `fresh-N` batch (bench/selection/tuning/<api>.fresh-N.jsonl) was written and committed before the selector changes made after it, so its first evaluation was an unseen check of the selector as it stood then.',
+      '',
+      `| batch ${METRIC_HEADER}`,
+      '|---|---:|---:|---:|---:|---:|',
+      ...Object.entries(tuningBatches).map(([batch, metrics]) => row([batch, ...metricCells(metrics)])),
+    );
+  }
   lines.push('', '## Per API', '', `| API | catalog tools | split | withheld ${METRIC_HEADER} prompt tokens, top 5 (mean) | prompt tokens, whole list |`, '|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|');
   for (const api of apis) {
     for (const split of splits) {
       const entry = api.splits[split];
+      if (entry === undefined) continue;
       lines.push(row([api.name, api.tools, split, entry.withheld, ...metricCells(entry.lexical), Math.round(entry.topFiveTokens), api.wholeListTokens]));
     }
   }

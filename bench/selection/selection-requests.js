@@ -1,5 +1,7 @@
 // The labelled requests of the selection evaluation: one JSON object a line,
 // `{ "request": "…", "operations": ["METHOD /path", …] }` (any listed operation serves the request).
+// A split holds `<api>.jsonl` and, for requests written later in batches, `<api>.<batch>.jsonl`
+// (tuning/box.fresh-1.jsonl): each batch is written before the selector changes it is meant to check.
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 
@@ -7,25 +9,29 @@ export const SELECTION_DIRECTORY = new URL('./', import.meta.url);
 /** The splits: `tuning` may be looked at request by request; `held-out` only in aggregate. */
 export const SPLITS = ['tuning', 'held-out'];
 
+/** The batch of `<api>.jsonl`: the requests written before the selector. */
+export const FIRST_BATCH = 'first';
+
 /**
  * @param {string} split `tuning`, `held-out`, or `intent` (the Payments requests of the intent study)
- * @returns {Map<string, Array<{ request: string, operations: string[] }>>} requests by API key (file name)
+ * @param {{ batch?: string }} [options] only the requests of this batch (`first`, or the `<batch>` of `<api>.<batch>.jsonl`)
+ * @returns {Map<string, Array<{ request: string, operations: string[], batch: string }>>} requests by API key (file name up to the first dot)
  */
-export function loadRequests(split) {
+export function loadRequests(split, { batch } = {}) {
   const directory = new URL(`./${split}/`, SELECTION_DIRECTORY);
   const byApi = new Map();
   for (const file of readdirSync(directory).filter((name) => name.endsWith('.jsonl')).sort()) {
+    const [api, fileBatch = FIRST_BATCH] = file.replace(/\.jsonl$/, '').split('.');
+    if (batch !== undefined && fileBatch !== batch) continue;
     const lines = readFileSync(new URL(file, directory), 'utf8').split('\n').filter((line) => line.trim() !== '');
-    byApi.set(
-      file.replace(/\.jsonl$/, ''),
-      lines.map((line, index) => {
-        const entry = JSON.parse(line);
-        if (typeof entry.request !== 'string' || !Array.isArray(entry.operations) || entry.operations.length === 0) {
-          throw new Error(`${split}/${file} line ${index + 1}: expected { request, operations: [...] }`);
-        }
-        return entry;
-      }),
-    );
+    const entries = lines.map((line, index) => {
+      const entry = JSON.parse(line);
+      if (typeof entry.request !== 'string' || !Array.isArray(entry.operations) || entry.operations.length === 0) {
+        throw new Error(`${split}/${file} line ${index + 1}: expected { request, operations: [...] }`);
+      }
+      return { ...entry, batch: fileBatch };
+    });
+    byApi.set(api, [...(byApi.get(api) ?? []), ...entries]);
   }
   return byApi;
 }
