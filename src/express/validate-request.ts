@@ -3,6 +3,7 @@ import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import type { NextFunction, Request as ExpressRequest, RequestHandler, Response as ExpressResponse } from 'express';
 import { AicapError } from '../errors/aicap-error.js';
+import { isJsonMediaType, mediaTypeOf } from '../internal/parse-media-type.js';
 import type { RouteDescription } from '../server/derive-tool.js';
 import { problemAnswer } from '../server/problem-response.js';
 
@@ -84,13 +85,12 @@ function toProblem(location: string, error: ErrorObject): RequestProblem {
 /** Reads and parses a JSON body onto `request.body`; answers the problem itself and returns `false` when it cannot. */
 async function readBody(request: ExpressRequest, response: ExpressResponse): Promise<boolean> {
   const incoming = request as IncomingMessage;
-  const type = incoming.headers['content-type']?.split(';')[0]?.trim().toLowerCase();
   const hasBody = incoming.headers['content-length'] !== undefined ? incoming.headers['content-length'] !== '0' : incoming.headers['transfer-encoding'] !== undefined;
   if (!hasBody) {
     request.body = undefined;
     return true;
   }
-  if (type !== 'application/json' && !type?.endsWith('+json')) {
+  if (!isJsonMediaType(mediaTypeOf(incoming.headers['content-type']))) {
     send(response, 415, 'Unsupported Media Type', 'Send the request body as application/json.');
     return false;
   }

@@ -1,5 +1,6 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
+import { mediaTypeOf } from '../internal/parse-media-type.js';
 
 /** The cookie that carries the per-run token after the first page load. */
 export const INSPECTOR_COOKIE = 'aicap_inspector';
@@ -30,8 +31,7 @@ export function guardInspectorRequest(request: IncomingMessage, url: URL, expect
   }
   if (request.method === 'GET' || request.method === 'HEAD') return undefined;
   if (request.method !== 'POST') return { status: 405, message: `Refused: ${request.method ?? '?'} is not used by the inspector (GET reads, POST acts).` };
-  const contentType = (request.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
-  if (contentType !== 'application/json') return { status: 415, message: 'Refused: actions take a JSON body (Content-Type: application/json).' };
+  if (mediaTypeOf(request.headers['content-type']) !== 'application/json') return { status: 415, message: 'Refused: actions take a JSON body (Content-Type: application/json).' };
   return undefined;
 }
 

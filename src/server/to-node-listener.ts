@@ -1,7 +1,9 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Readable } from 'node:stream';
 import type { TLSSocket } from 'node:tls';
+import { isEventStream } from '../internal/parse-media-type.js';
 import type { ManifestHandler, ManifestRequest } from './create-manifest-handler.js';
+import { pathOfTarget } from './path-of-url.js';
 
 /** A framework-free handler: one Web `Request` in, one `Response` out. */
 export type FetchHandler = (request: Request) => Response | Promise<Response>;
@@ -74,16 +76,7 @@ export function toManifestRequest(incoming: IncomingMessage, outgoing: ServerRes
  * @internal
  */
 export function requestPath(incoming: IncomingMessage, expected: string): string {
-  const target = requestTarget(incoming);
-  const queryAt = target.indexOf('?');
-  const raw = queryAt === -1 ? target : target.slice(0, queryAt);
-  if (raw === expected) return raw;
-  try {
-    // Dot segments, percent-encoding and absolute-form targets are normalized as the fetch path does.
-    return new URL(target, 'http://localhost').pathname;
-  } catch {
-    return raw;
-  }
+  return pathOfTarget(requestTarget(incoming), expected);
 }
 
 function requestTarget(incoming: IncomingMessage): string {
@@ -159,7 +152,7 @@ export async function writeNodeResponse(response: Response, outgoing: ServerResp
     return;
   }
   // Streams must reach the client before the first event; everything else goes out with its body.
-  if (response.headers.get('Content-Type')?.startsWith('text/event-stream')) outgoing.flushHeaders();
+  if (isEventStream(response.headers.get('Content-Type'))) outgoing.flushHeaders();
   const reader = response.body.getReader();
   const onClose = (): void => void reader.cancel().catch(() => undefined);
   outgoing.once('close', onClose);

@@ -1,5 +1,6 @@
 import type { ConsumerRequirements, HttpMethod, Parameter, ParameterLocation, Returns } from '../../manifest/manifest-v0.js';
 import { AicapError } from '../../errors/aicap-error.js';
+import { mediaTypeOf } from '../../internal/parse-media-type.js';
 import { REDACTED, type Redactor } from '../policy/create-redactor.js';
 import { InvalidArgumentsError, type ArgumentProblem } from './invalid-arguments-error.js';
 
@@ -81,7 +82,7 @@ export function buildToolRequest(input: BuildToolRequestInput): ToolRequest {
   const problems: ArgumentProblem[] = [];
   const parameters = shape.parameters ?? {};
 
-  const unsupported = (input.consumerRequirements?.content_types ?? []).filter((type) => !SUPPORTED_MEDIA_TYPE.test(type.split(';')[0]?.trim() ?? ''));
+  const unsupported = (input.consumerRequirements?.content_types ?? []).filter((type) => !SUPPORTED_MEDIA_TYPE.test(mediaTypeOf(type)));
   if (unsupported.length > 0) {
     throw new AicapError('TOOL_DISABLED', `The service requires consumers to handle ${unsupported.join(', ')} (\`consumer_requirements.content_types\`), which aicap cannot read; "${shape.id}" cannot be called.`);
   }

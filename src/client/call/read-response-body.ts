@@ -1,3 +1,4 @@
+import { isJsonMediaType, mediaTypeOf } from '../../internal/parse-media-type.js';
 import { DEFAULT_MAX_DEPTH, parseJsonDocument } from '../../manifest/parse-manifest.js';
 
 /** A response body, read under a size cap and decoded by its media type. */
@@ -14,18 +15,8 @@ export interface ResponseBody {
   parseError?: string;
 }
 
-/** True for `application/json`, `application/problem+json` and every other `+json` type. */
-export function isJsonMediaType(mediaType: string): boolean {
-  return mediaType === 'application/json' || (mediaType.startsWith('application/') && mediaType.endsWith('+json'));
-}
-
 function isTextMediaType(mediaType: string): boolean {
   return mediaType.startsWith('text/') || mediaType === 'application/xml' || mediaType.endsWith('+xml') || mediaType === 'application/x-www-form-urlencoded' || mediaType === 'application/javascript';
-}
-
-/** Media type of a `Content-Type` value: the part before parameters, trimmed and lower-cased. */
-export function mediaTypeOf(contentType: string | null): string {
-  return (contentType ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
 }
 
 /**

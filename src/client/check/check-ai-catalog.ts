@@ -1,4 +1,5 @@
 import { AI_CATALOG_MEDIA_TYPE, readAiCatalog } from '../discover/read-ai-catalog.js';
+import { mediaTypeOf } from '../../internal/parse-media-type.js';
 import { MANIFEST_MEDIA_TYPE } from '../../manifest/manifest-v0.js';
 import type { FetchFunction } from '../client-types.js';
 import { describeError, type AddCheck } from './check-result.js';
@@ -32,7 +33,7 @@ export async function checkAiCatalog(manifestUrl: string, fetch: FetchFunction, 
     add('catalog', 'fail', `${url} is not JSON`);
     return;
   }
-  const mediaType = (answer.headers.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
+  const mediaType = mediaTypeOf(answer.headers.get('content-type'));
   const catalog = readAiCatalog(document, url);
   const listsManifest = catalog.entries.some((entry) => entry.type === MANIFEST_MEDIA_TYPE && entry.url === manifestUrl);
   const problems = [

@@ -4,6 +4,7 @@ import { parseManifest } from '../../manifest/parse-manifest.js';
 import { defaultManifestMaxSizeInBytes } from '../../manifest/manifest-size-limit.js';
 import { findSecretValues } from '../../manifest/find-secret-values.js';
 import { AicapError } from '../../errors/aicap-error.js';
+import { mediaTypeOf } from '../../internal/parse-media-type.js';
 import { createGuardedFetch } from '../fetch/create-guarded-fetch.js';
 import type { GuardedFetchOptions } from '../fetch/guarded-fetch-options.js';
 import { checkOriginBinding } from '../trust/check-origin-binding.js';
@@ -80,7 +81,7 @@ export async function checkCapabilities(originOrUrl: string, options: CheckCapab
     await detectMcpServer(originOrUrl, fetch, add);
     return { url, ok: false, checks };
   }
-  const contentType = (response.headers.get('content-type') ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
+  const contentType = mediaTypeOf(response.headers.get('content-type'));
   if (response.status !== 200 || contentType === 'application/mcp-server-card+json') {
     const challenge = response.headers.get('www-authenticate');
     const found = response.status === 200 ? 'is an MCP Server Card, not a manifest' : `answered ${response.status}${challenge ? ` (WWW-Authenticate: ${challenge}; pass --token)` : ''}; expected 200`;

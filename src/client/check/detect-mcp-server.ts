@@ -1,4 +1,5 @@
 import { isRecord } from '../../internal/is-record.js';
+import { mediaTypeOf } from '../../internal/parse-media-type.js';
 import type { FetchFunction } from '../client-types.js';
 import { parseLinkHeader } from '../discover/parse-link-header.js';
 import { AI_CATALOG_MEDIA_TYPE, readAiCatalog } from '../discover/read-ai-catalog.js';
@@ -101,7 +102,7 @@ async function getJson(url: string, fetch: FetchFunction, mediaType: string): Pr
     const text = answer.status === 200 ? await readCapped(answer) : (await answer.body?.cancel(), undefined);
     if (text === undefined) return undefined;
     const body = JSON.parse(text) as unknown;
-    return isRecord(body) ? { mediaType: (answer.headers.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase(), body } : undefined;
+    return isRecord(body) ? { mediaType: mediaTypeOf(answer.headers.get('content-type')), body } : undefined;
   } catch {
     return undefined;
   }

@@ -1,5 +1,6 @@
 import { AicapError } from '../../errors/aicap-error.js';
 import { ManifestValidationError } from '../../errors/manifest-validation-error.js';
+import { isJsonMediaType, mediaTypeOf } from '../../internal/parse-media-type.js';
 import { digestManifest } from '../../manifest/digest-manifest.js';
 import { MANIFEST_MEDIA_TYPE, type Manifest } from '../../manifest/manifest-v0.js';
 import { parseManifest } from '../../manifest/parse-manifest.js';
@@ -58,8 +59,8 @@ function sameBytes(left: Uint8Array, right: Uint8Array): boolean {
 }
 
 function readManifest(context: ClientContext, result: CachedFetchResult): Manifest {
-  const contentType = (result.headers.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
-  if (contentType !== '' && contentType !== 'application/json' && !contentType.endsWith('+json')) {
+  const contentType = mediaTypeOf(result.headers.get('content-type'));
+  if (contentType !== '' && !isJsonMediaType(contentType)) {
     throw new AicapError(
       'MANIFEST_PARSE_FAILED',
       `Manifest at ${redactUrl(result.url)} has Content-Type ${JSON.stringify(contentType.slice(0, 100))}; expected ${MANIFEST_MEDIA_TYPE} or application/json. Serve the manifest as JSON.`,

@@ -1,5 +1,6 @@
 import { Agent, fetch as undiciFetch, type Dispatcher } from 'undici';
 import { AicapError } from '../../errors/aicap-error.js';
+import { isEventStream } from '../../internal/parse-media-type.js';
 import type { FetchFunction } from '../client-types.js';
 import { ResponseTooLargeError } from '../errors/response-too-large-error.js';
 import { redactUrl } from '../redact-url.js';
@@ -179,10 +180,6 @@ function createBufferedFetch(dispatcher: Agent, settings: GuardedFetchSettings, 
       callerSignal?.removeEventListener('abort', onCallerAbort);
     }
   };
-}
-
-function isEventStream(contentType: string | null): boolean {
-  return contentType !== null && contentType.split(';')[0]?.trim().toLowerCase() === 'text/event-stream';
 }
 
 function parseUrl(input: string | URL): URL {

@@ -4,6 +4,7 @@
  * @module
  */
 import { AicapError } from '../../errors/aicap-error.js';
+import { isJsonMediaType, mediaTypeOf } from '../../internal/parse-media-type.js';
 import type { EventSchema, TemporalBehavior } from '../../manifest/manifest-v0.js';
 import { parseRetryAfter } from '../call/retry/parse-retry-after.js';
 import type { FetchFunction } from '../client-types.js';
@@ -71,8 +72,8 @@ export function classifyStatus(context: AttemptContext, response: Response, medi
   const { status } = response;
   const release = (): void => void response.body?.cancel().catch(() => {});
   if (status === 200) {
-    const received = (response.headers.get('content-type') ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
-    if (received === mediaType || (mediaType === 'application/json' && received.endsWith('+json'))) return undefined;
+    const received = mediaTypeOf(response.headers.get('content-type'));
+    if (received === mediaType || (mediaType === 'application/json' && isJsonMediaType(received))) return undefined;
     release();
     throw protocolError(context, status, received ? `\`Content-Type: ${received}\` where \`${mediaType}\` was asked for` : `no \`Content-Type\` where \`${mediaType}\` was asked for`);
   }

@@ -1,3 +1,4 @@
+import { isJsonMediaType as isJsonEssence, mediaTypeOf } from '../../internal/parse-media-type.js';
 import type { Parameter, Tool } from '../../manifest/manifest-v0.js';
 import { parameterFromSchema } from './parameter-object.js';
 import { followSchema } from './schema-object.js';
@@ -31,7 +32,7 @@ export function transformRequestBodyObject(value: unknown, documentUrl: string, 
   const required = body['required'] === true;
   const mediaTypes = Object.keys(body['content']);
   const json = mediaTypes.find((type) => isJsonMediaType(type));
-  const form = mediaTypes.find((type) => type.split(';')[0]!.trim().toLowerCase() === 'application/x-www-form-urlencoded');
+  const form = mediaTypes.find((type) => mediaTypeOf(type) === 'application/x-www-form-urlencoded');
   const chosen = json ?? form;
   if (chosen === undefined) {
     const listed = mediaTypes.join(', ') || 'none';
@@ -83,6 +84,6 @@ export function transformRequestBodyObject(value: unknown, documentUrl: string, 
 
 /** `application/json` or any `+json` media type. @internal */
 export function isJsonMediaType(mediaType: string): boolean {
-  const essence = mediaType.split(';')[0]!.trim().toLowerCase();
-  return essence === 'application/json' || essence.endsWith('+json') || essence === '*/*';
+  const essence = mediaTypeOf(mediaType);
+  return isJsonEssence(essence) || essence === '*/*';
 }

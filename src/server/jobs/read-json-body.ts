@@ -1,3 +1,4 @@
+import { isJsonMediaType, mediaTypeOf } from '../../internal/parse-media-type.js';
 import { jobProblem } from './job-answers.js';
 
 /**
@@ -5,8 +6,7 @@ import { jobProblem } from './job-answers.js';
  * media type that is not JSON, 413 past the limit (reading stops there), 400 for text that is not JSON.
  */
 export async function readJsonBody(request: Request, maxBytes: number): Promise<unknown> {
-  const type = request.headers.get('Content-Type')?.split(';')[0]?.trim().toLowerCase();
-  if (type !== 'application/json' && !type?.endsWith('+json')) {
+  if (!isJsonMediaType(mediaTypeOf(request.headers.get('Content-Type')))) {
     return jobProblem(415, 'Unsupported Media Type', 'unsupported_media_type', 'Send the answer as application/json.');
   }
   const chunks: Uint8Array[] = [];

@@ -11,7 +11,8 @@ import type { CallError } from '../call-envelope.js';
 import { computeBackoffDelay } from './compute-backoff-delay.js';
 import { matchDeclaredError } from '../match-declared-error.js';
 import { parseRetryAfter } from './parse-retry-after.js';
-import { decodeResponseBody, isJsonMediaType, type ResponseBody } from '../read-response-body.js';
+import { isJsonMediaType } from '../../../internal/parse-media-type.js';
+import { decodeResponseBody, type ResponseBody } from '../read-response-body.js';
 import type { ToolRequest } from '../build-tool-request.js';
 
 /** Retry settings with every default applied. @internal */
