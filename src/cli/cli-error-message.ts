@@ -12,6 +12,7 @@ const FLAG_ADVICE: ReadonlyArray<readonly [RegExp, string]> = [
   [/add the API origin to `trust\.allowedOrigins` if you trust it/g, 'pass `--allow-origin <origin>` if you trust it'],
   [/Manifest given to `createManifestHandler`/g, 'The manifest to serve'],
   [/`(?:jobs\.)?follow\.maxDurationInMs`/g, '`--max-duration <ms>`'],
+  [/call `client\.approve\('([^']+)'\)` to enable it again/g, 'pin it again with `aicap call <origin> $1 --pin` (shared through AICAP_REDIS_URL)'],
 ];
 
 // Socket error codes of a connection that never opened, worded as what the user can check.

@@ -1,11 +1,12 @@
 import { createInterface } from 'node:readline/promises';
 import { AicapError } from '../../index.js';
-import { createClient, type ApprovalRequest, type CallEnvelope, type Client, type OriginCredentials } from '../../client/index.js';
+import type { ApprovalRequest, CallEnvelope, Client, OriginCredentials } from '../../client/index.js';
 import type { CliCommand, CliIo } from '../cli-io.js';
 import { cliAdvice, cliErrorMessage } from '../cli-error-message.js';
 import { MANIFEST_READING_FLAGS, TRUST_FLAGS, clientOptionsFromFlags, manifestReadingUsage, readManifestReadingFlags } from '../network-flags.js';
 import { parseCommandLine, readWholeNumberOption } from '../parse-command-line.js';
 import { createRedactingIo, printRedactedJson, type RedactingIo } from '../redacting-io.js';
+import { SESSION_FLAGS, SHARED_STATE_ENVIRONMENT, openSharedState, sessionUsage } from '../shared-state.js';
 import { terminalSafeJson, terminalSafeText } from '../terminal-safe-text.js';
 import { followJobInCli, isAsyncJob } from './follow-job.js';
 
@@ -32,12 +33,15 @@ Discovers the manifest of <origin>, calls one tool and prints the result envelop
   --max-duration <ms> async jobs: stop following after this long (the job goes on on its server),
                       default ${DEFAULT_MAX_JOB_DURATION_IN_MS}; 0 for no limit
   --json              print only the envelope (no summary on stderr)
+${sessionUsage(20)}  --pin               approve the tool's current definition first: its digest is pinned in
+                      Redis (needs AICAP_REDIS_URL), and a later change disables it in every
+                      process until it is pinned again
 ${manifestReadingUsage(20, { allowOrigin: true })}  -h, --help          show this help
 
 Exit status: 0 the call succeeded, 1 it failed (the envelope says why), 2 usage error or the
 service could not be discovered. The token, the API key and the values the manifest's
 redact_from_logs names are replaced by [REDACTED] in everything printed.
-`;
+${SHARED_STATE_ENVIRONMENT}`;
 
 /** `aicap call <origin> <toolId> [json-args]`: a thin wrapper over `createClient().call`. */
 export const callCommand: CliCommand = {
@@ -56,6 +60,8 @@ export const callCommand: CliCommand = {
           input: { type: 'string' },
           'max-duration': { type: 'string' },
           json: { type: 'boolean', default: false },
+          pin: { type: 'boolean', default: false },
+          ...SESSION_FLAGS,
           ...MANIFEST_READING_FLAGS,
           ...TRUST_FLAGS,
         },
@@ -94,9 +100,11 @@ export const callCommand: CliCommand = {
       ...(values['api-key'] === undefined ? {} : { apiKey: values['api-key'] }),
     };
 
+    const shared = await openSharedState(io, { session: values.session, requireSession: true, pin: values.pin });
+    if (typeof shared === 'number') return shared;
     let client: Client;
     try {
-      client = createClient({
+      client = shared.createClient({
         ...clientOptions,
         jobs: { follow: { maxDurationInMs } },
         ...(values['agent-id'] === undefined ? {} : { agentId: values['agent-id'] }),
@@ -109,6 +117,7 @@ export const callCommand: CliCommand = {
     try {
       try {
         const service = await client.discover(origin, { credentials });
+        if (values.pin) await client.approve(toolId);
         io.redactor.addParameterNames(service.manifest.policy?.redact_from_logs ?? []);
         // Learns the values under redacted names, wherever the API echoes them.
         io.redactor.arguments(args);

@@ -1,7 +1,7 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { AicapError } from '../../index.js';
-import { createClient, type Client, type OriginCredentials } from '../../client/index.js';
+import type { Client, OriginCredentials } from '../../client/index.js';
 import { createMcpBridge, type UnavailableService } from '../../mcp/index.js';
 import { toNodeListener } from '../../server/index.js';
 import type { CliCommand, CliIo } from '../cli-io.js';
@@ -9,6 +9,7 @@ import { loadMcpSdk } from '../../mcp/load-mcp-sdk.js';
 import { cliErrorMessage } from '../cli-error-message.js';
 import { MANIFEST_READING_FLAGS, clientOptionsFromFlags, manifestReadingUsage, readManifestReadingFlags } from '../network-flags.js';
 import { parseCommandLine, readWholeNumberOption } from '../parse-command-line.js';
+import { SESSION_FLAGS, SHARED_STATE_ENVIRONMENT, openSharedState, sessionUsage } from '../shared-state.js';
 import { terminalSafeText } from '../terminal-safe-text.js';
 
 const USAGE = `Usage: aicap mcp <origin|manifest-url>... [--token [<origin>=]<t>]... [--api-key [<origin>=]<k>]...
@@ -31,12 +32,12 @@ by the declared contract. Calls that need approval are asked through the host (M
   --agent-id <id>           value of the agent id header when a manifest asks for one, default "aicap-mcp"
   --host-approves           for hosts without elicitation: tools that need human approval run when
                             the host calls them (the host asked the user); without it they are refused
-${manifestReadingUsage(26)}  -h, --help                show this help
+${sessionUsage(26)}${manifestReadingUsage(26)}  -h, --help                show this help
 
 An origin that cannot be loaded is reported on stderr and listed as one tool that says why (and
 retries); the others are served. Exit status: 0 when the host disconnects (stdio) or on SIGINT/SIGTERM
 (--http), 1 when no origin could be loaded, 2 usage error.
-`;
+${SHARED_STATE_ENVIRONMENT}`;
 
 /** `aicap mcp <origin…>`: a thin wrapper over `createMcpBridge`, on stdio or Streamable HTTP. */
 export const mcpCommand: CliCommand = {
@@ -53,6 +54,7 @@ export const mcpCommand: CliCommand = {
         port: { type: 'string' },
         query: { type: 'string' },
         'max-tools': { type: 'string' },
+        ...SESSION_FLAGS,
         ...MANIFEST_READING_FLAGS,
       },
       positionals: { min: 1, missing: 'the origin or manifest URL of at least one API', expected: 'origins or manifest URLs' },
@@ -79,8 +81,10 @@ export const mcpCommand: CliCommand = {
       return 2;
     }
     const hostApproves = parsed.values['host-approves'];
+    const shared = await openSharedState(io, { session: parsed.values.session, requireSession: true });
+    if (typeof shared === 'number') return shared;
     // Hosts without elicitation confirm tool calls with the user themselves; only then is auto-approval honest.
-    const client = createClient({ ...clientOptions, agentId: parsed.values['agent-id'], approve: () => hostApproves });
+    const client = shared.createClient({ ...clientOptions, agentId: parsed.values['agent-id'], approve: () => hostApproves });
     const unavailable = await discoverAll(client, targets, credentials, io);
     if (unavailable.length === targets.length) {
       await client.close();

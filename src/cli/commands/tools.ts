@@ -1,5 +1,5 @@
 import { AicapError } from '../../index.js';
-import { createClient, type DiscoveredService } from '../../client/index.js';
+import type { DiscoveredService } from '../../client/index.js';
 import { createCatalog, EXPORT_FORMATS, exportTools, selectTools, type CatalogTool, type ExportFormat } from '../../tools/index.js';
 import type { CliCommand, CliIo } from '../cli-io.js';
 import { cliErrorMessage } from '../cli-error-message.js';
@@ -7,6 +7,7 @@ import { MANIFEST_READING_FLAGS, TRUST_FLAGS, clientOptionsFromFlags, manifestRe
 import { parseCommandLine } from '../parse-command-line.js';
 import { createRedactingIo } from '../redacting-io.js';
 import { isUrlSource, readManifestFile } from '../read-manifest-file.js';
+import { SHARED_STATE_ENVIRONMENT, openSharedState } from '../shared-state.js';
 import { terminalSafeJson, terminalSafeText } from '../terminal-safe-text.js';
 
 const DEFAULT_TOP = 5;
@@ -28,7 +29,7 @@ Discovers (or reads) a manifest, applies the trust checks, and prints its tools 
 ${manifestReadingUsage(23, { allowOrigin: true })}  -h, --help             show this help
 
 Exit status: 0 ok, 1 discovery or trust failed, 2 usage error or unreadable file.
-`;
+${SHARED_STATE_ENVIRONMENT}`;
 
 /** `aicap tools …`: discovery, trust and export through the public client and tools API. */
 export const toolsCommand: CliCommand = {
@@ -78,7 +79,9 @@ export const toolsCommand: CliCommand = {
     const clientOptions = limits === undefined ? undefined : clientOptionsFromFlags(io, limits, values['allow-origin']);
     if (limits === undefined || clientOptions === undefined) return 2;
 
-    const client = createClient(clientOptions);
+    const shared = await openSharedState(io);
+    if (typeof shared === 'number') return shared;
+    const client = shared.createClient(clientOptions);
     try {
       let service: DiscoveredService;
       if (isUrlSource(source)) {
