@@ -15,7 +15,7 @@ export const SESSION_FLAGS: { readonly session: { readonly type: 'string' } } = 
 } as const satisfies CommandOptions;
 
 /** The `Environment:` paragraph of a usage text: what `AICAP_REDIS_URL` shares. */
-export const SHARED_STATE_ENVIRONMENT = `
+export const SHARED_STATE_ENVIRONMENT: string = `
 Environment:
   ${REDIS_URL_VARIABLE}=redis://[user:password@]host:port[/db]
       share the manifest cache, the session budgets and the approval pins with every process that
