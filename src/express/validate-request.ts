@@ -4,6 +4,7 @@ import addFormatsModule from 'ajv-formats';
 import type { NextFunction, Request as ExpressRequest, RequestHandler, Response as ExpressResponse } from 'express';
 import { AicapError } from '../errors/aicap-error.js';
 import { isJsonMediaType, mediaTypeOf } from '../internal/parse-media-type.js';
+import { readCappedBytes } from '../internal/read-capped-bytes.js';
 import type { RouteDescription } from '../server/derive-tool.js';
 import { problemAnswer } from '../server/problem-response.js';
 
@@ -94,18 +95,13 @@ async function readBody(request: ExpressRequest, response: ExpressResponse): Pro
     send(response, 415, 'Unsupported Media Type', 'Send the request body as application/json.');
     return false;
   }
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of incoming as AsyncIterable<Buffer>) {
-    size += chunk.byteLength;
-    if (size > MAX_BODY_BYTES) {
-      send(response, 413, 'Content Too Large', `The request body must not exceed ${MAX_BODY_BYTES} bytes.`);
-      return false;
-    }
-    chunks.push(chunk);
+  const { bytes, exceeded } = await readCappedBytes(incoming as AsyncIterable<Buffer>, MAX_BODY_BYTES);
+  if (exceeded) {
+    send(response, 413, 'Content Too Large', `The request body must not exceed ${MAX_BODY_BYTES} bytes.`);
+    return false;
   }
   try {
-    request.body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as unknown;
+    request.body = JSON.parse(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8')) as unknown;
     return true;
   } catch {
     send(response, 400, 'Bad Request', 'The request body is not valid JSON.');

@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { readCappedBytes } from '../internal/read-capped-bytes.js';
 import type { InspectorSession } from './inspector-session.js';
 
 /** What one API request needs. */
@@ -64,16 +65,11 @@ function streamJobEvents(context: InspectorApiContext, jobId: string): void {
 }
 
 async function readJsonBody(request: IncomingMessage): Promise<Body> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of request as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    if (size > MAX_BODY_IN_BYTES) throw Object.assign(new Error(`The request body is larger than ${MAX_BODY_IN_BYTES} bytes.`), { status: 413 });
-    chunks.push(chunk);
-  }
+  const { bytes, exceeded } = await readCappedBytes(request as AsyncIterable<Buffer>, MAX_BODY_IN_BYTES);
+  if (exceeded) throw Object.assign(new Error(`The request body is larger than ${MAX_BODY_IN_BYTES} bytes.`), { status: 413 });
   let value: unknown;
   try {
-    value = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+    value = JSON.parse(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8'));
   } catch {
     throw Object.assign(new Error('The request body is not JSON.'), { status: 400 });
   }

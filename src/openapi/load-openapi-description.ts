@@ -3,6 +3,7 @@ import { dirname, isAbsolute, relative, resolve as resolvePath, sep } from 'node
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parse as parseYaml, YAMLParseError } from 'yaml';
 import { AicapError } from '../errors/aicap-error.js';
+import { declaredLengthExceeds, readCappedBytes } from '../internal/read-capped-bytes.js';
 import { OpenApiInvalidError } from './openapi-invalid-error.js';
 
 /** Where an OpenAPI description comes from. */
@@ -224,26 +225,13 @@ async function readDocument(url: URL, limits: ReadLimits, what: string): Promise
 }
 
 async function readCapped(response: Response, maxBytes: number, href: string): Promise<string> {
-  const declared = Number(response.headers.get('content-length'));
-  if (declared > maxBytes) {
+  if (declaredLengthExceeds(response.headers, maxBytes)) {
     await response.body?.cancel();
-    throw new OpenApiInvalidError(`response declares ${declared} bytes, more than \`maxDocumentBytes\` (${maxBytes})`, { location: `GET ${href}` });
+    throw new OpenApiInvalidError(`response declares ${response.headers.get('content-length')} bytes, more than \`maxDocumentBytes\` (${maxBytes})`, { location: `GET ${href}` });
   }
-  if (!response.body) return '';
-  const reader = response.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let total = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    total += value.byteLength;
-    if (total > maxBytes) {
-      await reader.cancel();
-      throw new OpenApiInvalidError(`response is larger than \`maxDocumentBytes\` (${maxBytes})`, { location: `GET ${href}` });
-    }
-    chunks.push(value);
-  }
-  return Buffer.concat(chunks).toString('utf8');
+  const { bytes, exceeded } = await readCappedBytes(response.body, maxBytes);
+  if (exceeded) throw new OpenApiInvalidError(`response is larger than \`maxDocumentBytes\` (${maxBytes})`, { location: `GET ${href}` });
+  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8');
 }
 
 /** Parses JSON or YAML text; errors name the location and line. @internal */

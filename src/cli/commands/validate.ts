@@ -1,5 +1,6 @@
 import { AicapError, HTTPError, MANIFEST_MEDIA_TYPE, NetworkError, TimeoutError, WELL_KNOWN_PATH, digestManifest, parseManifest } from '../../index.js';
 import type { ValidationIssue, ValidationResult } from '../../index.js';
+import { readCappedBytes } from '../../internal/read-capped-bytes.js';
 import type { CliCommand, CliIo } from '../cli-io.js';
 import { cliErrorMessage } from '../cli-error-message.js';
 import { MANIFEST_READING_FLAGS, manifestReadingUsage, readManifestReadingFlags } from '../network-flags.js';
@@ -109,37 +110,9 @@ async function readUrl(url: URL, timeoutInMs: number, maxSizeInBytes: number): P
   }
   // Content-Length is not trusted: the bytes are counted as they arrive and reading stops past the cap.
   try {
-    return await readCapped(response.body ?? new ReadableStream(), maxSizeInBytes);
+    return (await readCappedBytes(response.body, maxSizeInBytes)).bytes;
   } catch (error) {
     throw signal.aborted ? timedOut() : new NetworkError({ method: 'GET', url: url.href, cause: error });
   }
 }
 
-async function readCapped(body: ReadableStream<Uint8Array>, maxSizeInBytes: number): Promise<Uint8Array> {
-  const reader = body.getReader();
-  const chunks: Uint8Array[] = [];
-  let total = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    chunks.push(value);
-    total += value.byteLength;
-    if (total > maxSizeInBytes) {
-      await reader.cancel();
-      break;
-    }
-  }
-  return concat(chunks, Math.min(total, maxSizeInBytes + 1));
-}
-
-function concat(chunks: Uint8Array[], length: number): Uint8Array {
-  const result = new Uint8Array(length);
-  let offset = 0;
-  for (const chunk of chunks) {
-    const part = chunk.subarray(0, length - offset);
-    result.set(part, offset);
-    offset += part.byteLength;
-    if (offset >= length) break;
-  }
-  return result;
-}

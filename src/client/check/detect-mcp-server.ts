@@ -1,5 +1,6 @@
 import { isRecord } from '../../internal/is-record.js';
 import { mediaTypeOf } from '../../internal/parse-media-type.js';
+import { declaredLengthExceeds, readCappedBytes } from '../../internal/read-capped-bytes.js';
 import type { FetchFunction } from '../client-types.js';
 import { parseLinkHeader } from '../discover/parse-link-header.js';
 import { AI_CATALOG_MEDIA_TYPE, readAiCatalog } from '../discover/read-ai-catalog.js';
@@ -126,13 +127,12 @@ async function probeJsonRpc(endpoint: string, fetch: FetchFunction): Promise<str
 }
 
 async function readCapped(answer: Response): Promise<string | undefined> {
-  const length = Number(answer.headers.get('content-length') ?? '0');
-  if (length > MAX_BODY_IN_BYTES) {
+  if (declaredLengthExceeds(answer.headers, MAX_BODY_IN_BYTES)) {
     await answer.body?.cancel();
     return undefined;
   }
-  const bytes = new Uint8Array(await answer.arrayBuffer());
-  return bytes.byteLength > MAX_BODY_IN_BYTES ? undefined : new TextDecoder().decode(bytes);
+  const { bytes, exceeded } = await readCappedBytes(answer.body, MAX_BODY_IN_BYTES);
+  return exceeded ? undefined : new TextDecoder().decode(bytes);
 }
 
 function firstRemote(card: Record<string, unknown>): string | undefined {

@@ -1,3 +1,4 @@
+import { declaredLengthExceeds } from '../../internal/read-capped-bytes.js';
 import { ResponseTooLargeError } from '../errors/response-too-large-error.js';
 import { redactUrl } from '../redact-url.js';
 import type { GuardedFetchSettings } from './guarded-fetch-options.js';
@@ -24,13 +25,12 @@ export function guardResponse(response: Response, context: GuardResponseContext)
   const { method, url, settings } = context;
   const { maxResponseSizeInBytes } = settings;
   const tooLarge = (): ResponseTooLargeError => new ResponseTooLargeError({ maxSizeInBytes: maxResponseSizeInBytes, method, url: redactUrl(url), option: settings.names.maxResponseSizeInBytes });
-  const declaredLength = Number(response.headers.get('content-length'));
   const source = response.body;
   let body: ReadableStream<Uint8Array> | null = null;
   if (source === null || NULL_BODY_STATUSES.has(response.status)) {
     void source?.cancel().catch(() => undefined);
     context.onSettled();
-  } else if (Number.isFinite(declaredLength) && declaredLength > maxResponseSizeInBytes && !response.headers.has('content-encoding')) {
+  } else if (declaredLengthExceeds(response.headers, maxResponseSizeInBytes)) {
     // An honest Content-Length over the cap fails before reading; a lying one is caught while streaming.
     void source.cancel().catch(() => undefined);
     context.onSettled();

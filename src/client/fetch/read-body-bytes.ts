@@ -1,4 +1,5 @@
 import type { AicapError } from '../../errors/aicap-error.js';
+import { declaredLengthExceeds, readCappedBytes } from '../../internal/read-capped-bytes.js';
 
 const EMPTY_BODY = new Uint8Array(0);
 
@@ -8,23 +9,11 @@ const EMPTY_BODY = new Uint8Array(0);
  */
 export async function readBodyBytes(response: Response, maxSizeInBytes: number, tooLarge: () => AicapError): Promise<Uint8Array> {
   if (response.body === null) return EMPTY_BODY;
-  const declaredLength = Number(response.headers.get('content-length') ?? Number.NaN);
-  if (Number.isFinite(declaredLength) && declaredLength > maxSizeInBytes && !response.headers.has('content-encoding')) {
+  if (declaredLengthExceeds(response.headers, maxSizeInBytes)) {
     await response.body.cancel().catch(() => undefined);
     throw tooLarge();
   }
-  const chunks: Uint8Array[] = [];
-  let sizeInBytes = 0;
-  const reader = response.body.getReader();
-  for (;;) {
-    const chunk = await reader.read();
-    if (chunk.done) break;
-    sizeInBytes += chunk.value.byteLength;
-    if (sizeInBytes > maxSizeInBytes) {
-      await reader.cancel().catch(() => undefined);
-      throw tooLarge();
-    }
-    chunks.push(chunk.value);
-  }
-  return chunks.length === 0 ? EMPTY_BODY : chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks);
+  const { bytes, exceeded } = await readCappedBytes(response.body, maxSizeInBytes);
+  if (exceeded) throw tooLarge();
+  return bytes;
 }

@@ -2,6 +2,7 @@ import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream';
 import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
 import type { AicapError } from '../../errors/aicap-error.js';
+import { declaredLengthExceeds } from '../../internal/read-capped-bytes.js';
 import { ContentEncodingRefusedError } from '../errors/content-encoding-refused-error.js';
 import { MAX_CONTENT_CODINGS } from './map-transport-error.js';
 
@@ -35,8 +36,7 @@ export interface NodeBodyContext {
  */
 export function readNodeBody(body: Readable, context: NodeBodyContext): Promise<Uint8Array> {
   const encoding = context.headers.get('content-encoding');
-  const declaredLength = Number(context.headers.get('content-length') ?? Number.NaN);
-  if (encoding === null && Number.isFinite(declaredLength) && declaredLength > context.maxSizeInBytes) {
+  if (declaredLengthExceeds(context.headers, context.maxSizeInBytes)) {
     discardBody(body);
     return Promise.reject(context.tooLarge());
   }

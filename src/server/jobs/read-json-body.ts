@@ -1,4 +1,5 @@
 import { isJsonMediaType, mediaTypeOf } from '../../internal/parse-media-type.js';
+import { readCappedBytes } from '../../internal/read-capped-bytes.js';
 import { jobProblem } from './job-answers.js';
 
 /**
@@ -9,17 +10,10 @@ export async function readJsonBody(request: Request, maxBytes: number): Promise<
   if (!isJsonMediaType(mediaTypeOf(request.headers.get('Content-Type')))) {
     return jobProblem(415, 'Unsupported Media Type', 'unsupported_media_type', 'Send the answer as application/json.');
   }
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  if (request.body) {
-    for await (const chunk of request.body) {
-      size += chunk.byteLength;
-      if (size > maxBytes) return jobProblem(413, 'Content Too Large', 'body_too_large', `The body must not exceed ${maxBytes} bytes.`);
-      chunks.push(chunk);
-    }
-  }
+  const { bytes, exceeded } = await readCappedBytes(request.body, maxBytes);
+  if (exceeded) return jobProblem(413, 'Content Too Large', 'body_too_large', `The body must not exceed ${maxBytes} bytes.`);
   try {
-    return JSON.parse(Buffer.concat(chunks).toString('utf8')) as unknown;
+    return JSON.parse(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8')) as unknown;
   } catch {
     return jobProblem(400, 'Bad Request', 'invalid_json', 'The body is not valid JSON.');
   }
