@@ -57,7 +57,8 @@ export interface SelectedTool {
  */
 export function selectTools(tools: readonly CatalogTool[], request: string, options: SelectToolsOptions = {}): SelectedTool[] {
   const { limit, avoidPenalty, smallCatalogSize } = checkSelectOptions(options);
-  const scores = scoreTools(indexFor(tools), parseRequest(request), avoidPenalty);
+  const index = indexFor(tools);
+  const scores = scoreTools(index, parseRequest(request, index.vocabulary), avoidPenalty);
   const keepAll = tools.length <= smallCatalogSize;
   const ranked: SelectedTool[] = [];
   for (const [position, tool] of tools.entries()) {

@@ -1,8 +1,32 @@
-import { FILLER_WORDS, IDENTIFIER_PREFIXES, isQuestionWord, LONGEST_PHRASE, nounMeaning, STOP_WORDS, verbMeaning, type ActionClass } from './selection-lexicon.js';
+import {
+  CONTEXT_PREPOSITIONS,
+  FILLER_WORDS,
+  IDENTIFIER_PREFIXES,
+  isLexiconWord,
+  isQuestionWord,
+  LONGEST_PHRASE,
+  nounMeaning,
+  PARTICLES,
+  STOP_WORDS,
+  verbMeaning,
+  type ActionClass,
+} from './selection-lexicon.js';
+import type { VerbMeaning } from './selection-lexicon.js';
 import { splitWords, stemWord } from './split-words.js';
 
 /** Kinds of argument value a request can carry; each hints at a parameter the right tool has. */
-export type ValueKind = 'text' | 'name' | 'url' | 'email' | 'repository' | 'path' | 'identifier' | 'amount' | 'percent' | 'time' | 'version' | 'file' | 'commit' | 'number' | 'channel' | 'user';
+export type ValueKind = 'text' | 'name' | 'person' | 'url' | 'email' | 'repository' | 'path' | 'identifier' | 'amount' | 'percent' | 'time' | 'version' | 'file' | 'commit' | 'number' | 'channel' | 'user';
+
+/**
+ * The words the tools of a catalog use, so that the parser can tell vocabulary from names: in
+ * "remove Dana from project 4545" no tool knows "Dana", so it is an argument, not a keyword.
+ */
+export interface Vocabulary {
+  /** Whether a stemmed word is a term of some tool. */
+  has(term: string): boolean;
+  /** Whether a stemmed word is a term of some tool, or a prefix of one, or has one as a prefix (4 letters at least). */
+  knows(term: string): boolean;
+}
 
 /** A request taken apart: the action it asks for, the words to match and the argument values it carries. */
 export interface ParsedRequest {
@@ -16,11 +40,18 @@ export interface ParsedRequest {
   valueKinds: Set<ValueKind>;
   /** Stems of the words written in the plural ("list my workspaces"): a list, not one item, is wanted. */
   plurals: Set<string>;
+  /**
+   * Stemmed nouns of what the request acts on: after the main verb, before the first preposition
+   * ("the urgent tag" in "remove the urgent tag from task 8080"), with their lexicon meanings.
+   */
+  objectNouns: Set<string>;
 }
 
 interface Token {
   /** Lower-case word, or undefined for an argument value. */
   word?: string;
+  /** Whether the word was written with a capital first letter ("Dana"). */
+  capitalised?: boolean;
   value?: ValueKind;
   /** For identifiers: the kind of object their prefix names (`cus_…` → customer). */
   names?: string;
@@ -64,6 +95,19 @@ const VALUE_TERMS: Partial<Record<ValueKind, [string, number]>> = { channel: ['c
 const EXPANSION_WEIGHT = 0.9;
 const PHRASE_WORD_WEIGHT = 0.3;
 const FIRST_PERSON = new Set('i me my mine myself im'.split(' '));
+// Where people are named (a capitalised unknown word, an email, @handle), the right tool is about users or members.
+const PERSON_KINDS = new Set<ValueKind>(['person', 'email', 'user']);
+const PERSON_WEIGHT = 0.4;
+// Adding a person to something is inviting them: Slack invites to a channel, Box and Asana add members.
+const ADD_PERSON_TERMS = ['invit', 'member'];
+// Words after which a verb's object is new ("set a goal", "give me a payment link"), unless it is a read noun.
+const INDEFINITE = new Set('a an new another'.split(' '));
+const READ_NOUNS = new Set('list summary overview count breakdown history'.split(' ').map(stemWord));
+// "drop task 9012 into the Done section": into/onto puts something somewhere.
+const PLACING = new Set('into onto'.split(' '));
+// Words a particle may follow at most: "bring file 6161 back".
+const PARTICLE_DISTANCE = 4;
+const LONGEST_COMPOUND = 3;
 const FIRST_PERSON_WEIGHT = 0.5;
 const PEOPLE_NOUNS = ['user', 'member'];
 const PEOPLE_WEIGHT = 0.5;
@@ -75,20 +119,24 @@ const IDENTIFIER_NOUN_WEIGHT = 0.7;
  * become hints about parameters instead of keywords; the main verb (or a question word) gives the
  * action; words and lexicon phrases become weighted terms.
  */
-export function parseRequest(request: string): ParsedRequest {
+export function parseRequest(request: string, vocabulary?: Vocabulary): ParsedRequest {
   const tokens = tokenizeRequest(request);
   const terms = new Map<string, number>();
+  const compounds = vocabulary ? compoundTerms(tokens, vocabulary) : [];
+  if (vocabulary) markNames(tokens, vocabulary, compounds);
   const add = (term: string, weight: number): void => {
     if (!STOP_WORDS.has(term) && weight > (terms.get(term) ?? 0)) terms.set(term, weight);
   };
   const valueKinds = new Set<ValueKind>();
   const parameterNouns = new Set<string>();
   const stems = tokens.map((token) => (token.word === undefined ? undefined : stemWord(token.word)));
+  for (const compound of compounds) add(compound.term, 1);
   for (const [position, token] of tokens.entries()) {
     if (token.value === undefined) continue;
     valueKinds.add(token.value);
     const valueTerm = VALUE_TERMS[token.value];
     if (valueTerm) add(stemWord(valueTerm[0]), valueTerm[1]);
+    if (PERSON_KINDS.has(token.value)) for (const noun of PEOPLE_NOUNS) add(noun, PERSON_WEIGHT);
     if (token.names) {
       for (const noun of splitWords(token.names).map(stemWord)) {
         add(noun, IDENTIFIER_NOUN_WEIGHT);
@@ -99,7 +147,11 @@ export function parseRequest(request: string): ParsedRequest {
     // Only references name a parameter: "issue 42" is the issue's number, "a task 'buy milk'" is a new task's name.
     if (REFERENCE_KINDS.has(token.value)) for (const noun of nounBefore(stems, position)) parameterNouns.add(noun);
   }
-  const classes = mainAction(stems, add);
+  const action = mainAction(stems, add);
+  const classes = action.classes;
+  if (classes.includes('create') && action.verbs.includes('add') && tokens.some((token) => token.value !== undefined && PERSON_KINDS.has(token.value))) {
+    for (const term of ADD_PERSON_TERMS) add(term, PERSON_WEIGHT);
+  }
   // Words of a lexicon phrase count for the phrase: "logged in" is about the current user, not about logs.
   const inPhrase = new Set<number>();
   for (let position = 0; position < stems.length; position++) {
@@ -120,28 +172,119 @@ export function parseRequest(request: string): ParsedRequest {
   if (stems.some((stem) => stem !== undefined && FIRST_PERSON.has(stem))) add('authenticat', FIRST_PERSON_WEIGHT);
   const plurals = new Set<string>();
   for (const [position, token] of tokens.entries()) if (token.word !== undefined && /[^s]s$/.test(token.word) && stems[position] !== token.word) plurals.add(stems[position]!);
-  return { classes, terms, parameterNouns, valueKinds, plurals };
+  return { classes, terms, parameterNouns, valueKinds, plurals, objectNouns: objectNounsOf(tokens, stems, action) };
+}
+
+/** A word of the catalog written as two or three words of the request: "service account" → `serviceaccount`. */
+function compoundTerms(tokens: readonly Token[], vocabulary: Vocabulary): Array<{ term: string; start: number; length: number }> {
+  const found: Array<{ term: string; start: number; length: number }> = [];
+  for (let start = 0; start < tokens.length; start++) {
+    let joined = tokens[start]!.word;
+    for (let length = 2; joined !== undefined && length <= LONGEST_COMPOUND && start + length <= tokens.length; length++) {
+      const next = tokens[start + length - 1]!.word;
+      if (next === undefined) break;
+      joined += next;
+      const term = stemWord(joined);
+      if (vocabulary.has(term)) found.push({ term, start, length });
+    }
+  }
+  return found;
+}
+
+/**
+ * Words no tool of the catalog knows, and the lexicon neither, are names given as arguments ("remove
+ * Dana from project 4545", "show the service frontend"): they become `name` values, and `person` when
+ * capitalised inside the sentence and not followed by a noun the catalog knows ("the Marketing project").
+ */
+function markNames(tokens: Token[], vocabulary: Vocabulary, compounds: ReadonlyArray<{ start: number; length: number }>): void {
+  const inCompound = new Set(compounds.flatMap(({ start, length }) => Array.from({ length }, (_, offset) => start + offset)));
+  const original = tokens.map((token) => token.word);
+  for (const [position, token] of tokens.entries()) {
+    const word = token.word;
+    if (word === undefined || inCompound.has(position) || word.length < 2) continue;
+    const stem = stemWord(word);
+    if (STOP_WORDS.has(stem) || FILLER_WORDS.has(stem) || CONTEXT_PREPOSITIONS.has(stem) || VALUE_INTRODUCERS.has(stem) || isLexiconWord(stem) || vocabulary.knows(stem)) continue;
+    const next = original[position + 1];
+    const nextIsNoun = next !== undefined && vocabulary.knows(stemWord(next)) && !STOP_WORDS.has(stemWord(next)) && !CONTEXT_PREPOSITIONS.has(stemWord(next));
+    tokens[position] = { value: token.capitalised && position > 0 && !nextIsNoun ? 'person' : 'name' };
+  }
+}
+
+/** Nouns between the main verb and the first preposition, with their lexicon meanings and the verb's implied nouns. */
+function objectNounsOf(tokens: readonly Token[], stems: ReadonlyArray<string | undefined>, action: MainAction): Set<string> {
+  const nouns = new Set<string>(action.nouns);
+  for (let position = action.end; position < tokens.length; position++) {
+    const stem = stems[position];
+    const token = tokens[position]!;
+    if (stem !== undefined && CONTEXT_PREPOSITIONS.has(stem)) break;
+    if (token.value !== undefined) {
+      const valueTerm = VALUE_TERMS[token.value];
+      if (valueTerm) nouns.add(stemWord(valueTerm[0]));
+      if (PERSON_KINDS.has(token.value)) for (const noun of PEOPLE_NOUNS) nouns.add(noun);
+      for (const noun of token.names === undefined ? [] : splitWords(token.names).map(stemWord)) nouns.add(noun);
+      continue;
+    }
+    if (stem === undefined || STOP_WORDS.has(stem) || FILLER_WORDS.has(stem) || isQuestionWord(stem) || verbMeaning(stem) !== undefined) continue;
+    nouns.add(stem);
+    for (const meaning of nounMeaning(stem) ?? []) nouns.add(meaning);
+  }
+  return nouns;
+}
+
+interface MainAction {
+  /** Classes of operation the verb allows; empty without a verb. */
+  classes: ActionClass[];
+  /** Position after the verb (after a question word, or 0 without either): where its object starts. */
+  end: number;
+  /** API verbs of the verb. */
+  verbs: readonly string[];
+  /** Nouns the verb implies ("upload" → file). */
+  nouns: readonly string[];
 }
 
 /** Finds the main verb among the first words and adds its API verbs and implied nouns. */
-function mainAction(stems: ReadonlyArray<string | undefined>, add: (term: string, weight: number) => void): ActionClass[] {
+function mainAction(stems: ReadonlyArray<string | undefined>, add: (term: string, weight: number) => void): MainAction {
   let seen = 0;
   for (let position = 0; position < stems.length && seen < 3; position++) {
     const stem = stems[position];
     if (stem === undefined || FILLER_WORDS.has(stem)) continue;
-    if (seen === 0 && isQuestionWord(stem)) return ['read'];
-    for (let length = Math.min(LONGEST_PHRASE, stems.length - position); length >= 1; length--) {
-      const phrase = stems.slice(position, position + length);
-      if (phrase.includes(undefined)) continue;
-      const meaning = verbMeaning(phrase.join(' '));
-      if (!meaning) continue;
+    if (seen === 0 && isQuestionWord(stem)) return { classes: ['read'], end: position + 1, verbs: [], nouns: [] };
+    const found = verbAt(stems, position);
+    if (found) {
+      const { meaning, end } = found;
       for (const verb of meaning.verbs) add(verb, VERB_EXPANSION_WEIGHT);
       for (const noun of meaning.nouns) add(noun, VERB_EXPANSION_WEIGHT);
-      return [...meaning.classes];
+      const classes = [...meaning.classes];
+      // "set a goal", "give me a payment link": an indefinite object is a new one.
+      let next = end;
+      while (next < stems.length && stems[next] !== undefined && FIRST_PERSON.has(stems[next]!)) next++;
+      if (!classes.includes('create') && INDEFINITE.has(stems[next] ?? '') && !READ_NOUNS.has(stems[next + 1] ?? '')) classes.push('create');
+      if (stems.some((word) => word !== undefined && PLACING.has(word))) for (const placing of ['update', 'create'] as const) if (!classes.includes(placing)) classes.push(placing);
+      return { classes, end: found.particle ? position + 1 : end, verbs: meaning.verbs, nouns: meaning.nouns };
     }
     if (!STOP_WORDS.has(stem)) seen++;
   }
-  return [];
+  return { classes: [], end: 0, verbs: [], nouns: [] };
+}
+
+/** The verb (or verb phrase, or verb with a later particle) at a position. */
+function verbAt(stems: ReadonlyArray<string | undefined>, position: number): { meaning: VerbMeaning; end: number; particle: boolean } | undefined {
+  for (let length = Math.min(LONGEST_PHRASE, stems.length - position); length >= 1; length--) {
+    const phrase = stems.slice(position, position + length);
+    if (phrase.includes(undefined)) continue;
+    // A separable particle first: "bring file 6161 back" is restoring, not bringing.
+    if (length === 1) {
+      for (let later = position + 2; later < Math.min(stems.length, position + 2 + PARTICLE_DISTANCE); later++) {
+        const particle = stems[later];
+        if (particle === undefined || !PARTICLES.has(particle)) continue;
+        const separable = verbMeaning(`${phrase[0]} ${particle}`);
+        if (separable) return { meaning: separable, end: later + 1, particle: true };
+      }
+    }
+    const meaning = verbMeaning(phrase.join(' '));
+    if (meaning) return { meaning, end: position + length, particle: false };
+  }
+  return undefined;
 }
 
 /** The nouns an argument value belongs to: the word (or lexicon phrase) right before it. */
@@ -181,14 +324,14 @@ export function tokenizeRequest(request: string): Token[] {
       continue;
     }
     for (const word of splitRequestWords(part)) {
-      if (nameExpected && !STOP_WORDS.has(stemWord(word)) && !NOT_NAMES.has(word)) {
+      if (nameExpected && !STOP_WORDS.has(stemWord(word.word)) && !NOT_NAMES.has(word.word)) {
         tokens.push({ value: 'name' });
         nameExpected = false;
         continue;
       }
-      nameExpected = NAME_INTRODUCERS.has(word);
+      nameExpected = NAME_INTRODUCERS.has(word.word);
       // Mixed letters and digits ("spambot99") are names or ids, not vocabulary.
-      tokens.push(/\d/.test(word) && /[a-z]/.test(word) ? { value: 'identifier' } : { word });
+      tokens.push(/\d/.test(word.word) && /[a-z]/.test(word.word) ? { value: 'identifier' } : word);
     }
   }
   return tokens;
@@ -202,6 +345,14 @@ function valueToken(kind: ValueKind, text: string): Token {
 }
 
 /** Words of a request; "re-run" and "re-open" stay one word, apostrophes stay inside words. */
-function splitRequestWords(text: string): string[] {
-  return splitWords(text.replace(/\bre-(?=[a-z])/gi, 're').replace(/(\p{L})['\u2019](\p{L})/gu, '$1$2'));
+function splitRequestWords(text: string): Array<{ word: string; capitalised: boolean }> {
+  const joined = text.replace(/\bre-(?=[a-z])/gi, 're').replace(/(\p{L})['\u2019](\p{L})/gu, '$1$2');
+  // Split as splitWords does, keeping whether each word started with a capital (names do).
+  return joined
+    .split(/[^\p{L}\p{N}]+/u)
+    .filter(Boolean)
+    .flatMap((part) => {
+      const capitalised = /^\p{Lu}\p{Ll}/u.test(part);
+      return splitWords(part).map((word, index) => ({ word, capitalised: capitalised && index === 0 }));
+    });
 }

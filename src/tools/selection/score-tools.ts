@@ -1,5 +1,5 @@
 import type { ParsedRequest } from './parse-request.js';
-import type { IndexedTool, ToolIndex } from './tool-index.js';
+import { lowerBound, type IndexedTool, type ToolIndex } from './tool-index.js';
 
 // Subword matches count less than the word itself: "star" finds "stargazer" (the request's word is a
 // prefix of the tool's) and "stargazers" finds "star" (the other way round), below an exact match.
@@ -23,6 +23,12 @@ const REPOSITORY_MATCH = 1.25;
 const OBJECT_NOT_MENTIONED = 0.75;
 // "list my workspaces" wants the collection, not one workspace.
 const ITEM_FOR_PLURAL = 0.85;
+// "show the service frontend" and "delete pod worker-1" name one item: a read, change or delete of the
+// whole collection fits less.
+const COLLECTION_FOR_REFERENCE = 0.85;
+// A resource the request names only after a preposition ("remove Dana from project 4545") is where the
+// action happens, not what it acts on: it counts this share of a mention of the object itself.
+const CONTEXT_CREDIT = 0.35;
 // The weight of `intent.when` in the index, applied to `avoid_when` matches as well.
 const AVOID_FIELD_WEIGHT = 2;
 
@@ -47,16 +53,19 @@ export function scoreTools(index: ToolIndex, request: ParsedRequest, avoidPenalt
     }
     touched.length = 0;
   }
-  const mentioned = new Map<string, boolean>();
-  const isMentioned = (term: string): boolean => {
+  const mentioned = new Map<string, number>();
+  const mentionCredit = (term: string): number => {
     let answer = mentioned.get(term);
-    if (answer === undefined) mentioned.set(term, (answer = mentions(request, term)));
+    if (answer === undefined) {
+      answer = !mentions(request.terms.keys(), term) ? 0 : request.objectNouns.size === 0 || mentions(request.objectNouns, term) ? 1 : CONTEXT_CREDIT;
+      mentioned.set(term, answer);
+    }
     return answer;
   };
   for (const [position, tool] of index.tools.entries()) {
     if (scores[position]! <= 0) continue;
     if (tool.avoidTerms.size > 0 && avoidPenalty > 0) scores[position]! -= avoidPenalty * avoidScore(index, tool, request);
-    if (scores[position]! > 0) scores[position]! *= structuralFactor(tool, request, isMentioned);
+    if (scores[position]! > 0) scores[position]! *= structuralFactor(tool, request, mentionCredit);
   }
   return scores;
 }
@@ -66,14 +75,7 @@ function variantsOf(index: ToolIndex, term: string): Array<[string, number]> {
   const variants: Array<[string, number]> = index.postings.has(term) ? [[term, 1]] : [];
   if (term.length < MIN_PREFIX_LENGTH) return variants;
   const sorted = index.sortedTerms;
-  let low = 0;
-  let high = sorted.length;
-  while (low < high) {
-    const middle = (low + high) >>> 1;
-    if (sorted[middle]! < term) low = middle + 1;
-    else high = middle;
-  }
-  for (let position = low, taken = 0; position < sorted.length && taken < MAX_PREFIX_VARIANTS && sorted[position]!.startsWith(term); position++) {
+  for (let position = lowerBound(sorted, term), taken = 0; position < sorted.length && taken < MAX_PREFIX_VARIANTS && sorted[position]!.startsWith(term); position++) {
     if (sorted[position] === term) continue;
     variants.push([sorted[position]!, PREFIX_OF_TOOL_TERM]);
     taken++;
@@ -93,24 +95,25 @@ function avoidScore(index: ToolIndex, tool: IndexedTool, request: ParsedRequest)
   return total;
 }
 
-/** Whether the request has the term, or a term that is a prefix of it or that it is a prefix of (4 letters at least). */
-function mentions(request: ParsedRequest, term: string): boolean {
-  if (request.terms.has(term)) return true;
-  for (const requestTerm of request.terms.keys()) {
+/** Whether the request terms have the term, or a term that is a prefix of it or that it is a prefix of (4 letters at least). */
+function mentions(requestTerms: Iterable<string>, term: string): boolean {
+  for (const requestTerm of requestTerms) {
+    if (requestTerm === term) return true;
     if (requestTerm.length >= MIN_PREFIX_LENGTH && term.length >= MIN_PREFIX_LENGTH && (term.startsWith(requestTerm) || requestTerm.startsWith(term))) return true;
   }
   return false;
 }
 
 /** Multiplier from the action class and from argument values that fit the tool's parameters. */
-function structuralFactor(tool: IndexedTool, request: ParsedRequest, isMentioned: (term: string) => boolean): number {
+function structuralFactor(tool: IndexedTool, request: ParsedRequest, mentionCredit: (term: string) => number): number {
   let factor = 1;
   if (request.classes.length > 0) factor *= request.classes.includes(tool.actionClass) ? CLASS_MATCH : CLASS_MISMATCH;
   if (tool.objectTerms.length > 0) {
-    const share = tool.objectTerms.filter(isMentioned).length / tool.objectTerms.length;
+    const share = tool.objectTerms.reduce((sum, term) => sum + mentionCredit(term), 0) / tool.objectTerms.length;
     factor *= OBJECT_NOT_MENTIONED + (1 - OBJECT_NOT_MENTIONED) * share;
   }
   if (tool.itemEndpoint && request.parameterNouns.size === 0 && tool.objectTerms.some((term) => request.plurals.has(term))) factor *= ITEM_FOR_PLURAL;
+  if (!tool.itemEndpoint && tool.actionClass !== 'create' && tool.objectTerms.some((term) => request.parameterNouns.has(term))) factor *= COLLECTION_FOR_REFERENCE;
   let nounMatches = 0;
   for (const noun of request.parameterNouns) {
     // Prefixes count: "user octocat" fits `username`, "issue 42" fits `issue_number`.

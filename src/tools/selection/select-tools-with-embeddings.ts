@@ -53,7 +53,8 @@ export async function selectToolsWithEmbeddings(tools: readonly CatalogTool[], r
   if (tools.length === 0) return [];
   const [vectors, [requestVector]] = await Promise.all([vectorsOf(tools, embed), embed([request]).then((result) => checkVectors(result, 1))]);
   if (requestVector!.length !== vectors[0]!.length) throw new AicapError('INVALID_OPTION', `\`embed\` returned a vector of ${requestVector!.length} numbers for the request and of ${vectors[0]!.length} for the tools; use one model for both.`);
-  const lexical = scoreTools(indexFor(tools), parseRequest(request), avoidPenalty);
+  const index = indexFor(tools);
+  const lexical = scoreTools(index, parseRequest(request, index.vocabulary), avoidPenalty);
   const similarity = vectors.map((vector) => cosine(vector, requestVector!));
   const lexicalRank = ranksOf(tools, (position) => lexical[position]!, (position) => lexical[position]! > 0);
   const semanticRank = ranksOf(tools, (position) => similarity[position]!, () => true);

@@ -24,19 +24,28 @@ type VerbEntry = [words: string, classes: ActionClass[], verbs: string, nouns?: 
 // [user words (a space-separated list; `_` joins a phrase), classes, API verbs, implied nouns].
 const VERB_ENTRIES: VerbEntry[] = [
   ['open file report log raise submit', ['create'], 'create open submit'],
+  // "leave" alone is going away ("leave #general"); leaving a comment or a note is writing one.
+  ['leave_a_comment leave_a_note leave_a_message leave_feedback leave_a_review leave_a_reply', ['create'], 'create comment add', 'comment'],
   ['create new make start begin set_up setup establish initiate spin_up', ['create'], 'create start'],
   ['write draft compose', ['create'], 'create write'],
-  ['publish ship release cut', ['create'], 'create publish', 'release'],
+  ['publish ship cut', ['create'], 'create publish', 'release'],
+  // Software releases are published; phone numbers and resources are released (given up).
+  ['release', ['create', 'delete'], 'create publish release delete', 'release'],
   ['add include insert put', ['create', 'update'], 'add create insert'],
   ['invite', ['create'], 'invite add'],
   ['upload', ['create'], 'upload create', 'file content'],
   ['post send tell say announce broadcast', ['create'], 'post send create', 'message'],
+  ['text sms', ['create'], 'send create', 'message'],
+  ['call dial phone ring', ['create'], 'create call', 'call'],
+  ['notify alert', ['create'], 'create send', 'webhook notification'],
   ['share', ['create'], 'share create'],
   ['schedule', ['create'], 'schedule'],
   ['remind', ['create'], 'create add', 'reminder'],
   ['save store keep record', ['create', 'update'], 'create save store set'],
   ['sign_up register onboard enroll', ['create'], 'create register'],
   ['copy duplicate clone', ['create'], 'copy duplicate'],
+  ['fine_tune finetune train', ['create'], 'create', 'fine tune job'],
+  ['ask', ['create', 'read'], 'ask request'],
   ['fork', ['create'], 'fork'],
   ['assign give hand', ['create', 'update'], 'assign add'],
   ['attach', ['create'], 'attach add upload', 'attachment'],
@@ -77,9 +86,10 @@ const VERB_ENTRIES: VerbEntry[] = [
   ['close', ['update', 'delete'], 'close update'],
   ['reopen', ['update'], 'reopen update'],
   ['archive', ['update', 'delete'], 'archive'],
-  ['unarchive restore recover undelete get_back bring_back untrash', ['update', 'create'], 'restore unarchive'],
-  ['delete remove erase destroy drop discard purge trash wipe get_rid_of', ['delete'], 'delete remove'],
-  ['cancel abort stop halt terminate kill end', ['delete', 'update'], 'cancel stop end delete'],
+  ['unarchive restore recover undelete get_back bring_back put_back untrash roll_back revert', ['update', 'create'], 'restore unarchive'],
+  ['delete remove erase destroy drop discard purge trash wipe get_rid_of throw_away take_out', ['delete'], 'delete remove'],
+  ['cancel abort stop halt terminate kill end hang_up', ['delete', 'update'], 'cancel stop end delete'],
+  ['postpone push_back delay reschedule', ['update'], 'update set'],
   ['revoke', ['delete'], 'revoke'],
   ['unfollow', ['delete'], 'unfollow remove delete', 'follow'],
   ['unstar', ['delete'], 'unstar remove delete', 'star'],
@@ -107,6 +117,7 @@ const VERB_ENTRIES: VerbEntry[] = [
 // [user words or `_`-joined phrases, API nouns they mean].
 const NOUN_ENTRIES: Array<[words: string, nouns: string]> = [
   ['bug bug_report ticket defect', 'issue'],
+  ['branch', 'branch ref'],
   ['pr prs pull_request merge_request mr', 'pull'],
   ['repo repos project_repository codebase', 'repository'],
   ['star stars starred stargazer', 'star stargazer'],
@@ -117,12 +128,16 @@ const NOUN_ENTRIES: Array<[words: string, nouns: string]> = [
   ['release_notes version', 'release'],
   ['channel room', 'conversation channel'],
   ['dm direct_message private_message', 'conversation direct message'],
-  ['msg text', 'message'],
+  ['msg text sms text_message', 'message'],
+  ['said talked discussed chat_history', 'history message'],
   ['todo to_do reminder', 'reminder task todo'],
+  ['on_my_plate my_plate workload', 'task'],
   ['emoji thumbs_up', 'reaction emoji'],
   ['do_not_disturb dnd', 'dnd snooze'],
   ['online offline away available', 'presence'],
   ['directory', 'folder'],
+  // "What's in folder 12?" asks for what a container holds.
+  ['whats_in what_is_in inside contents', 'item content'],
   ['document doc', 'file'],
   ['bookmark', 'web link'],
   ['public_link share_link sharing_link', 'shared link'],
@@ -132,7 +147,7 @@ const NOUN_ENTRIES: Array<[words: string, nouns: string]> = [
   ['money funds cash', 'payout transfer balance'],
   ['bank bank_account', 'payout bank account external'],
   ['card credit_card', 'card payment method source'],
-  ['cost', 'price'],
+  ['cost', 'price cost'],
   ['discount promo', 'coupon discount promotion'],
   ['chargeback', 'dispute'],
   ['sales_tax vat gst', 'tax rate'],
@@ -144,12 +159,24 @@ const NOUN_ENTRIES: Array<[words: string, nouns: string]> = [
   ['label', 'label tag'],
   ['tag', 'tag label'],
   ['step substep', 'subtask'],
-  ['blocked_by depends_on dependency', 'dependency'],
+  ['blocked_by depends_on depend dependency blocked blocker cant_start_until cannot_start_until waiting_on', 'dependency dependent'],
+  ['hours time_spent timesheet worked', 'time tracking entry'],
+  ['whenever every_time', 'webhook event subscription'],
+  ['note', 'comment note'],
+  ['comment', 'comment story reply'],
+  ['my_status status_message', 'profile status'],
+  ['out_loud aloud read_aloud text_to_speech tts narrate voice_over', 'speech audio'],
+  ['hateful offensive toxic abusive harmful inappropriate nsfw', 'moderation harmful'],
+  ['gpt chatgpt llm', 'model response completion chat'],
+  ['spent spend spending', 'cost usage spend'],
   ['logged_in who_am_i myself current_user', 'authenticated current user me'],
   ['mail', 'email'],
   ['visitor visitors page_views', 'traffic view'],
   ['quota requests_left requests_remaining', 'rate limit'],
   ['teammate coworker colleague', 'collaborator member'],
+  ['everyone everybody people person folks', 'user member'],
+  ['can_see can_access can_view can_edit has_access have_access', 'access collaborator collaboration permission'],
+  ['editor viewer co_owner previewer uploader', 'role collaboration permission access'],
   ['collaborator', 'collaborator'],
   ['access', 'access collaborator collaboration permission'],
   ['zip', 'zipball archive'],
@@ -221,6 +248,26 @@ export const LONGEST_PHRASE: number = Math.max(...[...verbMeanings.keys(), ...no
 export function verbMeaning(stemmedPhrase: string): VerbMeaning | undefined {
   return verbMeanings.get(stemmedPhrase);
 }
+
+// Every stemmed word of a lexicon entry: such a word is vocabulary even when no tool uses it.
+const lexiconWords = new Set([...verbMeanings.keys(), ...nounMeanings.keys()].flatMap((key) => key.split(' ')));
+
+/** Whether a stemmed word occurs in a lexicon entry ("plate" of "on my plate"). */
+export function isLexiconWord(stemmedWord: string): boolean {
+  return lexiconWords.has(stemmedWord) || QUESTION_WORDS.has(stemmedWord);
+}
+
+/**
+ * Particles of separable phrasal verbs: "bring file 6161 back" is "bring back", "take task 7 out of
+ * project 9" is "take out". The parser joins the verb with a particle a few words later.
+ */
+export const PARTICLES: ReadonlySet<string> = new Set('back out off on up down away over'.split(' ').map(stemWord));
+
+/**
+ * Prepositions that open the context of a request: in "remove Dana from project 4545" the object acted
+ * on is Dana, and project 4545 only says where.
+ */
+export const CONTEXT_PREPOSITIONS: ReadonlySet<string> = new Set('from in into inside within on onto to for of at under off across between'.split(' ').map(stemWord));
 
 /** The API nouns (stemmed) a stemmed word or phrase stands for, if the lexicon has them. */
 export function nounMeaning(stemmedPhrase: string): readonly string[] | undefined {

@@ -3,6 +3,7 @@ import { isPlaceholder } from '../render-tool-description.js';
 import { describeOperation } from './describe-operation.js';
 import type { ActionClass } from './selection-lexicon.js';
 import { nounMeaning, STOP_WORDS } from './selection-lexicon.js';
+import type { Vocabulary } from './parse-request.js';
 import { splitWords, stemWord, stripMarkup } from './split-words.js';
 
 /**
@@ -48,6 +49,8 @@ export interface ToolIndex {
   sortedTerms: string[];
   /** Inverse document frequency of a term, by term. */
   inverseFrequency: Map<string, number>;
+  /** The words of the tools, for telling vocabulary from names in requests. */
+  vocabulary: Vocabulary;
 }
 
 // Indexes are built once per tool list: catalog arrays are not mutated after creation.
@@ -131,7 +134,36 @@ function buildToolIndex(tools: readonly CatalogTool[]): ToolIndex {
   const count = tools.length;
   const inverseFrequency = new Map<string, number>();
   for (const [term, list] of postings) inverseFrequency.set(term, Math.log(1 + (count - list.length + 0.5) / (list.length + 0.5)));
-  return { tools: indexed, postings, sortedTerms: [...postings.keys()].sort(), inverseFrequency };
+  const sortedTerms = [...postings.keys()].sort();
+  // `avoid_when` words are not indexed, but they are the catalog's words all the same.
+  const avoidWords = new Set(indexed.flatMap((tool) => [...tool.avoidTerms]));
+  return { tools: indexed, postings, sortedTerms, inverseFrequency, vocabulary: vocabularyOf(postings, sortedTerms, avoidWords) };
+}
+
+const MIN_KNOWN_PREFIX = 4;
+
+function vocabularyOf(postings: ReadonlyMap<string, unknown>, sortedTerms: readonly string[], avoidWords: ReadonlySet<string>): Vocabulary {
+  return {
+    has: (term) => postings.has(term),
+    knows(term) {
+      if (postings.has(term) || avoidWords.has(term)) return true;
+      if (term.length < MIN_KNOWN_PREFIX) return false;
+      for (let length = MIN_KNOWN_PREFIX; length < term.length; length++) if (postings.has(term.slice(0, length))) return true;
+      return sortedTerms[lowerBound(sortedTerms, term)]?.startsWith(term) ?? false;
+    },
+  };
+}
+
+/** Position of the first term not below `term` in sorted order. */
+export function lowerBound(sorted: readonly string[], term: string): number {
+  let low = 0;
+  let high = sorted.length;
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    if (sorted[middle]! < term) low = middle + 1;
+    else high = middle;
+  }
+  return low;
 }
 
 /** Path words with the nouns the lexicon gives them, so `/repos/…` meets "repository". */
