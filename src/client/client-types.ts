@@ -4,6 +4,8 @@
  * in its own folder; only what crosses between parts lives here.
  */
 import type { Manifest, Tool, Resource, Prompt } from '../manifest/manifest-v0.js';
+import type { ClientRegistrationStore } from './oauth/client-registration-store.js';
+import type { TokenStore } from './oauth/token-store.js';
 
 /** A `fetch`-compatible function. Injected for tests; defaults to the guarded fetch. */
 export type FetchFunction = (input: string | URL, init?: RequestInit) => Promise<Response>;
@@ -18,6 +20,77 @@ export interface OriginCredentials {
   tokenProvider?: TokenProvider;
   /** OAuth 2 client credentials, exchanged through the manifest's `provider_discovery`. */
   oauth?: OAuthClientCredentials;
+  /**
+  Act for a user: the tokens a user authorized (`startUserAuthorization` /
+  `completeUserAuthorization`, or `aicap login`), read from a token store and refreshed as needed.
+  */
+  user?: UserCredentials;
+}
+
+/**
+A user's OAuth tokens for one API (`OriginCredentials.user`). The client discovers the protected
+resource (the manifest's `auth.provider_discovery`, else the origin's RFC 9728 well-known URL) to
+find the token store key and the authorization server, under the same origin rule as client
+credentials. It sends the stored access token; refreshes it `refreshTokensBeforeExpiryInMs` before
+it expires and after a 401 (one refresh for all concurrent calls of the process sharing the store),
+storing a rotated refresh token; and after a 403 `insufficient_scope` asks `onInsufficientScope` to
+authorize the union of the held and the required scopes, then repeats the request once. Without a
+grant, or when the refresh token is revoked (`invalid_grant`), the call fails with `AUTH_FAILED`
+saying to run `aicap login <origin>`.
+*/
+export interface UserCredentials {
+  /** Where the user's tokens are (the store `completeUserAuthorization` wrote to). */
+  tokenStore: TokenStore;
+  /**
+  Whose tokens: the `user` of the token store key.
+
+  @default 'default'
+  */
+  user?: string;
+  /**
+  The authorization server the user vouched for (its issuer URL), when it is not on the API's own
+  origin. Metadata and endpoints elsewhere are refused with `AUTH_FAILED`.
+
+  @default undefined (the API's own origin only)
+  */
+  issuer?: string;
+  /**
+  The secret of a confidential pre-registered client, for refresh requests.
+
+  @default undefined (a public client, or the secret kept in `registrationStore`)
+  */
+  clientSecret?: string;
+  /**
+  Where dynamic client registrations are kept (a registered client's secret is read from it for refreshes).
+
+  @default the process-wide memory store `startUserAuthorization` uses by default
+  */
+  registrationStore?: ClientRegistrationStore;
+  /**
+  Step-up: called when the API answers 403 `insufficient_scope`. Authorize `request.scopes` (with
+  `startUserAuthorization` and `completeUserAuthorization` into the same token store, or by
+  prompting a new `aicap login`) and resolve; the request is then repeated once with the new token.
+  Without it, the call fails with `INSUFFICIENT_SCOPE` naming the scopes to authorize.
+
+  @default undefined
+  */
+  onInsufficientScope?: (request: StepUpRequest) => Promise<void>;
+}
+
+/** What a step-up authorization must grant: pass these to `startUserAuthorization`. */
+export interface StepUpRequest {
+  /** The API's origin. */
+  origin: string;
+  /** Where discovery starts (`discoveryUrl` of `startUserAuthorization`). */
+  discoveryUrl: string;
+  /** The configured issuer, when there is one. */
+  issuer?: string;
+  /** The protected resource (the token store key's `resource`). */
+  resource: string;
+  /** The token store key's `user`. */
+  user: string;
+  /** The union of the scopes held and the scopes the API asked for. */
+  scopes: string[];
 }
 
 /** Supplies a bearer token. `forceRefresh` is true after the server rejected the previous one. */

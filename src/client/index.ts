@@ -16,6 +16,8 @@ export type {
   OriginCredentials,
   TokenProvider,
   OAuthClientCredentials,
+  UserCredentials,
+  StepUpRequest,
   DiscoveredService,
   ResolvedTool,
   ResolvedPrompt,
@@ -61,6 +63,19 @@ export type {
 } from './jobs/job-event.js';
 export { JobError } from './jobs/job-error.js';
 export type { JobErrorReason } from './jobs/job-error.js';
+export { startUserAuthorization } from './oauth/start-user-authorization.js';
+export type { StartUserAuthorizationOptions, PendingUserAuthorization, AuthorizationServerMetadata } from './oauth/start-user-authorization.js';
+export { completeUserAuthorization } from './oauth/complete-user-authorization.js';
+export type { CompleteUserAuthorizationOptions, CompletedUserAuthorization } from './oauth/complete-user-authorization.js';
+export type { UserClientOptions } from './oauth/resolve-client-identity.js';
+export { createMemoryClientRegistrationStore } from './oauth/client-registration-store.js';
+export type { ClientRegistration, ClientRegistrationStore, ClientIdentityMethod } from './oauth/client-registration-store.js';
+export { createLoopbackRedirectReceiver } from './oauth/create-loopback-redirect-receiver.js';
+export type { LoopbackRedirectReceiver, LoopbackRedirectReceiverOptions } from './oauth/create-loopback-redirect-receiver.js';
+export { revokeTokenSet, revokeUserTokens } from './oauth/revoke-token-set.js';
+export type { RevokeTokenSetOptions, RevokeTokenSetResult, RevokeUserTokensOptions, RevokeUserTokensResult } from './oauth/revoke-token-set.js';
+export { createMemoryTokenStore } from './oauth/create-memory-token-store.js';
+export type { TokenStore, TokenStoreKey, TokenSet } from './oauth/token-store.js';
 export { checkCapabilities } from './check/check-capabilities.js';
 export type { CheckCapabilitiesOptions, CheckReport, CheckResult, CheckOutcome } from './check/check-capabilities.js';
 export { runToolCall } from './run-tool-call.js';

@@ -2,6 +2,7 @@ import { AicapError } from '../../errors/aicap-error.js';
 import type { Auth } from '../../manifest/manifest-v0.js';
 import type { FetchFunction, OriginCredentials } from '../client-types.js';
 import { REDACTED } from '../policy/create-redactor.js';
+import { createUserTokenSource, type UserTokenSource } from '../oauth/create-user-token-source.js';
 import { createOAuthTokenSource, type TokenSource } from './create-oauth-token-source.js';
 
 /** Options of {@link createAuthenticator}. */
@@ -36,6 +37,8 @@ export interface AuthenticationResult {
   secrets: string[];
   /** A fresh credential can be obtained after a 401 (token provider or OAuth). */
   refreshable: boolean;
+  /** A credential with more scopes can be obtained after a 403 `insufficient_scope` (user authorization). */
+  canStepUp?: boolean;
 }
 
 /** What a request is authenticated for. */
@@ -44,6 +47,10 @@ export interface AuthenticationContext {
   auth: Auth | undefined;
   /** True after the server rejected the previous credential. */
   forceRefresh: boolean;
+  /** The bearer token the server rejected, when known: a user token refreshed meanwhile by a concurrent call is not refreshed again. */
+  rejectedToken?: string | undefined;
+  /** Scopes a 403 `insufficient_scope` asked for: a user credential steps up to them. */
+  requiredScopes?: readonly string[] | undefined;
   /** The service the request belongs to: its credentials are looked up by `manifestUrl` and attached only to its `origin`. Without it, the request's origin is the key. */
   service?: { manifestUrl: string; origin: string };
 }
@@ -67,12 +74,13 @@ export const DEFAULT_API_KEY_HEADER = 'X-API-Key';
 export function createAuthenticator(options: AuthenticatorOptions): Authenticator {
   const byOrigin = options.credentials;
   const tokenSources = new Map<string, TokenSource>();
+  const userTokenSources = new Map<string, UserTokenSource>();
 
   return {
     staticSecrets() {
       const secrets: string[] = [];
       for (const credentials of byOrigin.values()) {
-        for (const secret of [credentials.token, credentials.apiKey, credentials.oauth?.clientSecret]) if (secret !== undefined && secret !== '') secrets.push(secret);
+        for (const secret of [credentials.token, credentials.apiKey, credentials.oauth?.clientSecret, credentials.user?.clientSecret]) if (secret !== undefined && secret !== '') secrets.push(secret);
       }
       return secrets;
     },
@@ -83,7 +91,7 @@ export function createAuthenticator(options: AuthenticatorOptions): Authenticato
       const credentials = byOrigin.get(key);
       if (credentials === undefined) return { secrets: [], refreshable: false };
       const auth = context.auth;
-      const preferApiKey = credentials.apiKey !== undefined && (auth?.type === 'api_key' || (credentials.token === undefined && credentials.tokenProvider === undefined && credentials.oauth === undefined));
+      const preferApiKey = credentials.apiKey !== undefined && (auth?.type === 'api_key' || (credentials.token === undefined && credentials.tokenProvider === undefined && credentials.oauth === undefined && credentials.user === undefined));
       if (preferApiKey && credentials.apiKey !== undefined) {
         const location = auth?.api_key ?? { in: 'header' as const, name: DEFAULT_API_KEY_HEADER };
         if (location.in === 'query') {
@@ -96,7 +104,17 @@ export function createAuthenticator(options: AuthenticatorOptions): Authenticato
       }
       let token: string | undefined;
       let refreshable = false;
-      if (credentials.tokenProvider !== undefined) {
+      let canStepUp = false;
+      if (credentials.user !== undefined) {
+        refreshable = true;
+        canStepUp = true;
+        let source = userTokenSources.get(key);
+        if (source === undefined) {
+          source = createUserTokenSource({ credentials: credentials.user, providerDiscovery: auth?.provider_discovery, resourceOrigin: origin, fetch: options.fetch, now: options.now, refreshBeforeExpiryInMs: options.refreshBeforeExpiryInMs });
+          userTokenSources.set(key, source);
+        }
+        token = await source.getToken({ forceRefresh: context.forceRefresh, rejectedToken: context.rejectedToken, requiredScopes: context.requiredScopes });
+      } else if (credentials.tokenProvider !== undefined) {
         refreshable = true;
         const scopes = credentials.oauth?.scopes ?? Object.keys(auth?.scopes ?? {});
         try {
@@ -128,10 +146,10 @@ export function createAuthenticator(options: AuthenticatorOptions): Authenticato
       } else {
         token = credentials.token;
       }
-      if (token === undefined || token === '') return { secrets: [], refreshable };
+      if (token === undefined || token === '') return { secrets: [], refreshable, canStepUp };
       if (/[\r\n]/.test(token)) throw new AicapError('AUTH_FAILED', `The token for ${origin} contains a line break; refusing to send it.`);
       request.headers.set('authorization', `Bearer ${token}`);
-      return { secrets: [token], refreshable };
+      return { secrets: [token], refreshable, canStepUp };
     },
   };
 }

@@ -39,3 +39,13 @@ export interface TokenStore {
   /** Removes the set with exactly `scopes` under `key`, or every set under `key` when `scopes` is omitted. */
   delete(key: TokenStoreKey, scopes?: readonly string[]): Promise<void>;
 }
+
+/** True when two scope lists hold the same scopes, order and repetition ignored. */
+export function sameScopes(first: readonly string[], second: readonly string[]): boolean {
+  const left = new Set(first);
+  const right = new Set(second);
+  return left.size === right.size && [...left].every((scope) => right.has(scope));
+}
+
+/** The user a key names when the caller does not say: the CLI's single local user. */
+export const DEFAULT_TOKEN_USER = 'default';

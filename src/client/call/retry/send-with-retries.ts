@@ -137,6 +137,9 @@ async function exchangeWithRetries(input: ExchangeInput, signal: AbortSignal, de
   let retries = 0;
   let refreshed = false;
   let forceRefresh = false;
+  let rejectedToken: string | undefined;
+  // Step-up (403 insufficient_scope): the scopes the server asked for, kept for every later attempt.
+  let requiredScopes: readonly string[] | undefined;
 
   const fail = (error: Omit<CallError, 'message'> & { message: string }, status: number, headers: Headers | undefined, body: ResponseBody | undefined): ExchangeOutcome => ({
     ok: false,
@@ -173,9 +176,10 @@ async function exchangeWithRetries(input: ExchangeInput, signal: AbortSignal, de
     const headers = new Headers(request.headers);
     let secrets: string[];
     let refreshable: boolean;
+    let canStepUp: boolean | undefined;
     try {
       attemptDisplayUrl = new URL(request.displayUrl);
-      ({ secrets, refreshable } = await input.authenticator.authenticate({ url, displayUrl: attemptDisplayUrl, headers }, { auth: input.auth, forceRefresh, service: input.service }));
+      ({ secrets, refreshable, canStepUp } = await input.authenticator.authenticate({ url, displayUrl: attemptDisplayUrl, headers }, { auth: input.auth, forceRefresh, rejectedToken, requiredScopes, service: input.service }));
     } catch (error) {
       const aicap = AicapError.isInstance(error) ? error : new AicapError('AUTH_FAILED', String(error));
       audit(undefined, `${aicap.code}: ${aicap.message}`);
@@ -227,10 +231,18 @@ async function exchangeWithRetries(input: ExchangeInput, signal: AbortSignal, de
         audit(status, 'credential rejected; refreshing once');
         refreshed = true;
         forceRefresh = true;
+        rejectedToken = /^Bearer (.+)$/.exec(headers.get('authorization') ?? '')?.[1];
         continue;
       }
     }
     forceRefresh = false;
+    const missingScope = challenges.find((challenge) => challenge.parameters['error'] === 'insufficient_scope')?.parameters['scope'];
+    if (status === 403 && canStepUp === true && requiredScopes === undefined && missingScope !== undefined && missingScope.trim() !== '') {
+      // Step-up once: the server refused before acting, so the request is repeated whatever the method.
+      audit(status, 'insufficient scope; asking the user to authorize more scopes once');
+      requiredScopes = missingScope.trim().split(/\s+/);
+      continue;
+    }
 
     const match = matchDeclaredError(input.errors, status, problemTypeOf(body));
     const retryAfterInMs = parseRetryAfter(finalResponse.headers.get('retry-after'), Date.now());

@@ -1,0 +1,124 @@
+import type * as oauth from 'oauth4webapi';
+import { isLoopbackHostname } from '../../internal/is-loopback-hostname.js';
+import { authFailed, type AuthorizationBinding } from '../auth/discover-authorization-server.js';
+import type { FetchFunction } from '../client-types.js';
+import { defaultClientRegistrationStore, type ClientRegistration, type ClientRegistrationStore } from './client-registration-store.js';
+
+/**
+How aicap identifies itself to an authorization server when it acts for a user. The MCP
+authorization spec (2025-11-25, "Client Registration") asks clients that support every mechanism to
+try them in this order, and aicap does:
+
+1. a pre-registered client (`clientId`, with `clientSecret` for a confidential client);
+2. a client ID metadata document (`clientMetadataDocumentUrl`), when the server's metadata says
+   `client_id_metadata_document_supported`;
+3. dynamic client registration (RFC 7591), when the server's metadata has a `registration_endpoint`;
+4. otherwise `AUTH_FAILED`, asking for a `clientId`.
+*/
+export interface UserClientOptions {
+  /**
+  A client id registered with the authorization server beforehand. Used first when set.
+
+  @default undefined
+  */
+  clientId?: string;
+  /**
+  The secret of the pre-registered client (sent with HTTP Basic); omit it for a public client.
+
+  @default undefined (a public client: PKCE, no client authentication)
+  */
+  clientSecret?: string;
+  /**
+  The HTTPS URL of this application's client ID metadata document (draft-ietf-oauth-client-id-metadata-document),
+  used as the `client_id` when the server supports such documents. The document must list the
+  redirect URI in use.
+
+  @default undefined
+  */
+  clientMetadataDocumentUrl?: string;
+  /**
+  The `client_name` sent with dynamic client registration.
+
+  @default 'aicap'
+  */
+  clientName?: string;
+  /**
+  Where dynamic registrations are kept (by issuer), so that the next run reuses them.
+
+  @default a memory store shared by the whole process
+  */
+  registrationStore?: ClientRegistrationStore;
+}
+
+/** What {@link resolveClientIdentity} needs. @internal */
+export interface ResolveClientIdentityInput {
+  client: UserClientOptions;
+  as: oauth.AuthorizationServer;
+  redirectUri: string;
+  binding: AuthorizationBinding;
+  fetch: FetchFunction;
+}
+
+/** The redirect URI without the port when it is a loopback one: authorization servers accept any port there (RFC 8252 §7.3). */
+function comparableRedirect(uri: string): string {
+  const url = new URL(uri);
+  if (url.protocol === 'http:' && isLoopbackHostname(url.hostname)) url.port = '';
+  return url.href;
+}
+
+/** Picks (and, for dynamic registration, obtains and stores) the client identity, in the MCP order. @internal */
+export async function resolveClientIdentity(input: ResolveClientIdentityInput): Promise<ClientRegistration> {
+  const { client, as } = input;
+  if (client.clientId !== undefined) {
+    return { clientId: client.clientId, ...(client.clientSecret === undefined ? {} : { clientSecret: client.clientSecret }), method: 'pre-registered' };
+  }
+  if (client.clientMetadataDocumentUrl !== undefined && as['client_id_metadata_document_supported'] === true) {
+    const url = new URL(client.clientMetadataDocumentUrl);
+    if (url.protocol !== 'https:' || url.pathname === '/') throw authFailed(`\`clientMetadataDocumentUrl\` ${url.href} must be an https URL with a path (a client ID metadata document)`);
+    return { clientId: url.href, method: 'client-id-metadata-document' };
+  }
+  const registrationEndpoint = as.registration_endpoint;
+  if (registrationEndpoint === undefined) {
+    const documents = as['client_id_metadata_document_supported'] === true ? ' or a `clientMetadataDocumentUrl`' : '';
+    throw authFailed(`The authorization server ${as.issuer} offers no dynamic client registration; pass a pre-registered \`clientId\`${documents}`);
+  }
+  const store = client.registrationStore ?? defaultClientRegistrationStore;
+  const known = await store.get(as.issuer);
+  const wanted = comparableRedirect(input.redirectUri);
+  if (known !== undefined && (known.redirectUris ?? []).some((uri) => comparableRedirect(uri) === wanted)) return known;
+  const registration = await registerClient(input, registrationEndpoint);
+  await store.put(as.issuer, registration);
+  return registration;
+}
+
+/** RFC 7591: a public native client (PKCE, no secret) for the authorization code and refresh token grants. */
+async function registerClient(input: ResolveClientIdentityInput, registrationEndpoint: string): Promise<ClientRegistration> {
+  const endpoint = new URL(registrationEndpoint);
+  input.binding.check(endpoint, 'registration endpoint');
+  const metadata = {
+    client_name: input.client.clientName ?? 'aicap',
+    redirect_uris: [input.redirectUri],
+    grant_types: ['authorization_code', 'refresh_token'],
+    response_types: ['code'],
+    token_endpoint_auth_method: 'none',
+    application_type: 'native',
+  };
+  let response: Response;
+  try {
+    response = await input.fetch(endpoint, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json' }, body: JSON.stringify(metadata) });
+  } catch (error) {
+    throw authFailed(`Dynamic client registration failed: POST ${endpoint.href}`, error);
+  }
+  const body = (await response.json().catch(() => undefined)) as { client_id?: unknown; client_secret?: unknown; error?: unknown; error_description?: unknown } | undefined;
+  if (response.status !== 201 && response.status !== 200) {
+    const reason = typeof body?.error === 'string' ? ` (${body.error}${typeof body.error_description === 'string' ? `: ${body.error_description.slice(0, 200)}` : ''})` : '';
+    throw authFailed(`Dynamic client registration was refused with status ${response.status}${reason}: POST ${endpoint.href}. Pass a pre-registered \`clientId\` instead`);
+  }
+  if (typeof body?.client_id !== 'string' || body.client_id === '') throw authFailed(`Dynamic client registration answered without a \`client_id\`: POST ${endpoint.href}`);
+  return {
+    clientId: body.client_id,
+    ...(typeof body.client_secret === 'string' ? { clientSecret: body.client_secret } : {}),
+    method: 'dynamic-registration',
+    redirectUris: [input.redirectUri],
+  };
+}

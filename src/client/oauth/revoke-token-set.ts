@@ -1,0 +1,108 @@
+import * as oauth from 'oauth4webapi';
+import { AicapError } from '../../errors/aicap-error.js';
+import { createAuthorizationBinding, oauthRequestOptions, readIssuerMetadata } from '../auth/discover-authorization-server.js';
+import type { FetchFunction } from '../client-types.js';
+import { createRedactor } from '../policy/create-redactor.js';
+import { defaultClientRegistrationStore, type ClientRegistrationStore } from './client-registration-store.js';
+import { clientAuthentication } from './token-response.js';
+import type { TokenSet, TokenStore, TokenStoreKey } from './token-store.js';
+
+/** Options of {@link revokeTokenSet}. */
+export interface RevokeTokenSetOptions {
+  /**
+  Transport for the metadata and revocation requests.
+
+  @default globalThis.fetch
+  */
+  fetch?: FetchFunction;
+  /**
+  The secret of a confidential pre-registered client.
+
+  @default undefined (a public client, or the secret kept in `registrationStore`)
+  */
+  clientSecret?: string;
+  /**
+  Where dynamic registrations are kept (a registered client's secret is read from it).
+
+  @default the process-wide memory store
+  */
+  registrationStore?: ClientRegistrationStore;
+}
+
+/** What revocation did. */
+export interface RevokeTokenSetResult {
+  /** False when the authorization server offers no `revocation_endpoint`: the tokens stay valid there until they expire. */
+  revoked: boolean;
+}
+
+/**
+ * Revokes a token set at its issuer (RFC 7009): the refresh token first (which ends the grant at
+ * most servers), then the access token. The issuer's metadata is read again (RFC 8414, then
+ * OpenID Connect) and the `revocation_endpoint` must be on the issuer's origin. Resolves
+ * `{ revoked: false }` when the server offers no revocation; rejects with `AUTH_FAILED` when a
+ * request fails (messages never contain a token). Deleting the tokens from a store is the caller's
+ * part: see {@link revokeUserTokens}.
+ */
+export async function revokeTokenSet(tokens: TokenSet, options: RevokeTokenSetOptions = {}): Promise<RevokeTokenSetResult> {
+  const fetch = options.fetch ?? globalThis.fetch;
+  const issuer = new URL(tokens.issuer);
+  const as = await readIssuerMetadata(issuer, fetch);
+  if (as.revocation_endpoint === undefined) return { revoked: false };
+  const endpoint = new URL(as.revocation_endpoint);
+  createAuthorizationBinding(issuer.origin, undefined, "the issuer's origin", 'the tokens').check(endpoint, 'revocation endpoint');
+  const registration = await (options.registrationStore ?? defaultClientRegistrationStore).get(as.issuer);
+  const clientSecret = options.clientSecret ?? (registration?.clientId === tokens.clientId ? registration.clientSecret : undefined);
+  const client: oauth.Client = { client_id: tokens.clientId };
+  const redactor = createRedactor({ secrets: [tokens.accessToken, tokens.refreshToken ?? ''] });
+  for (const [token, hint] of [
+    [tokens.refreshToken, 'refresh_token'],
+    [tokens.accessToken, 'access_token'],
+  ] as const) {
+    if (token === undefined) continue;
+    try {
+      const response = await oauth.revocationRequest(as, client, clientAuthentication(clientSecret), token, { additionalParameters: { token_type_hint: hint }, ...oauthRequestOptions(fetch, endpoint) });
+      await oauth.processRevocationResponse(response);
+    } catch (error) {
+      throw new AicapError('AUTH_FAILED', redactor.text(`Revoking the ${hint.replace('_', ' ')} at ${endpoint.href} failed${error instanceof Error ? ` (${error.message})` : ''}`), { cause: error });
+    }
+  }
+  return { revoked: true };
+}
+
+/** Options of {@link revokeUserTokens}. */
+export interface RevokeUserTokensOptions extends RevokeTokenSetOptions {
+  /** The store holding the tokens. */
+  tokenStore: TokenStore;
+  /** Whose tokens, for which resource (`key` of `completeUserAuthorization`'s result). */
+  key: TokenStoreKey;
+}
+
+/** What logging out did. */
+export interface RevokeUserTokensResult {
+  /** Token sets deleted from the store. */
+  deleted: number;
+  /** Token sets revoked at their issuer. */
+  revoked: number;
+  /** Why the others were not revoked; they stay valid at the server until they expire. */
+  failures: string[];
+}
+
+/**
+ * Logs a user out of one resource: revokes every stored token set (RFC 7009, where offered) and then
+ * deletes them from the store, whether revocation worked or not.
+ */
+export async function revokeUserTokens(options: RevokeUserTokensOptions): Promise<RevokeUserTokensResult> {
+  const sets = await options.tokenStore.get(options.key);
+  let revoked = 0;
+  const failures: string[] = [];
+  for (const tokens of sets) {
+    try {
+      if ((await revokeTokenSet(tokens, options)).revoked) revoked++;
+      else failures.push(`${tokens.issuer} offers no revocation endpoint`);
+    } catch (error) {
+      failures.push(error instanceof Error ? error.message : String(error));
+    }
+  }
+  await options.tokenStore.delete(options.key);
+  return { deleted: sets.length, revoked, failures };
+}
