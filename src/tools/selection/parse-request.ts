@@ -103,13 +103,15 @@ const ADD_PERSON_TERMS = ['invit', 'member'];
 // Words after which a verb's object is new ("set a goal", "give me a payment link"), unless it is a read noun.
 const INDEFINITE = new Set('a an new another'.split(' '));
 const READ_NOUNS = new Set('list summary overview count breakdown history'.split(' ').map(stemWord));
+// Nouns that name a property of something: in "the profile of user octocat" the user is what is read.
+const ATTRIBUTE_NOUNS = new Set('detail info information profile status name email address description setting metadata property content owner id'.split(' ').map(stemWord));
 // "drop task 9012 into the Done section": into/onto puts something somewhere.
 const PLACING = new Set('into onto'.split(' '));
 // Words a particle may follow at most: "bring file 6161 back".
 const PARTICLE_DISTANCE = 4;
 const LONGEST_COMPOUND = 3;
 const FIRST_PERSON_WEIGHT = 0.5;
-const PEOPLE_NOUNS = ['user', 'member'];
+const PEOPLE_NOUNS = ['user', 'member', 'participant'];
 const PEOPLE_WEIGHT = 0.5;
 const VERB_EXPANSION_WEIGHT = 0.8;
 const IDENTIFIER_NOUN_WEIGHT = 0.7;
@@ -213,10 +215,19 @@ function markNames(tokens: Token[], vocabulary: Vocabulary, compounds: ReadonlyA
 /** Nouns between the main verb and the first preposition, with their lexicon meanings and the verb's implied nouns. */
 function objectNounsOf(tokens: readonly Token[], stems: ReadonlyArray<string | undefined>, action: MainAction): Set<string> {
   const nouns = new Set<string>(action.nouns);
+  let ownNouns = 0;
+  let attributesOnly = true;
   for (let position = action.end; position < tokens.length; position++) {
     const stem = stems[position];
     const token = tokens[position]!;
-    if (stem !== undefined && CONTEXT_PREPOSITIONS.has(stem)) break;
+    if (stem !== undefined && CONTEXT_PREPOSITIONS.has(stem)) {
+      // "the profile of user octocat": past a property, the next phrase is the object.
+      if (ownNouns > 0 && attributesOnly && stem === 'of') {
+        attributesOnly = false;
+        continue;
+      }
+      break;
+    }
     if (token.value !== undefined) {
       const valueTerm = VALUE_TERMS[token.value];
       if (valueTerm) nouns.add(stemWord(valueTerm[0]));
@@ -225,6 +236,8 @@ function objectNounsOf(tokens: readonly Token[], stems: ReadonlyArray<string | u
       continue;
     }
     if (stem === undefined || STOP_WORDS.has(stem) || FILLER_WORDS.has(stem) || isQuestionWord(stem) || verbMeaning(stem) !== undefined) continue;
+    ownNouns++;
+    if (!ATTRIBUTE_NOUNS.has(stem)) attributesOnly = false;
     nouns.add(stem);
     for (const meaning of nounMeaning(stem) ?? []) nouns.add(meaning);
   }
@@ -258,7 +271,11 @@ function mainAction(stems: ReadonlyArray<string | undefined>, add: (term: string
       // "set a goal", "give me a payment link": an indefinite object is a new one.
       let next = end;
       while (next < stems.length && stems[next] !== undefined && FIRST_PERSON.has(stems[next]!)) next++;
-      if (!classes.includes('create') && INDEFINITE.has(stems[next] ?? '') && !READ_NOUNS.has(stems[next + 1] ?? '')) classes.push('create');
+      // An update verb with a new object creates it: "set a goal" is not changing one.
+      if (!classes.includes('create') && INDEFINITE.has(stems[next] ?? '') && !READ_NOUNS.has(stems[next + 1] ?? '')) {
+        if (!classes.includes('read')) classes.length = 0;
+        classes.push('create');
+      }
       if (stems.some((word) => word !== undefined && PLACING.has(word))) for (const placing of ['update', 'create'] as const) if (!classes.includes(placing)) classes.push(placing);
       return { classes, end: found.particle ? position + 1 : end, verbs: meaning.verbs, nouns: meaning.nouns };
     }

@@ -1,4 +1,4 @@
-import type { ParsedRequest } from './parse-request.js';
+import type { ParsedRequest, ValueKind } from './parse-request.js';
 import { lowerBound, type IndexedTool, type ToolIndex } from './tool-index.js';
 
 // Subword matches count less than the word itself: "star" finds "stargazer" (the request's word is a
@@ -124,8 +124,24 @@ function structuralFactor(tool: IndexedTool, request: ParsedRequest, mentionCred
   }
   if (request.valueKinds.has('repository') && tool.takesRepository) factor *= REPOSITORY_MATCH;
   if (request.valueKinds.has('path') && tool.parameterWords.some((words) => words.includes('path'))) factor *= PARAMETER_NOUN_MATCH;
-  if (request.valueKinds.has('email') && tool.parameterWords.some((words) => words.includes('email'))) factor *= VALUE_KIND_MATCH;
-  if (request.valueKinds.has('url') && tool.parameterWords.some((words) => words.some((word) => word === 'url' || word === 'uri'))) factor *= VALUE_KIND_MATCH;
-  if (request.valueKinds.has('amount') && tool.parameterWords.some((words) => words.includes('amount'))) factor *= VALUE_KIND_MATCH;
+  for (const [kind, words] of VALUE_PARAMETER_WORDS) {
+    if (request.valueKinds.has(kind) && tool.parameterWords.some((parameter) => parameter.some((word) => words.some((start) => word === start || (start.length >= MIN_PREFIX_LENGTH && word.startsWith(start)))))) {
+      factor *= VALUE_KIND_MATCH;
+    }
+  }
   return factor;
 }
+
+// Values of a kind fit tools with a parameter named by one of these (stemmed) words, or starting with one of 4 letters or more:
+// an email fits `email`, "#design" fits `channel`, "@maria" fits `user`/`users`, "follow gaearon" fits `username`.
+const VALUE_PARAMETER_WORDS: ReadonlyArray<[ValueKind, readonly string[]]> = [
+  ['email', ['email']],
+  ['url', ['url', 'uri']],
+  ['amount', ['amount']],
+  ['channel', ['channel']],
+  ['user', ['user']],
+  ['person', ['user', 'member', 'assigne']],
+  ['name', ['nam', 'usernam', 'login']],
+  ['file', ['file']],
+  ['time', ['time', 'dat', 'post_at']],
+];
