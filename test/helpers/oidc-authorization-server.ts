@@ -92,7 +92,8 @@ export async function startOidcAuthorizationServer(options: OidcAuthorizationSer
     features: {
       devInteractions: { enabled: false },
       registration: { enabled: true },
-      revocation: { enabled: true },
+      // A client revokes its own tokens only (RFC 7009 §2.1).
+      revocation: { enabled: true, allowedPolicy: (_context: unknown, client: { clientId: string }, token: { clientId?: string }) => token.clientId === client.clientId },
       resourceIndicators: {
         enabled: true,
         defaultResource: () => undefined,
@@ -193,6 +194,8 @@ export interface ProtectedApiOptions {
   authorizationServer: OidcAuthorizationServer;
   /** The scopes the API defines (the manifest's `auth.scopes`): `read` unlocks `whoami`, `write` unlocks `transfer`. */
   scopes?: readonly string[];
+  /** The service name in its manifest. @default 'User API' */
+  name?: string;
 }
 
 /** A running protected API. */
@@ -230,7 +233,7 @@ export async function startProtectedApi(options: ProtectedApiOptions): Promise<P
   options.authorizationServer.addResource(resource, scopes);
   const manifest: Manifest = {
     schema_version: '0.1.0',
-    service: { name: 'User API', base_url: resource },
+    service: { name: options.name ?? 'User API', base_url: resource },
     auth: { type: 'oauth2', provider_discovery: resourceMetadataUrl, scopes: { read: ['whoami'], write: ['transfer'] } },
     tools: [
       { id: 'whoami', path: '/whoami', method: 'GET', description: 'Says who the token acts for' },
