@@ -37,7 +37,7 @@ export interface SelectedTool {
 }
 
 /**
- * Ranks tools for a natural-language request, offline and deterministically (ties by name).
+ * Ranks tools for a natural-language request, offline and deterministically (ties by path depth, then name).
  *
  * It reads each tool's action from its HTTP method, path and summary (`POST /repos/{owner}/{repo}/issues`
  * creates an issue), maps everyday words to API vocabulary through a curated lexicon ("open a bug report"
@@ -68,9 +68,19 @@ export function selectTools(tools: readonly CatalogTool[], request: string, opti
   return ranked.sort(compareSelected).slice(0, limit);
 }
 
-/** Best first; equal scores by name, so that the order never depends on the catalog's order. */
+/**
+ * Best first. Equal scores: the shallower path first (`/deployments/{name}` before
+ * `/watch/deployments/{name}`: the more general operation), then by name, so that the order never
+ * depends on the catalog's order.
+ */
 export function compareSelected(left: SelectedTool, right: SelectedTool): number {
-  return right.score - left.score || (left.tool.name < right.tool.name ? -1 : left.tool.name > right.tool.name ? 1 : 0);
+  return right.score - left.score || pathDepth(left.tool.path) - pathDepth(right.tool.path) || (left.tool.name < right.tool.name ? -1 : left.tool.name > right.tool.name ? 1 : 0);
+}
+
+function pathDepth(path: string): number {
+  let depth = 0;
+  for (const character of path) if (character === '/') depth++;
+  return depth;
 }
 
 /** Checks and defaults the options shared by {@link selectTools} and `selectToolsWithEmbeddings`. */
