@@ -8,7 +8,7 @@
  */
 
 import type { JobEventStore } from 'aicap/server';
-import { PAYMENTS_TOKENS, startPaymentsServer } from './start-payments-server.js';
+import { DEMO_USERS, PAYMENTS_TOKENS, startPaymentsServer } from './start-payments-server.js';
 
 const fail = (message: string, code: number): never => {
   process.stderr.write(`✘ ${message}\n`);
@@ -54,4 +54,9 @@ process.stderr.write(
   `Payments API listening${payments.publicOrigin === payments.origin ? '' : ` (clients reach it as ${payments.publicOrigin})`}${redisUrl === undefined ? '' : ', jobs in Redis'}. Manifest: ${payments.manifestUrl}\nTokens: ${Object.entries(PAYMENTS_TOKENS)
     .map(([token, scopes]) => `${token} (${scopes.join(', ')})`)
     .join(', ')}; send X-Agent-ID on every call. Ctrl-C stops.\n`,
+);
+process.stderr.write(
+  payments.userAuthorization
+    ? `Users sign in at ${payments.publicOrigin}/oauth/authorize (authorization code + PKCE, device flow; ${Object.keys(DEMO_USERS).join(', ')}; see examples/payments/README.md).\n`
+    : '⚠ oidc-provider is not installed: OAuth serves the client_credentials grant only (no user sign-in); `npm install oidc-provider` adds it.\n',
 );

@@ -59,6 +59,18 @@ describe('aicap check on an MCP server and on OAuth metadata', () => {
     const resource = await discoverOAuthProtectedResourceMetadata(new URL(payments.baseUrl));
     expect(resource.authorization_servers).toEqual([payments.origin]);
     const metadata = await discoverAuthorizationServerMetadata(new URL(payments.origin));
-    expect(metadata).toMatchObject({ issuer: payments.origin, response_types_supported: [], token_endpoint: `${payments.origin}/oauth/token` });
+    // One RFC 8414 document for the client-credentials grant and the user authorization server.
+    expect(metadata).toMatchObject({
+      issuer: payments.origin,
+      authorization_endpoint: `${payments.origin}/oauth/authorize`,
+      token_endpoint: `${payments.origin}/oauth/token`,
+      registration_endpoint: `${payments.origin}/oauth/register`,
+      revocation_endpoint: `${payments.origin}/oauth/revoke`,
+      device_authorization_endpoint: `${payments.origin}/oauth/device/auth`,
+      response_types_supported: ['code'],
+      code_challenge_methods_supported: ['S256'],
+      grant_types_supported: expect.arrayContaining(['authorization_code', 'refresh_token', 'client_credentials', 'urn:ietf:params:oauth:grant-type:device_code']) as unknown,
+      scopes_supported: expect.arrayContaining(['read', 'admin']) as unknown,
+    });
   });
 });
