@@ -15,3 +15,5 @@ export { createRedisCacheStore, createRedisPinStore } from './create-redis-cache
 export type { CreateRedisCacheStoreOptions } from './create-redis-cache-store.js';
 export { createRedisSessionStore } from './create-redis-session-store.js';
 export type { CreateRedisSessionStoreOptions } from './create-redis-session-store.js';
+export { createRedisTokenStore } from './create-redis-token-store.js';
+export type { CreateRedisTokenStoreOptions } from './create-redis-token-store.js';

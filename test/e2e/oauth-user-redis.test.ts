@@ -1,0 +1,42 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { completeUserAuthorization, createClient, startUserAuthorization } from '../../src/client/index.js';
+import { createRedisTokenStore } from '../../src/redis/index.js';
+import { followAuthorizationRedirects, PRE_REGISTERED_CLIENT_ID, startOidcAuthorizationServer, startProtectedApi, type OidcAuthorizationServer, type ProtectedApi } from '../helpers/oidc-authorization-server.js';
+import { HAS_REDIS_SERVER, REDIS_MISSING, useRedisConnections } from '../helpers/start-redis-server.js';
+
+if (!HAS_REDIS_SERVER) console.warn(`Skipping the Redis user-token tests: ${REDIS_MISSING}`);
+
+describe.skipIf(!HAS_REDIS_SERVER)('user tokens in Redis, shared by two processes', () => {
+  const connections = useRedisConnections('oauth-user:');
+  let authorizationServer: OidcAuthorizationServer;
+  let api: ProtectedApi;
+  beforeAll(async () => {
+    authorizationServer = await startOidcAuthorizationServer();
+    api = await startProtectedApi({ authorizationServer });
+  });
+  afterAll(async () => {
+    await api?.close();
+    await authorizationServer?.close();
+  });
+
+  it('logs in through one connection, refreshes through the other, and both see the rotated tokens', async () => {
+    const loginStore = createRedisTokenStore({ redis: connections.first });
+    const callerStore = createRedisTokenStore({ redis: connections.second });
+    const pending = await startUserAuthorization({ origin: api.origin, discoveryUrl: api.resourceMetadataUrl, issuer: authorizationServer.issuer, redirectUri: 'http://127.0.0.1:1/callback', clientId: PRE_REGISTERED_CLIENT_ID, scopes: ['read'] });
+    const { key, tokens } = await completeUserAuthorization(pending, await followAuthorizationRedirects(pending.authorizationUrl), { tokenStore: loginStore });
+    expect(await callerStore.get(key)).toEqual([tokens]);
+    await loginStore.put(key, { ...tokens, expiresAtInMs: Date.now() - 1_000 });
+    const client = createClient({ cache: false, network: { allow: [authorizationServer.issuer] } });
+    try {
+      await client.discover(api.origin, { credentials: { user: { tokenStore: callerStore, issuer: authorizationServer.issuer } } });
+      const result = await client.call('whoami');
+      expect(result.ok).toBe(true);
+      const [rotated] = await loginStore.get(key);
+      expect(rotated?.accessToken).not.toBe(tokens.accessToken);
+      expect(rotated?.refreshToken).not.toBe(tokens.refreshToken);
+      expect(api.authorizations.at(-1)).toBe(`Bearer ${rotated?.accessToken}`);
+    } finally {
+      await client.close();
+    }
+  });
+});
