@@ -13,7 +13,9 @@ describe('describeOperation (action detection)', () => {
     { method: 'POST', path: '/repos/{owner}/{repo}/actions/runs/{run_id}/cancel', summary: '', want: { actionClass: 'delete', verbs: ['cancel'], object: ['run'] } },
     { method: 'POST', path: '/chat.postMessage', summary: 'Sends a message to a channel.', want: { actionClass: 'create', verbs: ['send', 'post'], object: ['chat', 'messag'] } },
     { method: 'POST', path: '/tasks/{task_gid}/addFollowers', summary: '', want: { actionClass: 'create', verbs: ['add'], object: ['follower'] } },
-    { method: 'PUT', path: '/files/{file_id}#add_shared_link', summary: 'Add shared link to file', want: { actionClass: 'create', object: ['link'] } },
+    { method: 'PUT', path: '/files/{file_id}#add_shared_link', summary: 'Add shared link to file', want: { actionClass: 'create', verbs: ['add'], object: ['shar', 'link'] } },
+    { method: 'GET', path: '/file_requests/{file_request_id}', summary: 'Get file request', want: { actionClass: 'read', object: ['fil', 'request'] } },
+    { method: 'GET', path: '/projects/{project_gid}/task_counts', summary: '', want: { actionClass: 'read', object: ['task', 'count'] } },
     { method: 'GET', path: '/repos/{owner}/{repo}/forks', summary: 'List forks', want: { actionClass: 'read', object: ['fork'] } },
     { method: 'GET', path: '/search', summary: '', want: { actionClass: 'read', object: ['search'] } },
   ])('$method $path', ({ method, path, summary, want }) => {

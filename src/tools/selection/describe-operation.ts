@@ -33,16 +33,19 @@ export function describeOperation(method: string, path: string, description: str
   const [pathOnly = '', fragment = ''] = path.split('#', 2);
   const segments = pathOnly.split('/').filter(Boolean);
   const endsWithParameter = segments.length > 0 && /^\{.*\}$/.test(segments.at(-1)!);
-  const literal = segments.filter((segment) => !segment.includes('{')).map(splitWords);
-  if (fragment) literal.push(splitWords(fragment));
+  const literalSegments = segments.filter((segment) => !segment.includes('{'));
+  if (fragment) literalSegments.push(fragment);
   const verbs: string[] = [];
-  const nounSegments = literal.map((words) => {
-    // Verbs inside a segment are the action: `chat.postMessage`, `addFollowers`, `add_shared_link`, `…/merge`.
-    // A lone plural (`comments`, `forks`) or a lone segment (`/search`) names a resource instead.
-    const lone = words.length === 1;
-    if (lone && (literal.length === 1 || words[0]!.endsWith('s'))) return words.map(stemWord);
+  const nounSegments = literalSegments.map((segment) => {
+    const words = splitWords(segment);
+    // A lone plural (`comments`, `forks`) or a lone segment (`/search`) names a resource.
+    if (words.length === 1 && (literalSegments.length === 1 || words[0]!.endsWith('s'))) return words.map(stemWord);
+    // Verbs lead the parts of a segment: `chat.postMessage`, `addFollowers`, `add_shared_link`, `…/merge`,
+    // `users.profile.set`. Later words are the resource: `file_requests`, `task_counts`, `user_task_list`.
     const nouns: string[] = [];
-    for (const word of words.map(stemWord)) (summaryVerbClass(word) === undefined ? nouns : verbs).push(word);
+    for (const part of segment.split('.')) {
+      for (const [position, word] of splitWords(part).map(stemWord).entries()) (position === 0 && summaryVerbClass(word) !== undefined ? verbs : nouns).push(word);
+    }
     return nouns;
   });
   const nonEmpty = nounSegments.filter((words) => words.length > 0);
