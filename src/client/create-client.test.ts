@@ -16,12 +16,12 @@ describe('createClient', () => {
 
   it('refuses an unknown event name', () => {
     const client = createClient();
-    expect(() => client.on('update' as 'change', () => undefined)).toThrow(expect.objectContaining({ code: 'INVALID_OPTION', message: expect.stringContaining('`client.on`') }));
+    expect(() => client.on('update' as 'change', () => undefined)).toThrow(expect.objectContaining({ code: 'INVALID_ARGUMENT', message: expect.stringContaining('`client.on`') }));
   });
 
   it('refuses a discovery target that is not a URL, naming the method', async () => {
     const client = createClient();
-    await expect(client.discover('api.example.com')).rejects.toMatchObject({ code: 'INVALID_OPTION', message: expect.stringContaining('`discover`') });
+    await expect(client.discover('api.example.com')).rejects.toMatchObject({ code: 'INVALID_ARGUMENT', message: expect.stringContaining('`discover`') });
     await client.close();
     await client.close();
   });

@@ -132,7 +132,7 @@ export function createClient(options: ClientOptions = {}): Client {
     },
     resolveTool: (nameOrId) => resolveTool(context, nameOrId),
     on(event, listener) {
-      if (event !== 'change') throw new AicapError('INVALID_OPTION', `\`client.on\` accepts the event 'change', got ${JSON.stringify(event)}.`);
+      if (event !== 'change') throw new AicapError('INVALID_ARGUMENT', `\`client.on\` accepts the event 'change', got ${JSON.stringify(event)}.`);
       context.changeListeners.add(listener);
       return () => void context.changeListeners.delete(listener);
     },

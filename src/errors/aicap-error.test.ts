@@ -1,6 +1,7 @@
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { AicapError } from './aicap-error.js';
-import { HTTPError } from './http-error.js';
+import { HTTP_ERROR_BODY_MAX_SIZE_IN_BYTES, HTTPError } from './http-error.js';
 import { ManifestParseError } from './manifest-parse-error.js';
 import { ManifestValidationError } from './manifest-validation-error.js';
 import { NetworkError } from './network-error.js';
@@ -48,6 +49,26 @@ describe('AicapError', () => {
     expect(errors.NetworkError.message).toContain('ECONNRESET');
     expect(errors.NetworkError.cause).toBeInstanceOf(Error);
     expect(errors.TimeoutError.message).toContain('`timeout.headersInMs`');
+  });
+
+  it('documents every code in the code table of docs/spec.md, and lists nothing else there', () => {
+    const declared = [...readFileSync(new URL('./aicap-error.ts', import.meta.url), 'utf8').matchAll(/^\s*\| '([A-Z_]+)';?$/gm)].map((match) => match[1]);
+    const spec = readFileSync(new URL('../../docs/spec.md', import.meta.url), 'utf8');
+    const section = spec.slice(spec.indexOf('### 8.6 Error codes'), spec.indexOf('## 9. Validation'));
+    const documented = [...section.matchAll(/^\| `([A-Z_]+)` \|/gm)].map((match) => match[1]);
+    expect(declared.length).toBeGreaterThan(20);
+    expect(documented.sort()).toEqual([...declared].sort());
+  });
+
+  it('keeps the start of an HTTP error body as text, bounded, and says when it was cut', () => {
+    const short = new HTTPError({ status: 400, method: 'GET', url: 'https://api.example.com/x', body: new TextEncoder().encode('{"detail":"bad"}') });
+    expect(short).toMatchObject({ responseBody: '{"detail":"bad"}', responseBodyTruncated: false });
+    // 2047 ASCII bytes, then a 3-byte character across the limit: the cut character is dropped, not mangled.
+    const long = new HTTPError({ status: 502, method: 'GET', url: 'https://api.example.com/x', body: new TextEncoder().encode(`${'a'.repeat(HTTP_ERROR_BODY_MAX_SIZE_IN_BYTES - 1)}€${'b'.repeat(10_000)}`) });
+    expect(long.responseBodyTruncated).toBe(true);
+    expect(long.responseBody).toBe('a'.repeat(HTTP_ERROR_BODY_MAX_SIZE_IN_BYTES - 1));
+    expect(long.message).not.toContain('aaa');
+    expect(errors.HTTPError).toMatchObject({ responseBody: undefined, responseBodyTruncated: false });
   });
 
   it('lists up to five errors with pointers in a validation message, root shown as (root)', () => {

@@ -5,7 +5,14 @@
 
 const brand: unique symbol = Symbol.for('aicap.error');
 
-/** Stable error codes. New codes may be added in minor versions; existing ones never change meaning. */
+/**
+ * Stable error codes. New codes may be added in minor versions; existing ones never change meaning.
+ * `docs/spec.md` (section 8.6) lists each with its meaning, whether retrying can help and the usual fix.
+ * Four codes say who got a value wrong: `INVALID_OPTION` (an option of a factory or a call),
+ * `INVALID_ARGUMENT` (a value passed to a function or method), `INVALID_CONFIGURATION` (what the
+ * application declares for aicap to derive from, such as routes) and `INVALID_ARGUMENTS` (the
+ * arguments of a tool call, checked against the manifest).
+ */
 export type AicapErrorCode =
   | 'MANIFEST_PARSE_FAILED'
   | 'MANIFEST_INVALID'
@@ -31,7 +38,14 @@ export type AicapErrorCode =
   | 'INSUFFICIENT_SCOPE'
   | 'JOB_FAILED'
   | 'OPENAPI_INVALID'
+  /** An option of a factory (`createClient`, `createManifestHandler`…) or of a call is missing or wrong; thrown when the factory is called. */
   | 'INVALID_OPTION'
+  /** A value passed to a function or method (not an option) cannot be used: a URL that is not absolute, an unknown format or event name, a value that is not JSON data, an id already taken, a value over a store's size limit. */
+  | 'INVALID_ARGUMENT'
+  /** What the application declares for aicap to derive from (framework routes, their schemas, the base manifest of derived tools) cannot become a tool or a validator; thrown at start-up. */
+  | 'INVALID_CONFIGURATION'
+  /** An optional peer dependency that the entry point needs (`redis`, `@modelcontextprotocol/server`) is not installed. */
+  | 'DEPENDENCY_MISSING'
   | 'INPUT_UNREADABLE'
   | 'STORE_UNAVAILABLE'
   | 'ABORTED';

@@ -39,7 +39,7 @@ const LOCATIONS = [
  * declared schemas before its handlers run, answering `400` problem+json listing each problem (part
  * of the request, JSON Pointer, message) otherwise. A body no parser has read yet is read (up to
  * 1 MiB, JSON only: 415 for another media type, 413 past the limit) and left on `request.body`.
- * `undefined` when the route declares none of these schemas. Throws `INVALID_OPTION` at start-up for
+ * `undefined` when the route declares none of these schemas. Throws `INVALID_CONFIGURATION` at start-up for
  * a schema ajv cannot compile, naming the route.
  */
 export function validateRequest(schema: RouteDescription['schema'], where: string): RequestHandler | undefined {
@@ -54,7 +54,7 @@ export function validateRequest(schema: RouteDescription['schema'], where: strin
     try {
       checks.push({ location, validate: instances[kind].compile(declared as object) });
     } catch (error) {
-      throw new AicapError('INVALID_OPTION', `${where}: the \`schema.${key}\` JSON Schema does not compile (${(error as Error).message}).`, { cause: error });
+      throw new AicapError('INVALID_CONFIGURATION', `${where}: the \`schema.${key}\` JSON Schema does not compile (${(error as Error).message}).`, { cause: error });
     }
   }
   if (checks.length === 0) return undefined;

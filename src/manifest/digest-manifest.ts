@@ -25,9 +25,9 @@ export function canonicalJson(value: unknown): string {
   try {
     text = canonicalize(value);
   } catch (error) {
-    throw new AicapError('INVALID_OPTION', `Value cannot be canonicalized as JSON: ${(error as Error).message}`, { cause: error });
+    throw new AicapError('INVALID_ARGUMENT', `Value cannot be canonicalized as JSON: ${(error as Error).message}`, { cause: error });
   }
-  if (text === undefined) throw new AicapError('INVALID_OPTION', 'Value cannot be canonicalized as JSON: it is undefined or a function.');
+  if (text === undefined) throw new AicapError('INVALID_ARGUMENT', 'Value cannot be canonicalized as JSON: it is undefined or a function.');
   return text;
 }
 

@@ -123,7 +123,7 @@ const INSTRUCTIONS = 'Tools of HTTP APIs described by AI capabilities manifests.
  * it. Async jobs are followed to their result with progress notifications. Results, resources and
  * prompts reach the host redacted, marked untrusted and capped.
  *
- * Throws `INVALID_OPTION` when the MCP SDK is not installed or an option is wrong.
+ * Throws `DEPENDENCY_MISSING` when the MCP SDK is not installed, `INVALID_OPTION` when an option is wrong.
  * @example
  * const client = createClient({ agentId: 'desktop' });
  * await client.discover('https://api.example.com', { credentials: { token } });

@@ -17,7 +17,7 @@ export function loadMcpSdk(): Promise<McpSdk> {
     .then(([server, stdio]) => ({ ...server, serveStdio: stdio.serveStdio, StdioServerTransport: stdio.StdioServerTransport }))
     .catch((error: unknown) => {
       loaded = undefined;
-      throw new AicapError('INVALID_OPTION', 'aicap/mcp needs the optional peer dependency @modelcontextprotocol/server (^2.4): run `npm install @modelcontextprotocol/server`.', { cause: error });
+      throw new AicapError('DEPENDENCY_MISSING', 'aicap/mcp needs the optional peer dependency @modelcontextprotocol/server (^2.4): run `npm install @modelcontextprotocol/server`.', { cause: error });
     });
   return loaded;
 }

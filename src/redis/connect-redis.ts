@@ -63,7 +63,7 @@ interface NodeRedisClient {
  * stores. Commands are never queued while Redis is down: they fail at once with
  * `StoreUnavailableError` (`STORE_UNAVAILABLE`), so budgets and pins fail closed, and the client
  * reconnects in the background so service resumes when Redis is back. Rejects with
- * `STORE_UNAVAILABLE` when the first connection fails, and with `INVALID_OPTION` when `redis` is not
+ * `STORE_UNAVAILABLE` when the first connection fails, and with `DEPENDENCY_MISSING` when `redis` is not
  * installed.
  */
 export async function connectRedis(options: ConnectRedisOptions): Promise<AicapRedis> {
@@ -74,7 +74,7 @@ export async function connectRedis(options: ConnectRedisOptions): Promise<AicapR
   try {
     ({ createClient } = (await import('redis')) as unknown as { createClient: typeof createClient });
   } catch (error) {
-    throw new AicapError('INVALID_OPTION', 'aicap/redis needs the `redis` package (node-redis): npm install redis', { cause: error });
+    throw new AicapError('DEPENDENCY_MISSING', 'aicap/redis needs the `redis` package (node-redis): npm install redis', { cause: error });
   }
   const where = redactedUrl(options.url);
   const client = createClient({

@@ -14,7 +14,7 @@ export interface CreateRedisCacheStoreOptions {
   namespace?: string;
   /**
   Largest JSON text of one value, in bytes. A larger value is not stored (the cache only misses;
-  the pin store refuses with `INVALID_OPTION`).
+  the pin store refuses with `INVALID_ARGUMENT`).
 
   @default 8388608 (8 MiB)
   */
@@ -52,7 +52,7 @@ function jsonStore<Value>(options: CreateRedisCacheStoreOptions, defaultNamespac
     async set(key, value, timeToLiveInMs) {
       const text = JSON.stringify(value);
       if (Buffer.byteLength(text) > maxValueBytes) {
-        if (strict) throw new AicapError('INVALID_OPTION', `The value for ${key} is ${Buffer.byteLength(text)} bytes, over \`maxValueBytes\` (${maxValueBytes}).`);
+        if (strict) throw new AicapError('INVALID_ARGUMENT', `The value for ${key} is ${Buffer.byteLength(text)} bytes, over \`maxValueBytes\` (${maxValueBytes}).`);
         return;
       }
       const ttl = timeToLiveInMs === undefined ? [] : ['PX', String(Math.max(1, Math.ceil(timeToLiveInMs)))];

@@ -96,7 +96,7 @@ export function createRedisJobEventStore(options: CreateRedisJobEventStoreOption
   };
   const bounded = (value: unknown, what: string): string => {
     const text = JSON.stringify(value);
-    if (Buffer.byteLength(text) > maxValueBytes) throw new AicapError('INVALID_OPTION', `${what} is ${Buffer.byteLength(text)} bytes of JSON, over \`maxValueBytes\` (${maxValueBytes}).`);
+    if (Buffer.byteLength(text) > maxValueBytes) throw new AicapError('INVALID_ARGUMENT', `${what} is ${Buffer.byteLength(text)} bytes of JSON, over \`maxValueBytes\` (${maxValueBytes}).`);
     return text;
   };
   const ttlFor = (record: JobRecord): number => (TERMINAL_JOB_STATUSES.includes(record.snapshot.status) ? retentionInMs : lifetimeInMs);
@@ -159,7 +159,7 @@ export function createRedisJobEventStore(options: CreateRedisJobEventStoreOption
       stored.snapshot.last_event_id = events.length;
       const ttl = String(ttlFor(stored));
       const created = await redis.command<number>(['HSETNX', key.job(jobId), 'record', bounded(stored, `The record of job ${jobId}`)]);
-      if (created !== 1) throw new AicapError('INVALID_OPTION', `Job ${jobId} already exists.`);
+      if (created !== 1) throw new AicapError('INVALID_ARGUMENT', `Job ${jobId} already exists.`);
       // The creator runs the job: the lease exists before anyone can read the job.
       await redis.command(['SET', key.lease(jobId), owner, 'PX', String(leaseInMs)]);
       for (const [index, event] of events.entries()) {

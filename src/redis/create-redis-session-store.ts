@@ -14,7 +14,7 @@ export interface CreateRedisSessionStoreOptions {
   */
   counterTimeToLiveInMs?: number;
   /**
-  Largest JSON text of one value stored with `set`, in bytes; a larger one is refused (`INVALID_OPTION`).
+  Largest JSON text of one value stored with `set`, in bytes; a larger one is refused (`INVALID_ARGUMENT`).
 
   @default 65536
   */
@@ -40,7 +40,7 @@ export function createRedisSessionStore(options: CreateRedisSessionStoreOptions)
   const prefix = `${redis.prefix}session:`;
   return {
     async increment(key, by) {
-      if (!Number.isSafeInteger(by)) throw new AicapError('INVALID_OPTION', `increment needs an integer, got ${String(by)}.`);
+      if (!Number.isSafeInteger(by)) throw new AicapError('INVALID_ARGUMENT', `increment needs an integer, got ${String(by)}.`);
       return Number(await redis.command<number>(['EVAL', INCREMENT_SCRIPT, '1', prefix + key, String(by), ttl]));
     },
     async get(key) {
@@ -55,7 +55,7 @@ export function createRedisSessionStore(options: CreateRedisSessionStoreOptions)
     },
     async set(key, value, timeToLiveInMs) {
       const text = JSON.stringify(value);
-      if (Buffer.byteLength(text) > maxValueBytes) throw new AicapError('INVALID_OPTION', `The session value for ${key} is ${Buffer.byteLength(text)} bytes, over \`maxValueBytes\` (${maxValueBytes}).`);
+      if (Buffer.byteLength(text) > maxValueBytes) throw new AicapError('INVALID_ARGUMENT', `The session value for ${key} is ${Buffer.byteLength(text)} bytes, over \`maxValueBytes\` (${maxValueBytes}).`);
       const expiry = timeToLiveInMs === undefined ? [] : ['PX', String(Math.max(1, Math.ceil(timeToLiveInMs)))];
       await redis.command(['SET', prefix + key, text, ...expiry]);
     },

@@ -58,7 +58,7 @@ export function createMemoryJobEventStore(options: CreateMemoryJobEventStoreOpti
 
   return {
     async create(jobId, record, events) {
-      if (jobs.has(jobId)) throw new AicapError('INVALID_OPTION', `Job ${jobId} already exists.`);
+      if (jobs.has(jobId)) throw new AicapError('INVALID_ARGUMENT', `Job ${jobId} already exists.`);
       if (jobs.size >= maxJobs) {
         const finished = [...jobs].find(([, entry]) => TERMINAL_JOB_STATUSES.includes(entry.record.snapshot.status));
         if (!finished) throw new AicapError('BUDGET_EXCEEDED', `The job store is full (\`maxJobs\` = ${maxJobs}) and no job has finished yet.`);

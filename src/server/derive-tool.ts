@@ -56,17 +56,17 @@ const SIMPLE_TYPES = new Set<SimpleType>(['string', 'number', 'integer', 'boolea
  * (`:num(^\d+$)`) becomes `{num}` whose `json_schema.pattern` is the regex; a wildcard (Fastify `*`,
  * Express `*name`) becomes a required string path parameter (`{wildcard}` for a bare `*`) whose value
  * may hold `/` (the client percent-encodes it, the framework decodes it). Throws at start-up
- * (`INVALID_OPTION`) when the method is not one a tool may use, no description is known, or the path
+ * (`INVALID_CONFIGURATION`) when the method is not one a tool may use, no description is known, or the path
  * has a wildcard before its end.
  */
 export function deriveTool(route: RouteDescription): DerivedTool {
   const method = route.method.toUpperCase() as HttpMethod;
-  if (!METHODS.has(method)) throw new AicapError('INVALID_OPTION', `Route ${route.method} ${route.path}: method ${route.method} cannot be a tool; use one of ${[...METHODS].join(', ')}.`);
+  if (!METHODS.has(method)) throw new AicapError('INVALID_CONFIGURATION', `Route ${route.method} ${route.path}: method ${route.method} cannot be a tool; use one of ${[...METHODS].join(', ')}.`);
   const { path, patterns, wildcard } = toToolPath(route.path, `Route ${method} ${route.path}`);
   const { scopes = [], humanApproval = false, ...overrides } = route.ai;
   const schema = route.schema ?? {};
   const description = overrides.description ?? schema.description ?? schema.summary;
-  if (!description) throw new AicapError('INVALID_OPTION', `Route ${method} ${route.path}: give the tool a \`description\` (in the AI config or the route schema) so an agent knows what it does.`);
+  if (!description) throw new AicapError('INVALID_CONFIGURATION', `Route ${method} ${route.path}: give the tool a \`description\` (in the AI config or the route schema) so an agent knows what it does.`);
   const id = overrides.id ?? schema.operationId ?? `${method.toLowerCase()}${path.replace(/[{}]/g, '').replace(/[^A-Za-z0-9]+/g, '_')}`.replace(/_+$/, '').slice(0, 64);
 
   const parameters: Record<string, Parameter> = {};
@@ -121,7 +121,7 @@ export function toToolPath(routePath: string, where: string): { path: string; pa
       path += `{${name}}`;
       if (routePath[index] === '(') {
         const end = closingParenthesis(routePath, index);
-        if (end === -1) throw new AicapError('INVALID_OPTION', `${where}: the regular expression of parameter :${name} has no closing parenthesis.`);
+        if (end === -1) throw new AicapError('INVALID_CONFIGURATION', `${where}: the regular expression of parameter :${name} has no closing parenthesis.`);
         patterns[name] = routePath.slice(index + 1, end);
         index = end + 1;
       }
@@ -129,7 +129,7 @@ export function toToolPath(routePath: string, where: string): { path: string; pa
     }
     if (character === '*') {
       if (routePath.slice(index + 1 + name.length) !== '') {
-        throw new AicapError('INVALID_OPTION', `${where}: a wildcard can only end the path to become a tool; give the route a named parameter instead.`);
+        throw new AicapError('INVALID_CONFIGURATION', `${where}: a wildcard can only end the path to become a tool; give the route a named parameter instead.`);
       }
       wildcard = name || 'wildcard';
       path += `{${wildcard}}`;
@@ -155,7 +155,7 @@ function closingParenthesis(text: string, open: number): number {
 /**
  * Adds derived tools to a manifest: appends the tools, lists them under their scopes in `auth.scopes`
  * and in `policy.human_approval_required` when they need approval. Scopes need an `auth` the base
- * manifest declares (throws `INVALID_OPTION` otherwise): how the API checks credentials is never guessed. The result still has to pass
+ * manifest declares (throws `INVALID_CONFIGURATION` otherwise): how the API checks credentials is never guessed. The result still has to pass
  * `createManifestHandler`'s validation (duplicate ids are reported there).
  */
 export function withDerivedTools(base: Omit<Manifest, 'tools'> & { tools?: Tool[] }, derived: readonly DerivedTool[]): Manifest {
@@ -167,7 +167,7 @@ export function withDerivedTools(base: Omit<Manifest, 'tools'> & { tools?: Tool[
     if (!manifest.auth) {
       const tools = scoped.map((entry) => entry.tool.id).join(', ');
       throw new AicapError(
-        'INVALID_OPTION',
+        'INVALID_CONFIGURATION',
         `Tools ${tools} carry \`scopes\` but the base manifest declares no \`auth\`: add \`auth: { type: 'bearer' }\` (or the scheme your API checks) to the manifest given to the adapter.`,
       );
     }

@@ -222,7 +222,7 @@ describe('exportTools', () => {
   });
 
   it('refuses the removed ai-sdk format with a pointer to aicap/ai-sdk', () => {
-    expect(() => exportTools(tools, 'ai-sdk' as never)).toThrow(expect.objectContaining({ code: 'INVALID_OPTION', message: expect.stringContaining('createAISDKTools from aicap/ai-sdk') }));
+    expect(() => exportTools(tools, 'ai-sdk' as never)).toThrow(expect.objectContaining({ code: 'INVALID_ARGUMENT', message: expect.stringContaining('createAISDKTools from aicap/ai-sdk') }));
   });
 
   it('MCP: tools that the MCP SDK’s own Tool schema accepts, with HTTP-derived annotations', () => {
@@ -233,8 +233,8 @@ describe('exportTools', () => {
     expect(byName.get('close_account')!.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: true });
   });
 
-  it('refuses an unknown format with INVALID_OPTION', () => {
-    expect(() => exportTools(tools, 'llama' as never)).toThrow(expect.objectContaining({ code: 'INVALID_OPTION', message: expect.stringContaining(EXPORT_FORMATS.join(', ')) }));
+  it('refuses an unknown format with INVALID_ARGUMENT', () => {
+    expect(() => exportTools(tools, 'llama' as never)).toThrow(expect.objectContaining({ code: 'INVALID_ARGUMENT', message: expect.stringContaining(EXPORT_FORMATS.join(', ')) }));
   });
 
   it('keeps the order it is given (selected tools stay best first)', () => {

@@ -73,6 +73,6 @@ function convert(tools: readonly CatalogTool[], format: ExportFormat): { tools: 
     case 'mcp':
       return toMCPTools(tools);
     default:
-      throw new AicapError('INVALID_OPTION', `Unknown export format ${JSON.stringify(format)}; use one of ${EXPORT_FORMATS.join(', ')}${String(format) === 'ai-sdk' ? ' (for the Vercel AI SDK, use createAISDKTools from aicap/ai-sdk)' : ''}.`);
+      throw new AicapError('INVALID_ARGUMENT', `Unknown export format ${JSON.stringify(format)}; use one of ${EXPORT_FORMATS.join(', ')}${String(format) === 'ai-sdk' ? ' (for the Vercel AI SDK, use createAISDKTools from aicap/ai-sdk)' : ''}.`);
   }
 }

@@ -186,7 +186,7 @@ describe('client.load given a location', () => {
   it('says it takes the manifest itself and how to read a file', async () => {
     const client = createClient();
     try {
-      await expect(client.load('payments.manifest.json')).rejects.toMatchObject({ code: 'INVALID_OPTION', message: expect.stringContaining('not a file path') });
+      await expect(client.load('payments.manifest.json')).rejects.toMatchObject({ code: 'INVALID_ARGUMENT', message: expect.stringContaining('not a file path') });
       await expect(client.load('payments.manifest.json')).rejects.toThrow(/client\.load\(await readFile\(path\)/);
       await expect(client.load('https://api.example.com')).rejects.toThrow(/client\.discover\(url\)/);
     } finally {

@@ -43,8 +43,9 @@ describe('fetchWithCache', () => {
 
   it('keeps one principal\'s entry from another and throws HTTPError for a non-2xx answer', async () => {
     const cache = createMemoryCacheStore();
-    const { send } = server([{ status: 200, headers: new Headers({ 'cache-control': 'max-age=60' }), body: new Uint8Array([1]) }, { status: 404 }]);
+    const problem = new TextEncoder().encode('{"title":"Not Found"}');
+    const { send } = server([{ status: 200, headers: new Headers({ 'cache-control': 'max-age=60' }), body: new Uint8Array([1]) }, { status: 404, body: problem }]);
     await fetchWithCache(send, cache, URL_, { authorization: 'Bearer alice' });
-    await expect(fetchWithCache(send, cache, URL_, { authorization: 'Bearer bob' })).rejects.toMatchObject({ code: 'HTTP_ERROR', status: 404 });
+    await expect(fetchWithCache(send, cache, URL_, { authorization: 'Bearer bob' })).rejects.toMatchObject({ code: 'HTTP_ERROR', status: 404, responseBody: '{"title":"Not Found"}', responseBodyTruncated: false });
   });
 });

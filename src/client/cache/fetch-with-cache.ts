@@ -98,7 +98,7 @@ export async function fetchWithCache(
   }
   if (cached && response.status >= 500 && allowsStaleIfError(cached.policy)) return staleResult(cached);
   if (response.status < 200 || response.status > 299) {
-    throw new HTTPError({ status: response.status, statusText: response.statusText, method: 'GET', url: redactUrl(response.url || url) });
+    throw new HTTPError({ status: response.status, statusText: response.statusText, method: 'GET', url: redactUrl(response.url || url), body: response.body });
   }
   const finalUrl = response.url || url;
   const policy = new CachePolicy(request, plainResponse, { shared: false });

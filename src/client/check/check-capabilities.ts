@@ -190,9 +190,9 @@ function toManifestUrl(originOrUrl: string): string {
   try {
     url = new URL(originOrUrl);
   } catch {
-    throw new AicapError('INVALID_OPTION', `"${originOrUrl}" is not an absolute URL; give an origin such as https://api.example.com`);
+    throw new AicapError('INVALID_ARGUMENT', `"${originOrUrl}" is not an absolute URL; give an origin such as https://api.example.com`);
   }
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new AicapError('INVALID_OPTION', `Scheme "${url.protocol}" is not supported; use http or https`);
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new AicapError('INVALID_ARGUMENT', `Scheme "${url.protocol}" is not supported; use http or https`);
   return url.pathname === '/' || url.pathname === '' ? `${url.origin}${WELL_KNOWN_PATH}` : url.href;
 }
 

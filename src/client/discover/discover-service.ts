@@ -34,7 +34,7 @@ export async function discoverService(context: ClientContext, originOrUrl: strin
   try {
     target = new URL(originOrUrl);
   } catch (error) {
-    throw new AicapError('INVALID_OPTION', `\`discover\` needs an absolute URL such as https://api.example.com, got ${JSON.stringify(String(originOrUrl).slice(0, 200))}.`, { cause: error });
+    throw new AicapError('INVALID_ARGUMENT', `\`discover\` needs an absolute URL such as https://api.example.com, got ${JSON.stringify(String(originOrUrl).slice(0, 200))}.`, { cause: error });
   }
   // What the user typed may be on loopback or a private network (when it is an address literal or a
   // localhost name: see ssrf/create-origin-trust.ts); what manifests and responses introduce may not.
@@ -145,7 +145,7 @@ function refuseLocation(input: string): void {
   if (text.startsWith('{') || text.startsWith('[') || text.length === 0 || text.length > 2048 || /[\r\n]/.test(text)) return;
   const isUrl = /^https?:\/\//i.test(text);
   throw new AicapError(
-    'INVALID_OPTION',
+    'INVALID_ARGUMENT',
     `client.load takes the manifest itself (its JSON text, bytes or object), not ${isUrl ? 'a URL' : 'a file path'}: got ${JSON.stringify(text.slice(0, 200))}. ` +
       (isUrl ? 'Fetch it with `client.discover(url)` (an origin or the manifest URL).' : "Read the file first: `client.load(await readFile(path), { source: pathToFileURL(path).href })` (readFile from 'node:fs/promises'), or give `client.discover` its origin."),
   );

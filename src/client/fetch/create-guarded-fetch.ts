@@ -186,6 +186,6 @@ function parseUrl(input: string | URL): URL {
   try {
     return new URL(input);
   } catch (error) {
-    throw new AicapError('INVALID_OPTION', `${JSON.stringify(String(input).slice(0, 200))} is not an absolute URL.`, { cause: error });
+    throw new AicapError('INVALID_ARGUMENT', `${JSON.stringify(String(input).slice(0, 200))} is not an absolute URL.`, { cause: error });
   }
 }

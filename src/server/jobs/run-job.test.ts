@@ -26,7 +26,7 @@ describe('runJob', () => {
     const store = createMemoryJobEventStore();
     const jobId = await created(store);
     await runJob({ store, jobId, resolutionUrl: '/r', run: async (job) => job.emit('resync', {}) });
-    expect((await store.get(jobId))?.snapshot.error).toEqual({ code: 'INVALID_OPTION', message: expect.stringContaining('"resync" is reserved') });
+    expect((await store.get(jobId))?.snapshot.error).toEqual({ code: 'INVALID_ARGUMENT', message: expect.stringContaining('"resync" is reserved') });
   });
 
   it('aborts the signal on cancel and drops changes made after it', async () => {

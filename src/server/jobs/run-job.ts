@@ -132,7 +132,7 @@ function createJobContext({ store, jobId, controller, waiters, change, resolutio
     },
     async emit(event, data) {
       if (RESERVED_EVENTS.has(event) || !EVENT_NAME.test(event)) {
-        throw new AicapError('INVALID_OPTION', `Job event name ${JSON.stringify(event)} is reserved or invalid; use a signal name declared in the tool's \`temporal_behavior.signals\`.`);
+        throw new AicapError('INVALID_ARGUMENT', `Job event name ${JSON.stringify(event)} is reserved or invalid; use a signal name declared in the tool's \`temporal_behavior.signals\`.`);
       }
       await change((record) => record, () => [{ event, data }]);
     },
