@@ -1,19 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { completeUserAuthorization, createClient, createLoopbackRedirectReceiver, createMemoryTokenStore, startUserAuthorization, type AuditEvent } from '../../src/client/index.js';
 import { errorOf } from '../helpers/error-of.js';
-import { followAuthorizationRedirects, PRE_REGISTERED_CLIENT_ID, startOidcAuthorizationServer, startProtectedApi, type OidcAuthorizationServer, type ProtectedApi } from '../helpers/oidc-authorization-server.js';
+import { followAuthorizationRedirects, PRE_REGISTERED_CLIENT_ID, useProtectedApis, type OidcAuthorizationServer, type ProtectedApi } from '../helpers/oidc-authorization-server.js';
 
+const servers = useProtectedApis('User API');
 let authorizationServer: OidcAuthorizationServer;
 let api: ProtectedApi;
-
-beforeAll(async () => {
-  authorizationServer = await startOidcAuthorizationServer();
-  api = await startProtectedApi({ authorizationServer });
-});
-
-afterAll(async () => {
-  await api.close();
-  await authorizationServer.close();
+beforeAll(() => {
+  ({ authorizationServer, apis: { 'User API': api } } = servers);
 });
 
 describe('user authorization: authorization code with PKCE against a real authorization server', () => {

@@ -1,22 +1,18 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { completeUserAuthorization, createClient, startUserAuthorization } from '../../src/client/index.js';
 import { createRedisTokenStore } from '../../src/redis/index.js';
-import { followAuthorizationRedirects, PRE_REGISTERED_CLIENT_ID, startOidcAuthorizationServer, startProtectedApi, type OidcAuthorizationServer, type ProtectedApi } from '../helpers/oidc-authorization-server.js';
+import { followAuthorizationRedirects, PRE_REGISTERED_CLIENT_ID, useProtectedApis, type OidcAuthorizationServer, type ProtectedApi } from '../helpers/oidc-authorization-server.js';
 import { HAS_REDIS_SERVER, REDIS_MISSING, useRedisConnections } from '../helpers/start-redis-server.js';
 
 if (!HAS_REDIS_SERVER) console.warn(`Skipping the Redis user-token tests: ${REDIS_MISSING}`);
 
 describe.skipIf(!HAS_REDIS_SERVER)('user tokens in Redis, shared by two processes', () => {
   const connections = useRedisConnections('oauth-user:');
+  const servers = useProtectedApis('User API');
   let authorizationServer: OidcAuthorizationServer;
   let api: ProtectedApi;
-  beforeAll(async () => {
-    authorizationServer = await startOidcAuthorizationServer();
-    api = await startProtectedApi({ authorizationServer });
-  });
-  afterAll(async () => {
-    await api?.close();
-    await authorizationServer?.close();
+  beforeAll(() => {
+    ({ authorizationServer, apis: { 'User API': api } } = servers);
   });
 
   it('logs in through one connection, refreshes through the other, and both see the rotated tokens', async () => {

@@ -13,24 +13,18 @@ import {
   type TokenStoreKey,
   type UserCredentials,
 } from '../../src/client/index.js';
-import { followAuthorizationRedirects, PRE_REGISTERED_CLIENT_ID, startOidcAuthorizationServer, startProtectedApi, type OidcAuthorizationServer, type ProtectedApi } from '../helpers/oidc-authorization-server.js';
+import { followAuthorizationRedirects, PRE_REGISTERED_CLIENT_ID, useProtectedApis, type OidcAuthorizationServer, type ProtectedApi } from '../helpers/oidc-authorization-server.js';
 
+const servers = useProtectedApis('User API', 'Other API');
 let authorizationServer: OidcAuthorizationServer;
 let api: ProtectedApi;
 let otherApi: ProtectedApi;
 const clients: Client[] = [];
-
-beforeAll(async () => {
-  authorizationServer = await startOidcAuthorizationServer();
-  api = await startProtectedApi({ authorizationServer });
-  otherApi = await startProtectedApi({ authorizationServer, name: 'Other API' });
+beforeAll(() => {
+  ({ authorizationServer, apis: { 'User API': api, 'Other API': otherApi } } = servers);
 });
-
 afterAll(async () => {
   await Promise.all(clients.map((client) => client.close()));
-  await api.close();
-  await otherApi.close();
-  await authorizationServer.close();
 });
 
 /** Logs the test user in to `target` (the test plays the browser) and stores the tokens in `tokenStore`. */

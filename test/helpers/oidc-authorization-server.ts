@@ -10,6 +10,7 @@
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll } from 'vitest';
 import type { Manifest } from '../../src/manifest/manifest-v0.js';
 
 /** What the tests read of oidc-provider (it ships no types). */
@@ -278,4 +279,21 @@ function close(server: Server): Promise<void> {
     server.close(() => resolve());
     server.closeAllConnections();
   });
+}
+
+/**
+ * Registers `beforeAll`/`afterAll` hooks that start an authorization server and one protected API
+ * per name (closed after the suite). Read the fields inside tests.
+ */
+export function useProtectedApis<Name extends string>(...names: Name[]): { authorizationServer: OidcAuthorizationServer; apis: Record<Name, ProtectedApi> } {
+  const state = { apis: {} } as { authorizationServer: OidcAuthorizationServer; apis: Record<Name, ProtectedApi> };
+  beforeAll(async () => {
+    state.authorizationServer = await startOidcAuthorizationServer();
+    for (const name of names) state.apis[name] = await startProtectedApi({ authorizationServer: state.authorizationServer, name });
+  });
+  afterAll(async () => {
+    for (const api of Object.values<ProtectedApi | undefined>(state.apis)) await api?.close();
+    await state.authorizationServer?.close();
+  });
+  return state;
 }
