@@ -1,0 +1,104 @@
+// One SSE subscriber of the soak: follows a job's status stream over raw node:http (so a thousand of
+// them in one process are a thousand sockets and nothing more), checks that event ids arrive once
+// and in order, and reconnects with `Last-Event-ID` when the connection drops before the soak ends.
+import { Agent, request } from 'node:http';
+import { performance } from 'node:perf_hooks';
+import { createParser } from 'eventsource-parser';
+
+const HEADERS = { Authorization: 'Bearer demo-read', 'X-Agent-ID': 'soak', Accept: 'text/event-stream' };
+const RECONNECT_DELAY_IN_MS = 250;
+const CONNECT_TIMEOUT_IN_MS = 30_000;
+
+/** One socket per subscriber, however many: the default agent would pool them. */
+export const SUBSCRIBER_AGENT = new Agent({ keepAlive: false, maxSockets: Number.POSITIVE_INFINITY });
+
+/**
+ * @typedef {object} SubscriberTally What every subscriber adds to (shared by all of them).
+ * @property {number} delivered Events received.
+ * @property {number} reconnects Connections re-opened after a drop.
+ * @property {number} errors Failed connections and non-200 answers.
+ * @property {number} gaps Events whose id skipped ahead.
+ * @property {number} duplicates Events whose id was not after the last one.
+ * @property {string[]} errorSamples The first few error texts.
+ * @property {(createdAtInMs: number, receivedAtInMs: number, job: number, id: number) => void} onEvent Called for every event that carries `soak_created_at_ms`.
+ */
+
+/**
+ * Subscribes to `url` until `stop()`. Resolves once the first connection answered 200 (rejects when
+ * it does not within 30 s); the returned `stop()` closes the connection for good.
+ * @param {string} url
+ * @param {SubscriberTally} tally
+ * @param {{ job: number, maxReconnects: number }} limits `job` labels the job in `tally.onEvent`.
+ */
+export function subscribeJobStream(url, tally, limits) {
+  let lastId;
+  let stopped = false;
+  let current;
+  let reconnectsLeft = limits.maxReconnects;
+  const fail = (text) => {
+    tally.errors++;
+    if (tally.errorSamples.length < 5) tally.errorSamples.push(text);
+  };
+  const onEvent = (event) => {
+    const receivedAtInMs = performance.timeOrigin + performance.now();
+    tally.delivered++;
+    const id = Number(event.id);
+    if (lastId !== undefined && id !== lastId + 1) {
+      if (id <= lastId) tally.duplicates++;
+      else tally.gaps++;
+    }
+    if (lastId === undefined || id > lastId) lastId = id;
+    const createdAtInMs = JSON.parse(event.data).soak_created_at_ms;
+    if (typeof createdAtInMs === 'number') tally.onEvent(createdAtInMs, receivedAtInMs, limits.job, id);
+  };
+  const connect = (onOpen) => {
+    const headers = lastId === undefined ? HEADERS : { ...HEADERS, 'Last-Event-ID': String(lastId) };
+    const parser = createParser({ onEvent });
+    let answered = false;
+    let ended = false;
+    // Called by whichever of the request's error and the response's close comes first.
+    const dropped = () => {
+      if (ended || stopped) return;
+      ended = true;
+      if (reconnectsLeft-- <= 0) return fail(`${url}: gave up after ${limits.maxReconnects} reconnects`);
+      tally.reconnects++;
+      setTimeout(() => !stopped && connect(() => undefined), RECONNECT_DELAY_IN_MS);
+    };
+    const outgoing = request(url, { headers, agent: SUBSCRIBER_AGENT }, (response) => {
+      answered = true;
+      if (response.statusCode !== 200) {
+        fail(`${url}: HTTP ${response.statusCode}`);
+        response.resume();
+        onOpen(new Error(`HTTP ${response.statusCode} from ${url}`));
+        return;
+      }
+      response.setEncoding('utf8');
+      response.on('data', (chunk) => parser.feed(chunk));
+      response.once('close', dropped);
+      onOpen();
+    });
+    current = outgoing;
+    outgoing.setTimeout(CONNECT_TIMEOUT_IN_MS, () => {
+      if (!answered) outgoing.destroy(new Error(`no answer within ${CONNECT_TIMEOUT_IN_MS} ms`));
+    });
+    outgoing.once('error', (error) => {
+      if (stopped) return;
+      fail(`${url}: ${error.message}`);
+      onOpen(error);
+      dropped();
+    });
+    outgoing.end();
+  };
+  return new Promise((resolve, reject) => {
+    connect((error) => {
+      if (error) reject(error);
+      else
+        resolve({
+          stop() {
+            stopped = true;
+            current?.destroy();
+          },
+        });
+    });
+  });
+}
