@@ -146,10 +146,10 @@ export function createAuthenticator(options: AuthenticatorOptions): Authenticato
       } else {
         token = credentials.token;
       }
-      if (token === undefined || token === '') return { secrets: [], refreshable, canStepUp };
+      if (token === undefined || token === '') return { secrets: [], refreshable, ...(canStepUp ? { canStepUp } : {}) };
       if (/[\r\n]/.test(token)) throw new AicapError('AUTH_FAILED', `The token for ${origin} contains a line break; refusing to send it.`);
       request.headers.set('authorization', `Bearer ${token}`);
-      return { secrets: [token], refreshable, canStepUp };
+      return { secrets: [token], refreshable, ...(canStepUp ? { canStepUp } : {}) };
     },
   };
 }
