@@ -72,6 +72,24 @@ describe('selectTools on the Payments manifest', () => {
     expect(top(collaborators, 'remove that collaborator')[0]).toBe('delete_collaborator');
   });
 
+  it('tells the object of a request from its context, and names from keywords', () => {
+    const manifest = paymentsManifest('https://api.example.com/v2');
+    manifest.tools = [
+      { id: 'delete_project', path: '/projects/{project_gid}', method: 'DELETE', description: 'Delete a project', parameters: { project_gid: { type: 'string', required: true } } },
+      { id: 'remove_members', path: '/projects/{project_gid}/removeMembers', method: 'POST', description: 'Remove users from a project', parameters: { project_gid: { type: 'string', required: true } } },
+      { id: 'get_user', path: '/users/{user_gid}', method: 'GET', description: 'Get a user', parameters: { user_gid: { type: 'string', required: true } } },
+      { id: 'get_user_teams', path: '/users/{user_gid}/teams', method: 'GET', description: 'Get the teams of a user', parameters: { user_gid: { type: 'string', required: true } } },
+    ];
+    manifest.auth = { type: 'bearer' };
+    manifest.policy = {};
+    const projects = catalogOf(manifest);
+    // "Dana" is no word of the catalog: a person, so the users are removed, not the project.
+    expect(top(projects, 'remove Dana from project 4545')[0]).toBe('remove_members');
+    expect(top(projects, 'delete project 4545')[0]).toBe('delete_project');
+    // "the profile of user 9001": the profile is a property, the user is what is read.
+    expect(top(projects, 'show me the profile of user 9001')[0]).toBe('get_user');
+  });
+
   it('refuses a bad limit with INVALID_OPTION', () => {
     expect(() => selectTools(tools, 'x', { limit: 0 })).toThrow(expect.objectContaining({ code: 'INVALID_OPTION', message: expect.stringContaining('`limit`') }));
   });

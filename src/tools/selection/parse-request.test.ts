@@ -44,6 +44,40 @@ describe('parseRequest', () => {
     expect(parsed.terms.get('authenticat')).toBeGreaterThan(parsed.terms.get('log')!);
   });
 
+  // A catalog that knows projects, tasks, tags, users, goals, service accounts and tokens.
+  const known = ['project', 'task', 'tag', 'user', 'goal', 'serviceaccount', 'token', 'servic', 'account', 'fil', 'trash', 'profil'];
+  const vocabulary = {
+    has: (term: string) => known.includes(term),
+    knows: (term: string) => known.some((word) => word === term || (term.length >= 4 && (word.startsWith(term) || term.startsWith(word)))),
+  };
+
+  it('turns words the catalog does not know into names, capitalised ones into people', () => {
+    const parsed = parseRequest('remove Dana from project 4545', vocabulary);
+    expect(parsed.terms.has('dana')).toBe(false);
+    expect(parsed.valueKinds.has('person')).toBe(true);
+    expect(parsed.terms.get('user')).toBeGreaterThan(0);
+    // Without a vocabulary every word is a keyword.
+    expect(parseRequest('remove Dana from project 4545').terms.has('dana')).toBe(true);
+  });
+
+  it('takes the object from after the verb and leaves what follows a preposition as context', () => {
+    expect([...parseRequest('remove the urgent tag from task 8080', vocabulary).objectNouns]).toContain('tag');
+    expect([...parseRequest('remove the urgent tag from task 8080', vocabulary).objectNouns]).not.toContain('task');
+    // A property hands the object on: the user is what is read.
+    expect([...parseRequest('get the profile of user octocat', vocabulary).objectNouns]).toContain('user');
+  });
+
+  it('joins catalog words written apart, and separable phrasal verbs', () => {
+    expect(parseRequest('get a token for service account ci-bot', vocabulary).terms.get('serviceaccount')).toBe(1);
+    expect(parseRequest('bring file 6161 back from the trash', vocabulary).classes).toContain('update');
+    expect(parseRequest('bring file 6161 to the meeting', vocabulary).classes).not.toContain('update');
+  });
+
+  it('reads an update verb with an indefinite object as creating one', () => {
+    expect(parseRequest("set a goal 'reach 1000 customers'", vocabulary).classes).toEqual(['create']);
+    expect(parseRequest('set the goal 123 to done', vocabulary).classes).toEqual(['update']);
+  });
+
   it('notes plural nouns', () => {
     expect(parseRequest('list my workspaces').plurals.has('workspac')).toBe(true);
   });

@@ -235,7 +235,10 @@ function objectNounsOf(tokens: readonly Token[], stems: ReadonlyArray<string | u
       for (const noun of token.names === undefined ? [] : splitWords(token.names).map(stemWord)) nouns.add(noun);
       continue;
     }
-    if (stem === undefined || STOP_WORDS.has(stem) || FILLER_WORDS.has(stem) || isQuestionWord(stem) || verbMeaning(stem) !== undefined) continue;
+    if (stem === undefined || STOP_WORDS.has(stem) || FILLER_WORDS.has(stem) || isQuestionWord(stem)) continue;
+    // "a copy of project 7070", "a list of files": a verb before "of" names the action, not the object;
+    // so does a participle ("am I logged in", "tagged with"). "the urgent tag" is a noun.
+    if (verbMeaning(stem) !== undefined && (stems[position + 1] === 'of' || /(ed|ing)$/.test(token.word!))) continue;
     ownNouns++;
     if (!ATTRIBUTE_NOUNS.has(stem)) attributesOnly = false;
     nouns.add(stem);
