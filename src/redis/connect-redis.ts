@@ -77,15 +77,19 @@ export async function connectRedis(options: ConnectRedisOptions): Promise<AicapR
     throw new AicapError('DEPENDENCY_MISSING', 'aicap/redis needs the `redis` package (node-redis): npm install redis', { cause: error });
   }
   const where = redactedUrl(options.url);
+  // Until the first connection is up, a failure ends the attempt (node-redis would retry forever and
+  // `connect` never settle); after it, reconnections go on in the background.
+  let connected = false;
   const client = createClient({
     url: options.url,
     disableOfflineQueue: true,
-    socket: { connectTimeout: commandTimeoutInMs, reconnectStrategy: (retries: number) => Math.min(maxReconnectDelayInMs, 50 * 2 ** Math.min(retries, 10)) },
+    socket: { connectTimeout: commandTimeoutInMs, reconnectStrategy: (retries: number, cause: Error) => (connected ? Math.min(maxReconnectDelayInMs, 50 * 2 ** Math.min(retries, 10)) : cause) },
   });
   // node-redis emits every connection error; unheard, Node would crash the process on the first outage.
   client.on('error', () => undefined);
   try {
     await client.connect();
+    connected = true;
   } catch (error) {
     throw new StoreUnavailableError('STORE_UNAVAILABLE', `Redis at ${where} is unreachable (${(error as Error).message}); check REDIS_URL and that redis-server runs.`, { cause: error });
   }
