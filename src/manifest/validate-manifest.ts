@@ -1,10 +1,11 @@
-import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
+import type { ErrorObject } from 'ajv/dist/2020.js';
 import { escapePointerToken, toPointer } from '../internal/json-pointer.js';
 import { isLoopbackHostname } from '../internal/is-loopback-hostname.js';
 import { checkDefinitionCycles, checkDefinitionReferences, type ReferenceScope } from './check-definition-references.js';
 import { checkEmbeddedSchema } from './check-embedded-schema.js';
 import { forbiddenHeaderReason } from './forbidden-header-parameter.js';
 import { manifestSchema } from './manifest-schema.js';
+import { getManifestValidators, MANIFEST_LISTS } from './manifest-validators.js';
 import { SCHEMA_VERSION, type JsonSchema, type Manifest, type Parameter } from './manifest-v0.js';
 import type { ValidationIssue } from '../errors/validation-issue.js';
 
@@ -28,9 +29,6 @@ export interface ValidateManifestOptions {
   warnUnknownFields?: boolean;
 }
 
-const LISTS = ['tools', 'resources', 'prompts'] as const;
-const DEFINITION_OF_LIST = { tools: 'tool', resources: 'resource', prompts: 'prompt' } as const;
-
 /**
  * Schema errors kept before validation stops. ajv with `allErrors` spends about 20 µs per error, and
  * a hostile 1 MiB document can hold 100,000 of them; nobody reads past the first few hundred anyway.
@@ -40,47 +38,16 @@ const MAX_SCHEMA_ERRORS = 200;
 /** Issues returned at most (errors first); a hostile document must not produce megabytes of findings. */
 const MAX_ISSUES = 1000;
 
-interface SchemaValidators {
-  /** The whole schema except the elements of `tools`, `resources` and `prompts` (their arrays still are). */
-  root: ValidateFunction;
-  /** One element of each list. */
-  items: Record<(typeof LISTS)[number], ValidateFunction>;
-}
-
-let compiled: SchemaValidators | undefined;
-
-function getSchemaValidators(): SchemaValidators {
-  if (compiled) return compiled;
-  // Compiled on first use so that importing `aicap` stays cheap. `$data` stays off (CVE-2025-69873);
-  // the manifest schema is ours, so strict mode can be on. ajv's optimisation passes only tidy the
-  // generated code: skipping them takes about a third off this once-per-process compile (a large part
-  // of a cold discovery) and costs nothing measurable per validation.
-  const ajv = new Ajv2020({ allErrors: true, strict: true, allowUnionTypes: true, validateFormats: false, code: { optimize: false } });
-  ajv.addSchema(manifestSchema);
-  const { $id: _id, ...schema } = manifestSchema;
-  const properties: Record<string, unknown> = { ...schema.properties };
-  for (const list of LISTS) properties[list] = { ...schema.properties[list], items: true };
-  const items = Object.fromEntries(
-    LISTS.map((list) => {
-      const validate = ajv.getSchema(`${manifestSchema.$id}#/$defs/${DEFINITION_OF_LIST[list]}`);
-      if (!validate) throw new Error(`manifest schema has no $defs/${DEFINITION_OF_LIST[list]}`);
-      return [list, validate];
-    }),
-  ) as SchemaValidators['items'];
-  compiled = { root: ajv.compile({ ...schema, properties }), items };
-  return compiled;
-}
-
 /**
  * Runs the schema part by part (the document without its list elements, then element by element) so
  * that it can stop after {@link MAX_SCHEMA_ERRORS} errors.
  */
 function schemaErrors(input: unknown): { errors: ErrorObject[]; truncated: boolean } {
-  const validators = getSchemaValidators();
+  const validators = getManifestValidators();
   const errors: ErrorObject[] = [];
   if (!validators.root(input)) errors.push(...(validators.root.errors ?? []));
   if (!isRecord(input)) return { errors, truncated: false };
-  for (const list of LISTS) {
+  for (const list of MANIFEST_LISTS) {
     const elements = input[list];
     if (!Array.isArray(elements)) continue;
     const validate = validators.items[list];

@@ -1,0 +1,106 @@
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ValidateFunction } from 'ajv/dist/2020.js';
+// @ts-expect-error: a build script in plain JavaScript, without declarations.
+import { renderStandaloneValidators } from '../../scripts/write-manifest-validators.mjs';
+import { fixturePath } from '../../test/fixtures/manifests/load-fixture.js';
+import { compileManifestValidators, createManifestAjv, getManifestValidators, MANIFEST_VALIDATOR_REFERENCES, type ManifestValidators } from './manifest-validators.js';
+import type { StandaloneManifestValidators } from './standalone-manifest-validators.js';
+
+const require = createRequire(import.meta.url);
+const render = renderStandaloneValidators as (ajv: unknown, references: Record<string, string>, resolveSpecifier: (specifier: string) => string) => string;
+
+/** Every value the tests feed the validators: the fixtures as they are, and each of them broken in many places. */
+function inputs(): Array<{ name: string; value: unknown }> {
+  const folder = fixturePath('');
+  const named = ['valid', 'invalid', 'warning'].flatMap((kind) =>
+    readdirSync(join(folder, kind))
+      .filter((file) => file.endsWith('.json'))
+      .map((file) => ({ name: `${kind}/${file}`, value: JSON.parse(readFileSync(join(folder, kind, file), 'utf8')) as unknown })),
+  );
+  named.push({ name: 'payments', value: JSON.parse(readFileSync(fixturePath('payments'), 'utf8')) as unknown });
+  const mutated = named.filter(({ name }) => !name.startsWith('invalid/')).flatMap(({ name, value }) => mutations(value).map((variant, index) => ({ name: `${name} mutation ${index}`, value: variant })));
+  return [...named, ...mutated];
+}
+
+/** Copies of a document with one node broken each: a wrong type, a removed member, an unknown member (every seventh node, bounded). */
+function mutations(document: unknown): unknown[] {
+  const paths: Array<Array<string | number>> = [];
+  const walk = (value: unknown, path: Array<string | number>): void => {
+    paths.push(path);
+    if (Array.isArray(value)) value.forEach((item, index) => walk(item, [...path, index]));
+    else if (typeof value === 'object' && value !== null) for (const [key, child] of Object.entries(value)) walk(child, [...path, key]);
+  };
+  walk(document, []);
+  const breakages: Array<(value: unknown) => unknown> = [
+    (value) => (typeof value === 'string' ? 42 : 'text'),
+    (value) => (Array.isArray(value) ? {} : []),
+    () => undefined,
+    (value) => (typeof value === 'object' && value !== null && !Array.isArray(value) ? { ...value, zz_unknown: true } : null),
+  ];
+  const variants: unknown[] = [];
+  for (let index = 1; index < paths.length && variants.length < 400; index += 7) {
+    const path = paths[index]!;
+    const copy = structuredClone(document);
+    let parent = copy as Record<string | number, unknown>;
+    for (const step of path.slice(0, -1)) parent = parent[step] as Record<string | number, unknown>;
+    const last = path.at(-1)!;
+    const broken = breakages[index % breakages.length]!(parent[last]);
+    if (broken === undefined) delete parent[last];
+    else parent[last] = broken;
+    variants.push(copy);
+  }
+  return variants;
+}
+
+function outcome(validate: ValidateFunction, value: unknown): { valid: boolean; errors: unknown } {
+  const valid = validate(value) as boolean;
+  return { valid, errors: structuredClone(validate.errors ?? null) };
+}
+
+describe('manifest validators generated at build time', () => {
+  let directory: string;
+  let standalone: StandaloneManifestValidators;
+  let compiled: ManifestValidators;
+
+  beforeAll(async () => {
+    directory = mkdtempSync(join(tmpdir(), 'aicap-standalone-validators-'));
+    const file = join(directory, 'standalone-manifest-validators.mjs');
+    // The helpers are imported from this checkout's ajv, wherever the temporary file lives.
+    writeFileSync(file, render(createManifestAjv({ source: true, esm: true }), MANIFEST_VALIDATOR_REFERENCES, (specifier) => require.resolve(specifier)));
+    standalone = ((await import(pathToFileURL(file).href)) as { standaloneManifestValidators: StandaloneManifestValidators }).standaloneManifestValidators;
+    compiled = compileManifestValidators();
+  }, 60_000);
+  afterAll(() => rmSync(directory, { recursive: true, force: true }));
+
+  it('give the same verdicts and errors as the schema compiled at run time, on every fixture and its mutations', () => {
+    let failures = 0;
+    for (const { name, value } of inputs()) {
+      const lists = { tools: [] as unknown[], resources: [] as unknown[], prompts: [] as unknown[] };
+      if (typeof value === 'object' && value !== null) for (const list of Object.keys(lists) as Array<keyof typeof lists>) lists[list] = [(value as Record<string, unknown>)[list]].flat();
+      const runtime = outcome(compiled.root, value);
+      expect(outcome(standalone.root, value), name).toEqual(runtime);
+      if (!runtime.valid) failures++;
+      for (const list of Object.keys(lists) as Array<keyof typeof lists>) {
+        for (const element of lists[list]) {
+          const expected = outcome(compiled.items[list], element);
+          expect(outcome(standalone[list], element), `${name} ${list}`).toEqual(expected);
+          if (!expected.valid) failures++;
+        }
+      }
+    }
+    // The mutations must reach the error paths, or the comparison above proves little.
+    expect(failures).toBeGreaterThan(100);
+  });
+
+  it('run from source, the schema is compiled at run time', () => {
+    const validators = getManifestValidators();
+    expect(validators.root(JSON.parse(readFileSync(fixturePath('payments'), 'utf8')))).toBe(true);
+    expect(getManifestValidators()).toBe(validators);
+  });
+});
+
