@@ -1,4 +1,4 @@
-import { AicapError } from '../errors/aicap-error.js';
+import { checkIntegerOption } from '../errors/invalid-option-error.js';
 import { ManifestParseError } from '../errors/manifest-parse-error.js';
 import { validateManifest, type ValidateManifestOptions, type ValidationResult } from './validate-manifest.js';
 import { parseJsonFast } from './parse-json-fast.js';
@@ -43,8 +43,8 @@ const decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
  * parser for a message with line, column and JSON Pointer.
  */
 export function parseJsonDocument(input: string | Uint8Array, options: ParseJsonOptions = {}): unknown {
-  const maxSizeInBytes = checkLimitOption('maxSizeInBytes', options.maxSizeInBytes, defaultManifestMaxSizeInBytes, Number.MAX_SAFE_INTEGER);
-  const maxDepth = checkLimitOption('maxDepth', options.maxDepth, DEFAULT_MAX_DEPTH, MAX_DEPTH_CEILING);
+  const maxSizeInBytes = checkIntegerOption('maxSizeInBytes', options.maxSizeInBytes ?? defaultManifestMaxSizeInBytes, { minimum: 1 });
+  const maxDepth = checkIntegerOption('maxDepth', options.maxDepth ?? DEFAULT_MAX_DEPTH, { minimum: 1, maximum: MAX_DEPTH_CEILING });
   let text: string;
   if (typeof input === 'string') {
     // A UTF-16 string is at least as many UTF-8 bytes as code units; only measure exactly when close.
@@ -67,14 +67,6 @@ export function parseJsonDocument(input: string | Uint8Array, options: ParseJson
   // problem anywhere sends the text through the strict parser, which names it.
   const fast = parseJsonFast(text, maxDepth);
   return fast === undefined ? new StrictJsonParser(text, maxDepth).parseDocument() : fast.value;
-}
-
-function checkLimitOption(name: string, value: number | undefined, fallback: number, ceiling: number): number {
-  if (value === undefined) return fallback;
-  if (!Number.isSafeInteger(value) || value < 1 || value > ceiling) {
-    throw new AicapError('INVALID_OPTION', `The \`${name}\` option must be an integer from 1 to ${ceiling}, got ${String(value)}.`);
-  }
-  return value;
 }
 
 function tooLarge(maxSizeInBytes: number): ManifestParseError {

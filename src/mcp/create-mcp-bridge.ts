@@ -1,6 +1,7 @@
 import type { CacheHint, InputRequiredResult, Server, ServerContext, Transport } from '@modelcontextprotocol/server';
 import type { Client } from '../client/create-client.js';
 import { AicapError } from '../errors/aicap-error.js';
+import { checkIntegerOption, invalidOptionError } from '../errors/invalid-option-error.js';
 import type { CatalogOptions } from '../tools/create-catalog.js';
 import { callBridgeTool, explainRefusedApproval } from './call-bridge-tool.js';
 import { deriveCacheHint } from './derive-cache-hint.js';
@@ -241,6 +242,6 @@ async function reportUnavailable(entry: UnavailableService, unavailable: Unavail
 
 function checkOptions(options: CreateMcpBridgeOptions): void {
   if (typeof options !== 'object' || options === null || typeof options.client?.catalog !== 'function') throw new AicapError('INVALID_OPTION', 'createMcpBridge needs `client`: a client made by createClient() that has discovered the services to expose.');
-  if (options.maxTools !== undefined && (!Number.isSafeInteger(options.maxTools) || options.maxTools < 1)) throw new AicapError('INVALID_OPTION', `\`maxTools\` of createMcpBridge must be a positive integer, got ${JSON.stringify(options.maxTools)}.`);
-  if (options.path !== undefined && !/^\/[^?#]*$/.test(options.path)) throw new AicapError('INVALID_OPTION', `\`path\` of createMcpBridge must start with "/" and have no query, got ${JSON.stringify(options.path)}.`);
+  if (options.maxTools !== undefined) checkIntegerOption('maxTools', options.maxTools, { minimum: 1, of: 'createMcpBridge' });
+  if (options.path !== undefined && !/^\/[^?#]*$/.test(options.path)) throw invalidOptionError('path', 'a path starting with "/" without a query', options.path, { of: 'createMcpBridge' });
 }

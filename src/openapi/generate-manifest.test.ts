@@ -108,8 +108,8 @@ describe('generateManifest', () => {
 
   const badOptions: Array<[string, Record<string, unknown>, RegExp]> = [
     ['a number as input', { input: 42 }, /`input` option must be a file path, a URL, the description text or the parsed document, got number/],
-    ['a negative timeout', { input: 'openapi.yaml', timeoutInMs: -1 }, /`timeoutInMs` option must be a positive whole number, got -1/],
-    ['a fractional node budget', { input: 'openapi.yaml', maxReturnSchemaNodes: 1.5 }, /`maxReturnSchemaNodes` option must be a positive whole number/],
+    ['a negative timeout', { input: 'openapi.yaml', timeoutInMs: -1 }, /`timeoutInMs` option must be a positive integer, got -1/],
+    ['a fractional node budget', { input: 'openapi.yaml', maxReturnSchemaNodes: 1.5 }, /`maxReturnSchemaNodes` option must be a positive integer/],
   ];
   it.each(badOptions)('refuses %s with INVALID_OPTION before reading anything', async (_name, options, message) => {
     await expect(generateManifest(options as never)).rejects.toMatchObject({ code: 'INVALID_OPTION', message: expect.stringMatching(message) });

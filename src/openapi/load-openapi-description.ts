@@ -3,6 +3,7 @@ import { dirname, isAbsolute, relative, resolve as resolvePath, sep } from 'node
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parse as parseYaml, YAMLParseError } from 'yaml';
 import { AicapError } from '../errors/aicap-error.js';
+import { checkIntegerOption } from '../errors/invalid-option-error.js';
 import { declaredLengthExceeds, readCappedBytes } from '../internal/read-capped-bytes.js';
 import { OpenApiInvalidError } from './openapi-invalid-error.js';
 
@@ -124,9 +125,7 @@ export function checkOptions(options: Record<string, unknown>): void {
   }
   for (const name of ['timeoutInMs', 'maxDocumentBytes', 'maxDocuments', 'maxReturnSchemaNodes']) {
     const value = options[name];
-    if (value !== undefined && (typeof value !== 'number' || !Number.isSafeInteger(value) || value <= 0)) {
-      throw new AicapError('INVALID_OPTION', `The \`${name}\` option must be a positive whole number, got ${JSON.stringify(value)}.`);
-    }
+    if (value !== undefined) checkIntegerOption(name, value as number, { minimum: 1 });
   }
 }
 

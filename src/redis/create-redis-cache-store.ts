@@ -1,4 +1,5 @@
 import { AicapError } from '../errors/aicap-error.js';
+import { checkIntegerOption } from '../errors/invalid-option-error.js';
 import type { CacheStore } from '../client/cache/cache-store.js';
 import type { AicapRedis } from './connect-redis.js';
 
@@ -41,8 +42,7 @@ export function createRedisPinStore(options: CreateRedisCacheStoreOptions): Cach
 
 function jsonStore<Value>(options: CreateRedisCacheStoreOptions, defaultNamespace: string, strict: boolean): CacheStore<Value> {
   const { redis } = options;
-  const maxValueBytes = options.maxValueBytes ?? 8 * 1024 * 1024;
-  if (!Number.isSafeInteger(maxValueBytes) || maxValueBytes <= 0) throw new AicapError('INVALID_OPTION', `The \`maxValueBytes\` option must be a positive integer, got ${String(maxValueBytes)}.`);
+  const maxValueBytes = checkIntegerOption('maxValueBytes', options.maxValueBytes ?? 8 * 1024 * 1024, { minimum: 1 });
   const prefix = `${redis.prefix}${options.namespace ?? defaultNamespace}`;
   return {
     async get(key) {

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { AicapError } from '../errors/aicap-error.js';
+import { checkIntegerOption } from '../errors/invalid-option-error.js';
 import { TERMINAL_JOB_STATUSES, type JobEvent, type JobEventPage, type JobEventStore, type JobRecord } from '../server/job-event-store.js';
 import type { AicapRedis } from './connect-redis.js';
 import { createJobChangeSubscriptions } from './create-job-change-subscriptions.js';
@@ -202,7 +203,5 @@ export function createRedisJobEventStore(options: CreateRedisJobEventStoreOption
 }
 
 function positive(value: number | undefined, fallback: number, name: string): number {
-  if (value === undefined) return fallback;
-  if (!Number.isSafeInteger(value) || value <= 0) throw new AicapError('INVALID_OPTION', `The \`${name}\` option of createRedisJobEventStore must be a positive integer, got ${String(value)}.`);
-  return value;
+  return checkIntegerOption(name, value ?? fallback, { minimum: 1, of: 'createRedisJobEventStore' });
 }

@@ -1,5 +1,6 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { AicapError } from '../errors/aicap-error.js';
+import { checkIntegerOption } from '../errors/invalid-option-error.js';
 import { createMemoryJobEventStore } from './create-memory-job-event-store.js';
 import type { JobEventStore, JobRecord, JobSnapshot } from './job-event-store.js';
 import { compileJobRoutes, type JobRoutes } from './jobs/compile-job-routes.js';
@@ -184,7 +185,5 @@ async function defaultPrincipal(request: Request): Promise<string> {
 }
 
 function nonNegativeInteger(value: number | undefined, fallback: number, name: string): number {
-  if (value === undefined) return fallback;
-  if (!Number.isSafeInteger(value) || value < 0) throw new AicapError('INVALID_OPTION', `The \`${name}\` option of createJobStreams must be a non-negative integer, got ${String(value)}.`);
-  return value;
+  return checkIntegerOption(name, value ?? fallback, { of: 'createJobStreams' });
 }

@@ -1,4 +1,5 @@
 import { AicapError } from '../errors/aicap-error.js';
+import { checkIntegerOption } from '../errors/invalid-option-error.js';
 import { TERMINAL_JOB_STATUSES, type JobEvent, type JobEventPage, type JobEventStore, type JobRecord } from './job-event-store.js';
 
 /** Options of {@link createMemoryJobEventStore}. */
@@ -105,7 +106,5 @@ export function createMemoryJobEventStore(options: CreateMemoryJobEventStoreOpti
 }
 
 function positiveInteger(value: number | undefined, fallback: number, name: string): number {
-  if (value === undefined) return fallback;
-  if (!Number.isSafeInteger(value) || value <= 0) throw new AicapError('INVALID_OPTION', `The \`${name}\` option must be a positive integer, got ${String(value)}.`);
-  return value;
+  return checkIntegerOption(name, value ?? fallback, { minimum: 1 });
 }

@@ -228,6 +228,6 @@ describe('audit', () => {
   });
 
   it('does not let createClient accept a nonsense retry limit', () => {
-    expect(() => createClient({ retry: { limit: -1 } })).toThrow(/`retry.limit` must be an integer ≥ 0/);
+    expect(() => createClient({ retry: { limit: -1 } })).toThrow(/The `retry.limit` option must be an integer from 0 to 10, got -1/);
   });
 });

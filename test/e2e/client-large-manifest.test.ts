@@ -72,6 +72,6 @@ describe('manifests over 1 MiB', () => {
 
   it('refuses a bad `maxSizeInBytes` of `client.load` with INVALID_OPTION', async () => {
     client = createClient();
-    await expect(client.load(largeManifest(server.origin), { maxSizeInBytes: 0 })).rejects.toMatchObject({ code: 'INVALID_OPTION', message: expect.stringContaining('`maxSizeInBytes` of `client.load`') });
+    await expect(client.load(largeManifest(server.origin), { maxSizeInBytes: 0 })).rejects.toMatchObject({ code: 'INVALID_OPTION', message: expect.stringContaining('`maxSizeInBytes` option of `client.load`') });
   });
 });

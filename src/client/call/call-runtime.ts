@@ -6,7 +6,8 @@ import type { CallerPolicy } from '../policy/caller-policy.js';
 import type { ApproveFunction } from '../policy/enforce-call-policy.js';
 import { createMemorySessionStore, type SessionStore } from '../policy/session-store.js';
 import type { ClientCallOptions } from './client-call-options.js';
-import { checkIntegerOption, invalidCallOption, resolveRetryOptions } from './retry/resolve-retry-options.js';
+import { checkIntegerOption, invalidOptionError } from '../../errors/invalid-option-error.js';
+import { resolveRetryOptions } from './retry/resolve-retry-options.js';
 import type { ResolvedRetry } from './retry/send-with-retries.js';
 
 /** What the call part needs from the rest of the client. @internal */
@@ -50,19 +51,19 @@ export interface CallRuntime {
 export function resolveCallRuntime(options: ClientCallOptions, dependencies: ToolCallerDependencies): CallRuntime {
   const retry = resolveRetryOptions(options.retry);
   if (options.agentId !== undefined && (options.agentId === '' || /[\r\n\0]/.test(options.agentId))) {
-    throw invalidCallOption('agentId', options.agentId, 'a non-empty string without line breaks');
+    throw invalidOptionError('agentId', 'a non-empty string without line breaks', options.agentId);
   }
-  if (options.approve !== undefined && typeof options.approve !== 'function') throw invalidCallOption('approve', typeof options.approve, 'a function');
-  if (options.policy?.maxActionsPerSession !== undefined) checkIntegerOption('policy.maxActionsPerSession', options.policy.maxActionsPerSession, 0);
-  const refreshBeforeExpiryInMs = checkIntegerOption('refreshTokensBeforeExpiryInMs', options.refreshTokensBeforeExpiryInMs ?? 30_000, 0);
+  if (options.approve !== undefined && typeof options.approve !== 'function') throw invalidOptionError('approve', 'a function', options.approve);
+  if (options.policy?.maxActionsPerSession !== undefined) checkIntegerOption('policy.maxActionsPerSession', options.policy.maxActionsPerSession);
+  const refreshBeforeExpiryInMs = checkIntegerOption('refreshTokensBeforeExpiryInMs', options.refreshTokensBeforeExpiryInMs ?? 30_000);
   return {
     dependencies,
     agentId: options.agentId,
     retry,
-    maxResponseSizeInBytes: checkIntegerOption('response.maxSizeInBytes', options.response?.maxSizeInBytes ?? 1_048_576, 1),
-    maxTextLength: checkIntegerOption('response.maxTextLength', options.response?.maxTextLength ?? 20_000, 1),
-    maxPages: checkIntegerOption('pagination.maxPages', options.pagination?.maxPages ?? 20, 1),
-    defaultMaxItems: checkIntegerOption('pagination.maxItems', options.pagination?.maxItems ?? 1_000, 1),
+    maxResponseSizeInBytes: checkIntegerOption('response.maxSizeInBytes', options.response?.maxSizeInBytes ?? 1_048_576, { minimum: 1 }),
+    maxTextLength: checkIntegerOption('response.maxTextLength', options.response?.maxTextLength ?? 20_000, { minimum: 1 }),
+    maxPages: checkIntegerOption('pagination.maxPages', options.pagination?.maxPages ?? 20, { minimum: 1 }),
+    defaultMaxItems: checkIntegerOption('pagination.maxItems', options.pagination?.maxItems ?? 1_000, { minimum: 1 }),
     callerPolicy: options.policy,
     approve: options.approve,
     sessionId: options.session?.id ?? randomUUID(),

@@ -1,4 +1,5 @@
 import { AicapError } from '../../errors/aicap-error.js';
+import { checkIntegerOption } from '../../errors/invalid-option-error.js';
 import { HTTPError } from '../../errors/http-error.js';
 import { MANIFEST_MEDIA_TYPE, WELL_KNOWN_PATH, type Manifest } from '../../manifest/manifest-v0.js';
 import { fetchWithCache, type CachedFetchResult, type ManifestRequest } from '../cache/fetch-with-cache.js';
@@ -118,9 +119,7 @@ export async function loadService(context: ClientContext, input: string | Uint8A
   const label = options.source ?? 'the loaded manifest';
   const limit: ManifestSizeLimit =
     options.maxSizeInBytes === undefined ? manifestSizeLimit(context) : { maxSizeInBytes: options.maxSizeInBytes, option: 'maxSizeInBytes' };
-  if (!Number.isSafeInteger(limit.maxSizeInBytes) || limit.maxSizeInBytes < 1) {
-    throw new AicapError('INVALID_OPTION', `\`${limit.option}\` of \`client.load\` must be an integer ≥ 1, got ${JSON.stringify(limit.maxSizeInBytes)}.`);
-  }
+  checkIntegerOption(limit.option, limit.maxSizeInBytes, { minimum: 1, of: '`client.load`' });
   if (typeof input === 'string') refuseLocation(input);
   const manifest = parseOrThrow(typeof input === 'string' || input instanceof Uint8Array ? input : JSON.stringify(input), label, limit);
   let origin: string;

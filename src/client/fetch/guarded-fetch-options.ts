@@ -1,4 +1,4 @@
-import { AicapError } from '../../errors/aicap-error.js';
+import { checkIntegerOption, checkNumberOption, invalidOptionError } from '../../errors/invalid-option-error.js';
 import type { FetchFunction } from '../client-types.js';
 import type { ConnectTarget, LookupFunction } from '../ssrf/create-pinned-connector.js';
 
@@ -170,17 +170,9 @@ const DEFAULT_MAX_RESPONSE_SIZE_IN_BYTES = 10_485_760;
 /** Applies defaults and checks the numeric options; throws `INVALID_OPTION` naming the option. @internal */
 export function resolveGuardedFetchSettings(options: GuardedFetchOptions, names: OptionNames): GuardedFetchSettings {
   const timeouts = { ...DEFAULT_TIMEOUTS, ...options.timeouts } satisfies Required<GuardedFetchTimeouts>;
-  for (const [name, value] of Object.entries(timeouts)) {
-    if (!Number.isFinite(value) || value < 0) throw invalidOption(`${names.timeouts}.${name}`, value, 'a finite number of milliseconds ≥ 0');
-  }
-  const maxResponseSizeInBytes = options.maxResponseSizeInBytes ?? DEFAULT_MAX_RESPONSE_SIZE_IN_BYTES;
-  if (!Number.isSafeInteger(maxResponseSizeInBytes) || maxResponseSizeInBytes < 0) throw invalidOption(names.maxResponseSizeInBytes, maxResponseSizeInBytes, 'an integer ≥ 0');
-  const maxRedirects = options.maxRedirects ?? 0;
-  if (!Number.isSafeInteger(maxRedirects) || maxRedirects < 0 || maxRedirects > 20) throw invalidOption(names.maxRedirects, maxRedirects, 'an integer from 0 to 20');
-  if (options.allowPrivateNames !== undefined && typeof options.allowPrivateNames !== 'boolean') throw invalidOption(names.allowPrivateNames, options.allowPrivateNames, 'true or false');
+  for (const [name, value] of Object.entries(timeouts)) checkNumberOption(`${names.timeouts}.${name}`, value, { minimum: 0 });
+  const maxResponseSizeInBytes = checkIntegerOption(names.maxResponseSizeInBytes, options.maxResponseSizeInBytes ?? DEFAULT_MAX_RESPONSE_SIZE_IN_BYTES);
+  const maxRedirects = checkIntegerOption(names.maxRedirects, options.maxRedirects ?? 0, { maximum: 20 });
+  if (options.allowPrivateNames !== undefined && typeof options.allowPrivateNames !== 'boolean') throw invalidOptionError(names.allowPrivateNames, 'true or false', options.allowPrivateNames);
   return { timeouts, maxResponseSizeInBytes, maxRedirects, names };
-}
-
-function invalidOption(name: string, value: unknown, expected: string): AicapError {
-  return new AicapError('INVALID_OPTION', `\`${name}\` must be ${expected}, got ${JSON.stringify(value)}.`);
 }

@@ -1,4 +1,5 @@
 import { AicapError } from '../../errors/aicap-error.js';
+import { checkIntegerOption } from '../../errors/invalid-option-error.js';
 import type { Tool } from '../../manifest/manifest-v0.js';
 import type { CallEnvelope } from '../call/call-envelope.js';
 import type { ToolCaller } from '../call/create-tool-caller.js';
@@ -44,10 +45,7 @@ const DEFAULT_CHECKPOINT_TIME_TO_LIVE_IN_MS = 86_400_000;
  */
 export function createJobTracker(options: ClientJobsOptions = {}, dependencies: JobTrackerDependencies): JobTracker {
   const follow = resolveFollowJobOptions(options.follow, 'jobs.follow');
-  const timeToLiveInMs = options.checkpointTimeToLiveInMs ?? DEFAULT_CHECKPOINT_TIME_TO_LIVE_IN_MS;
-  if (!Number.isSafeInteger(timeToLiveInMs) || timeToLiveInMs < 1) {
-    throw new AicapError('INVALID_OPTION', `The \`jobs.checkpointTimeToLiveInMs\` option must be a positive integer of milliseconds, got ${String(timeToLiveInMs)}.`);
-  }
+  const timeToLiveInMs = checkIntegerOption('jobs.checkpointTimeToLiveInMs', options.checkpointTimeToLiveInMs ?? DEFAULT_CHECKPOINT_TIME_TO_LIVE_IN_MS, { minimum: 1 });
   const followed = new Set<AbortController>();
   const followFor = (jobOptions: StartJobOptions): ResolvedFollowJobOptions => (jobOptions.follow ? resolveFollowJobOptions({ ...options.follow, ...jobOptions.follow }, 'follow') : follow);
   const newJob = (location: JobLocation, started: CallEnvelope, state: JobState, jobOptions: StartJobOptions): Job =>

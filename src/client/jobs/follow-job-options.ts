@@ -1,4 +1,4 @@
-import { AicapError } from '../../errors/aicap-error.js';
+import { invalidOptionError } from '../../errors/invalid-option-error.js';
 
 /** How a job's status is followed: reconnection, polling and safety bounds. Every field is optional. */
 export interface FollowJobOptions {
@@ -103,23 +103,19 @@ export function resolveFollowJobOptions(options: FollowJobOptions = {}, optionPa
   const resolved = { ...DEFAULTS, ...options };
   for (const name of Object.keys(DEFAULTS) as (keyof ResolvedFollowJobOptions)[]) {
     if (name === 'random') {
-      if (typeof resolved.random !== 'function') throw invalidOption(`${optionPath}.random`, 'a function returning numbers in [0, 1)');
+      if (typeof resolved.random !== 'function') throw invalidOptionError(`${optionPath}.random`, 'a function returning numbers in [0, 1)', resolved.random);
       continue;
     }
     const value = resolved[name];
     const ratio = name === 'jitterRatio';
     if (typeof value !== 'number' || !Number.isFinite(value) || value < 0 || (ratio && value > 1) || (INTEGER_OPTIONS.has(name) && !Number.isSafeInteger(value))) {
-      throw invalidOption(`${optionPath}.${name}`, ratio ? 'a number between 0 and 1' : INTEGER_OPTIONS.has(name) ? 'an integer ≥ 0' : 'a finite number ≥ 0');
+      throw invalidOptionError(`${optionPath}.${name}`, ratio ? 'a number between 0 and 1' : INTEGER_OPTIONS.has(name) ? 'an integer ≥ 0' : 'a finite number ≥ 0', value);
     }
   }
-  if (resolved.minReconnectDelayInMs > resolved.maxReconnectDelayInMs) throw invalidOption(`${optionPath}.minReconnectDelayInMs`, 'at most `maxReconnectDelayInMs`');
-  if (resolved.minPollIntervalInMs > resolved.maxPollIntervalInMs) throw invalidOption(`${optionPath}.minPollIntervalInMs`, 'at most `maxPollIntervalInMs`');
-  if (resolved.maxEventSizeInChars < 1) throw invalidOption(`${optionPath}.maxEventSizeInChars`, 'at least 1');
+  if (resolved.minReconnectDelayInMs > resolved.maxReconnectDelayInMs) throw invalidOptionError(`${optionPath}.minReconnectDelayInMs`, `at most \`maxReconnectDelayInMs\` (${resolved.maxReconnectDelayInMs})`, resolved.minReconnectDelayInMs);
+  if (resolved.minPollIntervalInMs > resolved.maxPollIntervalInMs) throw invalidOptionError(`${optionPath}.minPollIntervalInMs`, `at most \`maxPollIntervalInMs\` (${resolved.maxPollIntervalInMs})`, resolved.minPollIntervalInMs);
+  if (resolved.maxEventSizeInChars < 1) throw invalidOptionError(`${optionPath}.maxEventSizeInChars`, 'at least 1', resolved.maxEventSizeInChars);
   // Node's timers overflow past 2^31-1 ms (about 24.8 days) and would fire at once.
-  if (resolved.maxDurationInMs > 2_147_483_647) throw invalidOption(`${optionPath}.maxDurationInMs`, 'at most 2147483647 (about 24.8 days), or 0 for no limit');
+  if (resolved.maxDurationInMs > 2_147_483_647) throw invalidOptionError(`${optionPath}.maxDurationInMs`, 'at most 2147483647 (about 24.8 days), or 0 for no limit', resolved.maxDurationInMs);
   return resolved;
-}
-
-function invalidOption(option: string, rule: string): AicapError {
-  return new AicapError('INVALID_OPTION', `The \`${option}\` option must be ${rule}.`);
 }

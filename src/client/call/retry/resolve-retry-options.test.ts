@@ -9,10 +9,10 @@ describe('resolveRetryOptions', () => {
   });
 
   it.each([
-    [{ limit: -1 }, '`retry.limit` must be an integer ≥ 0, got -1.'],
-    [{ limit: 11 }, '`retry.limit` must be at most 10, got 11.'],
-    [{ baseDelayInMs: 1.5 }, '`retry.baseDelayInMs` must be an integer ≥ 0, got 1.5.'],
-    [{ totalTimeoutInMs: 0 }, '`retry.totalTimeoutInMs` must be an integer ≥ 1, got 0.'],
+    [{ limit: -1 }, 'The `retry.limit` option must be an integer from 0 to 10, got -1.'],
+    [{ limit: 11 }, 'The `retry.limit` option must be an integer from 0 to 10, got 11.'],
+    [{ baseDelayInMs: 1.5 }, 'The `retry.baseDelayInMs` option must be an integer ≥ 0, got 1.5.'],
+    [{ totalTimeoutInMs: 0 }, 'The `retry.totalTimeoutInMs` option must be a positive integer, got 0.'],
   ])('refuses %o naming the option', (options, message) => {
     expect(() => resolveRetryOptions(options)).toThrow(message);
   });

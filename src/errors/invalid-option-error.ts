@@ -1,0 +1,58 @@
+import { AicapError } from './aicap-error.js';
+
+/** Where an option belongs and what to do, for {@link invalidOptionError}. */
+export interface OptionErrorContext {
+  /** The function the option is given to, when its name alone could be another's (`createJobStreams`, `` `client.load` ``). */
+  of?: string;
+  /** What to do, beyond the rule, appended to the message. */
+  fix?: string;
+}
+
+/**
+ * The one `INVALID_OPTION` error: ``The `<option>` option [of <function>] must be <rule>, got <value>.``
+ * and, when given, what to do. `option` is the path the caller wrote (`network.timeouts.headersInMs`,
+ * `jobs.follow.maxDurationInMs`); `rule` says what is accepted. Options are checked when the factory
+ * is called, so this is thrown there, never on first use.
+ */
+export function invalidOptionError(option: string, rule: string, value: unknown, context: OptionErrorContext = {}): AicapError {
+  const of = context.of === undefined ? '' : ` of ${context.of}`;
+  const fix = context.fix === undefined ? '' : ` ${context.fix}`;
+  return new AicapError('INVALID_OPTION', `The \`${option}\` option${of} must be ${rule}, got ${describeOptionValue(value)}.${fix}`);
+}
+
+/** Bounds of {@link checkIntegerOption}, and where the option belongs. */
+export interface IntegerOptionBounds extends OptionErrorContext {
+  /** Smallest accepted value. @default 0 */
+  minimum?: number;
+  /** Largest accepted value. @default Number.MAX_SAFE_INTEGER */
+  maximum?: number;
+}
+
+/** Returns `value` when it is a safe integer within the bounds; throws {@link invalidOptionError} otherwise. */
+export function checkIntegerOption(option: string, value: number, bounds: IntegerOptionBounds = {}): number {
+  const { minimum = 0, maximum = Number.MAX_SAFE_INTEGER, ...context } = bounds;
+  if (Number.isSafeInteger(value) && value >= minimum && value <= maximum) return value;
+  const rule = maximum !== Number.MAX_SAFE_INTEGER ? `an integer from ${minimum} to ${maximum}` : minimum === 1 ? 'a positive integer' : `an integer ≥ ${minimum}`;
+  throw invalidOptionError(option, rule, value, context);
+}
+
+/** Returns `value` when it is a finite number of at least `minimum` (and at most `maximum`); throws {@link invalidOptionError} otherwise. */
+export function checkNumberOption(option: string, value: number, bounds: OptionErrorContext & { minimum: number; maximum?: number }): number {
+  const { minimum, maximum = Number.POSITIVE_INFINITY, ...context } = bounds;
+  if (typeof value === 'number' && Number.isFinite(value) && value >= minimum && value <= maximum) return value;
+  throw invalidOptionError(option, maximum === Number.POSITIVE_INFINITY ? `a finite number ≥ ${minimum}` : `a number from ${minimum} to ${maximum}`, value, context);
+}
+
+/** A value as a message shows it: numbers as written (`NaN`, `1.5`), strings quoted and cut, anything else by its JSON or its type. */
+function describeOptionValue(value: unknown): string {
+  if (typeof value === 'number' || typeof value === 'boolean' || value === undefined || value === null) return String(value);
+  if (typeof value === 'bigint') return `${value}n`;
+  if (typeof value === 'string') return JSON.stringify(value.length > 200 ? `${value.slice(0, 200)}…` : value);
+  if (typeof value === 'function' || typeof value === 'symbol') return `a ${typeof value}`;
+  try {
+    const text = JSON.stringify(value);
+    return text.length > 200 ? `${text.slice(0, 200)}…` : text;
+  } catch {
+    return Array.isArray(value) ? 'an array' : 'an object';
+  }
+}
