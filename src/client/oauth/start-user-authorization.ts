@@ -1,6 +1,7 @@
 import * as oauth from 'oauth4webapi';
 import { authFailed, createAuthorizationBinding, discoverAuthorizationServer } from '../auth/discover-authorization-server.js';
 import type { FetchFunction } from '../client-types.js';
+import type { ClientRegistration } from './client-registration-store.js';
 import { resolveClientIdentity, type UserClientOptions } from './resolve-client-identity.js';
 import { DEFAULT_TOKEN_USER } from './token-store.js';
 
@@ -67,7 +68,7 @@ export interface PendingUserAuthorization {
   /** The authorization server's checked metadata (RFC 8414 / OpenID Connect). */
   authorizationServer: AuthorizationServerMetadata;
   /** The client identity used. */
-  client: { clientId: string; clientSecret?: string; method: 'pre-registered' | 'client-id-metadata-document' | 'dynamic-registration' };
+  client: Pick<ClientRegistration, 'clientId' | 'clientSecret' | 'method'>;
 }
 
 /** Authorization-server metadata (RFC 8414), as the server published it. */
