@@ -35,7 +35,10 @@ describe('cliErrorMessage', () => {
     expect(cliErrorMessage(timeout)).toContain('Raise `--timeout <ms>`');
     expect(cliErrorMessage(timeout)).not.toContain('network.timeouts');
     expect(cliAdvice('The API requires credentials and none are configured for this origin; pass them to `discover`.')).toBe(
-      'The API requires credentials and none are configured for this origin; pass `--token <token>` or `--api-key <key>`.',
+      'The API requires credentials and none are configured for this origin; pass `--token <token>` or `--api-key <key>`, or act as you after `aicap login <origin>`.',
+    );
+    expect(cliErrorMessage(new AicapError('AUTH_FAILED', 'The refresh token was rejected; run `aicap login https://api.example.com` (from code: call startUserAuthorization and completeUserAuthorization again).'))).toBe(
+      'The refresh token was rejected; run `aicap login https://api.example.com`.',
     );
     expect(cliErrorMessage(new AicapError('RESPONSE_TOO_LARGE', 'Shrink it or raise `discovery.maxManifestSizeInBytes`.'))).toBe('Shrink it or raise `--max-size <bytes>`.');
     expect(cliErrorMessage(new AicapError('JOB_FAILED', 'Stopped following the job after 5 ms (`follow.maxDurationInMs`): GET http://x/jobs/1.'))).toBe('Stopped following the job after 5 ms (`--max-duration <ms>`): GET http://x/jobs/1.');

@@ -8,10 +8,12 @@ import { terminalSafeText } from './terminal-safe-text.js';
 const FLAG_ADVICE: ReadonlyArray<readonly [RegExp, string]> = [
   [/`(?:network\.)?timeouts\.\w+`/g, '`--timeout <ms>`'],
   [/`(?:discovery\.maxManifestSizeInBytes|maxManifestSizeInBytes|maxSizeInBytes)`/g, '`--max-size <bytes>`'],
-  [/pass them to `discover`/g, 'pass `--token <token>` or `--api-key <key>`'],
+  [/pass them to `discover`/g, 'pass `--token <token>` or `--api-key <key>`, or act as you after `aicap login <origin>`'],
   [/add the API origin to `trust\.allowedOrigins` if you trust it/g, 'pass `--allow-origin <origin>` if you trust it'],
   [/Manifest given to `createManifestHandler`/g, 'The manifest to serve'],
   [/`(?:jobs\.)?follow\.maxDurationInMs`/g, '`--max-duration <ms>`'],
+  // A user's authorization is renewed with `aicap login`; the library's "from code" alternative is not for CLI users.
+  [/ \(from code: [^)]*\)/g, ''],
   [/call `client\.approve\('([^']+)'\)` to enable it again/g, 'pin it again with `aicap call <origin> $1 --pin` (shared through AICAP_REDIS_URL)'],
 ];
 

@@ -15,13 +15,13 @@ export interface CliRun {
 }
 
 /** Runs `node dist/cli/main.js …args` in a child process and resolves with its exit code and output (never rejects). */
-export function runBuiltCli(args: readonly string[], options: { timeoutInMs?: number; maxBufferInBytes?: number } = {}): Promise<CliRun> {
+export function runBuiltCli(args: readonly string[], options: { timeoutInMs?: number; maxBufferInBytes?: number; env?: Readonly<Record<string, string>> } = {}): Promise<CliRun> {
   if (!existsSync(BUILT_CLI)) throw new Error(`${BUILT_CLI} is missing: run \`npm run build\` (npm test does it) before the end-to-end tests.`);
   return new Promise((resolve) => {
     execFile(
       process.execPath,
       [BUILT_CLI, ...args],
-      { timeout: options.timeoutInMs ?? 30_000, maxBuffer: options.maxBufferInBytes ?? 16 * 1024 * 1024, env: { ...process.env, NO_COLOR: '1' } },
+      { timeout: options.timeoutInMs ?? 30_000, maxBuffer: options.maxBufferInBytes ?? 16 * 1024 * 1024, env: { ...process.env, NO_COLOR: '1', ...options.env } },
       (error, stdout, stderr) => resolve({ code: error ? (typeof error.code === 'number' ? error.code : -1) : 0, stdout, stderr }),
     );
   });

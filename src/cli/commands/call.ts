@@ -1,6 +1,6 @@
 import { createInterface } from 'node:readline/promises';
 import { AicapError } from '../../index.js';
-import type { ApprovalRequest, CallEnvelope, Client, OriginCredentials } from '../../client/index.js';
+import type { ApprovalRequest, CallEnvelope, Client } from '../../client/index.js';
 import type { CliCommand, CliIo } from '../cli-io.js';
 import { cliAdvice, cliErrorMessage } from '../cli-error-message.js';
 import { MANIFEST_READING_FLAGS, TRUST_FLAGS, clientOptionsFromFlags, manifestReadingUsage, readManifestReadingFlags } from '../network-flags.js';
@@ -8,6 +8,7 @@ import { parseCommandLine, readWholeNumberOption } from '../parse-command-line.j
 import { createRedactingIo, printRedactedJson, type RedactingIo } from '../redacting-io.js';
 import { SESSION_FLAGS, SHARED_STATE_ENVIRONMENT, openSharedState, sessionUsage } from '../shared-state.js';
 import { terminalSafeJson, terminalSafeText } from '../terminal-safe-text.js';
+import { credentialsWithStoredLogin } from '../user-tokens.js';
 import { followJobInCli, isAsyncJob } from './follow-job.js';
 
 // The client's own default for following a job (`jobs.follow.maxDurationInMs`), shown in the usage.
@@ -20,7 +21,8 @@ Discovers the manifest of <origin>, calls one tool and prints the result envelop
   <origin>            the API's origin (or manifest URL), e.g. https://api.example.com
   <toolId>            the tool (or resource) id, or the name a model would see
   [json-args]         the arguments as a JSON object, default {}
-  --token <T>         bearer token for <origin>
+  --token <T>         bearer token for <origin>; without --token and --api-key, the tokens
+                      \`aicap login <origin>\` stored are used (and refreshed)
   --api-key <K>       API key for <origin> (where the manifest says; X-API-Key otherwise)
   --agent-id <ID>     agent id, for services that require one
   --approve           approve the call up front (otherwise a tool that needs approval asks on a
@@ -95,10 +97,11 @@ export const callCommand: CliCommand = {
     const limits = readManifestReadingFlags(io, values);
     const clientOptions = limits === undefined ? undefined : clientOptionsFromFlags(io, limits, values['allow-origin']);
     if (maxItems === undefined || maxDurationInMs === undefined || clientOptions === undefined) return 2;
-    const credentials: OriginCredentials = {
+    const credentials = await credentialsWithStoredLogin(io, origin, {
       ...(values.token === undefined ? {} : { token: values.token }),
       ...(values['api-key'] === undefined ? {} : { apiKey: values['api-key'] }),
-    };
+    });
+    if (typeof credentials === 'number') return credentials;
 
     const shared = await openSharedState(io, { session: values.session, requireSession: true, pin: values.pin });
     if (typeof shared === 'number') return shared;

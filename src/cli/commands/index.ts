@@ -5,6 +5,8 @@ import { demoCommand } from './demo.js';
 import { diffCommand } from './diff.js';
 import { generateCommand } from './generate.js';
 import { inspectCommand } from './inspect.js';
+import { loginCommand } from './login.js';
+import { logoutCommand } from './logout.js';
 import { mcpCommand } from './mcp.js';
 import { serveCommand } from './serve.js';
 import { toolsCommand } from './tools.js';
@@ -21,6 +23,8 @@ export const commands: Record<string, CliCommand> = {
   diff: diffCommand,
   generate: generateCommand,
   inspect: inspectCommand,
+  login: loginCommand,
+  logout: logoutCommand,
   mcp: mcpCommand,
   serve: serveCommand,
   tools: toolsCommand,

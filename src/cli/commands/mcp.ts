@@ -11,6 +11,7 @@ import { MANIFEST_READING_FLAGS, clientOptionsFromFlags, manifestReadingUsage, r
 import { parseCommandLine, readWholeNumberOption } from '../parse-command-line.js';
 import { SESSION_FLAGS, SHARED_STATE_ENVIRONMENT, openSharedState, sessionUsage } from '../shared-state.js';
 import { terminalSafeText } from '../terminal-safe-text.js';
+import { credentialsWithStoredLogin } from '../user-tokens.js';
 
 const USAGE = `Usage: aicap mcp <origin|manifest-url>... [--token [<origin>=]<t>]... [--api-key [<origin>=]<k>]...
                  [--http [--port <n>]] [--query <text>] [--max-tools <n>] [--agent-id <id>] [--host-approves]
@@ -22,7 +23,8 @@ by the declared contract. Calls that need approval are asked through the host (M
 
   --token [<origin>=]<t>    bearer token for that origin (repeatable); without <origin>=, for the
                             only origin given
-  --api-key [<origin>=]<k>  API key, the same way
+  --api-key [<origin>=]<k>  API key, the same way; an origin with neither uses the tokens
+                            \`aicap login <origin>\` stored, if any (refreshed as needed)
   --http                    serve Streamable HTTP on 127.0.0.1 instead of stdio; prints the endpoint
                             URL (http://127.0.0.1:PORT/mcp) on stdout first. The Server Card is at
                             <endpoint>/server-card, an AI Catalog at /.well-known/ai-catalog.json
@@ -63,6 +65,11 @@ export const mcpCommand: CliCommand = {
     const targets = parsed.positionals;
     const credentials = readCredentials(io, targets, parsed.values.token ?? [], parsed.values['api-key'] ?? []);
     if (credentials === undefined) return 2;
+    for (const target of targets) {
+      const withLogin = await credentialsWithStoredLogin(io, target, credentials.get(target) ?? {});
+      if (typeof withLogin === 'number') return withLogin;
+      credentials.set(target, withLogin);
+    }
     const port = readWholeNumberOption(io, 'port', parsed.values.port, { fallback: 0, min: 0, max: 65_535, unit: 'a TCP port' });
     const maxTools = parsed.values['max-tools'] === undefined ? undefined : readWholeNumberOption(io, 'max-tools', parsed.values['max-tools'], { fallback: 0, min: 1, unit: 'tools' });
     if (port === undefined || (parsed.values['max-tools'] !== undefined && maxTools === undefined)) return 2;

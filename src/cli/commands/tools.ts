@@ -9,6 +9,7 @@ import { createRedactingIo } from '../redacting-io.js';
 import { isUrlSource, readManifestFile } from '../read-manifest-file.js';
 import { SHARED_STATE_ENVIRONMENT, openSharedState } from '../shared-state.js';
 import { terminalSafeJson, terminalSafeText } from '../terminal-safe-text.js';
+import { credentialsWithStoredLogin } from '../user-tokens.js';
 
 const DEFAULT_TOP = 5;
 
@@ -22,7 +23,8 @@ Discovers (or reads) a manifest, applies the trust checks, and prints its tools 
   --query "…"            only the tools that fit this request, best first (offline ranking; a catalog
                          of 10 tools or fewer always returns its best candidates)
   --top K                how many tools --query keeps, default ${DEFAULT_TOP}
-  --token T              bearer token sent with the manifest request (per-credential manifests)
+  --token T              bearer token sent with the manifest request (per-credential manifests);
+                         without it, the tokens \`aicap login <origin>\` stored, if any
   --scopes a,b           scopes you hold: hide the tools none of them unlock
   --include-deprecated   keep deprecated tools
   --json                 print { tools, quarantined, warnings }; each tool also carries id, method and path
@@ -70,8 +72,10 @@ export const toolsCommand: CliCommand = {
       return 2;
     }
     const grantedScopes = values.scopes === undefined ? undefined : values.scopes.split(',').map((scope) => scope.trim()).filter(Boolean);
+    const credentials = isUrlSource(source) ? await credentialsWithStoredLogin(io, source, values.token === undefined ? {} : { token: values.token }) : {};
+    if (typeof credentials === 'number') return credentials;
     const serviceOptions = {
-      ...(values.token === undefined ? {} : { credentials: { token: values.token } }),
+      ...(Object.keys(credentials).length === 0 ? {} : { credentials }),
       ...(grantedScopes === undefined ? {} : { grantedScopes }),
     };
 

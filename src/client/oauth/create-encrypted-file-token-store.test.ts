@@ -128,14 +128,15 @@ describe('createEncryptedFileTokenStore', () => {
     expect((await patient.get(key))[0]?.accessToken).toBe('u');
   });
 
-  it('keeps client registrations beside the tokens', async () => {
+  it('keeps client registrations beside the tokens, and lists every key with its token sets', async () => {
     const store = createEncryptedFileTokenStore({ filePath, environment: {} });
-    await store.putRegistration('https://idp.example.com', { client_id: 'dynamic-1' });
+    const registration = { clientId: 'dynamic-1', method: 'dynamic-registration' as const, redirectUris: ['http://127.0.0.1/callback'] };
+    await store.registrations.put('https://idp.example.com', registration);
     await store.put(key, tokens('t'));
-    expect(await createEncryptedFileTokenStore({ filePath, environment: {} }).getRegistration('https://idp.example.com')).toEqual({ client_id: 'dynamic-1' });
-    await store.putRegistration('https://idp.example.com', undefined);
-    expect(await store.getRegistration('https://idp.example.com')).toBeUndefined();
-    expect(await store.get(key)).toHaveLength(1);
+    const again = createEncryptedFileTokenStore({ filePath, environment: {} });
+    expect(await again.registrations.get('https://idp.example.com')).toEqual(registration);
+    expect(await again.registrations.get('https://other.example.com')).toBeUndefined();
+    expect(await again.entries()).toEqual([{ key, tokens: [tokens('t')] }]);
   });
 });
 

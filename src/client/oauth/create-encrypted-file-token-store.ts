@@ -3,7 +3,8 @@ import { chmod, mkdir, open, readFile, rename, rm, stat, writeFile } from 'node:
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { AicapError } from '../../errors/aicap-error.js';
-import type { TokenSet, TokenStore, TokenStoreKey } from './token-store.js';
+import type { ClientRegistration, ClientRegistrationStore } from './client-registration-store.js';
+import { sameScopes, type TokenSet, type TokenStore, type TokenStoreKey } from './token-store.js';
 
 /** Options of {@link createEncryptedFileTokenStore}. */
 export interface CreateEncryptedFileTokenStoreOptions {
@@ -39,14 +40,22 @@ export interface CreateEncryptedFileTokenStoreOptions {
   staleLockAfterInMs?: number;
 }
 
-/** A {@link TokenStore} in one encrypted file, plus the client registrations kept beside the tokens. */
+/** Every token set stored under one key. */
+export interface StoredTokenEntry {
+  /** The key. */
+  key: TokenStoreKey;
+  /** Its token sets, one per scope set. */
+  tokens: readonly TokenSet[];
+}
+
+/** A {@link TokenStore} in one encrypted file, with the client registrations kept beside the tokens. */
 export interface EncryptedFileTokenStore extends TokenStore {
   /** The file the tokens are kept in. */
   readonly filePath: string;
-  /** A client registration (RFC 7591 response, or the client id chosen) stored under `name` (e.g. the issuer), or undefined. */
-  getRegistration(name: string): Promise<unknown>;
-  /** Stores (or, with `undefined`, removes) the registration under `name`. */
-  putRegistration(name: string, registration: unknown): Promise<void>;
+  /** Every key with its token sets (for `aicap logout` and for finding the login of an origin). */
+  entries(): Promise<StoredTokenEntry[]>;
+  /** Dynamic client registrations, by issuer, in the same file (they may hold a client secret). */
+  readonly registrations: ClientRegistrationStore;
 }
 
 /**
@@ -72,7 +81,7 @@ const LOCK_RETRY_IN_MS = 25;
 
 interface Contents {
   tokens: Record<string, TokenSet[]>;
-  registrations: Record<string, unknown>;
+  registrations: Record<string, ClientRegistration>;
 }
 
 /**
@@ -177,14 +186,22 @@ export function createEncryptedFileTokenStore(options: CreateEncryptedFileTokenS
         else contents.tokens[name] = kept;
       });
     },
-    async getRegistration(name) {
-      return (await load()).registrations[name];
-    },
-    putRegistration(name, registration) {
-      return update((contents) => {
-        if (registration === undefined) delete contents.registrations[name];
-        else contents.registrations[name] = registration;
+    async entries() {
+      const { tokens } = await load();
+      return Object.entries(tokens).map(([name, sets]) => {
+        const [user, resource] = JSON.parse(name) as [string, string];
+        return { key: { user, resource }, tokens: sets };
       });
+    },
+    registrations: {
+      async get(issuer) {
+        return (await load()).registrations[issuer];
+      },
+      put(issuer, registration) {
+        return update((contents) => {
+          contents.registrations[issuer] = registration;
+        });
+      },
     },
   };
 }
@@ -202,12 +219,6 @@ function nonEmpty(value: string | undefined): string | undefined {
 
 function storeKey(key: TokenStoreKey): string {
   return JSON.stringify([key.user, key.resource]);
-}
-
-function sameScopes(left: readonly string[], right: readonly string[]): boolean {
-  const a = [...new Set(left)].sort();
-  const b = [...new Set(right)].sort();
-  return a.length === b.length && a.every((scope, index) => scope === b[index]);
 }
 
 function parseKey(text: string, where: string): Buffer {

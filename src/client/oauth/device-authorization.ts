@@ -2,6 +2,7 @@ import * as oauth from 'oauth4webapi';
 import { AicapError } from '../../errors/aicap-error.js';
 import { authFailed, oauthRequestOptions, type AuthorizationBinding } from '../auth/discover-authorization-server.js';
 import type { FetchFunction } from '../client-types.js';
+import { tokenSetFromResponse } from './token-response.js';
 import type { TokenSet } from './token-store.js';
 
 /** What the user is shown: where to go and which code to enter there. */
@@ -109,7 +110,7 @@ export async function authorizeWithDeviceCode(options: AuthorizeWithDeviceCodeOp
         ...(additionalParameters === undefined ? {} : { additionalParameters }),
       });
       const result = await oauth.processDeviceCodeResponse(as, client, response);
-      return tokenSetFromResponse(result, { issuer: as.issuer, clientId: options.clientId, requestedScopes: options.scopes, now: now() });
+      return tokenSetFromResponse(result, { issuer: as.issuer, clientId: options.clientId, requestedScopes: options.scopes, nowInMs: now() });
     } catch (error) {
       if (error instanceof oauth.ResponseBodyError && error.error === 'authorization_pending') continue;
       if (error instanceof oauth.ResponseBodyError && error.error === 'slow_down') {
@@ -124,18 +125,6 @@ export async function authorizeWithDeviceCode(options: AuthorizeWithDeviceCodeOp
     }
   }
   throw new AicapError('AUTH_FAILED', `The device code was not approved in time (${Math.round((deadlineInMs - startedAtInMs) / 1000)} s) at ${authorization.verification_uri}; run the login again and enter the new code there.`);
-}
-
-/** A token endpoint response as a {@link TokenSet}: `scope` when the server says it, else the scopes asked for. @internal */
-export function tokenSetFromResponse(result: oauth.TokenEndpointResponse, context: { issuer: string; clientId: string; requestedScopes: readonly string[]; now: number }): TokenSet {
-  return {
-    accessToken: result.access_token,
-    ...(result.refresh_token === undefined ? {} : { refreshToken: result.refresh_token }),
-    ...(typeof result.expires_in === 'number' ? { expiresAtInMs: context.now + result.expires_in * 1000 } : {}),
-    scopes: typeof result.scope === 'string' ? result.scope.split(' ').filter(Boolean) : [...context.requestedScopes],
-    issuer: context.issuer,
-    clientId: context.clientId,
-  };
 }
 
 function defaultSleep(delayInMs: number, signal?: AbortSignal): Promise<void> {
