@@ -107,7 +107,7 @@ describe('generateManifest', () => {
   });
 
   const badOptions: Array<[string, Record<string, unknown>, RegExp]> = [
-    ['a number as input', { input: 42 }, /`input` option must be a file path, a URL, the description text or the parsed document, got number/],
+    ['a number as input', { input: 42 }, /`input` option must be a file path, a URL, the description text or the parsed document, got 42/],
     ['a negative timeout', { input: 'openapi.yaml', timeoutInMs: -1 }, /`timeoutInMs` option must be a positive integer, got -1/],
     ['a fractional node budget', { input: 'openapi.yaml', maxReturnSchemaNodes: 1.5 }, /`maxReturnSchemaNodes` option must be a positive integer/],
   ];

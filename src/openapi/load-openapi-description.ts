@@ -2,8 +2,7 @@ import { readFile, stat } from 'node:fs/promises';
 import { dirname, isAbsolute, relative, resolve as resolvePath, sep } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parse as parseYaml, YAMLParseError } from 'yaml';
-import { AicapError } from '../errors/aicap-error.js';
-import { checkIntegerOption } from '../errors/invalid-option-error.js';
+import { checkIntegerOption, invalidOptionError } from '../errors/invalid-option-error.js';
 import { declaredLengthExceeds, readCappedBytes } from '../internal/read-capped-bytes.js';
 import { OpenApiInvalidError } from './openapi-invalid-error.js';
 
@@ -121,7 +120,7 @@ export async function loadOpenApiDescription(options: LoadOpenApiDescriptionOpti
 export function checkOptions(options: Record<string, unknown>): void {
   const { input } = options;
   if (typeof input !== 'string' && (typeof input !== 'object' || input === null || Array.isArray(input))) {
-    throw new AicapError('INVALID_OPTION', `The \`input\` option must be a file path, a URL, the description text or the parsed document, got ${input === null ? 'null' : Array.isArray(input) ? 'an array' : typeof input}.`);
+    throw invalidOptionError('input', 'a file path, a URL, the description text or the parsed document', input);
   }
   for (const name of ['timeoutInMs', 'maxDocumentBytes', 'maxDocuments', 'maxReturnSchemaNodes']) {
     const value = options[name];

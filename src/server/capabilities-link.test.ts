@@ -32,6 +32,6 @@ describe('createCatalogHandler', () => {
   });
 
   it('throws at creation for a relative manifest URL, naming the option', () => {
-    expect(() => createCatalogHandler({ manifests: [{ url: '/.well-known/ai-capabilities' }] })).toThrow(/`manifests\[0\]\.url` must be an absolute URL/);
+    expect(() => createCatalogHandler({ manifests: [{ url: '/.well-known/ai-capabilities' }] })).toThrow(/`manifests\[0\]\.url` option of createCatalogHandler must be an absolute URL/);
   });
 });

@@ -1,4 +1,5 @@
 import { AicapError } from '../errors/aicap-error.js';
+import { invalidOptionError } from '../errors/invalid-option-error.js';
 import { MANIFEST_MEDIA_TYPE } from '../manifest/manifest-v0.js';
 import { matchesIfNoneMatch } from './matches-if-none-match.js';
 import { digestText } from '../manifest/digest-manifest.js';
@@ -73,7 +74,7 @@ export function createCatalogHandler(options: CreateCatalogHandlerOptions): (req
     try {
       url = new URL(entry.url);
     } catch {
-      throw new AicapError('INVALID_OPTION', `\`manifests[${index}].url\` must be an absolute URL, got ${JSON.stringify(entry.url)}.`);
+      throw invalidOptionError(`manifests[${index}].url`, 'an absolute URL', entry.url, { of: 'createCatalogHandler' });
     }
     const segments = url.pathname.split('/').filter(Boolean);
     const suffix = segments.length > 2 ? `:${segments.at(-1) ?? ''}` : '';

@@ -1,4 +1,4 @@
-import { AicapError } from '../../errors/aicap-error.js';
+import { invalidOptionError } from '../../errors/invalid-option-error.js';
 
 /** Route templates of the job endpoints; `{job_id}` is replaced by the id. */
 export interface JobRoutes {
@@ -35,7 +35,7 @@ export function compileJobRoutes(routes: JobRoutes = {}): CompiledJobRoutes {
   };
   const compiled = (Object.entries(templates) as Array<[JobEndpoint, string]>).map(([endpoint, template]) => {
     if (!template.startsWith('/') || template.split('{job_id}').length !== 2) {
-      throw new AicapError('INVALID_OPTION', `The \`routes.${endpoint}\` option must be a path with one {job_id} placeholder, got ${JSON.stringify(template)}.`);
+      throw invalidOptionError(`routes.${endpoint}`, 'a path with one {job_id} placeholder', template);
     }
     const [before, after] = template.split('{job_id}') as [string, string];
     return { endpoint, pattern: new RegExp(`^${escapeRegExp(before)}([^/]+)${escapeRegExp(after)}$`) };
