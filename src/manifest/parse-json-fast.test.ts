@@ -55,6 +55,15 @@ describe('parseJsonFast', () => {
     }
   });
 
+  it('checks for lone surrogates in text decoded from UTF-8 only where an escape can write one', () => {
+    expect(parseJsonFast('{"a":"\\ud800"}', 64, true)).toBeUndefined();
+    expect(parseJsonFast('{"a":"\\ud83d\\ude00"}', 64, true)).toEqual({ value: { a: '\u{1F600}' } });
+    // Raw in a string given as text; the strict decoder refuses the UTF-8 bytes that would encode one.
+    expect(parseJsonFast('{"a":"\ud800"}', 64)).toBeUndefined();
+    expect(() => parseJsonDocument(Uint8Array.from([0x22, 0xed, 0xa0, 0x80, 0x22]))).toThrow(/not valid UTF-8/);
+    expect(() => parseJsonDocument(new TextEncoder().encode('{"a":"\\udc00"}'))).toThrow(/lone UTF-16 surrogate/);
+  });
+
   it('accepts names and values holding quotes, colons and escapes', () => {
     expect(parseJsonFast('{"a\\":b":":","c":"\\\\","d":[":",{"e:":"\\u0022:"}]}', 64)).toEqual({ value: { 'a":b': ':', c: '\\', d: [':', { 'e:': '":' }] } });
   });

@@ -46,6 +46,7 @@ export function parseJsonDocument(input: string | Uint8Array, options: ParseJson
   const maxSizeInBytes = checkIntegerOption('maxSizeInBytes', options.maxSizeInBytes ?? defaultManifestMaxSizeInBytes, { minimum: 1 });
   const maxDepth = checkIntegerOption('maxDepth', options.maxDepth ?? DEFAULT_MAX_DEPTH, { minimum: 1, maximum: MAX_DEPTH_CEILING });
   let text: string;
+  const decodedFromUtf8 = typeof input !== 'string';
   if (typeof input === 'string') {
     // A UTF-16 string is at least as many UTF-8 bytes as code units; only measure exactly when close.
     if (input.length > maxSizeInBytes || (input.length * 3 > maxSizeInBytes && Buffer.byteLength(input) > maxSizeInBytes)) {
@@ -65,7 +66,7 @@ export function parseJsonDocument(input: string | Uint8Array, options: ParseJson
   if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
   // Valid documents (nearly all) are read by the engine's own parser and checked on its output; a
   // problem anywhere sends the text through the strict parser, which names it.
-  const fast = parseJsonFast(text, maxDepth);
+  const fast = parseJsonFast(text, maxDepth, decodedFromUtf8);
   return fast === undefined ? new StrictJsonParser(text, maxDepth).parseDocument() : fast.value;
 }
 

@@ -64,10 +64,8 @@ const INSTRUCTION_RULES: Rule[] = [
 ];
 
 const BASE64_RUN = /[A-Za-z0-9+/]{40,}={0,2}|[A-Za-z0-9_-]{40,}/g;
-// Forty characters of either alphabet in a row, one class and no alternation: every run of the pattern
-// above holds one, so a plain `test` of this skips the strings without a run (`matchAll` also clones
-// its regular expression on every call, which made this check most of the scan's time).
-const HAS_BASE64_RUN = /[A-Za-z0-9+/_-]{40}/;
+// Length of a run of either base64 alphabet that holds a payload worth decoding (the `{40,}` above).
+const MIN_BASE64_RUN = 40;
 // Printable ASCII only: no tag, invisible or control character, and no letter of a look-alike script.
 const PLAIN_ASCII = /^[\x20-\x7e]*$/;
 // A literal that every instruction rule needs (case-insensitively): a string without one matches none
@@ -258,7 +256,7 @@ function checkText(text: string, foreignPatterns: ReadonlyArray<{ id: string; pa
   if (INSTRUCTION_TRIGGER.test(text)) {
     for (const rule of INSTRUCTION_RULES) if (rule.pattern.test(text)) after.push({ code: rule.code, severity: rule.severity, message: rule.message });
   }
-  for (const run of text.length >= 40 && HAS_BASE64_RUN.test(text) ? text.matchAll(BASE64_RUN) : []) {
+  for (const run of hasBase64Run(text) ? text.matchAll(BASE64_RUN) : []) {
     const decoded = decodeBase64Text(run[0]);
     if (decoded === undefined) continue;
     const hidden = INSTRUCTION_RULES.some((rule) => rule.severity === 'high' && rule.pattern.test(decoded));
@@ -268,6 +266,28 @@ function checkText(text: string, foreignPatterns: ReadonlyArray<{ id: string; pa
     if (pattern.test(text)) after.push({ code: 'text.cross_service_reference', severity: 'high', message: `names "${id}", a tool of another service (tool shadowing)` });
   }
   return before.length === 0 && after.length === 0 && mixed === undefined ? CLEAN : { before, after, mixed };
+}
+
+/**
+ * True when the text holds {@link MIN_BASE64_RUN} characters of either base64 alphabet in a row
+ * (`A-Z a-z 0-9 + / _ -`): every run {@link BASE64_RUN} matches holds one, so the strings without
+ * skip it (`matchAll` clones its regular expression on every call). One pass over the characters:
+ * the equivalent `/[A-Za-z0-9+/_-]{40}/` retries forty characters from every position of a long run
+ * that falls short, and cost several times this on the URLs and identifiers of big manifests.
+ */
+function hasBase64Run(text: string): boolean {
+  if (text.length < MIN_BASE64_RUN) return false;
+  let run = 0;
+  for (let index = 0; index < text.length; index++) {
+    const code = text.charCodeAt(index);
+    // a-z, A-Z, '/' and 0-9 (0x2f-0x39), '+', '-', '_'
+    if ((code >= 0x61 && code <= 0x7a) || (code >= 0x41 && code <= 0x5a) || (code >= 0x2f && code <= 0x39) || code === 0x2b || code === 0x2d || code === 0x5f) {
+      if (++run >= MIN_BASE64_RUN) return true;
+    } else {
+      run = 0;
+    }
+  }
+  return false;
 }
 
 function controlMessage(text: string): string {
