@@ -1,3 +1,5 @@
+import { randomUUID } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { AicapError } from '../errors/aicap-error.js';
 import type { TokenSet, TokenStore, TokenStoreKey } from '../client/oauth/token-store.js';
 import type { AicapRedis } from './connect-redis.js';
@@ -19,7 +21,18 @@ export interface CreateRedisTokenStoreOptions {
   @default undefined
   */
   timeToLiveInMs?: number;
+  /**
+  How long one process may hold a key's refresh lock, in milliseconds: the lock expires after it
+  (a crashed process does not block the others), and a process waits at most twice this long for it.
+
+  @default 10000
+  */
+  refreshLockTimeToLiveInMs?: number;
 }
+
+// Deletes the lock only if this process still holds it: an expired lock taken by another is left alone.
+const RELEASE_SCRIPT = `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end return 0`;
+const LOCK_POLL_INTERVAL_IN_MS = 25;
 
 /** The hash field of a token set: its scopes, sorted and deduplicated, so the order never matters. */
 function fieldOf(scopes: readonly string[]): string {
@@ -29,8 +42,9 @@ function fieldOf(scopes: readonly string[]): string {
 /**
  * The user {@link TokenStore} in Redis, so every process of a fleet acting for a user shares one
  * grant: one hash per user and resource (`<prefix>tokens:<user>:<resource>`, both URI-encoded), one
- * field per scope set, values as JSON. Refreshes in one process are seen by the others; a refresh
- * token rotated by another process is picked up after an `invalid_grant`. Tokens are stored as they
+ * field per scope set, values as JSON. Refreshes are serialised across processes by a lock per key
+ * (`withRefreshLock`: `SET NX PX`, released only by its holder), so a rotated refresh token is spent
+ * once however many processes race an expired access token. Tokens are stored as they
  * are: protect the Redis with TLS (`rediss://`), ACLs and no persistence you would not trust with
  * passwords. Redis errors reject with `STORE_UNAVAILABLE`; error messages name keys, never tokens.
  */
@@ -38,6 +52,8 @@ export function createRedisTokenStore(options: CreateRedisTokenStoreOptions): To
   const { redis } = options;
   const ttl = options.timeToLiveInMs;
   if (ttl !== undefined && (!Number.isSafeInteger(ttl) || ttl < 1)) throw new AicapError('INVALID_OPTION', `\`timeToLiveInMs\` must be a positive integer of milliseconds, got ${String(ttl)}.`);
+  const lockTimeToLive = options.refreshLockTimeToLiveInMs ?? 10_000;
+  if (!Number.isSafeInteger(lockTimeToLive) || lockTimeToLive < 1) throw new AicapError('INVALID_OPTION', `\`refreshLockTimeToLiveInMs\` must be a positive integer of milliseconds, got ${String(lockTimeToLive)}.`);
   const prefix = `${redis.prefix}${options.namespace ?? 'tokens:'}`;
   const keyOf = (key: TokenStoreKey): string => `${prefix}${encodeURIComponent(key.user)}:${encodeURIComponent(key.resource)}`;
   return {
@@ -59,6 +75,23 @@ export function createRedisTokenStore(options: CreateRedisTokenStoreOptions): To
     },
     async delete(key, scopes) {
       await redis.command(scopes === undefined ? ['DEL', keyOf(key)] : ['HDEL', keyOf(key), fieldOf(scopes)]);
+    },
+    async withRefreshLock(key, refresh) {
+      const lock = `${keyOf(key)}#refresh-lock`;
+      const owner = randomUUID();
+      const deadline = Date.now() + 2 * lockTimeToLive;
+      for (let attempt = 0; ; attempt++) {
+        if ((await redis.command<string | null>(['SET', lock, owner, 'NX', 'PX', String(lockTimeToLive)])) === 'OK') break;
+        if (Date.now() > deadline || attempt > (2 * lockTimeToLive) / LOCK_POLL_INTERVAL_IN_MS) {
+          throw new AicapError('STORE_UNAVAILABLE', `Another process held the token refresh lock ${lock} for more than ${2 * lockTimeToLive} ms (\`refreshLockTimeToLiveInMs\`); try the call again.`);
+        }
+        await sleep(LOCK_POLL_INTERVAL_IN_MS);
+      }
+      try {
+        return await refresh();
+      } finally {
+        await redis.command(['EVAL', RELEASE_SCRIPT, '1', lock, owner]);
+      }
     },
   };
 }

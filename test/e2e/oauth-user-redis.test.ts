@@ -35,4 +35,21 @@ describe.skipIf(!HAS_REDIS_SERVER)('user tokens in Redis, shared by two processe
       await client.close();
     }
   });
+
+  it('sends one refresh request when two processes race one expired token (the refresh lock)', async () => {
+    const stores = [createRedisTokenStore({ redis: connections.first }), createRedisTokenStore({ redis: connections.second })];
+    const pending = await startUserAuthorization({ origin: api.origin, discoveryUrl: api.resourceMetadataUrl, issuer: authorizationServer.issuer, redirectUri: 'http://127.0.0.1:1/callback', clientId: PRE_REGISTERED_CLIENT_ID, scopes: ['read'], user: 'racer' });
+    const { key, tokens } = await completeUserAuthorization(pending, await followAuthorizationRedirects(pending.authorizationUrl), { tokenStore: stores[0]! });
+    await stores[0]!.put(key, { ...tokens, expiresAtInMs: Date.now() - 1_000 });
+    const processes = stores.map((tokenStore) => ({ tokenStore, client: createClient({ cache: false, network: { allow: [authorizationServer.issuer] } }) }));
+    try {
+      for (const { client, tokenStore } of processes) await client.discover(api.origin, { credentials: { user: { tokenStore, user: 'racer', issuer: authorizationServer.issuer } } });
+      const before = authorizationServer.grants['refresh_token'] ?? 0;
+      const results = await Promise.all(processes.flatMap(({ client }) => Array.from({ length: 10 }, () => client.call('whoami'))));
+      expect(results.map((result) => result.error?.code ?? 'ok')).toEqual(Array.from({ length: 20 }, () => 'ok'));
+      expect((authorizationServer.grants['refresh_token'] ?? 0) - before).toBe(1);
+    } finally {
+      await Promise.all(processes.map(({ client }) => client.close()));
+    }
+  });
 });

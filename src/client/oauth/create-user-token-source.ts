@@ -104,6 +104,16 @@ export function createUserTokenSource(options: UserTokenSourceOptions): UserToke
     }
   };
 
+  /** Under the store's cross-process lock when it has one: another process may have refreshed meanwhile. */
+  const refreshLocked = async (discovered: DiscoveredAuthorizationServer, key: TokenStoreKey, tokens: TokenSet): Promise<TokenSet> => {
+    if (store.withRefreshLock === undefined) return refresh(discovered, key, tokens);
+    return store.withRefreshLock(key, async () => {
+      const current = pick(await store.get(key), tokens.scopes);
+      const fresh = current !== undefined && current.accessToken !== tokens.accessToken && (current.expiresAtInMs === undefined || options.now() < current.expiresAtInMs - options.refreshBeforeExpiryInMs);
+      return fresh ? current : refresh(discovered, key, current ?? tokens);
+    });
+  };
+
   /** One refresh per store and key at a time; later callers share it. */
   const refreshOnce = (discovered: DiscoveredAuthorizationServer, key: TokenStoreKey, tokens: TokenSet): Promise<TokenSet> => {
     let inFlight = refreshesInFlight.get(store);
@@ -111,7 +121,7 @@ export function createUserTokenSource(options: UserTokenSourceOptions): UserToke
     const flightKey = JSON.stringify([key.user, key.resource, [...tokens.scopes].sort()]);
     const running = inFlight.get(flightKey);
     if (running !== undefined) return running;
-    const started = refresh(discovered, key, tokens).finally(() => inFlight.delete(flightKey));
+    const started = refreshLocked(discovered, key, tokens).finally(() => inFlight.delete(flightKey));
     inFlight.set(flightKey, started);
     return started;
   };

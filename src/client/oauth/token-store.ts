@@ -38,6 +38,13 @@ export interface TokenStore {
   put(key: TokenStoreKey, tokens: TokenSet): Promise<void>;
   /** Removes the set with exactly `scopes` under `key`, or every set under `key` when `scopes` is omitted. */
   delete(key: TokenStoreKey, scopes?: readonly string[]): Promise<void>;
+  /**
+  Optional: runs `refresh` while no other process refreshes under `key` (a lock every process using
+  the store shares), so that a rotated refresh token is spent once across a fleet. The client
+  re-reads the store inside it and skips the refresh when another process has just done it. Without
+  it, concurrent refreshes are shared within one process only.
+  */
+  withRefreshLock?<Result>(key: TokenStoreKey, refresh: () => Promise<Result>): Promise<Result>;
 }
 
 /** True when two scope lists hold the same scopes, order and repetition ignored. */
