@@ -33,7 +33,7 @@ export function aiCapabilities(options: CreateManifestHandlerOptions): ExpressMi
   const middleware: RequestHandler = (request, response, next) => {
     const path = request.baseUrl + request.path;
     if (path !== handler.path) return next();
-    void serveManifestOnNode(handler, request, response, path).catch(next);
+    serveManifestOnNode(handler, request, response, next, path);
   };
   return Object.assign(middleware, { manifestHandler: handler });
 }

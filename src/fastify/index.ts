@@ -13,6 +13,7 @@ import type { Manifest, Tool } from '../manifest/manifest-v0.js';
 import { createManifestHandler, type CreateManifestHandlerOptions, type ManifestHandler } from '../server/create-manifest-handler.js';
 import type { JobRunner, JobStreams } from '../server/create-job-streams.js';
 import { deriveTool, withDerivedTools, type DerivedTool, type RouteAiConfig } from '../server/derive-tool.js';
+import type { HttpAnswer } from '../server/http-answer.js';
 import { requestPath, toManifestRequest, toWebRequest, type FetchHandler } from '../server/to-node-listener.js';
 
 /** Options of {@link aicapPlugin}: those of `createManifestHandler`, with the manifest possibly completed from routes. */
@@ -112,11 +113,15 @@ function warnAboutEarlierRoutes(fastify: FastifyInstance): void {
   );
 }
 
-// The manifest route answers from the handler's plain-data decision: no Web `Request` or `Response`.
-function manifestRoute(handler: ManifestHandler): (request: FastifyRequest, reply: FastifyReply) => Promise<FastifyReply> {
-  return async (request, reply) => {
-    const answer = await handler.decide(toManifestRequest(request.raw, reply.raw, requestPath(request.raw, handler.path)));
-    return reply.code(answer.status).headers(answer.headers).send(answer.body);
+// The manifest route answers from the handler's plain-data decision: no Web `Request` or `Response`,
+// and no promise when the answer is ready (a synchronous handler that sends and returns nothing).
+function manifestRoute(handler: ManifestHandler): (request: FastifyRequest, reply: FastifyReply) => Promise<FastifyReply> | undefined {
+  const send = (reply: FastifyReply, answer: HttpAnswer): FastifyReply => reply.code(answer.status).headers(answer.headers).send(answer.body);
+  return (request, reply) => {
+    const decided = handler.decide(toManifestRequest(request.raw, reply.raw, requestPath(request.raw, handler.path)));
+    if (decided instanceof Promise) return decided.then((answer) => send(reply, answer));
+    send(reply, decided);
+    return undefined;
   };
 }
 

@@ -17,6 +17,17 @@ describe('aicap/hono', () => {
     expect(await (await app.request('/ping')).text()).toBe('pong');
   });
 
+  it('answers the manifest route without a promise once the manifest is prepared, as a static route does', async () => {
+    const middleware = aiCapabilities({ manifest });
+    const app = new Hono();
+    app.use(middleware);
+    await middleware.manifestHandler.ready;
+    const answer = app.fetch(new Request('http://localhost/.well-known/ai-capabilities'));
+    expect(answer).toBeInstanceOf(Response);
+    expect((answer as Response).headers.get('etag')).toMatch(/^"sha256-/);
+    expect(await (answer as Response).json()).toMatchObject({ service: { name: manifest.service.name } });
+  });
+
   it('starts a job and serves its status through the middleware', async () => {
     const jobs = createJobStreams();
     const app = new Hono();

@@ -26,10 +26,13 @@ export type HonoManifestMiddleware = MiddlewareHandler & {
  */
 export function aiCapabilities(options: CreateManifestHandlerOptions): HonoManifestMiddleware {
   const handler = createManifestHandler(options);
-  const middleware: MiddlewareHandler = async (context, next) => {
+  // Not `async`: Hono sends a `Response` that a handler returns synchronously without awaiting it, and
+  // on Node that is the difference between the manifest route and a static route costing the same.
+  // Hono's dispatcher and `compose` accept a plain `Response` where the type says promise.
+  const middleware = ((context, next) => {
     if (context.req.path !== handler.path) return next();
-    return handler(context.req.raw);
-  };
+    return handler.respond(context.req.raw);
+  }) as MiddlewareHandler;
   return Object.assign(middleware, { manifestHandler: handler });
 }
 

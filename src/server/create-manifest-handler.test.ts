@@ -55,6 +55,19 @@ describe('createManifestHandler', () => {
     expect((await pending).status).toBe(200);
   });
 
+  it('answers without a promise once the manifest is prepared, and with one while `load` runs', async () => {
+    let resolve: (value: Manifest) => void = () => undefined;
+    const handler = createManifestHandler({ load: () => new Promise<Manifest>((done) => (resolve = done)) });
+    const early = handler.respond(new Request(URL_OF_MANIFEST));
+    expect(early).toBeInstanceOf(Promise);
+    resolve(manifest);
+    await handler.ready;
+    const answer = handler.respond(new Request(URL_OF_MANIFEST, { headers: { 'If-None-Match': 'W/"x", "y"' } }));
+    expect(answer).toBeInstanceOf(Response);
+    expect((answer as Response).status).toBe(200);
+    expect((await early).headers.get('etag')).toBe((answer as Response).headers.get('etag'));
+  });
+
   it('answers 404 outside its path and serves a path-inserted variant', async () => {
     const handler = createManifestHandler({ manifest, path: '/.well-known/ai-capabilities/payments' });
     expect((await handler(new Request(URL_OF_MANIFEST))).status).toBe(404);
@@ -103,5 +116,15 @@ describe('matchesIfNoneMatch', () => {
     ['a', false],
   ])('%j against "a" → %s', (header, expected) => {
     expect(matchesIfNoneMatch(header, '"a"')).toBe(expected);
+  });
+
+  it.each<[string, readonly string[], boolean]>([
+    ['W/"a"', ['W/"a"'], true],
+    ['"a"', ['W/"a"'], true],
+    ['"b-gzip"', ['"b"', '"b-br"', '"b-gzip"'], true],
+    [' "b-br" ', ['"b"', '"b-br"', '"b-gzip"'], true],
+    ['"b-zstd"', ['"b"', '"b-br"', '"b-gzip"'], false],
+  ])('%j against the tags %j → %s (weak comparison, any representation)', (header, tags, expected) => {
+    expect(matchesIfNoneMatch(header, tags)).toBe(expected);
   });
 });

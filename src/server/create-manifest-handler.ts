@@ -2,6 +2,7 @@ import { AicapError } from '../errors/aicap-error.js';
 import { assertValidManifest } from '../manifest/assert-valid-manifest.js';
 import { WELL_KNOWN_PATH, type Manifest } from '../manifest/manifest-v0.js';
 import { filterManifestByScopes } from './filter-manifest-by-scopes.js';
+import { pathOfUrl } from './path-of-url.js';
 import { findSecretValues } from '../manifest/find-secret-values.js';
 import { responseFromAnswer, type HttpAnswer } from './http-answer.js';
 import { prepareManifestAnswers, type PreparedManifest } from './prepare-manifest-answers.js';
@@ -82,10 +83,31 @@ export interface ManifestRequest {
   readonly method: string;
   /** The path of the request target, without the query. */
   readonly path: string;
-  /** The request headers; only `If-None-Match` and `Accept-Encoding` are read. */
-  readonly headers: { get(name: string): string | null };
+  /** A request header by its lower-case name (only `if-none-match` and `accept-encoding` are read); `null` when absent. */
+  header(name: string): string | null;
   /** The request as a Web `Request`; called only to hand it to `resolveScopes`. */
   toRequest(): Request;
+}
+
+// One object per request, its methods on the prototype: the route reads two headers and nothing else.
+class FetchManifestRequest implements ManifestRequest {
+  readonly method: string;
+  readonly path: string;
+  readonly #request: Request;
+
+  constructor(request: Request, expectedPath: string) {
+    this.method = request.method;
+    this.path = pathOfUrl(request.url, expectedPath);
+    this.#request = request;
+  }
+
+  header(name: string): string | null {
+    return this.#request.headers.get(name);
+  }
+
+  toRequest(): Request {
+    return this.#request;
+  }
 }
 
 /** A framework-free handler for the manifest route, made by {@link createManifestHandler}. */
@@ -103,6 +125,12 @@ export interface ManifestHandler {
   @internal
   */
   readonly decide: (request: ManifestRequest) => HttpAnswer | Promise<HttpAnswer>;
+  /**
+  What the handler answers, synchronous whenever `decide` is: a framework that takes a returned
+  `Response` as it is (Hono) then needs no promise per request.
+  @internal
+  */
+  readonly respond: (request: Request) => Response | Promise<Response>;
 }
 
 // The characters Node's `http` accepts in a header value (RFC 9110 §5.5 field-value, plus obs-text).
@@ -216,7 +244,7 @@ export function createManifestHandler(options: CreateManifestHandlerOptions): Ma
   };
 
   const answerWith = (entry: PreparedManifest, request: ManifestRequest): HttpAnswer | Promise<HttpAnswer> =>
-    entry.answer(request.method, request.headers.get('Accept-Encoding'), request.headers.get('If-None-Match')) ?? notAcceptable;
+    entry.answer(request.method, request.header('accept-encoding'), request.header('if-none-match')) ?? notAcceptable;
 
   const answerVariant = async (request: ManifestRequest, resolveScopes: NonNullable<typeof variants>): Promise<HttpAnswer> => {
     let scopes: readonly string[] | undefined;
@@ -241,9 +269,12 @@ export function createManifestHandler(options: CreateManifestHandlerOptions): Ma
     return answerWith(whole, request);
   };
 
-  const handler = async (request: Request): Promise<Response> =>
-    responseFromAnswer(await decide({ method: request.method, path: new URL(request.url).pathname, headers: request.headers, toRequest: () => request }));
-  return Object.assign(handler, { path, ready, decide });
+  const respond = (request: Request): Response | Promise<Response> => {
+    const decided = decide(new FetchManifestRequest(request, path));
+    return decided instanceof Promise ? decided.then(responseFromAnswer) : responseFromAnswer(decided);
+  };
+  const handler = async (request: Request): Promise<Response> => respond(request);
+  return Object.assign(handler, { path, ready, decide, respond });
 }
 
 function assertServable(input: Manifest): Manifest {

@@ -5,7 +5,10 @@
  */
 export function matchesIfNoneMatch(header: string | null, etags: string | readonly string[]): boolean {
   if (header === null) return false;
-  const opaque = (typeof etags === 'string' ? [etags] : etags).map((etag) => etag.replace(/^W\//, ''));
+  const tags = typeof etags === 'string' ? [etags] : etags;
+  // What a revalidating client nearly always sends: the one tag it was given, as it was given.
+  if (tags.includes(header)) return true;
+  const opaque = tags.map((etag) => etag.replace(/^W\//, ''));
   for (const candidate of header.split(',')) {
     const tag = candidate.trim();
     if (tag === '*' || opaque.includes(tag.replace(/^W\//, ''))) return true;

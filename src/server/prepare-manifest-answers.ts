@@ -42,7 +42,8 @@ const BEST_LEVEL_UP_TO_BYTES = 1 << 20;
 export function prepareManifestAnswers(manifest: Manifest, headers: Readonly<Record<string, string>>): PreparedManifest {
   const text = canonicalJson(manifest);
   const digest = digestText(text);
-  const identityBytes = new TextEncoder().encode(text);
+  // Node `Buffer`s: `end()` on a Node socket takes them as they are, where a plain `Uint8Array` is wrapped on every write.
+  const identityBytes = Buffer.from(text, 'utf8');
   const etags: Record<ContentCoding, string> = { identity: `"${digest}"`, br: `"${digest}-br"`, gzip: `"${digest}-gzip"` };
   const allTags = Object.values(etags);
   const vary = headers['Vary'] ? `${headers['Vary']}, Accept-Encoding` : 'Accept-Encoding';
@@ -65,9 +66,9 @@ export function prepareManifestAnswers(manifest: Manifest, headers: Readonly<Rec
         [constants.BROTLI_PARAM_QUALITY]: identityBytes.byteLength <= BEST_LEVEL_UP_TO_BYTES ? constants.BROTLI_MAX_QUALITY : 9,
         [constants.BROTLI_PARAM_SIZE_HINT]: identityBytes.byteLength,
       },
-    }).then((bytes) => build('br', new Uint8Array(bytes)), () => identity),
+    }).then((bytes) => build('br', bytes), () => identity),
     gzip: compressGzip(identityBytes, { level: identityBytes.byteLength <= BEST_LEVEL_UP_TO_BYTES ? 9 : 6 }).then(
-      (bytes) => build('gzip', new Uint8Array(bytes)),
+      (bytes) => build('gzip', bytes),
       () => identity,
     ),
   };
@@ -91,8 +92,8 @@ export function prepareManifestAnswers(manifest: Manifest, headers: Readonly<Rec
       if (coding === undefined) return undefined;
       if (matchesIfNoneMatch(ifNoneMatch, allTags)) return notModified[coding];
       const representation = representations[coding];
-      const pick = (ready: Representation): HttpAnswer => (method === 'HEAD' ? ready.head : ready.ok);
-      return representation instanceof Promise ? representation.then(pick) : pick(representation);
+      if (representation instanceof Promise) return representation.then((ready) => (method === 'HEAD' ? ready.head : ready.ok));
+      return method === 'HEAD' ? representation.head : representation.ok;
     },
   };
 }

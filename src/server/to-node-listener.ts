@@ -3,6 +3,7 @@ import { Readable } from 'node:stream';
 import type { TLSSocket } from 'node:tls';
 import { isEventStream } from '../internal/parse-media-type.js';
 import type { ManifestHandler, ManifestRequest } from './create-manifest-handler.js';
+import type { HttpAnswer } from './http-answer.js';
 import { pathOfTarget } from './path-of-url.js';
 
 /** A framework-free handler: one Web `Request` in, one `Response` out. */
@@ -22,7 +23,7 @@ export type FetchHandler = (request: Request) => Response | Promise<Response>;
  */
 export function toNodeListener(handler: FetchHandler): (request: IncomingMessage, response: ServerResponse) => void {
   if (isManifestHandler(handler)) {
-    return (incoming, outgoing) => void serveManifestOnNode(handler, incoming, outgoing).catch(() => answerInternalError(outgoing));
+    return (incoming, outgoing) => serveManifestOnNode(handler, incoming, outgoing, () => answerInternalError(outgoing));
   }
   return (incoming, outgoing) => {
     void (async () => {
@@ -40,16 +41,50 @@ export function toNodeListener(handler: FetchHandler): (request: IncomingMessage
 
 /**
  * Serves the manifest route on a Node response from the handler's plain-data answer: `writeHead` and
- * one `end` with the prepared bytes. `path` is the request path when the caller knows it already.
- * Rejects only when Node refuses to write (headers already sent).
+ * one `end` with the prepared bytes, in the same tick when the answer is ready (the common case: no
+ * promise per request). `onError` gets what Node refuses to write (headers already sent). `path` is
+ * the request path when the caller knows it already.
  * @internal
  */
-export async function serveManifestOnNode(handler: ManifestHandler, incoming: IncomingMessage, outgoing: ServerResponse, path?: string): Promise<void> {
-  const decided = handler.decide(toManifestRequest(incoming, outgoing, path ?? requestPath(incoming, handler.path)));
-  // Synchronous answers (the common case) are written without waiting for a microtask.
-  const answer = decided instanceof Promise ? await decided : decided;
+export function serveManifestOnNode(handler: ManifestHandler, incoming: IncomingMessage, outgoing: ServerResponse, onError: (error: unknown) => void, path?: string): void {
+  let decided: ReturnType<ManifestHandler['decide']>;
+  try {
+    decided = handler.decide(toManifestRequest(incoming, outgoing, path ?? requestPath(incoming, handler.path)));
+    if (!(decided instanceof Promise)) return writeAnswer(outgoing, decided);
+  } catch (error) {
+    onError(error);
+    return;
+  }
+  decided.then((answer) => writeAnswer(outgoing, answer)).catch(onError);
+}
+
+function writeAnswer(outgoing: ServerResponse, answer: HttpAnswer): void {
   outgoing.writeHead(answer.status, answer.headers);
   outgoing.end(answer.body);
+}
+
+// One object per request, its methods on the prototype: the route reads two headers and nothing else.
+class NodeManifestRequest implements ManifestRequest {
+  readonly method: string;
+  readonly path: string;
+  readonly #incoming: IncomingMessage;
+  readonly #outgoing: ServerResponse;
+
+  constructor(incoming: IncomingMessage, outgoing: ServerResponse, path: string) {
+    this.method = incoming.method ?? 'GET';
+    this.path = path;
+    this.#incoming = incoming;
+    this.#outgoing = outgoing;
+  }
+
+  header(name: string): string | null {
+    const value = this.#incoming.headers[name];
+    return typeof value === 'string' ? value : (value?.join(', ') ?? null);
+  }
+
+  toRequest(): Request {
+    return toWebRequest(this.#incoming, this.#outgoing);
+  }
 }
 
 /**
@@ -57,17 +92,7 @@ export async function serveManifestOnNode(handler: ManifestHandler, incoming: In
  * @internal
  */
 export function toManifestRequest(incoming: IncomingMessage, outgoing: ServerResponse, path: string): ManifestRequest {
-  return {
-    method: incoming.method ?? 'GET',
-    path,
-    headers: {
-      get(name) {
-        const value = incoming.headers[name.toLowerCase()];
-        return typeof value === 'string' ? value : (value?.join(', ') ?? null);
-      },
-    },
-    toRequest: () => toWebRequest(incoming, outgoing),
-  };
+  return new NodeManifestRequest(incoming, outgoing, path);
 }
 
 /**
