@@ -14,7 +14,7 @@ import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { TokenGrant } from './create-api-auth.js';
 import { createMemoryAdapter } from './create-memory-adapter.js';
-import { createInteractionRoutes, DEMO_USERS, type DemoUser } from './create-interaction-routes.js';
+import { createInteractionRoutes, DEMO_USERS, DEVICE_FLOW_PAGES, type DemoUser } from './create-interaction-routes.js';
 import type { OidcClient, OidcErrorClass, OidcProviderModule } from './oidc-provider-types.js';
 
 /** The pre-registered public client (native, loopback redirect on any port, RFC 8252 §7.3). */
@@ -106,8 +106,10 @@ export async function createAuthorizationServer(options: CreateAuthorizationServ
       registration: { enabled: true },
       // A client revokes its own tokens only (RFC 7009 §2.1).
       revocation: { enabled: true, allowedPolicy: (_context: unknown, client: { clientId: string }, token: { clientId?: string }) => token.clientId === client.clientId },
-      introspection: { enabled: true },
-      deviceFlow: { enabled: true },
+      introspection: { enabled: true, allowedPolicy: (_context: unknown, client: { clientId: string }, token: { clientId?: string }) => token.clientId === client.clientId },
+      deviceFlow: { enabled: true, ...DEVICE_FLOW_PAGES },
+      // OpenID Connect logout has no use here (no ID tokens for the API); off, so it has no pages to render.
+      rpInitiatedLogout: { enabled: false },
       resourceIndicators: {
         enabled: true,
         defaultResource: () => resource,
@@ -124,6 +126,12 @@ export async function createAuthorizationServer(options: CreateAuthorizationServ
     issueRefreshToken: (_context: unknown, client: OidcClient) => client.grantTypeAllowed('refresh_token'),
     rotateRefreshToken: true,
     ttl: { AccessToken: accessTokenTtlInSeconds, RefreshToken: refreshTokenTtlInSeconds, Grant: refreshTokenTtlInSeconds, DeviceCode: deviceCodeTtlInSeconds, AuthorizationCode: 60, Interaction: 600, Session: 3600 },
+    // The provider's defaults print advice to stdout, where the example prints only its origin.
+    renderError: (context: { body: unknown; type: string }, output: { error: string; error_description?: string }) => {
+      context.type = 'application/json';
+      context.body = output;
+    },
+    clientBasedCORS: () => true,
     interactions: { url: (_context: unknown, interaction: { uid: string }) => `/oauth/interaction/${interaction.uid}` },
     findAccount: (_context: unknown, id: string) => (Object.hasOwn(users, id) ? { accountId: id, claims: () => ({ sub: id }) } : undefined),
   });

@@ -141,9 +141,37 @@ async function abortInteraction(request: InteractionRequest, params: Record<stri
   await request.options.provider.interactionFinished(request.incoming, request.outgoing, result, { mergeWithLastSubmission: false });
 }
 
+/** The context `oidc-provider` hands its page callbacks: set `body` to answer. */
+interface PageContext {
+  body: unknown;
+}
+
+/**
+ * The pages of the device authorization grant (RFC 8628), in place of the provider's own: the form
+ * to enter the code, the confirmation (its `form` carries the code, the CSRF token and `confirm`),
+ * and the end. `data-page` names each for `approveDevice`.
+ */
+export const DEVICE_FLOW_PAGES = {
+  userCodeInputSource(context: PageContext, form: string, _out?: unknown, error?: Error): void {
+    const message = error === undefined ? 'Enter the code shown on your device.' : `The code was not accepted (${error.message}); try again.`;
+    context.body = renderPage('Sign in a device', `<main data-page="device-code"><p role="alert">${escapeHtml(message)}</p>\n${form}\n<button type="submit" form="op.deviceInputForm">Continue</button></main>`);
+  },
+  userCodeConfirmSource(context: PageContext, form: string, client: { clientId: string }, _deviceInfo: unknown, userCode: string): void {
+    const detail = `${escapeHtml(client.clientId)} shows the code <code>${escapeHtml(userCode)}</code>. Continue only if your device shows it too.`;
+    const buttons = '<button type="submit" form="op.deviceConfirmForm">Continue</button>\n<button type="submit" form="op.deviceConfirmForm" name="abort" value="yes">Cancel</button>';
+    context.body = renderPage('Confirm the device', `<main data-page="device-confirm"><p>${detail}</p>\n${form}\n${buttons}</main>`);
+  },
+  successSource(context: PageContext): void {
+    context.body = renderPage('Device signed in', '<main data-page="device-done"><p>You can return to your device.</p></main>');
+  },
+};
+
 function page(outgoing: ServerResponse, status: number, title: string, body: string): void {
-  const html = `<!doctype html>\n<html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(title)}</title></head>\n<body><h1>${escapeHtml(title)}</h1>\n${body}\n</body></html>\n`;
-  sendText(outgoing, status, 'text/html; charset=utf-8', html, { 'Cache-Control': 'no-store' });
+  sendText(outgoing, status, 'text/html; charset=utf-8', renderPage(title, body), { 'Cache-Control': 'no-store' });
+}
+
+function renderPage(title: string, body: string): string {
+  return `<!doctype html>\n<html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(title)}</title></head>\n<body><h1>${escapeHtml(title)}</h1>\n${body}\n</body></html>\n`;
 }
 
 function escapeHtml(text: string): string {

@@ -8,7 +8,7 @@ import * as oauth from 'oauth4webapi';
 import { discoverAuthorizationServerMetadata } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_NATIVE_CLIENT, startPaymentsServer, type PaymentsServer } from '../../examples/payments/start-payments-server.js';
-import { loginAsUser } from '../../examples/payments/login-as-user.js';
+import { approveDevice, loginAsUser } from '../../examples/payments/login-as-user.js';
 
 const REDIRECT_URI = 'http://127.0.0.1:53682/callback';
 let payments: PaymentsServer;
@@ -124,5 +124,16 @@ describe('Payments example: a real authorization server for users', () => {
     const pending = await oauth.deviceCodeGrantRequest(as, client, oauth.None(), device.device_code, allowInsecure);
     await expect(oauth.processDeviceCodeResponse(as, client, pending)).rejects.toMatchObject({ error: 'authorization_pending' });
     expect(device.verification_uri_complete).toContain(`${payments.origin}/oauth/device`);
+    expect(await approveDevice({ verificationUri: device.verification_uri_complete!, user: 'alice', password: 'alice-password' })).toBe('approved');
+    const tokens = (await oauth.processDeviceCodeResponse(as, client, await oauth.deviceCodeGrantRequest(as, client, oauth.None(), device.device_code, allowInsecure))) as Tokens;
+    expect((await callSummary(tokens.access_token)).status).toBe(200);
+  });
+
+  it('refuses the device grant when its user cancels', async () => {
+    const client: oauth.Client = { client_id: DEMO_NATIVE_CLIENT.client_id, token_endpoint_auth_method: 'none' };
+    const device = await oauth.processDeviceAuthorizationResponse(as, client, await oauth.deviceAuthorizationRequest(as, client, oauth.None(), new URLSearchParams({ scope: 'read' }), allowInsecure));
+    expect(await approveDevice({ verificationUri: device.verification_uri_complete!, user: 'alice', password: 'alice-password', consent: false })).toBe('denied');
+    const refused = await oauth.deviceCodeGrantRequest(as, client, oauth.None(), device.device_code, allowInsecure);
+    await expect(oauth.processDeviceCodeResponse(as, client, refused)).rejects.toMatchObject({ error: 'access_denied' });
   });
 });
