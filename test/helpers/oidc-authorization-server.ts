@@ -262,7 +262,8 @@ export async function startProtectedApi(options: ProtectedApiOptions): Promise<P
       const wanted = [...new Set([...grant.scopes, needed])].join(' ');
       return send(response, 403, { title: 'insufficient scope' }, { 'www-authenticate': `Bearer error="insufficient_scope", scope="${wanted}", resource_metadata="${resourceMetadataUrl}"` });
     }
-    return send(response, 200, { sub: grant.accountId, scopes: grant.scopes });
+    // Echoes the credential, as careless APIs do: the client must redact it from what it returns.
+    return send(response, 200, { sub: grant.accountId, scopes: grant.scopes, authorization: request.headers.authorization });
   }
   return { origin, resource, resourceMetadataUrl, manifest, authorizations, close: () => close(server) };
 }
