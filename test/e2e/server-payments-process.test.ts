@@ -1,35 +1,17 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { createInterface } from 'node:readline';
 import { afterEach, describe, expect, it } from 'vitest';
+import { startExampleProcess, type ExampleProcess } from '../helpers/start-example-process.js';
 
 // Runs the built example as `npm run example` does (npm test builds before vitest runs).
-const serverScript = new URL('../../examples/payments/dist/server.js', import.meta.url).pathname;
-const children: ChildProcess[] = [];
+const started: ExampleProcess[] = [];
 afterEach(async () => {
-  for (const child of children.splice(0)) {
-    if (child.exitCode === null && child.signalCode === null) {
-      child.kill('SIGTERM');
-      await once(child, 'exit');
-    }
-  }
+  for (const example of started.splice(0)) await example.stop();
 });
 
-function startExample(port: string): { child: ChildProcess; firstLine: Promise<string> } {
-  const child = spawn(process.execPath, [serverScript], { env: { ...process.env, PORT: port }, stdio: ['ignore', 'pipe', 'pipe'] });
-  children.push(child);
-  const lines = createInterface({ input: child.stdout as NodeJS.ReadableStream });
-  const firstLine = new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error('no origin on stdout within 10 s')), 10_000);
-    lines.once('line', (line) => {
-      clearTimeout(timer);
-      resolve(line);
-    });
-    child.once('exit', (code) => reject(new Error(`example exited with ${String(code)} before printing its origin`)));
-  });
-  // Tests that expect an early exit never await the line.
-  firstLine.catch(() => undefined);
-  return { child, firstLine };
+function startExample(port: string): ExampleProcess {
+  const example = startExampleProcess({ env: { PORT: port } });
+  started.push(example);
+  return example;
 }
 
 describe('npm run example (built Payments server)', () => {
@@ -44,21 +26,18 @@ describe('npm run example (built Payments server)', () => {
   });
 
   it('exits with status 2 and a message for an invalid PORT', async () => {
-    const { child } = startExample('not-a-port');
-    let stderr = '';
-    child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const { child, stop } = startExample('not-a-port');
     const [code] = (await once(child, 'exit')) as [number];
     expect(code).toBe(2);
-    expect(stderr).toContain('PORT must be an integer');
+    expect(await stop()).toContain('PORT must be an integer');
   });
 
   it('exits with status 1 and a message, not a stack trace, when the port is taken', async () => {
     const first = startExample('0');
     const port = new URL(await first.firstLine).port;
-    const { child } = startExample(port);
-    let stderr = '';
-    child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const { child, stop } = startExample(port);
     const [code] = (await once(child, 'exit')) as [number];
+    const stderr = await stop();
     expect(code).toBe(1);
     expect(stderr).toContain(`port ${port} is in use`);
     expect(stderr).not.toMatch(/\n\s+at /);

@@ -202,7 +202,6 @@ function describeEnvelope(envelope: CallEnvelope): string {
 /** Why the Payments example cannot start, as the one thing to do about it. */
 function demoUnavailable(error: unknown): string {
   const message = error instanceof Error ? error.message : String(error);
-  // The example runs on Express, an optional peer dependency that a plain install does not bring.
-  if (/Cannot find (package|module) 'express'/.test(message)) return 'The demo runs the Payments example on Express, an optional peer dependency: run `npm install express` (then `npx aicap demo` again).';
+  // The example needs no optional peer (it runs on node:http), so a missing build is the one cause.
   return `The demo needs the built Payments example (examples/payments/dist): in an aicap checkout, run \`npm run build\` (${message}).`;
 }

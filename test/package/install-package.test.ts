@@ -1,22 +1,32 @@
 /**
- * The package as a user gets it: `npm pack` of the built tree, unpacked into a fresh project's
- * node_modules the way npm lays it out (its `bin` linked into node_modules/.bin), then every export
- * imported, the CLI run through `npx`, the demo run, and the types resolved by TypeScript with
- * `moduleResolution: node`. The tarball's dependencies come from this checkout's node_modules
- * (symbolic links), because a test may not download: npm's offline mode cannot resolve a fresh
- * project without the registry's metadata. The optional peers are left out first, as a plain
- * install leaves them out, and express is added back for the demo.
+ * The package as a user gets it, both ways the README gives.
+ *
+ * The tarball: `npm pack` of the built tree, unpacked into a fresh project's node_modules the way npm
+ * lays it out (its `bin` linked into node_modules/.bin), then every export imported, the CLI run
+ * through `npx`, the demo run, and the types resolved by TypeScript with `moduleResolution: node`.
+ * The tarball's dependencies come from this checkout's node_modules (symbolic links), because npm's
+ * offline mode cannot resolve a fresh project without the registry's metadata. What a plain install
+ * does not bring is left out: the optional peers and the development dependencies the example can
+ * use (oidc-provider), so the demo is shown to run without them.
+ *
+ * The git URL: a clone of this repository's HEAD installed with `npm install git+file://…`, which
+ * runs `prepare` (the build) with the development dependencies from the registry. Slow (minutes) and
+ * online: `AICAP_SKIP_INSTALL_TESTS=1` skips it.
  */
 import { execFile } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startExampleProcess } from '../helpers/start-example-process.js';
 
 const root = resolve(new URL('../..', import.meta.url).pathname);
 const built = existsSync(join(root, 'dist', 'cli', 'main.js')) && existsSync(join(root, 'examples', 'payments', 'dist', 'start-payments-server.js'));
 // What a plain `npm install aicap` does not bring (optional peers), so their absence is tested too.
 const OPTIONAL_PEERS = ['express', 'fastify', 'hono', '@hono', '@modelcontextprotocol', 'gpt-tokenizer'];
+// Development dependencies the Payments example uses when present; a plain install has none of them.
+const DEVELOPMENT_ONLY = ['oidc-provider', 'koa'];
+const skipInstallTests = process.env['AICAP_SKIP_INSTALL_TESTS'] === '1';
 
 interface Run {
   code: number;
@@ -24,9 +34,11 @@ interface Run {
   stderr: string;
 }
 
-function run(command: string, args: readonly string[], cwd: string, timeoutInMs = 120_000): Promise<Run> {
+/** Runs a command (never rejects); npm stays offline unless `online`. */
+function run(command: string, args: readonly string[], cwd: string, timeoutInMs = 120_000, online = false): Promise<Run> {
+  const npm = online ? { npm_config_prefer_offline: 'true' } : { npm_config_offline: 'true' };
   return new Promise((done) => {
-    execFile(command, [...args], { cwd, timeout: timeoutInMs, maxBuffer: 32 * 1024 * 1024, env: { ...process.env, NO_COLOR: '1', npm_config_offline: 'true', npm_config_update_notifier: 'false' } }, (error, stdout, stderr) =>
+    execFile(command, [...args], { cwd, timeout: timeoutInMs, maxBuffer: 32 * 1024 * 1024, env: { ...process.env, NO_COLOR: '1', npm_config_update_notifier: 'false', npm_config_fund: 'false', npm_config_audit: 'false', ...npm } }, (error, stdout, stderr) =>
       done({ code: error ? (typeof error.code === 'number' ? error.code : -1) : 0, stdout, stderr }),
     );
   });
@@ -76,7 +88,7 @@ describe.skipIf(!built)('the packed tarball, installed', () => {
     const untar = await run('tar', ['xzf', join(workspace, packed!.filename), '-C', installed, '--strip-components=1'], workspace);
     expect(untar.code, untar.stderr).toBe(0);
     for (const name of readdirSync(join(root, 'node_modules'))) {
-      if (name === '.bin' || name === 'aicap' || name.startsWith('.') || OPTIONAL_PEERS.includes(name)) continue;
+      if (name === '.bin' || name === 'aicap' || name.startsWith('.') || OPTIONAL_PEERS.includes(name) || DEVELOPMENT_ONLY.includes(name)) continue;
       symlinkSync(join(root, 'node_modules', name), join(project, 'node_modules', name));
     }
     mkdirSync(join(project, 'node_modules', '.bin'));
@@ -103,15 +115,27 @@ describe.skipIf(!built)('the packed tarball, installed', () => {
     expect(help.stdout).toMatch(/Usage: aicap <command>/);
   });
 
-  it('says which optional peer the demo needs when a plain install lacks it, then runs it once it is there', async () => {
-    const without = await run(process.execPath, [join(project, 'node_modules', '.bin', 'aicap'), 'demo'], project);
-    expect(without.code).toBe(2);
-    expect(without.stderr).toContain('run `npm install express`');
-    symlinkSync(join(root, 'node_modules', 'express'), join(project, 'node_modules', 'express'));
+  it('runs the demo with no optional peer and no development dependency installed', async () => {
+    for (const name of [...OPTIONAL_PEERS, ...DEVELOPMENT_ONLY]) expect(existsSync(join(project, 'node_modules', name)), name).toBe(false);
     const demo = await run(process.execPath, [join(project, 'node_modules', '.bin', 'aicap'), 'demo'], project);
     expect(demo.code, demo.stderr).toBe(0);
     expect(demo.stdout).toContain('aicap demo');
   }, 180_000);
+
+  it('starts the example server without oidc-provider, saying in one stderr line that users cannot sign in', async () => {
+    const script = join(project, 'node_modules', 'aicap', 'examples', 'payments', 'dist', 'server.js');
+    const started = startExampleProcess({ script, cwd: project, env: { PORT: '0' } });
+    try {
+      const origin = await started.firstLine;
+      expect(origin).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+      const metadata = (await (await fetch(`${origin}/.well-known/oauth-authorization-server`)).json()) as { grant_types_supported: string[] };
+      expect(metadata.grant_types_supported).toEqual(['client_credentials']);
+      const stderr = await started.stop();
+      expect(stderr.split('\n').filter((line) => line.includes('oidc-provider'))).toEqual([expect.stringMatching(/^⚠ oidc-provider is not installed: OAuth serves the client_credentials grant only/) as unknown]);
+    } finally {
+      await started.stop();
+    }
+  }, 60_000);
 
   it('imports every export by name', async () => {
     for (const name of ['@modelcontextprotocol', '@hono', 'fastify', 'hono', 'gpt-tokenizer']) {
@@ -135,4 +159,42 @@ describe.skipIf(!built)('the packed tarball, installed', () => {
     expect(checked.stdout + checked.stderr).toBe('');
     expect(checked.code).toBe(0);
   }, 120_000);
+});
+
+describe.skipIf(skipInstallTests)(`installed from a git URL (${skipInstallTests ? 'skipped: AICAP_SKIP_INSTALL_TESTS=1' : 'npm install git+file://<clone of HEAD>, online, minutes'})`, () => {
+  let workspace: string;
+  let project: string;
+  let install: Run;
+
+  beforeAll(async () => {
+    workspace = mkdtempSync(join(tmpdir(), 'aicap-git-'));
+    const clone = join(workspace, 'aicap');
+    // A clone holds what is committed, as a user's git URL does: no dist/, no node_modules.
+    const cloned = await run('git', ['clone', '--quiet', '--no-hardlinks', root, clone], workspace);
+    expect(cloned.code, cloned.stderr).toBe(0);
+    project = join(workspace, 'project');
+    mkdirSync(project);
+    writeFileSync(join(project, 'package.json'), '{ "name": "consumer", "version": "1.0.0", "private": true, "type": "module" }\n');
+    install = await run('npm', ['install', `git+file://${clone}`], project, 900_000, true);
+  }, 960_000);
+
+  afterAll(() => {
+    if (workspace !== undefined) rmSync(workspace, { recursive: true, force: true });
+  });
+
+  it('builds dist/ through prepare, then imports, runs npx aicap --version and the demo', async () => {
+    expect(install.code, install.stderr.slice(-4_000)).toBe(0);
+    const installed = join(project, 'node_modules', 'aicap');
+    expect(existsSync(join(installed, 'dist', 'index.js'))).toBe(true);
+    expect(existsSync(join(installed, 'examples', 'payments', 'dist', 'start-payments-server.js'))).toBe(true);
+    const imported = await run(process.execPath, ['--input-type=module', '-e', "const m = await import('aicap'); console.log(typeof m.parseManifest)"], project);
+    expect(imported.stderr).toBe('');
+    expect(imported.stdout.trim()).toBe('function');
+    const version = await run('npx', ['--no-install', 'aicap', '--version'], project);
+    expect(version.code, version.stderr).toBe(0);
+    expect(version.stdout.trim()).toBe(JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).version as string);
+    const demo = await run('npx', ['--no-install', 'aicap', 'demo'], project, 120_000);
+    expect(demo.code, demo.stderr).toBe(0);
+    expect(demo.stdout).toContain('aicap demo');
+  }, 300_000);
 });
