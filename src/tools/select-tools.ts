@@ -60,12 +60,19 @@ export function selectTools(tools: readonly CatalogTool[], request: string, opti
   const index = indexFor(tools);
   const scores = scoreTools(index, parseRequest(request, index.vocabulary), avoidPenalty);
   const keepAll = tools.length <= smallCatalogSize;
-  const ranked: SelectedTool[] = [];
-  for (const [position, tool] of tools.entries()) {
+  // The best `limit` only, kept in order as they come: no need to sort every tool that matched.
+  const best: SelectedTool[] = [];
+  for (let position = 0; position < tools.length; position++) {
     const score = scores[position]!;
-    if (score > 0 || keepAll) ranked.push({ tool, score: Math.max(score, 0) });
+    if (!(score > 0 || keepAll) || (best.length === limit && score < best[limit - 1]!.score)) continue;
+    const candidate = { tool: tools[position]!, score: Math.max(score, 0) };
+    if (best.length === limit && compareSelected(candidate, best[limit - 1]!) >= 0) continue;
+    let at = Math.min(best.length, limit - 1);
+    while (at > 0 && compareSelected(candidate, best[at - 1]!) < 0) at--;
+    best.splice(at, 0, candidate);
+    if (best.length > limit) best.pop();
   }
-  return ranked.sort(compareSelected).slice(0, limit);
+  return best;
 }
 
 /**
@@ -74,12 +81,14 @@ export function selectTools(tools: readonly CatalogTool[], request: string, opti
  * depends on the catalog's order.
  */
 export function compareSelected(left: SelectedTool, right: SelectedTool): number {
-  return right.score - left.score || pathDepth(left.tool.path) - pathDepth(right.tool.path) || (left.tool.name < right.tool.name ? -1 : left.tool.name > right.tool.name ? 1 : 0);
+  return right.score - left.score || pathDepth(left.tool) - pathDepth(right.tool) || (left.tool.name < right.tool.name ? -1 : left.tool.name > right.tool.name ? 1 : 0);
 }
 
-function pathDepth(path: string): number {
-  let depth = 0;
-  for (const character of path) if (character === '/') depth++;
+// Tool objects are shared by every ranking of a catalog: their path depth is counted once.
+const depths = new WeakMap<CatalogTool, number>();
+function pathDepth(tool: CatalogTool): number {
+  let depth = depths.get(tool);
+  if (depth === undefined) depths.set(tool, (depth = tool.path.split('/').length - 1));
   return depth;
 }
 

@@ -1,4 +1,4 @@
-import type { ParsedRequest, ValueKind } from './parse-request.js';
+import type { ParsedRequest } from './parse-request.js';
 import { lowerBound, type IndexedTool, type ToolIndex } from './tool-index.js';
 
 // Subword matches count less than the word itself: "star" finds "stargazer" (the request's word is a
@@ -117,31 +117,14 @@ function structuralFactor(tool: IndexedTool, request: ParsedRequest, mentionCred
   let nounMatches = 0;
   for (const noun of request.parameterNouns) {
     // Prefixes count: "user octocat" fits `username`, "issue 42" fits `issue_number`.
-    if (nounMatches < MAX_PARAMETER_NOUN_MATCHES && tool.parameterWords.some((words) => words.some((word) => word.startsWith(noun)))) {
+    if (nounMatches < MAX_PARAMETER_NOUN_MATCHES && tool.parameterText.includes(` ${noun}`)) {
       factor *= PARAMETER_NOUN_MATCH;
       nounMatches++;
     }
   }
   if (request.valueKinds.has('repository') && tool.takesRepository) factor *= REPOSITORY_MATCH;
-  if (request.valueKinds.has('path') && tool.parameterWords.some((words) => words.includes('path'))) factor *= PARAMETER_NOUN_MATCH;
-  for (const [kind, words] of VALUE_PARAMETER_WORDS) {
-    if (request.valueKinds.has(kind) && tool.parameterWords.some((parameter) => parameter.some((word) => words.some((start) => word === start || (start.length >= MIN_PREFIX_LENGTH && word.startsWith(start)))))) {
-      factor *= VALUE_KIND_MATCH;
-    }
-  }
+  if (request.valueKinds.has('path') && tool.parameterKinds.has('path')) factor *= PARAMETER_NOUN_MATCH;
+  for (const kind of request.valueKinds) if (kind !== 'path' && tool.parameterKinds.has(kind)) factor *= VALUE_KIND_MATCH;
   return factor;
 }
 
-// Values of a kind fit tools with a parameter named by one of these (stemmed) words, or starting with one of 4 letters or more:
-// an email fits `email`, "#design" fits `channel`, "@maria" fits `user`/`users`, "follow gaearon" fits `username`.
-const VALUE_PARAMETER_WORDS: ReadonlyArray<[ValueKind, readonly string[]]> = [
-  ['email', ['email']],
-  ['url', ['url', 'uri']],
-  ['amount', ['amount']],
-  ['channel', ['channel']],
-  ['user', ['user']],
-  ['person', ['user', 'member', 'assigne']],
-  ['name', ['nam', 'usernam', 'login']],
-  ['file', ['file']],
-  ['time', ['time', 'dat', 'post_at']],
-];

@@ -3,7 +3,7 @@ import { isPlaceholder } from '../render-tool-description.js';
 import { describeOperation } from './describe-operation.js';
 import type { ActionClass } from './selection-lexicon.js';
 import { nounMeaning, STOP_WORDS } from './selection-lexicon.js';
-import type { Vocabulary } from './parse-request.js';
+import type { ValueKind, Vocabulary } from './parse-request.js';
 import { splitWords, stemWord, stripMarkup } from './split-words.js';
 
 /**
@@ -32,10 +32,12 @@ export interface IndexedTool {
   objectTerms: string[];
   /** Whether its path ends with a parameter: it acts on one item (`/issues/{issue_number}`). */
   itemEndpoint: boolean;
-  /** Stemmed words of the names of its parameters, by parameter. */
-  parameterWords: string[][];
+  /** Stemmed words of the names of its parameters, each after a space: " issu number owner repo". */
+  parameterText: string;
   /** Whether it takes both `owner` and `repo` (a request naming `owner/repo` fits it). */
   takesRepository: boolean;
+  /** Kinds of argument value its parameters take, by their names (`channel` takes "#design"). */
+  parameterKinds: Set<ValueKind>;
   /** Stemmed terms of `intent.avoid_when`. */
   avoidTerms: Set<string>;
 }
@@ -126,8 +128,9 @@ function buildToolIndex(tools: readonly CatalogTool[]): ToolIndex {
       actionClass: profile.actionClass,
       objectTerms: fields.object,
       itemEndpoint: /\}$/.test(tool.path.split('#')[0]!),
-      parameterWords,
+      parameterText: ` ${parameterWords.flat().join(' ')}`,
       takesRepository: parameterNames.includes('owner') && parameterNames.includes('repo'),
+      parameterKinds: parameterKindsOf(parameterWords),
       avoidTerms: new Set(avoid ? termsOf(stripMarkup(avoid)) : []),
     };
   });
@@ -138,6 +141,30 @@ function buildToolIndex(tools: readonly CatalogTool[]): ToolIndex {
   // `avoid_when` words are not indexed, but they are the catalog's words all the same.
   const avoidWords = new Set(indexed.flatMap((tool) => [...tool.avoidTerms]));
   return { tools: indexed, postings, sortedTerms, inverseFrequency, vocabulary: vocabularyOf(postings, sortedTerms, avoidWords) };
+}
+
+// Values of a kind fit tools with a parameter named by one of these (stemmed) words, or starting with one of 4 letters or more:
+// an email fits `email`, "#design" fits `channel`, "@maria" fits `user`/`users`, "follow gaearon" fits `username`.
+const VALUE_PARAMETER_WORDS: ReadonlyArray<[ValueKind, readonly string[]]> = [
+  ['email', ['email']],
+  ['url', ['url', 'uri']],
+  ['amount', ['amount']],
+  ['channel', ['channel']],
+  ['user', ['user']],
+  ['person', ['user', 'member', 'assigne']],
+  ['name', ['nam', 'usernam', 'login']],
+  ['file', ['file']],
+  ['time', ['time', 'dat', 'post_at']],
+  ['path', ['path']],
+];
+
+function parameterKindsOf(parameterWords: ReadonlyArray<readonly string[]>): Set<ValueKind> {
+  const kinds = new Set<ValueKind>();
+  for (const [kind, starts] of VALUE_PARAMETER_WORDS) {
+    const fits = parameterWords.some((words) => words.some((word) => starts.some((start) => word === start || (start.length >= MIN_KNOWN_PREFIX && word.startsWith(start)))));
+    if (fits) kinds.add(kind);
+  }
+  return kinds;
 }
 
 const MIN_KNOWN_PREFIX = 4;
