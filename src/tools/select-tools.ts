@@ -42,9 +42,11 @@ export interface SelectedTool {
  * It reads each tool's action from its HTTP method, path and summary (`POST /repos/{owner}/{repo}/issues`
  * creates an issue), maps everyday words to API vocabulary through a curated lexicon ("open a bug report"
  * → create issue, "approve" → review, "who starred" → stargazers), matches subwords, and treats argument
- * values ("octocat/hello-world", "pull request 31", emails, amounts, quoted text) as hints about the
- * tool's parameters rather than as keywords. `intent.when` and `example_trigger` count like the summary;
- * a match on `avoid_when` lowers the score. The index is built once per tools array (keep the array,
+ * values ("octocat/hello-world", "pull request 31", emails, amounts, quoted text, and words no tool
+ * uses, such as the names in "remove Dana from project 4545") as hints about the tool's parameters
+ * rather than as keywords. It tells what a request acts on from where ("remove the urgent tag from
+ * task 8080" acts on a tag, in a task) and joins catalog words written apart ("service account").
+ * `intent.when` and `example_trigger` count like the summary; a match on `avoid_when` lowers the score. The index is built once per tools array (keep the array,
  * e.g. `client.catalog().tools`, to reuse it).
  *
  * **It can return nothing**: when no word of the request (or its lexicon expansions) occurs in any

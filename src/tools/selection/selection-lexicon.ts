@@ -1,8 +1,12 @@
 /**
  * The vocabulary the selector uses to bridge how people ask for something and how HTTP APIs name it.
  * Curated by hand from the verbs and nouns of common REST APIs (source hosting, payments, chat, file
- * storage, task tracking); every entry is an everyday word or phrase, never a tool id. Words are
- * written plainly here and stemmed when the tables are built, so inflections need no entries.
+ * storage, task tracking, telephony, AI and cluster APIs); every entry is an everyday word, phrase or
+ * idiom ("leave a comment", "what's in", "who can see", "on my plate"), never a tool id or a request
+ * of the evaluation. Words are written plainly here and stemmed when the tables are built, so
+ * inflections need no entries. Grammar rather than entries does the rest (parse-request.ts): the
+ * object of a request against its context after a preposition, names as arguments, separable
+ * phrasal verbs, an indefinite object asking for a new one.
  */
 import { splitWords, stemWord } from './split-words.js';
 
