@@ -47,7 +47,7 @@ const METHOD = [
   'Every ratio is taken pair by pair (the same round of both variants) and reported as the median with p25–p75 of those per-round ratios; the spread says how much the machine moved them.',
   'The floor is a bare `undici.request` of the same bytes + `JSON.parse` (no checks at all): what any client must at least spend. Cold variants get a new connection pool each iteration (TCP connect included); warm variants share one.',
   'MCP is the SDK\'s low-level `Server` + `StreamableHTTPServerTransport` on `createMcpExpressApp` in all four modes it documents (stateless or stateful, SSE or JSON answers); every MCP figure is taken against the fastest of the four in the same run. Tools are `exportTools(catalog, \'mcp\')` of the same manifest.',
-  'Static routes send the exact bytes and headers aicap sends, prepared once, and do the same If-None-Match work (no per-request hashing), on the same framework as the aicap route they are compared with.',
+  'Static routes send the exact bytes and headers aicap sends, prepared once, with `writeHead` + `end` on every framework (no `response.send`), and do the same If-None-Match work (no per-request hashing), on the same framework as the aicap route they are compared with. The Express floor is one `app.use` writing that answer with no checks: MCP runs on Express too, so the floor is on both sides of `serve_vs_mcp` and bounds it.',
   'Every iteration checks its answer (tool count, page length, `ok`, 304), untimed; a wrong answer stops the run. Requests per call are counted by the servers.',
   'Scale: manifests generated with the generator\'s defaults from the shared corpus; `base_url` rebound to the serving origin, as `aicap serve` does. Kubernetes\' whole-process figure is one cold discovery in a fresh Node process (median of 3), peak RSS from the OS.',
 ];
@@ -154,6 +154,9 @@ function headlineRatios({ discovery, revalidation, call, scale, serve }) {
       : {}),
     revalidation_vs_mcp: revalidation.versusMcp,
     call_vs_mcp: call.versusMcp,
+    serve_express_floor_vs_mcp: serve.expressFloorVersusMcp,
+    serve_express_vs_floor: serve.expressVersusFloor,
+    serve_node_vs_mcp: serve.nodeVersusMcp,
   };
 }
 

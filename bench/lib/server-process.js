@@ -108,8 +108,24 @@ function answersNotModified(ifNoneMatch, etag) {
   return ifNoneMatch.trim() === '*' || ifNoneMatch.split(',').some((tag) => tag.trim().replace(/^W\//, '') === etag);
 }
 
+/** Writes the prepared answer as the node:http static route does, so the static routes differ only by framework. */
+function writeStatic(request, response, fixed) {
+  if (answersNotModified(request.headers['if-none-match'], fixed.etag)) return void response.writeHead(304, { etag: fixed.etag }).end();
+  response.writeHead(200, fixed.headers).end(fixed.bytes);
+}
+
 async function startServingTarget(target) {
   const [kind, framework] = target.split('-');
+  if (kind === 'floor' && framework === 'express') {
+    // Express's own cost per request: one `app.use` that writes the prepared answer, no path, method or header checks.
+    const fixed = await staticAnswer();
+    const app = express();
+    app.disable('x-powered-by');
+    app.disable('etag');
+    app.use((_request, response) => void response.writeHead(200, fixed.headers).end(fixed.bytes));
+    await listen(target, app);
+    return;
+  }
   if (kind === 'mcp') {
     const mode = MCP_MODES.find((candidate) => candidate.key === framework);
     if (!mode) throw new Error(`Unknown MCP mode ${JSON.stringify(framework)}.`);
@@ -122,7 +138,8 @@ async function startServingTarget(target) {
       const app = express();
       app.disable('x-powered-by');
       app.disable('etag');
-      if (fixed) app.get(WELL_KNOWN_PATH, (request, response) => void (answersNotModified(request.headers['if-none-match'], fixed.etag) ? response.status(304).set({ etag: fixed.etag }).end() : response.set(fixed.headers).send(fixed.bytes)));
+      // writeHead + end as on node:http: `response.send` would add its own work (type and length handling, a charset on Content-Type, freshness).
+      if (fixed) app.get(WELL_KNOWN_PATH, (request, response) => writeStatic(request, response, fixed));
       else app.use(expressCapabilities({ manifest }));
       await listen(target, app);
       return;
@@ -146,8 +163,7 @@ async function startServingTarget(target) {
       if (fixed) {
         await listen(target, (request, response) => {
           if (request.url !== WELL_KNOWN_PATH) return void response.writeHead(404).end();
-          if (answersNotModified(request.headers['if-none-match'], fixed.etag)) return void response.writeHead(304, { etag: fixed.etag }).end();
-          response.writeHead(200, fixed.headers).end(fixed.bytes);
+          writeStatic(request, response, fixed);
         });
       } else await listen(target, toNodeListener(createManifestHandler({ manifest })));
       return;

@@ -1,7 +1,9 @@
 // Serving throughput, measured with autocannon: the aicap manifest route on each of the four ways to
 // serve it (Express, Fastify, Hono, plain node:http), each beside a hand-written static route on the
 // same framework that sends the same bytes and headers prepared once and does the same
-// If-None-Match work (the fair "you could just serve a file" baseline), and MCP `tools/list` of the
+// If-None-Match work (the fair "you could just serve a file" baseline), Express's floor (one
+// `app.use` that writes the same answer: what Express costs per request before any route logic, on
+// both sides of the comparison with MCP, which runs on Express too), and MCP `tools/list` of the
 // same tools in the SDK's four server modes. Each target is its own server process (so its RSS is its
 // own); all of them are started first and then measured in short interleaved bursts (A, B, C, …, A,
 // B, C, …), so a burst of load from elsewhere on the machine hits every target alike. Ratios are
@@ -23,8 +25,10 @@ const TARGETS = [
     { name: `aicap manifest route, ${FRAMEWORK_LABELS[framework]}`, set: `aicap-${framework}`, request: manifestRequest },
     { name: `static route, same bytes and ETag work, ${FRAMEWORK_LABELS[framework]}`, set: `static-${framework}`, request: manifestRequest },
   ]),
+  { name: 'Express floor: one `app.use` writing the same answer, no checks', set: 'floor-express', request: manifestRequest },
   ...MCP_MODES.map((mode) => ({ name: `MCP \`tools/list\`, ${mode.label}`, set: `mcp-${mode.key}`, request: mode.mode === 'stateful' ? statefulToolsListRequest : toolsListRequest, mcp: true })),
 ];
+const rowNameOf = (set) => TARGETS.find((target) => target.set === set).name;
 
 /**
  * @param {{ connections: number, warmupInSeconds: number, rounds: number, burstInSeconds: number }} options
@@ -50,21 +54,23 @@ export async function benchmarkServing(options) {
     const rows = [];
     for (const target of targets) rows.push(await rowOf(target));
     const byName = Object.fromEntries(rows.map((row) => [row.name, row]));
-    const perFramework = FRAMEWORKS.map((framework) => {
-      const aicap = byName[TARGETS.find((target) => target.set === `aicap-${framework}`).name];
-      const staticRoute = byName[TARGETS.find((target) => target.set === `static-${framework}`).name];
-      return { framework, ratio: pairedRatio(aicap.requestsPerSecondByRound, staticRoute.requestsPerSecondByRound, staticRoute.name) };
-    });
+    const bySet = (set) => byName[rowNameOf(set)];
+    const versus = (row, baseline) => pairedRatio(row.requestsPerSecondByRound, baseline.requestsPerSecondByRound, baseline.name);
+    const perFramework = FRAMEWORKS.map((framework) => ({ framework, ratio: versus(bySet(`aicap-${framework}`), bySet(`static-${framework}`)) }));
     const worst = perFramework.reduce((low, entry) => (entry.ratio.median < low.ratio.median ? entry : low));
     const mcpRows = rows.filter((_row, index) => targets[index].mcp);
     const fastestMcp = mcpRows.reduce((best, row) => (row.requestsPerSecond > best.requestsPerSecond ? row : best));
-    const express = byName[TARGETS[0].name];
+    const expressFloor = bySet('floor-express');
     return {
       rows,
       settings: options,
       perFramework,
       versusStatic: { ...worst.ratio, against: `${worst.ratio.against} (the worst of the four frameworks)` },
-      versusMcp: pairedRatio(express.requestsPerSecondByRound, fastestMcp.requestsPerSecondByRound, fastestMcp.name),
+      versusMcp: versus(bySet('aicap-express'), fastestMcp),
+      // What bounds `versusMcp`: MCP runs on Express too, so Express's own cost per request is on both sides.
+      expressFloorVersusMcp: versus(expressFloor, fastestMcp),
+      expressVersusFloor: versus(bySet('aicap-express'), expressFloor),
+      nodeVersusMcp: versus(bySet('aicap-node'), fastestMcp),
     };
   } finally {
     await Promise.all(started.map((server) => server.stop()));
