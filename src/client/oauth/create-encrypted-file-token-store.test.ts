@@ -128,6 +128,21 @@ describe('createEncryptedFileTokenStore', () => {
     expect((await patient.get(key))[0]?.accessToken).toBe('u');
   });
 
+  it('runs one refresh at a time across stores on one file (withRefreshLock), and releases the lock when a refresh fails', async () => {
+    const stores = [createEncryptedFileTokenStore({ filePath, environment: {} }), createEncryptedFileTokenStore({ filePath, environment: {} })];
+    const events: string[] = [];
+    const refresh = (name: string) => async () => {
+      events.push(`start ${name}`);
+      await new Promise((resolve) => setTimeout(resolve, 30));
+      events.push(`end ${name}`);
+      return name;
+    };
+    expect(await Promise.all([stores[0]!.withRefreshLock!(key, refresh('a')), stores[1]!.withRefreshLock!(key, refresh('b'))])).toEqual(['a', 'b']);
+    expect(events).toEqual(['start a', 'end a', 'start b', 'end b']);
+    await expect(stores[0]!.withRefreshLock!(key, () => Promise.reject(new Error('refused')))).rejects.toThrow('refused');
+    expect(await stores[1]!.withRefreshLock!(key, async () => 'after')).toBe('after');
+  });
+
   it('keeps client registrations beside the tokens, and lists every key with its token sets', async () => {
     const store = createEncryptedFileTokenStore({ filePath, environment: {} });
     const registration = { clientId: 'dynamic-1', method: 'dynamic-registration' as const, redirectUris: ['http://127.0.0.1/callback'] };

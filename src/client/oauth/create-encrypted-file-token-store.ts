@@ -54,6 +54,8 @@ export interface EncryptedFileTokenStore extends TokenStore {
   readonly filePath: string;
   /** Every key with its token sets (for `aicap logout` and for finding the login of an origin). */
   entries(): Promise<StoredTokenEntry[]>;
+  /** Runs `refresh` while no other process (or store on this file) refreshes: `<file>.refresh.lock`. */
+  withRefreshLock<Result>(key: TokenStoreKey, refresh: () => Promise<Result>): Promise<Result>;
   /** Dynamic client registrations, by issuer, in the same file (they may hold a client secret). */
   readonly registrations: ClientRegistrationStore;
 }
@@ -78,6 +80,8 @@ const FORMAT = 'aicap-token-file-v1';
 const KEY_BYTES = 32;
 const IV_BYTES = 12;
 const LOCK_RETRY_IN_MS = 25;
+// A refresh is one token request: the client's whole-exchange deadline is 60 s.
+const REFRESH_LOCK_TIMEOUT_IN_MS = 60_000;
 
 interface Contents {
   tokens: Record<string, TokenSet[]>;
@@ -89,7 +93,8 @@ interface Contents {
  * AES-256-GCM (`node:crypto`), written with mode 0600 through a temporary file and a rename (a
  * reader never sees half a file), under a lock file (`<file>.lock`, created exclusively) so two
  * `aicap` processes writing at once do not lose each other's tokens: each write reads the file
- * again inside the lock.
+ * again inside the lock. Refreshes take a second lock (`<file>.refresh.lock`, `withRefreshLock`), so
+ * that two processes never spend the same rotating refresh token.
  *
  * What the encryption protects against: the token file alone leaking (a backup, a synced dotfiles
  * folder, a file attached to a bug report, another user when permissions were loosened) while the key
@@ -108,6 +113,7 @@ export function createEncryptedFileTokenStore(options: CreateEncryptedFileTokenS
   const filePath = options.filePath ?? defaultTokenFilePath(environment);
   const keyFilePath = `${filePath}.key`;
   const lockFilePath = `${filePath}.lock`;
+  const refreshLockFilePath = `${filePath}.refresh.lock`;
   const lockTimeoutInMs = options.lockTimeoutInMs ?? 5000;
   const staleLockAfterInMs = options.staleLockAfterInMs ?? 30_000;
   const configuredKey = options.key ?? nonEmpty(environment['AICAP_TOKEN_KEY']);
@@ -151,7 +157,6 @@ export function createEncryptedFileTokenStore(options: CreateEncryptedFileTokenS
 
   const update = (change: (contents: Contents) => void): Promise<void> => {
     const next = queue.then(async () => {
-      await mkdir(dirname(filePath), { recursive: true, mode: 0o700 });
       const release = await acquireLock(lockFilePath, lockTimeoutInMs, staleLockAfterInMs);
       try {
         const contents = await load();
@@ -185,6 +190,15 @@ export function createEncryptedFileTokenStore(options: CreateEncryptedFileTokenS
         if (kept.length === 0) delete contents.tokens[name];
         else contents.tokens[name] = kept;
       });
+    },
+    async withRefreshLock(_key, refresh) {
+      // One lock for every key: refreshes are rare, and a separate file from the write lock, which the refresh's own `put` takes.
+      const release = await acquireLock(refreshLockFilePath, REFRESH_LOCK_TIMEOUT_IN_MS, Math.max(staleLockAfterInMs, REFRESH_LOCK_TIMEOUT_IN_MS * 2));
+      try {
+        return await refresh();
+      } finally {
+        await release();
+      }
     },
     async entries() {
       const { tokens } = await load();
@@ -291,6 +305,7 @@ async function writeAtomically(filePath: string, text: string): Promise<void> {
 
 async function acquireLock(lockFilePath: string, timeoutInMs: number, staleAfterInMs: number): Promise<() => Promise<void>> {
   const deadline = Date.now() + timeoutInMs;
+  await mkdir(dirname(lockFilePath), { recursive: true, mode: 0o700 });
   for (;;) {
     try {
       const handle = await open(lockFilePath, 'wx', 0o600);
