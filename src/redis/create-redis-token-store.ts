@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { AicapError } from '../errors/aicap-error.js';
+import { checkIntegerOption } from '../errors/invalid-option-error.js';
 import type { TokenSet, TokenStore, TokenStoreKey } from '../client/oauth/token-store.js';
 import type { AicapRedis } from './connect-redis.js';
 
@@ -50,10 +51,8 @@ function fieldOf(scopes: readonly string[]): string {
  */
 export function createRedisTokenStore(options: CreateRedisTokenStoreOptions): TokenStore {
   const { redis } = options;
-  const ttl = options.timeToLiveInMs;
-  if (ttl !== undefined && (!Number.isSafeInteger(ttl) || ttl < 1)) throw new AicapError('INVALID_OPTION', `\`timeToLiveInMs\` must be a positive integer of milliseconds, got ${String(ttl)}.`);
-  const lockTimeToLive = options.refreshLockTimeToLiveInMs ?? 10_000;
-  if (!Number.isSafeInteger(lockTimeToLive) || lockTimeToLive < 1) throw new AicapError('INVALID_OPTION', `\`refreshLockTimeToLiveInMs\` must be a positive integer of milliseconds, got ${String(lockTimeToLive)}.`);
+  const ttl = options.timeToLiveInMs === undefined ? undefined : checkIntegerOption('timeToLiveInMs', options.timeToLiveInMs, { minimum: 1 });
+  const lockTimeToLive = checkIntegerOption('refreshLockTimeToLiveInMs', options.refreshLockTimeToLiveInMs ?? 10_000, { minimum: 1 });
   const prefix = `${redis.prefix}${options.namespace ?? 'tokens:'}`;
   const keyOf = (key: TokenStoreKey): string => `${prefix}${encodeURIComponent(key.user)}:${encodeURIComponent(key.resource)}`;
   return {

@@ -1,6 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { AicapError } from '../../errors/aicap-error.js';
+import { checkIntegerOption, invalidOptionError } from '../../errors/invalid-option-error.js';
 
 /** Options of {@link createLoopbackRedirectReceiver}. */
 export interface LoopbackRedirectReceiverOptions {
@@ -50,8 +51,8 @@ const REFUSED_PAGE = 'The authorization was not granted. You can close this wind
 export async function createLoopbackRedirectReceiver(options: LoopbackRedirectReceiverOptions = {}): Promise<LoopbackRedirectReceiver> {
   const callbackPath = options.callbackPath ?? '/callback';
   const timeoutInMs = options.timeoutInMs ?? 300_000;
-  if (!callbackPath.startsWith('/')) throw new AicapError('INVALID_OPTION', `\`callbackPath\` must start with "/", got ${JSON.stringify(callbackPath.slice(0, 100))}.`);
-  if (!Number.isSafeInteger(timeoutInMs) || timeoutInMs < 1) throw new AicapError('INVALID_OPTION', `\`timeoutInMs\` must be a positive integer, got ${String(timeoutInMs)}.`);
+  if (!callbackPath.startsWith('/')) throw invalidOptionError('callbackPath', 'a path starting with "/"', callbackPath);
+  checkIntegerOption('timeoutInMs', timeoutInMs, { minimum: 1 });
   let deliver: (url: string) => void = () => undefined;
   const received = new Promise<string>((resolve) => (deliver = resolve));
   let redirectUri = '';
