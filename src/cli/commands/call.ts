@@ -40,9 +40,10 @@ ${sessionUsage(20)}  --pin               approve the tool's current definition f
                       process until it is pinned again
 ${manifestReadingUsage(20, { allowOrigin: true })}  -h, --help          show this help
 
-Exit status: 0 the call succeeded, 1 it failed (the envelope says why), 2 usage error or the
-service could not be discovered. The token, the API key and the values the manifest's
-redact_from_logs names are replaced by [REDACTED] in everything printed.
+Exit status: 0 the call succeeded, 1 it failed (the envelope says why), 2 usage error, Redis
+(AICAP_REDIS_URL) could not be used, or the service could not be discovered. The token, the API
+key and the values the manifest's redact_from_logs names are replaced by [REDACTED] in everything
+printed.
 ${SHARED_STATE_ENVIRONMENT}`;
 
 /** `aicap call <origin> <toolId> [json-args]`: a thin wrapper over `createClient().call`. */
