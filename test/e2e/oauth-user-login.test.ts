@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { completeUserAuthorization, createClient, createLoopbackRedirectReceiver, createMemoryTokenStore, startUserAuthorization, type AuditEvent } from '../../src/client/index.js';
+import { completeUserAuthorization, createClient, createLoopbackRedirectReceiver, findResourceMetadataUrl, createMemoryTokenStore, startUserAuthorization, type AuditEvent } from '../../src/client/index.js';
 import { errorOf } from '../helpers/error-of.js';
 import { followAuthorizationRedirects, PRE_REGISTERED_CLIENT_ID, useProtectedApis, type OidcAuthorizationServer, type ProtectedApi } from '../helpers/oidc-authorization-server.js';
 
@@ -13,8 +13,13 @@ beforeAll(() => {
 describe('user authorization: authorization code with PKCE against a real authorization server', () => {
   it('logs in headlessly through the loopback receiver and calls a tool with the user token', async () => {
     const tokenStore = createMemoryTokenStore();
+    // Discovery starts from the API's own 401 (RFC 9728 `resource_metadata`).
+    const challenge = await fetch(`${api.origin}/api/whoami`);
+    expect(challenge.status).toBe(401);
+    const discoveryUrl = findResourceMetadataUrl(challenge.headers.get('www-authenticate'))!;
+    expect(discoveryUrl).toBe(api.resourceMetadataUrl);
     const receiver = await createLoopbackRedirectReceiver();
-    const pending = await startUserAuthorization({ origin: api.origin, discoveryUrl: api.resourceMetadataUrl, issuer: authorizationServer.issuer, redirectUri: receiver.redirectUri, clientId: PRE_REGISTERED_CLIENT_ID, scopes: ['read'] });
+    const pending = await startUserAuthorization({ origin: api.origin, discoveryUrl, issuer: authorizationServer.issuer, redirectUri: receiver.redirectUri, clientId: PRE_REGISTERED_CLIENT_ID, scopes: ['read'] });
     const authorizationUrl = new URL(pending.authorizationUrl);
     expect(Object.fromEntries(authorizationUrl.searchParams)).toMatchObject({ response_type: 'code', client_id: PRE_REGISTERED_CLIENT_ID, scope: 'read', code_challenge_method: 'S256', resource: api.resource, state: pending.state });
     const redirect = await followAuthorizationRedirects(pending.authorizationUrl);

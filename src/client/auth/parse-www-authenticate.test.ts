@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseWwwAuthenticate } from './parse-www-authenticate.js';
+import { findResourceMetadataUrl, parseWwwAuthenticate } from './parse-www-authenticate.js';
 
 describe('parseWwwAuthenticate', () => {
   it.each([
@@ -16,5 +16,16 @@ describe('parseWwwAuthenticate', () => {
 
   it.each([null, '', '   ', '"unterminated', '=,=,='])('never throws on %j', (header) => {
     expect(() => parseWwwAuthenticate(header)).not.toThrow();
+  });
+});
+
+describe('findResourceMetadataUrl', () => {
+  it.each([
+    ['Bearer resource_metadata="https://api.example/.well-known/oauth-protected-resource/v2"', 'https://api.example/.well-known/oauth-protected-resource/v2'],
+    ['Basic realm="x", Bearer error="invalid_token", resource_metadata="https://api.example/m"', 'https://api.example/m'],
+    ['Bearer realm="api"', undefined],
+    [null, undefined],
+  ])('reads %s', (header, want) => {
+    expect(findResourceMetadataUrl(header)).toBe(want);
   });
 });

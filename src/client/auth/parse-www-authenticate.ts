@@ -49,3 +49,12 @@ export function parseWwwAuthenticate(header: string | null): AuthenticateChallen
   }
   return challenges;
 }
+
+/**
+ * The RFC 9728 `resource_metadata` URL of a 401's `WWW-Authenticate` (the first Bearer challenge
+ * naming one): pass it as `discoveryUrl` to `startUserAuthorization`. Undefined when no challenge
+ * names one; fall back to the manifest's `auth.provider_discovery` then.
+ */
+export function findResourceMetadataUrl(header: string | null): string | undefined {
+  return parseWwwAuthenticate(header).find((challenge) => challenge.scheme === 'bearer' && challenge.parameters['resource_metadata'] !== undefined)?.parameters['resource_metadata'];
+}
