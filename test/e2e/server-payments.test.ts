@@ -245,3 +245,54 @@ describe('Payments example API', () => {
     expect(otherPrincipal.status).toBe(404);
   });
 });
+
+describe('Payments example on node:http: what a framework used to do', () => {
+  it('refuses a JSON body over 64 KB with 413 and a malformed one with 400, before authentication', async () => {
+    const payments = await start();
+    const post = (body: string): Promise<Response> => fetch(`${payments.baseUrl}/transactions/analyze`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body });
+    const large = await post(JSON.stringify({ account_id: '12345', padding: 'x'.repeat(64 * 1024) }));
+    expect(large.status).toBe(413);
+    expect(await problemOf(large)).toMatchObject({ type: `${PROBLEMS}invalid-request`, status: 413 });
+    const malformed = await post('{"account_id":');
+    expect(malformed.status).toBe(400);
+    expect(await problemOf(malformed)).toMatchObject({ type: `${PROBLEMS}invalid-request`, status: 400 });
+    const scalar = await post('"12345"');
+    expect(scalar.status).toBe(400);
+    const fits = await fetch(`${payments.baseUrl}/transactions/analyze`, { method: 'POST', headers: { ...READ, 'Content-Type': 'application/json' }, body: JSON.stringify({ account_id: '12345', limit: 1, padding: 'x'.repeat(60 * 1024) }) });
+    expect(fits.status).toBe(200);
+  });
+
+  it('refuses a token request form over 8 KB with 413', async () => {
+    const payments = await start();
+    const response = await fetch(`${payments.origin}/oauth/token`, { method: 'POST', headers: { 'Content-Type': 'application/x-www-form-urlencoded' }, body: `grant_type=client_credentials&scope=${'x'.repeat(8 * 1024)}` });
+    expect(response.status).toBe(413);
+  });
+
+  it('routes with a trailing slash and case-insensitive literals, answers HEAD like GET, and 404s elsewhere with problem+json', async () => {
+    const payments = await start();
+    expect((await fetch(`${payments.baseUrl}/accounts/12345/summary/`, { headers: READ })).status).toBe(200);
+    expect((await fetch(`${payments.baseUrl}/Accounts/12345/Summary`, { headers: READ })).status).toBe(200);
+    const head = await fetch(`${payments.baseUrl}/accounts/12345/summary`, { method: 'HEAD', headers: READ });
+    expect(head.status).toBe(200);
+    expect(await head.text()).toBe('');
+    const unknown = await fetch(`${payments.baseUrl}/accounts/12345/nothing`, { headers: READ });
+    expect(unknown.status).toBe(404);
+    expect((await problemOf(unknown)).detail).toBe('GET /v2/accounts/12345/nothing is not an endpoint of this API; see /.well-known/ai-capabilities.');
+    const outside = await fetch(`${payments.origin}/elsewhere`);
+    expect(outside.status).toBe(404);
+    expect((await problemOf(outside)).detail).toContain('the API lives under /v2');
+    expect(payments.requestLog.at(-1)).toEqual({ method: 'GET', path: '/elsewhere', agentId: undefined, status: 404 });
+  });
+
+  it('serves the client-credentials grant only with authorization: false, and its metadata says so', async () => {
+    const payments = await start({ authorization: false });
+    expect(payments.userAuthorization).toBe(false);
+    const metadata = (await (await fetch(`${payments.origin}/.well-known/oauth-authorization-server`)).json()) as Record<string, unknown>;
+    expect(metadata).toMatchObject({ issuer: payments.origin, response_types_supported: [], grant_types_supported: ['client_credentials'] });
+    expect(metadata['registration_endpoint']).toBeUndefined();
+    const authorize = await fetch(`${payments.origin}/oauth/authorize?response_type=code&client_id=demo-native-client`);
+    expect(authorize.status).toBe(400);
+    expect(((await authorize.json()) as { error: string }).error).toBe('unsupported_response_type');
+    expect((await fetch(`${payments.origin}/oauth/register`, { method: 'POST' })).status).toBe(404);
+  });
+});
