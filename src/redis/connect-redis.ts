@@ -1,4 +1,5 @@
 import { AicapError } from '../errors/aicap-error.js';
+import { exponentialDelay } from '../internal/compute-backoff-delay.js';
 
 /** Options of {@link connectRedis}. */
 export interface ConnectRedisOptions {
@@ -83,7 +84,7 @@ export async function connectRedis(options: ConnectRedisOptions): Promise<AicapR
   const client = createClient({
     url: options.url,
     disableOfflineQueue: true,
-    socket: { connectTimeout: commandTimeoutInMs, reconnectStrategy: (retries: number, cause: Error) => (connected ? Math.min(maxReconnectDelayInMs, 50 * 2 ** Math.min(retries, 10)) : cause) },
+    socket: { connectTimeout: commandTimeoutInMs, reconnectStrategy: (retries: number, cause: Error) => (connected ? Math.min(maxReconnectDelayInMs, exponentialDelay(50, retries + 1, 10)) : cause) },
   });
   // node-redis emits every connection error; unheard, Node would crash the process on the first outage.
   client.on('error', () => undefined);

@@ -1,4 +1,4 @@
-import { setTimeout as delay } from 'node:timers/promises';
+import { sleep } from '../../internal/sleep.js';
 import type { CallEnvelope } from '../call/call-envelope.js';
 import { InvalidArgumentsError } from '../call/invalid-arguments-error.js';
 import type { ToolCaller } from '../call/create-tool-caller.js';
@@ -67,7 +67,7 @@ export function createJobAnswerer(input: JobAnswererInput): JobAnswerer {
           message: `The automatic answer to "${event.prompt ?? 'needs_input'}" was ${transient ? `not delivered after ${attempt} attempts` : 'refused'} (${envelope.error?.code}: ${envelope.error?.message}). Answer it with \`job.respond\` after resuming, or cancel the job.`,
         });
       }
-      await delay(input.retryDelayInMs * attempt, undefined, { signal: input.signal });
+      await sleep(input.retryDelayInMs * attempt, input.signal);
     }
   };
   return {

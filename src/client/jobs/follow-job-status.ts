@@ -1,3 +1,5 @@
+import { exponentialDelay } from '../../internal/compute-backoff-delay.js';
+import { sleep } from '../../internal/sleep.js';
 import { redactUrl } from '../redact-url.js';
 import { throwIfAborted } from './job-attempt.js';
 import type { Attempt, AttemptContext, FollowJobStatusInput } from './job-attempt.js';
@@ -133,7 +135,7 @@ async function followUntilTerminal(input: FollowJobStatusInput & { signal: Abort
     if (attempt.kind === 'unavailable') {
       consecutiveFailures++;
       if (consecutiveFailures > options.maxConsecutiveFailures) throw unavailable(input, state, consecutiveFailures, attempt.detail);
-      const failureWaitInMs = clampDelay(attempt.retryAfterInMs ?? reconnectDelayInMs * 2 ** Math.min(consecutiveFailures - 1, 10));
+      const failureWaitInMs = clampDelay(attempt.retryAfterInMs ?? exponentialDelay(reconnectDelayInMs, consecutiveFailures, 10));
       if (!useStream) {
         next = mode === 'stream' ? streamOrPoll(failureWaitInMs) : { waitInMs: failureWaitInMs, stream: false };
       } else if (!resumable) {
@@ -143,7 +145,7 @@ async function followUntilTerminal(input: FollowJobStatusInput & { signal: Abort
       } else {
         // Poll meanwhile, and reopen the stream later with backoff.
         streamFailures++;
-        const streamWaitInMs = clampDelay(Math.max(attempt.retryAfterInMs ?? 0, reconnectDelayInMs * 2 ** Math.min(streamFailures - 1, 10)));
+        const streamWaitInMs = clampDelay(Math.max(attempt.retryAfterInMs ?? 0, exponentialDelay(reconnectDelayInMs, streamFailures, 10)));
         nextStreamAttemptAtInMs = Date.now() + streamWaitInMs;
         next = streamWaitInMs <= pollIntervalInMs ? { waitInMs: streamWaitInMs, stream: true } : { waitInMs: pollIntervalInMs, stream: false };
       }
@@ -163,7 +165,7 @@ async function followUntilTerminal(input: FollowJobStatusInput & { signal: Abort
         next = mode === 'stream' ? streamOrPoll(pollIntervalInMs) : { waitInMs: pollIntervalInMs, stream: false };
       }
     }
-    await sleep(next.waitInMs * (1 + options.random() * options.jitterRatio), signal, input.statusUrl);
+    await wait(next.waitInMs * (1 + options.random() * options.jitterRatio), signal, input.statusUrl);
   }
   return { ...state };
 }
@@ -216,22 +218,9 @@ function clamp(value: number, min: number, max: number): number {
   return Math.min(Math.max(value, min), max);
 }
 
-function sleep(delayInMs: number, signal: AbortSignal, url: string): Promise<void> {
+/** Sleeps, ending with the job's own abort error (naming the URL) rather than the signal's reason. */
+async function wait(delayInMs: number, signal: AbortSignal, url: string): Promise<void> {
   throwIfAborted(signal, url);
-  if (delayInMs <= 0) return Promise.resolve();
-  return new Promise((resolve, reject) => {
-    const onAbort = (): void => {
-      clearTimeout(timer);
-      try {
-        throwIfAborted(signal, url);
-      } catch (error) {
-        reject(error as Error);
-      }
-    };
-    const timer = setTimeout(() => {
-      signal.removeEventListener('abort', onAbort);
-      resolve();
-    }, delayInMs);
-    signal.addEventListener('abort', onAbort, { once: true });
-  });
+  if (delayInMs <= 0) return;
+  await sleep(delayInMs, signal).catch(() => throwIfAborted(signal, url));
 }

@@ -8,10 +8,11 @@ import type { BufferedResponse, GuardedFetch } from '../../fetch/guarded-fetch-o
 import type { Redactor } from '../../policy/create-redactor.js';
 import { redactUrl } from '../../redact-url.js';
 import type { CallError } from '../call-envelope.js';
-import { computeBackoffDelay } from './compute-backoff-delay.js';
 import { matchDeclaredError } from '../match-declared-error.js';
 import { parseRetryAfter } from './parse-retry-after.js';
+import { computeBackoffDelay } from '../../../internal/compute-backoff-delay.js';
 import { isJsonMediaType } from '../../../internal/parse-media-type.js';
+import { sleep } from '../../../internal/sleep.js';
 import { decodeResponseBody, type ResponseBody } from '../read-response-body.js';
 import type { ToolRequest } from '../build-tool-request.js';
 
@@ -69,21 +70,6 @@ export interface ExchangeOutcome {
 }
 
 const TRANSIENT_CODES = new Set(['TIMEOUT', 'NETWORK_ERROR']);
-
-function sleep(delayInMs: number, signal: AbortSignal | undefined): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(signal.reason as Error);
-    const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    }, delayInMs);
-    const onAbort = (): void => {
-      clearTimeout(timer);
-      reject(signal?.reason as Error);
-    };
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
-}
 
 function strategyDelay(strategy: RetryStrategy | undefined, retry: number, settings: ResolvedRetry): number {
   if (strategy === 'immediate') return 0;

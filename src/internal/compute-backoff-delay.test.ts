@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { computeBackoffDelay } from './compute-backoff-delay.js';
+import { computeBackoffDelay, exponentialDelay } from './compute-backoff-delay.js';
 
 describe('computeBackoffDelay', () => {
   it.each([
@@ -17,6 +17,15 @@ describe('computeBackoffDelay', () => {
     expect(Math.min(...delays)).toBeLessThan(200);
     expect(Math.max(...delays)).toBeGreaterThan(600);
     expect(Math.max(...delays)).toBeLessThan(800);
+  });
+
+  it.each([
+    [1, 10, 50],
+    [2, 10, 100],
+    [11, 10, 51_200],
+    [500, 10, 51_200],
+  ])('doubles from the second attempt: attempt %i (at most %i doublings) waits %i ms from 50', (attempt, maxDoublings, expected) => {
+    expect(exponentialDelay(50, attempt, maxDoublings)).toBe(expected);
   });
 
   it('does not overflow for huge retry numbers', () => {

@@ -17,6 +17,15 @@ export interface BackoffInput {
  * @see https://aws.amazon.com/blogs/architecture/exponential-backoff-and-jitter/
  */
 export function computeBackoffDelay(input: BackoffInput): number {
-  const ceiling = Math.min(input.maxDelayInMs, input.baseDelayInMs * 2 ** Math.min(input.retry - 1, 30));
+  const ceiling = Math.min(input.maxDelayInMs, exponentialDelay(input.baseDelayInMs, input.retry));
   return Math.floor(input.random() * ceiling);
+}
+
+/**
+ * `baseDelayInMs` doubled per attempt after the first: base × 2^(attempt−1), with at most
+ * `maxDoublings` doublings so that a long run of failures neither overflows nor waits for days. The
+ * caller adds jitter and its ceiling.
+ */
+export function exponentialDelay(baseDelayInMs: number, attempt: number, maxDoublings = 30): number {
+  return baseDelayInMs * 2 ** Math.min(attempt - 1, maxDoublings);
 }
