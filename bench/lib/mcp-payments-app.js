@@ -35,12 +35,14 @@ export async function mcpToolsOf(manifest) {
 }
 
 /**
- * An MCP server app (Streamable HTTP on the SDK's own Express app) that lists `tools`, in either
- * mode the SDK documents: stateless (a new server and transport per request) or stateful (one per
- * session, kept in a map by `Mcp-Session-Id`); with `enableJsonResponse`, answers are plain JSON
- * instead of a one-event SSE stream (the SDK's fastest mode for request/response).
- * @param {{ mode: 'stateless' | 'stateful', tools: unknown[], enableJsonResponse?: boolean, callTool?: (request: any, extra: any) => Promise<unknown> }} options
- * @returns {{ app: import('express').Express, sessions: Map<string, StreamableHTTPServerTransport> }}
+ * An MCP server app (Streamable HTTP on the SDK's own Express app, or on bare `node:http` with
+ * `framework: 'node'`) that lists `tools`, in either mode the SDK documents: stateless (a new server
+ * and transport per request) or stateful (one per session, kept in a map by `Mcp-Session-Id`); with
+ * `enableJsonResponse`, answers are plain JSON instead of a one-event SSE stream (the SDK's fastest
+ * mode for request/response). On `node:http` the body is read and parsed as `express.json()` would,
+ * and there is no Host check (slightly less work than on the SDK's Express app).
+ * @param {{ mode: 'stateless' | 'stateful', tools: unknown[], enableJsonResponse?: boolean, callTool?: (request: any, extra: any) => Promise<unknown>, framework?: 'express' | 'node' }} options
+ * @returns {{ app: import('express').Express | import('node:http').RequestListener, sessions: Map<string, StreamableHTTPServerTransport> }}
  */
 export function createMcpToolsApp(options) {
   const { tools } = options;
@@ -52,11 +54,20 @@ export function createMcpToolsApp(options) {
     return server;
   };
   const transportOptions = options.enableJsonResponse ? { enableJsonResponse: true } : {};
-  const app = createMcpExpressApp({ host: '127.0.0.1' });
   const sessions = new Map();
+  const handlers = options.mode === 'stateless' ? statelessHandlers(createServer, transportOptions) : statefulHandlers(createServer, transportOptions, sessions);
+  if (options.framework === 'node') return { app: nodeListener(handlers), sessions };
+  const app = createMcpExpressApp({ host: '127.0.0.1' });
+  app.post('/mcp', (request, response) => handlers.post(request, response, request.body));
+  app.get('/mcp', handlers.other);
+  app.delete('/mcp', handlers.other);
+  return { app, sessions };
+}
 
-  if (options.mode === 'stateless') {
-    app.post('/mcp', async (request, response) => {
+/** Stateless: a new server and transport per POST; GET and DELETE are refused. */
+function statelessHandlers(createServer, transportOptions) {
+  return {
+    async post(request, response, body) {
       const server = createServer();
       const transport = new StreamableHTTPServerTransport({ ...transportOptions, sessionIdGenerator: undefined });
       response.on('close', () => {
@@ -64,45 +75,67 @@ export function createMcpToolsApp(options) {
         void server.close();
       });
       await server.connect(transport);
-      await transport.handleRequest(request, response, request.body);
-    });
-    const notAllowed = (_request, response) => response.status(405).set('Allow', 'POST').json(jsonRpcError('Method not allowed.'));
-    app.get('/mcp', notAllowed);
-    app.delete('/mcp', notAllowed);
-    return { app, sessions };
-  }
-
-  app.post('/mcp', async (request, response) => {
-    const sessionId = request.get('mcp-session-id');
-    let transport = sessionId === undefined ? undefined : sessions.get(sessionId);
-    if (!transport) {
-      if (sessionId !== undefined || !isInitializeRequest(request.body)) return response.status(400).json(jsonRpcError('No valid session id.'));
-      const created = new StreamableHTTPServerTransport({
-        ...transportOptions,
-        sessionIdGenerator: () => randomUUID(),
-        onsessioninitialized: (id) => void sessions.set(id, created),
-      });
-      created.onclose = () => {
-        if (created.sessionId !== undefined) sessions.delete(created.sessionId);
-      };
-      await createServer().connect(created);
-      transport = created;
-    }
-    await transport.handleRequest(request, response, request.body);
-  });
-  const sessionRequest = async (request, response) => {
-    const transport = sessions.get(request.get('mcp-session-id') ?? '');
-    if (!transport) return response.status(400).json(jsonRpcError('No valid session id.'));
-    await transport.handleRequest(request, response);
+      await transport.handleRequest(request, response, body);
+    },
+    other: (_request, response) => sendJson(response, 405, jsonRpcError('Method not allowed.'), { Allow: 'POST' }),
   };
-  app.get('/mcp', sessionRequest);
-  app.delete('/mcp', sessionRequest);
-  return { app, sessions };
+}
+
+/** Stateful: `initialize` opens a session (server + transport kept by id); later requests name it. */
+function statefulHandlers(createServer, transportOptions, sessions) {
+  return {
+    async post(request, response, body) {
+      const sessionId = request.headers['mcp-session-id'];
+      let transport = sessionId === undefined ? undefined : sessions.get(sessionId);
+      if (!transport) {
+        if (sessionId !== undefined || !isInitializeRequest(body)) return sendJson(response, 400, jsonRpcError('No valid session id.'));
+        const created = new StreamableHTTPServerTransport({
+          ...transportOptions,
+          sessionIdGenerator: () => randomUUID(),
+          onsessioninitialized: (id) => void sessions.set(id, created),
+        });
+        created.onclose = () => {
+          if (created.sessionId !== undefined) sessions.delete(created.sessionId);
+        };
+        await createServer().connect(created);
+        transport = created;
+      }
+      await transport.handleRequest(request, response, body);
+    },
+    async other(request, response) {
+      const transport = sessions.get(request.headers['mcp-session-id'] ?? '');
+      if (!transport) return sendJson(response, 400, jsonRpcError('No valid session id.'));
+      await transport.handleRequest(request, response);
+    },
+  };
+}
+
+/** The handlers on bare `node:http`: `/mcp` only, a POST body read and parsed as JSON first. */
+function nodeListener(handlers) {
+  return (request, response) => {
+    if (new URL(request.url ?? '/', 'http://localhost').pathname !== '/mcp') return void sendJson(response, 404, jsonRpcError('Not found.'));
+    if (request.method !== 'POST') return void handlers.other(request, response);
+    const chunks = [];
+    request.on('data', (chunk) => chunks.push(chunk));
+    request.on('end', () => {
+      let body;
+      try {
+        body = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+      } catch {
+        return void sendJson(response, 400, { jsonrpc: '2.0', error: { code: -32700, message: 'Parse error.' }, id: null });
+      }
+      void handlers.post(request, response, body);
+    });
+  };
+}
+
+function sendJson(response, status, value, headers = {}) {
+  response.writeHead(status, { ...headers, 'content-type': 'application/json' }).end(JSON.stringify(value));
 }
 
 /**
  * The Payments tools as an MCP server; `callTool('list_transactions')` does the REST endpoint's work.
- * @param {{ mode: 'stateless' | 'stateful', manifest: import('aicap').Manifest, enableJsonResponse?: boolean }} options
+ * @param {{ mode: 'stateless' | 'stateful', manifest: import('aicap').Manifest, enableJsonResponse?: boolean, framework?: 'express' | 'node' }} options
  */
 export async function createMcpPaymentsApp(options) {
   const tools = await mcpToolsOf(options.manifest);
@@ -111,7 +144,7 @@ export async function createMcpPaymentsApp(options) {
     if (request.params.name !== 'list_transactions') return failure(`The benchmark's MCP server implements only list_transactions, not ${request.params.name}.`);
     return listTransactions(accounts, request.params.arguments ?? {}, extra.requestInfo?.headers ?? {});
   };
-  return createMcpToolsApp({ mode: options.mode, tools, enableJsonResponse: options.enableJsonResponse, callTool });
+  return createMcpToolsApp({ mode: options.mode, tools, enableJsonResponse: options.enableJsonResponse, callTool, ...(options.framework ? { framework: options.framework } : {}) });
 }
 
 /** The four MCP server modes the benchmarks run; every MCP figure is taken against the fastest of them. */

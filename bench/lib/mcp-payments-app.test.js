@@ -28,6 +28,9 @@ beforeAll(async () => {
   for (const mode of ['stateless', 'stateful']) {
     const created = await createMcpPaymentsApp({ mode, manifest: payments.manifest });
     mcp[mode] = { url: await listen(created.app), sessions: created.sessions };
+    // The same handlers on bare node:http, for the framework-free serving comparison.
+    const onNode = await createMcpPaymentsApp({ mode, manifest: payments.manifest, framework: 'node' });
+    mcp[`${mode} on node:http`] = { url: await listen(onNode.app), sessions: onNode.sessions };
   }
 });
 
@@ -45,7 +48,7 @@ async function connected(mode, headers) {
   return client;
 }
 
-describe.each(['stateless', 'stateful'])('the %s MCP server', (mode) => {
+describe.each(['stateless', 'stateful', 'stateless on node:http', 'stateful on node:http'])('the %s MCP server', (mode) => {
   it('lists exactly the tools, descriptions and input schemas that the aicap catalog exports for MCP', async () => {
     const aicap = createClient();
     const mcpClient = await connected(mode);
@@ -105,12 +108,19 @@ describe.each(['stateless', 'stateful'])('the %s MCP server', (mode) => {
   });
 });
 
-describe('the stateful MCP server', () => {
+describe.each(['stateful', 'stateful on node:http'])('the %s MCP server', (mode) => {
   it('forgets a session once the client ends it with DELETE, so repeated benchmark rounds do not pile up sessions', async () => {
-    const before = mcp.stateful.sessions.size;
-    const mcpClient = await connected('stateful');
-    expect(mcp.stateful.sessions.size).toBe(before + 1);
+    const before = mcp[mode].sessions.size;
+    const mcpClient = await connected(mode);
+    expect(mcp[mode].sessions.size).toBe(before + 1);
     await mcpClient.close();
-    expect(mcp.stateful.sessions.size).toBe(before);
+    expect(mcp[mode].sessions.size).toBe(before);
+  });
+
+  it('refuses a request without a session and one with an unknown session id', async () => {
+    const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
+    const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} });
+    expect((await fetch(mcp[mode].url, { method: 'POST', headers, body })).status).toBe(400);
+    expect((await fetch(mcp[mode].url, { method: 'POST', headers: { ...headers, 'mcp-session-id': 'nobody' }, body })).status).toBe(400);
   });
 });

@@ -18,7 +18,7 @@ export const RATIO_TARGETS = {
   call_vs_mcp: { label: 'MCP `callTool` time ÷ aicap `client.call` time, Payments' },
   serve_express_floor_vs_mcp: { label: 'Express floor (one `app.use` writing the same answer) requests/s ÷ fastest MCP `tools/list` requests/s: the most `serve_vs_mcp` can be' },
   serve_express_vs_floor: { label: 'Express manifest route requests/s ÷ Express floor requests/s' },
-  serve_node_vs_mcp: { label: 'node:http manifest route requests/s ÷ fastest MCP `tools/list` requests/s' },
+  serve_node_vs_mcp: { label: 'node:http manifest route requests/s ÷ fastest MCP `tools/list` on node:http requests/s' },
 };
 
 /** @returns {{ key: string, label: string, value?: number, p25?: number, p75?: number, against?: string, target: string, met: boolean | undefined }[]} */

@@ -126,10 +126,11 @@ async function startServingTarget(target) {
     await listen(target, app);
     return;
   }
-  if (kind === 'mcp') {
+  if (kind === 'mcp' || kind === 'mcpnode') {
     const mode = MCP_MODES.find((candidate) => candidate.key === framework);
     if (!mode) throw new Error(`Unknown MCP mode ${JSON.stringify(framework)}.`);
-    await listen(target, (await createMcpPaymentsApp({ mode: mode.mode, manifest, enableJsonResponse: mode.enableJsonResponse })).app);
+    const app = await createMcpPaymentsApp({ mode: mode.mode, manifest, enableJsonResponse: mode.enableJsonResponse, framework: kind === 'mcpnode' ? 'node' : 'express' });
+    await listen(target, app.app);
     return;
   }
   const fixed = kind === 'static' ? await staticAnswer() : undefined;

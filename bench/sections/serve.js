@@ -4,7 +4,7 @@
 // If-None-Match work (the fair "you could just serve a file" baseline), Express's floor (one
 // `app.use` that writes the same answer: what Express costs per request before any route logic, on
 // both sides of the comparison with MCP, which runs on Express too), and MCP `tools/list` of the
-// same tools in the SDK's four server modes. Each target is its own server process (so its RSS is its
+// same tools in the SDK's four server modes, on the SDK's Express app and on bare node:http. Each target is its own server process (so its RSS is its
 // own); all of them are started first and then measured in short interleaved bursts (A, B, C, …, A,
 // B, C, …), so a burst of load from elsewhere on the machine hits every target alike. Ratios are
 // taken round by round. Every target is checked with one real request first; autocannon's error,
@@ -26,7 +26,8 @@ const TARGETS = [
     { name: `static route, same bytes and ETag work, ${FRAMEWORK_LABELS[framework]}`, set: `static-${framework}`, request: manifestRequest },
   ]),
   { name: 'Express floor: one `app.use` writing the same answer, no checks', set: 'floor-express', request: manifestRequest },
-  ...MCP_MODES.map((mode) => ({ name: `MCP \`tools/list\`, ${mode.label}`, set: `mcp-${mode.key}`, request: mode.mode === 'stateful' ? statefulToolsListRequest : toolsListRequest, mcp: true })),
+  ...MCP_MODES.map((mode) => ({ name: `MCP \`tools/list\`, ${mode.label}`, set: `mcp-${mode.key}`, request: mode.mode === 'stateful' ? statefulToolsListRequest : toolsListRequest, mcp: 'express' })),
+  ...MCP_MODES.map((mode) => ({ name: `MCP \`tools/list\` on node:http, ${mode.label}`, set: `mcpnode-${mode.key}`, request: mode.mode === 'stateful' ? statefulToolsListRequest : toolsListRequest, mcp: 'node' })),
 ];
 const rowNameOf = (set) => TARGETS.find((target) => target.set === set).name;
 
@@ -58,8 +59,9 @@ export async function benchmarkServing(options) {
     const versus = (row, baseline) => pairedRatio(row.requestsPerSecondByRound, baseline.requestsPerSecondByRound, baseline.name);
     const perFramework = FRAMEWORKS.map((framework) => ({ framework, ratio: versus(bySet(`aicap-${framework}`), bySet(`static-${framework}`)) }));
     const worst = perFramework.reduce((low, entry) => (entry.ratio.median < low.ratio.median ? entry : low));
-    const mcpRows = rows.filter((_row, index) => targets[index].mcp);
-    const fastestMcp = mcpRows.reduce((best, row) => (row.requestsPerSecond > best.requestsPerSecond ? row : best));
+    const fastestMcpOn = (framework) =>
+      rows.filter((_row, index) => targets[index].mcp === framework).reduce((best, row) => (row.requestsPerSecond > best.requestsPerSecond ? row : best));
+    const fastestMcp = fastestMcpOn('express');
     const expressFloor = bySet('floor-express');
     return {
       rows,
@@ -70,7 +72,8 @@ export async function benchmarkServing(options) {
       // What bounds `versusMcp`: MCP runs on Express too, so Express's own cost per request is on both sides.
       expressFloorVersusMcp: versus(expressFloor, fastestMcp),
       expressVersusFloor: versus(bySet('aicap-express'), expressFloor),
-      nodeVersusMcp: versus(bySet('aicap-node'), fastestMcp),
+      // Framework-free on both sides: the node:http route against MCP's transport on bare node:http.
+      nodeVersusMcp: versus(bySet('aicap-node'), fastestMcpOn('node')),
     };
   } finally {
     await Promise.all(started.map((server) => server.stop()));
