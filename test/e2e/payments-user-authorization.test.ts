@@ -6,6 +6,7 @@
  */
 import * as oauth from 'oauth4webapi';
 import { discoverAuthorizationServerMetadata } from '@modelcontextprotocol/client';
+import { discoverAuthorizationServerMetadata as discoverWithSdkV1, discoverOAuthProtectedResourceMetadata } from '@modelcontextprotocol/sdk/client/auth.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_NATIVE_CLIENT, startPaymentsServer, type PaymentsServer } from '../../examples/payments/start-payments-server.js';
 import { approveDevice, loginAsUser } from '../../examples/payments/login-as-user.js';
@@ -53,6 +54,9 @@ describe('Payments example: a real authorization server for users', () => {
     expect(payments.userAuthorization).toBe(true);
     const metadata = await discoverAuthorizationServerMetadata(new URL(payments.origin));
     expect(metadata).toMatchObject({ issuer: payments.origin, response_types_supported: ['code'], code_challenge_methods_supported: ['S256'], registration_endpoint: `${payments.origin}/oauth/register` });
+    // The v1 SDK parses the documents with its own schemas: both are accepted as they are served.
+    expect((await discoverOAuthProtectedResourceMetadata(new URL(payments.baseUrl))).authorization_servers).toEqual([payments.origin]);
+    expect(await discoverWithSdkV1(new URL(payments.origin))).toMatchObject({ issuer: payments.origin, device_authorization_endpoint: `${payments.origin}/oauth/device/auth`, revocation_endpoint: `${payments.origin}/oauth/revoke` });
     expect(as.grant_types_supported).toEqual(expect.arrayContaining(['authorization_code', 'refresh_token', 'client_credentials', 'urn:ietf:params:oauth:grant-type:device_code']));
   });
 
