@@ -100,6 +100,7 @@ const PERSON_KINDS = new Set<ValueKind>(['person', 'email', 'user']);
 const PERSON_WEIGHT = 0.4;
 // Adding a person to something is inviting them: Slack invites to a channel, Box and Asana add members.
 const ADD_PERSON_TERMS = ['invit', 'member'];
+const FILE_UPLOAD_WEIGHT = 0.4;
 // Words after which a verb's object is new ("set a goal", "give me a payment link"), unless it is a read noun.
 const INDEFINITE = new Set('a an new another'.split(' '));
 const READ_NOUNS = new Set('list summary overview count breakdown history'.split(' ').map(stemWord));
@@ -151,6 +152,14 @@ export function parseRequest(request: string, vocabulary?: Vocabulary): ParsedRe
   }
   const action = mainAction(stems, add);
   const classes = action.classes;
+  // A name right after the verb is who it is done to ("remove bob from the organization", "follow gaearon").
+  if (action.classes.length > 0 && tokens[action.end]?.value === 'name') {
+    tokens[action.end] = { value: 'person' };
+    valueKinds.add('person');
+    for (const noun of PEOPLE_NOUNS) add(noun, PERSON_WEIGHT);
+  }
+  // Making something from a local file ("put report.xlsx into folder 5050") is uploading it.
+  if (classes.includes('create') && valueKinds.has('file')) add('upload', FILE_UPLOAD_WEIGHT);
   if (classes.includes('create') && action.verbs.includes('add') && tokens.some((token) => token.value !== undefined && PERSON_KINDS.has(token.value))) {
     for (const term of ADD_PERSON_TERMS) add(term, PERSON_WEIGHT);
   }
@@ -263,9 +272,11 @@ function mainAction(stems: ReadonlyArray<string | undefined>, add: (term: string
   let seen = 0;
   for (let position = 0; position < stems.length && seen < 3; position++) {
     const stem = stems[position];
-    if (stem === undefined || FILLER_WORDS.has(stem)) continue;
-    if (seen === 0 && isQuestionWord(stem)) return { classes: ['read'], end: position + 1, verbs: [], nouns: [] };
+    if (stem === undefined) continue;
+    // A filler may open a verb phrase ("go back to version 3"), not a verb alone ("go ahead and delete").
     const found = verbAt(stems, position);
+    if (FILLER_WORDS.has(stem) && (found === undefined || found.end - position < 2)) continue;
+    if (seen === 0 && isQuestionWord(stem)) return { classes: ['read'], end: position + 1, verbs: [], nouns: [] };
     if (found) {
       const { meaning, end } = found;
       for (const verb of meaning.verbs) add(verb, VERB_EXPANSION_WEIGHT);
