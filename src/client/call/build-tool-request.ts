@@ -188,6 +188,16 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
  * it after parsing, so `HTTPS://API.Example.com:443/v1` must be compared as `https://api.example.com/v1`.
  */
 function normalisedBaseUrl(baseUrl: string): string {
-  const href = new URL(baseUrl).href;
-  return href.endsWith('/') ? href.slice(0, -1) : href;
+  let normalised = normalisedBaseUrls.get(baseUrl);
+  if (normalised === undefined) {
+    const href = new URL(baseUrl).href;
+    normalised = href.endsWith('/') ? href.slice(0, -1) : href;
+    if (normalisedBaseUrls.size >= MAX_REMEMBERED_BASE_URLS) normalisedBaseUrls.clear();
+    normalisedBaseUrls.set(baseUrl, normalised);
+  }
+  return normalised;
 }
+
+// Every call of a service parses the same `base_url`: kept per text (a pure function of it).
+const normalisedBaseUrls = new Map<string, string>();
+const MAX_REMEMBERED_BASE_URLS = 256;

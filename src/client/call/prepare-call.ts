@@ -37,6 +37,11 @@ export interface PreparedCall {
   idempotencyHeaderName: string | undefined;
   startedInMs: number;
   deadlineInMs: number;
+  /**
+   * The first page's request, built while preparing (so that arguments that cannot travel are refused
+   * before approval) and sent as is when the call starts from these arguments.
+   */
+  firstRequest?: ToolRequest;
 }
 
 /**
@@ -84,7 +89,7 @@ export async function prepareCall(
     startedInMs: input.startedInMs,
     deadlineInMs: input.startedInMs + runtime.retry.totalTimeoutInMs,
   };
-  buildCallRequest(prepared, args, prepared.idempotencyHeaderName === undefined ? undefined : randomUUID());
+  prepared.firstRequest = buildCallRequest(prepared, args, prepared.idempotencyHeaderName === undefined ? undefined : (callOptions.idempotencyKey ?? randomUUID()));
   await approveAndCount(runtime, prepared, args, callOptions);
   return prepared;
 }

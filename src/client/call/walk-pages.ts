@@ -5,6 +5,7 @@ import { toCallEnvelope, type CallEnvelope, type PageState, type PageStopReason 
 import type { CallRuntime } from './call-runtime.js';
 import type { CallOptions } from './client-call-options.js';
 import { envelopeFromError, exchangeModelText } from './envelope-from-error.js';
+import type { ToolRequest } from './build-tool-request.js';
 import { approveAndCount, buildCallRequest, type PreparedCall } from './prepare-call.js';
 import { readPage, resolvePagination, type PaginationPlan } from './resolve-pagination.js';
 import { sendCallRequest } from './send-call-request.js';
@@ -64,8 +65,13 @@ export async function* walkPages(runtime: CallRuntime, prepared: PreparedCall, c
         return;
       }
     }
-    const idempotencyKey = prepared.idempotencyHeaderName === undefined ? undefined : pageNumber === 1 ? (callOptions.idempotencyKey ?? randomUUID()) : randomUUID();
-    let request = buildCallRequest(prepared, args, idempotencyKey);
+    let request: ToolRequest;
+    if (pageNumber === 1 && args === prepared.args && prepared.firstRequest !== undefined) {
+      request = prepared.firstRequest;
+    } else {
+      const idempotencyKey = prepared.idempotencyHeaderName === undefined ? undefined : pageNumber === 1 ? (callOptions.idempotencyKey ?? randomUUID()) : randomUUID();
+      request = buildCallRequest(prepared, args, idempotencyKey);
+    }
     if (linkUrl !== undefined) {
       request = { ...request, method: 'GET', url: linkUrl, displayUrl: new URL(redactUrl(linkUrl)), body: undefined };
       request.headers.delete('content-type');

@@ -34,6 +34,18 @@ describe('createAddressPolicy', () => {
     expect(policy.check('0.0.0.0', true).allowed).toBe(false);
   });
 
+  it('gives the same verdict when asked again, kept apart for trusted and untrusted, and not changeable by a caller', () => {
+    const fresh = createAddressPolicy();
+    for (let round = 0; round < 3; round++) {
+      expect(fresh.check('127.0.0.1')).toEqual({ allowed: false, range: 'loopback' });
+      expect(fresh.check('127.0.0.1', true)).toEqual({ allowed: true, range: 'loopback' });
+    }
+    expect(Object.isFrozen(fresh.check('8.8.8.8'))).toBe(true);
+    // More distinct addresses than it keeps: still right after it forgets.
+    for (let index = 0; index < 1500; index++) expect(fresh.check(`10.0.${index >> 8}.${index & 255}`).allowed).toBe(false);
+    expect(fresh.check('127.0.0.1', true).allowed).toBe(true);
+  });
+
   it('honours CIDR blocks, single addresses and origins in the allow-list', () => {
     const allowing = createAddressPolicy(['10.0.0.0/8', '192.168.1.7', 'fd00::/8', 'http://127.0.0.1:8080']);
     expect(allowing.check('10.200.3.4').allowed).toBe(true);

@@ -23,6 +23,8 @@ export interface AddressPolicy {
 
 // What a user may legitimately point the client at on purpose: this machine and private networks.
 const USER_NETWORK_RANGES = new Set(['loopback', 'private', 'uniqueLocal', 'carrierGradeNat']);
+// Distinct (address, trusted) verdicts kept per policy; a client talks to a handful of addresses.
+const MAX_REMEMBERED_VERDICTS = 1024;
 
 /**
  * Builds the policy from an allow-list whose entries are origins (`http://127.0.0.1:8080`), single
@@ -54,18 +56,30 @@ export function createAddressPolicy(allow: readonly string[] = [], optionName = 
       throw invalidEntry(entry, optionName);
     }
   }
+  const classify = (address: string, trusted: boolean): AddressVerdict => {
+    let parsed: ipaddr.IPv4 | ipaddr.IPv6;
+    try {
+      // process() turns an IPv4-mapped IPv6 address into the IPv4 address it carries.
+      parsed = ipaddr.process(address.replace(/^\[|\]$/g, ''));
+    } catch {
+      return { allowed: false, range: 'invalid' };
+    }
+    const range = parsed.range();
+    if (blocks.some(([block, bits]) => block.kind() === parsed.kind() && parsed.match(block, bits))) return { allowed: true, range };
+    return { allowed: range === 'unicast' || (trusted && USER_NETWORK_RANGES.has(range)), range };
+  };
+  // Every request and every new connection asks about the same few addresses: the verdict depends on
+  // the address and `trusted` only (the allow-list is fixed here), so it is kept, frozen, per pair.
+  const verdicts = new Map<string, AddressVerdict>();
   return {
     check(address, trusted = false) {
-      let parsed: ipaddr.IPv4 | ipaddr.IPv6;
-      try {
-        // process() turns an IPv4-mapped IPv6 address into the IPv4 address it carries.
-        parsed = ipaddr.process(address.replace(/^\[|\]$/g, ''));
-      } catch {
-        return { allowed: false, range: 'invalid' };
+      const key = `${trusted ? 't' : 'u'}${address}`;
+      let verdict = verdicts.get(key);
+      if (verdict === undefined) {
+        if (verdicts.size >= MAX_REMEMBERED_VERDICTS) verdicts.clear();
+        verdicts.set(key, (verdict = Object.freeze(classify(address, trusted))));
       }
-      const range = parsed.range();
-      if (blocks.some(([block, bits]) => block.kind() === parsed.kind() && parsed.match(block, bits))) return { allowed: true, range };
-      return { allowed: range === 'unicast' || (trusted && USER_NETWORK_RANGES.has(range)), range };
+      return verdict;
     },
     allowsOrigin(origin) {
       return origins.has(origin);
