@@ -38,11 +38,17 @@ function source(fetch: (input: string | URL, init?: RequestInit) => Promise<Resp
 }
 
 describe('createUserTokenSource', () => {
-  it('hands out a stored token that has not expired without any token request', async () => {
+  it('hands out a stored token that has not expired without any token request, reading the store once', async () => {
     const server = authorizationServer();
     const tokenStore = createMemoryTokenStore();
     await tokenStore.put(key, stored({ expiresAtInMs: 60_000 }));
-    expect(await source(server.fetch, tokenStore).getToken({ forceRefresh: false })).toBe('access-token-1');
+    let reads = 0;
+    const counting = { ...tokenStore, get: (...args: Parameters<typeof tokenStore.get>) => (reads++, tokenStore.get(...args)) };
+    const tokens = source(server.fetch, counting);
+    expect(await tokens.getToken({ forceRefresh: false })).toBe('access-token-1');
+    // Until it nears expiry, the token is kept: no store read per call.
+    expect(await tokens.getToken({ forceRefresh: false })).toBe('access-token-1');
+    expect(reads).toBe(1);
     expect(server.tokenRequests).toEqual([]);
   });
 

@@ -60,6 +60,7 @@ export function createUserTokenSource(options: UserTokenSourceOptions): UserToke
   const discoveryUrl = options.providerDiscovery ?? `${resourceOrigin}/.well-known/oauth-protected-resource`;
   const binding = createAuthorizationBinding(resourceOrigin, credentials.issuer, '`user.issuer`', "the user's tokens");
   let server: Promise<DiscoveredAuthorizationServer> | undefined;
+  const expiring = (tokens: TokenSet): boolean => tokens.expiresAtInMs !== undefined && options.now() >= tokens.expiresAtInMs - options.refreshBeforeExpiryInMs;
 
   const discover = async (): Promise<DiscoveredAuthorizationServer> => {
     server ??= discoverAuthorizationServer({ discoveryUrl, discoveryLabel: options.providerDiscovery === undefined ? 'the protected-resource metadata URL' : '`auth.provider_discovery`', binding, fetch: options.fetch });
@@ -96,8 +97,8 @@ export function createUserTokenSource(options: UserTokenSourceOptions): UserToke
       if (AicapError.isInstance(error)) throw error;
       if (oauthErrorCode(error) === 'invalid_grant') {
         // Another process may have rotated the refresh token a moment ago: its result is in the store.
-        const current = pick(await store.get(key), tokens.scopes);
-        if (current !== undefined && current.refreshToken !== tokens.refreshToken) return current;
+        const rotated = pick(await store.get(key), tokens.scopes);
+        if (rotated !== undefined && rotated.refreshToken !== tokens.refreshToken) return rotated;
         throw new AicapError('AUTH_FAILED', `The authorization server ${as.issuer} rejected the refresh token for ${resourceOrigin} (invalid_grant: revoked or expired); the user must authorize again: ${loginAgainHint(resourceOrigin)}.`, { cause: error });
       }
       throw new AicapError('AUTH_FAILED', redactor.text(`Refreshing the user's token for ${resourceOrigin} at ${tokenEndpoint} failed${error instanceof Error ? ` (${error.message})` : ''}`), { cause: error });
@@ -108,9 +109,8 @@ export function createUserTokenSource(options: UserTokenSourceOptions): UserToke
   const refreshLocked = async (discovered: DiscoveredAuthorizationServer, key: TokenStoreKey, tokens: TokenSet): Promise<TokenSet> => {
     if (store.withRefreshLock === undefined) return refresh(discovered, key, tokens);
     return store.withRefreshLock(key, async () => {
-      const current = pick(await store.get(key), tokens.scopes);
-      const fresh = current !== undefined && current.accessToken !== tokens.accessToken && (current.expiresAtInMs === undefined || options.now() < current.expiresAtInMs - options.refreshBeforeExpiryInMs);
-      return fresh ? current : refresh(discovered, key, current ?? tokens);
+      const latest = pick(await store.get(key), tokens.scopes);
+      return latest !== undefined && latest.accessToken !== tokens.accessToken && !expiring(latest) ? latest : refresh(discovered, key, latest ?? tokens);
     });
   };
 
@@ -142,17 +142,21 @@ export function createUserTokenSource(options: UserTokenSourceOptions): UserToke
     return granted;
   };
 
+  // The set last handed out: calls skip the store (a Redis round trip) until it nears expiry or is rejected.
+  let current: TokenSet | undefined;
+
   return {
     async getToken(request) {
+      const required = request.requiredScopes ?? [];
+      if (!request.forceRefresh && current !== undefined && covers(current, required) && !expiring(current)) return current.accessToken;
       const discovered = await discover();
       const key: TokenStoreKey = { user, resource: discovered.resource ?? resourceOrigin };
       const sets = await store.get(key);
       if (sets.length === 0) throw authFailed(`No user authorization is stored for ${resourceOrigin} (user "${user}", resource ${key.resource}); ${loginAgainHint(resourceOrigin)}`);
-      const required = request.requiredScopes ?? [];
       let tokens = pick(sets, required) ?? (await stepUp(key, sets, required));
       const rejected = request.forceRefresh && (request.rejectedToken === undefined || request.rejectedToken === tokens.accessToken);
-      const expiring = tokens.expiresAtInMs !== undefined && options.now() >= tokens.expiresAtInMs - options.refreshBeforeExpiryInMs;
-      if (rejected || expiring) tokens = await refreshOnce(discovered, key, tokens);
+      if (rejected || expiring(tokens)) tokens = await refreshOnce(discovered, key, tokens);
+      current = tokens;
       return tokens.accessToken;
     },
   };
