@@ -1,3 +1,4 @@
+import { DEFAULT_MAX_RESPONSE_SIZE_IN_BYTES, DEFAULT_TIMEOUTS } from '../client/fetch/guarded-fetch-options.js';
 import type { ClientOptions } from '../client/index.js';
 import { defaultManifestMaxSizeInBytes } from '../manifest/manifest-size-limit.js';
 import type { CliIo } from './cli-io.js';
@@ -5,11 +6,9 @@ import { readWholeNumberOption, type CommandOptions } from './parse-command-line
 import { terminalSafeText } from './terminal-safe-text.js';
 
 /** Deadline of each request when `--timeout` is not given: the client's headers deadline. */
-export const DEFAULT_TIMEOUT_IN_MS = 30_000;
+export const DEFAULT_TIMEOUT_IN_MS: number = DEFAULT_TIMEOUTS.headersInMs;
 // The client's whole-exchange default; `--timeout` only ever raises it.
-const DEFAULT_TOTAL_TIMEOUT_IN_MS = 60_000;
-// The client's response cap; a larger `--max-size` raises it so the manifest cap is the one that applies.
-const DEFAULT_MAX_RESPONSE_SIZE_IN_BYTES = 10_485_760;
+const DEFAULT_TOTAL_TIMEOUT_IN_MS = DEFAULT_TIMEOUTS.totalInMs;
 
 /** `--timeout` and `--max-size`, which every command that reads a manifest takes (same names, same units). */
 export const MANIFEST_READING_FLAGS: { readonly timeout: { readonly type: 'string' }; readonly 'max-size': { readonly type: 'string' } } = {
@@ -74,6 +73,7 @@ export function clientOptionsFromFlags(io: CliIo, limits: ManifestReadingLimits,
   return {
     network: {
       timeouts: { connectInMs: timeoutInMs, headersInMs: timeoutInMs, bodyIdleInMs: timeoutInMs, totalInMs: Math.max(DEFAULT_TOTAL_TIMEOUT_IN_MS, timeoutInMs) },
+      // The client's response cap; a larger `--max-size` raises it so the manifest cap is the one that applies.
       maxResponseSizeInBytes: Math.max(DEFAULT_MAX_RESPONSE_SIZE_IN_BYTES, maxSizeInBytes),
     },
     discovery: { maxManifestSizeInBytes: maxSizeInBytes },

@@ -164,8 +164,10 @@ export interface GuardedFetchSettings {
   names: OptionNames;
 }
 
-const DEFAULT_TIMEOUTS = { connectInMs: 10_000, headersInMs: 30_000, bodyIdleInMs: 30_000, totalInMs: 60_000 } satisfies Required<GuardedFetchTimeouts>;
-const DEFAULT_MAX_RESPONSE_SIZE_IN_BYTES = 10_485_760;
+/** The default deadlines, in milliseconds (the CLI derives its `--timeout` default from them). @internal */
+export const DEFAULT_TIMEOUTS: Readonly<Required<GuardedFetchTimeouts>> = { connectInMs: 10_000, headersInMs: 30_000, bodyIdleInMs: 30_000, totalInMs: 60_000 };
+/** The default response cap, 10 MiB. @internal */
+export const DEFAULT_MAX_RESPONSE_SIZE_IN_BYTES: number = 10_485_760;
 
 /** Applies defaults and checks the numeric options; throws `INVALID_OPTION` naming the option. @internal */
 export function resolveGuardedFetchSettings(options: GuardedFetchOptions, names: OptionNames): GuardedFetchSettings {
