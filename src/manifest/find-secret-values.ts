@@ -36,7 +36,7 @@ const PLACEHOLDER = /^(?:|<[^>]*>|\$\{[^}]*\}|\{\{[^}]*\}\}|x+|\*+|\.+|(?:your|m
 /**
  * Finds values in a manifest that look like credentials: well-known token formats anywhere in the
  * document, and any non-placeholder `example`/`default`/`enum` of a parameter whose name says it is a
- * secret (`password`, `api_key`, `token`…). A manifest is public: such a value is a leak (RELIABILITY.md case 11).
+ * secret (`password`, `api_key`, `token`…). A manifest is public: such a value is a leak (spec section 10.5).
  */
 export function findSecretValues(manifest: unknown): SecretFinding[] {
   const findings: SecretFinding[] = [];

@@ -1,5 +1,5 @@
 /**
- * RELIABILITY.md case 16: the JSON-Schema-Test-Suite (draft 2020-12) run through the client's own
+ * The JSON-Schema-Test-Suite (draft 2020-12) run through the client's own
  * argument validator — the same ajv build, RE2 patterns and hostile-schema guard that check every
  * tool call — by declaring each test schema as a parameter's `json_schema`. Every case must match
  * the suite's verdict, be refused by the guard for a documented reason, or be listed below with why.

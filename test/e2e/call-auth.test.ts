@@ -11,7 +11,7 @@ const tools: Tool[] = [
 ];
 
 
-describe('credentials are bound to their exact origin (case 6)', () => {
+describe('credentials are bound to their exact origin', () => {
   let serverA: ClientTestServer;
   let serverB: ClientTestServer;
   let client: Client;

@@ -113,7 +113,7 @@ describe('client.call: error mapping and the envelope', () => {
     expect(result.data).toEqual({ binary: true, mediaType: 'image/png', sizeInBytes: 4 });
   });
 
-  it('fails a body over the size cap without retrying, and stops reading early (case 24)', async () => {
+  it('fails a body over the size cap without retrying, and stops reading early', async () => {
     let bytesWritten = 0;
     server.routes.set('/api/accounts/big', (_request, response) => {
       response.writeHead(200, { 'content-type': 'application/json' });

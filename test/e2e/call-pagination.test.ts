@@ -219,7 +219,7 @@ describe('pagination', () => {
     }
   });
 
-  it('returns the collected items and a resumable cursor when a page fails mid-way (case 26)', async () => {
+  it('returns the collected items and a resumable cursor when a page fails mid-way', async () => {
     server.routes.set('/api/cursor', (request, response) => {
       const from = Number(new URL(request.url ?? '/', server.origin).searchParams.get('cursor') ?? 0);
       if (from === 20) return json({ title: 'boom' }, {}, 500)(request, response, '');

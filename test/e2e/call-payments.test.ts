@@ -63,7 +63,7 @@ describe('client.call against the Payments example', () => {
     expect(payments.ledger).toHaveLength(0);
   });
 
-  it('rejects invalid arguments before any request, naming each bad field (case 17)', async () => {
+  it('rejects invalid arguments before any request, naming each bad field', async () => {
     const payments1 = await client();
     const before = payments.requestLog.length;
     const result = await payments1.call('list_transactions', { account_id: 12345, limit: 500, colour: 'red' });
@@ -136,7 +136,7 @@ describe('Payments: rate limit and idempotency', () => {
     }
   });
 
-  it('closes an account exactly once when the committed response is lost (case 21)', async () => {
+  it('closes an account exactly once when the committed response is lost', async () => {
     const payments = await startPaymentsServer({ dropCommittedResponses: 1 });
     const client = await open(payments, 'demo-admin', { approve: () => true });
     try {

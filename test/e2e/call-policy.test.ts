@@ -29,7 +29,7 @@ const tools: Tool[] = [
 ];
 const policy = { human_approval_required: ['close_account'], redact_from_logs: ['ssn', 'account_id'], max_actions_per_session: 3 };
 
-describe('policy: approval (cases 12, 13)', () => {
+describe('policy: approval', () => {
   let server: ClientTestServer;
   const clients: Client[] = [];
   beforeAll(async () => {
@@ -148,7 +148,7 @@ describe('policy: action budgets', () => {
   });
 });
 
-describe('redaction: canaries never reach audit events or errors (case 10)', () => {
+describe('redaction: canaries never reach audit events or errors', () => {
   let server: ClientTestServer;
   beforeAll(async () => {
     server = await startClientTestServer();

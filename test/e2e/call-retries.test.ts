@@ -16,7 +16,7 @@ const tools: Tool[] = [
   { id: 'transfer', path: '/transfer', method: 'POST', description: 'Moves money', parameters: { amount: { type: 'number', required: true } } },
   { id: 'transfer_idempotent', path: '/transfer-idempotent', method: 'POST', description: 'Moves money', idempotency_key_header: 'Idempotency-Key', parameters: { amount: { type: 'number', required: true } } },
   { id: 'replace', path: '/replace', method: 'PUT', description: 'Replaces a record' },
-  // The manifest claims the money-moving POST is idempotent: an untrusted claim (case 13).
+  // The manifest claims the money-moving POST is idempotent: an untrusted claim.
   { id: 'pay', path: '/pay', method: 'POST', description: 'Pays', idempotent: true },
 ];
 
@@ -110,7 +110,7 @@ describe('client.call: retries', () => {
     expect(times).toHaveLength(2);
   });
 
-  it('never retries a POST without idempotency: one execution and the error says why (case 20)', async () => {
+  it('never retries a POST without idempotency: one execution and the error says why', async () => {
     let executions = 0;
     server.routes.set('/api/transfer', (request, response) => {
       executions++;
@@ -131,7 +131,7 @@ describe('client.call: retries', () => {
     expect(result.error?.message).toContain('Not retried: non-idempotent');
   });
 
-  it('retries a POST with a declared idempotency key, sending the same key on every attempt (case 21)', async () => {
+  it('retries a POST with a declared idempotency key, sending the same key on every attempt', async () => {
     const ledger = new Map<string, number>();
     const keys: string[] = [];
     server.routes.set('/api/transfer-idempotent', (request, response) => {
@@ -211,7 +211,7 @@ describe('client.call: deadline', () => {
   });
 });
 
-describe('client.call: the caller can overrule an idempotency claim (case 13)', () => {
+describe('client.call: the caller can overrule an idempotency claim', () => {
   it('does not retry a tool the caller lists in neverRetry, whatever the manifest claims', async () => {
     const server = await startClientTestServer();
     let executions = 0;
@@ -236,7 +236,7 @@ describe('client.call: the caller can overrule an idempotency claim (case 13)', 
   });
 });
 
-describe('client.call: many clients failing together (case 22)', () => {
+describe('client.call: many clients failing together', () => {
   it('bounds the attempts of 100 concurrent calls and spreads their retries', async () => {
     const server = await startClientTestServer();
     const times: number[] = [];

@@ -1,5 +1,5 @@
 /**
- * What a hostile manifest or API can make the CLI print (security review M7, L6): clear-screen and
+ * What a hostile manifest or API can make the CLI print: clear-screen and
  * cursor sequences, OSC 8 hyperlinks and OSC 52 clipboard writes, a bare CR that rewrites the line a
  * human reads, BEL, 8-bit C1 controls and bidirectional overrides. Through the built CLI, every
  * character a terminal would act on reaches stdout and stderr escaped (visibly, as \uXXXX), and the

@@ -134,7 +134,7 @@ describe('discovery order', () => {
   });
 });
 
-describe('hostile manifest bytes (RELIABILITY case 15)', () => {
+describe('hostile manifest bytes', () => {
   it.each([
     ['HTML instead of JSON', (_request: unknown, response: ServerResponse) => response.writeHead(200, { 'content-type': 'text/html' }).end('<html></html>'), 'MANIFEST_PARSE_FAILED'],
     ['invalid JSON', (_request: unknown, response: ServerResponse) => response.writeHead(200, { 'content-type': 'application/json' }).end('{"schema_version": '), 'MANIFEST_PARSE_FAILED'],
@@ -158,7 +158,7 @@ it('names the client option to raise when a manifest is too large', async () => 
   expect(error.message).toContain('`discovery.maxManifestSizeInBytes`');
 });
 
-describe('hostile embedded schemas (RELIABILITY case 14)', () => {
+describe('hostile embedded schemas', () => {
   it.each([
     ['a catastrophic pattern', { type: 'string', pattern: '^(a|a)*$' }, 'schema.unsafe_pattern'],
     ['a remote $ref to the metadata address', { $ref: 'http://169.254.169.254/latest' }, 'schema.remote_ref'],
@@ -175,7 +175,7 @@ describe('hostile embedded schemas (RELIABILITY case 14)', () => {
   });
 });
 
-describe('SSRF through discovery (RELIABILITY cases 7 and 9)', () => {
+describe('SSRF through discovery', () => {
   it('refuses a Link target on a private address that the response introduced', async () => {
     servers.a.routes.set('/', (_request, response) => response.writeHead(200, { link: '<http://169.254.169.254/latest>; rel="ai-capabilities"' }).end());
     const error = await errorOf(clientWith().discover(servers.a.origin));
@@ -215,7 +215,7 @@ describe('SSRF through discovery (RELIABILITY cases 7 and 9)', () => {
   });
 });
 
-describe('origin binding of service.base_url (RELIABILITY case 5)', () => {
+describe('origin binding of service.base_url', () => {
   const cases: Array<[string, (origin: string, other: string) => string, string?]> = [
     ['another origin (srvB)', (_origin, other) => `${other}/v2`],
     ['https instead of http', (origin) => `${origin.replace('http://', 'https://')}/v2`],
@@ -250,7 +250,7 @@ describe('origin binding of service.base_url (RELIABILITY case 5)', () => {
   });
 });
 
-describe('HTTP caching of manifests (RELIABILITY case 27)', () => {
+describe('HTTP caching of manifests', () => {
   it('makes no request while the manifest is fresh (max-age)', async () => {
     servers.a.routes.set(WELL_KNOWN, json(paymentsManifest(`${servers.a.origin}/v2`), { 'cache-control': 'max-age=60', etag: '"v1"' }));
     const first = await clientWith().discover(servers.a.origin);

@@ -1,5 +1,5 @@
 /**
- * RELIABILITY.md case 39: the whole orchestrator flow (discover → start the job through the call path
+ * The whole orchestrator flow (discover → start the job through the call path
  * → follow it over SSE → answer needs_input → result) through the fault proxy with seeded random
  * toxics per connection. For every seed: no event lost or doubled, no credential on the wrong origin,
  * the start POST sent at most once, every failure a typed AicapError, and with the toxics removed the

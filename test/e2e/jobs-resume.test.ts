@@ -1,5 +1,5 @@
 /**
- * RELIABILITY.md cases 29 and 35: a job status stream cut at arbitrary points (mid-line, mid-event,
+ * A job status stream cut at arbitrary points (mid-line, mid-event,
  * right after the terminal event) through the fault proxy is resumed with Last-Event-ID, and the
  * consumer sees exactly 1..N: no gap, no duplicate, completion handled once.
  */
@@ -58,7 +58,7 @@ function follow(origin: string, onEvent: (event: JobEvent) => void | Promise<voi
 const expectedIds = LOG.map((_, index) => String(index + 1));
 
 describe(`resume after cuts (seed ${SEED})`, () => {
-  it('delivers exactly 1..N over random cut points and kinds, across up to four cut connections (case 29)', { timeout: 30_000 * SEED_COUNT }, async () => {
+  it('delivers exactly 1..N over random cut points and kinds, across up to four cut connections', { timeout: 30_000 * SEED_COUNT }, async () => {
     expect(fullStreamBytes).toBeGreaterThan(500);
     const cut = fc.record({ bytes: fc.integer({ min: 1, max: fullStreamBytes - 1 }), kind: fc.constantFrom<'limit_data' | 'reset_peer'>('limit_data', 'reset_peer') });
     for (let seed = SEED; seed < SEED + SEED_COUNT; seed++) await checkCuts(seed, cut);
@@ -89,7 +89,7 @@ describe(`resume after cuts (seed ${SEED})`, () => {
     );
   }
 
-  it('reopens a stream stalled by the proxy (no byte, no heartbeat) after the idle timeout, resuming from the last id (case 34)', async () => {
+  it('reopens a stream stalled by the proxy (no byte, no heartbeat) after the idle timeout, resuming from the last id', async () => {
     const requestsBefore = server.requests.length;
     const proxy = await startFaultProxy({ upstream: server.origin, toxics: ({ index }) => (index === 0 ? [{ type: 'timeout', afterBytes: Math.floor(fullStreamBytes / 2) }] : []) });
     try {
@@ -110,7 +110,7 @@ describe(`resume after cuts (seed ${SEED})`, () => {
     { name: 'right after the terminal event', offset: 0 },
     { name: 'one byte before the terminal event ends', offset: 1 },
     { name: 'in the middle of the terminal event', offset: 20 },
-  ])('handles completion once when the stream drops $name, even with a slow handler (case 35)', async ({ offset }) => {
+  ])('handles completion once when the stream drops $name, even with a slow handler', async ({ offset }) => {
     // The response ends with the terminal event, then the 5-byte last chunk `0\r\n\r\n` (and its own chunk header/trailer of 7 bytes).
     const cutAt = fullStreamBytes - 5 - 2 - offset;
     const proxy = await startFaultProxy({ upstream: server.origin, toxics: ({ index }) => (index === 0 ? [{ type: 'limit_data', bytes: cutAt }] : []) });
@@ -134,7 +134,7 @@ describe(`resume after cuts (seed ${SEED})`, () => {
     }
   });
 
-  it('brings 30 followers cut at the same moment back no sooner than retry:, with jitter, each with exactly 1..N (case 32)', async () => {
+  it('brings 30 followers cut at the same moment back no sooner than retry:, with jitter, each with exactly 1..N', async () => {
     const followers = 30;
     const storm = await startJobsSseServer({ log: LOG, retryInMs: 300, streamBehaviour: (index) => (index < followers ? { hangAfter: 3 } : 'normal') });
     const proxy = await startFaultProxy({ upstream: storm.origin });

@@ -160,7 +160,7 @@ describe.each(FRAMEWORKS)('job streams through %s', (name) => {
     expect(JSON.parse(read.events[2]?.data ?? '{}')).toEqual({ percent: 20 });
   });
 
-  describe('resume after a cut mid-stream (case 29)', () => {
+  describe('resume after a cut mid-stream', () => {
     const EVENT_COUNT = 40;
     const emitter =
       (pauseInMs: number): JobRunner =>
@@ -210,7 +210,7 @@ describe.each(FRAMEWORKS)('job streams through %s', (name) => {
     });
   });
 
-  it('keeps a silent job alive past the client idle timeout with heartbeat comments (case 34)', async () => {
+  it('keeps a silent job alive past the client idle timeout with heartbeat comments', async () => {
     const server = await startJobServer(
       async () => {
         await new Promise((resolve) => setTimeout(resolve, 900));
@@ -262,7 +262,7 @@ describe.each(FRAMEWORKS)('job streams through %s', (name) => {
     release();
   });
 
-  it('bounds the bytes buffered for a slow reader (case 36)', async () => {
+  it('bounds the bytes buffered for a slow reader', async () => {
     const EVENTS = 2000;
     const payload = 'p'.repeat(8 * 1024);
     const maxChunkBytes = 32 * 1024;
@@ -318,7 +318,7 @@ describe.each(FRAMEWORKS)('job streams through %s', (name) => {
     expect(result.maxBuffered).toBeLessThanOrEqual(maxChunkBytes + 10 * 1024 + 16 * 1024);
   }, 30_000);
 
-  describe('resync instead of silence (case 33)', () => {
+  describe('resync instead of silence', () => {
     const runner: JobRunner = async (job) => {
       for (let index = 1; index <= 20; index++) await job.emit('tick', { index });
       return 'done';
@@ -398,7 +398,7 @@ describe.each(FRAMEWORKS)('job streams through %s', (name) => {
     }
   });
 
-  describe('principal isolation (case 33)', () => {
+  describe('principal isolation', () => {
     it('never lets another principal read, resume, answer or cancel a job', async () => {
       const server = await startJobServer(async (job) => job.requestInput({ prompt: 'Go?', options: ['yes', 'no'] }));
       const snapshot = await startJob(server, ALICE);

@@ -178,7 +178,7 @@ describe.each(MANIFEST_ADAPTERS)('manifest route on %s', (framework) => {
     expect(await response.json()).toEqual({ pong: true });
   });
 
-  it('never reflects a canary Authorization in the body or headers (case 11)', async () => {
+  it('never reflects a canary Authorization in the body or headers', async () => {
     const { origin } = await start({ manifest });
     const canary = `canary-${randomUUID()}`;
     for (const method of ['GET', 'HEAD', 'POST']) {
@@ -300,7 +300,7 @@ describe.each(MANIFEST_ADAPTERS)('manifest route on %s', (framework) => {
     }
   });
 
-  it('refuses to start when an example holds a secret, naming the pointer (case 11)', async () => {
+  it('refuses to start when an example holds a secret, naming the pointer', async () => {
     const leaky = structuredClone(manifest);
     const parameters = leaky.tools[0]?.parameters as NonNullable<Manifest['tools'][number]['parameters']>;
     parameters['api_key'] = { type: 'string', in: 'header', example: 'sk_live_4eC39HqLyjWDarjtT1zdp7dc' };

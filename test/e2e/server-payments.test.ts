@@ -140,7 +140,7 @@ describe('Payments example API', () => {
     });
   });
 
-  describe('close_account idempotency (case 21)', () => {
+  describe('close_account idempotency', () => {
     const close = (payments: PaymentsServer, key: string | undefined, reason: string, headers: Record<string, string> = ADMIN, account = '12345') =>
       fetch(`${payments.baseUrl}/accounts/${account}/close`, {
         method: 'POST',

@@ -1,5 +1,5 @@
 /**
- * A small toxiproxy-style TCP proxy for tests (RELIABILITY.md L3): listens on 127.0.0.1:0 in front of
+ * A small toxiproxy-style TCP proxy for tests: listens on 127.0.0.1:0 in front of
  * an upstream on loopback and injects seedable faults ("toxics") into each connection.
  *
  * Toxics apply to one direction: `downstream` (upstream → client, the default: response bytes) or

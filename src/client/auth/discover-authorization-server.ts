@@ -28,7 +28,7 @@ export interface DiscoveredAuthorizationServer {
 /**
 The origins an API's credentials may travel to for OAuth: the API's own, and the one of the issuer
 the caller bound the credentials to. Every metadata request and every endpoint is checked against it
-before anything secret is sent (the M2 rule of the security review). @internal
+before anything secret is sent, so that no metadata document can steer a credential to a third origin. @internal
 */
 export interface AuthorizationBinding {
   /** The API's origin. */

@@ -92,7 +92,7 @@ export interface CallFailure extends CallEnvelopeBase {
 }
 
 /**
- * The one result shape of every call, success or failure (ARCHITECTURE.md §4). `call` resolves to it
+ * The one result shape of every call, success or failure (the call flow of `docs/architecture.md`). `call` resolves to it
  * rather than throwing for anything that happens to a well-formed call, so an orchestrator can hand
  * `text` (or `error`) straight back to the model. Narrow on `ok` to reach `error`.
  * @example

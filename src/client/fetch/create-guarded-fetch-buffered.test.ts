@@ -81,7 +81,7 @@ describe('fetchBuffered: the request and the body', () => {
   });
 });
 
-describe('fetchBuffered: SSRF policy and pinning (RELIABILITY cases 7 and 8)', () => {
+describe('fetchBuffered: SSRF policy and pinning', () => {
   it.each(['http://169.254.169.254/latest/meta-data', 'http://10.0.0.1/', 'http://localhost:1/', 'file:///etc/passwd'])('refuses %s before any socket is opened', async (url) => {
     expect((await errorOf(guarded().fetchBuffered(url, {}, LIMIT))).code).toBe('SSRF_BLOCKED');
     expect(dials).toEqual([]);
@@ -141,7 +141,7 @@ describe('fetchBuffered: timeouts name their phase and option', () => {
   });
 });
 
-describe('fetchBuffered: size cap (RELIABILITY case 24)', () => {
+describe('fetchBuffered: size cap', () => {
   it('stops a chunked body past the cap, naming the caller’s option', async () => {
     const big = createLargeBodyRoute(10 * 1024 * 1024);
     servers.a.routes.set('/big', big.route);
@@ -165,7 +165,7 @@ describe('fetchBuffered: size cap (RELIABILITY case 24)', () => {
   });
 });
 
-describe('fetchBuffered: redirects (RELIABILITY cases 9 and 25)', () => {
+describe('fetchBuffered: redirects', () => {
   const credentials = { authorization: 'Bearer tokA-canary', 'x-api-key': 'keyA-canary', accept: 'application/json' };
 
   it('returns the 3xx as is by default', async () => {

@@ -171,7 +171,7 @@ describe('followJobStatus over a stream', () => {
     expect((second?.timeInMs ?? 0) - (first?.timeInMs ?? 0)).toBeGreaterThanOrEqual(atLeastInMs - 5);
   });
 
-  it('reopens a silent stream after the idle timeout and resumes from the last id (case 34)', async () => {
+  it('reopens a silent stream after the idle timeout and resumes from the last id', async () => {
     const log = progressLog(3);
     const upstream = await serve({ log, retryInMs: 10, streamBehaviour: (index) => (index === 0 ? 'silent' : 'normal') });
     const outcome = await follow(upstream.origin, { options: { idleTimeoutInMs: 150 }, state: { lastEventId: '2' } });
@@ -209,7 +209,7 @@ describe('followJobStatus over a stream', () => {
     expect(events[2]).toMatchObject({ type: 'needs_input', prompt: 'Which?', options: ['a', 'b'], resolutionUrl: `${upstream.origin}/jobs/j1/respond` });
   });
 
-  it('ends with event-too-large when one line grows past the cap, without retrying (case 24)', async () => {
+  it('ends with event-too-large when one line grows past the cap, without retrying', async () => {
     const upstream = await serve({ log: [], streamBehaviour: () => ({ raw: `id: 1\ndata: ${'x'.repeat(5000)}` }) });
     const outcome = await follow(upstream.origin, { options: { maxEventSizeInChars: 1000 } });
     expect(outcome.error).toBeInstanceOf(JobError);
@@ -323,7 +323,7 @@ describe('followJobStatus fallbacks', () => {
   });
 });
 
-describe('followJobStatus terminal statuses on (re)connect (case 31)', () => {
+describe('followJobStatus terminal statuses on (re)connect', () => {
   it.each([
     { name: '404', behaviour: { status: 404 }, reason: 'refused' },
     { name: '410', behaviour: { status: 410 }, reason: 'refused' },
@@ -400,7 +400,7 @@ describe('followJobStatus lifecycle', () => {
   });
 });
 
-describe('followJobStatus SSE framing (case 30)', () => {
+describe('followJobStatus SSE framing', () => {
   const line = fc.string({ unit: 'binary', maxLength: 12 }).map((text) => text.replace(/[\r\n]/g, ''));
   const block = fc.record({
     name: fc.constantFrom('progress', 'warning', 'x-signal', undefined),
@@ -489,7 +489,7 @@ function parseJsonOrText(data: string): unknown {
   }
 }
 
-describe('followJobStatus completion under any interleaving (case 35)', () => {
+describe('followJobStatus completion under any interleaving', () => {
   it('runs the completion handler once whatever the order of chunks, cuts, reconnections and handler steps', async () => {
     const log = progressLog(3);
     const serialize = (after: number): string => log.map((event, index) => (index + 1 > after ? `id: ${index + 1}\nevent: ${event.event}\ndata: ${JSON.stringify(event.data)}\n\n` : '')).join('');
