@@ -31,7 +31,7 @@ export interface OriginCredentials {
 A user's OAuth tokens for one API (`OriginCredentials.user`). The client discovers the protected
 resource (the manifest's `auth.provider_discovery`, else the origin's RFC 9728 well-known URL) to
 find the token store key and the authorization server, under the same origin rule as client
-credentials. It sends the stored access token; refreshes it `refreshTokensBeforeExpiryInMs` before
+credentials. It sends the stored access token (kept in memory until it nears expiry); refreshes it `refreshTokensBeforeExpiryInMs` before
 it expires and after a 401 (one refresh for all concurrent calls of the process sharing the store),
 storing a rotated refresh token; and after a 403 `insufficient_scope` asks `onInsufficientScope` to
 authorize the union of the held and the required scopes, then repeats the request once. Without a

@@ -53,6 +53,9 @@ describe('resolveClientIdentity', () => {
     const none = await errorOf(resolveClientIdentity({ client: {}, as: { issuer }, redirectUri: 'http://127.0.0.1:1/callback', binding, fetch: server.fetch }));
     expect(none).toMatchObject({ code: 'AUTH_FAILED' });
     expect(none.message).toContain('pass a pre-registered `clientId`');
+    const notUrl = await errorOf(resolveClientIdentity({ client: { clientMetadataDocumentUrl: 'app.example/client.json' }, as: everything, redirectUri: 'http://127.0.0.1:1/callback', binding, fetch: server.fetch }));
+    expect(notUrl).toMatchObject({ code: 'AUTH_FAILED' });
+    expect(notUrl.message).toContain('must be an https URL with a path');
     expect(server.bodies).toEqual([]);
   });
 });
