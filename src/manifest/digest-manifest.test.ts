@@ -4,7 +4,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { AicapError } from '../errors/aicap-error.js';
 import { loadPayments, readFixture } from '../../test/fixtures/manifests/load-fixture.js';
-import { canonicalJson, digestManifest, digestText, digestTool } from './digest-manifest.js';
+import { canonicalJson, canonicalJsonOfParsed, digestManifest, digestText, digestTool } from './digest-manifest.js';
 import { parseJsonDocument } from './parse-manifest.js';
 
 const DIGEST_FORMAT = /^sha256-[A-Za-z0-9_-]{43}$/;
@@ -137,6 +137,37 @@ describe('canonicalJson: native serialisation matches the general RFC 8785 seria
       }),
       { numRuns: 3000 },
     );
+  });
+});
+
+describe('canonicalJsonOfParsed: parsed values serialised in place where they are in order', () => {
+  it('gives the general serialiser\'s text for parsed random JSON, sorted, unsorted and array-index keys included (property)', () => {
+    const key = fc.oneof(fc.string({ unit: 'binary' }), fc.constantFrom('a', 'b', 'z', '0', '1', '10', '9', '4294967295', '01', 'é', '\ud83d\ude00'));
+    const value = fc.letrec((tie) => ({
+      node: fc.oneof({ depthSize: 'small' }, fc.double({ noNaN: true, noDefaultInfinity: true }), fc.integer(), fc.boolean(), fc.constant(null), fc.string({ unit: 'binary' }), fc.array(tie('node'), { maxLength: 4 }), fc.dictionary(key, tie('node'), { maxKeys: 5 })),
+    })).node;
+    fc.assert(
+      fc.property(value, fc.boolean(), (input, sortFirst) => {
+        // Half the documents arrive with their keys already in canonical order, as a canonical server sends them.
+        const parsed: unknown = JSON.parse(sortFirst ? canonicalize(input)! : JSON.stringify(input));
+        let expected: string | Error;
+        try {
+          expected = canonicalize(parsed)!;
+        } catch (error) {
+          expected = error as Error;
+        }
+        if (expected instanceof Error) expect(() => canonicalJsonOfParsed(parsed)).toThrow(/cannot be canonicalized/);
+        else expect(canonicalJsonOfParsed(parsed)).toBe(expected);
+      }),
+      { numRuns: 3000 },
+    );
+  });
+
+  it('leaves the value it was given unchanged', () => {
+    const text = '{"b":{"y":1,"x":[{"d":1,"c":2}]},"a":{"k":"v"}}';
+    const parsed: unknown = JSON.parse(text);
+    expect(canonicalJsonOfParsed(parsed)).toBe('{"a":{"k":"v"},"b":{"x":[{"c":2,"d":1}],"y":1}}');
+    expect(JSON.stringify(parsed)).toBe(text);
   });
 });
 

@@ -16,7 +16,20 @@ import { reachableDefinitions } from './reachable-definitions.js';
  * enumerate those first) take the general serialiser.
  */
 export function canonicalJson(value: unknown): string {
-  const sorted = sortedCopy(value, 0);
+  return canonicalText(value, false);
+}
+
+/**
+ * {@link canonicalJson} of a value `JSON.parse` built (a manifest as the parser returns it): the same
+ * text, with the parts already in canonical order serialised in place instead of copied first.
+ * @internal
+ */
+export function canonicalJsonOfParsed(value: unknown): string {
+  return canonicalText(value, true);
+}
+
+function canonicalText(value: unknown, reuse: boolean): string {
+  const sorted = sortedCopy(value, 0, reuse);
   if (sorted !== NOT_PLAIN) {
     const text = JSON.stringify(sorted);
     if (text !== undefined) return text;
@@ -37,8 +50,13 @@ const ARRAY_INDEX = /^(?:0|[1-9]\d{0,9})$/;
 // Far deeper than any document the parser accepts: a cycle ends here and takes the general serialiser, which names it.
 const MAX_COPY_DEPTH = 1_000;
 
-/** A copy of plain JSON data with object keys in RFC 8785 order, or {@link NOT_PLAIN}. */
-function sortedCopy(value: unknown, depth: number): unknown {
+/**
+ * A copy of plain JSON data with object keys in RFC 8785 order, or {@link NOT_PLAIN}. With `reuse`
+ * (for values `JSON.parse` built, which hold no getters or proxies that could answer differently
+ * when serialised), objects and arrays that are already in order are returned as they are and only
+ * what is out of order is rebuilt: copying every object was most of a digest's cost.
+ */
+function sortedCopy(value: unknown, depth: number, reuse: boolean): unknown {
   switch (typeof value) {
     case 'string':
       return (value as string & { isWellFormed(): boolean }).isWellFormed() ? value : NOT_PLAIN;
@@ -53,35 +71,66 @@ function sortedCopy(value: unknown, depth: number): unknown {
   }
   if (value === null) return null;
   if (depth > MAX_COPY_DEPTH) return NOT_PLAIN;
-  if (Array.isArray(value)) {
-    const copy = new Array<unknown>(value.length);
-    for (let index = 0; index < value.length; index++) {
-      const item: unknown = value[index];
-      // Both serialisers write a missing element as null.
-      const element = item === undefined || typeof item === 'symbol' ? null : sortedCopy(item, depth + 1);
-      if (element === NOT_PLAIN) return NOT_PLAIN;
-      copy[index] = element;
-    }
-    return copy;
+  return Array.isArray(value) ? sortedArray(value as unknown[], depth, reuse) : sortedObject(value, depth, reuse);
+}
+
+function sortedArray(value: readonly unknown[], depth: number, reuse: boolean): unknown {
+  let copy: unknown[] | undefined = reuse ? undefined : [];
+  for (let index = 0; index < value.length; index++) {
+    const item: unknown = value[index];
+    // Both serialisers write a missing element as null.
+    const element = item === undefined || typeof item === 'symbol' ? null : sortedCopy(item, depth + 1, reuse);
+    if (element === NOT_PLAIN) return NOT_PLAIN;
+    // A hole reads as undefined too: `!(index in value)` keeps a sparse array from passing as it is.
+    if (copy === undefined && (element !== item || !(index in value))) copy = value.slice(0, index);
+    if (copy !== undefined) copy.push(element);
   }
+  return copy ?? value;
+}
+
+function sortedObject(value: object, depth: number, reuse: boolean): unknown {
   const prototype: unknown = Object.getPrototypeOf(value);
   if ((prototype !== Object.prototype && prototype !== null) || typeof (value as { toJSON?: unknown }).toJSON === 'function') return NOT_PLAIN;
   const record = value as Record<string, unknown>;
-  const keys = Object.keys(record).sort();
-  const copy: Record<string, unknown> = {};
+  const keys = Object.keys(record);
+  let changed = !reuse;
+  for (let index = 1; index < keys.length; index++) {
+    if (keys[index - 1]! > keys[index]!) {
+      changed = true;
+      break;
+    }
+  }
+  if (changed) keys.sort();
+  // A null prototype is written the same but must not be handed on as it is (it is not plain for every reader).
+  if (prototype === null) changed = true;
+  const children = new Array<unknown>(keys.length);
   let written = 0;
-  for (const key of keys) {
+  for (let index = 0; index < keys.length; index++) {
+    const key = keys[index]!;
     const child = record[key];
-    if (child === undefined || typeof child === 'symbol') continue;
+    if (child === undefined || typeof child === 'symbol') {
+      changed = true;
+      continue;
+    }
     // An index key is enumerated first whatever the insertion order: fine only where it sorts first anyway.
     // `__proto__` would set the copy's prototype instead of a member.
-    if (key === '__proto__' || !(key as string & { isWellFormed(): boolean }).isWellFormed() || (written > 0 && ARRAY_INDEX.test(key))) return NOT_PLAIN;
+    if (key === '__proto__' || !(key as string & { isWellFormed(): boolean }).isWellFormed() || (written > 0 && isArrayIndexLike(key))) return NOT_PLAIN;
     written++;
-    const element = sortedCopy(child, depth + 1);
+    const element = sortedCopy(child, depth + 1, reuse);
     if (element === NOT_PLAIN) return NOT_PLAIN;
-    copy[key] = element;
+    if (element !== child) changed = true;
+    children[index] = element;
   }
+  if (!changed) return value;
+  const copy: Record<string, unknown> = {};
+  for (let index = 0; index < keys.length; index++) if (children[index] !== undefined) copy[keys[index]!] = children[index];
   return copy;
+}
+
+/** {@link ARRAY_INDEX}, with a first-character test that spares the expression for nearly every key. */
+function isArrayIndexLike(key: string): boolean {
+  const first = key.charCodeAt(0);
+  return first >= 0x30 && first <= 0x39 && ARRAY_INDEX.test(key);
 }
 
 /** `sha256-<base64url>` of some text's UTF-8 bytes. */

@@ -9,7 +9,7 @@ import { join, resolve } from 'node:path';
 import canonicalize from 'canonicalize';
 import { describe, expect, it } from 'vitest';
 import { scanManifest } from '../../src/client/trust/scan-manifest.js';
-import { canonicalJson, digestManifest, digestText, digestTool } from '../../src/manifest/digest-manifest.js';
+import { canonicalJson, canonicalJsonOfParsed, digestManifest, digestText, digestTool } from '../../src/manifest/digest-manifest.js';
 import type { Manifest } from '../../src/manifest/manifest-v0.js';
 import { parseJsonDocument } from '../../src/manifest/parse-manifest.js';
 import { StrictJsonParser } from '../../src/manifest/strict-json-parser.js';
@@ -45,6 +45,8 @@ describe.skipIf(!available)(`manifest reading, digest and scan match their refer
       expect(JSON.stringify(value)).toBe(JSON.stringify(reference));
       const canonical = canonicalize(value)!;
       expect(canonicalJson(value)).toBe(canonical);
+      expect(canonicalJsonOfParsed(value)).toBe(canonical);
+      expect(canonicalJsonOfParsed(JSON.parse(canonical))).toBe(canonical);
       expect(digestManifest(value)).toBe(digestText(canonical));
       for (const tool of value.tools) expect(digestTool(tool)).toBe(digestText(canonicalize(tool)!));
       const findings = scanManifest(value).findings;

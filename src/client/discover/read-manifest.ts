@@ -1,7 +1,7 @@
 import { AicapError } from '../../errors/aicap-error.js';
 import { ManifestValidationError } from '../../errors/manifest-validation-error.js';
 import { isJsonMediaType, mediaTypeOf } from '../../internal/parse-media-type.js';
-import { digestManifest } from '../../manifest/digest-manifest.js';
+import { canonicalJsonOfParsed, digestText } from '../../manifest/digest-manifest.js';
 import { MANIFEST_MEDIA_TYPE, type Manifest } from '../../manifest/manifest-v0.js';
 import { parseManifest } from '../../manifest/parse-manifest.js';
 import { defaultManifestMaxSizeInBytes } from '../../manifest/manifest-size-limit.js';
@@ -49,7 +49,7 @@ export function readManifestOnce(context: ClientContext, result: CachedFetchResu
   const known = reads.get(result.url);
   if (known && known.contentType === contentType && sameBytes(known.body, result.body)) return known;
   const manifest = readManifest(context, result);
-  const read: ReadManifest = { body: result.body, contentType, manifest, scanFindings: scanManifest(manifest, scanOptionsOf(context.options.trust)).findings, digest: digestManifest(manifest) };
+  const read: ReadManifest = { body: result.body, contentType, manifest, scanFindings: scanManifest(manifest, scanOptionsOf(context.options.trust)).findings, digest: digestText(canonicalJsonOfParsed(manifest)) };
   reads.set(result.url, read);
   return read;
 }
