@@ -15,7 +15,7 @@ describe('createManifestHandler', () => {
   it.each<[string, CreateManifestHandlerOptions, RegExp]>([
     ['neither manifest nor load', {}, /exactly one of the `manifest` and `load`/],
     ['both manifest and load', { manifest, load: () => manifest }, /exactly one of the `manifest` and `load`/],
-    ['a relative path', { manifest, path: 'well-known' }, /`path` option must start with "\/"/],
+    ['a relative path', { manifest, path: 'well-known' }, /`path` option must be a path starting with "\/", got "well-known"/],
     ['requireAuth without resolveScopes', { manifest, requireAuth: true }, /`requireAuth` option needs `resolveScopes`/],
     ['public caching of per-credential variants', { manifest, resolveScopes: () => [], cacheControl: 'public, max-age=60' }, /`cacheControl` option must not be `public`/],
     ['a line break in cacheControl', { manifest, cacheControl: 'max-age=60\r\nSet-Cookie: a=b' }, /`cacheControl` option must be a valid HTTP header value/],

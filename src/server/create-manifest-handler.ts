@@ -1,4 +1,5 @@
 import { AicapError } from '../errors/aicap-error.js';
+import { invalidOptionError } from '../errors/invalid-option-error.js';
 import { assertValidManifest } from '../manifest/assert-valid-manifest.js';
 import { WELL_KNOWN_PATH, type Manifest } from '../manifest/manifest-v0.js';
 import { filterManifestByScopes } from './filter-manifest-by-scopes.js';
@@ -162,7 +163,7 @@ export function createManifestHandler(options: CreateManifestHandlerOptions): Ma
     throw new AicapError('INVALID_OPTION', 'createManifestHandler needs exactly one of the `manifest` and `load` options.');
   }
   const path = options.path ?? WELL_KNOWN_PATH;
-  if (!path.startsWith('/')) throw new AicapError('INVALID_OPTION', `The \`path\` option must start with "/", got ${JSON.stringify(path)}.`);
+  if (!path.startsWith('/')) throw invalidOptionError('path', 'a path starting with "/"', path);
   const variants = options.resolveScopes;
   if (options.requireAuth && !variants) {
     throw new AicapError('INVALID_OPTION', 'The `requireAuth` option needs `resolveScopes`, which tells the handler whether a request carries a valid credential.');
@@ -177,7 +178,7 @@ export function createManifestHandler(options: CreateManifestHandlerOptions): Ma
   // These go into every answer's headers, which are prepared once: a bad value must fail here, not on each request.
   for (const [option, value] of [['cacheControl', cacheControl], ['cors.origin', cors?.origin], ['requireAuth.challenge', challenge]] as const) {
     if (value !== undefined && !HEADER_VALUE.test(value)) {
-      throw new AicapError('INVALID_OPTION', `The \`${option}\` option must be a valid HTTP header value (no line breaks or control characters), got ${JSON.stringify(value)}.`);
+      throw invalidOptionError(option, 'a valid HTTP header value (no line breaks or control characters)', value);
     }
   }
   const vary: Record<string, string> = variants ? { Vary: 'Authorization' } : {};

@@ -1,4 +1,4 @@
-import { AicapError } from '../errors/aicap-error.js';
+import { checkIntegerOption, checkNumberOption } from '../errors/invalid-option-error.js';
 import type { CatalogTool } from './create-catalog.js';
 import { parseRequest } from './selection/parse-request.js';
 import { scoreTools } from './selection/score-tools.js';
@@ -96,15 +96,8 @@ function pathDepth(tool: CatalogTool): number {
 
 /** Checks and defaults the options shared by {@link selectTools} and `selectToolsWithEmbeddings`. */
 export function checkSelectOptions(options: SelectToolsOptions): Required<SelectToolsOptions> {
-  const limit = options.limit ?? 5;
-  if (!Number.isSafeInteger(limit) || limit < 1) throw new AicapError('INVALID_OPTION', `\`limit\` must be a positive integer, got ${JSON.stringify(limit)}.`);
-  const avoidPenalty = options.avoidPenalty ?? 0.6;
-  if (typeof avoidPenalty !== 'number' || !Number.isFinite(avoidPenalty) || avoidPenalty < 0) {
-    throw new AicapError('INVALID_OPTION', `\`avoidPenalty\` must be a number ≥ 0, got ${JSON.stringify(avoidPenalty)}.`);
-  }
-  const smallCatalogSize = options.smallCatalogSize ?? 10;
-  if (!Number.isSafeInteger(smallCatalogSize) || smallCatalogSize < 0) {
-    throw new AicapError('INVALID_OPTION', `\`smallCatalogSize\` must be a whole number ≥ 0, got ${JSON.stringify(smallCatalogSize)}.`);
-  }
+  const limit = checkIntegerOption('limit', options.limit ?? 5, { minimum: 1 });
+  const avoidPenalty = checkNumberOption('avoidPenalty', options.avoidPenalty ?? 0.6, { minimum: 0 });
+  const smallCatalogSize = checkIntegerOption('smallCatalogSize', options.smallCatalogSize ?? 10);
   return { limit, avoidPenalty, smallCatalogSize };
 }

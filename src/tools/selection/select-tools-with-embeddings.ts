@@ -1,4 +1,5 @@
 import { AicapError } from '../../errors/aicap-error.js';
+import { checkNumberOption, invalidOptionError } from '../../errors/invalid-option-error.js';
 import type { CatalogTool } from '../create-catalog.js';
 import { checkSelectOptions, compareSelected, type SelectedTool, type SelectToolsOptions } from '../select-tools.js';
 import { parseRequest } from './parse-request.js';
@@ -45,11 +46,10 @@ const MAX_TOOL_TEXT_LENGTH = 1000;
 export async function selectToolsWithEmbeddings(tools: readonly CatalogTool[], request: string, options: SelectToolsWithEmbeddingsOptions): Promise<SelectedTool[]> {
   const { limit, avoidPenalty } = checkSelectOptions(options);
   const { embed } = options;
-  if (typeof embed !== 'function') throw new AicapError('INVALID_OPTION', '`embed` must be a function from texts to vectors, e.g. async (texts) => vectors.');
-  const semanticWeight = options.semanticWeight ?? 0.5;
-  if (typeof semanticWeight !== 'number' || !(semanticWeight >= 0 && semanticWeight <= 1)) throw new AicapError('INVALID_OPTION', `\`semanticWeight\` must be a number from 0 to 1, got ${JSON.stringify(semanticWeight)}.`);
+  if (typeof embed !== 'function') throw invalidOptionError('embed', 'a function from texts to vectors, e.g. async (texts) => vectors', embed);
+  const semanticWeight = checkNumberOption('semanticWeight', options.semanticWeight ?? 0.5, { minimum: 0, maximum: 1 });
   const fusionConstant = options.fusionConstant ?? 60;
-  if (typeof fusionConstant !== 'number' || !(fusionConstant > 0) || !Number.isFinite(fusionConstant)) throw new AicapError('INVALID_OPTION', `\`fusionConstant\` must be a positive number, got ${JSON.stringify(fusionConstant)}.`);
+  if (typeof fusionConstant !== 'number' || !(fusionConstant > 0) || !Number.isFinite(fusionConstant)) throw invalidOptionError('fusionConstant', 'a finite number > 0', fusionConstant);
   if (tools.length === 0) return [];
   const [vectors, [requestVector]] = await Promise.all([vectorsOf(tools, embed), embed([request]).then((result) => checkVectors(result, 1))]);
   if (requestVector!.length !== vectors[0]!.length) throw new AicapError('INVALID_OPTION', `\`embed\` returned a vector of ${requestVector!.length} numbers for the request and of ${vectors[0]!.length} for the tools; use one model for both.`);
