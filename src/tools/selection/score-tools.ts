@@ -29,6 +29,12 @@ const COLLECTION_FOR_REFERENCE = 0.85;
 // A resource the request names only after a preposition ("remove Dana from project 4545") is where the
 // action happens, not what it acts on: it counts this share of a mention of the object itself.
 const CONTEXT_CREDIT = 0.35;
+// Each distinctive path word the request never mentions makes a tool more specific than what was asked:
+// "delete the repository acme/scratch" is not about an org's teams (`/orgs/{org}/teams/…/repos/…`).
+const CONTEXT_NOT_MENTIONED = 0.92;
+const MIN_CONTEXT_FACTOR = 0.7;
+// Path words an argument value stands for: `owner/repo` mentions the repository.
+const VALUE_MENTIONS: Partial<Record<string, readonly string[]>> = { repository: ['repo', 'repository', 'owner'] };
 // The weight of `intent.when` in the index, applied to `avoid_when` matches as well.
 const AVOID_FIELD_WEIGHT = 2;
 
@@ -104,6 +110,11 @@ function mentions(requestTerms: Iterable<string>, term: string): boolean {
   return false;
 }
 
+function mentionedByValue(request: ParsedRequest, term: string): boolean {
+  for (const kind of request.valueKinds) if (VALUE_MENTIONS[kind]?.includes(term)) return true;
+  return false;
+}
+
 /** Multiplier from the action class and from argument values that fit the tool's parameters. */
 function structuralFactor(tool: IndexedTool, request: ParsedRequest, mentionCredit: (term: string) => number): number {
   let factor = 1;
@@ -112,6 +123,9 @@ function structuralFactor(tool: IndexedTool, request: ParsedRequest, mentionCred
     const share = tool.objectTerms.reduce((sum, term) => sum + mentionCredit(term), 0) / tool.objectTerms.length;
     factor *= OBJECT_NOT_MENTIONED + (1 - OBJECT_NOT_MENTIONED) * share;
   }
+  let contextFactor = 1;
+  for (const term of tool.contextTerms) if (mentionCredit(term) === 0 && !mentionedByValue(request, term)) contextFactor *= CONTEXT_NOT_MENTIONED;
+  factor *= Math.max(contextFactor, MIN_CONTEXT_FACTOR);
   if (tool.itemEndpoint && request.parameterNouns.size === 0 && tool.objectTerms.some((term) => request.plurals.has(term))) factor *= ITEM_FOR_PLURAL;
   if (!tool.itemEndpoint && tool.actionClass !== 'create' && tool.objectTerms.some((term) => request.parameterNouns.has(term))) factor *= COLLECTION_FOR_REFERENCE;
   let nounMatches = 0;

@@ -21,6 +21,8 @@ const FIELD_WEIGHTS = {
   parameters: 0.4,
 } as const;
 type Field = keyof typeof FIELD_WEIGHTS;
+/** Largest share of a catalog's tools a path word may occur in and still set a tool apart. */
+const DISTINCTIVE_SHARE = 0.3;
 // A term found in several fields counts a little more than in its best one alone.
 const OTHER_FIELD_SHARE = 0.2;
 
@@ -30,6 +32,11 @@ export interface IndexedTool {
   actionClass: ActionClass;
   /** Stemmed words of the resource it acts on, lexicon synonyms included (`repo` → repository). */
   objectTerms: string[];
+  /**
+   * Stemmed words of the other path segments that set it apart (in at most {@link DISTINCTIVE_SHARE}
+   * of the catalog's tools): `/orgs/{org}/teams/{team_slug}/repos/…` is about an org's teams.
+   */
+  contextTerms: string[];
   /** Whether its path ends with a parameter: it acts on one item (`/issues/{issue_number}`). */
   itemEndpoint: boolean;
   /** Stemmed words of the names of its parameters, each after a space: " issu number owner repo". */
@@ -127,6 +134,7 @@ function buildToolIndex(tools: readonly CatalogTool[]): ToolIndex {
     return {
       actionClass: profile.actionClass,
       objectTerms: fields.object,
+      contextTerms: profile.context,
       itemEndpoint: /\}$/.test(tool.path.split('#')[0]!),
       parameterText: ` ${parameterWords.flat().join(' ')}`,
       takesRepository: parameterNames.includes('owner') && parameterNames.includes('repo'),
@@ -135,6 +143,8 @@ function buildToolIndex(tools: readonly CatalogTool[]): ToolIndex {
     };
   });
   const count = tools.length;
+  // Words most tools share (`api`, `v1`, `accounts`) do not set a tool apart.
+  for (const tool of indexed) tool.contextTerms = [...new Set(tool.contextTerms)].filter((term) => (postings.get(term)?.length ?? 0) <= DISTINCTIVE_SHARE * count);
   const inverseFrequency = new Map<string, number>();
   for (const [term, list] of postings) inverseFrequency.set(term, Math.log(1 + (count - list.length + 0.5) / (list.length + 0.5)));
   const sortedTerms = [...postings.keys()].sort();
