@@ -12,6 +12,7 @@
 
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { createRequire } from 'node:module';
 import type { TokenGrant } from './create-api-auth.js';
 import { createMemoryAdapter } from './create-memory-adapter.js';
 import { createInteractionRoutes, DEMO_USERS, DEVICE_FLOW_PAGES, type DemoUser } from './create-interaction-routes.js';
@@ -72,14 +73,28 @@ const ROUTES = {
 const DEVICE_CODE_GRANT = 'urn:ietf:params:oauth:grant-type:device_code';
 const USER_GRANT_TYPES = ['authorization_code', 'refresh_token', DEVICE_CODE_GRANT];
 
-/**
- * Starts the authorization server, or resolves to `undefined` when `oidc-provider` is not installed.
- * Fails early on options that are not positive integers.
- */
+/** Whether `oidc-provider` can be loaded from here, checked without loading it (loading it takes a while). */
+export function isAuthorizationServerInstalled(): boolean {
+  try {
+    createRequire(import.meta.url).resolve('oidc-provider');
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The lifetimes in seconds, defaults applied; throws a `TypeError` for one that is not a positive integer. */
+export function resolveTokenLifetimes(options: AuthorizationServerOptions): { accessTokenTtlInSeconds: number; refreshTokenTtlInSeconds: number; deviceCodeTtlInSeconds: number } {
+  return {
+    accessTokenTtlInSeconds: positiveInteger(options.accessTokenTtlInSeconds, 600, 'accessTokenTtlInSeconds'),
+    refreshTokenTtlInSeconds: positiveInteger(options.refreshTokenTtlInSeconds, 86_400, 'refreshTokenTtlInSeconds'),
+    deviceCodeTtlInSeconds: positiveInteger(options.deviceCodeTtlInSeconds, 600, 'deviceCodeTtlInSeconds'),
+  };
+}
+
+/** Starts the authorization server, or resolves to `undefined` when `oidc-provider` cannot be loaded. */
 export async function createAuthorizationServer(options: CreateAuthorizationServerOptions): Promise<AuthorizationServer | undefined> {
-  const accessTokenTtlInSeconds = positiveInteger(options.accessTokenTtlInSeconds, 600, 'accessTokenTtlInSeconds');
-  const refreshTokenTtlInSeconds = positiveInteger(options.refreshTokenTtlInSeconds, 86_400, 'refreshTokenTtlInSeconds');
-  const deviceCodeTtlInSeconds = positiveInteger(options.deviceCodeTtlInSeconds, 600, 'deviceCodeTtlInSeconds');
+  const { accessTokenTtlInSeconds, refreshTokenTtlInSeconds, deviceCodeTtlInSeconds } = resolveTokenLifetimes(options);
   let oidc: OidcProviderModule;
   try {
     // A specifier in a variable: the package is optional here and ships no types of its own.

@@ -17,7 +17,7 @@ import { WELL_KNOWN_PATH, type Manifest } from 'aicap';
 import { CATALOG_PATH, createCatalogHandler, createJobStreams, createManifestHandler, createMemoryJobEventStore, toNodeListener, type JobEventStore, type JobStreams } from 'aicap/server';
 import { createApiAuth, headerValue, type TokenGrant } from './create-api-auth.js';
 import { BASE_PATH, createApiRoutes, type LedgerEntry } from './create-api-routes.js';
-import { createAuthorizationServer, type AuthorizationServer, type AuthorizationServerOptions } from './create-authorization-server.js';
+import { createAuthorizationServer, isAuthorizationServerInstalled, resolveTokenLifetimes, type AuthorizationServer, type AuthorizationServerOptions } from './create-authorization-server.js';
 import { createOAuthRoutes, delegateToAuthorizationServer, PROTECTED_RESOURCE_PATH, type CreateOAuthRoutesOptions } from './create-oauth-routes.js';
 import { createPaymentsData } from './payments-data.js';
 import { readRequestBody, RequestBodyError } from './read-request-body.js';
@@ -136,11 +136,14 @@ export async function startPaymentsServer(options: StartPaymentsServerOptions = 
   let origin = '';
   let resolveOrigin: (value: string) => void = () => undefined;
   const originKnown = new Promise<string>((resolve) => (resolveOrigin = resolve));
-  const authorizationServer = originKnown.then((known) =>
-    options.authorization === false ? undefined : createAuthorizationServer({ ...options.authorization, issuer: known, resource: `${known}${BASE_PATH}`, scopes }),
-  );
-  // Not awaited by requests before it settles; a failure surfaces from startPaymentsServer.
-  authorizationServer.catch(() => undefined);
+  const authorization = options.authorization === false ? undefined : (options.authorization ?? {});
+  if (authorization) resolveTokenLifetimes(authorization);
+  const userAuthorization = authorization !== undefined && isAuthorizationServerInstalled();
+  // Loaded on first need (an /oauth request, an unknown token): starting without it is faster, and
+  // the demo and the benchmarks never need it.
+  let authorizationServer: Promise<AuthorizationServer | undefined> | undefined;
+  const authorizationServerOnce = (): Promise<AuthorizationServer | undefined> =>
+    (authorizationServer ??= userAuthorization ? originKnown.then((known) => createAuthorizationServer({ ...authorization, issuer: known, resource: `${known}${BASE_PATH}`, scopes })) : Promise.resolve(undefined));
   // The served manifest points at this server: its API under /v2 and its RFC 9728 protected-resource metadata.
   const manifestReady = originKnown.then(
     (known): Manifest => ({
@@ -151,7 +154,7 @@ export async function startPaymentsServer(options: StartPaymentsServerOptions = 
   );
   const auth = createApiAuth({
     rateLimit: options.rateLimit ?? { requests: 1000, windowInMs: 60_000 },
-    resolveToken: (token) => resolveToken(token, tokens, authorizationServer),
+    resolveToken: (token) => resolveToken(token, tokens, authorizationServerOnce),
     resourceMetadataUrl: () => `${origin}${PROTECTED_RESOURCE_PATH}${BASE_PATH}`,
   });
   const jobs = createJobStreams({
@@ -163,7 +166,7 @@ export async function startPaymentsServer(options: StartPaymentsServerOptions = 
   });
   const ledger: LedgerEntry[] = [];
   const requestLog: RequestLogEntry[] = [];
-  const oauth: CreateOAuthRoutesOptions = { origin: () => origin, basePath: BASE_PATH, scopes, tokens, authorizationServer: () => authorizationServer };
+  const oauth: CreateOAuthRoutesOptions = { origin: () => origin, basePath: BASE_PATH, scopes, tokens, authorizationServer: authorizationServerOnce };
   const listener = createPaymentsListener({
     requestLog,
     oauth,
@@ -191,10 +194,8 @@ export async function startPaymentsServer(options: StartPaymentsServerOptions = 
   // Every absolute URL the API hands out uses the origin its clients reach it by.
   origin = options.publicUrl === undefined ? listeningOrigin : new URL(options.publicUrl).origin;
   resolveOrigin(origin);
-  let userAuthorization: boolean;
   try {
     await listener.manifest.ready;
-    userAuthorization = (await authorizationServer) !== undefined;
   } catch (error) {
     server.close();
     throw error;
@@ -219,10 +220,9 @@ export async function startPaymentsServer(options: StartPaymentsServerOptions = 
 }
 
 /** Fixed and client-credentials tokens first, then the user authorization server's. */
-async function resolveToken(token: string, tokens: Record<string, readonly string[]>, authorizationServer: Promise<AuthorizationServer | undefined>): Promise<TokenGrant | undefined> {
+async function resolveToken(token: string, tokens: Record<string, readonly string[]>, authorizationServer: () => Promise<AuthorizationServer | undefined>): Promise<TokenGrant | undefined> {
   if (Object.hasOwn(tokens, token)) return { principal: token, scopes: tokens[token]! };
-  const server = await authorizationServer.catch(() => undefined);
-  return server?.resolveToken(token);
+  return (await authorizationServer())?.resolveToken(token);
 }
 
 interface PaymentsListenerOptions {

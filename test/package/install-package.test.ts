@@ -175,12 +175,13 @@ describe.skipIf(skipInstallTests)(`installed from a git URL (${skipInstallTests 
     project = join(workspace, 'project');
     mkdirSync(project);
     writeFileSync(join(project, 'package.json'), '{ "name": "consumer", "version": "1.0.0", "private": true, "type": "module" }\n');
-    install = await run('npm', ['install', `git+file://${clone}`], project, 900_000, true);
-  }, 960_000);
+    // npm installs the development dependencies in a copy of the clone, builds, packs and installs the result.
+    install = await run('npm', ['install', `git+file://${clone}`], project, 1_200_000, true);
+  }, 1_260_000);
 
   afterAll(() => {
     if (workspace !== undefined) rmSync(workspace, { recursive: true, force: true });
-  });
+  }, 180_000);
 
   it('builds dist/ through prepare, then imports, runs npx aicap --version and the demo', async () => {
     expect(install.code, install.stderr.slice(-4_000)).toBe(0);
