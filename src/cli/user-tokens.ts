@@ -38,8 +38,9 @@ export async function credentialsWithStoredLogin(io: RedactingIo | CliIo, target
   } catch {
     return given;
   }
+  const store = openTokenStore(io);
+  if (typeof store === 'number') return store;
   try {
-    const store = openTokenStore();
     // Without a token file nobody logged in: nothing to read, no key file to look for.
     if (!existsSync(store.filePath)) return given;
     const login = await findStoredLogin(store, origin, target);
@@ -68,9 +69,14 @@ export function redactStoredTokens(io: RedactingIo, login: StoredTokenEntry): vo
   for (const tokens of login.tokens) for (const secret of [tokens.accessToken, tokens.refreshToken]) if (secret !== undefined) io.redactor.addSecret(secret);
 }
 
-/** The token store of `aicap login` (`AICAP_TOKEN_FILE`, `AICAP_TOKEN_KEY`); throws `INVALID_OPTION` for a bad key. */
-export function openTokenStore(): EncryptedFileTokenStore {
-  return createEncryptedFileTokenStore();
+/** The token store of `aicap login` (`AICAP_TOKEN_FILE`, `AICAP_TOKEN_KEY`), or 2 after printing why (a bad `AICAP_TOKEN_KEY`). */
+export function openTokenStore(io: CliIo): EncryptedFileTokenStore | number {
+  try {
+    return createEncryptedFileTokenStore();
+  } catch (error) {
+    io.error(cliErrorMessage(error));
+    return 2;
+  }
 }
 
 function sameOrigin(url: string, origin: string): boolean {

@@ -1,12 +1,9 @@
-import { createClient, type DiscoveredService } from '../../client/index.js';
-import { createEncryptedFileTokenStore, type EncryptedFileTokenStore } from '../../client/oauth/create-encrypted-file-token-store.js';
+import { completeUserAuthorization, createClient, createLoopbackRedirectReceiver, startUserAuthorization, type DiscoveredService, type TokenSet } from '../../client/index.js';
+import type { EncryptedFileTokenStore } from '../../client/oauth/create-encrypted-file-token-store.js';
 import { authorizeWithDeviceCode } from '../../client/oauth/device-authorization.js';
-import { createLoopbackRedirectReceiver } from '../../client/oauth/create-loopback-redirect-receiver.js';
-import { completeUserAuthorization } from '../../client/oauth/complete-user-authorization.js';
-import { startUserAuthorization } from '../../client/oauth/start-user-authorization.js';
 import { createAuthorizationBinding, discoverAuthorizationServer } from '../../client/auth/discover-authorization-server.js';
-import type { TokenSet } from '../../client/oauth/token-store.js';
 import { DEFAULT_TOKEN_USER } from '../../client/oauth/token-store.js';
+import { defaultManifestMaxSizeInBytes } from '../../manifest/manifest-size-limit.js';
 import type { CliCommand, CliIo } from '../cli-io.js';
 import { cliErrorMessage } from '../cli-error-message.js';
 import { DEFAULT_TIMEOUT_IN_MS, TRUST_FLAGS, clientOptionsFromFlags } from '../network-flags.js';
@@ -14,7 +11,7 @@ import { openBrowser } from '../open-browser.js';
 import { parseCommandLine, readWholeNumberOption } from '../parse-command-line.js';
 import { createRedactingIo, type RedactingIo } from '../redacting-io.js';
 import { terminalSafeText } from '../terminal-safe-text.js';
-import { TOKEN_FILE_ENVIRONMENT, protectedResourceMetadataUrl } from '../user-tokens.js';
+import { TOKEN_FILE_ENVIRONMENT, openTokenStore, protectedResourceMetadataUrl } from '../user-tokens.js';
 
 const DEFAULT_LOGIN_TIMEOUT_IN_MS = 300_000;
 
@@ -77,15 +74,10 @@ export const loginCommand: CliCommand = {
     }
     const timeoutInMs = readWholeNumberOption(io, 'timeout', values.timeout, { fallback: DEFAULT_LOGIN_TIMEOUT_IN_MS, min: 1, unit: 'milliseconds' });
     if (timeoutInMs === undefined) return 2;
-    const clientOptions = clientOptionsFromFlags(io, { timeoutInMs: Math.min(timeoutInMs, DEFAULT_TIMEOUT_IN_MS), maxSizeInBytes: Number.MAX_SAFE_INTEGER }, values['allow-origin']);
+    const clientOptions = clientOptionsFromFlags(io, { timeoutInMs: Math.min(timeoutInMs, DEFAULT_TIMEOUT_IN_MS), maxSizeInBytes: defaultManifestMaxSizeInBytes }, values['allow-origin']);
     if (clientOptions === undefined) return 2;
-    let store: EncryptedFileTokenStore;
-    try {
-      store = createEncryptedFileTokenStore();
-    } catch (error) {
-      io.error(cliErrorMessage(error));
-      return 2;
-    }
+    const store = openTokenStore(io);
+    if (typeof store === 'number') return store;
     const client = createClient(clientOptions);
     try {
       let service: DiscoveredService;

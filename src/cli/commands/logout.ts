@@ -1,5 +1,4 @@
-import { revokeUserTokens } from '../../client/oauth/revoke-token-set.js';
-import type { EncryptedFileTokenStore } from '../../client/oauth/create-encrypted-file-token-store.js';
+import { revokeUserTokens } from '../../client/index.js';
 import type { CliCommand, CliIo } from '../cli-io.js';
 import { cliAdvice, cliErrorMessage } from '../cli-error-message.js';
 import { parseCommandLine } from '../parse-command-line.js';
@@ -40,13 +39,8 @@ export const logoutCommand: CliCommand = {
       processIo.error(`${terminalSafeText(JSON.stringify(given))} is not an origin; pass the one you logged in to, such as https://api.example.com.`);
       return 2;
     }
-    let store: EncryptedFileTokenStore;
-    try {
-      store = openTokenStore();
-    } catch (error) {
-      processIo.error(cliErrorMessage(error));
-      return 2;
-    }
+    const store = openTokenStore(processIo);
+    if (typeof store === 'number') return store;
     const io = createRedactingIo(processIo, []);
     try {
       const login = await findStoredLogin(store, origin, given);
