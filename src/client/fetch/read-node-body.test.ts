@@ -1,5 +1,5 @@
 import { Readable } from 'node:stream';
-import { gzipSync } from 'node:zlib';
+import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { AicapError } from '../../errors/aicap-error.js';
 import { readNodeBody } from './read-node-body.js';
@@ -21,5 +21,32 @@ describe('readNodeBody', () => {
 
   it('passes unknown codings through as fetch does', async () => {
     expect(Buffer.from(await readNodeBody(Readable.from([Buffer.from('raw')]), context({ 'content-encoding': 'zstd-unknown' }))).toString()).toBe('raw');
+  });
+
+  describe('a small body with one coding and its length (decoded in one call)', () => {
+    const text = Buffer.from('{"tools":[]}'.repeat(50));
+    const coded = { gzip: gzipSync(text), 'x-gzip': gzipSync(text), deflate: deflateSync(text), br: brotliCompressSync(text) };
+    const sized = (coding: string, bytes: Buffer, maxSizeInBytes = 1000) => context({ 'content-encoding': coding, 'content-length': String(bytes.byteLength) }, maxSizeInBytes);
+
+    it.each(Object.entries(coded))('decodes %s as the stream does, in chunks or whole', async (coding, bytes) => {
+      const halves = [bytes.subarray(0, 5), bytes.subarray(5)];
+      expect(Buffer.from(await readNodeBody(Readable.from(halves), sized(coding, bytes))).equals(text)).toBe(true);
+      const streamed = await readNodeBody(Readable.from([bytes]), context({ 'content-encoding': coding }));
+      expect(Buffer.from(streamed).equals(text)).toBe(true);
+    });
+
+    it('counts the cap after decoding, to the byte', async () => {
+      expect((await readNodeBody(Readable.from([coded.gzip]), sized('gzip', coded.gzip, text.byteLength))).byteLength).toBe(text.byteLength);
+      await expect(readNodeBody(Readable.from([coded.gzip]), sized('gzip', coded.gzip, text.byteLength - 1))).rejects.toMatchObject({ code: 'RESPONSE_TOO_LARGE' });
+      // A bomb: 10 MB of zeros in a few kilobytes stops at the cap.
+      const bomb = gzipSync(Buffer.alloc(10_000_000));
+      await expect(readNodeBody(Readable.from([bomb]), sized('gzip', bomb))).rejects.toMatchObject({ code: 'RESPONSE_TOO_LARGE' });
+    });
+
+    it('refuses a corrupt body with the decoder\'s error', async () => {
+      const corrupt = Buffer.from(coded.gzip);
+      corrupt.fill(0x41, 10, 30);
+      await expect(readNodeBody(Readable.from([corrupt]), sized('gzip', corrupt))).rejects.toThrow();
+    });
   });
 });

@@ -1,6 +1,6 @@
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream';
-import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
+import { brotliDecompressSync, createBrotliDecompress, createGunzip, createInflate, gunzipSync, inflateSync } from 'node:zlib';
 import type { AicapError } from '../../errors/aicap-error.js';
 import { declaredLengthExceeds } from '../../internal/read-capped-bytes.js';
 import { ContentEncodingRefusedError } from '../errors/content-encoding-refused-error.js';
@@ -9,6 +9,10 @@ import { MAX_CONTENT_CODINGS } from './map-transport-error.js';
 // Content codings `fetch` decodes; others are passed through as is, as `fetch` does.
 const DECODERS: Record<string, () => NodeJS.ReadWriteStream> = { gzip: createGunzip, 'x-gzip': createGunzip, deflate: createInflate, br: createBrotliDecompress };
 const EMPTY_BODY = new Uint8Array(0);
+// The same codings decoded in one call, for small bodies (see readSmallCodedBody).
+const SYNC_DECODERS: Record<string, (bytes: Buffer, options: { maxOutputLength: number }) => Buffer> = { gzip: gunzipSync, 'x-gzip': gunzipSync, deflate: inflateSync, br: brotliDecompressSync };
+// Coded bodies up to this many bytes on the wire (by `Content-Length`) are decoded in one call.
+const SMALL_CODED_BODY_IN_BYTES = 64 * 1024;
 
 /** Drops a body that will not be read; the abort error that destroying it emits has no one to tell. @internal */
 export function discardBody(body: Readable): void {
@@ -40,6 +44,8 @@ export function readNodeBody(body: Readable, context: NodeBodyContext): Promise<
     discardBody(body);
     return Promise.reject(context.tooLarge());
   }
+  const decodeAtOnce = smallBodyDecoder(encoding, context.headers);
+  if (decodeAtOnce !== undefined) return readSmallCodedBody(body, decodeAtOnce, context);
   let decoders: NodeJS.ReadWriteStream[];
   try {
     decoders = createDecoders(encoding, context);
@@ -71,6 +77,56 @@ export function readNodeBody(body: Readable, context: NodeBodyContext): Promise<
     // Persistent listeners: destroying a stream emits an error of its own after the one that stopped it.
     output.on('error', stop);
     if (output !== body) body.on('error', stop);
+  });
+}
+
+/** The one-call decoder for a body with one known coding and a `Content-Length` from 1 to {@link SMALL_CODED_BODY_IN_BYTES}. */
+function smallBodyDecoder(encoding: string | null, headers: Headers): ((bytes: Buffer, options: { maxOutputLength: number }) => Buffer) | undefined {
+  if (encoding === null) return undefined;
+  const decode = SYNC_DECODERS[encoding.trim().toLowerCase()];
+  if (decode === undefined) return undefined;
+  const declaredLength = Number(headers.get('content-length') ?? Number.NaN);
+  return declaredLength >= 1 && declaredLength <= SMALL_CODED_BODY_IN_BYTES ? decode : undefined;
+}
+
+/**
+ * A small coded body (one coding, an honest `Content-Length` of at most
+ * {@link SMALL_CODED_BODY_IN_BYTES}) read whole and decoded in one call: setting up a decoding stream
+ * (a zlib handle, a pipeline, an abort controller) costs more than inflating a manifest of a few
+ * kilobytes. The cap still counts decoded bytes, and decoding stops past it. A body longer than it
+ * declared is cut off at the declared length plus one chunk, and refused by the decoder.
+ */
+function readSmallCodedBody(body: Readable, decode: (bytes: Buffer, options: { maxOutputLength: number }) => Buffer, context: NodeBodyContext): Promise<Uint8Array> {
+  return new Promise<Uint8Array>((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let sizeInBytes = 0;
+    let settled = false;
+    const stop = (error: unknown): void => {
+      if (settled) return;
+      settled = true;
+      body.destroy();
+      reject(error);
+    };
+    body.on('data', (chunk: Buffer) => {
+      sizeInBytes += chunk.byteLength;
+      chunks.push(chunk);
+      if (sizeInBytes > SMALL_CODED_BODY_IN_BYTES) stop(context.tooLarge());
+    });
+    body.once('end', () => {
+      if (settled) return;
+      settled = true;
+      let decoded: Buffer;
+      try {
+        // One byte over the cap is enough to know it is over: the decoder stops there.
+        decoded = decode(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks), { maxOutputLength: context.maxSizeInBytes + 1 });
+      } catch (error) {
+        reject(error instanceof RangeError ? context.tooLarge() : error);
+        return;
+      }
+      if (decoded.byteLength > context.maxSizeInBytes) reject(context.tooLarge());
+      else resolve(decoded.byteLength === 0 ? EMPTY_BODY : decoded);
+    });
+    body.on('error', stop);
   });
 }
 
