@@ -24,14 +24,14 @@ export const SUBSCRIBER_AGENT = new Agent({ keepAlive: false, maxSockets: Number
  */
 
 /**
- * Subscribes to `url` until `stop()`. Resolves once the first connection answered 200 (rejects when
- * it does not within 30 s); the returned `stop()` closes the connection for good.
+ * Subscribes to `url` until `stop()` (which closes the connection for good). `opened` resolves once a
+ * connection answered 200, and rejects when none did within `limits.maxReconnects` attempts.
  * @param {string} url
  * @param {SubscriberTally} tally
- * @param {{ job: number, maxReconnects: number }} limits `job` labels the job in `tally.onEvent`.
+ * @param {{ job: number, maxReconnects: number, lastEventId?: number }} limits `job` labels the job in `tally.onEvent`; `lastEventId` starts after that event instead of replaying the job's history.
  */
 export function subscribeJobStream(url, tally, limits) {
-  let lastId;
+  let lastId = limits.lastEventId;
   let stopped = false;
   let current;
   let reconnectsLeft = limits.maxReconnects;
@@ -51,7 +51,11 @@ export function subscribeJobStream(url, tally, limits) {
     const createdAtInMs = JSON.parse(event.data).soak_created_at_ms;
     if (typeof createdAtInMs === 'number') tally.onEvent(createdAtInMs, receivedAtInMs, limits.job, id);
   };
-  const connect = (onOpen) => {
+  let settle;
+  const settled = new Promise((resolve, reject) => (settle = { resolve, reject }));
+  // A failed or dropped connection is retried (bounded) whether or not it ever opened; the promise
+  // settles on the first open, or when the retries run out.
+  const connect = () => {
     const headers = lastId === undefined ? HEADERS : { ...HEADERS, 'Last-Event-ID': String(lastId) };
     const parser = createParser({ onEvent });
     let answered = false;
@@ -60,22 +64,30 @@ export function subscribeJobStream(url, tally, limits) {
     const dropped = () => {
       if (ended || stopped) return;
       ended = true;
-      if (reconnectsLeft-- <= 0) return fail(`${url}: gave up after ${limits.maxReconnects} reconnects`);
+      if (reconnectsLeft-- <= 0) {
+        fail(`${url}: gave up after ${limits.maxReconnects} reconnects`);
+        settle.reject(new Error(`${url}: no lasting connection after ${limits.maxReconnects} attempts (${tally.errorSamples.join('; ')})`));
+        return;
+      }
       tally.reconnects++;
-      setTimeout(() => !stopped && connect(() => undefined), RECONNECT_DELAY_IN_MS);
+      setTimeout(() => !stopped && connect(), RECONNECT_DELAY_IN_MS);
     };
     const outgoing = request(url, { headers, agent: SUBSCRIBER_AGENT }, (response) => {
       answered = true;
       if (response.statusCode !== 200) {
-        fail(`${url}: HTTP ${response.statusCode}`);
-        response.resume();
-        onOpen(new Error(`HTTP ${response.statusCode} from ${url}`));
+        let body = '';
+        response.setEncoding('utf8');
+        response.on('data', (chunk) => (body += chunk.slice(0, 300 - body.length)));
+        response.once('end', () => {
+          fail(`${url}: HTTP ${response.statusCode} ${body}`);
+          dropped();
+        });
         return;
       }
       response.setEncoding('utf8');
       response.on('data', (chunk) => parser.feed(chunk));
       response.once('close', dropped);
-      onOpen();
+      settle.resolve();
     });
     current = outgoing;
     outgoing.setTimeout(CONNECT_TIMEOUT_IN_MS, () => {
@@ -84,21 +96,16 @@ export function subscribeJobStream(url, tally, limits) {
     outgoing.once('error', (error) => {
       if (stopped) return;
       fail(`${url}: ${error.message}`);
-      onOpen(error);
       dropped();
     });
     outgoing.end();
   };
-  return new Promise((resolve, reject) => {
-    connect((error) => {
-      if (error) reject(error);
-      else
-        resolve({
-          stop() {
-            stopped = true;
-            current?.destroy();
-          },
-        });
-    });
-  });
+  connect();
+  return {
+    opened: settled,
+    stop() {
+      stopped = true;
+      current?.destroy();
+    },
+  };
 }

@@ -56,7 +56,8 @@ export function summarizeSoak(input) {
       },
     },
     subscribers: {
-      connected: settings.subscribers,
+      requested: settings.subscribers,
+      connected: input.connected,
       perReplica: input.perReplica,
       rampInMs: round(input.rampInMs, 0),
       eventsReceivedInTotal: tally.delivered,
@@ -101,7 +102,7 @@ Run ${results.startedAt} on ${machine.cpuModel} (${machine.cores} cores, ${machi
 
 A delivery is one event parsed by one subscriber; expected is each event created in the window times its job's subscribers; nominal is the pace the jobs would keep on an idle machine (one event per interval).
 
-Subscribers connected in ${subscribers.rampInMs} ms (${subscribers.perReplica.join(' + ')}); errors ${subscribers.errors}, reconnects ${subscribers.reconnects}, id gaps ${subscribers.gaps}, duplicates ${subscribers.duplicates}; the subscribing process's event-loop delay p99 ${subscribers.clientEventLoopDelayP99InMs} ms (it bounds how much of the latency is the measuring side).${subscribers.errorSamples.length > 0 ? `\n\nFirst errors: ${subscribers.errorSamples.map((text) => `\`${text}\``).join(', ')}.` : ''}
+${subscribers.connected} of ${subscribers.requested} subscribers connected in ${subscribers.rampInMs} ms (${subscribers.perReplica.join(' + ')} assigned to the replicas); errors ${subscribers.errors}, reconnects ${subscribers.reconnects}, id gaps ${subscribers.gaps}, duplicates ${subscribers.duplicates}; the subscribing process's event-loop delay p99 ${subscribers.clientEventLoopDelayP99InMs} ms (it bounds how much of the latency is the measuring side).${subscribers.errorSamples.length > 0 ? `\n\nFirst errors: ${subscribers.errorSamples.map((text) => `\`${text}\``).join(', ')}.` : ''}
 
 ## Memory over the window (sampled once a second)
 
