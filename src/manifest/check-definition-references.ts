@@ -2,6 +2,7 @@ import { escapePointerToken, fromPointer } from '../internal/json-pointer.js';
 import type { JsonSchema } from './manifest-v0.js';
 import { parseDefinitionReference } from './reachable-definitions.js';
 import type { ValidationIssue } from '../errors/validation-issue.js';
+import { isRecord } from '../internal/is-record.js';
 
 // Values of these keywords are data, not schemas: a `$ref` member inside them is just a string.
 const DATA_KEYWORDS = new Set(['enum', 'const', 'default', 'examples', 'example']);
@@ -156,8 +157,4 @@ function sameInstanceReferences(schema: unknown, definitions: Readonly<Record<st
 
 function quote(value: string): string {
   return JSON.stringify(value.length > 80 ? `${value.slice(0, 80)}…` : value);
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

@@ -8,6 +8,7 @@ import { manifestSchema } from './manifest-schema.js';
 import { getManifestValidators, MANIFEST_LISTS } from './manifest-validators.js';
 import { SCHEMA_VERSION, type JsonSchema, type Manifest, type Parameter } from './manifest-v0.js';
 import type { ValidationIssue } from '../errors/validation-issue.js';
+import { isRecord } from '../internal/is-record.js';
 
 /** The result of {@link validateManifest}. */
 export interface ValidationResult {
@@ -617,8 +618,4 @@ function quote(value: string): string {
 
 function truncate(value: string): string {
   return value.length > 80 ? `${value.slice(0, 80)}…` : value;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

@@ -1,3 +1,5 @@
+import { isRecord } from '../internal/is-record.js';
+
 /** A keyword removed from a schema while converting it for a target that does not support it. */
 export interface DroppedKeyword {
   /** Model-facing tool name. */
@@ -15,7 +17,7 @@ export type SchemaNode = Record<string, unknown>;
 
 /** True for a plain object (a schema node). @internal */
 export function isSchemaNode(value: unknown): value is SchemaNode {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
+  return isRecord(value);
 }
 
 /**

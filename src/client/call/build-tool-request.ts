@@ -3,6 +3,7 @@ import { AicapError } from '../../errors/aicap-error.js';
 import { mediaTypeOf } from '../../internal/parse-media-type.js';
 import { REDACTED, type Redactor } from '../policy/create-redactor.js';
 import { InvalidArgumentsError, type ArgumentProblem } from './invalid-arguments-error.js';
+import { isRecord } from '../../internal/is-record.js';
 
 /** An HTTP request ready to send, plus the redacted view of its URL for logs and errors. */
 export interface ToolRequest {
@@ -162,7 +163,7 @@ export function buildToolRequest(input: BuildToolRequestInput): ToolRequest {
   if (hasBody) {
     if (shape.request_content_type === 'application/x-www-form-urlencoded') {
       const form = new URLSearchParams();
-      const fields = wholeBody === undefined ? body : isPlainObject(wholeBody.value) ? wholeBody.value : {};
+      const fields = wholeBody === undefined ? body : isRecord(wholeBody.value) ? wholeBody.value : {};
       for (const [name, value] of Object.entries(fields)) for (const item of Array.isArray(value) ? value : [value]) form.append(name, scalarText(item));
       serialized = form.toString();
       headers.set('content-type', 'application/x-www-form-urlencoded');
@@ -177,10 +178,6 @@ export function buildToolRequest(input: BuildToolRequestInput): ToolRequest {
   if (input.agentIdHeader !== undefined) headers.set(input.agentIdHeader.name, input.agentIdHeader.value);
   if (input.idempotencyHeader !== undefined) headers.set(input.idempotencyHeader.name, input.idempotencyHeader.value);
   return { method, url, displayUrl, headers, body: serialized };
-}
-
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /**

@@ -1,6 +1,7 @@
 import { argumentsSchema, type ParameterHolder } from '../../manifest/arguments-schema.js';
 import type { JsonSchema } from '../../manifest/manifest-v0.js';
 import { InvalidArgumentsError } from './invalid-arguments-error.js';
+import { isRecord } from '../../internal/is-record.js';
 
 /** Deepest nesting followed when dropping strict-mode nulls; deeper values are left to the validator. */
 const MAX_NULL_DEPTH = 32;
@@ -91,8 +92,4 @@ function deepFreeze<T>(value: T): T {
     for (const child of Object.values(current)) pending.push(child);
   }
   return value;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

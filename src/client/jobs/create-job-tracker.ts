@@ -14,6 +14,7 @@ import type { JobNeedsInputEvent, JobState } from './job-event.js';
 import { checkJobId, jobIdFromBody, jobIdFromLocation, pathArgumentsOf, resolveJobPath, type JobLocation } from './job-paths.js';
 import { toJobEvent } from './job-snapshot.js';
 import type { ClientJobsOptions, Job, JobCheckpoint, StartJobOptions } from './job.js';
+import { isRecord } from '../../internal/is-record.js';
 
 /** What the job part needs from the rest of the client. @internal */
 export interface JobTrackerDependencies {
@@ -136,8 +137,4 @@ function temporalOf(resolved: ResolvedTool): NonNullable<Tool['temporal_behavior
     throw new JobError({ reason: 'not-async', message: `"${resolved.tool.id}" is not an async job (it declares no \`temporal_behavior\`); use \`client.call\` instead.` });
   }
   return temporal;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

@@ -1,4 +1,5 @@
 import type { JobCheckpoint } from './job.js';
+import { isRecord } from '../../internal/is-record.js';
 
 /** The session-store key of a job's checkpoint. @internal */
 export function checkpointKey(jobId: string): string {
@@ -18,8 +19,4 @@ export function isCheckpoint(value: unknown): value is JobCheckpoint {
     typeof value['terminal'] === 'boolean' &&
     (value['pathArguments'] === undefined || (isRecord(value['pathArguments']) && Object.values(value['pathArguments']).every((entry) => typeof entry === 'string')))
   );
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

@@ -5,6 +5,7 @@
  */
 import type { EventSchema, TemporalBehavior } from '../../manifest/manifest-v0.js';
 import type { JobEvent, JobNeedsInputEvent, JobState } from './job-event.js';
+import { isRecord } from '../../internal/is-record.js';
 
 /** What turning a message into an event needs to know about the tool. @internal */
 export interface JobEventSource {
@@ -125,8 +126,4 @@ export function parseEventData(data: string): unknown {
   } catch {
     return data;
   }
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

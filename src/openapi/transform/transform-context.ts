@@ -46,9 +46,7 @@ export interface ConvertedSchema {
 }
 
 /** Narrows a value to a plain object. @internal */
-export function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
+export { isRecord } from '../../internal/is-record.js';
 
 /** A trimmed non-empty string, or undefined. @internal */
 export function nonEmptyString(value: unknown): string | undefined {
