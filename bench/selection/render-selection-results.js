@@ -27,7 +27,7 @@ export function renderSelectionResults({ apis, overall, tuningBatches, splits, e
   if (tuningBatches && Object.keys(tuningBatches).length > 1) {
     lines.push(
       '',
-      'Tuning requests by batch (lexical). `first`: the tuning requests written with the held-out ones, before the selector; each `fresh-N` batch (bench/selection/tuning/<api>.fresh-N.jsonl) was written and committed before the selector changes made after it, so its first evaluation was an unseen check of the selector as it stood then.',
+      'Tuning requests by batch (lexical). `first`: the tuning requests written with the held-out ones, before the selector; each `fresh-N` batch (bench/selection/tuning/<api>.fresh-N.jsonl) was written and committed before the selector changes made after it, so its first evaluation was an unseen check of the selector as it stood then (those first-run figures are in bench/selection/README.md); the figures here are of the selector as it is now, tuned on every batch but the newest.',
       '',
       `| batch ${METRIC_HEADER}`,
       '|---|---:|---:|---:|---:|---:|',
