@@ -77,8 +77,11 @@ export interface StartPaymentsServerOptions {
 /** One request as the server saw it; credentials are never recorded. */
 export interface RequestLogEntry {
   method: string;
+  /** The whole path as sent, without the query: `/v2/accounts/12345/summary`. */
   path: string;
+  /** `X-Agent-ID`, when sent. */
   agentId: string | undefined;
+  /** The status answered. */
   status: number;
 }
 
