@@ -9,6 +9,8 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ACCOUNT_IDS } from '../../examples/payments/payments-data.js';
 import { approveDevice, loginAsUser } from '../../examples/payments/login-as-user.js';
@@ -174,6 +176,25 @@ describe('aicap login / call / logout against the Payments authorization server'
     expect(tokens.clientId).toBe(DEVICE_CLIENT);
     const called = await callTransactions(env);
     expect(called.code, called.stderr).toBe(0);
+  });
+
+  it('serves the API to an MCP host with the stored user tokens (aicap mcp over stdio)', async (context) => {
+    if (skipReason !== undefined) return context.skip(skipReason);
+    const env = environment('mcp');
+    await loginInBrowser(env);
+    const client = new Client({ name: 'cli-login-test-host', version: '1.0.0' });
+    const transport = new StdioClientTransport({ command: process.execPath, args: [BUILT_CLI, 'mcp', payments!.origin], env: { ...(process.env as Record<string, string>), ...env }, stderr: 'pipe' });
+    let stderr = '';
+    transport.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    await client.connect(transport);
+    try {
+      const result = await client.callTool({ name: 'list_transactions', arguments: { account_id: ACCOUNT, limit: 2 } });
+      expect(result.isError, JSON.stringify(result.content)).toBeFalsy();
+      outputs.push(JSON.stringify(result.content));
+    } finally {
+      await client.close();
+      outputs.push(stderr);
+    }
   });
 
   it('refuses a tampered token file with one line naming the file and what to do', async (context) => {
