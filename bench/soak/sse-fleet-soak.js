@@ -98,7 +98,7 @@ async function startJobs(fleet, settings) {
     await response.arrayBuffer();
     if (response.status !== 202) throw new Error(`Starting report job ${index + 1} answered ${response.status}, not 202.`);
     // `created`: ids of the job's events created in the window, as any subscriber saw them.
-    jobs.push({ statusPath: new URL(response.headers.get('location') ?? '', origin).pathname, worker, subscribers: 0, created: new Set(), lastSeenId: undefined });
+    jobs.push({ statusPath: new URL(response.headers.get('location') ?? '', origin).pathname, worker, subscribers: 0, created: new Set(), lastSeenId: undefined, startedAtInMs: Date.now(), ended: undefined });
   }
   return jobs;
 }
@@ -148,6 +148,13 @@ async function runSoak(settings) {
     gaps: 0,
     duplicates: 0,
     errorSamples: [],
+    jobsEnded: {},
+    onJobEnded(job, status, code) {
+      if (jobs[job].ended !== undefined) return;
+      jobs[job].ended = { status, code, afterInSeconds: Math.round((Date.now() - jobs[job].startedAtInMs) / 1000) };
+      const key = code === undefined ? status : `${status} (${code})`;
+      tally.jobsEnded[key] = (tally.jobsEnded[key] ?? 0) + 1;
+    },
     onEvent(createdAtInMs, receivedAtInMs, job, id) {
       jobs[job].lastSeenId = Math.max(jobs[job].lastSeenId ?? 0, id);
       if (createdAtInMs < window.startInMs || createdAtInMs > window.endInMs) return;

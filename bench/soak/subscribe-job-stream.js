@@ -7,6 +7,7 @@ import { createParser } from 'eventsource-parser';
 
 const HEADERS = { Authorization: 'Bearer demo-read', 'X-Agent-ID': 'soak', Accept: 'text/event-stream' };
 const RECONNECT_DELAY_IN_MS = 250;
+const TERMINAL = new Set(['completed', 'failed', 'cancelled']);
 const CONNECT_TIMEOUT_IN_MS = 30_000;
 
 /** One socket per subscriber, however many: the default agent would pool them. */
@@ -21,6 +22,7 @@ export const SUBSCRIBER_AGENT = new Agent({ keepAlive: false, maxSockets: Number
  * @property {number} duplicates Events whose id was not after the last one.
  * @property {string[]} errorSamples The first few error texts.
  * @property {(createdAtInMs: number, receivedAtInMs: number, job: number, id: number) => void} onEvent Called for every event that carries `soak_created_at_ms`.
+ * @property {(job: number, status: string, code: string | undefined) => void} onJobEnded Called when a subscriber sees its job's terminal status.
  */
 
 /**
@@ -33,6 +35,7 @@ export const SUBSCRIBER_AGENT = new Agent({ keepAlive: false, maxSockets: Number
 export function subscribeJobStream(url, tally, limits) {
   let lastId = limits.lastEventId;
   let stopped = false;
+  let finished = false;
   let current;
   let reconnectsLeft = limits.maxReconnects;
   const fail = (text) => {
@@ -48,8 +51,13 @@ export function subscribeJobStream(url, tally, limits) {
       else tally.gaps++;
     }
     if (lastId === undefined || id > lastId) lastId = id;
-    const createdAtInMs = JSON.parse(event.data).soak_created_at_ms;
-    if (typeof createdAtInMs === 'number') tally.onEvent(createdAtInMs, receivedAtInMs, limits.job, id);
+    const data = JSON.parse(event.data);
+    if (typeof data.soak_created_at_ms === 'number') tally.onEvent(data.soak_created_at_ms, receivedAtInMs, limits.job, id);
+    if (event.event === 'status' && TERMINAL.has(data.status)) {
+      // A finished job's stream ends for good: reconnecting would only replay it.
+      finished = true;
+      tally.onJobEnded(limits.job, data.status, data.error?.code);
+    }
   };
   let settle;
   const settled = new Promise((resolve, reject) => (settle = { resolve, reject }));
@@ -64,6 +72,7 @@ export function subscribeJobStream(url, tally, limits) {
     const dropped = () => {
       if (ended || stopped) return;
       ended = true;
+      if (finished) return;
       if (reconnectsLeft-- <= 0) {
         fail(`${url}: gave up after ${limits.maxReconnects} reconnects`);
         settle.reject(new Error(`${url}: no lasting connection after ${limits.maxReconnects} attempts (${tally.errorSamples.join('; ')})`));
