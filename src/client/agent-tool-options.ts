@@ -1,3 +1,4 @@
+import { isRecord } from '../internal/is-record.js';
 import type { NeedsInputHandler } from './jobs/job.js';
 import type { JobEvent } from './jobs/job-event.js';
 import type { Catalog, CatalogOptions, CatalogTool } from '../tools/create-catalog.js';
@@ -46,6 +47,6 @@ export interface AgentToolOptions {
 /** Whether one call needs the framework's approval (see {@link AgentToolOptions.needsApproval}). @internal */
 export function callNeedsApproval(options: AgentToolOptions, tool: CatalogTool, args: unknown): boolean {
   if (tool.requiresApproval) return true;
-  const record = typeof args === 'object' && args !== null && !Array.isArray(args) ? (args as Record<string, unknown>) : {};
+  const record = isRecord(args) ? args : {};
   return options.needsApproval?.(tool, record) === true;
 }

@@ -1,3 +1,4 @@
+import { isRecord } from '../internal/is-record.js';
 import { escapePointerToken } from '../internal/json-pointer.js';
 import { canonicalJson } from './digest-manifest.js';
 import type { JsonSchema, Manifest, Parameter, Prompt, Resource, Tool } from './manifest-v0.js';
@@ -383,7 +384,7 @@ function diffVersioning(oldManifest: Manifest, newManifest: Manifest, changes: M
 }
 
 function asRecord(value: unknown): Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
+  return isRecord(value) ? value : {};
 }
 
 function pointers(pointer: string, before: unknown, after: unknown): Pick<ManifestChange, 'change' | 'oldPointer' | 'newPointer'> {

@@ -1,3 +1,4 @@
+import { isRecord } from '../../internal/is-record.js';
 import { sleep } from '../../internal/sleep.js';
 import type { CallEnvelope } from '../call/call-envelope.js';
 import { InvalidArgumentsError } from '../call/invalid-arguments-error.js';
@@ -43,7 +44,7 @@ export function createJobAnswerer(input: JobAnswererInput): JobAnswerer {
       throw new InvalidArgumentsError(toolId, [{ pointer: '/answer', parameter: 'answer', rule: 'enum', message: `must be one of the offered options ${JSON.stringify(pending.options).slice(0, 500)}` }]);
     }
     const data = pending.data;
-    const inputId = typeof data === 'object' && data !== null && !Array.isArray(data) ? (data as Record<string, unknown>)['input_id'] : undefined;
+    const inputId = isRecord(data) ? data['input_id'] : undefined;
     return input.caller.followUpEnvelope(toolId, {
       method: 'POST',
       url: pending.resolutionUrl,
