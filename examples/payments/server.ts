@@ -3,7 +3,9 @@
  * `PORT` picks the port (default 3000; `0` picks a free one). For a fleet of replicas behind a load
  * balancer, `PUBLIC_URL` is the origin clients reach (used for `base_url` and every link the API
  * hands out) and `REDIS_URL` a Redis shared by the replicas, where the report jobs live, so any
- * replica follows, replays and answers any job.
+ * replica follows, replays and answers any job. `JOB_LEASE_IN_MS` (with `REDIS_URL`; default 10000) is how
+ * long a replica's claim on a running job lasts unrenewed: a job whose replica died ends `worker_lost`
+ * within 1.5 × that.
  * @module
  */
 
@@ -27,13 +29,16 @@ const protocolOf = (url: string): string => {
 };
 if (publicUrl !== undefined && !/^https?:$/.test(protocolOf(publicUrl))) fail(`PUBLIC_URL must be an absolute http(s) URL such as https://payments.example.com, got ${JSON.stringify(publicUrl)}.`, 2);
 const redisUrl = process.env['REDIS_URL'] || undefined;
+const leaseText = process.env['JOB_LEASE_IN_MS'] || undefined;
+const leaseInMs = leaseText === undefined ? undefined : Number(leaseText);
+if (leaseInMs !== undefined && (!Number.isInteger(leaseInMs) || leaseInMs < 100)) fail(`JOB_LEASE_IN_MS must be an integer of at least 100 (milliseconds), got ${JSON.stringify(leaseText)}.`, 2);
 
 let closeRedis = async (): Promise<void> => undefined;
 let jobStore: JobEventStore | undefined;
 if (redisUrl !== undefined) {
   const { connectRedis, createRedisJobEventStore } = await import('aicap/redis');
   const redis = await connectRedis({ url: redisUrl }).catch((error: unknown) => fail(`REDIS_URL: ${(error as Error).message}`, 1));
-  const store = createRedisJobEventStore({ redis });
+  const store = createRedisJobEventStore({ redis, ...(leaseInMs === undefined ? {} : { leaseInMs }) });
   jobStore = store;
   closeRedis = async () => {
     await store.close();

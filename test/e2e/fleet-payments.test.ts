@@ -32,8 +32,11 @@ afterEach(async () => {
   }
 });
 
+/** The replicas' job lease: short, so a dead worker's job ends within 1.5 × 2 s instead of the default's 15 s. */
+const JOB_LEASE_IN_MS = 2_000;
+
 async function startReplica(publicUrl: string, redisUrl: string, replicas: ChildProcess[]): Promise<string> {
-  const child = spawn(process.execPath, [serverScript], { env: { ...process.env, PORT: '0', PUBLIC_URL: publicUrl, REDIS_URL: redisUrl }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [serverScript], { env: { ...process.env, PORT: '0', PUBLIC_URL: publicUrl, REDIS_URL: redisUrl, JOB_LEASE_IN_MS: String(JOB_LEASE_IN_MS) }, stdio: ['ignore', 'pipe', 'pipe'] });
   replicas.push(child);
   const lines = createInterface({ input: child.stdout as NodeJS.ReadableStream });
   return new Promise<string>((resolve, reject) => {
@@ -126,7 +129,7 @@ describe.skipIf(!HAS_REDIS_SERVER)('a job whose worker replica dies', () => {
     expect(['running', 'needs_input']).toContain(current.status);
     fleet.replicas[worker]?.kill('SIGKILL');
     await once(fleet.replicas[worker] as ChildProcess, 'exit');
-    // The example keeps the default lease (10 s): the surviving replica marks the job failed once it lapsed.
+    // The surviving replica marks the job failed once the dead one's lease lapsed (at most 1.5 × JOB_LEASE_IN_MS).
     for (let attempt = 0; attempt < 120 && (current.status === 'running' || current.status === 'needs_input'); attempt++) {
       await new Promise((resolve) => setTimeout(resolve, 250));
       current = await poll();
