@@ -53,8 +53,16 @@ export function readNodeBody(body: Readable, context: NodeBodyContext): Promise<
     discardBody(body);
     return Promise.reject(error as Error);
   }
-  return new Promise<Uint8Array>((resolve, reject) => {
-    const output: Readable = decoders.length === 0 ? body : (pipeline([body, ...decoders], () => undefined) as unknown as Readable);
+  const output: Readable = decoders.length === 0 ? body : (pipeline([body, ...decoders], () => undefined) as unknown as Readable);
+  return collectChunks(output, body, context.maxSizeInBytes, context.tooLarge).then((chunks) => (chunks.length === 0 ? EMPTY_BODY : chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks)));
+}
+
+/**
+ * The chunks of `output` (the body itself or its decoded stream) until it ends. Past
+ * `maxSizeInBytes` it stops with `tooLarge()`, destroying both streams; a stream error stops it too.
+ */
+function collectChunks(output: Readable, body: Readable, maxSizeInBytes: number, tooLarge: () => AicapError): Promise<Buffer[]> {
+  return new Promise<Buffer[]>((resolve, reject) => {
     const chunks: Buffer[] = [];
     let sizeInBytes = 0;
     let settled = false;
@@ -67,12 +75,12 @@ export function readNodeBody(body: Readable, context: NodeBodyContext): Promise<
     };
     output.on('data', (chunk: Buffer) => {
       sizeInBytes += chunk.byteLength;
-      if (sizeInBytes > context.maxSizeInBytes) stop(context.tooLarge());
+      if (sizeInBytes > maxSizeInBytes) stop(tooLarge());
       else chunks.push(chunk);
     });
     output.once('end', () => {
       settled = true;
-      resolve(chunks.length === 0 ? EMPTY_BODY : chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks));
+      resolve(chunks);
     });
     // Persistent listeners: destroying a stream emits an error of its own after the one that stopped it.
     output.on('error', stop);
@@ -93,40 +101,20 @@ function smallBodyDecoder(encoding: string | null, headers: Headers): ((bytes: B
  * A small coded body (one coding, an honest `Content-Length` of at most
  * {@link SMALL_CODED_BODY_IN_BYTES}) read whole and decoded in one call: setting up a decoding stream
  * (a zlib handle, a pipeline, an abort controller) costs more than inflating a manifest of a few
- * kilobytes. The cap still counts decoded bytes, and decoding stops past it. A body longer than it
- * declared is cut off at the declared length plus one chunk, and refused by the decoder.
+ * kilobytes. The cap still counts decoded bytes, and decoding stops past it; a body that sends more
+ * than that bound on the wire, whatever it declared, is refused as too large.
  */
 function readSmallCodedBody(body: Readable, decode: (bytes: Buffer, options: { maxOutputLength: number }) => Buffer, context: NodeBodyContext): Promise<Uint8Array> {
-  return new Promise<Uint8Array>((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let sizeInBytes = 0;
-    let settled = false;
-    const stop = (error: unknown): void => {
-      if (settled) return;
-      settled = true;
-      body.destroy();
-      reject(error);
-    };
-    body.on('data', (chunk: Buffer) => {
-      sizeInBytes += chunk.byteLength;
-      chunks.push(chunk);
-      if (sizeInBytes > SMALL_CODED_BODY_IN_BYTES) stop(context.tooLarge());
-    });
-    body.once('end', () => {
-      if (settled) return;
-      settled = true;
-      let decoded: Buffer;
-      try {
-        // One byte over the cap is enough to know it is over: the decoder stops there.
-        decoded = decode(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks), { maxOutputLength: context.maxSizeInBytes + 1 });
-      } catch (error) {
-        reject(error instanceof RangeError ? context.tooLarge() : error);
-        return;
-      }
-      if (decoded.byteLength > context.maxSizeInBytes) reject(context.tooLarge());
-      else resolve(decoded.byteLength === 0 ? EMPTY_BODY : decoded);
-    });
-    body.on('error', stop);
+  return collectChunks(body, body, SMALL_CODED_BODY_IN_BYTES, context.tooLarge).then((chunks) => {
+    let decoded: Buffer;
+    try {
+      // One byte over the cap is enough to know it is over: the decoder stops there.
+      decoded = decode(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks), { maxOutputLength: context.maxSizeInBytes + 1 });
+    } catch (error) {
+      throw error instanceof RangeError ? context.tooLarge() : error;
+    }
+    if (decoded.byteLength > context.maxSizeInBytes) throw context.tooLarge();
+    return decoded.byteLength === 0 ? EMPTY_BODY : decoded;
   });
 }
 
