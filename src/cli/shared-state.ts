@@ -137,8 +137,8 @@ export async function openSharedState(io: CliIo, options: OpenSharedStateOptions
 /** A connection failure, said in the CLI's words: which variable, where (without the password), what to do. */
 function explainConnectFailure(error: unknown, url: string, where: string): AicapError {
   const cause = AicapError.isInstance(error) && error.cause instanceof Error ? error.cause : error;
-  if (AicapError.isInstance(error) && error.code === 'INVALID_OPTION' && (cause as { code?: unknown }).code === 'ERR_MODULE_NOT_FOUND') {
-    return new AicapError('INVALID_OPTION', `\`${REDIS_URL_VARIABLE}\` is set, and sharing state through Redis needs the optional \`redis\` package: npm install redis (or unset ${REDIS_URL_VARIABLE}).`, { cause: error });
+  if (AicapError.isInstance(error) && (cause as { code?: unknown }).code === 'ERR_MODULE_NOT_FOUND') {
+    return new AicapError(error.code, `\`${REDIS_URL_VARIABLE}\` is set, and sharing state through Redis needs the optional \`redis\` package: npm install redis (or unset ${REDIS_URL_VARIABLE}).`, { cause: error });
   }
   const password = safePassword(url);
   const reason = cause instanceof Error ? cause.message : String(cause);
