@@ -69,6 +69,8 @@ export type { StartUserAuthorizationOptions, PendingUserAuthorization, Authoriza
 export { completeUserAuthorization } from './oauth/complete-user-authorization.js';
 export type { CompleteUserAuthorizationOptions, CompletedUserAuthorization } from './oauth/complete-user-authorization.js';
 export type { UserClientOptions } from './oauth/resolve-client-identity.js';
+export { authorizeWithDeviceCode } from './oauth/device-authorization.js';
+export type { AuthorizeWithDeviceCodeOptions, DeviceAuthorizationPrompt } from './oauth/device-authorization.js';
 export { createMemoryClientRegistrationStore } from './oauth/client-registration-store.js';
 export type { ClientRegistration, ClientRegistrationStore, ClientIdentityMethod } from './oauth/client-registration-store.js';
 export { createLoopbackRedirectReceiver } from './oauth/create-loopback-redirect-receiver.js';

@@ -1,6 +1,5 @@
-import { completeUserAuthorization, createClient, createLoopbackRedirectReceiver, startUserAuthorization, type DiscoveredService, type TokenSet } from '../../client/index.js';
+import { authorizeWithDeviceCode, completeUserAuthorization, createClient, createLoopbackRedirectReceiver, startUserAuthorization, type DiscoveredService, type TokenSet } from '../../client/index.js';
 import type { EncryptedFileTokenStore } from '../../client/oauth/create-encrypted-file-token-store.js';
-import { authorizeWithDeviceCode } from '../../client/oauth/device-authorization.js';
 import { createAuthorizationBinding, discoverAuthorizationServer } from '../../client/auth/discover-authorization-server.js';
 import { DEFAULT_TOKEN_USER } from '../../client/oauth/token-store.js';
 import { defaultManifestMaxSizeInBytes } from '../../manifest/manifest-size-limit.js';
@@ -26,9 +25,9 @@ are refreshed when they expire, until \`aicap logout <origin>\`.
   <origin>                 the API's origin (or manifest URL), e.g. https://api.example.com
   --scope <scope>          a scope to ask for (repeatable, or several separated by spaces); default
                            every scope in the manifest's auth.scopes
-  --client-id <id>         a client id registered with the authorization server (needed with
-                           --device); default: a client the server registers on the spot (dynamic
-                           client registration, RFC 7591)
+  --client-id <id>         a client id registered with the authorization server; default: a
+                           client the server registers on the spot (dynamic client registration,
+                           RFC 7591), one for browser logins and one for --device
   --issuer <url>           the authorization server you trust, when it is not on <origin>
   --no-open                do not start a browser: print the URL to open (on stdout) and wait
   --device                 for machines without a browser: print a code to enter on any device
@@ -65,11 +64,6 @@ export const loginCommand: CliCommand = {
     const origin = parsed.positionals[0]!;
     if (values.device && values['no-open']) {
       io.error('Give either `--device` or `--no-open`, not both: the device flow never opens a browser.');
-      return 2;
-    }
-    if (values.device && values['client-id'] === undefined) {
-      // Dynamic registration registers browser logins (authorization code) only.
-      io.error('The device flow needs a client the authorization server allows the device grant for: pass `--client-id <id>`.');
       return 2;
     }
     const timeoutInMs = readWholeNumberOption(io, 'timeout', values.timeout, { fallback: DEFAULT_LOGIN_TIMEOUT_IN_MS, min: 1, unit: 'milliseconds' });
@@ -154,7 +148,8 @@ async function loginWithDeviceCode(io: RedactingIo, request: LoginRequest): Prom
   const discovered = await discoverAuthorizationServer({ discoveryUrl: protectedResourceMetadataUrl(request.service), discoveryLabel: '`auth.provider_discovery`', binding, fetch: globalThis.fetch });
   const tokens = await authorizeWithDeviceCode({
     authorizationServer: discovered.as,
-    clientId: request.clientId!,
+    ...(request.clientId === undefined ? {} : { clientId: request.clientId }),
+    registrationStore: request.store.registrations,
     scopes: request.scopes,
     resource: discovered.resource,
     binding,

@@ -150,8 +150,10 @@ describe('createEncryptedFileTokenStore', () => {
     await store.registrations.put('https://idp.example.com', registration);
     await store.put(key, tokens('t'));
     const again = createEncryptedFileTokenStore({ filePath, environment: {} });
-    expect(await again.registrations.get('https://idp.example.com')).toEqual(registration);
-    expect(await again.registrations.get('https://other.example.com')).toBeUndefined();
+    const device = { clientId: 'dynamic-2', method: 'dynamic-registration' as const, grantTypes: ['urn:ietf:params:oauth:grant-type:device_code', 'refresh_token'] };
+    await again.registrations.put('https://idp.example.com', device);
+    expect(await again.registrations.list('https://idp.example.com')).toEqual([registration, device]);
+    expect(await again.registrations.list('https://other.example.com')).toEqual([]);
     expect(await again.entries()).toEqual([{ key, tokens: [tokens('t')] }]);
   });
 });

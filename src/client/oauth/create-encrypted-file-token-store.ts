@@ -3,7 +3,7 @@ import { chmod, mkdir, open, readFile, rename, rm, stat, writeFile } from 'node:
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { AicapError } from '../../errors/aicap-error.js';
-import type { ClientRegistration, ClientRegistrationStore } from './client-registration-store.js';
+import { withRegistration, type ClientRegistration, type ClientRegistrationStore } from './client-registration-store.js';
 import { sameScopes, type TokenSet, type TokenStore, type TokenStoreKey } from './token-store.js';
 
 /** Options of {@link createEncryptedFileTokenStore}. */
@@ -56,7 +56,7 @@ export interface EncryptedFileTokenStore extends TokenStore {
   entries(): Promise<StoredTokenEntry[]>;
   /** Runs `refresh` while no other process (or store on this file) refreshes: `<file>.refresh.lock`. */
   withRefreshLock<Result>(key: TokenStoreKey, refresh: () => Promise<Result>): Promise<Result>;
-  /** Dynamic client registrations, by issuer, in the same file (they may hold a client secret). */
+  /** Dynamic client registrations, by issuer and grant set, in the same file (they may hold a client secret). */
   readonly registrations: ClientRegistrationStore;
 }
 
@@ -85,7 +85,8 @@ const REFRESH_LOCK_TIMEOUT_IN_MS = 60_000;
 
 interface Contents {
   tokens: Record<string, TokenSet[]>;
-  registrations: Record<string, ClientRegistration>;
+  // One registration per grant set; files written before grant sets were kept hold a single one.
+  registrations: Record<string, ClientRegistration[] | ClientRegistration>;
 }
 
 /**
@@ -208,12 +209,12 @@ export function createEncryptedFileTokenStore(options: CreateEncryptedFileTokenS
       });
     },
     registrations: {
-      async get(issuer) {
-        return (await load()).registrations[issuer];
+      async list(issuer) {
+        return [(await load()).registrations[issuer] ?? []].flat();
       },
       put(issuer, registration) {
         return update((contents) => {
-          contents.registrations[issuer] = registration;
+          contents.registrations[issuer] = withRegistration([contents.registrations[issuer] ?? []].flat(), registration);
         });
       },
     },

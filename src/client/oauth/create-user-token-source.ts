@@ -3,7 +3,7 @@ import { AicapError } from '../../errors/aicap-error.js';
 import { authFailed, createAuthorizationBinding, discoverAuthorizationServer, oauthRequestOptions, type DiscoveredAuthorizationServer } from '../auth/discover-authorization-server.js';
 import type { FetchFunction, UserCredentials } from '../client-types.js';
 import { createRedactor } from '../policy/create-redactor.js';
-import { defaultClientRegistrationStore } from './client-registration-store.js';
+import { defaultClientRegistrationStore, storedClientSecret } from './client-registration-store.js';
 import { clientAuthentication, loginAgainHint, oauthErrorCode, tokenSetFromResponse } from './token-response.js';
 import { DEFAULT_TOKEN_USER, type TokenSet, type TokenStore, type TokenStoreKey } from './token-store.js';
 
@@ -81,8 +81,7 @@ export function createUserTokenSource(options: UserTokenSourceOptions): UserToke
     }
     const tokenEndpoint = as.token_endpoint ?? as.issuer;
     binding.check(new URL(tokenEndpoint), 'token endpoint');
-    const registration = await (credentials.registrationStore ?? defaultClientRegistrationStore).get(as.issuer);
-    const clientSecret = credentials.clientSecret ?? (registration?.clientId === tokens.clientId ? registration.clientSecret : undefined);
+    const clientSecret = credentials.clientSecret ?? (await storedClientSecret(credentials.registrationStore ?? defaultClientRegistrationStore, as.issuer, tokens.clientId));
     const client: oauth.Client = { client_id: tokens.clientId };
     try {
       const response = await oauth.refreshTokenGrantRequest(as, client, clientAuthentication(clientSecret), tokens.refreshToken, {

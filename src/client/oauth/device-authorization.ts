@@ -2,7 +2,9 @@ import * as oauth from 'oauth4webapi';
 import { AicapError } from '../../errors/aicap-error.js';
 import { authFailed, oauthRequestOptions, type AuthorizationBinding } from '../auth/discover-authorization-server.js';
 import type { FetchFunction } from '../client-types.js';
-import { tokenSetFromResponse } from './token-response.js';
+import { DEVICE_GRANT_TYPES } from './client-registration-store.js';
+import { resolveClientIdentity, type UserClientOptions } from './resolve-client-identity.js';
+import { clientAuthentication, tokenSetFromResponse } from './token-response.js';
 import type { TokenSet } from './token-store.js';
 
 /** What the user is shown: where to go and which code to enter there. */
@@ -17,26 +19,27 @@ export interface DeviceAuthorizationPrompt {
   expiresInMs: number;
 }
 
-/** Options of {@link authorizeWithDeviceCode}. */
-export interface AuthorizeWithDeviceCodeOptions {
+/**
+Options of {@link authorizeWithDeviceCode}. The client identity comes as for a browser login (see
+{@link UserClientOptions}): a pre-registered `clientId` (with `clientSecret` for a confidential
+client), a client ID metadata document, or dynamic client registration for the device code and
+refresh token grants, kept apart from the browser registration of the same server.
+*/
+export interface AuthorizeWithDeviceCodeOptions extends UserClientOptions {
   /** The authorization server's checked metadata; it must list a `device_authorization_endpoint`. */
   authorizationServer: oauth.AuthorizationServer;
-  /** The client's id (a public client: no secret is sent unless `clientAuthentication` says so). */
-  clientId: string;
-  /**
-  How the client authenticates at the device authorization and token endpoints.
-
-  @default oauth.None() (a public client)
-  */
-  clientAuthentication?: oauth.ClientAuth;
   /** Scopes asked for. */
   scopes: readonly string[];
   /** The RFC 8707 resource indicator sent with both requests, when known. */
   resource?: string | undefined;
   /** Where requests may go: both endpoints are checked against it before anything is sent. */
   binding?: AuthorizationBinding;
-  /** Transport. */
-  fetch: FetchFunction;
+  /**
+  Transport for registration, device authorization and token requests.
+
+  @default globalThis.fetch
+  */
+  fetch?: FetchFunction;
   /** Called once with what to show the user, before polling starts. */
   onPrompt(prompt: DeviceAuthorizationPrompt): void;
   /**
@@ -64,11 +67,21 @@ const DEFAULT_MAX_DURATION_IN_MS = 600_000;
  * endpoint at the server's `interval` (adding 5 s on every `slow_down`) until the user approves, denies
  * (`access_denied`), the code expires, or `maxDurationInMs` passes. Every failure is `AUTH_FAILED`
  * naming the endpoint and what to do; the number of polls is bounded by the duration over the interval.
+ * The tokens are returned, not stored: put them in a `TokenStore` keyed by user and resource.
+ *
+ * @example
+ * ```ts
+ * const tokens = await authorizeWithDeviceCode({
+ *   authorizationServer: metadata, // RFC 8414, discovered from the API's RFC 9728 metadata
+ *   scopes: ['payments:read'],
+ *   resource: 'https://api.example.com/v2',
+ *   onPrompt: ({ verificationUri, userCode }) => console.error(`Open ${verificationUri} and enter ${userCode}`),
+ * });
+ * ```
  */
 export async function authorizeWithDeviceCode(options: AuthorizeWithDeviceCodeOptions): Promise<TokenSet> {
   const as = options.authorizationServer;
-  const client: oauth.Client = { client_id: options.clientId };
-  const clientAuthentication = options.clientAuthentication ?? oauth.None();
+  const fetch = options.fetch ?? globalThis.fetch;
   const now = options.now ?? Date.now;
   const sleep = options.sleep ?? defaultSleep;
   const endpoint = as.device_authorization_endpoint;
@@ -78,13 +91,16 @@ export async function authorizeWithDeviceCode(options: AuthorizeWithDeviceCodeOp
   const tokenEndpoint = as.token_endpoint ?? as.issuer;
   options.binding?.check(new URL(endpoint), 'device authorization endpoint');
   options.binding?.check(new URL(tokenEndpoint), 'token endpoint');
+  const identity = await resolveClientIdentity({ client: options, as, grantTypes: DEVICE_GRANT_TYPES, binding: options.binding, fetch });
+  const client: oauth.Client = { client_id: identity.clientId };
+  const authentication = clientAuthentication(identity.clientSecret);
   const parameters = new URLSearchParams();
   if (options.scopes.length > 0) parameters.set('scope', options.scopes.join(' '));
   if (options.resource !== undefined) parameters.set('resource', options.resource);
 
   let authorization: oauth.DeviceAuthorizationResponse;
   try {
-    const response = await oauth.deviceAuthorizationRequest(as, client, clientAuthentication, parameters, { ...oauthRequestOptions(options.fetch, endpoint), ...(options.signal === undefined ? {} : { signal: options.signal }) });
+    const response = await oauth.deviceAuthorizationRequest(as, client, authentication, parameters, { ...oauthRequestOptions(fetch, endpoint), ...(options.signal === undefined ? {} : { signal: options.signal }) });
     authorization = await oauth.processDeviceAuthorizationResponse(as, client, response);
   } catch (error) {
     throw authFailed(`The device authorization request to ${endpoint} failed`, error);
@@ -105,12 +121,12 @@ export async function authorizeWithDeviceCode(options: AuthorizeWithDeviceCodeOp
     await sleep(intervalInSeconds * 1000, options.signal);
     if (options.signal?.aborted) throw new AicapError('ABORTED', `Waiting for the user to approve the device code at ${authorization.verification_uri} was aborted.`);
     try {
-      const response = await oauth.deviceCodeGrantRequest(as, client, clientAuthentication, authorization.device_code, {
-        ...oauthRequestOptions(options.fetch, tokenEndpoint),
+      const response = await oauth.deviceCodeGrantRequest(as, client, authentication, authorization.device_code, {
+        ...oauthRequestOptions(fetch, tokenEndpoint),
         ...(additionalParameters === undefined ? {} : { additionalParameters }),
       });
       const result = await oauth.processDeviceCodeResponse(as, client, response);
-      return tokenSetFromResponse(result, { issuer: as.issuer, clientId: options.clientId, requestedScopes: options.scopes, nowInMs: now() });
+      return tokenSetFromResponse(result, { issuer: as.issuer, clientId: identity.clientId, requestedScopes: options.scopes, nowInMs: now() });
     } catch (error) {
       if (error instanceof oauth.ResponseBodyError && error.error === 'authorization_pending') continue;
       if (error instanceof oauth.ResponseBodyError && error.error === 'slow_down') {

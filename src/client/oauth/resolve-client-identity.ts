@@ -2,7 +2,7 @@ import type * as oauth from 'oauth4webapi';
 import { isLoopbackHostname } from '../../internal/is-loopback-hostname.js';
 import { authFailed, type AuthorizationBinding } from '../auth/discover-authorization-server.js';
 import type { FetchFunction } from '../client-types.js';
-import { defaultClientRegistrationStore, type ClientRegistration, type ClientRegistrationStore } from './client-registration-store.js';
+import { BROWSER_GRANT_TYPES, defaultClientRegistrationStore, hasGrantTypes, type ClientRegistration, type ClientRegistrationStore } from './client-registration-store.js';
 
 /**
 How aicap identifies itself to an authorization server when it acts for a user. The MCP
@@ -43,7 +43,7 @@ export interface UserClientOptions {
   */
   clientName?: string;
   /**
-  Where dynamic registrations are kept (by issuer), so that the next run reuses them.
+  Where dynamic registrations are kept (by issuer and grant set), so that the next run reuses them.
 
   @default a memory store shared by the whole process
   */
@@ -54,8 +54,16 @@ export interface UserClientOptions {
 export interface ResolveClientIdentityInput {
   client: UserClientOptions;
   as: oauth.AuthorizationServer;
-  redirectUri: string;
-  binding: AuthorizationBinding;
+  /** The loopback redirect URI of a browser login; none for the device grant, which has no redirect. */
+  redirectUri?: string;
+  /**
+  The grant types dynamic registration asks for: a registration made for other grants is not reused.
+
+  @default BROWSER_GRANT_TYPES (authorization_code, refresh_token)
+  */
+  grantTypes?: readonly string[];
+  /** Where requests may go; the registration endpoint is checked against it when given. */
+  binding: AuthorizationBinding | undefined;
   fetch: FetchFunction;
 }
 
@@ -83,23 +91,27 @@ export async function resolveClientIdentity(input: ResolveClientIdentityInput): 
     throw authFailed(`The authorization server ${as.issuer} offers no dynamic client registration; pass a pre-registered \`clientId\`${documents}`);
   }
   const store = client.registrationStore ?? defaultClientRegistrationStore;
-  const known = await store.get(as.issuer);
-  const wanted = comparableRedirect(input.redirectUri);
-  if (known !== undefined && (known.redirectUris ?? []).some((uri) => comparableRedirect(uri) === wanted)) return known;
-  const registration = await registerClient(input, registrationEndpoint);
+  const grantTypes = input.grantTypes ?? BROWSER_GRANT_TYPES;
+  const wanted = input.redirectUri === undefined ? undefined : comparableRedirect(input.redirectUri);
+  const known = (await store.list(as.issuer)).find(
+    (registration) => hasGrantTypes(registration, grantTypes) && (wanted === undefined || (registration.redirectUris ?? []).some((uri) => comparableRedirect(uri) === wanted)),
+  );
+  if (known !== undefined) return known;
+  const registration = await registerClient(input, registrationEndpoint, grantTypes);
   await store.put(as.issuer, registration);
   return registration;
 }
 
-/** RFC 7591: a public native client (PKCE, no secret) for the authorization code and refresh token grants. */
-async function registerClient(input: ResolveClientIdentityInput, registrationEndpoint: string): Promise<ClientRegistration> {
+/** RFC 7591: a public native client (PKCE, no secret) for `grantTypes`; redirect URIs and the `code` response type only with a redirect URI (the device grant has neither). */
+async function registerClient(input: ResolveClientIdentityInput, registrationEndpoint: string, grantTypes: readonly string[]): Promise<ClientRegistration> {
   const endpoint = new URL(registrationEndpoint);
-  input.binding.check(endpoint, 'registration endpoint');
+  input.binding?.check(endpoint, 'registration endpoint');
+  const redirectUris = input.redirectUri === undefined ? [] : [input.redirectUri];
   const metadata = {
     client_name: input.client.clientName ?? 'aicap',
-    redirect_uris: [input.redirectUri],
-    grant_types: ['authorization_code', 'refresh_token'],
-    response_types: ['code'],
+    redirect_uris: redirectUris,
+    grant_types: grantTypes,
+    response_types: redirectUris.length === 0 ? [] : ['code'],
     token_endpoint_auth_method: 'none',
     application_type: 'native',
   };
@@ -119,6 +131,7 @@ async function registerClient(input: ResolveClientIdentityInput, registrationEnd
     clientId: body.client_id,
     ...(typeof body.client_secret === 'string' ? { clientSecret: body.client_secret } : {}),
     method: 'dynamic-registration',
-    redirectUris: [input.redirectUri],
+    ...(redirectUris.length === 0 ? {} : { redirectUris }),
+    grantTypes: [...grantTypes],
   };
 }

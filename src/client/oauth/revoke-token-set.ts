@@ -3,7 +3,7 @@ import { AicapError } from '../../errors/aicap-error.js';
 import { createAuthorizationBinding, oauthRequestOptions, readIssuerMetadata } from '../auth/discover-authorization-server.js';
 import type { FetchFunction } from '../client-types.js';
 import { createRedactor } from '../policy/create-redactor.js';
-import { defaultClientRegistrationStore, type ClientRegistrationStore } from './client-registration-store.js';
+import { defaultClientRegistrationStore, storedClientSecret, type ClientRegistrationStore } from './client-registration-store.js';
 import { clientAuthentication } from './token-response.js';
 import type { TokenSet, TokenStore, TokenStoreKey } from './token-store.js';
 
@@ -50,8 +50,7 @@ export async function revokeTokenSet(tokens: TokenSet, options: RevokeTokenSetOp
   if (as.revocation_endpoint === undefined) return { revoked: false };
   const endpoint = new URL(as.revocation_endpoint);
   createAuthorizationBinding(issuer.origin, undefined, "the issuer's origin", 'the tokens').check(endpoint, 'revocation endpoint');
-  const registration = await (options.registrationStore ?? defaultClientRegistrationStore).get(as.issuer);
-  const clientSecret = options.clientSecret ?? (registration?.clientId === tokens.clientId ? registration.clientSecret : undefined);
+  const clientSecret = options.clientSecret ?? (await storedClientSecret(options.registrationStore ?? defaultClientRegistrationStore, as.issuer, tokens.clientId));
   const client: oauth.Client = { client_id: tokens.clientId };
   const redactor = createRedactor({ secrets: [tokens.accessToken, tokens.refreshToken ?? ''] });
   for (const [token, hint] of [
