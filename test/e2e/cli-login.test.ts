@@ -178,6 +178,31 @@ describe('aicap login / call / logout against the Payments authorization server'
     expect(called.code, called.stderr).toBe(0);
   });
 
+  it('logs in with the device flow without --client-id: registers a device client (RFC 7591) beside the browser one, reuses it on the next login, and calls with the token', async (context) => {
+    if (skipReason !== undefined) return context.skip(skipReason);
+    const env = environment('device-registered');
+    const { tokens: browserTokens } = await loginInBrowser(env);
+    const deviceLogin = async (): Promise<TokenSet> => {
+      const login = startLogin([payments!.origin, '--device', '--timeout', '60000'], env);
+      expect(await approveDevice({ verificationUri: await login.firstLine, user: 'alice', password: 'alice-password' })).toBe('approved');
+      const run = await login.done;
+      expect(run.code, run.stderr).toBe(0);
+      const stored = await createEncryptedFileTokenStore({ filePath: env['AICAP_TOKEN_FILE']!, key: TOKEN_KEY }).entries();
+      const tokens = stored[0]!.tokens.find((set) => set.clientId !== browserTokens.clientId)!;
+      expect(tokens, 'the device login stored tokens of a client other than the browser one').toBeDefined();
+      issuedTokens.add(tokens.accessToken);
+      if (tokens.refreshToken !== undefined) issuedTokens.add(tokens.refreshToken);
+      return tokens;
+    };
+    const first = await deviceLogin();
+    expect(first.clientId).not.toBe(DEVICE_CLIENT);
+    expect(first.refreshToken).toBeDefined();
+    const called = await callTransactions(env);
+    expect(called.code, called.stderr).toBe(0);
+    expect(JSON.parse(called.stdout)).toMatchObject({ ok: true, status: 200 });
+    expect((await deviceLogin()).clientId, 'the second device login reuses the stored device registration').toBe(first.clientId);
+  });
+
   it('serves the API to an MCP host with the stored user tokens (aicap mcp over stdio)', async (context) => {
     if (skipReason !== undefined) return context.skip(skipReason);
     const env = environment('mcp');
@@ -220,7 +245,6 @@ describe('aicap login / call / logout against the Payments authorization server'
     const both = await cli(['login', 'http://127.0.0.1:1', '--device', '--no-open'], env);
     expect(both.code).toBe(2);
     expect(both.stderr).toMatch(/either `--device` or `--no-open`/);
-    expect((await cli(['login', 'http://127.0.0.1:1', '--device'], env)).stderr).toMatch(/pass `--client-id <id>`/);
     expect((await cli(['login', 'http://127.0.0.1:1', '--scopes', 'read'], env)).stderr).toMatch(/did you mean `--scope`\?/);
     expect((await cli(['logn', 'http://127.0.0.1:1'], env)).stderr).toMatch(/did you mean `aicap login`\?/);
     expect((await cli(['logot', 'http://127.0.0.1:1'], env)).stderr).toMatch(/did you mean `aicap logout`\?/);
