@@ -4,6 +4,7 @@ import { checkIntegerOption } from '../errors/invalid-option-error.js';
 import { TERMINAL_JOB_STATUSES, type JobEvent, type JobEventPage, type JobEventStore, type JobRecord } from '../server/job-event-store.js';
 import type { AicapRedis } from './connect-redis.js';
 import { createJobChangeSubscriptions } from './create-job-change-subscriptions.js';
+import { createJobEventFanOut } from './create-job-event-fan-out.js';
 
 /** Options of {@link createRedisJobEventStore}. */
 export interface CreateRedisJobEventStoreOptions {
@@ -72,6 +73,8 @@ return {last, first, events}`;
 
 type StreamEntry = [string, string[]];
 const MAX_CONFLICT_RETRIES = 100;
+// Events a process keeps in memory per followed job (a stream reads up to 256 at a time).
+const EVENTS_BUFFERED_PER_JOB = 256;
 
 /**
  * A {@link JobEventStore} in Redis, so several replicas behind a load balancer serve the same jobs:
@@ -154,6 +157,14 @@ export function createRedisJobEventStore(options: CreateRedisJobEventStoreOption
     watchIntervalInMs: Math.max(1, Math.floor(leaseInMs / 2)),
   });
 
+  // One read per change for all the local subscribers of a job, however many they are.
+  const fanOut = createJobEventFanOut({
+    subscribe: subscriptions.subscribe,
+    readRecord: (jobId) => store.get(jobId),
+    readPage: (jobId, afterId, limit) => store.read(jobId, afterId, limit),
+    maxBufferedEvents: Math.min(maxEvents, EVENTS_BUFFERED_PER_JOB),
+  });
+
   const store: JobEventStore & { close(): Promise<void> } = {
     async create(jobId, record, events) {
       const stored: JobRecord = structuredClone(record);
@@ -187,7 +198,8 @@ export function createRedisJobEventStore(options: CreateRedisJobEventStoreOption
       });
       return { events, firstId: first[0] ? sequence(first[0]) : lastId + 1, lastId };
     },
-    subscribe: subscriptions.subscribe,
+    subscribe: fanOut.subscribe,
+    readForSubscriber: fanOut.read,
     holdLease(jobId) {
       const renew = (): void => void redis.command(['SET', key.lease(jobId), owner, 'PX', String(leaseInMs)]).catch(() => undefined);
       const timer = setInterval(renew, Math.max(1, Math.floor(leaseInMs / 3)));

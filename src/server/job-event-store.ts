@@ -109,6 +109,12 @@ export interface JobEventStore {
   /** Calls `listener` after every update of the job. Returns the unsubscribe function. */
   subscribe(jobId: string, listener: () => void): () => void;
   /**
+   * `get` and `read` together, for a stream of a subscriber of the job: a shared store may answer
+   * from what it read once for all its local subscribers (the same exact page after `afterId`).
+   * Stores without it are read with `get` and `read`.
+   */
+  readForSubscriber?(jobId: string, afterId: number, limit: number): Promise<{ record: JobRecord; page: JobEventPage } | undefined>;
+  /**
    * Called by the process that runs the job, for as long as it runs it: a shared store keeps a
    * renewed lease, so that another process can tell a job whose worker died (and mark it failed)
    * from one that is merely slow. Returns the release function. Stores of one process omit it.

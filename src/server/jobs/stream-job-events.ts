@@ -111,9 +111,9 @@ export function streamJobEvents({ store, request, jobId, heartbeatIntervalInMs, 
     started = true;
     for (;;) {
       dirty = false;
-      const [record, page] = await Promise.all([store.get(jobId), store.read(jobId, Math.max(position, 0), EVENTS_PER_READ)]);
-      if (!record || !page) return close(controller, prefix);
-      const chunk = composeChunk(record, page, position, maxChunkBytes);
+      const view = await readView(store, jobId, Math.max(position, 0));
+      if (!view) return close(controller, prefix);
+      const chunk = composeChunk(view.record, view.page, position, maxChunkBytes);
       position = chunk.position;
       if (chunk.done) return close(controller, prefix + chunk.text);
       if (prefix || chunk.text) return controller.enqueue(encoder.encode(prefix + chunk.text));
@@ -136,4 +136,11 @@ export function streamJobEvents({ store, request, jobId, heartbeatIntervalInMs, 
     { highWaterMark: 0 },
   );
   return new Response(body, { status: 200, headers: SSE_HEADERS });
+}
+
+/** The record and the page after `afterId`, from the store's shared feed when it has one. */
+async function readView(store: JobEventStore, jobId: string, afterId: number): Promise<{ record: JobRecord; page: JobEventPage } | undefined> {
+  if (store.readForSubscriber) return store.readForSubscriber(jobId, afterId, EVENTS_PER_READ);
+  const [record, page] = await Promise.all([store.get(jobId), store.read(jobId, afterId, EVENTS_PER_READ)]);
+  return record && page ? { record, page } : undefined;
 }
