@@ -140,7 +140,7 @@ function readingOf(results) {
   const [revalidated, floor304, cached] = results.revalidation.rows;
   lines.push(`A 304 revalidation takes ${revalidated.medianInMs.toFixed(3)} ms against the floor's ${floor304.medianInMs.toFixed(3)} ms; within max-age a discovery sends no request and takes ${cached.medianInMs.toFixed(3)} ms.`);
   for (const row of results.scale.rows ?? []) {
-    lines.push(`${row.label}: ${row.tools} tools, ${kib(row.manifestBytes)} compact (${kib(row.wire.gzip.bytes)} gzip, ${kib(row.wire.br.bytes)} br on the wire; MCP's \`tools/list\` answer ${kib(row.wire.mcpToolsList.bytes)}); cold discovery ${row.cold.aicapMedianInMs.toFixed(1)} ms, ${row.cold.versusMcp.median.toFixed(2)}× faster than the fastest MCP mode.`);
+    lines.push(`${row.label}: ${row.tools} tools, ${kib(row.manifestBytes)} compact (${kib(row.wire.gzip.bytes)} gzip, ${kib(row.wire.br.bytes)} br on the wire; MCP's \`tools/list\` answer ${kib(row.wire.mcpToolsList.bytes)}); cold discovery ${row.cold.aicapMedianInMs.toFixed(1)} ms, ${comparedWithMcp(row.cold.versusMcp.median)}.`);
   }
   return lines;
 }
@@ -213,4 +213,11 @@ function selectionSection(selection) {
   return [
     `Selection on ${selection.tools} tools (GitHub and Stripe in one catalog), ${selection.rounds} rounds: the first query on a new catalog array (index build included) ${selection.firstQueryWithIndexBuildInMs.toFixed(1)} ms; a query after indexing ${selection.queryInMs.median.toFixed(2)} ms (p25–p75 ${selection.queryInMs.p25.toFixed(2)}–${selection.queryInMs.p75.toFixed(2)}). Targets: query ${selection.targets.queryInMs} ms ${selection.met.query ? '✔' : '✘'}, index build ${selection.targets.indexBuildInMs} ms ${selection.met.indexBuild ? '✔' : '✘'}. Recall and MRR: [selection-results.md](selection-results.md) (\`npm run eval:selection\`).`,
   ];
+}
+
+/** "2.8× slower than the fastest MCP mode" for a ratio below 1: "0.36× faster" reads as a win when it is a loss. */
+function comparedWithMcp(mcpTimeOverAicapTime) {
+  return mcpTimeOverAicapTime >= 1
+    ? `${mcpTimeOverAicapTime.toFixed(2)}× faster than the fastest MCP mode`
+    : `${(1 / mcpTimeOverAicapTime).toFixed(2)}× slower than the fastest MCP mode`;
 }
