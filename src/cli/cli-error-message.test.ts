@@ -30,6 +30,15 @@ describe('cliErrorMessage', () => {
     expect(cliErrorMessage(error)).toBe('Network error (other): GET http://127.0.0.1:1/');
   });
 
+  it('names the <origin> argument and the scheme to add when an origin is not an absolute URL', () => {
+    const notAbsolute = (given: string) => new AicapError('INVALID_ARGUMENT', `\`discover\` needs an absolute URL such as https://api.example.com, got ${JSON.stringify(given)}.`);
+    expect(cliErrorMessage(notAbsolute('127.0.0.1:3917'))).toBe('The <origin> argument must be an absolute URL such as https://api.example.com, got "127.0.0.1:3917": add the scheme, http://127.0.0.1:3917.');
+    expect(cliErrorMessage(notAbsolute('api.example.com'))).toBe(
+      'The <origin> argument must be an absolute URL such as https://api.example.com, got "api.example.com": add the scheme, https://api.example.com (or http://api.example.com for a plain-HTTP server).',
+    );
+    expect(cliErrorMessage(notAbsolute('not a url'))).toBe('The <origin> argument must be an absolute URL such as https://api.example.com, got "not a url".');
+  });
+
   it('names the flag instead of the library option', () => {
     const timeout = new TimeoutError({ phase: 'headers', timeoutInMs: 30_000, method: 'POST', url: 'http://127.0.0.1:1/slow', option: 'network.timeouts.headersInMs' });
     expect(cliErrorMessage(timeout)).toContain('Raise `--timeout <ms>`');

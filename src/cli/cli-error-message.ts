@@ -5,7 +5,7 @@ import { terminalSafeText } from './terminal-safe-text.js';
  * Library messages name the option a program changes; a CLI user changes a flag. Each rule turns
  * the advice of a library message into the flag every network command of the CLI takes.
  */
-const FLAG_ADVICE: ReadonlyArray<readonly [RegExp, string]> = [
+const FLAG_ADVICE: ReadonlyArray<readonly [RegExp, string | ((match: string, ...groups: string[]) => string)]> = [
   [/`(?:network\.)?timeouts\.\w+`/g, '`--timeout <ms>`'],
   [/`(?:discovery\.maxManifestSizeInBytes|maxManifestSizeInBytes|maxSizeInBytes)`/g, '`--max-size <bytes>`'],
   [/pass them to `discover`/g, 'pass `--token <token>` or `--api-key <key>`, or act as you after `aicap login <origin>`'],
@@ -15,7 +15,18 @@ const FLAG_ADVICE: ReadonlyArray<readonly [RegExp, string]> = [
   // A user's authorization is renewed with `aicap login`; the library's "from code" alternative is not for CLI users.
   [/ \(from code: [^)]*\)/g, ''],
   [/call `client\.approve\('([^']+)'\)` to enable it again/g, 'pin it again with `aicap call <origin> $1 --pin` (shared through AICAP_REDIS_URL)'],
+  // `aicap call 127.0.0.1:3000 …`: the origin argument lacks its scheme, the commonest first mistake.
+  [/`discover` needs an absolute URL such as https:\/\/api\.example\.com, got "([^"]*)"\./g, (_match, given: string) => originArgumentAdvice(given)],
 ];
+
+/** What to type instead of an `<origin>` argument that is not an absolute URL. */
+function originArgumentAdvice(given: string): string {
+  const base = `The <origin> argument must be an absolute URL such as https://api.example.com, got ${JSON.stringify(given)}`;
+  // A bare host, host:port or address: say which scheme to add (loopback servers usually speak plain HTTP).
+  if (!/^(?:[\w.-]+|\[[\da-fA-F:]+\])(?::\d+)?(?:\/\S*)?$/.test(given)) return `${base}.`;
+  const loopback = /^(?:localhost|127\.\d+\.\d+\.\d+|\[::1\])(?::|\/|$)/.test(given);
+  return `${base}: add the scheme, ${loopback ? `http://${given}` : `https://${given} (or http://${given} for a plain-HTTP server)`}.`;
+}
 
 // Socket error codes of a connection that never opened, worded as what the user can check.
 const CONNECTION_FAILURES: Record<string, (host: string) => string> = {
@@ -34,7 +45,7 @@ const CONNECTION_FAILURES: Record<string, (host: string) => string> = {
  */
 export function cliErrorMessage(error: unknown): string {
   const message = error instanceof Error ? error.message : String(error);
-  let text = FLAG_ADVICE.reduce((current, [pattern, replacement]) => current.replace(pattern, replacement), message);
+  let text = applyFlagAdvice(message);
   if (AicapError.isInstance(error) && error.code === 'NETWORK_ERROR') text = describeConnectionFailure(error, text);
   if (AicapError.isInstance(error) && error.code === 'ORIGIN_MISMATCH') text += loopbackNameHint(text);
   return terminalSafeText(text);
@@ -42,7 +53,12 @@ export function cliErrorMessage(error: unknown): string {
 
 /** The same translation for advice texts that are not errors (an envelope's `userMessage`). */
 export function cliAdvice(text: string): string {
-  return terminalSafeText(FLAG_ADVICE.reduce((current, [pattern, replacement]) => current.replace(pattern, replacement), text));
+  return terminalSafeText(applyFlagAdvice(text));
+}
+
+function applyFlagAdvice(text: string): string {
+  // Two calls so TypeScript picks the right `replace` overload for each kind of replacement.
+  return FLAG_ADVICE.reduce((current, [pattern, replacement]) => (typeof replacement === 'string' ? current.replace(pattern, replacement) : current.replace(pattern, replacement)), text);
 }
 
 function describeConnectionFailure(error: AicapError, text: string): string {

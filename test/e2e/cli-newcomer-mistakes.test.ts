@@ -80,6 +80,12 @@ describe.concurrent('a newcomer’s mistakes, through the built CLI', { timeout:
     expectOneLineError(await runBuiltCli(['tools', '127.0.0.1:3917'], SLOW_MACHINE), 2, /Cannot read 127\.0\.0\.1:3917: no such file; for a server, add the scheme: http:\/\/127\.0\.0\.1:3917\./);
   });
 
+  it('an <origin> argument without its scheme gets the scheme hint on call and login (exit 2)', async () => {
+    const hint = /The <origin> argument must be an absolute URL such as https:\/\/api\.example\.com, got "127\.0\.0\.1:3917": add the scheme, http:\/\/127\.0\.0\.1:3917\./;
+    expectOneLineError(await runBuiltCli(['call', '127.0.0.1:3917', 'list_transactions'], SLOW_MACHINE), 2, hint);
+    expectOneLineError(await runBuiltCli(['login', '127.0.0.1:3917', '--no-open'], SLOW_MACHINE), 2, hint);
+  });
+
   it('a refused connection says that nothing is listening (exit 1, discovery failed)', async () => {
     expectOneLineError(await runBuiltCli(['tools', `http://127.0.0.1:${closedPort}`], SLOW_MACHINE), 1, new RegExp(`Nothing is listening on 127\\.0\\.0\\.1:${closedPort} \\(connection refused\\): is the server running`));
   });
