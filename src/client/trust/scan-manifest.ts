@@ -1,6 +1,6 @@
 import type { Manifest } from '../../manifest/manifest-v0.js';
 import { fromPointer, toPointer } from '../../internal/json-pointer.js';
-import { forEachReference, parseDefinitionReference } from '../../manifest/reachable-definitions.js';
+import { parseDefinitionReference } from '../../manifest/reachable-definitions.js';
 import type { TrustFinding, TrustSeverity } from '../client-types.js';
 
 /** Options of {@link scanManifest}. */
@@ -63,8 +63,7 @@ const INSTRUCTION_RULES: Rule[] = [
   { code: 'text.ssrf_literal', pattern: /\b(169\.254\.\d+\.\d+|metadata\.google\.internal|file:\/\/|gopher:\/\/)/i, severity: 'medium', message: 'names an internal address or a local scheme' },
 ];
 
-const BASE64_RUN = /[A-Za-z0-9+/]{40,}={0,2}|[A-Za-z0-9_-]{40,}/g;
-// Length of a run of either base64 alphabet that holds a payload worth decoding (the `{40,}` above).
+// Length of a run of either base64 alphabet that holds a payload worth decoding.
 const MIN_BASE64_RUN = 40;
 // Printable ASCII only: no tag, invisible or control character, and no letter of a look-alike script.
 const PLAIN_ASCII = /^[\x20-\x7e]*$/;
@@ -137,14 +136,19 @@ export function scanManifest(manifest: Manifest, options: ScanManifestOptions = 
   };
 
   // Depth first, recursively (the parser bounds the depth): an object's member names are checked in
-  // order, then its values and an array's items last first, the order findings have always had.
-  const visit = (value: unknown, toolId: string | undefined, owners: ReadonlyArray<{ id: string }> | undefined): void => {
+  // order, then its values and an array's items last first, the order findings have always had. The
+  // same walk collects the `$ref` strings of every entry and shared definition (what
+  // `forEachReference` would find), which attributing definition findings needs.
+  const references = manifest.definitions === undefined ? undefined : createReferenceIndex();
+  const visit = (value: unknown, toolId: string | undefined, refs: string[] | undefined): void => {
     if (typeof value === 'string') {
       scanText(value, toolId, false);
     } else if (Array.isArray(value)) {
+      const entries = path.length === 1 ? entryKindOf(path[0]) : undefined;
       for (let index = value.length - 1; index >= 0; index--) {
         path.push(index);
-        visit(value[index], toolId ?? owners?.[index]?.id, undefined);
+        if (entries === undefined) visit(value[index], toolId, refs);
+        else visit(value[index], (value[index] as { id?: string } | undefined)?.id, references?.entry(entries, index));
         path.pop();
       }
     } else if (typeof value === 'object' && value !== null) {
@@ -155,19 +159,23 @@ export function scanManifest(manifest: Manifest, options: ScanManifestOptions = 
         scanText(key, toolId, true);
         path.pop();
       }
+      const definitions = references !== undefined && path.length === 1 && path[0] === 'definitions';
       for (let index = keys.length - 1; index >= 0; index--) {
         const key = keys[index]!;
+        const child = record[key];
         path.push(key);
-        visit(record[key], toolId, path.length === 1 ? ownersOf(manifest, key) : undefined);
+        if (refs !== undefined && key === '$ref' && typeof child === 'string') refs.push(child);
+        // Values of data keywords are not schemas: a `$ref` member inside them is just a string.
+        visit(child, toolId, definitions ? references.definition(key) : refs === undefined || isDataKeyword(key) ? undefined : refs);
         path.pop();
       }
     }
   };
   visit(manifest, undefined, undefined);
-  attributeDefinitionFindings(manifest, findings);
+  if (references !== undefined) attributeDefinitionFindings(manifest, findings, references);
   // Look-alike ids across services (`send_emai1` next to `send_email`): a model picks by name.
   const foreignSkeletons = new Map(foreign.filter((id) => !ownIds.has(id)).map((id) => [skeleton(id), id]));
-  for (const [index, tool] of manifest.tools.entries()) {
+  for (const [index, tool] of foreignSkeletons.size === 0 ? [] : manifest.tools.entries()) {
     const lookalike = foreignSkeletons.get(skeleton(tool.id));
     if (lookalike !== undefined && lookalike !== tool.id) {
       findings.push({ code: 'tool.confusable_id', pointer: `/tools/${index}/id`, text: tool.id, severity: 'high', message: `looks like "${lookalike}", a tool of another service`, toolId: tool.id });
@@ -176,31 +184,68 @@ export function scanManifest(manifest: Manifest, options: ScanManifestOptions = 
   return { findings, scannedStrings };
 }
 
+/** The `$ref` strings of each tool, resource and prompt and of each shared definition, as the scan's walk meets them. */
+interface ReferenceIndex {
+  entry(kind: EntryKind, index: number): string[];
+  definition(name: string): string[];
+  entries: Record<EntryKind, string[][]>;
+  definitions: Map<string, string[]>;
+}
+
+type EntryKind = 'tools' | 'resources' | 'prompts';
+const ENTRY_KINDS: readonly EntryKind[] = ['tools', 'resources', 'prompts'];
+
+function createReferenceIndex(): ReferenceIndex {
+  const entries: Record<EntryKind, string[][]> = { tools: [], resources: [], prompts: [] };
+  const definitions = new Map<string, string[]>();
+  return {
+    entries,
+    definitions,
+    entry: (kind, index) => (entries[kind][index] ??= []),
+    definition: (name) => {
+      let list = definitions.get(name);
+      if (list === undefined) definitions.set(name, (list = []));
+      return list;
+    },
+  };
+}
+
+/** The entry list a root member holds (`tools`, `resources`, `prompts`), if it is one. */
+function entryKindOf(key: string | number | undefined): EntryKind | undefined {
+  return key === 'tools' || key === 'resources' || key === 'prompts' ? key : undefined;
+}
+
 /**
  * Text inside a shared definition (spec v0.2) reaches every tool, resource and prompt that refers to
  * it, directly or through other definitions: each of them gets a copy of the finding, so that a
  * poisoned definition quarantines the tools that would show it to the model.
  */
-function attributeDefinitionFindings(manifest: Manifest, findings: TrustFinding[]): void {
+function attributeDefinitionFindings(manifest: Manifest, findings: TrustFinding[], references: ReferenceIndex): void {
   const orphans = findings.filter((finding) => finding.toolId === undefined && finding.pointer.startsWith('/definitions/'));
   if (orphans.length === 0 || manifest.definitions === undefined) return;
   const definitions = manifest.definitions;
-  const directReferences = (value: unknown): Set<string> => {
-    const names = new Set<string>();
-    forEachReference(value, (reference) => {
-      const parsed = parseDefinitionReference(reference);
-      if (parsed && Object.hasOwn(definitions, parsed.name)) names.add(parsed.name);
-    });
-    return names;
+  const names = new Map<string, string | undefined>();
+  const directReferences = (list: readonly string[] | undefined): Set<string> => {
+    const direct = new Set<string>();
+    for (const reference of list ?? []) {
+      let name = names.get(reference);
+      if (!names.has(reference)) {
+        const parsed = parseDefinitionReference(reference);
+        name = parsed && Object.hasOwn(definitions, parsed.name) ? parsed.name : undefined;
+        names.set(reference, name);
+      }
+      if (name !== undefined) direct.add(name);
+    }
+    return direct;
   };
   // Walked backwards from the few definitions that hold a finding: computing everything each tool
   // reaches costs tools × definitions on a densely linked description such as Stripe's.
   const referrers = new Map<string, string[]>();
-  for (const [name, schema] of Object.entries(definitions)) {
-    for (const target of directReferences(schema)) {
-      const list = referrers.get(target);
-      if (list === undefined) referrers.set(target, [name]);
-      else list.push(name);
+  for (const [name, list] of references.definitions) {
+    for (const target of directReferences(list)) {
+      const referring = referrers.get(target);
+      if (referring === undefined) referrers.set(target, [name]);
+      else referring.push(name);
     }
   }
   const reachers = new Map<string, Set<string>>();
@@ -218,9 +263,11 @@ function attributeDefinitionFindings(manifest: Manifest, findings: TrustFinding[
     reachers.set(name, reached);
   }
   const users = new Map<string, string[]>([...reachers.keys()].map((name) => [name, []]));
-  for (const entry of [...manifest.tools, ...(manifest.resources ?? []), ...(manifest.prompts ?? [])]) {
-    const direct = [...directReferences(entry)];
-    for (const [name, reaching] of reachers) if (direct.some((reference) => reaching.has(reference))) users.get(name)!.push(entry.id);
+  for (const kind of ENTRY_KINDS) {
+    for (const [index, entry] of (manifest[kind] ?? []).entries()) {
+      const direct = [...directReferences(references.entries[kind][index])];
+      for (const [name, reaching] of reachers) if (direct.some((reference) => reaching.has(reference))) users.get(name)!.push(entry.id);
+    }
   }
   for (const finding of orphans) {
     for (const id of users.get(fromPointer(finding.pointer)[1] ?? '') ?? []) findings.push({ ...finding, toolId: id });
@@ -256,8 +303,8 @@ function checkText(text: string, foreignPatterns: ReadonlyArray<{ id: string; pa
   if (INSTRUCTION_TRIGGER.test(text)) {
     for (const rule of INSTRUCTION_RULES) if (rule.pattern.test(text)) after.push({ code: rule.code, severity: rule.severity, message: rule.message });
   }
-  for (const run of hasBase64Run(text) ? text.matchAll(BASE64_RUN) : []) {
-    const decoded = decodeBase64Text(run[0]);
+  for (const run of hasBase64Run(text) ? base64Runs(text) : []) {
+    const decoded = decodeBase64Text(run);
     if (decoded === undefined) continue;
     const hidden = INSTRUCTION_RULES.some((rule) => rule.severity === 'high' && rule.pattern.test(decoded));
     after.push({ code: 'text.encoded_payload', severity: hidden ? 'high' : 'medium', message: hidden ? 'carries base64-encoded instructions' : 'carries a base64-encoded text payload' });
@@ -270,10 +317,9 @@ function checkText(text: string, foreignPatterns: ReadonlyArray<{ id: string; pa
 
 /**
  * True when the text holds {@link MIN_BASE64_RUN} characters of either base64 alphabet in a row
- * (`A-Z a-z 0-9 + / _ -`): every run {@link BASE64_RUN} matches holds one, so the strings without
- * skip it (`matchAll` clones its regular expression on every call). One pass over the characters:
- * the equivalent `/[A-Za-z0-9+/_-]{40}/` retries forty characters from every position of a long run
- * that falls short, and cost several times this on the URLs and identifiers of big manifests.
+ * (`A-Z a-z 0-9 + / _ -`): every run {@link base64Runs} returns holds one, so the strings without
+ * skip it. One pass with one class test per character, cheaper than `base64Runs` on the many texts
+ * that fail it.
  */
 function hasBase64Run(text: string): boolean {
   if (text.length < MIN_BASE64_RUN) return false;
@@ -290,18 +336,52 @@ function hasBase64Run(text: string): boolean {
   return false;
 }
 
+/**
+ * The runs `/[A-Za-z0-9+/]{40,}={0,2}|[A-Za-z0-9_-]{40,}/g` matches, in one pass: at each position the
+ * standard alphabet is tried first, then the URL-safe one, as the expression does, but the end of the
+ * run of each alphabet is found once and reused for every position inside it (the expression scans a
+ * run again from each position of a run that falls short of forty characters).
+ */
+function base64Runs(text: string): string[] {
+  const runs: string[] = [];
+  // Exclusive ends of the runs of each alphabet that start at or before `index` (only valid while `index` is below them).
+  let standardEnd = 0;
+  let urlSafeEnd = 0;
+  for (let index = 0; index + MIN_BASE64_RUN <= text.length; ) {
+    if (index >= standardEnd) for (standardEnd = index; standardEnd < text.length && isBase64Character(text.charCodeAt(standardEnd), 0x2b, 0x2f); ) standardEnd++;
+    if (index >= urlSafeEnd) for (urlSafeEnd = index; urlSafeEnd < text.length && isBase64Character(text.charCodeAt(urlSafeEnd), 0x2d, 0x5f); ) urlSafeEnd++;
+    if (standardEnd - index >= MIN_BASE64_RUN) {
+      let end = standardEnd;
+      // `={0,2}`: the padding belongs to the run.
+      while (end < text.length && end - standardEnd < 2 && text.charCodeAt(end) === 0x3d) end++;
+      runs.push(text.slice(index, end));
+      index = end;
+    } else if (urlSafeEnd - index >= MIN_BASE64_RUN) {
+      runs.push(text.slice(index, urlSafeEnd));
+      index = urlSafeEnd;
+    } else {
+      index++;
+    }
+  }
+  return runs;
+}
+
+/** A letter, a digit or one of the two extra characters of a base64 alphabet (`+ /` or `- _`). */
+function isBase64Character(code: number, extra62: number, extra63: number): boolean {
+  return (code >= 0x61 && code <= 0x7a) || (code >= 0x41 && code <= 0x5a) || (code >= 0x30 && code <= 0x39) || code === extra62 || code === extra63;
+}
+
+// Mirrors `DATA_KEYWORDS` of reachable-definitions.ts (what `forEachReference` skips).
+const DATA_KEYWORDS = new Set(['enum', 'const', 'default', 'examples', 'example']);
+
+function isDataKeyword(key: string): boolean {
+  return DATA_KEYWORDS.has(key);
+}
+
 function controlMessage(text: string): string {
   if (ESCAPE_SEQUENCE.test(text)) return 'contains a terminal escape sequence (it can rewrite what a human sees on screen)';
   if (BARE_CARRIAGE_RETURN.test(text)) return 'contains a carriage return not followed by a line feed (it can overwrite a line on a terminal)';
   return 'contains control characters';
-}
-
-/** The tools, resources or prompts whose entries own what is under `/tools/N` (and so on). */
-function ownersOf(manifest: Manifest, key: string): ReadonlyArray<{ id: string }> | undefined {
-  if (key === 'tools') return manifest.tools;
-  if (key === 'resources') return manifest.resources;
-  if (key === 'prompts') return manifest.prompts;
-  return undefined;
 }
 
 /** A comparison key that folds case, separators and the usual digit/letter look-alikes. */
