@@ -6,12 +6,13 @@
  * @module
  */
 
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { NextFunction, Request as ExpressRequest, RequestHandler, Response as ExpressResponse } from 'express';
 import type { Manifest, Tool } from '../manifest/manifest-v0.js';
 import { createManifestHandler, type CreateManifestHandlerOptions, type ManifestHandler } from '../server/create-manifest-handler.js';
 import type { JobStreams } from '../server/create-job-streams.js';
 import { deriveTool, withDerivedTools, type DerivedTool, type RouteAiConfig, type RouteDescription } from '../server/derive-tool.js';
-import { serveManifestOnNode, toWebRequest, writeNodeResponse, type FetchHandler } from '../server/to-node-listener.js';
+import { serveManifestOnNode, toWebRequest, withManifestRoute, writeNodeResponse, type FetchHandler } from '../server/to-node-listener.js';
 import { validateRequest } from './validate-request.js';
 
 /** A middleware that knows which requests it answers; others go to `next()`. */
@@ -36,6 +37,34 @@ export function aiCapabilities(options: CreateManifestHandlerOptions): ExpressMi
     serveManifestOnNode(handler, request, response, next, path);
   };
   return Object.assign(middleware, { manifestHandler: handler });
+}
+
+/** A `node:http` request listener that serves the manifest route and hands everything else to the app. */
+export type ManifestRouteListener = ((request: IncomingMessage, response: ServerResponse) => void) & {
+  /** The manifest handler behind it, e.g. to await `ready`. */
+  readonly manifestHandler: ManifestHandler;
+};
+
+/**
+ * Serves the manifest in front of an Express app rather than inside it: a request listener that
+ * answers the manifest path itself (the same answers as {@link aiCapabilities}: 200, HEAD, 304,
+ * br/gzip/identity, 405 and 406 problem answers, CORS preflight, per-credential variants) and hands
+ * every other request to `app` untouched. Pass it to `createServer` instead of the app.
+ *
+ * Why: Express does per-request work before any middleware runs (its router, and re-prototyping the
+ * request and response, which also makes Node's own header and body writes on them slower), and on a
+ * 10 KB answer that is most of the cost of the request. Answered in front, the manifest route costs
+ * what a bare `node:http` answer costs. The price: the app's middleware (logging, rate limits, helmet)
+ * does not see these requests, and `app.listen()` would bypass the listener. Use the middleware when
+ * they must.
+ * @example
+ * ```ts
+ * createServer(withAiCapabilities(app, { manifest })).listen(3000);
+ * ```
+ */
+export function withAiCapabilities(app: (request: IncomingMessage, response: ServerResponse) => void, options: CreateManifestHandlerOptions): ManifestRouteListener {
+  const handler = createManifestHandler(options);
+  return Object.assign(withManifestRoute(handler, app), { manifestHandler: handler });
 }
 
 /** Runs any fetch-style handler (the AI Catalog handler, your own) as an Express handler. */

@@ -1,6 +1,11 @@
 import { readFileSync } from 'node:fs';
-import { Hono } from 'hono';
-import { describe, expect, it } from 'vitest';
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { serve } from '@hono/node-server';
+import { Hono, type MiddlewareHandler } from 'hono';
+import { request as undiciRequest } from 'undici';
+import { afterEach, describe, expect, it } from 'vitest';
+import { canonicalJson, digestManifest } from '../manifest/digest-manifest.js';
 import type { Manifest } from '../manifest/manifest-v0.js';
 import { createJobStreams } from '../server/create-job-streams.js';
 import { aiCapabilities, jobStreamsMiddleware, startJob } from './index.js';
@@ -43,5 +48,66 @@ describe('aicap/hono', () => {
     }
     expect(status).toBe('completed');
     expect(await (await app.request(`${location}/result`)).json()).toBe(42);
+  });
+});
+
+describe('aicap/hono on @hono/node-server', () => {
+  const servers: Server[] = [];
+  afterEach(async () => {
+    await Promise.all(servers.splice(0).map((server) => new Promise<void>((resolve) => (server.close(() => resolve()), server.closeAllConnections()))));
+  });
+  const start = async (app: Hono): Promise<string> => {
+    const server = await new Promise<Server>((resolve) => {
+      const started = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }, () => resolve(started as Server));
+    });
+    servers.push(server);
+    return `http://127.0.0.1:${(server.address() as AddressInfo).port}/.well-known/ai-capabilities`;
+  };
+  const get = async (url: string, headers: Record<string, string> = {}): Promise<{ status: number; etag: unknown; length: number }> => {
+    const answer = await undiciRequest(url, { headers });
+    return { status: answer.statusCode, etag: answer.headers['etag'], length: (await answer.body.arrayBuffer()).byteLength };
+  };
+  const etag = `"${digestManifest(manifest)}"`;
+
+  it('reads the headers from the incoming message without building a Headers object, with the same answers', async () => {
+    let headersBuilt: boolean | undefined;
+    // Runs around the aicap middleware and looks, afterwards, at whether the lightweight request built its Headers.
+    const watch: MiddlewareHandler = async (context, next) => {
+      await next();
+      headersBuilt = Object.getOwnPropertySymbols(context.req.raw).some((key) => key.description === 'headersKey');
+    };
+    const app = new Hono();
+    app.use(watch);
+    const middleware = aiCapabilities({ manifest });
+    app.use(middleware);
+    await middleware.manifestHandler.ready;
+    const url = await start(app);
+    expect(await get(url)).toEqual({ status: 200, etag, length: Buffer.byteLength(canonicalJson(manifest)) });
+    expect(headersBuilt).toBe(false);
+    expect(await get(url, { 'If-None-Match': `W/${etag}` })).toEqual({ status: 304, etag, length: 0 });
+    expect(await get(url, { 'Accept-Encoding': 'br' })).toMatchObject({ status: 200, etag: `"${digestManifest(manifest)}-br"` });
+    expect(headersBuilt).toBe(false);
+  });
+
+  it('answers from the Web request once a middleware before it has read or changed the headers', async () => {
+    const app = new Hono();
+    app.use(async (context, next) => {
+      // Asking for the manifest's own tag: only the changed headers make this a 304.
+      context.req.raw.headers.set('if-none-match', etag);
+      await next();
+    });
+    app.use(aiCapabilities({ manifest }));
+    const url = await start(app);
+    expect(await get(url)).toEqual({ status: 304, etag, length: 0 });
+  });
+
+  it('hands resolveScopes the request Hono has, with its headers', async () => {
+    const app = new Hono();
+    const seen: Array<string | null> = [];
+    app.use(aiCapabilities({ manifest, requireAuth: true, resolveScopes: (request) => (seen.push(request.headers.get('authorization')), request.headers.get('authorization') === 'Bearer ok' ? ['read'] : undefined) }));
+    const url = await start(app);
+    expect((await get(url)).status).toBe(401);
+    expect((await get(url, { Authorization: 'Bearer ok' })).status).toBe(200);
+    expect(seen).toEqual([null, 'Bearer ok']);
   });
 });

@@ -6,7 +6,10 @@
  * @module
  */
 
+import type { IncomingMessage } from 'node:http';
 import type { Context, MiddlewareHandler } from 'hono';
+import { responseFromDecision } from '../server/http-answer.js';
+import { toManifestRequestWith } from '../server/to-node-listener.js';
 import { createManifestHandler, type CreateManifestHandlerOptions, type ManifestHandler } from '../server/create-manifest-handler.js';
 import type { JobRunner, JobStreams } from '../server/create-job-streams.js';
 
@@ -31,9 +34,33 @@ export function aiCapabilities(options: CreateManifestHandlerOptions): HonoManif
   // Hono's dispatcher and `compose` accept a plain `Response` where the type says promise.
   const middleware = ((context, next) => {
     if (context.req.path !== handler.path) return next();
-    return handler.respond(context.req.raw);
+    const raw = context.req.raw;
+    const incoming = untouchedIncomingOf(context);
+    if (incoming === undefined) return handler.respond(raw);
+    return responseFromDecision(handler.decide(toManifestRequestWith(incoming, raw, handler.path)));
   }) as MiddlewareHandler;
   return Object.assign(middleware, { manifestHandler: handler });
+}
+
+/**
+ * On Node, `@hono/node-server` hands the app a lightweight `Request` over the incoming message (as
+ * `env.incoming`) and builds its `Headers` only when something reads them: the route then reads its two
+ * headers from the message itself, which saves building a `Headers` object per request. That is safe
+ * only while the request is that very message's and its headers were never materialised (a middleware
+ * could have changed them): both are read from the lightweight request's own symbol-keyed fields, and
+ * anything unexpected (another runtime, another adapter version, a rebuilt request) takes the Web path.
+ */
+function untouchedIncomingOf(context: Context): IncomingMessage | undefined {
+  const incoming = (context.env as { incoming?: IncomingMessage } | undefined)?.incoming;
+  if (incoming === undefined || typeof incoming.headers !== 'object') return undefined;
+  const raw = context.req.raw as unknown as Record<symbol, unknown>;
+  let ownsIncoming = false;
+  for (const key of Object.getOwnPropertySymbols(raw)) {
+    const name = key.description;
+    if (name === 'incomingKey') ownsIncoming = raw[key] === incoming;
+    else if (name === 'headersKey' || name === 'requestCache') return undefined;
+  }
+  return ownsIncoming ? incoming : undefined;
 }
 
 /** Serves the job endpoints of `createJobStreams`; other paths go to `next()`. */

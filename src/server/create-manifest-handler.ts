@@ -5,7 +5,7 @@ import { WELL_KNOWN_PATH, type Manifest } from '../manifest/manifest-v0.js';
 import { filterManifestByScopes } from './filter-manifest-by-scopes.js';
 import { pathOfUrl } from './path-of-url.js';
 import { findSecretValues } from '../manifest/find-secret-values.js';
-import { responseFromAnswer, type HttpAnswer } from './http-answer.js';
+import { responseFromDecision, type HttpAnswer } from './http-answer.js';
 import { prepareManifestAnswers, type PreparedManifest } from './prepare-manifest-answers.js';
 import { problemAnswer } from './problem-response.js';
 
@@ -270,10 +270,7 @@ export function createManifestHandler(options: CreateManifestHandlerOptions): Ma
     return answerWith(whole, request);
   };
 
-  const respond = (request: Request): Response | Promise<Response> => {
-    const decided = decide(new FetchManifestRequest(request, path));
-    return decided instanceof Promise ? decided.then(responseFromAnswer) : responseFromAnswer(decided);
-  };
+  const respond = (request: Request): Response | Promise<Response> => responseFromDecision(decide(new FetchManifestRequest(request, path)));
   const handler = async (request: Request): Promise<Response> => respond(request);
   return Object.assign(handler, { path, ready, decide, respond });
 }

@@ -20,3 +20,12 @@ export interface HttpAnswer {
 export function responseFromAnswer(answer: HttpAnswer): Response {
   return new Response(answer.body ?? null, { status: answer.status, headers: answer.headers });
 }
+
+/**
+ * The Web `Response` for a decision, synchronous when the decision is: a framework that takes a
+ * returned `Response` as it is (Hono) then needs no promise per request.
+ * @internal
+ */
+export function responseFromDecision(decided: HttpAnswer | Promise<HttpAnswer>): Response | Promise<Response> {
+  return decided instanceof Promise ? decided.then(responseFromAnswer) : responseFromAnswer(decided);
+}

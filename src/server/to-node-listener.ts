@@ -68,13 +68,15 @@ class NodeManifestRequest implements ManifestRequest {
   readonly method: string;
   readonly path: string;
   readonly #incoming: IncomingMessage;
-  readonly #outgoing: ServerResponse;
+  readonly #outgoing: ServerResponse | undefined;
+  readonly #request: Request | undefined;
 
-  constructor(incoming: IncomingMessage, outgoing: ServerResponse, path: string) {
+  constructor(incoming: IncomingMessage, path: string, outgoing: ServerResponse | undefined, request: Request | undefined) {
     this.method = incoming.method ?? 'GET';
     this.path = path;
     this.#incoming = incoming;
     this.#outgoing = outgoing;
+    this.#request = request;
   }
 
   header(name: string): string | null {
@@ -83,16 +85,40 @@ class NodeManifestRequest implements ManifestRequest {
   }
 
   toRequest(): Request {
-    return toWebRequest(this.#incoming, this.#outgoing);
+    return this.#request ?? toWebRequest(this.#incoming, this.#outgoing as ServerResponse);
   }
 }
 
 /**
- * What the manifest handler reads of a Node request. The Web `Request` is built only if asked for.
+ * What the manifest handler reads of a Node request. The Web `Request` is built only if asked for,
+ * unless the caller has one for this very request already (Hono on Node).
  * @internal
  */
 export function toManifestRequest(incoming: IncomingMessage, outgoing: ServerResponse, path: string): ManifestRequest {
-  return new NodeManifestRequest(incoming, outgoing, path);
+  return new NodeManifestRequest(incoming, path, outgoing, undefined);
+}
+
+/**
+ * The manifest request of a Node request whose Web `Request` exists already (Hono on Node): headers
+ * are read from `incoming`, `resolveScopes` gets `request`.
+ * @internal
+ */
+export function toManifestRequestWith(incoming: IncomingMessage, request: Request, path: string): ManifestRequest {
+  return new NodeManifestRequest(incoming, path, undefined, request);
+}
+
+/**
+ * A Node request listener that answers the manifest route itself and hands every other request to
+ * `listener` untouched (same objects, body unread): the manifest costs what a bare `node:http` answer
+ * costs, whatever the framework behind `listener` does per request.
+ * @internal
+ */
+export function withManifestRoute(handler: ManifestHandler, listener: (request: IncomingMessage, response: ServerResponse) => void): (request: IncomingMessage, response: ServerResponse) => void {
+  return (incoming, outgoing) => {
+    const path = requestPath(incoming, handler.path);
+    if (path !== handler.path) return void listener(incoming, outgoing);
+    serveManifestOnNode(handler, incoming, outgoing, () => answerInternalError(outgoing), path);
+  };
 }
 
 /**
