@@ -15,7 +15,7 @@ import Fastify from 'fastify';
 import { Hono } from 'hono';
 import { getRequestListener } from '@hono/node-server';
 import { WELL_KNOWN_PATH } from 'aicap';
-import { aiCapabilities as expressCapabilities } from 'aicap/express';
+import { aiCapabilities as expressCapabilities, withAiCapabilities } from 'aicap/express';
 import { aicapPlugin } from 'aicap/fastify';
 import { aiCapabilities as honoCapabilities } from 'aicap/hono';
 import { createManifestHandler, toNodeListener } from 'aicap/server';
@@ -124,6 +124,14 @@ async function startServingTarget(target) {
     app.disable('etag');
     app.use((_request, response) => void response.writeHead(200, fixed.headers).end(fixed.bytes));
     await listen(target, app);
+    return;
+  }
+  if (kind === 'listener' && framework === 'express') {
+    // The manifest answered in front of the Express app (`withAiCapabilities`), before Express's per-request setup.
+    const app = express();
+    app.disable('x-powered-by');
+    app.disable('etag');
+    await listen(target, withAiCapabilities(app, { manifest }));
     return;
   }
   if (kind === 'mcp' || kind === 'mcpnode') {

@@ -4,9 +4,10 @@
 // If-None-Match work (the fair "you could just serve a file" baseline), Express's floor (one
 // `app.use` that writes the same answer: what Express costs per request before any route logic, on
 // both sides of the comparison with MCP, which runs on Express too), and MCP `tools/list` of the
-// same tools in the SDK's four server modes, on the SDK's Express app and on bare node:http. Each target is its own server process (so its RSS is its
-// own); all of them are started first and then measured in short interleaved bursts (A, B, C, …, A,
-// B, C, …), so a burst of load from elsewhere on the machine hits every target alike. Ratios are
+// same tools in the SDK's four server modes, on the SDK's Express app and on bare node:http, and the
+// manifest answered in front of an Express app by `withAiCapabilities`. Each target is its own server process (so its RSS is its
+// own); all of them are started first and then measured in short interleaved bursts (A, B, C, …, then
+// C, B, A, …), so a burst of load from elsewhere on the machine hits every target alike. Ratios are
 // taken round by round. Every target is checked with one real request first; autocannon's error,
 // timeout and status counts are recorded with the figures.
 import autocannon from 'autocannon';
@@ -26,6 +27,7 @@ const TARGETS = [
     { name: `static route, same bytes and ETag work, ${FRAMEWORK_LABELS[framework]}`, set: `static-${framework}`, request: manifestRequest },
   ]),
   { name: 'Express floor: one `app.use` writing the same answer, no checks', set: 'floor-express', request: manifestRequest },
+  { name: 'aicap request listener in front of the Express app (`withAiCapabilities`), Express', set: 'listener-express', request: manifestRequest },
   ...MCP_MODES.map((mode) => ({ name: `MCP \`tools/list\`, ${mode.label}`, set: `mcp-${mode.key}`, request: mode.mode === 'stateful' ? statefulToolsListRequest : toolsListRequest, mcp: 'express' })),
   ...MCP_MODES.map((mode) => ({ name: `MCP \`tools/list\` on node:http, ${mode.label}`, set: `mcpnode-${mode.key}`, request: mode.mode === 'stateful' ? statefulToolsListRequest : toolsListRequest, mcp: 'node' })),
 ];
@@ -49,8 +51,10 @@ export async function benchmarkServing(options) {
     }
     const burst = (target, duration) => autocannon({ ...target.autocannonRequest, connections: options.connections, duration, pipelining: 1 });
     for (const target of targets) await burst(target, options.warmupInSeconds);
+    // Every other round runs the targets in reverse order (A B … B A): a drift in the machine's load during
+    // a round then favours the first of a pair in one round and the second in the next, not always the same one.
     for (let index = 0; index < options.rounds; index++) {
-      for (const target of targets) target.bursts.push(await burst(target, options.burstInSeconds));
+      for (const target of index % 2 === 0 ? targets : [...targets].reverse()) target.bursts.push(await burst(target, options.burstInSeconds));
     }
     const rows = [];
     for (const target of targets) rows.push(await rowOf(target));
@@ -72,6 +76,8 @@ export async function benchmarkServing(options) {
       // What bounds `versusMcp`: MCP runs on Express too, so Express's own cost per request is on both sides.
       expressFloorVersusMcp: versus(expressFloor, fastestMcp),
       expressVersusFloor: versus(bySet('aicap-express'), expressFloor),
+      // The manifest answered in front of Express (`withAiCapabilities`) instead of inside it: beside `versusMcp`, never instead of it.
+      expressListenerVersusMcp: versus(bySet('listener-express'), fastestMcp),
       // Framework-free on both sides: the node:http route against MCP's transport on bare node:http.
       nodeVersusMcp: versus(bySet('aicap-node'), fastestMcpOn('node')),
     };
