@@ -4,8 +4,8 @@ import { parseDefinitionReference } from './reachable-definitions.js';
 import type { ValidationIssue } from '../errors/validation-issue.js';
 import { isRecord } from '../internal/is-record.js';
 
-// Values of these keywords are data, not schemas: a `$ref` member inside them is just a string.
-const DATA_KEYWORDS = new Set(['enum', 'const', 'default', 'examples', 'example']);
+/** Keywords whose values are data, not schemas: a `$ref` member inside them is just a string. @internal */
+export const DATA_KEYWORDS: ReadonlySet<string> = new Set(['enum', 'const', 'default', 'examples', 'example']);
 // Keywords whose subschemas apply to the same instance: a cycle through only these never ends.
 const SAME_INSTANCE_LIST = new Set(['allOf', 'anyOf', 'oneOf']);
 const SAME_INSTANCE_SINGLE = new Set(['not', 'if', 'then', 'else']);
@@ -32,7 +32,7 @@ export interface ReferenceScope {
  */
 export function checkDefinitionReferences(schema: unknown, basePointer: string, scope: ReferenceScope): ValidationIssue[] {
   const issues: ValidationIssue[] = [];
-  const ownDefinitions = !scope.insideDefinition && typeof schema === 'object' && schema !== null && !Array.isArray(schema) && isRecord((schema as Record<string, unknown>)['definitions']);
+  const ownDefinitions = hasOwnDefinitions(schema, scope);
   const stack: Array<{ value: unknown; pointer: string; depth: number }> = [{ value: schema, pointer: basePointer, depth: 0 }];
   let nodes = 0;
   while (stack.length > 0 && nodes++ < MAX_NODES) {
@@ -53,24 +53,36 @@ export function checkDefinitionReferences(schema: unknown, basePointer: string, 
   return issues;
 }
 
+/** Whether a schema's `#/definitions/…` references point into the schema itself (v0.1) rather than at the manifest's. @internal */
+export function hasOwnDefinitions(schema: unknown, scope: ReferenceScope): boolean {
+  return !scope.insideDefinition && isRecord(schema) && isRecord(schema['definitions']);
+}
+
 type ReferenceVerdict = Omit<ValidationIssue, 'pointer'> | null;
 
 // What a reference string means depends only on the scope and on whether the schema has its own
 // definitions: big manifests repeat the same few thousand references tens of thousands of times.
-const verdictsByScope = new WeakMap<ReferenceScope, Map<string, ReferenceVerdict>>();
+// Per scope: the verdicts for schemas without and with their own definitions.
+const verdictsByScope = new WeakMap<ReferenceScope, [Map<string, ReferenceVerdict>, Map<string, ReferenceVerdict>]>();
 
-function checkReference(reference: string, pointer: string, scope: ReferenceScope, ownDefinitions: boolean): ValidationIssue | undefined {
+/** What `checkDefinitionReferences` reports for one reference string (null: nothing), memoised per scope. @internal */
+export function referenceVerdictInScope(reference: string, scope: ReferenceScope, ownDefinitions: boolean): ReferenceVerdict {
   let verdicts = verdictsByScope.get(scope);
   if (verdicts === undefined) {
-    verdicts = new Map();
+    verdicts = [new Map(), new Map()];
     verdictsByScope.set(scope, verdicts);
   }
-  const key = `${ownDefinitions ? '1' : '0'}${reference}`;
-  let verdict = verdicts.get(key);
+  const memo = verdicts[ownDefinitions ? 1 : 0];
+  let verdict = memo.get(reference);
   if (verdict === undefined) {
     verdict = referenceVerdict(reference, scope, ownDefinitions);
-    verdicts.set(key, verdict);
+    memo.set(reference, verdict);
   }
+  return verdict;
+}
+
+function checkReference(reference: string, pointer: string, scope: ReferenceScope, ownDefinitions: boolean): ValidationIssue | undefined {
+  const verdict = referenceVerdictInScope(reference, scope, ownDefinitions);
   return verdict === null ? undefined : { pointer, ...verdict };
 }
 

@@ -13,6 +13,9 @@ export interface EmbeddedSchemaLimits {
   maxUniqueItems?: number;
 }
 
+/** The limits {@link checkEmbeddedSchema} applies by default. @internal */
+export const DEFAULT_EMBEDDED_SCHEMA_LIMITS: Readonly<Required<EmbeddedSchemaLimits>> = { maxDepth: 32, maxNodes: 10_000, maxPatternLength: 1_000, maxUniqueItems: 1_000 };
+
 // Unique scalars are checked with a hash set; anything else needs a deep comparison of every pair.
 const SCALAR_TYPES = new Set(['string', 'number', 'integer', 'boolean', 'null']);
 // The keywords whose scalar values are checked below; every other scalar member is skipped unread.
@@ -26,10 +29,7 @@ const SCALAR_KEYWORDS_CHECKED = new Set(['$ref', '$dynamicRef', '$data', 'patter
  * Returns issues with pointers under `basePointer`; never throws.
  */
 export function checkEmbeddedSchema(schema: unknown, basePointer: string, limits: EmbeddedSchemaLimits = {}): ValidationIssue[] {
-  const maxDepth = limits.maxDepth ?? 32;
-  const maxNodes = limits.maxNodes ?? 10_000;
-  const maxPatternLength = limits.maxPatternLength ?? 1_000;
-  const maxUniqueItems = limits.maxUniqueItems ?? 1_000;
+  const { maxDepth, maxNodes, maxPatternLength, maxUniqueItems } = { ...DEFAULT_EMBEDDED_SCHEMA_LIMITS, ...limits };
   const issues: ValidationIssue[] = [];
   let nodes = 0;
   // An explicit stack instead of recursion: a 10,000-deep schema must not overflow ours either.
@@ -73,13 +73,18 @@ export function checkEmbeddedSchema(schema: unknown, basePointer: string, limits
   return issues;
 }
 
-function checkUniqueItems(node: Record<string, unknown>, pointer: string, maxUniqueItems: number, issues: ValidationIssue[]): void {
-  if (node['uniqueItems'] !== true) return;
+/** Whether a schema node's `uniqueItems` would compare every pair of an unbounded array of non-scalars. @internal */
+export function hasUnboundedUniqueItems(node: Record<string, unknown>, maxUniqueItems: number): boolean {
+  if (node['uniqueItems'] !== true) return false;
   const items = node['items'];
   const itemType = typeof items === 'object' && items !== null ? (items as Record<string, unknown>)['type'] : undefined;
-  if (typeof itemType === 'string' && SCALAR_TYPES.has(itemType)) return;
+  if (typeof itemType === 'string' && SCALAR_TYPES.has(itemType)) return false;
   const maxItems = node['maxItems'];
-  if (typeof maxItems === 'number' && maxItems <= maxUniqueItems) return;
+  return typeof maxItems !== 'number' || maxItems > maxUniqueItems;
+}
+
+function checkUniqueItems(node: Record<string, unknown>, pointer: string, maxUniqueItems: number, issues: ValidationIssue[]): void {
+  if (!hasUnboundedUniqueItems(node, maxUniqueItems)) return;
   issues.push({
     pointer: `${pointer}/uniqueItems`,
     code: 'schema.unbounded_unique_items',
@@ -89,19 +94,22 @@ function checkUniqueItems(node: Record<string, unknown>, pointer: string, maxUni
 }
 
 function checkPattern(pattern: string, pointer: string, maxPatternLength: number, issues: ValidationIssue[]): void {
-  if (pattern.length > maxPatternLength) {
-    issues.push({ pointer, code: 'schema.unsafe_pattern', message: `pattern is longer than ${maxPatternLength} characters`, severity: 'error' });
-    return;
-  }
+  const problem = patternProblem(pattern, maxPatternLength);
+  if (problem) issues.push({ pointer, ...problem, severity: 'error' });
+}
+
+/** What is wrong with a `pattern` (too long, not a regular expression, or prone to catastrophic backtracking); undefined when nothing is. @internal */
+export function patternProblem(pattern: string, maxPatternLength: number): { code: string; message: string } | undefined {
+  if (pattern.length > maxPatternLength) return { code: 'schema.unsafe_pattern', message: `pattern is longer than ${maxPatternLength} characters` };
   try {
     new RegExp(pattern, 'u');
   } catch {
-    issues.push({ pointer, code: 'schema.invalid_pattern', message: `pattern ${JSON.stringify(pattern.slice(0, 200))} is not a valid regular expression`, severity: 'error' });
-    return;
+    return { code: 'schema.invalid_pattern', message: `pattern ${JSON.stringify(pattern.slice(0, 200))} is not a valid regular expression` };
   }
   if (hasNestedQuantifier(pattern)) {
-    issues.push({ pointer, code: 'schema.unsafe_pattern', message: `pattern ${JSON.stringify(pattern.slice(0, 200))} nests quantifiers and can backtrack catastrophically; rewrite it without a repeated group that contains a quantifier or "|", and without two repeated atoms in a row that can match the same character`, severity: 'error' });
+    return { code: 'schema.unsafe_pattern', message: `pattern ${JSON.stringify(pattern.slice(0, 200))} nests quantifiers and can backtrack catastrophically; rewrite it without a repeated group that contains a quantifier or "|", and without two repeated atoms in a row that can match the same character` };
   }
+  return undefined;
 }
 
 /**

@@ -1,8 +1,8 @@
 import type { ErrorObject } from 'ajv/dist/2020.js';
 import { escapePointerToken, toPointer } from '../internal/json-pointer.js';
 import { isLoopbackHostname } from '../internal/is-loopback-hostname.js';
-import { checkDefinitionCycles, checkDefinitionReferences, type ReferenceScope } from './check-definition-references.js';
-import { checkEmbeddedSchema } from './check-embedded-schema.js';
+import { checkDefinitionCycles } from './check-definition-references.js';
+import { checkSchemaInManifest, type SchemaCheckContext } from './check-schema-in-manifest.js';
 import { forbiddenHeaderReason } from './forbidden-header-parameter.js';
 import { manifestSchema } from './manifest-schema.js';
 import { getManifestValidators, MANIFEST_LISTS } from './manifest-validators.js';
@@ -194,7 +194,11 @@ interface Entry {
   kind: 'tools' | 'resources' | 'prompts';
   index: number;
   value: Record<string, unknown>;
+  /** Its parameters that are objects, read once for every check. */
+  parameters: ParameterEntries;
 }
+
+type ParameterEntries = Array<[string, Partial<Parameter>]>;
 
 function checkSemantics(manifest: Record<string, unknown>, issues: ValidationIssue[]): void {
   const entries: Entry[] = [];
@@ -202,12 +206,13 @@ function checkSemantics(manifest: Record<string, unknown>, issues: ValidationIss
     const list = manifest[kind];
     if (!Array.isArray(list)) continue;
     list.forEach((value, index) => {
-      if (isRecord(value)) entries.push({ kind, index, value });
+      if (isRecord(value)) entries.push({ kind, index, value, parameters: parameterEntries(value) });
     });
   }
 
   // Ids must be unique across all three lists: scopes and policy refer to them in one namespace.
-  const firstSeen = new Map<string, string>();
+  // The first entry of each id; its pointer is only written when a duplicate turns up.
+  const firstSeen = new Map<string, Entry>();
   // Malformed ids count as declared for the reference checks, so one bad id is reported once (as id.invalid).
   const knownIds = new Set<string>();
   for (const entry of entries) {
@@ -215,35 +220,41 @@ function checkSemantics(manifest: Record<string, unknown>, issues: ValidationIss
     if (typeof id !== 'string') continue;
     knownIds.add(id);
     if (!ID_PATTERN.test(id)) continue;
-    const pointer = `/${entry.kind}/${entry.index}/id`;
     const earlier = firstSeen.get(id);
     if (earlier) {
-      issues.push({ pointer, code: 'id.duplicate', message: `id "${id}" is already used at ${earlier}; ids must be unique across tools, resources and prompts`, severity: 'error' });
-    } else firstSeen.set(id, pointer);
+      issues.push({ pointer: `${entryPointer(entry)}/id`, code: 'id.duplicate', message: `id "${id}" is already used at ${entryPointer(earlier)}/id; ids must be unique across tools, resources and prompts`, severity: 'error' });
+    } else firstSeen.set(id, entry);
   }
   // Parameter names often look like ids in prose ("resolve account_id first"); they are not references.
-  const parameterNames = new Set(entries.flatMap((entry) => parameterEntries(entry.value).map(([name]) => name)));
+  const parameterNames = new Set<string>();
+  for (const entry of entries) for (const [name] of entry.parameters) parameterNames.add(name);
 
   checkIdReferences(manifest, knownIds, issues);
   const definitions = isRecord(manifest['definitions']) ? (manifest['definitions'] as Record<string, JsonSchema>) : undefined;
-  if (definitions) checkDefinitions(definitions, issues);
-  const scope: ReferenceScope = { definitions, insideDefinition: false };
+  // One memo of pattern verdicts for every embedded schema of the manifest.
+  const safePatterns = new Map<string, boolean>();
+  if (definitions) checkDefinitions(definitions, { scope: { definitions, insideDefinition: true }, safePatterns }, issues);
+  const schemas: SchemaCheckContext = { scope: { definitions, insideDefinition: false }, safePatterns };
   for (const entry of entries) {
-    const base = `/${entry.kind}/${entry.index}`;
-    if (entry.kind !== 'prompts') checkPathPlaceholders(entry.value, base, issues);
-    else checkPromptPlaceholders(entry.value, base, issues);
+    const base = entryPointer(entry);
+    if (entry.kind !== 'prompts') checkPathPlaceholders(entry.value, base, entry.parameters, issues);
+    else checkPromptPlaceholders(entry.value, base, entry.parameters, issues);
     if (entry.kind === 'tools') {
       checkTemporal(entry.value, base, issues);
       checkDeprecation(entry.value, base, knownIds, issues);
-      checkBodyParameter(entry.value, base, issues);
+      checkBodyParameter(entry.value, base, entry.parameters, issues);
     }
     checkPrerequisites(entry.value, base, knownIds, parameterNames, issues);
-    checkHeaderParameters(entry.value, base, issues);
-    checkEmbeddedSchemas(entry.value, base, scope, issues);
+    checkHeaderParameters(base, entry.parameters, issues);
+    checkEmbeddedSchemas(entry.value, base, entry.parameters, schemas, issues);
   }
   checkBaseUrl(manifest, issues);
   checkUrlFields(manifest, issues);
   checkVersioning(manifest, issues);
+}
+
+function entryPointer(entry: Entry): string {
+  return `/${entry.kind}/${entry.index}`;
 }
 
 function checkIdReferences(manifest: Record<string, unknown>, knownIds: Set<string>, issues: ValidationIssue[]): void {
@@ -287,11 +298,11 @@ function defaultLocation(name: string, path: string, method: unknown): string {
   return method === 'GET' || method === 'HEAD' || method === 'DELETE' ? 'query' : 'body';
 }
 
-function checkBodyParameter(tool: Record<string, unknown>, base: string, issues: ValidationIssue[]): void {
+function checkBodyParameter(tool: Record<string, unknown>, base: string, entries: ParameterEntries, issues: ValidationIssue[]): void {
   const name = tool['body_parameter'];
   if (typeof name !== 'string') return;
   const pointer = `${base}/body_parameter`;
-  const parameters = new Map(parameterEntries(tool));
+  const parameters = new Map(entries);
   const declared = parameters.get(name);
   if (declared === undefined) {
     issues.push({ pointer, code: 'tool.body_parameter_unknown', message: `names ${quote(name)}, which is not one of the tool's parameters`, severity: 'error' });
@@ -313,13 +324,13 @@ function placeholdersOf(path: string): string[] {
   return [...path.matchAll(PLACEHOLDER)].map((match) => match[1] ?? '');
 }
 
-function parameterEntries(value: Record<string, unknown>): Array<[string, Partial<Parameter>]> {
+function parameterEntries(value: Record<string, unknown>): ParameterEntries {
   const parameters = value['parameters'];
   if (!isRecord(parameters)) return [];
   return Object.entries(parameters).filter((entry): entry is [string, Partial<Parameter>] => isRecord(entry[1]));
 }
 
-function checkPathPlaceholders(value: Record<string, unknown>, base: string, issues: ValidationIssue[]): void {
+function checkPathPlaceholders(value: Record<string, unknown>, base: string, entries: ParameterEntries, issues: ValidationIssue[]): void {
   const path = value['path'];
   if (typeof path !== 'string') return;
   if (/[{}]/.test(path.replace(PLACEHOLDER, ''))) {
@@ -327,7 +338,7 @@ function checkPathPlaceholders(value: Record<string, unknown>, base: string, iss
   }
   checkDotSegments(path, `${base}/path`, issues);
   const names = placeholdersOf(path);
-  const parameters = new Map(parameterEntries(value));
+  const parameters = new Map(entries);
   for (const name of names) {
     const parameter = parameters.get(name);
     if (!parameter) {
@@ -354,10 +365,10 @@ function checkDotSegments(path: string, pointer: string, issues: ValidationIssue
   }
 }
 
-function checkPromptPlaceholders(value: Record<string, unknown>, base: string, issues: ValidationIssue[]): void {
+function checkPromptPlaceholders(value: Record<string, unknown>, base: string, entries: ParameterEntries, issues: ValidationIssue[]): void {
   const template = value['template'];
   if (typeof template !== 'string') return;
-  const declared = new Set(parameterEntries(value).map(([name]) => name));
+  const declared = new Set(entries.map(([name]) => name));
   for (const match of template.matchAll(/\{\{\s*([^{}\s]+)\s*\}\}/g)) {
     const name = match[1] ?? '';
     if (!declared.has(name)) {
@@ -431,11 +442,11 @@ function checkPrerequisites(value: Record<string, unknown>, base: string, knownI
   }
 }
 
-function checkEmbeddedSchemas(value: Record<string, unknown>, base: string, scope: ReferenceScope, issues: ValidationIssue[]): void {
+function checkEmbeddedSchemas(value: Record<string, unknown>, base: string, parameters: ParameterEntries, context: SchemaCheckContext, issues: ValidationIssue[]): void {
   const check = (schema: unknown, pointer: string): void => {
-    issues.push(...checkEmbeddedSchema(schema, pointer), ...checkDefinitionReferences(schema, pointer, scope));
+    issues.push(...checkSchemaInManifest(schema, pointer, context));
   };
-  for (const [name, parameter] of parameterEntries(value)) {
+  for (const [name, parameter] of parameters) {
     if (parameter.json_schema !== undefined) check(parameter.json_schema, `${base}/parameters/${escapePointerToken(name)}/json_schema`);
   }
   const returns = value['returns'];
@@ -456,18 +467,16 @@ function checkEmbeddedSchemas(value: Record<string, unknown>, base: string, scop
 }
 
 /** Each shared definition is an embedded schema of its own; together they must not loop without consuming the instance. */
-function checkDefinitions(definitions: Record<string, JsonSchema>, issues: ValidationIssue[]): void {
-  const scope: ReferenceScope = { definitions, insideDefinition: true };
+function checkDefinitions(definitions: Record<string, JsonSchema>, context: SchemaCheckContext, issues: ValidationIssue[]): void {
   for (const [name, schema] of Object.entries(definitions)) {
     if (typeof schema !== 'object' || schema === null) continue;
-    const pointer = `/definitions/${escapePointerToken(name)}`;
-    issues.push(...checkEmbeddedSchema(schema, pointer), ...checkDefinitionReferences(schema, pointer, scope));
+    issues.push(...checkSchemaInManifest(schema, `/definitions/${escapePointerToken(name)}`, context));
   }
   issues.push(...checkDefinitionCycles(definitions));
 }
 
-function checkHeaderParameters(value: Record<string, unknown>, base: string, issues: ValidationIssue[]): void {
-  for (const [name, parameter] of parameterEntries(value)) {
+function checkHeaderParameters(base: string, parameters: ParameterEntries, issues: ValidationIssue[]): void {
+  for (const [name, parameter] of parameters) {
     if (parameter.in !== 'header') continue;
     const instead = forbiddenHeaderReason(name);
     if (instead === undefined) continue;
