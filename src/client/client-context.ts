@@ -30,6 +30,12 @@ export interface ClientContext {
   readonly revalidating: Set<string>;
   /** Approval pins: `origin|toolId` → tool digest. */
   readonly pins: CacheStore<string>;
+  /**
+   * Writes so far to the client's own pin store, which nothing but this client writes: while the count
+   * stands, pin decisions on an unchanged manifest stay what they were. Undefined for a store given in
+   * `trust.pins`, which another process may write at any time (its pins are read on every discovery).
+   */
+  pinWrites(): number | undefined;
   /** Origins a `base_url` may point at besides the manifest's own. */
   readonly allowedBaseOrigins: ReadonlySet<string>;
   /** Listeners of manifest changes. */
@@ -76,6 +82,8 @@ export function createClientContext(options: ClientOptions = {}): ClientContext 
     allowedBaseOrigins.add(origin);
   }
   const now = options.now ?? Date.now;
+  const givenPins = options.trust?.pins;
+  const pins: { store: CacheStore<string>; writes(): number | undefined } = givenPins === undefined ? countWrites(createMemoryCacheStore<string>({ maxEntries: 100_000 })) : { store: givenPins, writes: () => undefined };
   const context: ClientContext = {
     options,
     fetch,
@@ -85,7 +93,8 @@ export function createClientContext(options: ClientOptions = {}): ClientContext 
     trustedOrigins,
     cache: options.cache === false ? undefined : (options.cache ?? createMemoryCacheStore()),
     revalidating: new Set(),
-    pins: options.trust?.pins ?? createMemoryCacheStore<string>({ maxEntries: 100_000 }),
+    pins: pins.store,
+    pinWrites: pins.writes,
     allowedBaseOrigins,
     changeListeners: new Set(options.onChange ? [options.onChange] : []),
     redactAudit: (event) => event,
@@ -104,4 +113,23 @@ export function createClientContext(options: ClientOptions = {}): ClientContext 
     },
   };
   return context;
+}
+
+/** A store that counts the writes (sets and deletes) made through it. */
+function countWrites<Value>(store: CacheStore<Value>): { store: CacheStore<Value>; writes(): number } {
+  let writes = 0;
+  return {
+    store: {
+      get: (key) => store.get(key),
+      set(key, value, timeToLiveInMs) {
+        writes++;
+        return store.set(key, value, timeToLiveInMs);
+      },
+      delete(key) {
+        writes++;
+        return store.delete(key);
+      },
+    },
+    writes: () => writes,
+  };
 }

@@ -35,10 +35,11 @@ export interface CachedFetchResult {
 
 // A stale entry that carries a validator is kept this long for conditional requests.
 const VALIDATOR_RETENTION_IN_MS = 86_400_000;
-// The bytes behind an entry's base64 body, for stores that hand back the object they were given (the
-// memory store): a cache hit or a 304 then neither decodes nor copies the body, and discovery can
-// recognise the very bytes it read last time by identity.
-const decodedBodies = new WeakMap<CacheEntry, Uint8Array>();
+// What an entry stands for, kept beside it for stores that hand back the object they were given (the
+// memory store): its body bytes, its policy and its response headers. A cache hit or a 304 then
+// neither decodes the body nor rebuilds the policy or the headers, and discovery recognises the very
+// bytes it read last time by identity. A store that copies entries gets them decoded once per copy.
+const decoded = new WeakMap<CacheEntry, { body: Uint8Array; policy: CachePolicy; headers?: Headers }>();
 
 /**
  * GET with a private RFC 9111 cache (http-cache-semantics): fresh → no request; stale → conditional
@@ -62,11 +63,13 @@ export async function fetchWithCache(
   const request: CachePolicy.Request = { url, method: 'GET', headers };
   const key = `manifest|${url}|${headers['authorization'] === undefined ? 'anonymous' : digestText(headers['authorization'])}`;
   const entry = cache ? ((await cache.get(key)) as CacheEntry | undefined) : undefined;
-  const cached = entry ? { entry, policy: CachePolicy.fromObject(entry.policy) } : undefined;
+  const cached = entry ? { entry, policy: decodedOf(entry).policy } : undefined;
+  let revalidationHeaders: CachePolicy.Headers | undefined;
   if (cached) {
     const evaluation = cached.policy.evaluateRequest(request);
-    const hit = (): CachedFetchResult => ({ url: cached.entry.url, status: 200, headers: toHeaders(cached.policy.responseHeaders()), body: bodyOf(cached.entry), source: 'cache', timeToLiveInMs: cached.policy.timeToLive() });
+    const hit = (): CachedFetchResult => ({ url: cached.entry.url, status: 200, headers: headersOf(cached.entry), body: bodyOf(cached.entry), source: 'cache', timeToLiveInMs: cached.policy.timeToLive() });
     if (evaluation.response && !evaluation.revalidation) return hit();
+    revalidationHeaders = evaluation.revalidation?.headers;
     if (evaluation.response && evaluation.revalidation && !evaluation.revalidation.synchronous) {
       // stale-while-revalidate (RFC 5861 §3): answer from the cache and refresh once in the background;
       // the next call sees the refreshed entry (and its change event).
@@ -79,7 +82,7 @@ export async function fetchWithCache(
       return hit();
     }
   }
-  const sentHeaders = cached ? { ...headers, ...stringHeaders(cached.policy.revalidationHeaders(request)) } : headers;
+  const sentHeaders = cached ? { ...headers, ...stringHeaders(revalidationHeaders ?? cached.policy.revalidationHeaders(request)) } : headers;
   let response: BufferedResponse;
   try {
     response = await fetch(url, sentHeaders);
@@ -92,8 +95,8 @@ export async function fetchWithCache(
     const { policy, modified } = cached.policy.revalidatedPolicy(request, plainResponse);
     if (!modified) {
       const body = bodyOf(cached.entry);
-      await store(cache, key, { policy: policy.toObject(), url: cached.entry.url, body: cached.entry.body }, policy, body);
-      return { url: cached.entry.url, status: 200, headers: toHeaders(policy.responseHeaders()), body, source: 'revalidated', timeToLiveInMs: policy.timeToLive() };
+      const updated = await store(cache, key, policy, cached.entry.url, body);
+      return { url: cached.entry.url, status: 200, headers: headersOf(updated), body, source: 'revalidated', timeToLiveInMs: policy.timeToLive() };
     }
   }
   if (cached && response.status >= 500 && allowsStaleIfError(cached.policy)) return staleResult(cached);
@@ -102,7 +105,7 @@ export async function fetchWithCache(
   }
   const finalUrl = response.url || url;
   const policy = new CachePolicy(request, plainResponse, { shared: false });
-  if (cache && policy.storable()) await store(cache, key, { policy: policy.toObject(), url: finalUrl, body: Buffer.from(response.body).toString('base64') }, policy, response.body);
+  if (cache && policy.storable()) await store(cache, key, policy, finalUrl, response.body);
   else if (cache && entry) await cache.delete(key);
   return { url: finalUrl, status: response.status, headers: response.headers, body: response.body, source: 'network', timeToLiveInMs: policy.timeToLive() };
 }
@@ -113,21 +116,39 @@ async function revalidate(fetch: ManifestRequest, cache: CacheStore | undefined,
   const plainResponse: CachePolicy.Response = { status: response.status, headers: Object.fromEntries(response.headers) };
   if (response.status === 304) {
     const { policy, modified } = cached.policy.revalidatedPolicy(request, plainResponse);
-    if (!modified) await store(cache, key, { ...cached.entry, policy: policy.toObject() }, policy, bodyOf(cached.entry));
+    if (!modified) await store(cache, key, policy, cached.entry.url, bodyOf(cached.entry));
     return;
   }
   if (response.status < 200 || response.status > 299) return;
   const policy = new CachePolicy(request, plainResponse, { shared: false });
-  if (policy.storable()) await store(cache, key, { policy: policy.toObject(), url: response.url || url, body: Buffer.from(response.body).toString('base64') }, policy, response.body);
+  if (policy.storable()) await store(cache, key, policy, response.url || url, response.body);
 }
 
-async function store(cache: CacheStore | undefined, key: string, entry: CacheEntry, policy: CachePolicy, body: Uint8Array): Promise<void> {
-  if (!cache) return;
-  decodedBodies.set(entry, body);
+/**
+ * Stores a new entry for these bytes and this policy, and returns it. Its serialisable fields (the
+ * policy object and the base64 body) are enumerable getters computed on first read: a store that
+ * copies or serialises the entry (JSON, structured clone) reads them and gets the same values as
+ * before, while the memory store, which keeps the object, never pays for them.
+ */
+async function store(cache: CacheStore | undefined, key: string, policy: CachePolicy, url: string, body: Uint8Array): Promise<CacheEntry> {
+  let policyObject: CachePolicy.CachePolicyObject | undefined;
+  let base64: string | undefined;
+  const entry: CacheEntry = {
+    get policy() {
+      return (policyObject ??= policy.toObject());
+    },
+    url,
+    get body() {
+      return (base64 ??= Buffer.from(body.buffer, body.byteOffset, body.byteLength).toString('base64'));
+    },
+  };
+  decoded.set(entry, { body, policy });
+  if (!cache) return entry;
   const responseHeaders = policy.responseHeaders();
   const hasValidator = responseHeaders['etag'] !== undefined || responseHeaders['last-modified'] !== undefined;
   const timeToLiveInMs = Math.max(policy.timeToLive(), hasValidator ? VALIDATOR_RETENTION_IN_MS : 0);
   if (timeToLiveInMs > 0) await cache.set(key, entry, timeToLiveInMs);
+  return entry;
 }
 
 function allowsStaleIfError(policy: CachePolicy): boolean {
@@ -139,7 +160,7 @@ function allowsStaleIfError(policy: CachePolicy): boolean {
 }
 
 function staleResult(cached: { entry: CacheEntry; policy: CachePolicy }): CachedFetchResult {
-  return { url: cached.entry.url, status: 200, headers: toHeaders(cached.policy.responseHeaders()), body: bodyOf(cached.entry), source: 'stale-if-error', timeToLiveInMs: 0 };
+  return { url: cached.entry.url, status: 200, headers: headersOf(cached.entry), body: bodyOf(cached.entry), source: 'stale-if-error', timeToLiveInMs: 0 };
 }
 
 function lowerCaseKeys(headers: Record<string, string>): Record<string, string> {
@@ -156,9 +177,22 @@ function toHeaders(headers: CachePolicy.Headers): Headers {
   return new Headers(stringHeaders(headers));
 }
 
-/** An entry's body bytes: the ones it was stored with when the store kept the object, else decoded once. */
+/** What an entry stands for: the values it was stored with when the store kept the object, else decoded once. */
+function decodedOf(entry: CacheEntry): { body: Uint8Array; policy: CachePolicy; headers?: Headers } {
+  let known = decoded.get(entry);
+  if (known === undefined) decoded.set(entry, (known = { body: new Uint8Array(Buffer.from(entry.body, 'base64')), policy: CachePolicy.fromObject(entry.policy) }));
+  return known;
+}
+
 function bodyOf(entry: CacheEntry): Uint8Array {
-  let body = decodedBodies.get(entry);
-  if (body === undefined) decodedBodies.set(entry, (body = new Uint8Array(Buffer.from(entry.body, 'base64'))));
-  return body;
+  return decodedOf(entry).body;
+}
+
+/**
+ * The stored response headers of an entry, built once per entry. Readers take content negotiation and
+ * caching headers from them; the `Age` a fresh `responseHeaders()` would recompute is not among them.
+ */
+function headersOf(entry: CacheEntry): Headers {
+  const known = decodedOf(entry);
+  return (known.headers ??= toHeaders(known.policy.responseHeaders()));
 }

@@ -9,7 +9,7 @@ import { DiscoveryError, type DiscoveryAttempt } from '../errors/discovery-error
 import { redactUrl } from '../redact-url.js';
 import { checkOriginBinding } from '../trust/check-origin-binding.js';
 import { catalogManifests, linkedManifests } from './find-manifest-urls.js';
-import { manifestSizeLimit, parseOrThrow, readManifestOnce, type ManifestSizeLimit } from './read-manifest.js';
+import { manifestSizeLimit, parseOrThrow, readManifestOnce, type ManifestSizeLimit, type ReadManifest } from './read-manifest.js';
 import { registerService } from './register-service.js';
 
 /** Options of `client.discover`. */
@@ -22,6 +22,9 @@ export interface DiscoverOptions {
 
 // Statuses that mean "not here, try the next discovery step"; anything else is an answer.
 const NOT_FOUND_STATUSES = new Set([404, 405, 406, 410, 501]);
+// The final URL each read manifest last passed the origin binding at: a rediscovery of the same bytes
+// from the same URL is bound already.
+const boundUrls = new WeakMap<ReadManifest, string>();
 
 /**
  * Finds, fetches, validates and checks the manifest for an origin (or a manifest URL), in this order:
@@ -70,7 +73,11 @@ export async function discoverService(context: ClientContext, originOrUrl: strin
       }
       const read = readManifestOnce(context, result);
       const manifestOrigin = new URL(result.url).origin;
-      checkOriginBinding(result.url, read.manifest.service.base_url, context.allowedBaseOrigins);
+      // The binding depends on the final URL and the manifest's base_url alone (the allow-list is fixed per client).
+      if (boundUrls.get(read) !== result.url) {
+        checkOriginBinding(result.url, read.manifest.service.base_url, context.allowedBaseOrigins);
+        boundUrls.set(read, result.url);
+      }
       const caching = { timeToLiveInMs: result.timeToLiveInMs, private: variesPerCaller(result.headers) };
       const service = await registerService(context, read.manifest, { url: result.url, origin: manifestOrigin, source: result.source, grantedScopes: options.grantedScopes, caching }, read);
       // Credentials belong to the service they were given for, not to its whole origin (see create-authenticator.ts).

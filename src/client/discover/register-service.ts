@@ -28,6 +28,14 @@ export interface ManifestSource {
 // The services (manifest URL and digest) the cross-service findings were last computed for.
 const crossServiceKeys = new WeakMap<ClientContext, string>();
 
+/** What a registered service was decided from (see {@link unchangedSince}). */
+interface Registration {
+  read: ReadManifest;
+  pinWrites: number;
+  servicesKey: string;
+}
+const registrations = new WeakMap<DiscoveredService, Registration>();
+
 /**
  * Stores a read manifest as a service, in a straight line: trust evaluated (scan, weakening, pins),
  * the service stored, cross-service findings refreshed, listeners notified. A rediscovery that
@@ -38,6 +46,11 @@ const crossServiceKeys = new WeakMap<ClientContext, string>();
 export async function registerService(context: ClientContext, manifest: Manifest, source: ManifestSource, read?: ReadManifest): Promise<DiscoveredService> {
   const { url: manifestUrl, origin } = source;
   const previous = context.services.get(manifestUrl);
+  if (previous && read && unchangedSince(context, previous, read, source)) {
+    if (source.caching) previous.caching = freshness(context, source.caching);
+    auditDiscovery(context, previous, source);
+    return previous;
+  }
   const digest = read?.digest ?? digestManifest(manifest);
   const diff = previous && previous.digest !== digest ? diffManifests(previous.manifest, manifest) : undefined;
   const scanFindings = read?.scanFindings ?? scanManifest(manifest, scanOptionsOf(context.options.trust)).findings;
@@ -53,16 +66,15 @@ export async function registerService(context: ClientContext, manifest: Manifest
     findings: trust.findings,
     quarantinedToolIds: quarantinedToolIds(context.options.trust, origin, trust.findings),
     disabledToolIds: trust.disabledToolIds,
-    ...(source.caching ? { caching: { freshUntilInMs: context.now() + source.caching.timeToLiveInMs, private: source.caching.private } } : {}),
+    ...(source.caching ? { caching: freshness(context, source.caching) } : {}),
   };
   context.services.set(manifestUrl, candidate);
-  refreshCrossServiceFindings(context, previous, candidate);
+  const servicesKey = refreshCrossServiceFindings(context, previous, candidate);
   const service = keepIfUnchanged(context, previous, context.services.get(manifestUrl)!);
+  const pinWrites = context.pinWrites();
+  if (read && pinWrites !== undefined) registrations.set(service, { read, pinWrites, servicesKey });
 
-  context.emitAudit({ type: 'discovery', origin, url: redactUrl(manifestUrl), detail: `${source.source}; ${manifest.tools.length} tools; digest ${digest}` });
-  for (const finding of service.findings) {
-    if (finding.severity !== 'low') context.emitAudit({ type: 'trust.finding', origin, ...(finding.toolId === undefined ? {} : { toolId: finding.toolId }), detail: `${finding.code} ${finding.pointer}: ${finding.message}` });
-  }
+  auditDiscovery(context, service, source);
   if (previous && diff) {
     const event = manifestChangeEvent(previous, service, diff);
     for (const listener of context.changeListeners) {
@@ -81,18 +93,63 @@ export async function registerService(context: ClientContext, manifest: Manifest
  * manifest changed, carried over from the previous version otherwise (rescanning every manifest on
  * each cache hit would make a rediscovery cost a scan per loaded service).
  */
-function refreshCrossServiceFindings(context: ClientContext, previous: DiscoveredService | undefined, candidate: DiscoveredService): void {
-  const key = [...context.services.values()].map((service) => `${service.manifestUrl}\n${service.digest}`).join('\n');
+function refreshCrossServiceFindings(context: ClientContext, previous: DiscoveredService | undefined, candidate: DiscoveredService): string {
+  const key = servicesKeyOf(context);
   if (previous && previous.digest === candidate.digest && crossServiceKeys.get(context) === key) {
     const carried = previous.findings.filter(isCrossServiceFinding);
     if (carried.length > 0) {
       const findings = [...candidate.findings, ...carried];
       context.services.set(candidate.manifestUrl, { ...candidate, findings, quarantinedToolIds: quarantinedToolIds(context.options.trust, candidate.origin, findings) });
     }
-    return;
+    return key;
   }
   for (const service of crossServiceFindings([...context.services.values()], context.options.trust)) context.services.set(service.manifestUrl, service);
   crossServiceKeys.set(context, key);
+  return key;
+}
+
+/** The loaded services by manifest URL and digest: what cross-service findings depend on. */
+function servicesKeyOf(context: ClientContext): string {
+  let key = '';
+  for (const service of context.services.values()) key += `${service.manifestUrl}\n${service.digest}\n`;
+  return key;
+}
+
+/**
+ * True when registering `read` again would decide exactly what `previous` holds, so it can be
+ * returned as is without evaluating trust again (the common rediscovery: a cache hit or a 304). That
+ * needs `previous` to have been registered from this very read (same bytes, hence same manifest,
+ * digest and scan), at the same origin, with no pin written since in the client's own pin store (a
+ * store given in `trust.pins` is read every time: another process may approve), with the same other
+ * services (cross-service findings), and with the same granted scopes. Anything that changed a
+ * service since (an approval, another service's discovery) stored a new object, with no
+ * registration, so it goes the full way.
+ */
+function unchangedSince(context: ClientContext, previous: DiscoveredService, read: ReadManifest, source: ManifestSource): boolean {
+  const registration = registrations.get(previous);
+  return (
+    registration !== undefined &&
+    registration.read === read &&
+    previous.origin === source.origin &&
+    registration.pinWrites === context.pinWrites() &&
+    (source.grantedScopes === undefined || sameList(source.grantedScopes, previous.grantedScopes)) &&
+    registration.servicesKey === servicesKeyOf(context)
+  );
+}
+
+function freshness(context: ClientContext, caching: NonNullable<ManifestSource['caching']>): NonNullable<DiscoveredService['caching']> {
+  return { freshUntilInMs: context.now() + caching.timeToLiveInMs, private: caching.private };
+}
+
+/** The audit events of one discovery: the discovery itself, then each finding above low severity. */
+function auditDiscovery(context: ClientContext, service: DiscoveredService, source: ManifestSource): void {
+  // Without a sink nothing is sent: skip building the messages (a cache hit should not pay for them).
+  if (context.options.onAudit === undefined) return;
+  const { origin } = service;
+  context.emitAudit({ type: 'discovery', origin, url: redactUrl(service.manifestUrl), detail: `${source.source}; ${service.manifest.tools.length} tools; digest ${service.digest}` });
+  for (const finding of service.findings) {
+    if (finding.severity !== 'low') context.emitAudit({ type: 'trust.finding', origin, ...(finding.toolId === undefined ? {} : { toolId: finding.toolId }), detail: `${finding.code} ${finding.pointer}: ${finding.message}` });
+  }
 }
 
 /** The previous object when the new one says the same (same manifest, findings, quarantine, pins, scopes). */

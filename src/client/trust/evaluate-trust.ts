@@ -49,7 +49,9 @@ export async function evaluateTrust(input: TrustInput): Promise<TrustEvaluation>
   }
   const disabledToolIds: string[] = [];
   for (const [index, entry] of entries.entries()) {
-    const pinned = await input.pins.get(pinKey(origin, entry.id));
+    // A synchronous store (the default memory one) is read without a microtask per entry.
+    const stored = input.pins.get(pinKey(origin, entry.id));
+    const pinned = typeof stored === 'string' || stored === undefined ? stored : await stored;
     if (pinned === undefined || pinned === pinDigest(manifest, entry)) continue;
     disabledToolIds.push(entry.id);
     const changes = diff?.changes.filter((candidate) => candidate.id === entry.id || candidate.kind === 'service') ?? [];
