@@ -1,5 +1,6 @@
 import { escapePointerToken } from '../internal/json-pointer.js';
 import type { JsonSchema, Parameter } from './manifest-v0.js';
+import { pathPlaceholders } from './path-placeholders.js';
 import { parseDefinitionReference } from './reachable-definitions.js';
 
 /** The arguments of a tool, resource or prompt as one JSON Schema object. */
@@ -32,7 +33,6 @@ export interface ArgumentsSchemaOptions {
   definitions?: Readonly<Record<string, JsonSchema>> | undefined;
 }
 
-const PLACEHOLDER = /\{([^{}]+)\}/g;
 const DATA_KEYWORDS = new Set(['enum', 'const', 'default', 'examples', 'example']);
 
 /** The shared definitions of one manifest and where each reached one was hoisted. */
@@ -66,9 +66,7 @@ export function argumentsSchema(holder: ParameterHolder, options: ArgumentsSchem
     properties[name] = parameterSchema(name, parameter, definitions, shared);
     if (parameter.required === true) required.add(name);
   }
-  for (const match of (holder.path ?? '').matchAll(PLACEHOLDER)) {
-    const name = match[1];
-    if (name === undefined) continue;
+  for (const name of pathPlaceholders(holder.path ?? '')) {
     if (!Object.hasOwn(parameters, name)) properties[name] = { type: 'string' };
     required.add(name);
   }

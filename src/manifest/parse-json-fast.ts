@@ -37,8 +37,6 @@ function mayHoldSurrogate(text: string, decodedFromUtf8: boolean): boolean {
   return !decodedFromUtf8 && RAW_SURROGATE.test(text);
 }
 
-// A colon written as an escape: it is in a string of the value but not among the colons of the text.
-const ESCAPED_COLON = /\\u003a/i;
 const ESCAPE = /\\[\s\S]/g;
 const STRING = /"[^"]*"/g;
 
@@ -89,7 +87,9 @@ class ValueWalk {
  * (once escapes are removed every quote left delimits a string) and the colons left are counted.
  */
 function countMembers(text: string, colonsInStrings: number): number {
-  if (text.includes('\\') && ESCAPED_COLON.test(text)) return countColons(text.replace(ESCAPE, '').replace(STRING, '""'));
+  // A colon written as an escape is in a string of the value but not among the colons of the text. (In
+  // JSON text the `u` of an escape is lower case, and the text is JSON: `JSON.parse` has read it.)
+  if (text.includes('\\u003a') || text.includes('\\u003A')) return countColons(text.replace(ESCAPE, '').replace(STRING, '""'));
   return countColons(text) - colonsInStrings;
 }
 

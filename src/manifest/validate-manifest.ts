@@ -4,6 +4,7 @@ import { isLoopbackHostname } from '../internal/is-loopback-hostname.js';
 import { checkDefinitionCycles } from './check-definition-references.js';
 import { checkSchemaInManifest, type SchemaCheckContext } from './check-schema-in-manifest.js';
 import { forbiddenHeaderReason } from './forbidden-header-parameter.js';
+import { hasStrayBrace, pathPlaceholders } from './path-placeholders.js';
 import { manifestSchema } from './manifest-schema.js';
 import { getManifestValidators, MANIFEST_LISTS } from './manifest-validators.js';
 import { SCHEMA_VERSION, type JsonSchema, type Manifest, type Parameter } from './manifest-v0.js';
@@ -62,7 +63,6 @@ function schemaErrors(input: unknown): { errors: ErrorObject[]; truncated: boole
 }
 
 const ID_PATTERN = /^[A-Za-z][A-Za-z0-9_-]{0,63}$/;
-const PLACEHOLDER = /\{([^{}]+)\}/g;
 
 /**
  * Validates an untrusted value as a spec v0.2 manifest (v0.1 documents included): the JSON Schema,
@@ -294,7 +294,7 @@ function checkIdReferences(manifest: Record<string, unknown>, knownIds: Set<stri
 // Where a parameter goes when `in` is absent (spec §5): a path placeholder, else query for the
 // methods without a body, else the body.
 function defaultLocation(name: string, path: string, method: unknown): string {
-  if (placeholdersOf(path).includes(name)) return 'path';
+  if (pathPlaceholders(path).includes(name)) return 'path';
   return method === 'GET' || method === 'HEAD' || method === 'DELETE' ? 'query' : 'body';
 }
 
@@ -320,10 +320,6 @@ function checkBodyParameter(tool: Record<string, unknown>, base: string, entries
   }
 }
 
-function placeholdersOf(path: string): string[] {
-  return [...path.matchAll(PLACEHOLDER)].map((match) => match[1] ?? '');
-}
-
 function parameterEntries(value: Record<string, unknown>): ParameterEntries {
   const parameters = value['parameters'];
   if (!isRecord(parameters)) return [];
@@ -333,14 +329,15 @@ function parameterEntries(value: Record<string, unknown>): ParameterEntries {
 function checkPathPlaceholders(value: Record<string, unknown>, base: string, entries: ParameterEntries, issues: ValidationIssue[]): void {
   const path = value['path'];
   if (typeof path !== 'string') return;
-  if (/[{}]/.test(path.replace(PLACEHOLDER, ''))) {
+  const names = pathPlaceholders(path);
+  if (hasStrayBrace(path, names.length)) {
     issues.push({ pointer: `${base}/path`, code: 'path.malformed_placeholder', message: `${quote(path)} has a "{" or "}" that is not part of a {name} placeholder`, severity: 'error' });
   }
   checkDotSegments(path, `${base}/path`, issues);
-  const names = placeholdersOf(path);
-  const parameters = new Map(entries);
+  // Looked up by name only when the path has placeholders.
+  const parameters = names.length > 0 ? new Map(entries) : undefined;
   for (const name of names) {
-    const parameter = parameters.get(name);
+    const parameter = parameters?.get(name);
     if (!parameter) {
       // The proposal's own example does this; clients treat it as a required string path parameter.
       issues.push({ pointer: `${base}/path`, code: 'path.implicit_parameter', message: `placeholder {${truncate(name)}} has no parameter of that name, so it is an implicit required string path parameter; declare it under parameters to describe it`, severity: 'warning' });
@@ -348,7 +345,7 @@ function checkPathPlaceholders(value: Record<string, unknown>, base: string, ent
       issues.push({ pointer: `${base}/parameters/${escapePointerToken(name)}/in`, code: 'path.parameter_location', message: `${quote(name)} fills the path placeholder {${truncate(name)}} but is declared "in": ${quote(String(parameter.in))}`, severity: 'error' });
     }
   }
-  for (const [name, parameter] of parameters) {
+  for (const [name, parameter] of entries) {
     if (parameter.in === 'path' && !names.includes(name)) {
       issues.push({ pointer: `${base}/parameters/${escapePointerToken(name)}`, code: 'path.unused_parameter', message: `parameter ${quote(name)} is declared "in": "path" but the path has no {${truncate(name)}} placeholder`, severity: 'error' });
     }
@@ -360,7 +357,8 @@ function checkPathPlaceholders(value: Record<string, unknown>, base: string, ent
 const DOT_SEGMENT = /(?:^|\/)(?:\.|%2e){1,2}(?:\/|$|\?|#)/i;
 
 function checkDotSegments(path: string, pointer: string, issues: ValidationIssue[]): void {
-  if (DOT_SEGMENT.test(path)) {
+  // Every dot segment has a "." or a "%"; most paths have neither.
+  if ((path.includes('.') || path.includes('%')) && DOT_SEGMENT.test(path)) {
     issues.push({ pointer, code: 'path.dot_segment', message: `${quote(path)} has a "." or ".." segment, which would resolve outside service.base_url`, severity: 'error' });
   }
 }
@@ -389,7 +387,7 @@ function checkTemporal(tool: Record<string, unknown>, base: string, issues: Vali
   const jobIdField = typeof temporal['job_id_field'] === 'string' ? temporal['job_id_field'] : 'job_id';
   const jobIdName = jobIdField.split('.').at(-1) ?? jobIdField;
   // A placeholder can be filled from the start response (the job id) or from the tool's own path parameters.
-  const pathNames = placeholdersOf(typeof tool['path'] === 'string' ? tool['path'] : '');
+  const pathNames = pathPlaceholders(typeof tool['path'] === 'string' ? tool['path'] : '');
   const available = new Set([jobIdName, ...pathNames]);
   const endpoints: Array<[string, unknown]> = [
     [`${base}/temporal_behavior/status_endpoint`, temporal['status_endpoint']],
@@ -405,7 +403,7 @@ function checkTemporal(tool: Record<string, unknown>, base: string, issues: Vali
   for (const [pointer, endpoint] of endpoints) {
     if (typeof endpoint !== 'string') continue;
     checkDotSegments(endpoint, pointer, issues);
-    for (const name of placeholdersOf(endpoint)) {
+    for (const name of pathPlaceholders(endpoint)) {
       if (!available.has(name)) {
         issues.push({ pointer, code: 'temporal.unknown_placeholder', message: `placeholder {${truncate(name)}} cannot be filled: only ${supplied} are available (set job_id_field to the start response's field)`, severity: 'error' });
       }
