@@ -19,12 +19,30 @@ export function canonicalJson(value: unknown): string {
   return canonicalText(value, false);
 }
 
+/** Options of {@link canonicalJsonOfParsed}. */
+export interface CanonicalJsonOfParsedOptions {
+  /**
+  The caller has seen that every object's member names, as `Object.keys` lists them, are in RFC 8785
+  order (`scanManifest` reports it as `membersInCanonicalOrder`): `JSON.stringify` of the value is then
+  its canonical text, and the walk that checks and reorders members is skipped.
+
+  @default false
+  */
+  membersInOrder?: boolean;
+}
+
 /**
  * {@link canonicalJson} of a value `JSON.parse` built (a manifest as the parser returns it): the same
  * text, with the parts already in canonical order serialised in place instead of copied first.
  * @internal
  */
-export function canonicalJsonOfParsed(value: unknown): string {
+export function canonicalJsonOfParsed(value: unknown, options: CanonicalJsonOfParsedOptions = {}): string {
+  // What `JSON.parse` builds is plain data (finite numbers, own enumerable data members, no holes), so
+  // with members in order only an inherited `toJSON` or a lone surrogate could make the text differ.
+  if (options.membersInOrder === true && typeof (Object.prototype as { toJSON?: unknown }).toJSON !== 'function') {
+    const text = JSON.stringify(value);
+    if (text !== undefined && !LONE_SURROGATE_ESCAPE.test(text)) return text;
+  }
   return canonicalText(value, true);
 }
 
@@ -32,7 +50,10 @@ function canonicalText(value: unknown, reuse: boolean): string {
   const sorted = sortedCopy(value, 0, reuse);
   if (sorted !== NOT_PLAIN) {
     const text = JSON.stringify(sorted);
-    if (text !== undefined) return text;
+    // RFC 8785 refuses lone surrogates, and they are all `JSON.stringify` writes as `\ud…` (it never
+    // escapes other characters that way): one search of the text replaces a check of every string and
+    // member name. A text that merely mentions `\ud…` takes the general serialiser, with the same result.
+    if (text !== undefined && !LONE_SURROGATE_ESCAPE.test(text)) return text;
   }
   let text: string | undefined;
   try {
@@ -44,6 +65,8 @@ function canonicalText(value: unknown, reuse: boolean): string {
   return text;
 }
 
+// How `JSON.stringify` writes a lone surrogate (also found where a text mentions such an escape).
+const LONE_SURROGATE_ESCAPE = /\\ud/;
 const NOT_PLAIN: unique symbol = Symbol('not plain JSON data');
 // Keys an engine enumerates before all others, in numeric order (array indices, ECMA-262 §10.1.11.1).
 const ARRAY_INDEX = /^(?:0|[1-9]\d{0,9})$/;
@@ -59,7 +82,7 @@ const MAX_COPY_DEPTH = 1_000;
 function sortedCopy(value: unknown, depth: number, reuse: boolean): unknown {
   switch (typeof value) {
     case 'string':
-      return (value as string & { isWellFormed(): boolean }).isWellFormed() ? value : NOT_PLAIN;
+      return value;
     case 'number':
       return Number.isFinite(value) ? value : NOT_PLAIN;
     case 'boolean':
@@ -93,35 +116,41 @@ function sortedObject(value: object, depth: number, reuse: boolean): unknown {
   if ((prototype !== Object.prototype && prototype !== null) || typeof (value as { toJSON?: unknown }).toJSON === 'function') return NOT_PLAIN;
   const record = value as Record<string, unknown>;
   const keys = Object.keys(record);
-  let changed = !reuse;
+  let inOrder = true;
   for (let index = 1; index < keys.length; index++) {
     if (keys[index - 1]! > keys[index]!) {
-      changed = true;
+      inOrder = false;
       break;
     }
   }
-  if (changed) keys.sort();
-  // A null prototype is written the same but must not be handed on as it is (it is not plain for every reader).
-  if (prototype === null) changed = true;
-  const children = new Array<unknown>(keys.length);
+  if (!inOrder) keys.sort();
+  // The copy's members, allocated only once the copy differs from `value` (a null prototype is written
+  // the same but must not be handed on as it is: it is not plain for every reader). With `reuse` and
+  // keys in order, most objects of a canonical document never need one.
+  let children = !reuse || !inOrder || prototype === null ? new Array<unknown>(keys.length) : undefined;
+  const copyFrom = (end: number): unknown[] => {
+    const copy = new Array<unknown>(keys.length);
+    for (let index = 0; index < end; index++) copy[index] = record[keys[index]!];
+    return copy;
+  };
   let written = 0;
   for (let index = 0; index < keys.length; index++) {
     const key = keys[index]!;
     const child = record[key];
     if (child === undefined || typeof child === 'symbol') {
-      changed = true;
+      children ??= copyFrom(index);
       continue;
     }
     // An index key is enumerated first whatever the insertion order: fine only where it sorts first anyway.
     // `__proto__` would set the copy's prototype instead of a member.
-    if (key === '__proto__' || !(key as string & { isWellFormed(): boolean }).isWellFormed() || (written > 0 && isArrayIndexLike(key))) return NOT_PLAIN;
+    if (key === '__proto__' || (written > 0 && isArrayIndexLike(key))) return NOT_PLAIN;
     written++;
     const element = sortedCopy(child, depth + 1, reuse);
     if (element === NOT_PLAIN) return NOT_PLAIN;
-    if (element !== child) changed = true;
-    children[index] = element;
+    if (element !== child) children ??= copyFrom(index);
+    if (children !== undefined) children[index] = element;
   }
-  if (!changed) return value;
+  if (children === undefined) return value;
   const copy: Record<string, unknown> = {};
   for (let index = 0; index < keys.length; index++) if (children[index] !== undefined) copy[keys[index]!] = children[index];
   return copy;

@@ -89,6 +89,19 @@ interface TextVerdict {
 
 const CLEAN: TextVerdict = { before: [], after: [], mixed: undefined };
 
+/** What {@link scanManifest} found. */
+export interface ScanManifestResult {
+  findings: TrustFinding[];
+  /** Strings and member names checked (repeats included). */
+  scannedStrings: number;
+  /**
+  True when the member names of every object, in the order `Object.keys` gives them, are in RFC 8785
+  order (UTF-16 code units), as in a manifest served canonical: `canonicalJsonOfParsed` can then skip
+  its own walk of a parsed manifest (a by-product of the scan's walk, which lists them anyway).
+  */
+  membersInCanonicalOrder: boolean;
+}
+
 /**
  * The poisoning scan: checks every string leaf *and every member name* of a manifest (descriptions,
  * intent, parameter names, enums, defaults, examples, error contexts, job event texts, extensions) for
@@ -106,23 +119,25 @@ const CLEAN: TextVerdict = { before: [], after: [], mixed: undefined };
  * tool, resource or prompt the string belongs to.
  * @internal
  */
-export function scanManifest(manifest: Manifest, options: ScanManifestOptions = {}): { findings: TrustFinding[]; scannedStrings: number } {
+export function scanManifest(manifest: Manifest, options: ScanManifestOptions = {}): ScanManifestResult {
   const maxTextLength = options.maxTextLength ?? 2_000;
   const foreign = [...new Set(options.foreignToolIds ?? [])].filter((id) => id.length >= 4);
   const ownIds = new Set([...manifest.tools, ...(manifest.resources ?? []), ...(manifest.prompts ?? [])].map((entry) => entry.id));
   const verdictOf = createTextChecker(foreign.filter((id) => !ownIds.has(id)));
   const findings: TrustFinding[] = [];
   let scannedStrings = 0;
+  let membersInOrder = true;
 
   // The member names and indices from the root to the text being checked: a pointer is built from
   // them only for a finding.
   const path: Array<string | number> = [];
+  // A member name is checked with its parent's path: its own token is added only for a finding.
   const scanText = (text: string, toolId: string | undefined, isName: boolean): void => {
     scannedStrings++;
     const verdict = verdictOf(text);
     const oversize = text.length > maxTextLength;
     if (verdict === CLEAN && !oversize) return;
-    const pointer = toPointer(path);
+    const pointer = isName ? toPointer([...path, text]) : toPointer(path);
     const shown = makeVisible(text);
     const add = (hit: TextHit): void => {
       const finding: TrustFinding = { code: hit.code, pointer, text: shown, severity: hit.severity, message: hit.message };
@@ -154,10 +169,10 @@ export function scanManifest(manifest: Manifest, options: ScanManifestOptions = 
     } else if (typeof value === 'object' && value !== null) {
       const record = value as Record<string, unknown>;
       const keys = Object.keys(record);
-      for (const key of keys) {
-        path.push(key);
+      for (let index = 0; index < keys.length; index++) {
+        const key = keys[index]!;
+        if (index > 0 && keys[index - 1]! > key) membersInOrder = false;
         scanText(key, toolId, true);
-        path.pop();
       }
       const definitions = references !== undefined && path.length === 1 && path[0] === 'definitions';
       for (let index = keys.length - 1; index >= 0; index--) {
@@ -181,7 +196,7 @@ export function scanManifest(manifest: Manifest, options: ScanManifestOptions = 
       findings.push({ code: 'tool.confusable_id', pointer: `/tools/${index}/id`, text: tool.id, severity: 'high', message: `looks like "${lookalike}", a tool of another service`, toolId: tool.id });
     }
   }
-  return { findings, scannedStrings };
+  return { findings, scannedStrings, membersInCanonicalOrder: membersInOrder };
 }
 
 /** The `$ref` strings of each tool, resource and prompt and of each shared definition, as the scan's walk meets them. */
