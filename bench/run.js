@@ -158,6 +158,7 @@ function headlineRatios({ discovery, revalidation, call, scale, serve }) {
     serve_express_floor_vs_mcp: serve.expressFloorVersusMcp,
     serve_express_vs_floor: serve.expressVersusFloor,
     serve_node_vs_mcp: serve.nodeVersusMcp,
+    serve_express_listener_vs_mcp: serve.expressListenerVersusMcp,
   };
 }
 

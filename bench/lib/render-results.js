@@ -19,6 +19,7 @@ export const RATIO_TARGETS = {
   serve_express_floor_vs_mcp: { label: 'Express floor (one `app.use` writing the same answer) requests/s ÷ fastest MCP `tools/list` requests/s: the most `serve_vs_mcp` can be' },
   serve_express_vs_floor: { label: 'Express manifest route requests/s ÷ Express floor requests/s' },
   serve_node_vs_mcp: { label: 'node:http manifest route requests/s ÷ fastest MCP `tools/list` on node:http requests/s' },
+  serve_express_listener_vs_mcp: { label: 'Express app with the manifest answered in front of it (`withAiCapabilities`) requests/s ÷ fastest MCP `tools/list` on Express requests/s' },
 };
 
 /** @returns {{ key: string, label: string, value?: number, p25?: number, p75?: number, against?: string, target: string, met: boolean | undefined }[]} */
@@ -108,7 +109,7 @@ export function renderResults(results) {
     '',
     '## 5. Serving throughput',
     '',
-    `autocannon, ${results.serve.settings.connections} connections, 127.0.0.1; ${results.serve.settings.rounds} interleaved rounds of ${results.serve.settings.burstInSeconds} s per target after a ${results.serve.settings.warmupInSeconds} s warm-up; requests/s and latencies are medians over the rounds.`,
+    `autocannon, ${results.serve.settings.connections} connections, 127.0.0.1; ${results.serve.settings.rounds} interleaved rounds of ${results.serve.settings.burstInSeconds} s per target (every other round in reverse order, so a drift in load does not always favour the same side of a pair) after a ${results.serve.settings.warmupInSeconds} s warm-up; requests/s and latencies are medians over the rounds.`,
     '',
     '| target | requests/s | p50 ms | p99 ms | requests | 200 share | errors | RSS at start → after, MiB |',
     '|---|---:|---:|---:|---:|---:|---:|---|',

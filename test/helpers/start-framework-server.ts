@@ -8,7 +8,7 @@ import { request as undiciRequest } from 'undici';
 import type { Manifest } from '../../src/manifest/manifest-v0.js';
 import { createManifestHandler, type CreateManifestHandlerOptions } from '../../src/server/create-manifest-handler.js';
 import { toNodeListener } from '../../src/server/to-node-listener.js';
-import { aiCapabilities as expressCapabilities } from '../../src/express/index.js';
+import { aiCapabilities as expressCapabilities, withAiCapabilities } from '../../src/express/index.js';
 import { aicapPlugin } from '../../src/fastify/index.js';
 import { aiCapabilities as honoCapabilities } from '../../src/hono/index.js';
 
@@ -17,7 +17,7 @@ export const FRAMEWORKS = ['express', 'fastify', 'hono', 'node:http'] as const;
 export type Framework = (typeof FRAMEWORKS)[number];
 
 /** The frameworks plus `fetch`: the manifest handler as a plain fetch-style handler, through `toNodeListener`'s generic path. */
-export const MANIFEST_ADAPTERS = [...FRAMEWORKS, 'fetch'] as const;
+export const MANIFEST_ADAPTERS = [...FRAMEWORKS, 'fetch', 'express-listener'] as const;
 export type ManifestAdapter = (typeof MANIFEST_ADAPTERS)[number];
 
 /** A server listening on 127.0.0.1 with a random port. */
@@ -59,6 +59,12 @@ export async function startManifestServer(framework: ManifestAdapter, options: C
       const manifestListener = toNodeListener(createManifestHandler(options));
       const pingListener = toNodeListener(() => Response.json({ pong: true }));
       return listen(createServer((request, response) => (request.url === '/api/ping' ? pingListener : manifestListener)(request, response)));
+    }
+    case 'express-listener': {
+      // The manifest answered in front of the Express app; other paths reach the app untouched.
+      const app = express();
+      app.get('/api/ping', (_request, response) => void response.json({ pong: true }));
+      return listen(createServer(withAiCapabilities(app, options)));
     }
     case 'fetch': {
       // Wrapped so `toNodeListener` cannot see `decide`: every answer goes through a Web Request and Response.
