@@ -48,4 +48,21 @@ describe('fetchWithCache', () => {
     await fetchWithCache(send, cache, URL_, { authorization: 'Bearer alice' });
     await expect(fetchWithCache(send, cache, URL_, { authorization: 'Bearer bob' })).rejects.toMatchObject({ code: 'HTTP_ERROR', status: 404, responseBody: '{"title":"Not Found"}', responseBodyTruncated: false });
   });
+  it('stores entries a serialising store can keep: JSON round trips answer hits and 304s with the same bytes', async () => {
+    const memory = createMemoryCacheStore<string>();
+    const cache = { get: (key: string) => (memory.get(key) === undefined ? undefined : JSON.parse(memory.get(key) as string)), set: (key: string, value: unknown, timeToLiveInMs?: number) => memory.set(key, JSON.stringify(value), timeToLiveInMs), delete: (key: string) => memory.delete(key) };
+    const body = new TextEncoder().encode('{"a":1}');
+    const { send, sent } = server([{ status: 200, headers: new Headers({ etag: '"v1"', 'cache-control': 'max-age=0', 'content-type': 'application/json' }), body }, { status: 304, headers: new Headers({ etag: '"v1"', 'cache-control': 'max-age=60' }) }]);
+    await fetchWithCache(send, cache, URL_, { accept: 'application/json' });
+    const stored = JSON.parse(memory.get(`manifest|${URL_}|anonymous`) as string) as { body: string; url: string; policy: object };
+    expect(Buffer.from(stored.body, 'base64').toString()).toBe('{"a":1}');
+    const revalidated = await fetchWithCache(send, cache, URL_, { accept: 'application/json' });
+    expect(revalidated.source).toBe('revalidated');
+    expect(new TextDecoder().decode(revalidated.body)).toBe('{"a":1}');
+    const hit = await fetchWithCache(send, cache, URL_, { accept: 'application/json' });
+    expect(hit.source).toBe('cache');
+    expect(new TextDecoder().decode(hit.body)).toBe('{"a":1}');
+    expect(hit.headers.get('content-type')).toBe('application/json');
+    expect(sent).toHaveLength(2);
+  });
 });

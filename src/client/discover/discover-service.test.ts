@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { callManifest, discoverCallService } from '../../../test/helpers/call-service.js';
 import { json, useClientTestServers } from '../../../test/helpers/client-test-server.js';
+import { createMemoryCacheStore } from '../cache/cache-store.js';
 import { createClient } from '../create-client.js';
 
 const servers = useClientTestServers();
@@ -46,5 +47,63 @@ describe('discoverService', () => {
     expect(changes).toEqual([['list_items']]);
     expect(servers.a.hits('/.well-known/ai-capabilities').map((request) => request.headers['if-none-match'])).toEqual([undefined, '"v1"', '"v1"']);
     await client.close();
+  });
+  it('a 304 of unchanged bytes neither scans nor evaluates trust again, and the catalog keeps its tools array', async () => {
+    const manifest = callManifest(servers.a.origin, [{ id: 'list_items', path: '/items', method: 'GET', description: 'Lists items.' }]);
+    servers.a.routes.set('/.well-known/ai-capabilities', (request, response) => {
+      if (request.headers['if-none-match'] === '"v1"') return void response.writeHead(304, { etag: '"v1"', 'cache-control': 'max-age=0' }).end();
+      response.writeHead(200, { 'content-type': 'application/json', etag: '"v1"', 'cache-control': 'max-age=0' }).end(JSON.stringify(manifest));
+    });
+    // The scan reads `maxTextLength`, the quarantine decision `allowQuarantined`: counting the reads counts the passes.
+    const reads = { scan: 0, quarantine: 0 };
+    const trust = {
+      get maxTextLength() {
+        reads.scan++;
+        return 2_000;
+      },
+      get allowQuarantined() {
+        reads.quarantine++;
+        return [];
+      },
+    };
+    const client = createClient({ trust });
+    const first = await client.discover(servers.a.origin);
+    const tools = client.catalog().tools;
+    const afterFirst = { ...reads };
+    expect(afterFirst.scan).toBeGreaterThan(0);
+    expect(afterFirst.quarantine).toBeGreaterThan(0);
+    for (let round = 0; round < 3; round++) expect(await client.discover(servers.a.origin)).toBe(first);
+    expect(reads).toEqual(afterFirst);
+    expect(client.catalog().tools).toBe(tools);
+    expect(servers.a.hits('/.well-known/ai-capabilities')).toHaveLength(4);
+    await client.close();
+  });
+
+  it('an approval through the client and a pin written elsewhere into a given store both count on the next 304', async () => {
+    let description = 'Lists items.';
+    const manifestOf = () => callManifest(servers.a.origin, [{ id: 'list_items', path: '/items', method: 'GET', description }]);
+    servers.a.routes.set('/.well-known/ai-capabilities', (request, response) => {
+      const etag = `"${description.length}"`;
+      if (request.headers['if-none-match'] === etag) return void response.writeHead(304, { etag, 'cache-control': 'max-age=0' }).end();
+      response.writeHead(200, { 'content-type': 'application/json', etag, 'cache-control': 'max-age=0' }).end(JSON.stringify(manifestOf()));
+    });
+    const own = createClient();
+    await own.discover(servers.a.origin);
+    await own.approve('list_items');
+    description = 'Lists every item.';
+    expect((await own.discover(servers.a.origin)).disabledToolIds).toEqual(['list_items']);
+    await own.approve('list_items');
+    expect((await own.discover(servers.a.origin)).disabledToolIds).toEqual([]);
+    await own.close();
+
+    // A shared store (another process approves): read on every rediscovery, 304 or not.
+    const pins = createMemoryCacheStore<string>();
+    const shared = createClient({ trust: { pins } });
+    expect((await shared.discover(servers.a.origin)).disabledToolIds).toEqual([]);
+    await pins.set(`${servers.a.origin}|list_items`, 'a digest approved elsewhere');
+    expect((await shared.discover(servers.a.origin)).disabledToolIds).toEqual(['list_items']);
+    await pins.delete(`${servers.a.origin}|list_items`);
+    expect((await shared.discover(servers.a.origin)).disabledToolIds).toEqual([]);
+    await shared.close();
   });
 });
