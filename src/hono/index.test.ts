@@ -82,6 +82,8 @@ describe('aicap/hono on @hono/node-server', () => {
     app.use(middleware);
     await middleware.manifestHandler.ready;
     const url = await start(app);
+    // The first request of a process may build its Headers (it finds the lightweight request's keys); the next ones do not.
+    expect(await get(url)).toEqual({ status: 200, etag, length: Buffer.byteLength(canonicalJson(manifest)) });
     expect(await get(url)).toEqual({ status: 200, etag, length: Buffer.byteLength(canonicalJson(manifest)) });
     expect(headersBuilt).toBe(false);
     expect(await get(url, { 'If-None-Match': `W/${etag}` })).toEqual({ status: 304, etag, length: 0 });

@@ -42,25 +42,41 @@ export function aiCapabilities(options: CreateManifestHandlerOptions): HonoManif
   return Object.assign(middleware, { manifestHandler: handler });
 }
 
+/** The symbol-keyed fields of `@hono/node-server`'s lightweight request: its incoming message, and its Headers once built. */
+interface LightweightRequestKeys {
+  readonly incoming: symbol;
+  readonly headers: symbol;
+}
+let lightweightKeys: LightweightRequestKeys | undefined;
+
 /**
  * On Node, `@hono/node-server` hands the app a lightweight `Request` over the incoming message (as
  * `env.incoming`) and builds its `Headers` only when something reads them: the route then reads its two
  * headers from the message itself, which saves building a `Headers` object per request. That is safe
- * only while the request is that very message's and its headers were never materialised (a middleware
- * could have changed them): both are read from the lightweight request's own symbol-keyed fields, and
- * anything unexpected (another runtime, another adapter version, a rebuilt request) takes the Web path.
+ * only while the request is that very message's and its headers were never built (a middleware could
+ * have changed them; the native `Request` is built from them too). Both are checked through the
+ * lightweight request's symbol-keyed fields, found by name once (on the first request, which builds
+ * its Headers to reveal the key and so takes the Web path); anything unexpected (another runtime,
+ * another adapter version, a rebuilt request) takes the Web path.
  */
 function untouchedIncomingOf(context: Context): IncomingMessage | undefined {
   const incoming = (context.env as { incoming?: IncomingMessage } | undefined)?.incoming;
   if (incoming === undefined || typeof incoming.headers !== 'object') return undefined;
   const raw = context.req.raw as unknown as Record<symbol, unknown>;
-  let ownsIncoming = false;
-  for (const key of Object.getOwnPropertySymbols(raw)) {
-    const name = key.description;
-    if (name === 'incomingKey') ownsIncoming = raw[key] === incoming;
-    else if (name === 'headersKey' || name === 'requestCache') return undefined;
-  }
-  return ownsIncoming ? incoming : undefined;
+  const keys = lightweightKeys ?? findLightweightKeys(raw);
+  if (keys === undefined || raw[keys.incoming] !== incoming || raw[keys.headers] !== undefined) return undefined;
+  return incoming;
+}
+
+function findLightweightKeys(raw: Record<symbol, unknown>): LightweightRequestKeys | undefined {
+  const named = (name: string): symbol | undefined => Object.getOwnPropertySymbols(raw).find((key) => key.description === name);
+  const incoming = named('incomingKey');
+  if (incoming === undefined) return undefined;
+  void (raw as unknown as Request).headers;
+  const headers = named('headersKey');
+  if (headers === undefined) return undefined;
+  lightweightKeys = { incoming, headers };
+  return lightweightKeys;
 }
 
 /** Serves the job endpoints of `createJobStreams`; other paths go to `next()`. */
