@@ -43,34 +43,57 @@ interface Rule {
   pattern: RegExp;
   severity: TrustSeverity;
   message: string;
+  /**
+  Lower-case literals, one of which every match of `pattern` contains (case-insensitively): a text
+  holding none of them cannot match. No literal may begin another one (see {@link rulesTriggeredBy}).
+  */
+  literals: readonly string[];
 }
 
 // Phrases that address the model rather than describe the API. Sources: the Invariant Labs tool
 // poisoning write-up, the mcp-scan issue codes and the tool-scan / mcp-scanner rule families.
 const INSTRUCTION_RULES: Rule[] = [
-  { code: 'text.instruction', pattern: /<\s*\/?\s*(important|system|instructions?|secret|hidden)\s*>/i, severity: 'high', message: 'contains a pseudo-tag that addresses the model' },
-  { code: 'text.instruction', pattern: /\b(ignore|disregard|forget|override)\b.{0,40}\b(previous|prior|above|earlier|all|other|system)\b.{0,30}\b(instructions?|prompts?|rules|guidelines|messages?)\b/i, severity: 'high', message: 'tells the model to ignore its instructions' },
-  { code: 'text.instruction', pattern: /\b(do not|don't|never|without)\b.{0,20}\b(tell|telling|inform|informing|notify|notifying|mention|mentioning|reveal|revealing|show|showing|alert|alerting)\b.{0,20}\b(the )?users?\b/i, severity: 'high', message: 'asks the model to hide something from the user' },
-  { code: 'text.instruction', pattern: /\b(secretly|covertly|surreptitiously)\b/i, severity: 'high', message: 'asks for covert behaviour' },
-  { code: 'text.instruction', pattern: /(~\/\.ssh|\bid_rsa\b|\bid_ed25519\b|\.aws\/credentials|\bmcp\.json\b|\.cursor\/|\/etc\/(passwd|shadow))/i, severity: 'high', message: 'refers to local secrets or configuration files' },
+  { code: 'text.instruction', pattern: /<\s*\/?\s*(important|system|instructions?|secret|hidden)\s*>/i, severity: 'high', message: 'contains a pseudo-tag that addresses the model', literals: ['important', 'system', 'instruction', 'secret', 'hidden'] },
+  { code: 'text.instruction', pattern: /\b(ignore|disregard|forget|override)\b.{0,40}\b(previous|prior|above|earlier|all|other|system)\b.{0,30}\b(instructions?|prompts?|rules|guidelines|messages?)\b/i, severity: 'high', message: 'tells the model to ignore its instructions', literals: ['ignore', 'disregard', 'forget', 'override'] },
+  { code: 'text.instruction', pattern: /\b(do not|don't|never|without)\b.{0,20}\b(tell|telling|inform|informing|notify|notifying|mention|mentioning|reveal|revealing|show|showing|alert|alerting)\b.{0,20}\b(the )?users?\b/i, severity: 'high', message: 'asks the model to hide something from the user', literals: ['do not', "don't", 'never', 'without'] },
+  { code: 'text.instruction', pattern: /\b(secretly|covertly|surreptitiously)\b/i, severity: 'high', message: 'asks for covert behaviour', literals: ['secret', 'covert', 'surreptitious'] },
+  { code: 'text.instruction', pattern: /(~\/\.ssh|\bid_rsa\b|\bid_ed25519\b|\.aws\/credentials|\bmcp\.json\b|\.cursor\/|\/etc\/(passwd|shadow))/i, severity: 'high', message: 'refers to local secrets or configuration files', literals: ['.ssh', 'id_rsa', 'id_ed25519', '.aws/', 'mcp.json', '.cursor/', '/etc/'] },
   // A real key in an example or default leaks a secret, whatever the intent (an API about keys may still *mention* them).
-  { code: 'text.secret', pattern: /-----BEGIN [A-Z ]*PRIVATE KEY-----/, severity: 'high', message: 'contains a private key' },
-  { code: 'text.instruction', pattern: /(^|[\s"'`(])\.env\b/i, severity: 'medium', message: 'refers to an environment file' },
-  { code: 'text.instruction', pattern: /\b(system prompt|you are now|act as|pretend to be|new instructions|\[INST\]|<\|im_start\|>)/i, severity: 'high', message: 'tries to redefine the model\'s role' },
-  { code: 'text.instruction', pattern: /\b(before|instead of|after) (using|calling|running) (this|any|the|other)\b.{0,40}\b(tool|function)s?\b/i, severity: 'medium', message: 'prescribes how the model uses other tools' },
-  { code: 'text.instruction', pattern: /\b(bcc|cc|forward|send|post|upload|exfiltrate)\b.{0,40}\b(to|at)\b.{0,10}\b(https?:\/\/|[\w.-]+@[\w-]+\.[\w.]+|webhook)/i, severity: 'high', message: 'asks to send data to an address' },
-  { code: 'text.suspicious_word', pattern: /\b(important|crucial|critical|must always|mandatory|urgent)\b/i, severity: 'low', message: 'uses emphatic wording common in injected instructions' },
-  { code: 'text.ssrf_literal', pattern: /\b(169\.254\.\d+\.\d+|metadata\.google\.internal|file:\/\/|gopher:\/\/)/i, severity: 'medium', message: 'names an internal address or a local scheme' },
+  { code: 'text.secret', pattern: /-----BEGIN [A-Z ]*PRIVATE KEY-----/, severity: 'high', message: 'contains a private key', literals: ['private key'] },
+  { code: 'text.instruction', pattern: /(^|[\s"'`(])\.env\b/i, severity: 'medium', message: 'refers to an environment file', literals: ['.env'] },
+  { code: 'text.instruction', pattern: /\b(system prompt|you are now|act as|pretend to be|new instructions|\[INST\]|<\|im_start\|>)/i, severity: 'high', message: 'tries to redefine the model\'s role', literals: ['system', 'you are now', 'act as', 'pretend to be', 'instruction', '[inst]', 'im_start'] },
+  { code: 'text.instruction', pattern: /\b(before|instead of|after) (using|calling|running) (this|any|the|other)\b.{0,40}\b(tool|function)s?\b/i, severity: 'medium', message: 'prescribes how the model uses other tools', literals: ['using', 'calling', 'running'] },
+  { code: 'text.instruction', pattern: /\b(bcc|cc|forward|send|post|upload|exfiltrate)\b.{0,40}\b(to|at)\b.{0,10}\b(https?:\/\/|[\w.-]+@[\w-]+\.[\w.]+|webhook)/i, severity: 'high', message: 'asks to send data to an address', literals: ['http', '@', 'webhook'] },
+  { code: 'text.suspicious_word', pattern: /\b(important|crucial|critical|must always|mandatory|urgent)\b/i, severity: 'low', message: 'uses emphatic wording common in injected instructions', literals: ['important', 'crucial', 'critical', 'must always', 'mandatory', 'urgent'] },
+  { code: 'text.ssrf_literal', pattern: /\b(169\.254\.\d+\.\d+|metadata\.google\.internal|file:\/\/|gopher:\/\/)/i, severity: 'medium', message: 'names an internal address or a local scheme', literals: ['169.254.', 'metadata.google.internal', 'file://', 'gopher://'] },
 ];
 
 // Length of a run of either base64 alphabet that holds a payload worth decoding.
 const MIN_BASE64_RUN = 40;
 // Printable ASCII only: no tag, invisible or control character, and no letter of a look-alike script.
 const PLAIN_ASCII = /^[\x20-\x7e]*$/;
-// A literal that every instruction rule needs (case-insensitively): a string without one matches none
-// of them, so one search replaces twelve. Keep it in step with INSTRUCTION_RULES.
-const INSTRUCTION_TRIGGER =
-  /important|system|instruction|secret|hidden|ignore|disregard|forget|override|do not|don't|never|without|covert|surreptitious|\.ssh|id_rsa|id_ed25519|\.aws\/|mcp\.json|\.cursor\/|\/etc\/|private key|\.env|prompt|you are now|act as|pretend to be|\[inst\]|im_start|using|calling|running|http|@|webhook|crucial|critical|must always|mandatory|urgent|169\.254\.|metadata\.google\.internal|file:\/\/|gopher:\/\//i;
+// Which rules each literal can trigger, as a bit set over INSTRUCTION_RULES.
+const RULES_BY_LITERAL = new Map<string, number>();
+for (const [index, rule] of INSTRUCTION_RULES.entries()) for (const literal of rule.literals) RULES_BY_LITERAL.set(literal, (RULES_BY_LITERAL.get(literal) ?? 0) | (1 << index));
+// Any literal of any rule, case-insensitively (`/i` without `u` folds ASCII letters only, so a match
+// lower-cased is the literal itself).
+const INSTRUCTION_TRIGGER = new RegExp([...RULES_BY_LITERAL.keys()].map(escapeRegExp).join('|'), 'gi');
+
+/**
+ * The rules whose literals occur in the text, as a bit set: one search for all literals, then only
+ * those rules run (most texts of an API description hold none, and most that do hold only `http`).
+ * Each search resumes one character after the last match, and no literal begins another, so every
+ * occurrence of every literal is seen.
+ */
+function rulesTriggeredBy(text: string): number {
+  let rules = 0;
+  INSTRUCTION_TRIGGER.lastIndex = 0;
+  for (let match = INSTRUCTION_TRIGGER.exec(text); match !== null; match = INSTRUCTION_TRIGGER.exec(text)) {
+    rules |= RULES_BY_LITERAL.get(match[0].toLowerCase())!;
+    INSTRUCTION_TRIGGER.lastIndex = match.index + 1;
+  }
+  return rules;
+}
 
 /** A finding of one text, before it is placed (pointer, owner). */
 interface TextHit {
@@ -315,8 +338,10 @@ function checkText(text: string, foreignPatterns: ReadonlyArray<{ id: string; pa
     if (CONTROL.test(text)) before.push({ code: 'text.control_character', severity: 'high', message: controlMessage(text) });
     mixed = MIXED_SCRIPT_WORD.exec(text)?.[0];
   }
-  if (INSTRUCTION_TRIGGER.test(text)) {
-    for (const rule of INSTRUCTION_RULES) if (rule.pattern.test(text)) after.push({ code: rule.code, severity: rule.severity, message: rule.message });
+  const triggered = rulesTriggeredBy(text);
+  for (let index = 0; triggered !== 0 && index < INSTRUCTION_RULES.length; index++) {
+    const rule = INSTRUCTION_RULES[index]!;
+    if ((triggered & (1 << index)) !== 0 && rule.pattern.test(text)) after.push({ code: rule.code, severity: rule.severity, message: rule.message });
   }
   for (const run of hasBase64Run(text) ? base64Runs(text) : []) {
     const decoded = decodeBase64Text(run);
