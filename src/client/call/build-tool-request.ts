@@ -11,7 +11,10 @@ export interface ToolRequest {
   method: HttpMethod;
   /** Full URL, credentials not yet attached. */
   url: URL;
-  /** The same URL with redacted parameter values and query credentials replaced by `[REDACTED]`. */
+  /**
+   * The same URL with redacted parameter values and query credentials replaced by `[REDACTED]`
+   * (the `url` object itself when nothing is hidden: treat both as read-only).
+   */
   displayUrl: URL;
   /** Headers, credentials not yet attached. */
   headers: Headers;
@@ -108,12 +111,8 @@ export function buildToolRequest(input: BuildToolRequestInput): ToolRequest {
   }
 
   const base = normalisedBaseUrl(input.baseUrl);
-  const url = new URL(base + realPath);
-  const displayUrl = new URL(base + displayPath);
-  // Dot segments in a declared path would be resolved away by the URL parser and leave `base_url`.
-  if (!url.href.startsWith(base)) {
-    throw new AicapError('TOOL_DISABLED', `The path of "${shape.id}" (${JSON.stringify(shape.path)}) resolves outside \`service.base_url\` ${base}; the tool cannot be called.`);
-  }
+  // Query pairs as sent and as shown; `hidden` marks a pair whose value is shown as `[REDACTED]`.
+  const query: Array<[name: string, value: string, hidden: boolean]> = [];
   const headers = new Headers();
   const cookies: string[] = [];
   const body: Record<string, unknown> = {};
@@ -132,10 +131,7 @@ export function buildToolRequest(input: BuildToolRequestInput): ToolRequest {
       case 'path':
         break;
       case 'query':
-        for (const item of Array.isArray(value) ? value : [value]) {
-          url.searchParams.append(name, scalarText(item));
-          displayUrl.searchParams.append(name, hidden ? REDACTED : scalarText(item));
-        }
+        for (const item of Array.isArray(value) ? value : [value]) query.push([name, scalarText(item), hidden]);
         break;
       case 'header': {
         const text = Array.isArray(value) ? value.map(scalarText).join(', ') : scalarText(value);
@@ -155,6 +151,11 @@ export function buildToolRequest(input: BuildToolRequestInput): ToolRequest {
         hasBody = true;
         break;
     }
+  }
+  const { url, displayUrl } = requestUrls(base, realPath, displayPath, query);
+  // Dot segments in a declared path would be resolved away by the URL parser and leave `base_url`.
+  if (!url.href.startsWith(base)) {
+    throw new AicapError('TOOL_DISABLED', `The path of "${shape.id}" (${JSON.stringify(shape.path)}) resolves outside \`service.base_url\` ${base}; the tool cannot be called.`);
   }
   if (problems.length > 0) throw new InvalidArgumentsError(shape.id, problems);
   if (cookies.length > 0) headers.set('cookie', cookies.join('; '));
@@ -178,6 +179,31 @@ export function buildToolRequest(input: BuildToolRequestInput): ToolRequest {
   if (input.agentIdHeader !== undefined) headers.set(input.agentIdHeader.name, input.agentIdHeader.value);
   if (input.idempotencyHeader !== undefined) headers.set(input.idempotencyHeader.name, input.idempotencyHeader.value);
   return { method, url, displayUrl, headers, body: serialized };
+}
+
+/**
+ * The URL of a request and its redacted twin, each parsed once: the query is serialised as
+ * `searchParams.append` would write it and parsed with the path. A path that already holds a `?` or
+ * a `#` takes the slow road (`append` re-serialises what is there). When nothing is hidden, both are
+ * one object: neither is ever changed (the sender copies what it writes to).
+ */
+function requestUrls(base: string, realPath: string, displayPath: string, query: ReadonlyArray<[name: string, value: string, hidden: boolean]>): { url: URL; displayUrl: URL } {
+  const pathText = base + realPath;
+  const displayText = base + displayPath;
+  if (/[?#]/.test(pathText) || /[?#]/.test(displayText)) {
+    const url = new URL(pathText);
+    const displayUrl = new URL(displayText);
+    for (const [name, value, hidden] of query) {
+      url.searchParams.append(name, value);
+      displayUrl.searchParams.append(name, hidden ? REDACTED : value);
+    }
+    return { url, displayUrl };
+  }
+  const serialise = (pairs: Array<[string, string]>): string => (pairs.length === 0 ? '' : `?${new URLSearchParams(pairs).toString()}`);
+  const url = new URL(pathText + serialise(query.map(([name, value]) => [name, value])));
+  const hidesAny = displayPath !== realPath || query.some(([, , hidden]) => hidden);
+  const displayUrl = hidesAny ? new URL(displayText + serialise(query.map(([name, value, hidden]) => [name, hidden ? REDACTED : value]))) : url;
+  return { url, displayUrl };
 }
 
 /**

@@ -77,6 +77,7 @@ export function createToolCaller(options: ClientCallOptions, dependencies: ToolC
     } catch (error) {
       envelope = failed(prepared, error);
     }
+    if (!dependencies.isAuditing()) return envelope;
     emitAudit({
       type: 'call.result',
       toolId: prepared.toolId,

@@ -1,6 +1,9 @@
 import { isJsonMediaType, mediaTypeOf } from '../../internal/parse-media-type.js';
 import { DEFAULT_MAX_DEPTH, parseJsonDocument } from '../../manifest/parse-manifest.js';
 
+// One decoder for every body: `decode` without `stream` keeps no state between calls.
+const UTF8 = new TextDecoder('utf-8');
+
 /** A response body, read under a size cap and decoded by its media type. */
 export interface ResponseBody {
   /** Media type without parameters, lower case (`''` when absent). */
@@ -34,7 +37,7 @@ export function decodeResponseBody(bytes: Uint8Array, contentType: string | null
   if (!json && !isTextMediaType(mediaType) && mediaType !== '') {
     return { mediaType, sizeInBytes, text: undefined, data: { binary: true, mediaType, sizeInBytes } };
   }
-  const text = new TextDecoder('utf-8').decode(bytes);
+  const text = UTF8.decode(bytes);
   if (!json) return { mediaType, sizeInBytes, text, data: text };
   try {
     return { mediaType, sizeInBytes, text, data: parseBodyJson(text, maxSizeInBytes) };

@@ -81,7 +81,7 @@ export async function followUpEnvelope(runtime: CallRuntime, toolId: string, req
   return toCallEnvelope({
     ok: outcome.ok,
     status: outcome.status,
-    data: redactor.data(outcome.body?.data),
+    data: redactor.data(outcome.body?.data, outcome.body?.text),
     error: outcome.error,
     text,
     meta: { toolId: prepared.toolId, attempts: outcome.attempts, durationInMs: now() - startedInMs, truncated },

@@ -20,7 +20,8 @@ export function snapshotArguments(holder: ParameterHolder & { id: string }, args
   if (typeof args !== 'object' || args === null || Array.isArray(args)) return args;
   let copy: Record<string, unknown>;
   try {
-    copy = structuredClone(args) as Record<string, unknown>;
+    const plain = copyPlainData(args, 0);
+    copy = (plain === NOT_PLAIN ? structuredClone(args) : plain) as Record<string, unknown>;
   } catch (error) {
     throw new InvalidArgumentsError(holder.id, [{ pointer: '', rule: 'type', message: `arguments must be JSON data (${error instanceof Error ? error.message : String(error)})` }]);
   }
@@ -80,6 +81,41 @@ function resolveLocalReference(schema: unknown, root: Record<string, unknown>): 
     current = definitions[match[1].replaceAll('~1', '/').replaceAll('~0', '~')];
   }
   return current;
+}
+
+// Deepest plain data copied by `copyPlainData`; deeper (or cyclic) values go to `structuredClone`.
+const MAX_PLAIN_COPY_DEPTH = 32;
+const NOT_PLAIN = Symbol('not plain data');
+
+/**
+ * The copy `structuredClone` would make of plain data (plain objects, dense arrays without extra
+ * properties, primitives), at a fraction of its cost: arguments from a model are JSON. `NOT_PLAIN`
+ * for anything else (a `Date`, a `Map`, a function, a cycle, an own `__proto__` key…), which
+ * `structuredClone` then copies or refuses.
+ */
+function copyPlainData(value: unknown, depth: number): unknown {
+  if (typeof value !== 'object' || value === null) return typeof value === 'function' || typeof value === 'symbol' ? NOT_PLAIN : value;
+  if (depth >= MAX_PLAIN_COPY_DEPTH) return NOT_PLAIN;
+  const prototype: unknown = Object.getPrototypeOf(value);
+  if (Array.isArray(value)) {
+    if (prototype !== Array.prototype || Object.keys(value).length !== value.length) return NOT_PLAIN;
+    const items: unknown[] = [];
+    for (const item of value as unknown[]) {
+      const copied = copyPlainData(item, depth + 1);
+      if (copied === NOT_PLAIN) return NOT_PLAIN;
+      items.push(copied);
+    }
+    return items;
+  }
+  if (prototype !== Object.prototype && prototype !== null) return NOT_PLAIN;
+  const record: Record<string, unknown> = {};
+  for (const key of Object.keys(value)) {
+    if (key === '__proto__') return NOT_PLAIN;
+    const copied = copyPlainData((value as Record<string, unknown>)[key], depth + 1);
+    if (copied === NOT_PLAIN) return NOT_PLAIN;
+    record[key] = copied;
+  }
+  return record;
 }
 
 function deepFreeze<T>(value: T): T {

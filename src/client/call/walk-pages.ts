@@ -54,7 +54,8 @@ export async function* walkPages(runtime: CallRuntime, prepared: PreparedCall, c
   const resume = callOptions.resumeFrom;
   let { args, linkUrl } = startingPoint(prepared, plan, resume);
   const seen = new Set<string>();
-  const baseOrigin = new URL(prepared.manifest.service.base_url).origin;
+  // Only a next link needs it: a call that does not page parses no more URLs than it sends.
+  const baseOrigin = (): string => new URL(prepared.manifest.service.base_url).origin;
   const firstPage = Number((prepared.shape.parameters?.[plan?.parameter ?? 'page']?.default as number | undefined) ?? 1);
   for (let pageNumber = 1; ; pageNumber++) {
     const pageStarted = now();
@@ -78,7 +79,7 @@ export async function* walkPages(runtime: CallRuntime, prepared: PreparedCall, c
     }
     const outcome = await sendCallRequest(runtime, prepared, request, callOptions.signal);
     // What the server echoed of a secret or a redacted argument stays out of the envelope.
-    const data = prepared.redactor.data(outcome.body?.data);
+    const data = prepared.redactor.data(outcome.body?.data, outcome.body?.text);
     const linkHeader = outcome.headers?.get('link') ?? null;
     if (outcome.ok && plan === undefined) plan = resolvePagination(prepared.shape.returns, prepared.shape.parameters, data, linkHeader, request.url);
     const reading = plan === undefined || !outcome.ok ? undefined : readPage({ plan, body: data, linkHeader, responseUrl: request.url, args, firstPage });
@@ -99,7 +100,7 @@ export async function* walkPages(runtime: CallRuntime, prepared: PreparedCall, c
     } else if (plan !== undefined && reading !== undefined) {
       const next = reading.next;
       page = { next: next ?? null, complete: next === undefined };
-      if (next !== undefined && plan.style === 'link' && new URL(String(next)).origin !== baseOrigin) {
+      if (next !== undefined && plan.style === 'link' && new URL(String(next)).origin !== baseOrigin()) {
         // Another origin would receive this service's credentials and could be anyone.
         stop = 'cross_origin_next';
         page = { next: null, complete: false, stopReason: stop };

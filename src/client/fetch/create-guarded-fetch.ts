@@ -1,3 +1,4 @@
+import { EventEmitter } from 'node:events';
 import { Agent, fetch as undiciFetch, type Dispatcher } from 'undici';
 import { AicapError } from '../../errors/aicap-error.js';
 import { isEventStream } from '../../internal/parse-media-type.js';
@@ -69,15 +70,14 @@ export function createNamedGuardedFetch(options: GuardedFetchOptions, names: Opt
   return Object.assign(guardedFetch, { close: () => (closing ??= agent ? agent.close() : Promise.resolve()), fetchBuffered });
 }
 
-function startState(input: string | URL, method: string | undefined, headers: Headers, body: RequestInit['body']): HopState {
-  const url = parseUrl(input);
+function startState(url: URL, method: string | undefined, headers: Headers, body: RequestInit['body']): HopState {
   return { url, method: (method ?? 'GET').toUpperCase(), headers, body, hops: [url] };
 }
 
 /** The `fetch`-shaped half: a Web `Response` whose body stream is guarded. */
 function createStreamingFetch(transport: FetchFunction, settings: GuardedFetchSettings, hopSettings: HopLoopSettings): FetchFunction {
   return async (input, init = {}) => {
-    const state = startState(input, init.method, new Headers(init.headers), init.body);
+    const state = startState(parseUrl(input), init.method, new Headers(init.headers), init.body);
     const deadline = new AbortController();
     const signal = init.signal ? AbortSignal.any([init.signal, deadline.signal]) : deadline.signal;
     const totalInMs = settings.timeouts.totalInMs;
@@ -127,30 +127,41 @@ function bufferThroughFetch(guardedFetch: FetchFunction, settings: GuardedFetchS
   };
 }
 
+/**
+ * The abort signal of one buffered request: undici's `request` accepts an `EventEmitter` that emits
+ * `'abort'` (reading its `reason`), which costs a fraction of an `AbortController` and its listeners.
+ */
+class RequestAbort extends EventEmitter {
+  aborted = false;
+  reason: unknown = undefined;
+
+  abort(reason: unknown): void {
+    if (this.aborted) return;
+    this.aborted = true;
+    this.reason = reason;
+    this.emit('abort');
+  }
+}
+
 /** The undici `request` half: the body read whole from the Node stream, no Web streams in between. */
 function createBufferedFetch(dispatcher: Agent, settings: GuardedFetchSettings, hopSettings: HopLoopSettings): BufferedFetch {
   return async (input: string | URL, init: BufferedRequestInit, limit: BodySizeLimit): Promise<BufferedResponse> => {
     const cap = effectiveLimit(limit, settings);
-    // The caller's `Headers` as is: `followRedirect` replaces them rather than changing them.
-    const state = startState(input, init.method, init.headers instanceof Headers ? init.headers : new Headers(init.headers), init.body);
-    // One controller, one timer: the total deadline and the caller's signal (cheaper than `AbortSignal.any`).
-    const deadline = new AbortController();
-    const totalInMs = settings.timeouts.totalInMs;
-    const timer = totalInMs > 0 ? setTimeout(() => deadline.abort(timeoutError('total', state.method, state.url, settings)), totalInMs) : undefined;
+    // The caller's `Headers` and `URL` as they are (parsing a `URL` again costs as much as parsing
+    // text): no hop changes them, `followRedirect` replaces them.
+    const state = startState(input instanceof URL ? input : parseUrl(input), init.method, init.headers instanceof Headers ? init.headers : new Headers(init.headers), init.body);
+    const abort = armDeadlines(state, init, settings);
     const callerSignal = init.signal;
-    const onCallerAbort = (): void => deadline.abort(callerSignal?.reason);
-    if (callerSignal?.aborted) onCallerAbort();
-    else callerSignal?.addEventListener('abort', onCallerAbort, { once: true });
     const fail = (error: unknown): AicapError => {
-      const reason: unknown = deadline.signal.reason;
-      if (deadline.signal.aborted && !callerSignal?.aborted && AicapError.isInstance(reason)) return reason;
+      const reason: unknown = abort?.reason;
+      if (abort?.aborted === true && !callerSignal?.aborted && AicapError.isInstance(reason)) return reason;
       return mapTransportError(error, { method: state.method, url: state.url, settings, signal: callerSignal });
     };
     try {
       return await runHops(state, hopSettings, async ({ url, method, headers, body }) => {
         let data: Dispatcher.ResponseData;
         try {
-          data = await dispatcher.request({ origin: url.origin, path: `${url.pathname}${url.search}`, method: method as Dispatcher.HttpMethod, headers: requestHeaders(headers, url), body: (body ?? null) as string | null, signal: deadline.signal });
+          data = await dispatcher.request({ origin: url.origin, path: `${url.pathname}${url.search}`, method: method as Dispatcher.HttpMethod, headers: requestHeaders(headers, url), body: (body ?? null) as string | null, signal: abort?.signal ?? null });
         } catch (error) {
           throw fail(error);
         }
@@ -176,9 +187,43 @@ function createBufferedFetch(dispatcher: Agent, settings: GuardedFetchSettings, 
         };
       });
     } finally {
+      abort?.release();
+    }
+  };
+}
+
+/**
+ * One timer and one signal for a buffered request: the total deadline, the caller's own deadline
+ * (`init.deadline`, whichever comes first; the caller's wins a tie) and the caller's signal.
+ * `undefined` when none applies: no signal at all then.
+ */
+function armDeadlines(state: HopState, init: BufferedRequestInit, settings: GuardedFetchSettings): { signal: RequestAbort; readonly aborted: boolean; readonly reason: unknown; release(): void } | undefined {
+  const totalInMs = settings.timeouts.totalInMs;
+  const callerSignal = init.signal;
+  const deadline = init.deadline;
+  if (totalInMs <= 0 && deadline === undefined && callerSignal === undefined) return undefined;
+  const signal = new RequestAbort();
+  let timer: NodeJS.Timeout | undefined;
+  if (deadline !== undefined && (totalInMs <= 0 || deadline.afterInMs <= totalInMs)) {
+    timer = setTimeout(() => signal.abort(deadline.onExpiry()), Math.max(0, deadline.afterInMs));
+  } else if (totalInMs > 0) {
+    timer = setTimeout(() => signal.abort(timeoutError('total', state.method, state.url, settings)), totalInMs);
+  }
+  const onCallerAbort = (): void => signal.abort(callerSignal?.reason);
+  if (callerSignal?.aborted) onCallerAbort();
+  else callerSignal?.addEventListener('abort', onCallerAbort, { once: true });
+  return {
+    signal,
+    get aborted() {
+      return signal.aborted;
+    },
+    get reason() {
+      return signal.reason;
+    },
+    release() {
       clearTimeout(timer);
       callerSignal?.removeEventListener('abort', onCallerAbort);
-    }
+    },
   };
 }
 

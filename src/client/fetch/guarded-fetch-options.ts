@@ -1,3 +1,4 @@
+import type { AicapError } from '../../errors/aicap-error.js';
 import { checkIntegerOption, checkNumberOption, invalidOptionError } from '../../errors/invalid-option-error.js';
 import type { FetchFunction } from '../client-types.js';
 import type { ConnectTarget, LookupFunction } from '../ssrf/create-pinned-connector.js';
@@ -120,6 +121,12 @@ export interface BufferedRequestInit {
   headers?: HeadersInit;
   body?: string;
   signal?: AbortSignal;
+  /**
+   * The caller's own deadline for this exchange, when it has one (a call's `retry.totalTimeoutInMs`):
+   * the request is aborted with `onExpiry()`'s error after `afterInMs`, or at the total deadline
+   * if that comes first. One timer serves both.
+   */
+  deadline?: { afterInMs: number; onExpiry(): AicapError };
 }
 
 /** The caller's own cap on a body read whole (the guard's cap applies too; the smaller one wins). @internal */

@@ -14,8 +14,20 @@ const SYNC_DECODERS: Record<string, (bytes: Buffer, options: { maxOutputLength: 
 // Coded bodies up to this many bytes on the wire (by `Content-Length`) are decoded in one call.
 const SMALL_CODED_BODY_IN_BYTES = 64 * 1024;
 
-/** Drops a body that will not be read; the abort error that destroying it emits has no one to tell. @internal */
+// A discarded body with at most this much left is drained (keeping its connection); a larger one is destroyed.
+const DRAINED_BODY_IN_BYTES = 16 * 1024;
+
+/**
+ * Drops a body that will not be read; the abort error that destroying it emits has no one to tell.
+ * undici's bodies are drained with their own `dump`: the empty body of a 304, a 204 or a HEAD then
+ * closes without the abort error (and its stack trace) that `destroy()` builds. @internal
+ */
 export function discardBody(body: Readable): void {
+  const drainable = body as Readable & { dump?: (options: { limit: number }) => Promise<unknown> };
+  if (typeof drainable.dump === 'function') {
+    drainable.dump({ limit: DRAINED_BODY_IN_BYTES }).catch(() => undefined);
+    return;
+  }
   body.on('error', () => undefined);
   body.destroy();
 }

@@ -28,9 +28,10 @@ export interface Redactor {
   `addSecret`) replaced by `[REDACTED]` inside strings: a server echoing a token does not put it in
   the envelope. Values of redacted parameters stay: `redact_from_logs` keeps them out of logs,
   audit and model text, not out of the data the application asked for. Returns `value` itself when
-  there is nothing to redact.
+  there is nothing to redact. `source`, the text `value` was decoded from (the response body), makes
+  the check a substring search of that text instead of a serialisation of the data.
   */
-  data(value: unknown): unknown;
+  data(value: unknown, source?: string): unknown;
   /** `text` with every known secret (and its URL-encoded form) replaced by `[REDACTED]`. */
   text(text: string): string;
   /** Learns one more secret value (for example a freshly issued access token). */
@@ -140,8 +141,15 @@ export function createRedactor(options: RedactorOptions = {}): Redactor {
 
   return {
     arguments: (value) => copy(value, 0) as Record<string, unknown>,
-    data(value) {
+    data(value, source) {
       if (secrets.size === 0 || value === undefined) return value;
+      // Without a backslash in the text, every string of the data is a verbatim slice of it (a
+      // quote, a control character or a lone surrogate inside a JSON string needs an escape): a
+      // credential absent from the text is in no string of the data.
+      if (source !== undefined && !source.includes('\\')) {
+        for (const secret of secrets) if (source.includes(secret)) return redactData(value);
+        return value;
+      }
       // Copy only when a credential appears (a secret JSON would escape is checked the slow way).
       const serialized = JSON.stringify(value);
       return [...secrets].some((secret) => serialized.includes(secret) || JSON.stringify(secret) !== `"${secret}"`) ? redactData(value) : value;

@@ -94,31 +94,16 @@ function problemTypeOf(body: ResponseBody | undefined): string | undefined {
  * @internal
  */
 export async function sendWithRetries(input: ExchangeInput): Promise<ExchangeOutcome> {
-  // One controller for the call's deadline and the caller's signal: cheaper than
-  // `AbortSignal.timeout` + `AbortSignal.any`, which this hot path would pay on every call.
-  const controller = new AbortController();
+  // The call's deadline rides on each request's own timer (`fetchBuffered`'s `deadline`), and the
+  // caller's signal goes to the request as it is: no controller or timer of its own per call. A wait
+  // between attempts never crosses the deadline (`wait` checks it first).
+  const { request, retry, redactor, signal } = input;
   const deadline = { passed: false };
-  const timer = setTimeout(() => {
-    deadline.passed = true;
-    controller.abort(new Error('The call deadline passed.'));
-  }, Math.max(0, input.deadlineInMs - input.now()));
-  const onCallerAbort = (): void => controller.abort(input.signal?.reason);
-  if (input.signal?.aborted) onCallerAbort();
-  else input.signal?.addEventListener('abort', onCallerAbort, { once: true });
-  try {
-    return await exchangeWithRetries(input, controller.signal, deadline);
-  } finally {
-    clearTimeout(timer);
-    input.signal?.removeEventListener('abort', onCallerAbort);
-  }
-}
-
-async function exchangeWithRetries(input: ExchangeInput, signal: AbortSignal, deadline: { passed: boolean }): Promise<ExchangeOutcome> {
-  const { request, retry, redactor } = input;
   const method = request.method;
-  // The redacted twin of the URL as sent, credentials in the query included (set per attempt).
-  let attemptDisplayUrl = new URL(request.displayUrl);
-  const displayUrl = (): string => redactor.text(redactUrl(attemptDisplayUrl)).replaceAll('%5BREDACTED%5D', '[REDACTED]');
+  // The redacted twin of the URL as sent, credentials in the query included: copied for an attempt
+  // only when the authenticator writes to it (a key in the query), else the request's own.
+  let attemptDisplayUrl: URL | undefined;
+  const displayUrl = (): string => redactor.text(redactUrl(attemptDisplayUrl ?? request.displayUrl)).replaceAll('%5BREDACTED%5D', '[REDACTED]');
   let attempts = 0;
   let retries = 0;
   let refreshed = false;
@@ -164,8 +149,9 @@ async function exchangeWithRetries(input: ExchangeInput, signal: AbortSignal, de
     let refreshable: boolean;
     let canStepUp: boolean | undefined;
     try {
-      attemptDisplayUrl = new URL(request.displayUrl);
-      ({ secrets, refreshable, canStepUp } = await input.authenticator.authenticate({ url, displayUrl: attemptDisplayUrl, headers }, { auth: input.auth, forceRefresh, rejectedToken, requiredScopes, service: input.service }));
+      attemptDisplayUrl = undefined;
+      const attemptRequest = withDisplayCopy(url, headers, request.displayUrl, (copy) => (attemptDisplayUrl = copy));
+      ({ secrets, refreshable, canStepUp } = await input.authenticator.authenticate(attemptRequest, { auth: input.auth, forceRefresh, rejectedToken, requiredScopes, service: input.service }));
     } catch (error) {
       const aicap = AicapError.isInstance(error) ? error : new AicapError('AUTH_FAILED', String(error));
       audit(undefined, `${aicap.code}: ${aicap.message}`);
@@ -179,7 +165,7 @@ async function exchangeWithRetries(input: ExchangeInput, signal: AbortSignal, de
     try {
       response = await input.fetch.fetchBuffered(
         url,
-        { method, headers, ...(request.body === undefined ? {} : { body: request.body }), signal },
+        { method, headers, ...(request.body === undefined ? {} : { body: request.body }), ...(signal === undefined ? {} : { signal }), deadline: callDeadline(input, deadline) },
         { maxSizeInBytes: input.maxResponseSizeInBytes, option: 'response.maxSizeInBytes' },
       );
       body = decodeResponseBody(response.body, response.headers.get('content-type'), input.maxResponseSizeInBytes);
@@ -256,6 +242,30 @@ async function exchangeWithRetries(input: ExchangeInput, signal: AbortSignal, de
     const message = `Request failed with status code ${statusLine}${match === undefined ? ' (undeclared)' : ` (declared error "${match.code}")`}: ${method} ${displayUrl()}.${reason}`;
     return fail({ code, status, retryable, retryAfterInMs: retryAfterInMs ?? null, declared: match !== undefined, userMessage, message }, status, finalResponse.headers, body);
   }
+}
+
+/** An attempt's request for the authenticator: its display URL is copied (and reported) only when read. */
+function withDisplayCopy(url: URL, headers: Headers, displayUrl: URL, copied: (copy: URL) => void): { url: URL; headers: Headers; readonly displayUrl: URL } {
+  let copy: URL | undefined;
+  return {
+    url,
+    headers,
+    get displayUrl(): URL {
+      if (copy === undefined) copied((copy = new URL(displayUrl)));
+      return copy;
+    },
+  };
+}
+
+/** The call's deadline as a request's: the time left, and the error that marks it passed. */
+function callDeadline(input: ExchangeInput, deadline: { passed: boolean }): { afterInMs: number; onExpiry(): AicapError } {
+  return {
+    afterInMs: Math.max(0, input.deadlineInMs - input.now()),
+    onExpiry() {
+      deadline.passed = true;
+      return new AicapError('TIMEOUT', 'The call deadline passed.');
+    },
+  };
 }
 
 /** What went wrong on the wire: the call deadline, the caller's signal, or the network. */
