@@ -23,8 +23,8 @@ export interface CachedFetchResult {
   url: string;
   /** Response status (200 for a cache hit). */
   status: number;
-  /** Response headers (the cached ones for a hit, updated by a 304). */
-  headers: Headers;
+  /** Response headers (the cached ones for a hit, updated by a 304); read-only. */
+  headers: Pick<Headers, 'get'>;
   /** Body bytes. */
   body: Uint8Array;
   /** How the answer was obtained. */
@@ -39,7 +39,13 @@ const VALIDATOR_RETENTION_IN_MS = 86_400_000;
 // memory store): its body bytes, its policy and its response headers. A cache hit or a 304 then
 // neither decodes the body nor rebuilds the policy or the headers, and discovery recognises the very
 // bytes it read last time by identity. A store that copies entries gets them decoded once per copy.
-const decoded = new WeakMap<CacheEntry, { body: Uint8Array; policy: CachePolicy; headers?: Headers }>();
+const decoded = new WeakMap<CacheEntry, Decoded>();
+
+interface Decoded {
+  body: Uint8Array;
+  policy: CachePolicy;
+  headers?: Pick<Headers, 'get'>;
+}
 
 /**
  * GET with a private RFC 9111 cache (http-cache-semantics): fresh → no request; stale → conditional
@@ -142,9 +148,9 @@ async function store(cache: CacheStore | undefined, key: string, policy: CachePo
       return (base64 ??= Buffer.from(body.buffer, body.byteOffset, body.byteLength).toString('base64'));
     },
   };
-  decoded.set(entry, { body, policy });
-  if (!cache) return entry;
   const responseHeaders = policy.responseHeaders();
+  decoded.set(entry, { body, policy, headers: headerReader(responseHeaders) });
+  if (!cache) return entry;
   const hasValidator = responseHeaders['etag'] !== undefined || responseHeaders['last-modified'] !== undefined;
   const timeToLiveInMs = Math.max(policy.timeToLive(), hasValidator ? VALIDATOR_RETENTION_IN_MS : 0);
   if (timeToLiveInMs > 0) await cache.set(key, entry, timeToLiveInMs);
@@ -173,12 +179,18 @@ function stringHeaders(headers: CachePolicy.Headers): Record<string, string> {
   return result;
 }
 
-function toHeaders(headers: CachePolicy.Headers): Headers {
-  return new Headers(stringHeaders(headers));
+/** Lower-case header names, as the policy gives them: read as `Headers.get` would (lists joined). */
+function headerReader(headers: CachePolicy.Headers): Pick<Headers, 'get'> {
+  return {
+    get(name) {
+      const value = headers[name.toLowerCase()];
+      return value === undefined ? null : Array.isArray(value) ? value.join(', ') : value;
+    },
+  };
 }
 
 /** What an entry stands for: the values it was stored with when the store kept the object, else decoded once. */
-function decodedOf(entry: CacheEntry): { body: Uint8Array; policy: CachePolicy; headers?: Headers } {
+function decodedOf(entry: CacheEntry): Decoded {
   let known = decoded.get(entry);
   if (known === undefined) decoded.set(entry, (known = { body: new Uint8Array(Buffer.from(entry.body, 'base64')), policy: CachePolicy.fromObject(entry.policy) }));
   return known;
@@ -192,7 +204,7 @@ function bodyOf(entry: CacheEntry): Uint8Array {
  * The stored response headers of an entry, built once per entry. Readers take content negotiation and
  * caching headers from them; the `Age` a fresh `responseHeaders()` would recompute is not among them.
  */
-function headersOf(entry: CacheEntry): Headers {
+function headersOf(entry: CacheEntry): Pick<Headers, 'get'> {
   const known = decodedOf(entry);
-  return (known.headers ??= toHeaders(known.policy.responseHeaders()));
+  return (known.headers ??= headerReader(known.policy.responseHeaders()));
 }

@@ -158,7 +158,7 @@ function refuseLocation(input: string): void {
 }
 
 /** The answer depends on who asked: `Cache-Control: private`, or `Vary` on the caller's credentials. */
-function variesPerCaller(headers: Headers): boolean {
+function variesPerCaller(headers: Pick<Headers, 'get'>): boolean {
   const cacheControl = (headers.get('cache-control') ?? '').toLowerCase();
   const vary = (headers.get('vary') ?? '').toLowerCase().split(',').map((name) => name.trim());
   return /(^|[\s,])private([\s,=]|$)/.test(cacheControl) || vary.includes('authorization') || vary.includes('cookie') || vary.includes('*');
