@@ -57,6 +57,21 @@ describe('buildToolRequest', () => {
     expect(request.url.search).toBe('?tag=a&tag=b+c&limit=5&deep=false');
   });
 
+  it('writes the query as searchParams.append does, also after a query declared in the path', () => {
+    const values = { tag: ['a b', 'ü&=+/?#%'], limit: 5, ssn: 'x y' };
+    const parameters = { tag: { type: 'array' as const }, limit: { type: 'integer' as const }, ssn: { type: 'string' as const } };
+    for (const path of ['/search', '/search?fixed=%20x+y&z', '/search#part']) {
+      const request = build({ id: 't', path, method: 'GET', parameters }, values, ['ssn']);
+      const expected = new URL(`${base}${path}`);
+      const shown = new URL(`${base}${path}`);
+      for (const [name, value] of [['tag', 'a b'], ['tag', 'ü&=+/?#%'], ['limit', '5'], ['ssn', 'x y']] as const) {
+        expected.searchParams.append(name, value);
+        shown.searchParams.append(name, name === 'ssn' ? '[REDACTED]' : value);
+      }
+      expect([request.url.href, request.displayUrl.href]).toEqual([expected.href, shown.href]);
+    }
+  });
+
   it('sends header and cookie parameters, refusing line breaks in headers', () => {
     const shape: RequestShape = { id: 't', path: '/a', method: 'GET', parameters: { 'X-Trace': { type: 'string', in: 'header' }, session: { type: 'string', in: 'cookie' }, theme: { type: 'string', in: 'cookie' } } };
     const request = build(shape, { 'X-Trace': 'abc', session: 's 1', theme: 'dark' });

@@ -30,6 +30,28 @@ describe('snapshotArguments', () => {
     expect(() => snapshotArguments(holder, { q: () => 1 }, { nullMeansAbsent: false })).toThrow(InvalidArgumentsError);
   });
 
+  it('copies what structuredClone copies, plain data or not', () => {
+    const cyclic: Record<string, unknown> = { q: 'x' };
+    cyclic['self'] = cyclic;
+    const sparse: unknown[] = [1];
+    sparse[2] = 3;
+    const inputs: unknown[] = [
+      { q: 'x', n: -0, big: 10n, none: undefined, list: [1, 'a', null, { deep: [true] }] },
+      JSON.parse('{"__proto__": {"polluted": true}, "q": "x"}'),
+      { when: new Date(0), map: new Map([['a', 1]]), sparse },
+      Object.assign(Object.create(null), { q: 'null prototype' }),
+      cyclic,
+    ];
+    for (const input of inputs) {
+      const copy = snapshotArguments(holder, input, { nullMeansAbsent: false }) as Record<string, unknown>;
+      expect(copy).toStrictEqual(structuredClone(input));
+      expect(Object.getPrototypeOf(copy)).toBe(Object.prototype);
+      expect(Object.isFrozen(copy)).toBe(true);
+    }
+    expect(Object.hasOwn(snapshotArguments(holder, inputs[1], { nullMeansAbsent: false }) as object, '__proto__')).toBe(true);
+    expect(() => snapshotArguments(holder, { q: Symbol('s') }, { nullMeansAbsent: false })).toThrow(InvalidArgumentsError);
+  });
+
   it('with nullMeansAbsent, drops nulls of optional fields at any depth, through $ref, and keeps nulls that are values', () => {
     const args = { id: null, q: null, note: null, kind: null, any: null, filter: { since: null, tags: [{ name: null }] }, shared: { to: null }, extra: null };
     expect(snapshotArguments(holder, args, { nullMeansAbsent: true })).toEqual({ id: null, note: null, kind: null, any: null, filter: { tags: [{}] }, shared: {}, extra: null });

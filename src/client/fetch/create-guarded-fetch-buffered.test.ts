@@ -98,6 +98,28 @@ describe('fetchBuffered: SSRF policy and pinning', () => {
   });
 });
 
+describe('fetchBuffered: response headers', () => {
+  it('answer as a filled Headers does, before and after anything fills them', async () => {
+    servers.a.routes.set('/many', (_request, response) => {
+      response.setHeader('set-cookie', ['a=1', 'b=2']);
+      response.setHeader('x-list', ['one', 'two']);
+      response.writeHead(200, { 'content-type': 'text/plain', 'x-padded': 'value' });
+      response.end('ok');
+    });
+    const response = await guarded({ isTrustedOrigin: () => true }).fetchBuffered(`${servers.a.origin}/many`, {}, LIMIT);
+    const headers = response.headers;
+    const reference = new Headers([...headers]);
+    expect(headers).toBeInstanceOf(Headers);
+    for (const name of ['Content-Type', 'x-list', 'set-cookie', 'x-padded', 'missing', '__proto__', 'constructor']) {
+      expect([headers.get(name), headers.has(name)]).toEqual([reference.get(name), reference.has(name)]);
+    }
+    expect(headers.getSetCookie()).toEqual(['a=1', 'b=2']);
+    headers.set('x-list', 'replaced');
+    headers.delete('content-type');
+    expect([headers.get('x-list'), headers.has('content-type'), headers.get('x-padded')]).toEqual(['replaced', false, 'value']);
+  });
+});
+
 describe('fetchBuffered: timeouts name their phase and option', () => {
   it.each([
     ['headers', () => undefined, { headersInMs: 200 }],
@@ -126,6 +148,28 @@ describe('fetchBuffered: timeouts name their phase and option', () => {
     expect((error as AicapError & { phase: string }).phase).toBe(phase);
     expect(error.message).toContain(`\`timeouts.${{ headers: 'headersInMs', 'body-idle': 'bodyIdleInMs', total: 'totalInMs' }[phase]}\``);
     expect(Date.now() - started).toBeLessThan(5_000);
+  });
+
+  it("a caller's deadline ends the request with its own error, before headers and while the body streams", async () => {
+    servers.a.routes.set('/silent', () => undefined);
+    servers.a.routes.set('/trickle', (_request, response) => {
+      response.writeHead(200);
+      const timer = setInterval(() => response.write('.'), 50);
+      response.on('close', () => clearInterval(timer));
+    });
+    const guard = guarded({ isTrustedOrigin: () => true, timeouts: { totalInMs: 60_000 } });
+    for (const path of ['/silent', '/trickle']) {
+      const deadline = { afterInMs: 200, onExpiry: () => new AicapError('TIMEOUT', `call deadline of ${path}`) };
+      const error = await errorOf(guard.fetchBuffered(`${servers.a.origin}${path}`, { deadline }, LIMIT));
+      expect(error.message).toBe(`call deadline of ${path}`);
+    }
+  });
+
+  it('the total deadline still applies when it comes before the caller’s', async () => {
+    servers.a.routes.set('/silent', () => undefined);
+    const deadline = { afterInMs: 60_000, onExpiry: () => new AicapError('TIMEOUT', 'call deadline') };
+    const error = await errorOf(guarded({ isTrustedOrigin: () => true, timeouts: { totalInMs: 200 } }).fetchBuffered(`${servers.a.origin}/silent`, { deadline }, LIMIT));
+    expect((error as AicapError & { phase: string }).phase).toBe('total');
   });
 
   it('connect, when resolution never completes', async () => {

@@ -56,6 +56,17 @@ describe('createRedactor', () => {
     expect(createRedactor().data(plain)).toBe(plain);
   });
 
+  it('gives the same data with the source text as without it, escapes included', () => {
+    const redactor = createRedactor({ secrets: ['tok-SECRET-1', 'odd"secret'] });
+    for (const text of ['{"echo":"Bearer tok-SECRET-1"}', '{"a":"plain"}', '{"echo":"tok\\u002dSECRET-1"}', '{"q":"odd\\"secret"}', '"tok-SECRET-1"']) {
+      const value: unknown = JSON.parse(text);
+      expect(redactor.data(value, text)).toEqual(redactor.data(value));
+    }
+    expect(redactor.data({ echo: 'tok-SECRET-1' }, '{"echo":"tok\\u002dSECRET-1"}')).toEqual({ echo: '[REDACTED]' });
+    const untouched = { a: 'plain' };
+    expect(redactor.data(untouched, '{"a":"plain"}')).toBe(untouched);
+  });
+
   it('learns secrets added later and redacted names added later', () => {
     const redactor = createRedactor();
     redactor.addSecret('fresh-access-token');
