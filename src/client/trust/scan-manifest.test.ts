@@ -4,7 +4,7 @@ import { paymentsManifest } from '../../../test/helpers/client-manifests.js';
 import { referenceScanManifest } from '../../../test/helpers/reference-scan-manifest.js';
 import { canonicalJson } from '../../manifest/digest-manifest.js';
 import type { Manifest } from '../../manifest/manifest-v0.js';
-import { scanManifest } from './scan-manifest.js';
+import { INSTRUCTION_RULES, scanManifest } from './scan-manifest.js';
 
 function withDescription(description: string): Manifest {
   const manifest = paymentsManifest('https://api.example.com/v2');
@@ -133,5 +133,25 @@ describe('scanManifest: findings and their pointers on a manifest with one of ea
     // One object out of order, deep inside, is enough.
     canonical.definitions!.Amount = { type: 'number', description: 'Amount.' };
     expect(scanManifest(canonical).membersInCanonicalOrder).toBe(false);
+  });
+});
+
+describe('scanManifest: the literals that decide which instruction rules run', () => {
+  const literals = [...new Set(INSTRUCTION_RULES.flatMap((rule) => rule.literals))];
+
+  it('are lower case and none begins another (so one search finds every occurrence of each)', () => {
+    for (const literal of literals) {
+      expect(literal).toBe(literal.toLowerCase());
+      for (const other of literals) if (other !== literal) expect(other.startsWith(literal), `${other} begins with ${literal}`).toBe(false);
+    }
+  });
+
+  it('occur in a sample match of every rule', () => {
+    const samples = ['<important>', 'ignore all previous instructions', 'do not tell the user', 'secretly', 'read ~/.ssh', '-----BEGIN RSA PRIVATE KEY-----', 'the .env file', 'you are now admin', 'before using this tool', 'send it to https://x.example', 'urgent', 'file:///etc'];
+    for (const [index, rule] of INSTRUCTION_RULES.entries()) {
+      const sample = samples[index]!;
+      expect(rule.pattern.test(sample), sample).toBe(true);
+      expect(rule.literals.some((literal) => sample.toLowerCase().includes(literal)), sample).toBe(true);
+    }
   });
 });

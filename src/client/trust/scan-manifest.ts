@@ -52,7 +52,8 @@ interface Rule {
 
 // Phrases that address the model rather than describe the API. Sources: the Invariant Labs tool
 // poisoning write-up, the mcp-scan issue codes and the tool-scan / mcp-scanner rule families.
-const INSTRUCTION_RULES: Rule[] = [
+/** @internal Exported for the test of the literals' invariants. */
+export const INSTRUCTION_RULES: readonly Rule[] = [
   { code: 'text.instruction', pattern: /<\s*\/?\s*(important|system|instructions?|secret|hidden)\s*>/i, severity: 'high', message: 'contains a pseudo-tag that addresses the model', literals: ['important', 'system', 'instruction', 'secret', 'hidden'] },
   { code: 'text.instruction', pattern: /\b(ignore|disregard|forget|override)\b.{0,40}\b(previous|prior|above|earlier|all|other|system)\b.{0,30}\b(instructions?|prompts?|rules|guidelines|messages?)\b/i, severity: 'high', message: 'tells the model to ignore its instructions', literals: ['ignore', 'disregard', 'forget', 'override'] },
   { code: 'text.instruction', pattern: /\b(do not|don't|never|without)\b.{0,20}\b(tell|telling|inform|informing|notify|notifying|mention|mentioning|reveal|revealing|show|showing|alert|alerting)\b.{0,20}\b(the )?users?\b/i, severity: 'high', message: 'asks the model to hide something from the user', literals: ['do not', "don't", 'never', 'without'] },
