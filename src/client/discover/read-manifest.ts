@@ -49,7 +49,11 @@ export function readManifestOnce(context: ClientContext, result: CachedFetchResu
   const known = reads.get(result.url);
   if (known && known.contentType === contentType && sameBytes(known.body, result.body)) return known;
   const manifest = readManifest(context, result);
-  const read: ReadManifest = { body: result.body, contentType, manifest, scanFindings: scanManifest(manifest, scanOptionsOf(context.options.trust)).findings, digest: digestText(canonicalJsonOfParsed(manifest)) };
+  // The scan runs first on the unmodified parsed value: it reports whether every object's members are
+  // already in canonical order (a served manifest's are), which lets the digest skip its reordering walk.
+  const scan = scanManifest(manifest, scanOptionsOf(context.options.trust));
+  const digest = digestText(canonicalJsonOfParsed(manifest, { membersInOrder: scan.membersInCanonicalOrder }));
+  const read: ReadManifest = { body: result.body, contentType, manifest, scanFindings: scan.findings, digest };
   reads.set(result.url, read);
   return read;
 }
