@@ -2,7 +2,7 @@ import { ManifestValidationError } from '../errors/manifest-validation-error.js'
 import { SCHEMA_VERSION, type HttpMethod, type Manifest, type Prompt, type Resource } from '../manifest/manifest-v0.js';
 import { validateManifest } from '../manifest/validate-manifest.js';
 import { convertSwaggerDescription, swaggerPointerToOpenApi } from './convert-swagger-description.js';
-import { checkOptions, displayLocation, loadOpenApiDescription, type LoadOpenApiDescriptionOptions } from './load-openapi-description.js';
+import { checkOptions, displayLocation, loadOpenApiDescription, type LoadedOpenApiDescription, type LoadOpenApiDescriptionOptions } from './load-openapi-description.js';
 import { applyManifestOverlay, type ManifestOverlay } from './manifest-overlay.js';
 import { OpenApiInvalidError } from './openapi-invalid-error.js';
 import { dropSecretSamples } from './drop-secret-samples.js';
@@ -90,13 +90,34 @@ export async function generateManifest(options: GenerateManifestOptions): Promis
   // generateManifest's own options are checked here too, before the description is read.
   checkOptions(options as unknown as Record<string, unknown>);
   const progress = options.onProgress ?? (() => {});
-  const warnings: GeneratorWarning[] = [];
   progress('reading the description');
   const loaded = await loadOpenApiDescription(options);
   const location = displayLocation(loaded.url);
   const version = detectVersion(loaded.root, location);
   progress(`validating ${version.swagger ? 'Swagger' : 'OpenAPI'} ${version.text}`);
-  await validateOpenApiDescription(loaded, location, options.strict ?? true, warnings);
+  // The check takes its copy of the documents before its first wait and runs beside the conversion
+  // and mapping below; its verdict still comes first: its error wins over theirs, its warnings lead.
+  const validationWarnings: GeneratorWarning[] = [];
+  const validation = validateOpenApiDescription(loaded, location, options.strict ?? true, validationWarnings).then(
+    () => undefined,
+    (error: unknown) => ({ error }),
+  );
+  let result: GenerateManifestResult;
+  try {
+    result = await mapDescription(loaded, version, location, options, progress);
+  } catch (error) {
+    const refused = await validation;
+    throw refused ? refused.error : error;
+  }
+  const refused = await validation;
+  if (refused) throw refused.error;
+  result.warnings.unshift(...validationWarnings);
+  return result;
+}
+
+/** Everything after loading: conversion, mapping, the overlay, the repairs and the final validation. */
+async function mapDescription(loaded: LoadedOpenApiDescription, version: { swagger: boolean; text: string }, location: string, options: GenerateManifestOptions, progress: (message: string) => void): Promise<GenerateManifestResult> {
+  const warnings: GeneratorWarning[] = [];
   let root = loaded.root;
   if (version.swagger) {
     progress('converting Swagger 2.0 to OpenAPI 3.0');

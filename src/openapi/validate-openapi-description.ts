@@ -1,4 +1,6 @@
-import { validate as validateOpenApi } from '@readme/openapi-parser';
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { Worker } from 'node:worker_threads';
 import type { LoadedOpenApiDescription } from './load-openapi-description.js';
 import { OpenApiInvalidError } from './openapi-invalid-error.js';
 import { createReferenceResolver } from './reference-resolver.js';
@@ -8,22 +10,13 @@ import { isRecord, type GeneratorWarning } from './transform/transform-context.j
  * Checks a description against the OpenAPI specification (the validator of @readme/openapi-parser plus
  * the URL, e-mail and pattern formats it leaves out). Strict: the findings throw
  * {@link OpenApiInvalidError}; otherwise they become warnings.
+ *
+ * The check runs in a worker thread on its own copy of the documents, taken before this function
+ * first waits: the caller may convert and map the description meanwhile (the validator is half of
+ * the time Kubernetes takes), and decides what to do with its result once this settles.
  */
 export async function validateOpenApiDescription(loaded: LoadedOpenApiDescription, location: string, strict: boolean, warnings: GeneratorWarning[]): Promise<void> {
-  const { root } = loaded;
-  let problems: string[];
-  try {
-    // The validator gets a bundled copy, not the files: it dereferences in place, its YAML parser
-    // rejects YAML 1.2 files that ours reads, and its own dereferencing of every file took
-    // DigitalOcean's 1,500 files to 24 s and 1 GB. The loader has read and checked every file already.
-    const copy = structuredClone(root);
-    if (loaded.documents.size > 1) inlineExternalReferences(copy, loaded);
-    const result = await validateOpenApi(copy as never, { resolve: { external: false } });
-    problems = result.valid ? [] : relevantProblems(result.errors.map((error) => error.message), root);
-  } catch (error) {
-    problems = [(error as Error).message];
-  }
-  problems.push(...checkFormats(root));
+  const problems = await findProblemsInWorker(loaded);
   if (problems.length === 0) return;
   const shown = problems.map((problem) => summarizeProblem(problem));
   if (strict) {
@@ -33,13 +26,72 @@ export async function validateOpenApiDescription(loaded: LoadedOpenApiDescriptio
   for (const problem of shown) warnings.push({ code: 'openapi.invalid', where: location, message: problem });
 }
 
+/** The structured-clonable input of the validation worker. @internal */
+export interface ValidationInput {
+  url: string;
+  root: Record<string, unknown>;
+  documents: Map<string, unknown>;
+}
+
+function findProblemsInWorker(loaded: LoadedOpenApiDescription): Promise<string[]> {
+  // Compiled, the worker sits next to this module; run from the TypeScript sources (the unit tests)
+  // it does not, and the same check runs in this thread.
+  const workerUrl = new URL('./openapi-validation-worker.js', import.meta.url);
+  const input: ValidationInput = { url: loaded.url, root: loaded.root, documents: loaded.documents };
+  if (workerUrl.protocol !== 'file:' || !existsSync(fileURLToPath(workerUrl))) return findDescriptionProblems(input, false);
+  let worker: Worker;
+  try {
+    // `workerData` is copied here, synchronously: later changes to the documents do not reach the check.
+    worker = new Worker(workerUrl, { workerData: input });
+  } catch {
+    return findDescriptionProblems(input, false);
+  }
+  return new Promise((resolve, reject) => {
+    worker.once('message', (problems: string[]) => {
+      resolve(problems);
+      void worker.terminate();
+    });
+    worker.once('error', reject);
+    worker.once('exit', (code) => reject(new Error(`the OpenAPI validation thread stopped (exit code ${code}) before answering`)));
+  });
+}
+
+/**
+ * The validator's findings on a description, and the formats it leaves out. `ownsDocuments`: the
+ * input is a private copy (the worker's), so a single-document description is validated in place.
+ * @internal
+ */
+export async function findDescriptionProblems(input: ValidationInput, ownsDocuments: boolean): Promise<string[]> {
+  const { root } = input;
+  // Read before the validator runs: with `ownsDocuments` it dereferences `root` itself.
+  const formatProblems = checkFormats(root);
+  const shape = { pathKeys: isRecord(root['paths']) ? Object.keys(root['paths']) : undefined, empty: root['paths'] === undefined && root['webhooks'] === undefined && root['components'] === undefined };
+  let problems: string[];
+  try {
+    // The validator gets a bundled copy, not the files: it dereferences in place, its YAML parser
+    // rejects YAML 1.2 files that ours reads, and its own dereferencing of every file took
+    // DigitalOcean's 1,500 files to 24 s and 1 GB. The loader has read and checked every file already.
+    const copy = ownsDocuments && input.documents.size === 1 ? root : structuredClone(root);
+    if (input.documents.size > 1) inlineExternalReferences(copy, input);
+    // Loaded here rather than at the top: where the check runs in its worker, the generating thread
+    // never pays for loading the validator (a quarter of a second).
+    const { validate: validateOpenApi } = await import('@readme/openapi-parser');
+    const result = await validateOpenApi(copy as never, { resolve: { external: false } });
+    problems = result.valid ? [] : relevantProblems(result.errors.map((error) => error.message), shape);
+  } catch (error) {
+    problems = [(error as Error).message];
+  }
+  problems.push(...formatProblems);
+  return problems;
+}
+
 /**
  * Bundles a multi-document description for the validator: each external `$ref` target is copied in
  * at its first use (later uses stay references, so the copy grows with the description, not with
  * the number of paths through it), and a target that is not an object
  * (`description: { $ref: intro.yml#/text }`) replaces its reference everywhere.
  */
-function inlineExternalReferences(document: Record<string, unknown>, loaded: LoadedOpenApiDescription): void {
+function inlineExternalReferences(document: Record<string, unknown>, loaded: ValidationInput): void {
   const resolver = createReferenceResolver(loaded.documents);
   const inlined = new Set<string>();
   const stack: Array<[Record<string, unknown> | unknown[], string]> = [[document, loaded.url]];
@@ -75,15 +127,13 @@ function inlineExternalReferences(document: Record<string, unknown>, loaded: Loa
  * see Swagger 2.0 refs that only resolve after conversion), `x-` keys in `paths` (allowed by the
  * specification), and 3.1 documents without operations (valid, they yield no tools).
  */
-function relevantProblems(problems: string[], root: Record<string, unknown>): string[] {
+function relevantProblems(problems: string[], shape: { pathKeys: string[] | undefined; empty: boolean }): string[] {
   return problems.filter((problem) => {
     if (problem.startsWith('Missing $ref pointer')) return false;
     if (problem.includes('`paths` object must begin with a leading slash')) {
-      return isRecord(root['paths']) && Object.keys(root['paths']).some((path) => !path.startsWith('/') && !path.startsWith('x-'));
+      return shape.pathKeys !== undefined && shape.pathKeys.some((path) => !path.startsWith('/') && !path.startsWith('x-'));
     }
-    if (problem.includes('must contain at least one entry in either `paths`, `webhooks`, or `components`')) {
-      return root['paths'] === undefined && root['webhooks'] === undefined && root['components'] === undefined;
-    }
+    if (problem.includes('must contain at least one entry in either `paths`, `webhooks`, or `components`')) return shape.empty;
     return true;
   });
 }
