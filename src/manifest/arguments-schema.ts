@@ -1,7 +1,7 @@
 import { escapePointerToken } from '../internal/json-pointer.js';
 import type { JsonSchema, Parameter } from './manifest-v0.js';
 import { pathPlaceholders } from './path-placeholders.js';
-import { parseDefinitionReference } from './reachable-definitions.js';
+import { DATA_KEYWORDS, parseDefinitionReference } from './reachable-definitions.js';
 
 /** The arguments of a tool, resource or prompt as one JSON Schema object. */
 export interface ArgumentsSchema {
@@ -32,8 +32,6 @@ export interface ArgumentsSchemaOptions {
   */
   definitions?: Readonly<Record<string, JsonSchema>> | undefined;
 }
-
-const DATA_KEYWORDS = new Set(['enum', 'const', 'default', 'examples', 'example']);
 
 /** The shared definitions of one manifest and where each reached one was hoisted. */
 interface SharedDefinitions {

@@ -1,11 +1,9 @@
 import { escapePointerToken, fromPointer } from '../internal/json-pointer.js';
 import type { JsonSchema } from './manifest-v0.js';
-import { parseDefinitionReference } from './reachable-definitions.js';
+import { DATA_KEYWORDS, parseDefinitionReference } from './reachable-definitions.js';
 import type { ValidationIssue } from '../errors/validation-issue.js';
 import { isRecord } from '../internal/is-record.js';
 
-/** Keywords whose values are data, not schemas: a `$ref` member inside them is just a string. @internal */
-export const DATA_KEYWORDS: ReadonlySet<string> = new Set(['enum', 'const', 'default', 'examples', 'example']);
 // Keywords whose subschemas apply to the same instance: a cycle through only these never ends.
 const SAME_INSTANCE_LIST = new Set(['allOf', 'anyOf', 'oneOf']);
 const SAME_INSTANCE_SINGLE = new Set(['not', 'if', 'then', 'else']);

@@ -1,8 +1,8 @@
 import type { ValidationIssue } from '../errors/validation-issue.js';
 import { checkEmbeddedSchema, DEFAULT_EMBEDDED_SCHEMA_LIMITS, hasUnboundedUniqueItems, patternProblem } from './check-embedded-schema.js';
+import { DATA_KEYWORDS } from './reachable-definitions.js';
 import {
   checkDefinitionReferences,
-  DATA_KEYWORDS,
   hasOwnDefinitions,
   referenceVerdictInScope,
   type ReferenceScope,

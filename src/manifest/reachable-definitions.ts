@@ -4,8 +4,8 @@ import type { JsonSchema } from './manifest-v0.js';
 /** The prefix of a reference to a shared definition at the manifest root (spec v0.2). */
 export const DEFINITIONS_PREFIX = '#/definitions/';
 
-// Values of these keywords are data, not schemas: a `$ref` member inside them is just a string.
-const DATA_KEYWORDS = new Set(['enum', 'const', 'default', 'examples', 'example']);
+/** Keywords whose values are data, not schemas: a `$ref` member inside them is just a string. @internal */
+export const DATA_KEYWORDS: ReadonlySet<string> = new Set(['enum', 'const', 'default', 'examples', 'example']);
 
 /** A `#/definitions/<name>…` reference taken apart. */
 export interface DefinitionReference {

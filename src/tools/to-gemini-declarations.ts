@@ -1,3 +1,4 @@
+import { DATA_KEYWORDS } from '../manifest/reachable-definitions.js';
 import type { CatalogTool } from './create-catalog.js';
 import { geminiPropertyNames } from './gemini-property-names.js';
 import { inlineReferences, isSchemaNode, type DroppedKeyword, type SchemaNode } from './schema-reduction.js';
@@ -28,8 +29,6 @@ const GEMINI_KEYWORDS = new Set([
 ]);
 const GEMINI_FORMATS = new Set(['enum', 'date-time', 'int32', 'int64', 'float', 'double']);
 const GEMINI_TYPES = new Set(['string', 'number', 'integer', 'boolean', 'array', 'object']);
-// Keywords whose values are data, not schemas: never walked for property names.
-const DATA_KEYWORDS = new Set(['enum', 'const', 'default', 'examples', 'example']);
 
 /**
  * Gemini function declarations. By default each schema is reduced to Gemini's Schema subset: local

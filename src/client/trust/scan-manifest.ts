@@ -1,6 +1,6 @@
 import type { Manifest } from '../../manifest/manifest-v0.js';
 import { fromPointer, toPointer } from '../../internal/json-pointer.js';
-import { parseDefinitionReference } from '../../manifest/reachable-definitions.js';
+import { DATA_KEYWORDS, parseDefinitionReference } from '../../manifest/reachable-definitions.js';
 import type { TrustFinding, TrustSeverity } from '../client-types.js';
 
 /** Options of {@link scanManifest}. */
@@ -412,9 +412,7 @@ function isBase64Character(code: number, extra62: number, extra63: number): bool
   return (code >= 0x61 && code <= 0x7a) || (code >= 0x41 && code <= 0x5a) || (code >= 0x30 && code <= 0x39) || code === extra62 || code === extra63;
 }
 
-// Mirrors `DATA_KEYWORDS` of reachable-definitions.ts (what `forEachReference` skips).
-const DATA_KEYWORDS = new Set(['enum', 'const', 'default', 'examples', 'example']);
-
+// What `forEachReference` skips.
 function isDataKeyword(key: string): boolean {
   return DATA_KEYWORDS.has(key);
 }
