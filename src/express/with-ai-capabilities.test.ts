@@ -1,11 +1,11 @@
 import { readFileSync } from 'node:fs';
 import { createServer, request as httpRequest, type IncomingHttpHeaders, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import express from 'express';
 import { afterEach, describe, expect, it } from 'vitest';
 import { digestManifest } from '../manifest/digest-manifest.js';
 import type { Manifest } from '../manifest/manifest-v0.js';
 import type { CreateManifestHandlerOptions } from '../server/create-manifest-handler.js';
+import { listen, type RunningServer } from '../../test/helpers/start-framework-server.js';
 import { aiCapabilities, withAiCapabilities } from './index.js';
 
 const manifest = JSON.parse(readFileSync(new URL('../../examples/payments/payments.manifest.json', import.meta.url), 'utf8')) as Manifest;
@@ -27,23 +27,16 @@ interface Answer {
   body: Buffer;
 }
 
-const servers: Server[] = [];
+const running: RunningServer[] = [];
 afterEach(async () => {
-  await Promise.all(
-    servers.splice(0).map(
-      (server) =>
-        new Promise<void>((resolve) => {
-          server.close(() => resolve());
-          server.closeAllConnections();
-        }),
-    ),
-  );
+  await Promise.all(running.splice(0).map((server) => server.close()));
 });
 
-async function listen(server: Server): Promise<string> {
-  servers.push(server);
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return `127.0.0.1:${(server.address() as AddressInfo).port}`;
+/** Listens on 127.0.0.1:0; returns `host:port` (requests are sent with node:http, target as given). */
+async function serve(server: Server): Promise<string> {
+  const started = await listen(server);
+  running.push(started);
+  return new URL(started.origin).host;
 }
 
 /** An Express app with one echo route, and a count of the requests its own middleware saw. */
@@ -84,7 +77,7 @@ async function startBoth(options: CreateManifestHandlerOptions): Promise<{ middl
   const outside = echoApp();
   const listener = withAiCapabilities(outside.app, options);
   await listener.manifestHandler.ready;
-  return { middleware: await listen(createServer(inside.app)), listener: await listen(createServer(listener)), listenerApp: outside };
+  return { middleware: await serve(createServer(inside.app)), listener: await serve(createServer(listener)), listenerApp: outside };
 }
 
 const MANIFEST_REQUESTS: Sent[] = [

@@ -1,31 +1,22 @@
 import { readFileSync } from 'node:fs';
-import { createServer, request as httpRequest, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { createServer, request as httpRequest } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Manifest } from '../manifest/manifest-v0.js';
 import { createManifestHandler, type ManifestHandler } from './create-manifest-handler.js';
+import { listen, type RunningServer } from '../../test/helpers/start-framework-server.js';
 import { toNodeListener } from './to-node-listener.js';
 
 const manifest = JSON.parse(readFileSync(new URL('../../examples/payments/payments.manifest.json', import.meta.url), 'utf8')) as Manifest;
 
-const servers: Server[] = [];
+const running: RunningServer[] = [];
 afterEach(async () => {
-  await Promise.all(
-    servers.splice(0).map(
-      (server) =>
-        new Promise<void>((resolve) => {
-          server.close(() => resolve());
-          server.closeAllConnections();
-        }),
-    ),
-  );
+  await Promise.all(running.splice(0).map((server) => server.close()));
 });
 
 async function serve(handler: ManifestHandler): Promise<string> {
-  const server = createServer(toNodeListener(handler));
-  servers.push(server);
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return `127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const started = await listen(createServer(toNodeListener(handler)));
+  running.push(started);
+  return new URL(started.origin).host;
 }
 
 /** Sends the request target exactly as given (fetch would normalize it first). */
