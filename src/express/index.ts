@@ -8,6 +8,7 @@
 
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { NextFunction, Request as ExpressRequest, RequestHandler, Response as ExpressResponse } from 'express';
+import { AicapError } from '../errors/aicap-error.js';
 import type { Manifest, Tool } from '../manifest/manifest-v0.js';
 import { createManifestHandler, type CreateManifestHandlerOptions, type ManifestHandler } from '../server/create-manifest-handler.js';
 import type { JobStreams } from '../server/create-job-streams.js';
@@ -63,6 +64,10 @@ export type ManifestRouteListener = ((request: IncomingMessage, response: Server
  * ```
  */
 export function withAiCapabilities(app: (request: IncomingMessage, response: ServerResponse) => void, options: CreateManifestHandlerOptions): ManifestRouteListener {
+  // Checked now: a wrong `app` would otherwise throw inside the server on the first other request.
+  if (typeof app !== 'function') {
+    throw new AicapError('INVALID_ARGUMENT', `\`withAiCapabilities\` needs the Express app (or any request listener) as its first argument, got ${app === null ? 'null' : typeof app}. Call it as withAiCapabilities(app, { manifest }).`);
+  }
   const handler = createManifestHandler(options);
   return Object.assign(withManifestRoute(handler, app), { manifestHandler: handler });
 }

@@ -142,4 +142,11 @@ describe('withAiCapabilities', () => {
     const { app } = echoApp();
     expect(() => withAiCapabilities(app, { manifest, path: 'no-slash' })).toThrow(/path/);
   });
+
+  it('refuses at creation an app that is not a request listener (arguments swapped, or missing)', () => {
+    const swapped = () => withAiCapabilities({ manifest } as never, { manifest });
+    expect(swapped).toThrow(expect.objectContaining({ code: 'INVALID_ARGUMENT' }));
+    expect(swapped).toThrow(/needs the Express app \(or any request listener\) as its first argument, got object\. Call it as withAiCapabilities\(app, \{ manifest \}\)/);
+    expect(() => withAiCapabilities(undefined as never, { manifest })).toThrow(/got undefined/);
+  });
 });
