@@ -137,7 +137,7 @@ export function renderResults(results) {
 function readingOf(results) {
   const lines = [];
   const [aicap, floor] = results.discovery.rows;
-  lines.push(`Payments cold discovery: aicap ${aicap.medianInMs.toFixed(3)} ms, the floor ${floor.medianInMs.toFixed(3)} ms; the difference (${(aicap.medianInMs - floor.medianInMs).toFixed(3)} ms) is what parsing, validation, the poisoning scan and the digest cost.`);
+  lines.push(`Payments cold discovery: aicap ${aicap.medianInMs.toFixed(3)} ms, the floor ${floor.medianInMs.toFixed(3)} ms; the difference (${(aicap.medianInMs - floor.medianInMs).toFixed(3)} ms) is the client's own work: preparing and guarding the request, decoding, the strict parse, validation, the poisoning scan, the digest, caching and registering the service.`);
   const [revalidated, floor304, cached] = results.revalidation.rows;
   lines.push(`A 304 revalidation takes ${revalidated.medianInMs.toFixed(3)} ms against the floor's ${floor304.medianInMs.toFixed(3)} ms; within max-age a discovery sends no request and takes ${cached.medianInMs.toFixed(3)} ms.`);
   for (const row of results.scale.rows ?? []) {
