@@ -4,8 +4,8 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { AicapError } from '../errors/aicap-error.js';
 import { loadPayments, readFixture } from '../../test/fixtures/manifests/load-fixture.js';
-import { canonicalJson, canonicalJsonOfParsed, digestManifest, digestText, digestTool } from './digest-manifest.js';
-import { parseJsonDocument } from './parse-manifest.js';
+import { canonicalJson, canonicalJsonOfParsed, digestManifest, digestParsedBody, digestText, digestTool } from './digest-manifest.js';
+import { parseJsonDocument, readJsonDocument } from './parse-manifest.js';
 
 const DIGEST_FORMAT = /^sha256-[A-Za-z0-9_-]{43}$/;
 
@@ -189,6 +189,122 @@ describe('canonicalJsonOfParsed: parsed values serialised in place where they ar
     const parsed: unknown = JSON.parse(text);
     expect(canonicalJsonOfParsed(parsed)).toBe('{"a":{"k":"v"},"b":{"x":[{"c":2,"d":1}],"y":1}}');
     expect(JSON.stringify(parsed)).toBe(text);
+  });
+});
+
+/**
+ * Another JSON text of the same value, written as `pick` decides: each number in one of its
+ * equivalent forms (exponent, upper-case exponent, trailing zeros, other digits that round to it),
+ * each character of a string raw or escaped (`\u` in either case, `\/`), members in sorted or given
+ * order, and whitespace between tokens.
+ */
+function equivalentText(value: unknown, pick: (choices: number) => number): string {
+  const space = (): string => [' ', '', '', '\n  ', '', ''][pick(6)]!;
+  const number = (input: number): string => {
+    const plain = JSON.stringify(input);
+    const forms = [plain, input.toExponential(), input.toExponential().toUpperCase().replace('+', ''), plain.includes('.') || plain.includes('e') ? plain : `${plain}.0`, input.toPrecision(17)];
+    // Digits past what a double keeps: a neighbour in the text that reads back as the same number.
+    if (Number.isInteger(input) && Math.abs(input) >= 2 ** 53) forms.push((BigInt(input) + 1n).toString());
+    const form = forms[pick(forms.length)]!;
+    return Object.is(JSON.parse(form), input) ? form : plain;
+  };
+  const string = (input: string): string => {
+    let text = '"';
+    for (const character of input) {
+      const code = character.codePointAt(0)!;
+      const units = [...character].length === 1 && character.length === 1 ? [code] : [character.charCodeAt(0), character.charCodeAt(1)];
+      const escaped = units.map((unit) => `\\u${unit.toString(16).padStart(4, '0')}`).join('');
+      const raw = JSON.stringify(character).slice(1, -1);
+      text += [raw, raw, raw, escaped, escaped.toUpperCase().replaceAll('\\U', '\\u'), character === '/' ? '\\/' : raw][pick(6)];
+    }
+    return `${text}"`;
+  };
+  const write = (input: unknown): string => {
+    if (typeof input === 'number') return number(input);
+    if (typeof input === 'string') return string(input);
+    if (typeof input !== 'object' || input === null) return JSON.stringify(input);
+    if (Array.isArray(input)) return `[${space()}${input.map((item) => `${write(item)}${space()}`).join(`,${space()}`)}]`;
+    const keys = Object.keys(input);
+    const order = pick(3);
+    if (order === 0) keys.sort();
+    else if (order === 1) keys.reverse();
+    return `{${space()}${keys.map((key) => `${string(key)}${space()}:${space()}${write((input as Record<string, unknown>)[key])}${space()}`).join(`,${space()}`)}}`;
+  };
+  return write(value);
+}
+
+describe('digestParsedBody: the body bytes hashed as they are when they are the canonical text', () => {
+  const key = fc.oneof(fc.string(), fc.constantFrom('a', 'b', 'z', '0', '1', '10', '9', '4294967295', '01', 'é', '\u{1F600}', 'a/b'));
+  const value = fc.letrec((tie) => ({
+    node: fc.oneof(
+      { depthSize: 'small' },
+      fc.double({ noNaN: true, noDefaultInfinity: true }),
+      fc.integer(),
+      fc.constantFrom(100, 0.1, 1e21, 1e20, 2 ** 53 + 2, -0, 1.5, 123456789.123, 0.000001, 1e-7),
+      fc.boolean(),
+      fc.constant(null),
+      fc.string({ unit: 'grapheme' }),
+      fc.constantFrom('/', 'a"b\\c', 'line\nnext\ttab', '\u0001\u001f\u007f', 'caf\u00e9 \u2019 \u{1F600}'),
+      fc.array(tie('node'), { maxLength: 4 }),
+      fc.dictionary(key, tie('node'), { maxKeys: 5 }),
+    ),
+  })).node;
+
+  it('gives the canonical digest for every text of a value, canonical or not (property)', () => {
+    fc.assert(
+      fc.property(fc.oneof(fc.array(value), fc.dictionary(key, value)), fc.array(fc.nat(), { minLength: 1, maxLength: 64 }), (input, choices) => {
+        let next = 0;
+        const text = equivalentText(input, (count) => choices[next++ % choices.length]! % count);
+        const body = new TextEncoder().encode(text);
+        // Documents the reader refuses (a `__proto__` member the generator may write) have no digest to compare.
+        fc.pre(!JSON.stringify(input).includes('"__proto__"'));
+        const reading = readJsonDocument(body);
+        expect(digestParsedBody(reading.value, body, reading)).toBe(digestText(canonicalize(JSON.parse(text))!));
+      }),
+      { numRuns: 3000 },
+    );
+  });
+
+  it('vouches for canonical texts only, and for the canonical text of a served manifest', () => {
+    fc.assert(
+      fc.property(fc.dictionary(key, value), (input) => {
+        const canonical = canonicalize(input)!;
+        fc.pre(!JSON.stringify(input).includes('"__proto__"'));
+        const body = new TextEncoder().encode(canonical);
+        const reading = readJsonDocument(body);
+        if (reading.canonicalTextLength !== undefined) expect(reading.canonicalTextLength).toBe(canonical.length);
+        expect(digestParsedBody(reading.value, body, reading)).toBe(digestText(canonical));
+      }),
+      { numRuns: 1000 },
+    );
+    const canonical = canonicalJson(loadPayments());
+    expect(readJsonDocument(new TextEncoder().encode(canonical)).canonicalTextLength).toBe(canonical.length);
+    expect(readJsonDocument(new TextEncoder().encode(JSON.stringify(loadPayments(), null, 2))).canonicalTextLength).not.toBe(canonical.length);
+  });
+
+  it('turns down each form of the same value that is as long as the canonical text', () => {
+    const cases: Array<[string, string]> = [
+      ['{"a":100}', '{"a":1e2}'],
+      ['{"a":100000000000000000000}', '{"a":100000000000000000001}'],
+      ['{"a":"\\u001f"}', '{"a":"\\u001F"}'],
+      ['{"1":true,"b":true}', '{"b":true,"1":true}'],
+      ['{"a":[1,2]}', '{"a":[1, 2]}'.replace(' ', '')],
+      ['{"a":1e+21}', '{"a":1E+21}'],
+    ];
+    for (const [canonical, other] of cases) {
+      expect(other.length).toBe(canonical.length);
+      const body = new TextEncoder().encode(other);
+      const reading = readJsonDocument(body);
+      expect(digestParsedBody(reading.value, body, reading)).toBe(digestText(canonicalize(JSON.parse(other))!));
+      if (other !== canonical) expect(digestParsedBody(reading.value, body, reading)).not.toBe(digestText(other));
+    }
+  });
+
+  it('does not hash bytes that carry a byte-order mark', () => {
+    const body = new TextEncoder().encode('\uFEFF{"a":1}');
+    const reading = readJsonDocument(body);
+    expect(reading.canonicalTextLength).toBeUndefined();
+    expect(digestParsedBody(reading.value, body, reading)).toBe(digestText('{"a":1}'));
   });
 });
 

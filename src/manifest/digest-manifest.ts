@@ -2,6 +2,8 @@ import { createHash } from 'node:crypto';
 import canonicalize from 'canonicalize';
 import { AicapError } from '../errors/aicap-error.js';
 import type { JsonSchema, Manifest, Tool } from './manifest-v0.js';
+import { isArrayIndexLike } from './is-array-index-like.js';
+import type { JsonReading } from './parse-json-fast.js';
 import { reachableDefinitions } from './reachable-definitions.js';
 
 /**
@@ -23,7 +25,7 @@ export function canonicalJson(value: unknown): string {
 export interface CanonicalJsonOfParsedOptions {
   /**
   The caller has seen that every object's member names, as `Object.keys` lists them, are in RFC 8785
-  order (`scanManifest` reports it as `membersInCanonicalOrder`): `JSON.stringify` of the value is then
+  order (the reader reports it as `membersInOrder`): `JSON.stringify` of the value is then
   its canonical text, and the walk that checks and reorders members is skipped.
 
   @default false
@@ -39,11 +41,33 @@ export interface CanonicalJsonOfParsedOptions {
 export function canonicalJsonOfParsed(value: unknown, options: CanonicalJsonOfParsedOptions = {}): string {
   // What `JSON.parse` builds is plain data (finite numbers, own enumerable data members, no holes), so
   // with members in order only an inherited `toJSON` or a lone surrogate could make the text differ.
-  if (options.membersInOrder === true && typeof (Object.prototype as { toJSON?: unknown }).toJSON !== 'function') {
+  if (options.membersInOrder === true && !hasInheritedToJson()) {
     const text = JSON.stringify(value);
     if (text !== undefined && !LONE_SURROGATE_ESCAPE.test(text)) return text;
   }
   return canonicalText(value, true);
+}
+
+/**
+ * The digest of a document `JSON.parse` built from `body` (as {@link digestManifest} gives it), from
+ * what reading its text found: when the text was shown to be canonical unless it is longer than the
+ * canonical text, and it is not, the body's bytes are the canonical text's UTF-8 and are hashed as
+ * they are. That spares copying the serialised text into one piece and encoding it, most of a big
+ * manifest's digest; the serialisation itself is still needed, for its length.
+ * @internal
+ */
+export function digestParsedBody(value: unknown, body: Uint8Array, reading: Pick<JsonReading, 'membersInOrder' | 'canonicalTextLength'>): string {
+  if (reading.canonicalTextLength !== undefined && !hasInheritedToJson()) {
+    // With no `\u` escape in the text there is no lone surrogate, so this is the canonical text.
+    const text = JSON.stringify(value);
+    if (text.length === reading.canonicalTextLength) return `sha256-${createHash('sha256').update(body).digest('base64url')}`;
+    return digestText(text);
+  }
+  return digestText(canonicalJsonOfParsed(value, { membersInOrder: reading.membersInOrder }));
+}
+
+function hasInheritedToJson(): boolean {
+  return typeof (Object.prototype as { toJSON?: unknown }).toJSON === 'function';
 }
 
 function canonicalText(value: unknown, reuse: boolean): string {
@@ -68,8 +92,6 @@ function canonicalText(value: unknown, reuse: boolean): string {
 // How `JSON.stringify` writes a lone surrogate (also found where a text mentions such an escape).
 const LONE_SURROGATE_ESCAPE = /\\ud/;
 const NOT_PLAIN: unique symbol = Symbol('not plain JSON data');
-// Keys an engine enumerates before all others, in numeric order (array indices, ECMA-262 §10.1.11.1).
-const ARRAY_INDEX = /^(?:0|[1-9]\d{0,9})$/;
 // Far deeper than any document the parser accepts: a cycle ends here and takes the general serialiser, which names it.
 const MAX_COPY_DEPTH = 1_000;
 
@@ -154,12 +176,6 @@ function sortedObject(value: object, depth: number, reuse: boolean): unknown {
   const copy: Record<string, unknown> = {};
   for (let index = 0; index < keys.length; index++) if (children[index] !== undefined) copy[keys[index]!] = children[index];
   return copy;
-}
-
-/** {@link ARRAY_INDEX}, with a first-character test that spares the expression for nearly every key. */
-function isArrayIndexLike(key: string): boolean {
-  const first = key.charCodeAt(0);
-  return first >= 0x30 && first <= 0x39 && ARRAY_INDEX.test(key);
 }
 
 /** `sha256-<base64url>` of some text's UTF-8 bytes. */

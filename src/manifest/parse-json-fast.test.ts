@@ -57,7 +57,7 @@ describe('parseJsonFast', () => {
 
   it('checks for lone surrogates in text decoded from UTF-8 only where an escape can write one', () => {
     expect(parseJsonFast('{"a":"\\ud800"}', 64, true)).toBeUndefined();
-    expect(parseJsonFast('{"a":"\\ud83d\\ude00"}', 64, true)).toEqual({ value: { a: '\u{1F600}' } });
+    expect(parseJsonFast('{"a":"\\ud83d\\ude00"}', 64, true)?.value).toEqual({ a: '\u{1F600}' });
     // Raw in a string given as text; the strict decoder refuses the UTF-8 bytes that would encode one.
     expect(parseJsonFast('{"a":"\ud800"}', 64)).toBeUndefined();
     expect(() => parseJsonDocument(Uint8Array.from([0x22, 0xed, 0xa0, 0x80, 0x22]))).toThrow(/not valid UTF-8/);
@@ -65,6 +65,18 @@ describe('parseJsonFast', () => {
   });
 
   it('accepts names and values holding quotes, colons and escapes', () => {
-    expect(parseJsonFast('{"a\\":b":":","c":"\\\\","d":[":",{"e:":"\\u0022:"}]}', 64)).toEqual({ value: { 'a":b': ':', c: '\\', d: [':', { 'e:': '":' }] } });
+    expect(parseJsonFast('{"a\\":b":":","c":"\\\\","d":[":",{"e:":"\\u0022:"}]}', 64)?.value).toEqual({ 'a":b': ':', c: '\\', d: [':', { 'e:': '":' }] });
+  });
+
+  it('says whether every object lists its members in canonical order, and when the text is the canonical one', () => {
+    expect(parseJsonFast('{"a":{"x":1,"y":[{"b":2,"c":3}]},"b":true}', 64)).toMatchObject({ membersInOrder: true, canonicalTextLength: 42 });
+    // One object out of order, deep inside, is enough.
+    expect(parseJsonFast('{"a":{"x":1,"y":[{"c":2,"b":3}]},"b":true}', 64)).toMatchObject({ membersInOrder: false, canonicalTextLength: undefined });
+    // In order, but not vouched for: an escape, an exponent, digits past a double's, an array index beside another member.
+    for (const text of ['{"a":"\\u0041"}', '{"a":1e2}', '{"a":[0, 1E-7]}', '{"a":12345678901234567890}', '{"a":0.1234567890123456}', '{"0":1,"a":2}']) {
+      expect(parseJsonFast(text, 64)).toMatchObject({ membersInOrder: true, canonicalTextLength: undefined });
+    }
+    expect(parseJsonFast('{"0":{"1":2},"a":[1.5,-3,123456789012.345]}', 64)).toMatchObject({ canonicalTextLength: undefined });
+    expect(parseJsonFast('{"a":{"1":2},"b":[1.5,-3,123456789012.345]}', 64)).toMatchObject({ canonicalTextLength: 43 });
   });
 });

@@ -1,3 +1,22 @@
+import { isArrayIndexLike } from './is-array-index-like.js';
+
+/** A JSON document as read, with what the reading saw of the text's form on the way. @internal */
+export interface JsonReading {
+  value: unknown;
+  /**
+  True when every object's member names, in the order `Object.keys` gives them, are in RFC 8785
+  order (UTF-16 code units), as in a document served canonical: `JSON.stringify` of the value is then
+  its canonical text.
+  */
+  membersInOrder: boolean;
+  /**
+  Set when the text itself is the value's canonical text exactly when it is this long (it is then
+  `text.length`): members in order and written in that order, no `\u` escape, and no number the
+  text could write in another form of the same length (see {@link canonicalTextLength}).
+  */
+  canonicalTextLength: number | undefined;
+}
+
 /**
  * Reads JSON text with `JSON.parse` and checks the result against everything the strict parser
  * refuses: nesting deeper than `maxDepth`, `__proto__` keys, `constructor` keys holding an object or
@@ -10,7 +29,7 @@
  * document holds, and costs a fraction of a parser written in JavaScript.
  * @internal
  */
-export function parseJsonFast(text: string, maxDepth: number, decodedFromUtf8 = false): { value: unknown } | undefined {
+export function parseJsonFast(text: string, maxDepth: number, decodedFromUtf8 = false): JsonReading | undefined {
   let value: unknown;
   try {
     value = JSON.parse(text);
@@ -19,8 +38,30 @@ export function parseJsonFast(text: string, maxDepth: number, decodedFromUtf8 = 
   }
   const walk = new ValueWalk(maxDepth, mayHoldSurrogate(text, decodedFromUtf8));
   if (!walk.visit(value, 0) || walk.keys !== countMembers(text, walk.colonsInStrings)) return undefined;
-  return { value };
+  return { value, membersInOrder: walk.membersInOrder, canonicalTextLength: canonicalTextLength(text, value, walk) };
 }
+
+/**
+ * The length at which the text is the canonical text of its value, if there is one. For the same
+ * value and member order, every token of another text is at least as long as the canonical one and
+ * only as long when it is the same, except in four cases this rules out: a `\u` escape (hex digits in
+ * either case), a number written with an exponent (`1e2` for `100`), a number whose canonical form
+ * has more digits than a double keeps exactly (other digits of the same length round to it), and an
+ * array-index member name beside others (engines list it first whatever the text's order). Spaces
+ * between tokens only add length. So the text is canonical exactly when it is as long as the
+ * canonical text, which `JSON.stringify` gives without a comparison of the two.
+ */
+function canonicalTextLength(text: string, value: unknown, walk: ValueWalk): number | undefined {
+  if (!walk.canonicalCandidate || typeof value !== 'object' || value === null || text.includes('\\u')) return undefined;
+  if (walk.numbers > 0 && EXPONENT_NUMBER.test(text)) return undefined;
+  return text.length;
+}
+
+// A number token with an exponent: one after the character that can precede a value (false alarms
+// inside strings only cost the slower digest).
+const EXPONENT_NUMBER = /[:,[]\s*-?\d+(?:\.\d+)?[eE]/;
+// A double keeps 15 significant decimal digits exactly: two texts of at most 15 that differ are two numbers.
+const EXACT_DIGITS = 15;
 
 // A raw surrogate (possible in string input; valid UTF-8 cannot encode one, and the strict decoder
 // refuses the bytes that would) and a `\uD800`-`\uDFFF` escape.
@@ -40,12 +81,18 @@ function mayHoldSurrogate(text: string, decodedFromUtf8: boolean): boolean {
 const ESCAPE = /\\[\s\S]/g;
 const STRING = /"[^"]*"/g;
 
-/** One pass over a parsed value: the strict parser's checks, and what the member count needs. */
+/** One pass over a parsed value: the strict parser's checks, what the member count needs, and the form checks of {@link canonicalTextLength}. */
 class ValueWalk {
   /** Keys of every object. */
   keys = 0;
   /** Colons inside strings and keys (the rest of the text's colons separate members). */
   colonsInStrings = 0;
+  /** Numbers met. */
+  numbers = 0;
+  /** Every object's member names in RFC 8785 order. */
+  membersInOrder = true;
+  /** Members in order, no array-index name beside others, and only numbers whose canonical form no other text of its length reaches. */
+  canonicalCandidate = true;
 
   constructor(
     private readonly maxDepth: number,
@@ -55,22 +102,40 @@ class ValueWalk {
   /** False for a value the strict parser refuses. */
   visit(value: unknown, depth: number): boolean {
     if (typeof value === 'string') return this.visitString(value);
-    if (typeof value !== 'object' || value === null) return typeof value !== 'number' || Number.isFinite(value);
+    if (typeof value === 'number') return this.visitNumber(value);
+    if (typeof value !== 'object' || value === null) return true;
     if (depth + 1 > this.maxDepth) return false;
     if (Array.isArray(value)) {
       for (let index = 0; index < value.length; index++) if (!this.visit(value[index], depth + 1)) return false;
       return true;
     }
     const record = value as Record<string, unknown>;
+    let previous: string | undefined;
+    let indexKeys = false;
     // `for…in` over a fresh JSON.parse object walks its own keys (inherited enumerable ones would only
     // make the count disagree, which sends the text to the strict parser).
     for (const key in record) {
       this.keys++;
       if (key === '__proto__' || !this.visitString(key)) return false;
+      if (previous !== undefined) {
+        if (previous > key) this.membersInOrder = this.canonicalCandidate = false;
+        if (indexKeys || isArrayIndexLike(key)) this.canonicalCandidate = false;
+      } else {
+        indexKeys = isArrayIndexLike(key);
+      }
+      previous = key;
       const child = record[key];
       if (key === 'constructor' && typeof child === 'object' && child !== null) return false;
       if (!this.visit(child, depth + 1)) return false;
     }
+    return true;
+  }
+
+  private visitNumber(value: number): boolean {
+    if (!Number.isFinite(value)) return false;
+    this.numbers++;
+    // A safe integer is written one way in plain digits (`-0` and `5.0` are longer than `0` and `5`).
+    if (this.canonicalCandidate && !Number.isSafeInteger(value)) this.canonicalCandidate = !Number.isInteger(value) && hasExactDigits(String(value));
     return true;
   }
 
@@ -79,6 +144,20 @@ class ValueWalk {
     // ES2024 (Node 20); the project's `lib` is ES2023.
     return !this.checkStrings || (text as string & { isWellFormed(): boolean }).isWellFormed();
   }
+}
+
+/** A non-integer's shortest form without an exponent and with at most {@link EXACT_DIGITS} significant digits. */
+function hasExactDigits(shortest: string): boolean {
+  if (shortest.includes('e')) return false;
+  let digits = 0;
+  let leading = true;
+  for (let index = 0; index < shortest.length; index++) {
+    const code = shortest.charCodeAt(index);
+    if (code < 0x30 || code > 0x39 || (leading && code === 0x30)) continue;
+    leading = false;
+    digits++;
+  }
+  return digits <= EXACT_DIGITS;
 }
 
 /**

@@ -1,7 +1,7 @@
 import { checkIntegerOption } from '../errors/invalid-option-error.js';
 import { ManifestParseError } from '../errors/manifest-parse-error.js';
 import { validateManifest, type ValidateManifestOptions, type ValidationResult } from './validate-manifest.js';
-import { parseJsonFast } from './parse-json-fast.js';
+import { parseJsonFast, type JsonReading } from './parse-json-fast.js';
 import { StrictJsonParser } from './strict-json-parser.js';
 import { defaultManifestMaxSizeInBytes } from './manifest-size-limit.js';
 
@@ -43,6 +43,15 @@ const decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
  * parser for a message with line, column and JSON Pointer.
  */
 export function parseJsonDocument(input: string | Uint8Array, options: ParseJsonOptions = {}): unknown {
+  return readJsonDocument(input, options).value;
+}
+
+/**
+ * {@link parseJsonDocument}, with what the fast reader saw of the text's form (nothing when the
+ * strict parser read it, or when a byte-order mark was stripped: the text is then not the input).
+ * @internal
+ */
+export function readJsonDocument(input: string | Uint8Array, options: ParseJsonOptions = {}): JsonReading {
   const maxSizeInBytes = checkIntegerOption('maxSizeInBytes', options.maxSizeInBytes ?? defaultManifestMaxSizeInBytes, { minimum: 1 });
   const maxDepth = checkIntegerOption('maxDepth', options.maxDepth ?? DEFAULT_MAX_DEPTH, { minimum: 1, maximum: MAX_DEPTH_CEILING });
   let text: string;
@@ -63,11 +72,13 @@ export function parseJsonDocument(input: string | Uint8Array, options: ParseJson
   } else {
     throw new ManifestParseError(`Expected a string or bytes to parse, got ${describeType(input)}.`, { issueCode: 'json.input_type' });
   }
-  if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+  const withMark = text.charCodeAt(0) === 0xfeff;
+  if (withMark) text = text.slice(1);
   // Valid documents (nearly all) are read by the engine's own parser and checked on its output; a
   // problem anywhere sends the text through the strict parser, which names it.
   const fast = parseJsonFast(text, maxDepth, decodedFromUtf8);
-  return fast === undefined ? new StrictJsonParser(text, maxDepth).parseDocument() : fast.value;
+  if (fast === undefined) return { value: new StrictJsonParser(text, maxDepth).parseDocument(), membersInOrder: false, canonicalTextLength: undefined };
+  return withMark ? { ...fast, canonicalTextLength: undefined } : fast;
 }
 
 function tooLarge(maxSizeInBytes: number): ManifestParseError {
@@ -94,14 +105,19 @@ function describeType(value: unknown): string {
  * if (!result.valid) for (const issue of result.issues) console.error(issue.pointer, issue.code, issue.message);
  */
 export function parseManifest(input: string | Uint8Array, options: ParseManifestOptions = {}): ValidationResult {
-  let value: unknown;
+  return readManifestDocument(input, options).result;
+}
+
+/** {@link parseManifest}, with the reading of the JSON text when it could be read. @internal */
+export function readManifestDocument(input: string | Uint8Array, options: ParseManifestOptions = {}): { result: ValidationResult; reading?: JsonReading } {
+  let reading: JsonReading;
   try {
-    value = parseJsonDocument(input, options);
+    reading = readJsonDocument(input, options);
   } catch (error) {
     if (!(error instanceof ManifestParseError)) throw error;
-    return { valid: false, issues: [{ pointer: error.pointer ?? '', code: error.issueCode, message: error.message, severity: 'error' }] };
+    return { result: { valid: false, issues: [{ pointer: error.pointer ?? '', code: error.issueCode, message: error.message, severity: 'error' }] } };
   }
-  return validateManifest(value, options);
+  return { result: validateManifest(reading.value, options), reading };
 }
 
 /** Options of {@link parseManifest}. */

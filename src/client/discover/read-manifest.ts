@@ -1,9 +1,10 @@
 import { AicapError } from '../../errors/aicap-error.js';
 import { ManifestValidationError } from '../../errors/manifest-validation-error.js';
 import { isJsonMediaType, mediaTypeOf } from '../../internal/parse-media-type.js';
-import { canonicalJsonOfParsed, digestText } from '../../manifest/digest-manifest.js';
+import { digestParsedBody } from '../../manifest/digest-manifest.js';
 import { MANIFEST_MEDIA_TYPE, type Manifest } from '../../manifest/manifest-v0.js';
-import { parseManifest } from '../../manifest/parse-manifest.js';
+import type { JsonReading } from '../../manifest/parse-json-fast.js';
+import { readManifestDocument } from '../../manifest/parse-manifest.js';
 import { defaultManifestMaxSizeInBytes } from '../../manifest/manifest-size-limit.js';
 import type { CachedFetchResult } from '../cache/fetch-with-cache.js';
 import type { ClientContext } from '../client-context.js';
@@ -48,11 +49,10 @@ export function readManifestOnce(context: ClientContext, result: CachedFetchResu
   const contentType = result.headers.get('content-type');
   const known = reads.get(result.url);
   if (known && known.contentType === contentType && sameBytes(known.body, result.body)) return known;
-  const manifest = readManifest(context, result);
-  // The scan runs first on the unmodified parsed value: it reports whether every object's members are
-  // already in canonical order (a served manifest's are), which lets the digest skip its reordering walk.
+  const { manifest, reading } = readManifest(context, result);
   const scan = scanManifest(manifest, scanOptionsOf(context.options.trust));
-  const digest = digestText(canonicalJsonOfParsed(manifest, { membersInOrder: scan.membersInCanonicalOrder }));
+  // Before anything else can touch the parsed value: the reading's view of the text describes it as parsed.
+  const digest = digestParsedBody(manifest, result.body, reading);
   const read: ReadManifest = { body: result.body, contentType, manifest, scanFindings: scan.findings, digest };
   reads.set(result.url, read);
   return read;
@@ -62,7 +62,7 @@ function sameBytes(left: Uint8Array, right: Uint8Array): boolean {
   return left === right || (left.byteLength === right.byteLength && Buffer.from(left.buffer, left.byteOffset, left.byteLength).equals(right));
 }
 
-function readManifest(context: ClientContext, result: CachedFetchResult): Manifest {
+function readManifest(context: ClientContext, result: CachedFetchResult): ManifestReading {
   const contentType = mediaTypeOf(result.headers.get('content-type'));
   if (contentType !== '' && !isJsonMediaType(contentType)) {
     throw new AicapError(
@@ -78,12 +78,18 @@ export function manifestSizeLimit(context: ClientContext): ManifestSizeLimit {
   return { maxSizeInBytes: context.options.discovery?.maxManifestSizeInBytes ?? defaultManifestMaxSizeInBytes, option: 'discovery.maxManifestSizeInBytes' };
 }
 
+/** A valid manifest and what reading its text saw. @internal */
+export interface ManifestReading {
+  manifest: Manifest;
+  reading: JsonReading;
+}
+
 /** Parses and validates, turning issues into the matching typed error. @internal */
-export function parseOrThrow(input: string | Uint8Array, label: string, limit: ManifestSizeLimit): Manifest {
+export function parseOrThrow(input: string | Uint8Array, label: string, limit: ManifestSizeLimit): ManifestReading {
   // The parser has its own cap (1 MiB by default): without the client's, raising the fetch cap alone
   // would let a large manifest be downloaded and then refused.
-  const parsed = parseManifest(input, { warnUnknownFields: false, maxSizeInBytes: limit.maxSizeInBytes });
-  if (!parsed.valid || !parsed.manifest) {
+  const { result: parsed, reading } = readManifestDocument(input, { warnUnknownFields: false, maxSizeInBytes: limit.maxSizeInBytes });
+  if (!parsed.valid || !parsed.manifest || reading === undefined) {
     if (parsed.issues.some((issue) => issue.code === 'json.too_large')) {
       throw new AicapError('MANIFEST_PARSE_FAILED', `Manifest at ${label} is larger than ${limit.maxSizeInBytes} bytes; raise \`${limit.option}\` if it is expected.`);
     }
@@ -93,5 +99,5 @@ export function parseOrThrow(input: string | Uint8Array, label: string, limit: M
     if (syntax) throw new AicapError('MANIFEST_PARSE_FAILED', `Manifest at ${label}: ${syntax.message}`);
     throw new ManifestValidationError(parsed.issues, `Manifest at ${label}`);
   }
-  return parsed.manifest;
+  return { manifest: parsed.manifest, reading };
 }

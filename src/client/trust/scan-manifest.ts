@@ -37,6 +37,9 @@ const ESCAPE_SEQUENCE = /\u001B[[\]PX^_]|[\u009B\u009D]/u;
 const BARE_CARRIAGE_RETURN = /\r(?!\n)/;
 // Latin mixed with a look-alike script inside one word: `pаyments` with a Cyrillic `а`.
 const MIXED_SCRIPT_WORD = /(?=[\p{L}\p{N}_-]*\p{Script=Latin})(?=[\p{L}\p{N}_-]*[\p{Script=Cyrillic}\p{Script=Greek}\p{Script=Armenian}\p{Script=Cherokee}])[\p{L}\p{N}_-]+/u;
+// A letter of one of those scripts: without one there is no such word, and this one search costs far
+// less than the word expression's two look-aheads at every position (a curly quote is enough to get there).
+const LOOKALIKE_LETTER = /[\p{Script=Cyrillic}\p{Script=Greek}\p{Script=Armenian}\p{Script=Cherokee}]/u;
 
 interface Rule {
   code: string;
@@ -71,8 +74,9 @@ export const INSTRUCTION_RULES: readonly Rule[] = [
 
 // Length of a run of either base64 alphabet that holds a payload worth decoding.
 const MIN_BASE64_RUN = 40;
-// Printable ASCII only: no tag, invisible or control character, and no letter of a look-alike script.
-const PLAIN_ASCII = /^[\x20-\x7e]*$/;
+// Printable ASCII, tabs and line feeds only: no tag, invisible or control character (the tab and the
+// line feed are ordinary text), and no letter of a look-alike script. Descriptions hold line feeds.
+const PLAIN_TEXT = /^[\x20-\x7e\t\n]*$/;
 // Which rules each literal can trigger, as a bit set over INSTRUCTION_RULES.
 const RULES_BY_LITERAL = new Map<string, number>();
 for (const [index, rule] of INSTRUCTION_RULES.entries()) for (const literal of rule.literals) RULES_BY_LITERAL.set(literal, (RULES_BY_LITERAL.get(literal) ?? 0) | (1 << index));
@@ -118,12 +122,6 @@ export interface ScanManifestResult {
   findings: TrustFinding[];
   /** Strings and member names checked (repeats included). */
   scannedStrings: number;
-  /**
-  True when the member names of every object, in the order `Object.keys` gives them, are in RFC 8785
-  order (UTF-16 code units), as in a manifest served canonical: `canonicalJsonOfParsed` can then skip
-  its own walk of a parsed manifest (a by-product of the scan's walk, which lists them anyway).
-  */
-  membersInCanonicalOrder: boolean;
 }
 
 /**
@@ -150,7 +148,6 @@ export function scanManifest(manifest: Manifest, options: ScanManifestOptions = 
   const verdictOf = createTextChecker(foreign.filter((id) => !ownIds.has(id)));
   const findings: TrustFinding[] = [];
   let scannedStrings = 0;
-  let membersInOrder = true;
 
   // The member names and indices from the root to the text being checked: a pointer is built from
   // them only for a finding.
@@ -193,11 +190,7 @@ export function scanManifest(manifest: Manifest, options: ScanManifestOptions = 
     } else if (typeof value === 'object' && value !== null) {
       const record = value as Record<string, unknown>;
       const keys = Object.keys(record);
-      for (let index = 0; index < keys.length; index++) {
-        const key = keys[index]!;
-        if (index > 0 && keys[index - 1]! > key) membersInOrder = false;
-        scanText(key, toolId, true);
-      }
+      for (let index = 0; index < keys.length; index++) scanText(keys[index]!, toolId, true);
       const definitions = references !== undefined && path.length === 1 && path[0] === 'definitions';
       for (let index = keys.length - 1; index >= 0; index--) {
         const key = keys[index]!;
@@ -220,7 +213,7 @@ export function scanManifest(manifest: Manifest, options: ScanManifestOptions = 
       findings.push({ code: 'tool.confusable_id', pointer: `/tools/${index}/id`, text: tool.id, severity: 'high', message: `looks like "${lookalike}", a tool of another service`, toolId: tool.id });
     }
   }
-  return { findings, scannedStrings, membersInCanonicalOrder: membersInOrder };
+  return { findings, scannedStrings };
 }
 
 /** The `$ref` strings of each tool, resource and prompt and of each shared definition, as the scan's walk meets them. */
@@ -333,11 +326,11 @@ function checkText(text: string, foreignPatterns: ReadonlyArray<{ id: string; pa
   const before: TextHit[] = [];
   const after: TextHit[] = [];
   let mixed: string | undefined;
-  if (!PLAIN_ASCII.test(text)) {
+  if (!PLAIN_TEXT.test(text)) {
     if (TAG.test(text)) before.push({ code: 'text.tag_character', severity: 'high', message: 'contains Unicode tag characters (hidden ASCII smuggling)' });
     if (INVISIBLE.test(text)) before.push({ code: 'text.invisible_character', severity: 'high', message: 'contains invisible or bidirectional-control characters' });
     if (CONTROL.test(text)) before.push({ code: 'text.control_character', severity: 'high', message: controlMessage(text) });
-    mixed = MIXED_SCRIPT_WORD.exec(text)?.[0];
+    if (LOOKALIKE_LETTER.test(text)) mixed = MIXED_SCRIPT_WORD.exec(text)?.[0];
   }
   const triggered = rulesTriggeredBy(text);
   for (let index = 0; triggered !== 0 && index < INSTRUCTION_RULES.length; index++) {
