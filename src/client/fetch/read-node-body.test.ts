@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
@@ -33,6 +34,21 @@ describe('readNodeBody', () => {
       expect(Buffer.from(await readNodeBody(Readable.from(halves), sized(coding, bytes))).equals(text)).toBe(true);
       const streamed = await readNodeBody(Readable.from([bytes]), context({ 'content-encoding': coding }));
       expect(Buffer.from(streamed).equals(text)).toBe(true);
+    });
+
+    it('decodes a body of hundreds of kilobytes on the wire in one call, and one over the bound as a stream', async () => {
+      const big = Buffer.from(randomBytes(600_000).toString('base64'));
+      const wire = gzipSync(big);
+      expect(wire.byteLength).toBeGreaterThan(256 * 1024);
+      const chunks = Array.from({ length: Math.ceil(wire.byteLength / 16_384) }, (_, index) => wire.subarray(index * 16_384, (index + 1) * 16_384));
+      expect(Buffer.from(await readNodeBody(Readable.from(chunks), sized('gzip', wire, 2_000_000))).equals(big)).toBe(true);
+      // Past the one-call bound (by its declared length) the same bytes go through the decoding stream.
+      const huge = Buffer.from(randomBytes(1_200_000).toString('base64'));
+      const hugeWire = gzipSync(huge);
+      expect(hugeWire.byteLength).toBeGreaterThan(1024 * 1024);
+      expect(Buffer.from(await readNodeBody(Readable.from([hugeWire]), sized('gzip', hugeWire, 2_000_000))).equals(huge)).toBe(true);
+      // A body that declares less than it sends is refused once it passes the bound.
+      await expect(readNodeBody(Readable.from([hugeWire]), sized('gzip', wire, 2_000_000))).rejects.toMatchObject({ code: 'RESPONSE_TOO_LARGE' });
     });
 
     it('counts the cap after decoding, to the byte', async () => {
