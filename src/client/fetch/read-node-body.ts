@@ -10,10 +10,15 @@ import { MAX_CONTENT_CODINGS } from './map-transport-error.js';
 const DECODERS: Record<string, () => NodeJS.ReadWriteStream> = { gzip: createGunzip, 'x-gzip': createGunzip, deflate: createInflate, br: createBrotliDecompress };
 const EMPTY_BODY = new Uint8Array(0);
 // The same codings decoded in one call, for bodies of a known, bounded size (see readCodedBodyAtOnce).
-const SYNC_DECODERS: Record<string, (bytes: Buffer, options: { maxOutputLength: number }) => Buffer> = { gzip: gunzipSync, 'x-gzip': gunzipSync, deflate: inflateSync, br: brotliDecompressSync };
+type SyncDecoder = (bytes: Buffer, options: { maxOutputLength: number; chunkSize: number }) => Buffer;
+const SYNC_DECODERS: Record<string, SyncDecoder> = { gzip: gunzipSync, 'x-gzip': gunzipSync, deflate: inflateSync, br: brotliDecompressSync };
 // Coded bodies up to this many bytes on the wire (by `Content-Length`) are decoded in one call: a
 // big manifest compresses to a few hundred kilobytes (GitHub's to 79 KB of brotli).
 const CODED_BODY_AT_ONCE_IN_BYTES = 1024 * 1024;
+// Output chunk of a one-call decode: at least this, and the coded size times the ratio JSON usually
+// compresses by (12 for GitHub's manifest in brotli), at most the cap.
+const MIN_OUTPUT_CHUNK_IN_BYTES = 64 * 1024;
+const EXPECTED_JSON_RATIO = 16;
 
 // A discarded body with at most this much left is drained (keeping its connection); a larger one is destroyed.
 const DRAINED_BODY_IN_BYTES = 16 * 1024;
@@ -102,7 +107,7 @@ function collectChunks(output: Readable, body: Readable, maxSizeInBytes: number,
 }
 
 /** The one-call decoder for a body with one known coding and a `Content-Length` from 1 to {@link CODED_BODY_AT_ONCE_IN_BYTES}. */
-function atOnceDecoder(encoding: string | null, headers: Headers): ((bytes: Buffer, options: { maxOutputLength: number }) => Buffer) | undefined {
+function atOnceDecoder(encoding: string | null, headers: Headers): SyncDecoder | undefined {
   if (encoding === null) return undefined;
   const decode = SYNC_DECODERS[encoding.trim().toLowerCase()];
   if (decode === undefined) return undefined;
@@ -120,12 +125,16 @@ function atOnceDecoder(encoding: string | null, headers: Headers): ((bytes: Buff
  * inflating); a body that sends more than that bound on the wire, whatever it declared, is refused
  * as too large.
  */
-function readCodedBodyAtOnce(body: Readable, decode: (bytes: Buffer, options: { maxOutputLength: number }) => Buffer, context: NodeBodyContext): Promise<Uint8Array> {
+function readCodedBodyAtOnce(body: Readable, decode: SyncDecoder, context: NodeBodyContext): Promise<Uint8Array> {
   return collectChunks(body, body, CODED_BODY_AT_ONCE_IN_BYTES, context.tooLarge).then((chunks) => {
     let decoded: Buffer;
     try {
       // One byte over the cap is enough to know it is over: the decoder stops there.
-      decoded = decode(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks), { maxOutputLength: context.maxSizeInBytes + 1 });
+      const coded = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks);
+      // Output chunks big enough for the whole of a typical JSON body: the decoder otherwise copies its
+      // 16 KiB chunks into one buffer at the end, which cost as much as inflating a big manifest.
+      const chunkSize = Math.min(context.maxSizeInBytes + 1, Math.max(MIN_OUTPUT_CHUNK_IN_BYTES, coded.byteLength * EXPECTED_JSON_RATIO));
+      decoded = decode(coded, { maxOutputLength: context.maxSizeInBytes + 1, chunkSize });
     } catch (error) {
       throw error instanceof RangeError ? context.tooLarge() : error;
     }
