@@ -66,8 +66,9 @@ export function digestParsedBody(value: unknown, body: Uint8Array, reading: Pick
   return digestText(canonicalJsonOfParsed(value, { membersInOrder: reading.membersInOrder }));
 }
 
+/** Whether `JSON.stringify` would call a `toJSON` that parsed objects and arrays inherit (set by some library). */
 function hasInheritedToJson(): boolean {
-  return typeof (Object.prototype as { toJSON?: unknown }).toJSON === 'function';
+  return typeof (Object.prototype as { toJSON?: unknown }).toJSON === 'function' || typeof (Array.prototype as { toJSON?: unknown }).toJSON === 'function';
 }
 
 function canonicalText(value: unknown, reuse: boolean): string {
