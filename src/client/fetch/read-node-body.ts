@@ -19,6 +19,8 @@ const CODED_BODY_AT_ONCE_IN_BYTES = 1024 * 1024;
 // compresses by (12 for GitHub's manifest in brotli), at most the cap.
 const MIN_OUTPUT_CHUNK_IN_BYTES = 64 * 1024;
 const EXPECTED_JSON_RATIO = 16;
+// A decoded body may hold on to at most this many times its size of the decoder's chunk.
+const MAX_RETAINED_RATIO = 2;
 
 // A discarded body with at most this much left is drained (keeping its connection); a larger one is destroyed.
 const DRAINED_BODY_IN_BYTES = 16 * 1024;
@@ -139,7 +141,10 @@ function readCodedBodyAtOnce(body: Readable, decode: SyncDecoder, context: NodeB
       throw error instanceof RangeError ? context.tooLarge() : error;
     }
     if (decoded.byteLength > context.maxSizeInBytes) throw context.tooLarge();
-    return decoded.byteLength === 0 ? EMPTY_BODY : decoded;
+    if (decoded.byteLength === 0) return EMPTY_BODY;
+    // The body outlives this call (caches keep it), and a single output chunk is a view of the whole
+    // chunk: one that compressed less than expected is copied out rather than keep the rest alive.
+    return decoded.buffer.byteLength > decoded.byteLength * MAX_RETAINED_RATIO ? Buffer.from(decoded) : decoded;
   });
 }
 
