@@ -211,8 +211,8 @@ function equivalentText(value: unknown, pick: (choices: number) => number): stri
   const string = (input: string): string => {
     let text = '"';
     for (const character of input) {
-      const code = character.codePointAt(0)!;
-      const units = [...character].length === 1 && character.length === 1 ? [code] : [character.charCodeAt(0), character.charCodeAt(1)];
+      // A character past U+FFFF is escaped as its two UTF-16 code units.
+      const units = character.length === 1 ? [character.charCodeAt(0)] : [character.charCodeAt(0), character.charCodeAt(1)];
       const escaped = units.map((unit) => `\\u${unit.toString(16).padStart(4, '0')}`).join('');
       const raw = JSON.stringify(character).slice(1, -1);
       text += [raw, raw, raw, escaped, escaped.toUpperCase().replaceAll('\\U', '\\u'), character === '/' ? '\\/' : raw][pick(6)];
@@ -259,7 +259,7 @@ describe('digestParsedBody: the body bytes hashed as they are when they are the 
         // Documents the reader refuses (a `__proto__` member the generator may write) have no digest to compare.
         fc.pre(!JSON.stringify(input).includes('"__proto__"'));
         const reading = readJsonDocument(body);
-        expect(digestParsedBody(reading.value, body, reading)).toBe(digestText(canonicalize(JSON.parse(text))!));
+        expect(digestParsedBody(body, reading)).toBe(digestText(canonicalize(JSON.parse(text))!));
       }),
       { numRuns: 3000 },
     );
@@ -273,7 +273,7 @@ describe('digestParsedBody: the body bytes hashed as they are when they are the 
         const body = new TextEncoder().encode(canonical);
         const reading = readJsonDocument(body);
         if (reading.canonicalTextLength !== undefined) expect(reading.canonicalTextLength).toBe(canonical.length);
-        expect(digestParsedBody(reading.value, body, reading)).toBe(digestText(canonical));
+        expect(digestParsedBody(body, reading)).toBe(digestText(canonical));
       }),
       { numRuns: 1000 },
     );
@@ -288,15 +288,15 @@ describe('digestParsedBody: the body bytes hashed as they are when they are the 
       ['{"a":100000000000000000000}', '{"a":100000000000000000001}'],
       ['{"a":"\\u001f"}', '{"a":"\\u001F"}'],
       ['{"1":true,"b":true}', '{"b":true,"1":true}'],
-      ['{"a":[1,2]}', '{"a":[1, 2]}'.replace(' ', '')],
       ['{"a":1e+21}', '{"a":1E+21}'],
     ];
     for (const [canonical, other] of cases) {
       expect(other.length).toBe(canonical.length);
       const body = new TextEncoder().encode(other);
       const reading = readJsonDocument(body);
-      expect(digestParsedBody(reading.value, body, reading)).toBe(digestText(canonicalize(JSON.parse(other))!));
-      if (other !== canonical) expect(digestParsedBody(reading.value, body, reading)).not.toBe(digestText(other));
+      expect(canonicalize(JSON.parse(other))).toBe(canonical);
+      expect(digestParsedBody(body, reading)).toBe(digestText(canonical));
+      expect(digestParsedBody(body, reading)).not.toBe(digestText(other));
     }
   });
 
@@ -304,7 +304,7 @@ describe('digestParsedBody: the body bytes hashed as they are when they are the 
     const body = new TextEncoder().encode('\uFEFF{"a":1}');
     const reading = readJsonDocument(body);
     expect(reading.canonicalTextLength).toBeUndefined();
-    expect(digestParsedBody(reading.value, body, reading)).toBe(digestText('{"a":1}'));
+    expect(digestParsedBody(body, reading)).toBe(digestText('{"a":1}'));
   });
 });
 

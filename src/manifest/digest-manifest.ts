@@ -49,21 +49,21 @@ export function canonicalJsonOfParsed(value: unknown, options: CanonicalJsonOfPa
 }
 
 /**
- * The digest of a document `JSON.parse` built from `body` (as {@link digestManifest} gives it), from
- * what reading its text found: when the text was shown to be canonical unless it is longer than the
- * canonical text, and it is not, the body's bytes are the canonical text's UTF-8 and are hashed as
- * they are. That spares copying the serialised text into one piece and encoding it, most of a big
- * manifest's digest; the serialisation itself is still needed, for its length.
+ * The digest of a document as read from `body` (what {@link digestManifest} gives for its value):
+ * when reading showed the text is canonical unless it is longer than the canonical text, and it is
+ * not, the body's bytes are the canonical text's UTF-8 and are hashed as they are. That spares
+ * copying the serialised text into one piece and encoding it, most of a big manifest's digest; the
+ * serialisation itself is still needed, for its length. `body` must be the bytes `reading` was read
+ * from, and the value must not have changed since.
  * @internal
  */
-export function digestParsedBody(value: unknown, body: Uint8Array, reading: Pick<JsonReading, 'membersInOrder' | 'canonicalTextLength'>): string {
+export function digestParsedBody(body: Uint8Array, reading: JsonReading): string {
   if (reading.canonicalTextLength !== undefined && !hasInheritedToJson()) {
     // With no `\u` escape in the text there is no lone surrogate, so this is the canonical text.
-    const text = JSON.stringify(value);
-    if (text.length === reading.canonicalTextLength) return `sha256-${createHash('sha256').update(body).digest('base64url')}`;
-    return digestText(text);
+    const text = JSON.stringify(reading.value);
+    return text.length === reading.canonicalTextLength ? sha256Digest(body) : digestText(text);
   }
-  return digestText(canonicalJsonOfParsed(value, { membersInOrder: reading.membersInOrder }));
+  return digestText(canonicalJsonOfParsed(reading.value, { membersInOrder: reading.membersInOrder }));
 }
 
 /** Whether `JSON.stringify` would call a `toJSON` that parsed objects and arrays inherit (set by some library). */
@@ -181,7 +181,11 @@ function sortedObject(value: object, depth: number, reuse: boolean): unknown {
 
 /** `sha256-<base64url>` of some text's UTF-8 bytes. */
 export function digestText(text: string): string {
-  return `sha256-${createHash('sha256').update(text, 'utf8').digest('base64url')}`;
+  return sha256Digest(text);
+}
+
+function sha256Digest(input: string | Uint8Array): string {
+  return `sha256-${createHash('sha256').update(input).digest('base64url')}`;
 }
 
 /** Digest of a whole manifest: SHA-256 over its RFC 8785 canonical form, as `sha256-<base64url>`. Used as the strong ETag. */

@@ -50,9 +50,9 @@ export function readManifestOnce(context: ClientContext, result: CachedFetchResu
   const known = reads.get(result.url);
   if (known && known.contentType === contentType && sameBytes(known.body, result.body)) return known;
   const { manifest, reading } = readManifest(context, result);
+  // First, on the value as parsed from these very bytes: that is what the reading describes.
+  const digest = digestParsedBody(result.body, reading);
   const scan = scanManifest(manifest, scanOptionsOf(context.options.trust));
-  // Before anything else can touch the parsed value: the reading's view of the text describes it as parsed.
-  const digest = digestParsedBody(manifest, result.body, reading);
   const read: ReadManifest = { body: result.body, contentType, manifest, scanFindings: scan.findings, digest };
   reads.set(result.url, read);
   return read;
