@@ -3,6 +3,7 @@ import type { ServerResponse } from 'node:http';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createClient, type Client, type ClientOptions, type ConnectTarget, type ManifestChangeEvent } from '../../src/client/index.js';
 import { json, useClientTestServers } from '../helpers/client-test-server.js';
+import { canonicalJson, digestManifest } from '../../src/manifest/digest-manifest.js';
 import { paymentsManifest, withoutTools } from '../helpers/client-manifests.js';
 import { errorOf } from '../helpers/error-of.js';
 
@@ -33,6 +34,27 @@ beforeEach(() => {
 });
 afterEach(async () => {
   await client?.close();
+});
+
+describe('the manifest digest', () => {
+  it('is the canonical digest whether the bytes served are the canonical text, pretty-printed, reordered or compressed', async () => {
+    const manifest = paymentsManifest(`${servers.a.origin}/v2`);
+    const canonical = canonicalJson(manifest);
+    const reordered = JSON.stringify(JSON.parse(canonical, (_key, value: unknown) => (value && typeof value === 'object' && !Array.isArray(value) ? Object.fromEntries(Object.entries(value).reverse()) : value)), null, 2);
+    const bodies: Array<[string, Record<string, string>, string | Buffer]> = [
+      ['canonical', {}, canonical],
+      ['pretty', {}, JSON.stringify(JSON.parse(canonical), null, 2)],
+      ['reordered', {}, reordered],
+      ['canonical, gzip', { 'content-encoding': 'gzip' }, gzipSync(canonical)],
+      ['with a byte-order mark', {}, `\uFEFF${canonical}`],
+    ];
+    for (const [label, headers, body] of bodies) {
+      servers.a.routes.set(WELL_KNOWN, (_request, response) => void response.writeHead(200, { 'content-type': 'application/ai-capabilities+json', ...headers }).end(body));
+      const service = await clientWith().discover(servers.a.origin);
+      expect(service.digest, label).toBe(digestManifest(manifest));
+      await client.close();
+    }
+  });
 });
 
 describe('discovery order', () => {
