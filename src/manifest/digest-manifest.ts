@@ -50,19 +50,15 @@ export function canonicalJsonOfParsed(value: unknown, options: CanonicalJsonOfPa
 
 /**
  * The digest of a document as read from `body` (what {@link digestManifest} gives for its value):
- * when reading showed the text is canonical unless it is longer than the canonical text, and it is
- * not, the body's bytes are the canonical text's UTF-8 and are hashed as they are. That spares
- * copying the serialised text into one piece and encoding it, most of a big manifest's digest; the
- * serialisation itself is still needed, for its length. `body` must be the bytes `reading` was read
- * from, and the value must not have changed since.
+ * when reading showed the text is the canonical text, the body's bytes are the canonical text's
+ * UTF-8 and are hashed as they are, with no serialisation at all. Otherwise the value is serialised
+ * canonically and that text hashed. `body` must be the bytes `reading` was read from, and the value
+ * must not have changed since.
  * @internal
  */
 export function digestParsedBody(body: Uint8Array, reading: JsonReading): string {
-  if (reading.canonicalTextLength !== undefined && !hasInheritedToJson()) {
-    // With no `\u` escape in the text there is no lone surrogate, so this is the canonical text.
-    const text = JSON.stringify(reading.value);
-    return text.length === reading.canonicalTextLength ? sha256Digest(body) : digestText(text);
-  }
+  // An inherited `toJSON` would make the canonical text of the value something else than its data.
+  if (reading.textIsCanonical && !hasInheritedToJson()) return sha256Digest(body);
   return digestText(canonicalJsonOfParsed(reading.value, { membersInOrder: reading.membersInOrder }));
 }
 

@@ -69,14 +69,22 @@ describe('parseJsonFast', () => {
   });
 
   it('says whether every object lists its members in canonical order, and when the text is the canonical one', () => {
-    expect(parseJsonFast('{"a":{"x":1,"y":[{"b":2,"c":3}]},"b":true}', 64)).toMatchObject({ membersInOrder: true, canonicalTextLength: 42 });
+    expect(parseJsonFast('{"a":{"x":1,"y":[{"b":2,"c":3}]},"b":true}', 64)).toMatchObject({ membersInOrder: true, textIsCanonical: true });
+    // Every kind of token, empty containers and two-character escapes (the canonical text writes them so).
+    expect(parseJsonFast('{"a":[true,false,null,{},[],"",-1.5,0],"b":"x\\ny\\"z\\\\"}', 64)).toMatchObject({ textIsCanonical: true });
+    // A `u` or a `/` after an escaped backslash is text, not a `\u` or `\/` escape.
+    expect(parseJsonFast('{"a":"C:\\\\users\\\\/x"}', 64)).toMatchObject({ value: { a: 'C:\\users\\/x' }, textIsCanonical: true });
+    // In order, but longer than the canonical text somewhere: a space, `\/`, `-0`, a trailing zero, `.0`.
+    for (const text of ['{"a": 1}', '{"a":[1 ]}', '{"a":"\\/"}', '{"a":-0}', '{"a":1.50}', '{"a":2.0}', '{"a":"b"} ']) {
+      expect(parseJsonFast(text, 64)).toMatchObject({ membersInOrder: true, textIsCanonical: false });
+    }
     // One object out of order, deep inside, is enough.
-    expect(parseJsonFast('{"a":{"x":1,"y":[{"c":2,"b":3}]},"b":true}', 64)).toMatchObject({ membersInOrder: false, canonicalTextLength: undefined });
+    expect(parseJsonFast('{"a":{"x":1,"y":[{"c":2,"b":3}]},"b":true}', 64)).toMatchObject({ membersInOrder: false, textIsCanonical: false });
     // In order, but not vouched for: an escape, an exponent, digits past a double's, an array index beside another member.
     for (const text of ['{"a":"\\u0041"}', '{"a":1e2}', '{"a":[0, 1E-7]}', '{"a":12345678901234567890}', '{"a":0.1234567890123456}', '{"0":1,"a":2}']) {
-      expect(parseJsonFast(text, 64)).toMatchObject({ membersInOrder: true, canonicalTextLength: undefined });
+      expect(parseJsonFast(text, 64)).toMatchObject({ membersInOrder: true, textIsCanonical: false });
     }
-    expect(parseJsonFast('{"0":{"1":2},"a":[1.5,-3,123456789012.345]}', 64)).toMatchObject({ canonicalTextLength: undefined });
-    expect(parseJsonFast('{"a":{"1":2},"b":[1.5,-3,123456789012.345]}', 64)).toMatchObject({ canonicalTextLength: 43 });
+    expect(parseJsonFast('{"0":{"1":2},"a":[1.5,-3,123456789012.345]}', 64)).toMatchObject({ textIsCanonical: false });
+    expect(parseJsonFast('{"a":{"1":2},"b":[1.5,-3,123456789012.345]}', 64)).toMatchObject({ textIsCanonical: true });
   });
 });

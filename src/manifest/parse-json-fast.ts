@@ -10,11 +10,11 @@ export interface JsonReading {
   */
   membersInOrder: boolean;
   /**
-  Set when the text itself is the value's canonical text exactly when it is this long (it is then
-  `text.length`): members in order and written in that order, no `\u` escape, and no number the
-  text could write in another form of the same length (see {@link canonicalTextLength}).
+  True when the text is exactly the value's canonical text (RFC 8785): members in order and written in
+  that order, no insignificant whitespace, strings and numbers in their canonical forms (see
+  {@link textIsCanonical}). Its UTF-8 bytes are then the canonical bytes, to be hashed as they are.
   */
-  canonicalTextLength: number | undefined;
+  textIsCanonical: boolean;
 }
 
 /**
@@ -38,23 +38,42 @@ export function parseJsonFast(text: string, maxDepth: number, decodedFromUtf8 = 
   }
   const walk = new ValueWalk(maxDepth, mayHoldSurrogate(text, decodedFromUtf8));
   if (!walk.visit(value, 0) || walk.keys !== countMembers(text, walk.colonsInStrings)) return undefined;
-  return { value, membersInOrder: walk.membersInOrder, canonicalTextLength: canonicalTextLength(text, value, walk) };
+  return { value, membersInOrder: walk.membersInOrder, textIsCanonical: textIsCanonical(text, value, walk) };
 }
 
 /**
- * The length at which the text is the canonical text of its value, if there is one. For the same
+ * Whether the text is the canonical text of its value, without serialising the value. For the same
  * value and member order, every token of another text is at least as long as the canonical one and
  * only as long when it is the same, except in four cases this rules out: a `\u` escape (hex digits in
  * either case), a number written with an exponent (`1e2` for `100`), a number whose canonical form
  * has more digits than a double keeps exactly (other digits of the same length round to it), and an
  * array-index member name beside others (engines list it first whatever the text's order). Spaces
  * between tokens only add length. So the text is canonical exactly when it is as long as the
- * canonical text, which `JSON.stringify` gives without a comparison of the two.
+ * canonical text, whose length the walk adds up as it goes: every string as it is plus its quotes,
+ * every number in its shortest form, and the punctuation. Without `\u` every escape in the text is
+ * two characters, and all but `\/` (which the canonical text never has) stand for one character that
+ * the canonical text escapes the same way, so the escapes are counted in the text (one search per
+ * backslash, not a pass over every character).
  */
-function canonicalTextLength(text: string, value: unknown, walk: ValueWalk): number | undefined {
-  if (!walk.canonicalCandidate || typeof value !== 'object' || value === null || text.includes('\\u')) return undefined;
-  if (walk.numbers > 0 && EXPONENT_NUMBER.test(text)) return undefined;
-  return text.length;
+function textIsCanonical(text: string, value: unknown, walk: ValueWalk): boolean {
+  if (!walk.canonicalCandidate || typeof value !== 'object' || value === null) return false;
+  if (walk.numbers > 0 && EXPONENT_NUMBER.test(text)) return false;
+  return walk.canonicalLength + canonicalEscapes(text) === text.length;
+}
+
+/**
+ * The escapes of the text, each a backslash and one character, or `NaN` at the first `\u` escape
+ * (which this cannot vouch for) or `\/` (which the canonical text writes as a plain `/`). Only the
+ * escapes' own backslashes are visited: the `u` or `/` after an escaped backslash (`\\u`) is text.
+ */
+function canonicalEscapes(text: string): number {
+  let count = 0;
+  for (let index = text.indexOf('\\'); index !== -1; index = text.indexOf('\\', index + 2)) {
+    const escaped = text.charCodeAt(index + 1);
+    if (escaped === 0x75 || escaped === 0x2f) return Number.NaN;
+    count++;
+  }
+  return count;
 }
 
 // A number token with an exponent: one after the character that can precede a value (false alarms
@@ -81,7 +100,7 @@ function mayHoldSurrogate(text: string, decodedFromUtf8: boolean): boolean {
 const ESCAPE = /\\[\s\S]/g;
 const STRING = /"[^"]*"/g;
 
-/** One pass over a parsed value: the strict parser's checks, what the member count needs, and the form checks of {@link canonicalTextLength}. */
+/** One pass over a parsed value: the strict parser's checks, what the member count needs, and the canonical length and form checks of {@link textIsCanonical}. */
 class ValueWalk {
   /** Keys of every object. */
   keys = 0;
@@ -93,6 +112,8 @@ class ValueWalk {
   membersInOrder = true;
   /** Members in order, no array-index name beside others, and only numbers whose canonical form no other text of its length reaches. */
   canonicalCandidate = true;
+  /** Length of the canonical text of what was visited, escapes in strings left out (see {@link textIsCanonical}). */
+  canonicalLength = 0;
 
   constructor(
     private readonly maxDepth: number,
@@ -103,9 +124,15 @@ class ValueWalk {
   visit(value: unknown, depth: number): boolean {
     if (typeof value === 'string') return this.visitString(value);
     if (typeof value === 'number') return this.visitNumber(value);
-    if (typeof value !== 'object' || value === null) return true;
+    if (typeof value !== 'object' || value === null) {
+      // `true` and `null` are four characters, `false` five.
+      this.canonicalLength += value === false ? 5 : 4;
+      return true;
+    }
     if (depth + 1 > this.maxDepth) return false;
     if (Array.isArray(value)) {
+      // Brackets and the commas between items.
+      this.canonicalLength += value.length === 0 ? 2 : value.length + 1;
       for (let index = 0; index < value.length; index++) if (!this.visit(value[index], depth + 1)) return false;
       return true;
     }
@@ -114,8 +141,11 @@ class ValueWalk {
     let indexKeys = false;
     // `for…in` over a fresh JSON.parse object walks its own keys (inherited enumerable ones would only
     // make the count disagree, which sends the text to the strict parser).
+    // Braces; each member adds its colon and, after the first, a comma.
+    this.canonicalLength += 2;
     for (const key in record) {
       this.keys++;
+      this.canonicalLength += previous === undefined ? 1 : 2;
       if (key === '__proto__' || !this.visitString(key)) return false;
       if (previous !== undefined) {
         if (previous > key) this.membersInOrder = this.canonicalCandidate = false;
@@ -134,12 +164,15 @@ class ValueWalk {
   private visitNumber(value: number): boolean {
     if (!Number.isFinite(value)) return false;
     this.numbers++;
+    const shortest = String(value);
+    this.canonicalLength += shortest.length;
     // A safe integer is written one way in plain digits (`-0` and `5.0` are longer than `0` and `5`).
-    if (this.canonicalCandidate && !Number.isSafeInteger(value)) this.canonicalCandidate = !Number.isInteger(value) && hasExactDigits(String(value));
+    if (this.canonicalCandidate && !Number.isSafeInteger(value)) this.canonicalCandidate = !Number.isInteger(value) && hasExactDigits(shortest);
     return true;
   }
 
   private visitString(text: string): boolean {
+    this.canonicalLength += text.length + 2;
     for (let index = text.indexOf(':'); index !== -1; index = text.indexOf(':', index + 1)) this.colonsInStrings++;
     // ES2024 (Node 20); the project's `lib` is ES2023.
     return !this.checkStrings || (text as string & { isWellFormed(): boolean }).isWellFormed();

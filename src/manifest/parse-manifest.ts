@@ -77,8 +77,8 @@ export function readJsonDocument(input: string | Uint8Array, options: ParseJsonO
   // Valid documents (nearly all) are read by the engine's own parser and checked on its output; a
   // problem anywhere sends the text through the strict parser, which names it.
   const fast = parseJsonFast(text, maxDepth, decodedFromUtf8);
-  if (fast === undefined) return { value: new StrictJsonParser(text, maxDepth).parseDocument(), membersInOrder: false, canonicalTextLength: undefined };
-  return withMark ? { ...fast, canonicalTextLength: undefined } : fast;
+  if (fast === undefined) return { value: new StrictJsonParser(text, maxDepth).parseDocument(), membersInOrder: false, textIsCanonical: false };
+  return withMark ? { ...fast, textIsCanonical: false } : fast;
 }
 
 function tooLarge(maxSizeInBytes: number): ManifestParseError {

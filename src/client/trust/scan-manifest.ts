@@ -80,9 +80,25 @@ const PLAIN_TEXT = /^[\x20-\x7e\t\n]*$/;
 // Which rules each literal can trigger, as a bit set over INSTRUCTION_RULES.
 const RULES_BY_LITERAL = new Map<string, number>();
 for (const [index, rule] of INSTRUCTION_RULES.entries()) for (const literal of rule.literals) RULES_BY_LITERAL.set(literal, (RULES_BY_LITERAL.get(literal) ?? 0) | (1 << index));
-// Any literal of any rule, case-insensitively (`/i` without `u` folds ASCII letters only, so a match
-// lower-cased is the literal itself).
-const INSTRUCTION_TRIGGER = new RegExp([...RULES_BY_LITERAL.keys()].map(escapeRegExp).join('|'), 'gi');
+// One-character literals (`@`) are found by a native `includes` of their own: in the expression they
+// would make the shortest match one character, which stops the engine from skipping ahead.
+const SINGLE_CHARACTERS = [...RULES_BY_LITERAL].filter(([literal]) => literal.length === 1);
+// Any longer literal, case-insensitively (`/i` without `u` folds ASCII letters only, so a match
+// lower-cased is the literal itself), written as one alternation per first character: the engine then
+// tries one branch per position instead of every literal.
+const INSTRUCTION_TRIGGER = new RegExp(alternationByFirstCharacter([...RULES_BY_LITERAL.keys()].filter((literal) => literal.length > 1)), 'gi');
+
+/** `a(?:bc|d)|x(?:yz)` for `abc`, `ad`, `xyz`: the same matches as the plain alternation when no literal begins another. */
+function alternationByFirstCharacter(literals: readonly string[]): string {
+  const rests = new Map<string, string[]>();
+  for (const literal of literals) {
+    const first = literal[0]!;
+    const list = rests.get(first);
+    if (list === undefined) rests.set(first, [literal.slice(1)]);
+    else list.push(literal.slice(1));
+  }
+  return [...rests].map(([first, rest]) => `${escapeRegExp(first)}(?:${rest.map(escapeRegExp).join('|')})`).join('|');
+}
 
 /**
  * The rules whose literals occur in the text, as a bit set: one search for all literals, then only
@@ -92,6 +108,7 @@ const INSTRUCTION_TRIGGER = new RegExp([...RULES_BY_LITERAL.keys()].map(escapeRe
  */
 function rulesTriggeredBy(text: string): number {
   let rules = 0;
+  for (const [character, bits] of SINGLE_CHARACTERS) if (text.includes(character)) rules |= bits;
   INSTRUCTION_TRIGGER.lastIndex = 0;
   for (let match = INSTRUCTION_TRIGGER.exec(text); match !== null; match = INSTRUCTION_TRIGGER.exec(text)) {
     rules |= RULES_BY_LITERAL.get(match[0].toLowerCase())!;
