@@ -8,11 +8,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { performance } from 'node:perf_hooks';
+import { request } from 'undici';
+import { WELL_KNOWN_PATH } from 'aicap';
 import { describeMachine, loadAverage, packageVersions } from './lib/environment.js';
 import { round } from './lib/measure.js';
 import { assessTargets, renderReadmeHeadline, renderResults } from './lib/render-results.js';
 import { startServerProcess } from './lib/start-server-process.js';
 import { benchmarkCall } from './sections/call.js';
+import { benchmarkChecks, ceilingsOf } from './sections/checks.js';
 import { benchmarkColdDiscovery } from './sections/discovery.js';
 import { benchmarkGenerator } from './sections/generator.js';
 import { benchmarkRevalidation } from './sections/revalidation.js';
@@ -31,7 +34,9 @@ export const SETTINGS = {
   discovery: { warmupIterations: 30, iterations: 400, maxTimeInMs: 25_000 },
   revalidation: { warmupIterations: 100, iterations: 1500, maxTimeInMs: 15_000 },
   call: { warmupIterations: 200, iterations: 2000, maxTimeInMs: 20_000 },
+  checks: { warmupIterations: 50, iterations: 400, maxTimeInMs: 4_000 },
   scale: {
+    checks: { warmupIterations: 3, iterations: 30, maxTimeInMs: 6_000 },
     discovery: { warmupIterations: 2, iterations: 40, minIterations: 5, maxTimeInMs: 12_000 },
     revalidation: { warmupIterations: 5, iterations: 300, minIterations: 10, maxTimeInMs: 6_000 },
   },
@@ -41,7 +46,7 @@ export const SETTINGS = {
 };
 if (QUICK) {
   const tiny = { warmupIterations: 1, iterations: 3, minIterations: 3, maxTimeInMs: 1 };
-  Object.assign(SETTINGS, { discovery: tiny, revalidation: tiny, call: tiny, scale: { discovery: tiny, revalidation: tiny }, serve: { connections: 2, warmupInSeconds: 0.2, rounds: 2, burstInSeconds: 0.2 } });
+  Object.assign(SETTINGS, { discovery: tiny, revalidation: tiny, call: tiny, checks: tiny, scale: { checks: tiny, discovery: tiny, revalidation: tiny }, serve: { connections: 2, warmupInSeconds: 0.2, rounds: 2, burstInSeconds: 0.2 } });
 }
 const METHOD = [
   'Servers run in child processes, clients and autocannon in the parent, so neither shares a thread or a heap with the other.',
@@ -62,7 +67,7 @@ async function main() {
   log(`aicap benchmarks: load average ${atStart} on ${describeMachine().cores} cores.`);
 
   const servers = await startServerProcess('latency');
-  let discovery, revalidation, call;
+  let discovery, revalidation, call, checks;
   const { origins } = servers;
   const mcpOrigins = (prefix) => Object.fromEntries(Object.entries(origins).filter(([name]) => name.startsWith(prefix)).map(([name, origin]) => [name.slice(prefix.length), origin]));
   try {
@@ -75,6 +80,9 @@ async function main() {
       servedBy: { aicap: 'payments', mcp: (key) => `mcp${key}` },
       iterations: SETTINGS.discovery,
     });
+    const served = await request(`${origins.payments}${WELL_KNOWN_PATH}`);
+    checks = benchmarkChecks(Buffer.from(await served.body.arrayBuffer()), SETTINGS.checks);
+    checks.ceilings = ceilingsOf(discovery, checks);
     log('2/7 revalidation (Payments)…');
     revalidation = await benchmarkRevalidation({
       revalidateOrigin: origins.revalidate,
@@ -107,9 +115,10 @@ async function main() {
     packages: packageVersions(),
     settings: SETTINGS,
     method: METHOD,
-    ratios: headlineRatios({ discovery, revalidation, call, scale, serve }),
+    ratios: headlineRatios({ discovery, checks, revalidation, call, scale, serve }),
     targets: [],
     discovery,
+    checks,
     revalidation,
     call,
     scale,
@@ -137,7 +146,7 @@ async function main() {
 }
 
 /** The issue's target keys, each a `{ median, p25, p75, against }`; missing sections leave a key out. */
-function headlineRatios({ discovery, revalidation, call, scale, serve }) {
+function headlineRatios({ discovery, checks, revalidation, call, scale, serve }) {
   const github = scale.rows?.find((row) => row.name === 'github');
   const kubernetes = scale.rows?.find((row) => row.name === 'kubernetes');
   return {
@@ -154,6 +163,9 @@ function headlineRatios({ discovery, revalidation, call, scale, serve }) {
           kubernetes_discovery_rss_mib: { median: kubernetes.wholeProcess.peakRssInMiB, rounds: kubernetes.wholeProcess.runs, against: 'peak RSS of that process, Node included' },
         }
       : {}),
+    discovery_cold_vs_floor_least: checks.ceilings.versusFloorAtLeast,
+    discovery_cold_vs_mcp_most: checks.ceilings.versusMcpAtMost,
+    ...(github ? { big_discovery_cold_vs_mcp_most: github.checks.ceilings.versusMcpAtMost } : {}),
     revalidation_vs_mcp: revalidation.versusMcp,
     call_vs_mcp: call.versusMcp,
     serve_express_floor_vs_mcp: serve.expressFloorVersusMcp,

@@ -14,6 +14,9 @@ export const RATIO_TARGETS = {
   serve_vs_mcp: { label: 'Express manifest route requests/s ÷ fastest MCP `tools/list` requests/s', minimum: 5 },
   kubernetes_discovery_cold_ms: { label: 'Kubernetes cold discovery in a fresh process, ms', maximum: 1000 },
   kubernetes_discovery_rss_mib: { label: 'Kubernetes cold discovery, peak RSS of the process, MiB', maximum: 300 },
+  discovery_cold_vs_floor_least: { label: '(floor + the checks\' median) ÷ floor, Payments: the least `discovery_cold_vs_floor` can be while every check runs (ratio of medians)' },
+  discovery_cold_vs_mcp_most: { label: 'fastest MCP `connect` + `listTools` ÷ (floor + the checks\' median), Payments: the most `discovery_cold_vs_mcp` can be while every check runs (ratio of medians)' },
+  big_discovery_cold_vs_mcp_most: { label: 'fastest MCP `connect` + `listTools` ÷ (floor + the checks\' median), GitHub: the most `big_discovery_cold_vs_mcp` can be while every check runs (ratio of medians)' },
   revalidation_vs_mcp: { label: 'MCP second `listTools` time ÷ aicap 304 revalidation time, Payments' },
   call_vs_mcp: { label: 'MCP `callTool` time ÷ aicap `client.call` time, Payments' },
   serve_express_floor_vs_mcp: { label: 'Express floor (one `app.use` writing the same answer) requests/s ÷ fastest MCP `tools/list` requests/s: the most `serve_vs_mcp` can be' },
@@ -107,7 +110,11 @@ export function renderResults(results) {
     '',
     ...scaleSection(results.scale),
     '',
-    '## 5. Serving throughput',
+    '## 5. What the checks cost',
+    '',
+    ...checksSection(results),
+    '',
+    '## 6. Serving throughput',
     '',
     `autocannon, ${results.serve.settings.connections} connections, 127.0.0.1; ${results.serve.settings.rounds} interleaved rounds of ${results.serve.settings.burstInSeconds} s per target (every other round in reverse order, so a drift in load does not always favour the same side of a pair) after a ${results.serve.settings.warmupInSeconds} s warm-up; requests/s and latencies are medians over the rounds.`,
     '',
@@ -119,11 +126,11 @@ export function renderResults(results) {
     '|---|---:|',
     ...results.serve.perFramework.map((entry) => `| ${entry.framework} | ${entry.ratio.median.toFixed(2)} (${entry.ratio.p25.toFixed(2)}–${entry.ratio.p75.toFixed(2)}) |`),
     '',
-    '## 6. Generator (largest corpus descriptions)',
+    '## 7. Generator (largest corpus descriptions)',
     '',
     ...generatorSection(results.generator),
     '',
-    '## 7. Tokens of the tool list (`o200k_base`) and selection cost',
+    '## 8. Tokens of the tool list (`o200k_base`) and selection cost',
     '',
     ...tokensSection(results.tokens),
     '',
@@ -137,11 +144,11 @@ export function renderResults(results) {
 function readingOf(results) {
   const lines = [];
   const [aicap, floor] = results.discovery.rows;
-  lines.push(`Payments cold discovery: aicap ${aicap.medianInMs.toFixed(3)} ms, the floor ${floor.medianInMs.toFixed(3)} ms; the difference (${(aicap.medianInMs - floor.medianInMs).toFixed(3)} ms) is the client's own work: preparing and guarding the request, decoding, the strict parse, validation, the poisoning scan, the digest, caching and registering the service.`);
+  lines.push(`Payments cold discovery: aicap ${aicap.medianInMs.toFixed(3)} ms, the floor ${floor.medianInMs.toFixed(3)} ms; the difference (${(aicap.medianInMs - floor.medianInMs).toFixed(3)} ms) is the client's own work: preparing and guarding the request, decoding, the strict parse, validation, the poisoning scan, the digest, caching and registering the service.${results.checks ? ` The checks among them take ${results.checks.checksInMs.median.toFixed(3)} ms on warm code (section 5).` : ''}`);
   const [revalidated, floor304, cached] = results.revalidation.rows;
   lines.push(`A 304 revalidation takes ${revalidated.medianInMs.toFixed(3)} ms against the floor's ${floor304.medianInMs.toFixed(3)} ms; within max-age a discovery sends no request and takes ${cached.medianInMs.toFixed(3)} ms.`);
   for (const row of results.scale.rows ?? []) {
-    lines.push(`${row.label}: ${row.tools} tools, ${kib(row.manifestBytes)} compact (${kib(row.wire.gzip.bytes)} gzip, ${kib(row.wire.br.bytes)} br on the wire; MCP's \`tools/list\` answer ${kib(row.wire.mcpToolsList.bytes)}); cold discovery ${row.cold.aicapMedianInMs.toFixed(1)} ms, ${comparedWithMcp(row.cold.versusMcp.median)}.`);
+    lines.push(`${row.label}: ${row.tools} tools, ${kib(row.manifestBytes)} compact (${kib(row.wire.gzip.bytes)} gzip, ${kib(row.wire.br.bytes)} br on the wire; MCP's \`tools/list\` answer ${kib(row.wire.mcpToolsList.bytes)}); cold discovery ${row.cold.aicapMedianInMs.toFixed(1)} ms, ${comparedWithMcp(row.cold.versusMcp.median)}.${row.checks ? ` Its checks alone take ${row.checks.checksInMs.median.toFixed(1)} ms (the poisoning scan ${row.checks.phases.find((phase) => phase.key === 'scanInMs').median.toFixed(1)}); the floor plus the checks is ${comparedWithMcp(row.checks.ceilings.versusMcpAtMost.median)}.` : ''}`);
   }
   return lines;
 }
@@ -178,6 +185,28 @@ function scaleSection(scale) {
     if (row.wholeProcess) lines.push('', `Whole process (median of ${row.wholeProcess.runs}): one cold discovery ${row.wholeProcess.discoveryInMs} ms, peak RSS ${row.wholeProcess.peakRssInMiB} MiB (Node and the loaded modules alone: ${row.wholeProcess.baselineRssInMiB} MiB).`);
   }
   return lines;
+}
+
+/** The checks of a cold discovery phase by phase (sections/checks.js), Payments and each big API side by side, and what they leave reachable. */
+function checksSection(results) {
+  const columns = [{ label: 'Payments', cold: results.discovery, checks: results.checks }, ...(results.scale.rows ?? []).map((row) => ({ label: row.label, cold: row.cold, checks: row.checks }))];
+  const cell = (spread) => `${spread.median.toFixed(3)} (${spread.p25.toFixed(3)}–${spread.p75.toFixed(3)})`;
+  const row = (label, format) => `| ${label} | ${columns.map(format).join(' | ')} |`;
+  const [first] = columns;
+  return [
+    `The client's own functions in the order a cold discovery runs them, in the bench process on warm code, each round on a fresh copy of the served bytes (${first.checks.rounds} rounds for Payments, ${columns.slice(1).map((column) => column.checks.rounds).join(', ') || 'none'} for the big APIs); median (p25–p75) ms. The floor plus the checks is about the fastest a cold discovery can be while it keeps every check (warm code makes the checks a little cheaper here than inside a discovery); the last two rows divide by it, ratios of medians, with the measured ratio in brackets.`,
+    '',
+    `| phase | ${columns.map((column) => column.label).join(' | ')} |`,
+    `|---|${columns.map(() => '---:').join('|')}|`,
+    ...first.checks.phases.map((phase, index) => row(phase.label, (column) => cell(column.checks.phases[index]))),
+    row('**checks, total** (all but the first row)', (column) => `**${cell(column.checks.checksInMs)}**`),
+    row('floor, cold (network, decode, `JSON.parse`)', (column) => column.cold.rows[1].medianInMs.toFixed(3)),
+    row('floor + checks', (column) => column.checks.ceilings.leastInMs.toFixed(3)),
+    row('aicap cold discovery, measured', (column) => column.cold.aicapMedianInMs.toFixed(3)),
+    row('fastest MCP `connect` + `listTools`', (column) => (column.cold.rows.find((entry) => entry.name === column.cold.versusMcp.against)?.medianInMs ?? Number.NaN).toFixed(3)),
+    row('fastest MCP ÷ (floor + checks): the most cold vs MCP can reach (measured)', (column) => `${column.checks.ceilings.versusMcpAtMost.median.toFixed(2)} (${column.cold.versusMcp.median.toFixed(2)})`),
+    row('(floor + checks) ÷ floor: the least cold vs floor can reach (measured)', (column) => `${column.checks.ceilings.versusFloorAtLeast.median.toFixed(2)} (${column.cold.versusFloor.median.toFixed(2)})`),
+  ];
 }
 
 function generatorSection(generator) {

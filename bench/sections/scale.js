@@ -3,8 +3,9 @@
 // rebound to the server's origin, as `aicap serve` does) beside MCP servers listing the same tools
 // (what a client's catalog exports for MCP) in the SDK's four modes. Per API: bytes on the wire
 // (identity, gzip, br, and MCP's `tools/list` answer), cold discovery against the floor and the
-// fastest MCP mode, revalidation (304), a cache hit within max-age, and the first tool selection on a
-// fresh catalog (index build included). Kubernetes also gets a whole-process figure: one cold
+// fastest MCP mode, what the client's checks cost on those bytes (sections/checks.js), revalidation
+// (304), a cache hit within max-age, and the first tool selection on a fresh catalog (index build
+// included). Kubernetes also gets a whole-process figure: one cold
 // discovery in a fresh Node process, its wall time and peak RSS.
 import { execFile } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -20,6 +21,7 @@ import { selectTools } from 'aicap/tools';
 import { medianOf, round } from '../lib/measure.js';
 import { mcpToolsOf } from '../lib/mcp-payments-app.js';
 import { startServerProcess } from '../lib/start-server-process.js';
+import { benchmarkChecks, ceilingsOf } from './checks.js';
 import { benchmarkColdDiscovery } from './discovery.js';
 import { benchmarkRevalidation } from './revalidation.js';
 
@@ -33,7 +35,7 @@ export const SCALE_APIS = [
 ];
 const WHOLE_PROCESS_RUNS = 3;
 
-/** @param {{ discovery: object, revalidation: object }} iterations */
+/** @param {{ discovery: object, revalidation: object, checks: object }} iterations */
 export async function benchmarkScale(iterations) {
   if (!existsSync(new URL(SCALE_APIS[0].file, CORPUS))) return { pending: `The shared corpus (${CORPUS.pathname}) is not on this machine.` };
   const directory = mkdtempSync(join(tmpdir(), 'aicap-bench-scale-'));
@@ -68,6 +70,9 @@ async function measureApi(api, servers, iterations) {
   const mcpOrigins = Object.fromEntries(Object.entries(origins).filter(([name]) => name.startsWith(`${api.name}Mcp`)).map(([name, origin]) => [name.slice(`${api.name}Mcp`.length), origin]));
   const wire = await bytesOnTheWire(origins[api.name], mcpOrigins.StatelessJson);
   const cold = await benchmarkColdDiscovery({ origin: origins[api.name], mcpOrigins, toolCount: api.manifest.tools.length, mcpToolCount: api.mcpToolCount, iterations: iterations.discovery });
+  const served = await request(`${origins[api.name]}${WELL_KNOWN_PATH}`, { headers: { accept: MANIFEST_MEDIA_TYPE } });
+  const checks = benchmarkChecks(Buffer.from(await served.body.arrayBuffer()), iterations.checks);
+  checks.ceilings = ceilingsOf(cold, checks);
   const revalidation = await benchmarkRevalidation({
     revalidateOrigin: origins[`${api.name}Revalidate`],
     freshOrigin: origins[api.name],
@@ -87,6 +92,7 @@ async function measureApi(api, servers, iterations) {
     manifestBytes: api.manifestBytes,
     wire,
     cold,
+    checks,
     revalidation,
     selection,
     ...(wholeProcess ? { wholeProcess } : {}),
