@@ -144,7 +144,7 @@ export function renderResults(results) {
 function readingOf(results) {
   const lines = [];
   const [aicap, floor] = results.discovery.rows;
-  lines.push(`Payments cold discovery: aicap ${aicap.medianInMs.toFixed(3)} ms, the floor ${floor.medianInMs.toFixed(3)} ms; the difference (${(aicap.medianInMs - floor.medianInMs).toFixed(3)} ms) is the client's own work: preparing and guarding the request, decoding, the strict parse, validation, the poisoning scan, the digest, caching and registering the service.${results.checks ? ` The checks among them take ${results.checks.checksInMs.median.toFixed(3)} ms on warm code (section 5).` : ''}`);
+  lines.push(`Payments cold discovery: aicap ${aicap.medianInMs.toFixed(3)} ms, the floor ${floor.medianInMs.toFixed(3)} ms; the difference (${(aicap.medianInMs - floor.medianInMs).toFixed(3)} ms) is the client's own work: preparing and guarding the request, decoding, the strict parse, validation, the poisoning scan, the digest, caching and registering the service.${results.checks ? ` The checks among them take ${results.checks.checksInMs.median.toFixed(3)} ms on warm code ("What the checks cost" in bench/RESULTS.md).` : ''}`);
   const [revalidated, floor304, cached] = results.revalidation.rows;
   lines.push(`A 304 revalidation takes ${revalidated.medianInMs.toFixed(3)} ms against the floor's ${floor304.medianInMs.toFixed(3)} ms; within max-age a discovery sends no request and takes ${cached.medianInMs.toFixed(3)} ms.`);
   for (const row of results.scale.rows ?? []) {
@@ -194,7 +194,7 @@ function checksSection(results) {
   const row = (label, format) => `| ${label} | ${columns.map(format).join(' | ')} |`;
   const [first] = columns;
   return [
-    `The client's own functions in the order a cold discovery runs them, in the bench process on warm code, each round on a fresh copy of the served bytes (${first.checks.rounds} rounds for Payments, ${columns.slice(1).map((column) => column.checks.rounds).join(', ') || 'none'} for the big APIs); median (p25–p75) ms. The floor plus the checks is about the fastest a cold discovery can be while it keeps every check (warm code makes the checks a little cheaper here than inside a discovery); the last two rows divide by it, ratios of medians, with the measured ratio in brackets.`,
+    `The client's own functions in the order a cold discovery runs them, in the bench process on warm code, each round on a fresh copy of the served bytes (${first.checks.rounds} rounds for Payments, ${columns.slice(1).map((column) => column.checks.rounds).join(', ') || 'none'} for the big APIs); median (p25–p75) ms. The floor plus the checks is about the fastest a cold discovery can be while it keeps every check; the last two rows divide by it (ratios of medians, the measured ratio in brackets). Warm code makes the checks cheaper here than inside a discovery, which meets them with cold caches after the network wait: by little on a big manifest, by a multiple on a small one.`,
     '',
     `| phase | ${columns.map((column) => column.label).join(' | ')} |`,
     `|---|${columns.map(() => '---:').join('|')}|`,
