@@ -47,8 +47,9 @@ export function parseJsonDocument(input: string | Uint8Array, options: ParseJson
 }
 
 /**
- * {@link parseJsonDocument}, with what the fast reader saw of the text's form (nothing when the
- * strict parser read it, or when a byte-order mark was stripped: the text is then not the input).
+ * {@link parseJsonDocument}, with what the fast reader saw of the text's form. Both flags are false
+ * when the strict parser read it, and `textIsCanonical` is when a byte-order mark was stripped (the
+ * bytes are then not the text that was read).
  * @internal
  */
 export function readJsonDocument(input: string | Uint8Array, options: ParseJsonOptions = {}): JsonReading {
