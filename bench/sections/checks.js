@@ -21,7 +21,7 @@ const PHASES = [
 
 /**
  * @param {Uint8Array} bytes The manifest as served (identity coding).
- * @param {{ warmupIterations: number, iterations: number, maxTimeInMs: number }} iterations
+ * @param {{ warmupIterations: number, iterations: number, minIterations?: number, maxTimeInMs: number }} iterations Untimed rounds, then timed ones until `iterations` are done or `maxTimeInMs` has passed (at least `minIterations`, default 5).
  * @returns {{ phases: Array<{ key: string, label: string, median: number, p25: number, p75: number }>, checksInMs: { median: number, p25: number, p75: number, rounds: number }, rounds: number }}
  */
 export function benchmarkChecks(bytes, iterations) {
@@ -55,7 +55,8 @@ export function benchmarkChecks(bytes, iterations) {
   };
   for (let index = 0; index < iterations.warmupIterations; index++) once(false);
   const deadline = performance.now() + iterations.maxTimeInMs;
-  for (let index = 0; index < iterations.iterations && (index < 5 || performance.now() < deadline); index++) once(true);
+  const minIterations = iterations.minIterations ?? Math.min(5, iterations.iterations);
+  for (let index = 0; index < iterations.iterations && (index < minIterations || performance.now() < deadline); index++) once(true);
   return {
     rounds: samples.checksInMs.length,
     phases: PHASES.map((phase) => ({ key: phase.key, label: phase.label, ...spreadOf(samples[phase.key]) })),
