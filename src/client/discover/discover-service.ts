@@ -4,7 +4,7 @@ import { HTTPError } from '../../errors/http-error.js';
 import { MANIFEST_MEDIA_TYPE, WELL_KNOWN_PATH, type Manifest } from '../../manifest/manifest-v0.js';
 import { fetchWithCache, type CachedFetchResult, type ManifestRequest } from '../cache/fetch-with-cache.js';
 import type { ClientContext } from '../client-context.js';
-import type { DiscoveredService, OriginCredentials } from '../client-types.js';
+import type { DiscoveredService, OriginCredentials, TrustFinding } from '../client-types.js';
 import { DiscoveryError, type DiscoveryAttempt } from '../errors/discovery-error.js';
 import { redactUrl } from '../redact-url.js';
 import { checkOriginBinding } from '../trust/check-origin-binding.js';
@@ -19,6 +19,9 @@ export interface DiscoverOptions {
   /** Scopes the caller holds here; the catalog hides tools none of them unlock. Undefined: no filtering. */
   grantedScopes?: string[];
 }
+
+/** The finding on a service reached on another origin than the one its credentials were given for. */
+export const CREDENTIALS_WITHHELD = 'discovery.credentials_withheld';
 
 // Statuses that mean "not here, try the next discovery step"; anything else is an answer.
 const NOT_FOUND_STATUSES = new Set([404, 405, 406, 410, 501]);
@@ -79,9 +82,13 @@ export async function discoverService(context: ClientContext, originOrUrl: strin
         boundUrls.set(read, result.url);
       }
       const caching = { timeToLiveInMs: result.timeToLiveInMs, private: variesPerCaller(result.headers) };
-      const service = await registerService(context, read.manifest, { url: result.url, origin: manifestOrigin, source: result.source, grantedScopes: options.grantedScopes, caching }, read);
+      // Credentials were given for the origin the caller named. A redirect, a Link or a catalog entry
+      // that leads to another origin leads away from them: that service is registered without them.
+      const withheld = options.credentials !== undefined && manifestOrigin !== target.origin;
+      const findings = withheld ? [credentialsWithheldFinding(target.origin, result.url)] : [];
+      const service = await registerService(context, read.manifest, { url: result.url, origin: manifestOrigin, source: result.source, grantedScopes: options.grantedScopes, caching, findings }, read);
       // Credentials belong to the service they were given for, not to its whole origin (see create-authenticator.ts).
-      if (options.credentials) context.credentials.set(service.manifestUrl, options.credentials);
+      if (options.credentials && !withheld) context.credentials.set(service.manifestUrl, options.credentials);
       return service;
     }
   }
@@ -93,6 +100,18 @@ async function bearerToken(credentials: OriginCredentials | undefined, origin: s
   if (credentials.token !== undefined) return credentials.token;
   if (credentials.tokenProvider) return credentials.tokenProvider({ origin, scopes: [], forceRefresh: false });
   return undefined;
+}
+
+/** Says that the credentials given for `givenOrigin` were not bound to the manifest found at `manifestUrl`, on another origin. */
+function credentialsWithheldFinding(givenOrigin: string, manifestUrl: string): TrustFinding {
+  const foundOrigin = new URL(manifestUrl).origin;
+  return {
+    code: CREDENTIALS_WITHHELD,
+    pointer: '',
+    text: redactUrl(manifestUrl),
+    severity: 'medium',
+    message: `Discovery of ${givenOrigin} led to a manifest on another origin, ${foundOrigin}; the credentials given for ${givenOrigin} are never sent there. If you trust ${foundOrigin}, discover it with its own credentials.`,
+  };
 }
 
 function sameOrigin(url: string, target: URL): boolean {

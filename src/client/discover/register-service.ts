@@ -3,7 +3,7 @@ import { digestManifest } from '../../manifest/digest-manifest.js';
 import type { Manifest } from '../../manifest/manifest-v0.js';
 import type { CachedFetchResult } from '../cache/fetch-with-cache.js';
 import type { ClientContext } from '../client-context.js';
-import type { DiscoveredService } from '../client-types.js';
+import type { DiscoveredService, TrustFinding } from '../client-types.js';
 import { redactUrl } from '../redact-url.js';
 import { crossServiceFindings, isCrossServiceFinding, sameFindings, scanOptionsOf } from '../trust/cross-service-findings.js';
 import { evaluateTrust, quarantinedToolIds } from '../trust/evaluate-trust.js';
@@ -23,6 +23,8 @@ export interface ManifestSource {
   grantedScopes: readonly string[] | undefined;
   /** The answer's freshness, for a fetched manifest. */
   caching?: { timeToLiveInMs: number; private: boolean };
+  /** Findings about how this discovery went (credentials withheld), kept before the trust findings. */
+  findings?: readonly TrustFinding[];
 }
 
 // The services (manifest URL and digest) the cross-service findings were last computed for.
@@ -55,6 +57,7 @@ export async function registerService(context: ClientContext, manifest: Manifest
   const diff = previous && previous.digest !== digest ? diffManifests(previous.manifest, manifest) : undefined;
   const scanFindings = read?.scanFindings ?? scanManifest(manifest, scanOptionsOf(context.options.trust)).findings;
   const trust = await evaluateTrust({ manifest, origin, scanFindings, diff, pins: context.pins });
+  const findings = [...(source.findings ?? []), ...trust.findings];
   const namespace = previous?.namespace ?? chooseNamespace(context, manifest, manifestUrl);
   const candidate: DiscoveredService = {
     namespace,
@@ -63,8 +66,8 @@ export async function registerService(context: ClientContext, manifest: Manifest
     manifest,
     digest,
     grantedScopes: source.grantedScopes ?? previous?.grantedScopes,
-    findings: trust.findings,
-    quarantinedToolIds: quarantinedToolIds(context.options.trust, origin, trust.findings),
+    findings,
+    quarantinedToolIds: quarantinedToolIds(context.options.trust, origin, findings),
     disabledToolIds: trust.disabledToolIds,
     ...(source.caching ? { caching: freshness(context, source.caching) } : {}),
   };
@@ -131,10 +134,16 @@ function unchangedSince(context: ClientContext, previous: DiscoveredService, rea
     registration !== undefined &&
     registration.read === read &&
     previous.origin === source.origin &&
+    sameFindings(previous.findings.filter(isDiscoveryFinding), source.findings ?? []) &&
     registration.pinWrites === context.pinWrites() &&
     (source.grantedScopes === undefined || sameList(source.grantedScopes, previous.grantedScopes)) &&
     registration.servicesKey === servicesKeyOf(context)
   );
+}
+
+/** A finding {@link ManifestSource.findings} brought, not the trust evaluation. */
+function isDiscoveryFinding(finding: TrustFinding): boolean {
+  return finding.code.startsWith('discovery.');
 }
 
 function freshness(context: ClientContext, caching: NonNullable<ManifestSource['caching']>): NonNullable<DiscoveredService['caching']> {
