@@ -44,6 +44,9 @@ describe('createGuardedFetch: SSRF policy', () => {
     'http://[::]/',
     'http://[::1]/',
     'http://[::ffff:127.0.0.1]/',
+    'http://[::127.0.0.1]/',
+    'http://[::7f00:1]/',
+    'http://[64:ff9b::127.0.0.1]/',
     'http://127.1/',
     'http://0177.0.0.1/',
     'http://0x7f000001/',
@@ -146,6 +149,18 @@ describe('createGuardedFetch: SSRF policy', () => {
     expect(await (await fetch(`${servers.a.origin}/hello`)).text()).toBe('hi');
     expect(await codeOf(fetch(`${servers.b.origin}/hello`))).toBe('SSRF_BLOCKED');
     expect(servers.b.requests).toEqual([]);
+    await fetch.close();
+  });
+
+  it('refuses an IPv4-compatible address (::/96) even for a trusted origin, before dialing (L13)', async () => {
+    servers.a.routes.set('/hello', (_request, response) => response.end('hi'));
+    // `[::127.0.0.1]` is parsed as `[::7f00:1]`: ipaddr.js calls it a public unicast address.
+    const url = `http://[::127.0.0.1]:${servers.a.port}/hello`;
+    const fetch = guarded({ isTrustedOrigin: () => true });
+    const error = await fetch(url).catch((caught: unknown) => caught);
+    expect(AicapError.isInstance(error) && error.code).toBe('SSRF_BLOCKED');
+    expect(String((error as Error).message)).toContain('::7f00:1');
+    expect(dials).toEqual([]);
     await fetch.close();
   });
 });

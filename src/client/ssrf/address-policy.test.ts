@@ -22,6 +22,15 @@ describe('createAddressPolicy', () => {
     ['100.64.0.1', false, 'carrierGradeNat'],
     ['203.0.113.10', false, 'reserved'],
     ['not-an-ip', false, 'invalid'],
+    // Forms that carry an IPv4 address (L13): refused, never taken for a public address.
+    ['::7f00:1', false, 'ipv4Compatible'],
+    ['::808:808', false, 'ipv4Compatible'],
+    ['0:0:0:0:0:0:0:2', false, 'ipv4Compatible'],
+    ['64:ff9b::7f00:1', false, 'rfc6052'],
+    ['64:ff9b:1::7f00:1', false, 'rfc6052'],
+    ['::ffff:0:7f00:1', false, 'rfc6145'],
+    ['2002:7f00:1::', false, '6to4'],
+    ['2001::1', false, 'teredo'],
   ])('%s → allowed %s (%s)', (address, allowed, range) => {
     expect(policy.check(address)).toEqual({ allowed, range });
   });
@@ -32,6 +41,7 @@ describe('createAddressPolicy', () => {
     expect(policy.check('fd12::1', true).allowed).toBe(true);
     expect(policy.check('169.254.169.254', true).allowed).toBe(false);
     expect(policy.check('0.0.0.0', true).allowed).toBe(false);
+    expect(policy.check('::7f00:1', true).allowed).toBe(false);
   });
 
   it('gives the same verdict when asked again, kept apart for trusted and untrusted, and not changeable by a caller', () => {

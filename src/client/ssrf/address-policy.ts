@@ -5,7 +5,7 @@ import { AicapError } from '../../errors/aicap-error.js';
 export interface AddressVerdict {
   /** True when the address may be dialed. */
   allowed: boolean;
-  /** ipaddr.js range name: `unicast` for public addresses, else `loopback`, `private`, `linkLocal`… */
+  /** ipaddr.js range name: `unicast` for public addresses, else `loopback`, `private`, `linkLocal`… (and `ipv4Compatible` for `::/96`) */
   range: string;
 }
 
@@ -64,7 +64,7 @@ export function createAddressPolicy(allow: readonly string[] = [], optionName = 
     } catch {
       return { allowed: false, range: 'invalid' };
     }
-    const range = parsed.range();
+    const range = isIpv4Compatible(parsed) ? 'ipv4Compatible' : parsed.range();
     if (blocks.some(([block, bits]) => block.kind() === parsed.kind() && parsed.match(block, bits))) return { allowed: true, range };
     return { allowed: range === 'unicast' || (trusted && USER_NETWORK_RANGES.has(range)), range };
   };
@@ -85,6 +85,20 @@ export function createAddressPolicy(allow: readonly string[] = [], optionName = 
       return origins.has(origin);
     },
   };
+}
+
+/**
+ * `::a.b.c.d` (`::/96` but `::` and `::1`): the deprecated IPv4-compatible form (RFC 4291 §2.5.5.1).
+ * ipaddr.js calls it `unicast`, yet it carries an IPv4 address (`[::127.0.0.1]` is `::7f00:1`), so it
+ * is refused like the other special-purpose ranges rather than passed as a public address. The other
+ * forms that embed an IPv4 address (`::ffff:0:0/96`, mapped to IPv4 by `process`; NAT64
+ * `64:ff9b::/96` and `64:ff9b:1::/48`, 6to4, Teredo, `::ffff:0:0:0/96`) have ranges of their own
+ * that are not `unicast`.
+ */
+function isIpv4Compatible(address: ipaddr.IPv4 | ipaddr.IPv6): boolean {
+  if (address.kind() !== 'ipv6') return false;
+  const parts = (address as ipaddr.IPv6).parts;
+  return parts.slice(0, 6).every((part) => part === 0) && (parts[6] !== 0 || parts[7]! > 1);
 }
 
 function invalidEntry(entry: unknown, optionName: string): AicapError {
