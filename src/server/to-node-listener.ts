@@ -5,6 +5,8 @@ import { isEventStream } from '../internal/parse-media-type.js';
 import type { ManifestHandler, ManifestRequest } from './create-manifest-handler.js';
 import type { HttpAnswer } from './http-answer.js';
 import { pathOfTarget } from './path-of-url.js';
+import { problemAnswer } from './problem-response.js';
+import { UnparsableRequestError } from './unparsable-request-error.js';
 
 /** A framework-free handler: one Web `Request` in, one `Response` out. */
 export type FetchHandler = (request: Request) => Response | Promise<Response>;
@@ -27,9 +29,16 @@ export function toNodeListener(handler: FetchHandler): (request: IncomingMessage
   }
   return (incoming, outgoing) => {
     void (async () => {
+      let request: Request;
+      try {
+        request = toWebRequest(incoming, outgoing);
+      } catch (error) {
+        answerBadRequest(outgoing, error);
+        return;
+      }
       let response: Response;
       try {
-        response = await handler(toWebRequest(incoming, outgoing));
+        response = await handler(request);
       } catch {
         answerInternalError(outgoing);
         return;
@@ -145,10 +154,17 @@ function answerInternalError(outgoing: ServerResponse): void {
   outgoing.end(JSON.stringify({ type: 'about:blank', title: 'Internal Server Error', status: 500 }));
 }
 
+function answerBadRequest(outgoing: ServerResponse, error: unknown): void {
+  const answer = problemAnswer({ title: 'Bad Request', status: 400, ...(error instanceof UnparsableRequestError ? { detail: error.message } : {}) });
+  outgoing.writeHead(answer.status, answer.headers);
+  outgoing.end(answer.body);
+}
+
 /**
  * Converts a Node request to a Web `Request`. `parsedBody` replaces the stream when a framework
  * middleware (such as `express.json()`) has already consumed it. A client disconnect aborts
- * `request.signal`.
+ * `request.signal`. Throws {@link UnparsableRequestError} (answered 400) when the `Host` header or the
+ * target does not form a URL.
  * @internal
  */
 export function toWebRequest(incoming: IncomingMessage, outgoing: ServerResponse, parsedBody?: unknown): Request {
@@ -157,9 +173,9 @@ export function toWebRequest(incoming: IncomingMessage, outgoing: ServerResponse
   let url: URL;
   try {
     url = new URL(target, `${secure ? 'https' : 'http'}://${incoming.headers.host ?? 'localhost'}`);
-  } catch {
-    // A malformed Host header must not crash the listener; the path is all handlers look at.
-    url = new URL(target, 'http://localhost');
+  } catch (error) {
+    // Never a stand-in host: a handler that checks the host name would judge one the client did not send.
+    throw new UnparsableRequestError({ cause: error });
   }
   const headers = new Headers();
   for (let index = 0; index + 1 < incoming.rawHeaders.length; index += 2) {

@@ -1,5 +1,5 @@
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { connect, type AddressInfo } from 'node:net';
 import express from 'express';
 import Fastify from 'fastify';
 import { Hono } from 'hono';
@@ -88,6 +88,42 @@ describe('createMcpBridge mounted on node:http, Express, Fastify and Hono', () =
       expect(((await card.json()) as { remotes: Array<{ url: string }> }).remotes[0]!.url).toBe(`${mounted.origin}/mcp`);
     } finally {
       await host.close();
+      await mounted.close();
+    }
+  });
+});
+
+/** Sends `GET <path>` with the `Host` header exactly as given (fetch and node:http would refuse or fix it); resolves the status. */
+function statusWithRawHost(origin: string, path: string, host: string): Promise<number> {
+  const { hostname, port } = new URL(origin);
+  return new Promise((resolve, reject) => {
+    const socket = connect({ host: hostname, port: Number(port) });
+    let received = '';
+    socket.setTimeout(5_000, () => socket.destroy(new Error(`No answer to GET ${path} with Host ${host} within 5 s.`)));
+    socket.on('data', (chunk: Buffer) => {
+      received += chunk.toString('latin1');
+      const status = /^HTTP\/1\.1 (\d{3})/.exec(received);
+      if (status) {
+        socket.destroy();
+        resolve(Number(status[1]));
+      }
+    });
+    socket.on('error', reject);
+    socket.on('close', () => reject(new Error(`The connection closed without a status line (got ${JSON.stringify(received.slice(0, 100))}).`)));
+    socket.write(`GET ${path} HTTP/1.1\r\nHost: ${host}\r\nConnection: close\r\n\r\n`);
+  });
+}
+
+describe('an unparsable Host header is answered 400, never served under a stand-in host (R3-8)', () => {
+  it.each(Object.keys(MOUNTS) as Array<keyof typeof MOUNTS>)('%s', async (name) => {
+    const mounted = await MOUNTS[name]();
+    try {
+      const port = new URL(mounted.origin).port;
+      // The Host check allows localhost: a malformed Host must not pass for it.
+      expect(await statusWithRawHost(mounted.origin, '/mcp/server-card', `localhost:${port}`)).toBe(200);
+      expect(await statusWithRawHost(mounted.origin, '/mcp/server-card', 'evil.example 41089')).toBe(400);
+      expect(await statusWithRawHost(mounted.origin, '/mcp/server-card', '[evil.example')).toBe(400);
+    } finally {
       await mounted.close();
     }
   });
