@@ -51,8 +51,8 @@ export interface AuthenticationContext {
   rejectedToken?: string | undefined;
   /** Scopes a 403 `insufficient_scope` asked for: a user credential steps up to them. */
   requiredScopes?: readonly string[] | undefined;
-  /** The service the request belongs to: its credentials are looked up by `manifestUrl` and attached only to its `origin`. Without it, the request's origin is the key. */
-  service?: { manifestUrl: string; origin: string };
+  /** The service the request belongs to: its credentials are looked up by `manifestUrl` and attached only to its `origin`; a user's token only when its resource covers the `manifest`'s `base_url`. Without it, the request's origin is the key. */
+  service?: { manifestUrl: string; origin: string; manifest?: { service: { base_url: string } } };
 }
 
 /** Attaches the credentials of a request's own origin, and nothing to any other origin. */
@@ -110,7 +110,7 @@ export function createAuthenticator(options: AuthenticatorOptions): Authenticato
         canStepUp = true;
         let source = userTokenSources.get(key);
         if (source === undefined) {
-          source = createUserTokenSource({ credentials: credentials.user, providerDiscovery: auth?.provider_discovery, resourceOrigin: origin, fetch: options.fetch, now: options.now, refreshBeforeExpiryInMs: options.refreshBeforeExpiryInMs });
+          source = createUserTokenSource({ credentials: credentials.user, providerDiscovery: auth?.provider_discovery, resourceOrigin: origin, baseUrl: context.service?.manifest?.service.base_url, fetch: options.fetch, now: options.now, refreshBeforeExpiryInMs: options.refreshBeforeExpiryInMs });
           userTokenSources.set(key, source);
         }
         token = await source.getToken({ forceRefresh: context.forceRefresh, rejectedToken: context.rejectedToken, requiredScopes: context.requiredScopes });

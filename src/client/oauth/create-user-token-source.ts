@@ -4,6 +4,7 @@ import { authFailed, createAuthorizationBinding, discoverAuthorizationServer, oa
 import type { FetchFunction, UserCredentials } from '../client-types.js';
 import { createRedactor } from '../policy/create-redactor.js';
 import { defaultClientRegistrationStore, storedClientSecret } from './client-registration-store.js';
+import { resourceCoversUrl } from './resource-covers-url.js';
 import { clientAuthentication, loginAgainHint, oauthErrorCode, tokenSetFromResponse } from './token-response.js';
 import { DEFAULT_TOKEN_USER, type TokenSet, type TokenStore, type TokenStoreKey } from './token-store.js';
 
@@ -14,6 +15,8 @@ export interface UserTokenSourceOptions {
   providerDiscovery: string | undefined;
   /** The API's origin. */
   resourceOrigin: string;
+  /** The manifest's `service.base_url`: the discovered protected resource must cover it, or no token is sent. */
+  baseUrl?: string | undefined;
   fetch: FetchFunction;
   now: () => number;
   refreshBeforeExpiryInMs: number;
@@ -150,6 +153,11 @@ export function createUserTokenSource(options: UserTokenSourceOptions): UserToke
       if (!request.forceRefresh && current !== undefined && covers(current, required) && !expiring(current)) return current.accessToken;
       const discovered = await discover();
       const key: TokenStoreKey = { user, resource: discovered.resource ?? resourceOrigin };
+      if (options.baseUrl !== undefined && !resourceCoversUrl(key.resource, options.baseUrl)) {
+        throw authFailed(
+          `The protected resource ${key.resource} that ${discoveryUrl} names does not cover the API at ${options.baseUrl}; refusing to send a user's token issued for another API. Fix the manifest's \`auth.provider_discovery\``,
+        );
+      }
       const sets = await store.get(key);
       if (sets.length === 0) throw authFailed(`No user authorization is stored for ${resourceOrigin} (user "${user}", resource ${key.resource}); ${loginAgainHint(resourceOrigin)}`);
       let tokens = pick(sets, required) ?? (await stepUp(key, sets, required));

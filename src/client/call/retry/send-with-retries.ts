@@ -39,7 +39,7 @@ export interface ExchangeInput {
   retryUnsafeReason: string;
   auth: Auth | undefined;
   /** The service the call belongs to: its credentials, and only on its origin. */
-  service: { manifestUrl: string; origin: string };
+  service: { manifestUrl: string; origin: string; manifest?: { service: { base_url: string } } };
   authenticator: Authenticator;
   redactor: Redactor;
   fetch: GuardedFetch;
