@@ -1,6 +1,7 @@
 import { authorizeWithDeviceCode, completeUserAuthorization, createClient, createLoopbackRedirectReceiver, startUserAuthorization, type DiscoveredService, type TokenSet } from '../../client/index.js';
 import type { EncryptedFileTokenStore } from '../../client/oauth/create-encrypted-file-token-store.js';
 import { createAuthorizationBinding, discoverAuthorizationServer } from '../../client/auth/discover-authorization-server.js';
+import { createOAuthFetch } from '../../client/oauth/create-oauth-fetch.js';
 import { DEFAULT_TOKEN_USER } from '../../client/oauth/token-store.js';
 import { defaultManifestMaxSizeInBytes } from '../../manifest/manifest-size-limit.js';
 import type { CliCommand, CliIo } from '../cli-io.js';
@@ -145,7 +146,9 @@ async function loginInBrowser(io: RedactingIo, request: LoginRequest, open: bool
 async function loginWithDeviceCode(io: RedactingIo, request: LoginRequest): Promise<TokenSet> {
   const origin = request.service.origin;
   const binding = createAuthorizationBinding(origin, request.issuer, '`--issuer`', "the user's authorization");
-  const discovered = await discoverAuthorizationServer({ discoveryUrl: protectedResourceMetadataUrl(request.service), discoveryLabel: '`auth.provider_discovery`', binding, fetch: globalThis.fetch });
+  // Capped and guarded like every other request: the metadata comes from the network.
+  const fetch = createOAuthFetch([origin, request.issuer]);
+  const discovered = await discoverAuthorizationServer({ discoveryUrl: protectedResourceMetadataUrl(request.service), discoveryLabel: '`auth.provider_discovery`', binding, fetch });
   const tokens = await authorizeWithDeviceCode({
     authorizationServer: discovered.as,
     ...(request.clientId === undefined ? {} : { clientId: request.clientId }),
@@ -153,7 +156,7 @@ async function loginWithDeviceCode(io: RedactingIo, request: LoginRequest): Prom
     scopes: request.scopes,
     resource: discovered.resource,
     binding,
-    fetch: globalThis.fetch,
+    fetch,
     maxDurationInMs: request.timeoutInMs,
     onPrompt(prompt) {
       io.stdout(`${prompt.verificationUriComplete ?? prompt.verificationUri}\n`);

@@ -43,10 +43,21 @@ const PROTECTED_RESOURCE = '/.well-known/oauth-protected-resource';
 const AUTHORIZATION_SERVER = '/.well-known/oauth-authorization-server';
 const OPENID_CONFIGURATION = '/.well-known/openid-configuration';
 
-/** An `AUTH_FAILED` error; the cause's message (never a token: oauth4webapi does not echo them) is appended. @internal */
+/**
+An `AUTH_FAILED` error; the cause's message (never a token: oauth4webapi does not echo them) is
+appended, or the message of the transport's error beneath it (oauth4webapi reports a body cut at the
+size cap as unparsable JSON: the cap is what the user needs to read). @internal
+*/
 export function authFailed(message: string, cause?: unknown): AicapError {
-  const reason = cause instanceof Error ? ` (${cause.message})` : '';
+  const reason = cause instanceof Error ? ` (${transportErrorBeneath(cause)?.message ?? cause.message})` : '';
   return new AicapError('AUTH_FAILED', `${message}${reason}`, cause === undefined ? {} : { cause });
+}
+
+/** The first aicap error in the first few causes below `error` (a size cap, a deadline, the SSRF guard). */
+function transportErrorBeneath(error: Error): AicapError | undefined {
+  let cause: unknown = error.cause;
+  for (let depth = 0; depth < 4 && cause instanceof Error; depth++, cause = cause.cause) if (AicapError.isInstance(cause)) return cause;
+  return undefined;
 }
 
 /**

@@ -3,6 +3,7 @@ import { AicapError } from '../../errors/aicap-error.js';
 import { authFailed, createAuthorizationBinding, oauthRequestOptions } from '../auth/discover-authorization-server.js';
 import type { FetchFunction } from '../client-types.js';
 import { createRedactor } from '../policy/create-redactor.js';
+import { createOAuthFetch } from './create-oauth-fetch.js';
 import type { PendingUserAuthorization } from './start-user-authorization.js';
 import { clientAuthentication, tokenSetFromResponse } from './token-response.js';
 import type { TokenSet, TokenStore, TokenStoreKey } from './token-store.js';
@@ -14,7 +15,7 @@ export interface CompleteUserAuthorizationOptions {
   /**
   Transport for the token request.
 
-  @default globalThis.fetch
+  @default a guarded fetch (SSRF policy, deadlines, 1 MiB per document) that may reach the pending authorization's `origin` and issuer on loopback
   */
   fetch?: FetchFunction;
   /**
@@ -41,7 +42,7 @@ export interface CompletedUserAuthorization {
  * code or a token.
  */
 export async function completeUserAuthorization(pending: PendingUserAuthorization, callbackUrl: string | URL, options: CompleteUserAuthorizationOptions): Promise<CompletedUserAuthorization> {
-  const fetch = options.fetch ?? globalThis.fetch;
+  const fetch = options.fetch ?? createOAuthFetch([pending.origin, pending.authorizationServer.issuer]);
   const now = options.now ?? Date.now;
   const callback = new URL(callbackUrl);
   const as = pending.authorizationServer as oauth.AuthorizationServer;

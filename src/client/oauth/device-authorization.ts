@@ -3,6 +3,7 @@ import { AicapError } from '../../errors/aicap-error.js';
 import { authFailed, oauthRequestOptions, type AuthorizationBinding } from '../auth/discover-authorization-server.js';
 import type { FetchFunction } from '../client-types.js';
 import { DEVICE_GRANT_TYPES } from './client-registration-store.js';
+import { createOAuthFetch } from './create-oauth-fetch.js';
 import { resolveClientIdentity, type UserClientOptions } from './resolve-client-identity.js';
 import { clientAuthentication, tokenSetFromResponse } from './token-response.js';
 import type { TokenSet } from './token-store.js';
@@ -37,7 +38,7 @@ export interface AuthorizeWithDeviceCodeOptions extends UserClientOptions {
   /**
   Transport for registration, device authorization and token requests.
 
-  @default globalThis.fetch
+  @default a guarded fetch (SSRF policy, deadlines, 1 MiB per document) that may reach the binding's origins (else the issuer's) on loopback
   */
   fetch?: FetchFunction;
   /** Called once with what to show the user, before polling starts. */
@@ -81,7 +82,7 @@ const DEFAULT_MAX_DURATION_IN_MS = 600_000;
  */
 export async function authorizeWithDeviceCode(options: AuthorizeWithDeviceCodeOptions): Promise<TokenSet> {
   const as = options.authorizationServer;
-  const fetch = options.fetch ?? globalThis.fetch;
+  const fetch = options.fetch ?? createOAuthFetch(options.binding === undefined ? [as.issuer] : [options.binding.resourceOrigin, options.binding.issuer]);
   const now = options.now ?? Date.now;
   const sleep = options.sleep ?? defaultSleep;
   const endpoint = as.device_authorization_endpoint;

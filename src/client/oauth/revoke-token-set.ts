@@ -4,6 +4,7 @@ import { createAuthorizationBinding, oauthRequestOptions, readIssuerMetadata } f
 import type { FetchFunction } from '../client-types.js';
 import { createRedactor } from '../policy/create-redactor.js';
 import { defaultClientRegistrationStore, storedClientSecret, type ClientRegistrationStore } from './client-registration-store.js';
+import { createOAuthFetch } from './create-oauth-fetch.js';
 import { clientAuthentication } from './token-response.js';
 import type { TokenSet, TokenStore, TokenStoreKey } from './token-store.js';
 
@@ -12,7 +13,7 @@ export interface RevokeTokenSetOptions {
   /**
   Transport for the metadata and revocation requests.
 
-  @default globalThis.fetch
+  @default a guarded fetch (SSRF policy, deadlines, 1 MiB per document) that may reach the tokens' issuer on loopback
   */
   fetch?: FetchFunction;
   /**
@@ -44,8 +45,8 @@ export interface RevokeTokenSetResult {
  * part: see {@link revokeUserTokens}.
  */
 export async function revokeTokenSet(tokens: TokenSet, options: RevokeTokenSetOptions = {}): Promise<RevokeTokenSetResult> {
-  const fetch = options.fetch ?? globalThis.fetch;
   const issuer = new URL(tokens.issuer);
+  const fetch = options.fetch ?? createOAuthFetch([issuer.origin]);
   const as = await readIssuerMetadata(issuer, fetch);
   if (as.revocation_endpoint === undefined) return { revoked: false };
   const endpoint = new URL(as.revocation_endpoint);

@@ -2,6 +2,7 @@ import * as oauth from 'oauth4webapi';
 import { authFailed, createAuthorizationBinding, discoverAuthorizationServer } from '../auth/discover-authorization-server.js';
 import type { FetchFunction } from '../client-types.js';
 import type { ClientRegistration } from './client-registration-store.js';
+import { createOAuthFetch } from './create-oauth-fetch.js';
 import { resolveClientIdentity, type UserClientOptions } from './resolve-client-identity.js';
 import { DEFAULT_TOKEN_USER } from './token-store.js';
 
@@ -39,7 +40,7 @@ export interface StartUserAuthorizationOptions extends UserClientOptions {
   /**
   Transport for metadata, registration and token requests.
 
-  @default globalThis.fetch
+  @default a guarded fetch (SSRF policy, deadlines, 1 MiB per document) that may reach `origin` and `issuer` on loopback
   */
   fetch?: FetchFunction;
 }
@@ -93,8 +94,8 @@ export interface AuthorizationServerMetadata {
  * const { tokens } = await completeUserAuthorization(pending, await receiver.waitForCallback(), { tokenStore });
  */
 export async function startUserAuthorization(options: StartUserAuthorizationOptions): Promise<PendingUserAuthorization> {
-  const fetch = options.fetch ?? globalThis.fetch;
   const binding = createAuthorizationBinding(options.origin, options.issuer, '`issuer`', "the user's authorization");
+  const fetch = options.fetch ?? createOAuthFetch([options.origin, options.issuer]);
   const discovered = await discoverAuthorizationServer({ discoveryUrl: options.discoveryUrl, discoveryLabel: '`discoveryUrl`', binding, fetch });
   const as = discovered.as;
   if (as.authorization_endpoint === undefined) throw authFailed(`The authorization server ${as.issuer} has no \`authorization_endpoint\`; it cannot authorize a user`);
