@@ -1,9 +1,12 @@
 import { existsSync } from 'node:fs';
-import type { DiscoveredService, OriginCredentials } from '../client/index.js';
+import type { Client, DiscoveredService, OriginCredentials } from '../client/index.js';
 import { createEncryptedFileTokenStore, type EncryptedFileTokenStore, type StoredTokenEntry } from '../client/oauth/create-encrypted-file-token-store.js';
+import { resourceCoversUrl } from '../client/oauth/resource-covers-url.js';
 import { DEFAULT_TOKEN_USER } from '../client/oauth/token-store.js';
 import type { CliIo } from './cli-io.js';
+import { CREDENTIALS_WITHHELD } from '../client/discover/discover-service.js';
 import { cliErrorMessage } from './cli-error-message.js';
+import { terminalSafeText } from './terminal-safe-text.js';
 import type { RedactingIo } from './redacting-io.js';
 
 /** The usage lines of the token file's environment variables, for the commands that read or write it. */
@@ -24,44 +27,62 @@ export function protectedResourceMetadataUrl(service: DiscoveredService): string
 }
 
 /**
- * The credentials a command sends to `target`: those of its flags (`--token`, `--api-key`) when
- * given; else, when \`aicap login\` stored a login for the target's origin, the user's tokens from
- * the encrypted token file (refreshed by the client as needed, with the issuer the user logged in
- * at); else none. Their values join the redactor. Prints why and returns 2 when the token file
- * cannot be used (a bad \`AICAP_TOKEN_KEY\`, a tampered file).
+ * The token file to take a login from, when a command's flags give no credential (`--token`,
+ * `--api-key`): undefined when they do, or when nobody logged in (no token file, so no key file is
+ * looked for either). Prints why and returns 2 when the token file cannot be used (a bad
+ * \`AICAP_TOKEN_KEY\`).
  */
-export async function credentialsWithStoredLogin(io: RedactingIo | CliIo, target: string, given: OriginCredentials): Promise<OriginCredentials | number> {
-  if (given.token !== undefined || given.apiKey !== undefined) return given;
-  let origin: string;
-  try {
-    origin = new URL(target).origin;
-  } catch {
-    return given;
-  }
+export function storedLoginsFor(io: CliIo, given: OriginCredentials): EncryptedFileTokenStore | undefined | number {
+  if (given.token !== undefined || given.apiKey !== undefined) return undefined;
   const store = openTokenStore(io);
   if (typeof store === 'number') return store;
-  try {
-    // Without a token file nobody logged in: nothing to read, no key file to look for.
-    if (!existsSync(store.filePath)) return given;
-    const login = await findStoredLogin(store, origin, target);
-    if (login === undefined) return given;
-    if ('redactor' in io) redactStoredTokens(io, login);
-    return { ...given, user: { tokenStore: store, registrationStore: store.registrations, issuer: login.tokens[0]!.issuer } };
-  } catch (error) {
-    io.error(cliErrorMessage(error));
-    return 2;
-  }
+  return existsSync(store.filePath) ? store : undefined;
 }
 
 /**
- * The login stored for an origin: the `default` user's entry whose resource (RFC 9728 `resource`,
- * which is always on the API's origin) is on `origin`, the longest resource first when path-scoped
- * APIs share the origin and one of them is a prefix of `target` (the URL the user typed). Undefined when nobody logged in.
+ * Discovers `target` with the credentials of the flags. When they give none and \`aicap login\`
+ * stored a login whose resource covers the API discovery found (its `service.base_url`, on the origin
+ * the user typed), discovers it again with the user's tokens, refreshed by the client as needed with
+ * the issuer the user logged in at (a cache hit: the manifest was just read). A login for one API on
+ * a shared origin is never used for another, nor for an API another origin's discovery led to. The
+ * login's tokens join the redactor.
  */
-export async function findStoredLogin(store: EncryptedFileTokenStore, origin: string, target?: string): Promise<StoredTokenEntry | undefined> {
-  const entries = (await store.entries()).filter((entry) => entry.key.user === DEFAULT_TOKEN_USER && sameOrigin(entry.key.resource, origin) && entry.tokens.length > 0);
-  entries.sort((left, right) => right.key.resource.length - left.key.resource.length);
-  return entries.find((entry) => target !== undefined && target.startsWith(entry.key.resource)) ?? entries[0];
+export async function discoverWithStoredLogin(client: Client, io: RedactingIo | CliIo, target: string, given: OriginCredentials, logins: EncryptedFileTokenStore | undefined, grantedScopes?: string[]): Promise<DiscoveredService> {
+  const scoped = grantedScopes === undefined ? {} : { grantedScopes };
+  const service = await client.discover(target, { credentials: given, ...scoped });
+  if (logins === undefined || service.origin !== new URL(target).origin) return service;
+  const login = await findStoredLogin(logins, service.manifest.service.base_url);
+  if (login === undefined) return service;
+  if ('redactor' in io) redactStoredTokens(io, login);
+  return client.discover(target, { credentials: { ...given, user: { tokenStore: logins, registrationStore: logins.registrations, issuer: login.tokens[0]!.issuer } }, ...scoped });
+}
+
+/**
+ * The login stored for the API at `apiUrl` (its `base_url`): the `default` user's entry whose
+ * resource (RFC 9728 `resource`) covers it, the longest resource first when path-scoped APIs share
+ * the origin. Undefined when nobody logged in to it.
+ */
+export async function findStoredLogin(store: EncryptedFileTokenStore, apiUrl: string): Promise<StoredTokenEntry | undefined> {
+  return (await loginsLongestFirst(store)).find((entry) => resourceCoversUrl(entry.key.resource, apiUrl));
+}
+
+/**
+ * The login to forget for what the user typed at \`aicap logout\`: the one whose resource covers
+ * `target`, else the longest on its origin (`aicap logout <origin>` after logging in to an API at a path).
+ */
+export async function findLoginToForget(store: EncryptedFileTokenStore, origin: string, target: string): Promise<StoredTokenEntry | undefined> {
+  const entries = (await loginsLongestFirst(store)).filter((entry) => sameOrigin(entry.key.resource, origin));
+  return entries.find((entry) => resourceCoversUrl(entry.key.resource, target)) ?? entries[0];
+}
+
+async function loginsLongestFirst(store: EncryptedFileTokenStore): Promise<StoredTokenEntry[]> {
+  const entries = (await store.entries()).filter((entry) => entry.key.user === DEFAULT_TOKEN_USER && entry.tokens.length > 0);
+  return entries.sort((left, right) => right.key.resource.length - left.key.resource.length);
+}
+
+/** Says on stderr that credentials the user gave were not sent to a service discovery found on another origin (R3-1). */
+export function warnAboutWithheldCredentials(io: CliIo, service: DiscoveredService): void {
+  for (const finding of service.findings) if (finding.code === CREDENTIALS_WITHHELD) io.warn(terminalSafeText(finding.message));
 }
 
 /** Teaches the redactor of `io` every token of `login`, so that nothing printed carries one. */

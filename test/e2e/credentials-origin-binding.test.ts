@@ -7,6 +7,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createClient, type AuditEvent, type DiscoveredService, type OriginCredentials } from '../../src/client/index.js';
 import { createMemoryTokenStore } from '../../src/client/oauth/create-memory-token-store.js';
 import { startClientTestServer, type ClientTestServer } from '../helpers/client-test-server.js';
+import { createInspectorSession } from '../../src/inspector/inspector-session.js';
 
 let apiA: ClientTestServer;
 let apiB: ClientTestServer;
@@ -132,5 +133,21 @@ describe('credentials given for origin A never reach origin B that discovery fou
     }
     expect(apiA.hits('/a')[0]?.headers.authorization).toBe(`Bearer ${SECRET}`);
     expect(apiB.hits('/b')[0]?.headers['x-api-key']).toBe('key-of-b');
+  });
+});
+
+describe("the inspector's typed token", () => {
+  it.each(['redirect', 'link', 'catalog'] as const)("reaches neither B's manifest request nor B's tool when A's %s leads there", async (route) => {
+    pointAtB(route);
+    const session = createInspectorSession({ allow: ['127.0.0.1'] });
+    try {
+      await session.load(apiA.origin, { token: SECRET });
+      const answer = await session.call('b_tool', {}, true);
+      expect(answer).toMatchObject({ envelope: { ok: true } });
+    } finally {
+      await session.close();
+    }
+    expect(apiB.hits('/b')).toHaveLength(1);
+    expect(secretsSeenByB()).toEqual([]);
   });
 });

@@ -1,6 +1,6 @@
 import { createInterface } from 'node:readline/promises';
 import { AicapError } from '../../index.js';
-import type { ApprovalRequest, CallEnvelope, Client } from '../../client/index.js';
+import type { ApprovalRequest, CallEnvelope, Client, OriginCredentials } from '../../client/index.js';
 import type { CliCommand, CliIo } from '../cli-io.js';
 import { cliAdvice, cliErrorMessage } from '../cli-error-message.js';
 import { MANIFEST_READING_FLAGS, TRUST_FLAGS, clientOptionsFromFlags, manifestReadingUsage, readManifestReadingFlags } from '../network-flags.js';
@@ -8,7 +8,7 @@ import { parseCommandLine, readWholeNumberOption } from '../parse-command-line.j
 import { createRedactingIo, printRedactedJson, type RedactingIo } from '../redacting-io.js';
 import { SESSION_FLAGS, SHARED_STATE_ENVIRONMENT, openSharedState, sessionUsage } from '../shared-state.js';
 import { terminalSafeJson, terminalSafeText } from '../terminal-safe-text.js';
-import { credentialsWithStoredLogin } from '../user-tokens.js';
+import { discoverWithStoredLogin, storedLoginsFor, warnAboutWithheldCredentials } from '../user-tokens.js';
 import { followJobInCli, isAsyncJob } from './follow-job.js';
 
 // The client's own default for following a job (`jobs.follow.maxDurationInMs`), shown in the usage.
@@ -98,11 +98,12 @@ export const callCommand: CliCommand = {
     const limits = readManifestReadingFlags(io, values);
     const clientOptions = limits === undefined ? undefined : clientOptionsFromFlags(io, limits, values['allow-origin']);
     if (maxItems === undefined || maxDurationInMs === undefined || clientOptions === undefined) return 2;
-    const credentials = await credentialsWithStoredLogin(io, origin, {
+    const credentials: OriginCredentials = {
       ...(values.token === undefined ? {} : { token: values.token }),
       ...(values['api-key'] === undefined ? {} : { apiKey: values['api-key'] }),
-    });
-    if (typeof credentials === 'number') return credentials;
+    };
+    const logins = storedLoginsFor(io, credentials);
+    if (typeof logins === 'number') return logins;
 
     const shared = await openSharedState(io, { session: values.session, requireSession: true, pin: values.pin });
     if (typeof shared === 'number') return shared;
@@ -120,7 +121,8 @@ export const callCommand: CliCommand = {
     }
     try {
       try {
-        const service = await client.discover(origin, { credentials });
+        const service = await discoverWithStoredLogin(client, io, origin, credentials, logins);
+        warnAboutWithheldCredentials(io, service);
         if (values.pin) await client.approve(toolId);
         io.redactor.addParameterNames(service.manifest.policy?.redact_from_logs ?? []);
         // Learns the values under redacted names, wherever the API echoes them.

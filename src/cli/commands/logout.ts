@@ -4,7 +4,7 @@ import { cliAdvice, cliErrorMessage } from '../cli-error-message.js';
 import { parseCommandLine } from '../parse-command-line.js';
 import { createRedactingIo } from '../redacting-io.js';
 import { terminalSafeText } from '../terminal-safe-text.js';
-import { TOKEN_FILE_ENVIRONMENT, findStoredLogin, openTokenStore, redactStoredTokens } from '../user-tokens.js';
+import { TOKEN_FILE_ENVIRONMENT, findLoginToForget, openTokenStore, redactStoredTokens } from '../user-tokens.js';
 
 const USAGE = `Usage: aicap logout <origin>
 
@@ -43,7 +43,7 @@ export const logoutCommand: CliCommand = {
     if (typeof store === 'number') return store;
     const io = createRedactingIo(processIo, []);
     try {
-      const login = await findStoredLogin(store, origin, given);
+      const login = await findLoginToForget(store, origin, given);
       if (login === undefined) {
         io.warn(`Not logged in to ${terminalSafeText(origin)} (nothing stored in ${terminalSafeText(store.filePath)}); nothing to do.`);
         return 0;

@@ -11,7 +11,8 @@ import { MANIFEST_READING_FLAGS, clientOptionsFromFlags, manifestReadingUsage, r
 import { parseCommandLine, readWholeNumberOption } from '../parse-command-line.js';
 import { SESSION_FLAGS, SHARED_STATE_ENVIRONMENT, openSharedState, sessionUsage } from '../shared-state.js';
 import { terminalSafeText } from '../terminal-safe-text.js';
-import { credentialsWithStoredLogin } from '../user-tokens.js';
+import type { EncryptedFileTokenStore } from '../../client/oauth/create-encrypted-file-token-store.js';
+import { discoverWithStoredLogin, storedLoginsFor, warnAboutWithheldCredentials } from '../user-tokens.js';
 
 const USAGE = `Usage: aicap mcp <origin|manifest-url>... [--token [<origin>=]<t>]... [--api-key [<origin>=]<k>]...
                  [--http [--port <n>]] [--query <text>] [--max-tools <n>] [--agent-id <id>] [--host-approves]
@@ -65,10 +66,11 @@ export const mcpCommand: CliCommand = {
     const targets = parsed.positionals;
     const credentials = readCredentials(io, targets, parsed.values.token ?? [], parsed.values['api-key'] ?? []);
     if (credentials === undefined) return 2;
+    const logins = new Map<string, EncryptedFileTokenStore | undefined>();
     for (const target of targets) {
-      const withLogin = await credentialsWithStoredLogin(io, target, credentials.get(target) ?? {});
-      if (typeof withLogin === 'number') return withLogin;
-      credentials.set(target, withLogin);
+      const store = storedLoginsFor(io, credentials.get(target) ?? {});
+      if (typeof store === 'number') return store;
+      logins.set(target, store);
     }
     const port = readWholeNumberOption(io, 'port', parsed.values.port, { fallback: 0, min: 0, max: 65_535, unit: 'a TCP port' });
     const maxTools = parsed.values['max-tools'] === undefined ? undefined : readWholeNumberOption(io, 'max-tools', parsed.values['max-tools'], { fallback: 0, min: 1, unit: 'tools' });
@@ -92,7 +94,7 @@ export const mcpCommand: CliCommand = {
     if (typeof shared === 'number') return shared;
     // Hosts without elicitation confirm tool calls with the user themselves; only then is auto-approval honest.
     const client = shared.createClient({ ...clientOptions, agentId: parsed.values['agent-id'], approve: () => hostApproves });
-    const unavailable = await discoverAll(client, targets, credentials, io);
+    const unavailable = await discoverAll(client, targets, { credentials, logins }, io);
     if (unavailable.length === targets.length) {
       await client.close();
       return 1;
@@ -149,12 +151,13 @@ function safeOrigin(value: string): string | undefined {
   }
 }
 
-async function discoverAll(client: Client, targets: readonly string[], credentials: CredentialsByTarget, io: CliIo): Promise<UnavailableService[]> {
+async function discoverAll(client: Client, targets: readonly string[], given: { credentials: CredentialsByTarget; logins: Map<string, EncryptedFileTokenStore | undefined> }, io: CliIo): Promise<UnavailableService[]> {
   const unavailable: UnavailableService[] = [];
   for (const target of targets) {
-    const discover = () => client.discover(target, { credentials: credentials.get(target) ?? {} });
+    const discover = () => discoverWithStoredLogin(client, io, target, given.credentials.get(target) ?? {}, given.logins.get(target));
     try {
       const service = await discover();
+      warnAboutWithheldCredentials(io, service);
       io.info(`${terminalSafeText(service.manifest.service.name)}: ${service.manifest.tools.length} tool(s) from ${service.origin}`);
     } catch (error) {
       const reason = AicapError.isInstance(error) || error instanceof Error ? error.message : String(error);

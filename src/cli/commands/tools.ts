@@ -1,5 +1,5 @@
 import { AicapError } from '../../index.js';
-import type { DiscoveredService } from '../../client/index.js';
+import type { DiscoveredService, OriginCredentials } from '../../client/index.js';
 import { createCatalog, EXPORT_FORMATS, exportTools, selectTools, type CatalogTool, type ExportFormat } from '../../tools/index.js';
 import type { CliCommand, CliIo } from '../cli-io.js';
 import { cliErrorMessage } from '../cli-error-message.js';
@@ -9,7 +9,7 @@ import { createRedactingIo } from '../redacting-io.js';
 import { isUrlSource, readManifestFile } from '../read-manifest-file.js';
 import { SHARED_STATE_ENVIRONMENT, openSharedState } from '../shared-state.js';
 import { terminalSafeJson, terminalSafeText } from '../terminal-safe-text.js';
-import { credentialsWithStoredLogin } from '../user-tokens.js';
+import { discoverWithStoredLogin, storedLoginsFor } from '../user-tokens.js';
 
 const DEFAULT_TOP = 5;
 
@@ -72,8 +72,9 @@ export const toolsCommand: CliCommand = {
       return 2;
     }
     const grantedScopes = values.scopes === undefined ? undefined : values.scopes.split(',').map((scope) => scope.trim()).filter(Boolean);
-    const credentials = isUrlSource(source) ? await credentialsWithStoredLogin(io, source, values.token === undefined ? {} : { token: values.token }) : {};
-    if (typeof credentials === 'number') return credentials;
+    const credentials: OriginCredentials = values.token === undefined ? {} : { token: values.token };
+    const logins = isUrlSource(source) ? storedLoginsFor(io, credentials) : undefined;
+    if (typeof logins === 'number') return logins;
     const serviceOptions = {
       ...(Object.keys(credentials).length === 0 ? {} : { credentials }),
       ...(grantedScopes === undefined ? {} : { grantedScopes }),
@@ -89,7 +90,7 @@ export const toolsCommand: CliCommand = {
     try {
       let service: DiscoveredService;
       if (isUrlSource(source)) {
-        service = await client.discover(source, serviceOptions);
+        service = await discoverWithStoredLogin(client, io, source, credentials, logins, grantedScopes);
       } else {
         let bytes: Uint8Array;
         try {

@@ -84,7 +84,7 @@ export async function discoverService(context: ClientContext, originOrUrl: strin
       const caching = { timeToLiveInMs: result.timeToLiveInMs, private: variesPerCaller(result.headers) };
       // Credentials were given for the origin the caller named. A redirect, a Link or a catalog entry
       // that leads to another origin leads away from them: that service is registered without them.
-      const withheld = options.credentials !== undefined && manifestOrigin !== target.origin;
+      const withheld = holdsCredential(options.credentials) && manifestOrigin !== target.origin;
       const findings = withheld ? [credentialsWithheldFinding(target.origin, result.url)] : [];
       const service = await registerService(context, read.manifest, { url: result.url, origin: manifestOrigin, source: result.source, grantedScopes: options.grantedScopes, caching, findings }, read);
       // Credentials belong to the service they were given for, not to its whole origin (see create-authenticator.ts).
@@ -112,6 +112,11 @@ function credentialsWithheldFinding(givenOrigin: string, manifestUrl: string): T
     severity: 'medium',
     message: `Discovery of ${givenOrigin} led to a manifest on another origin, ${foundOrigin}; the credentials given for ${givenOrigin} are never sent there. If you trust ${foundOrigin}, discover it with its own credentials.`,
   };
+}
+
+/** True when `credentials` hold anything to send (a CLI passes `{}` when no flag gave one). */
+function holdsCredential(credentials: OriginCredentials | undefined): boolean {
+  return credentials !== undefined && Object.values(credentials).some((value) => value !== undefined);
 }
 
 function sameOrigin(url: string, target: URL): boolean {
