@@ -14,7 +14,12 @@ import { registerService } from './register-service.js';
 
 /** Options of `client.discover`. */
 export interface DiscoverOptions {
-  /** Credentials for this origin. Sent with the manifest request (bearer token) and, by the call part, with calls to this exact origin only. */
+  /**
+  Credentials for this origin. Sent with the manifest request (bearer token) and, by the call part, with
+  calls to the service found here, on this exact origin only. When a redirect, a `Link` or the AI Catalog
+  leads to a manifest on another origin, that service is registered without them and carries a
+  `discovery.credentials_withheld` finding.
+  */
   credentials?: OriginCredentials;
   /** Scopes the caller holds here; the catalog hides tools none of them unlock. Undefined: no filtering. */
   grantedScopes?: string[];
