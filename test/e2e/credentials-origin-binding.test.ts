@@ -115,6 +115,21 @@ describe('credentials given for origin A never reach origin B that discovery fou
     expect(apiB.requests.map((request) => request.path)).toEqual(['/.well-known/ai-capabilities', '/b']);
   });
 
+  it('the finding follows the latest discovery of B, also when B was registered already (a cache hit)', async () => {
+    pointAtB('redirect');
+    const client = createClient({ network: { allow: ['127.0.0.1'] } });
+    const withheld = (service: DiscoveredService): number => service.findings.filter((finding) => finding.code === 'discovery.credentials_withheld').length;
+    try {
+      expect(withheld(await client.discover(apiB.origin))).toBe(0);
+      expect(withheld(await client.discover(apiA.origin, { credentials: { token: SECRET } }))).toBe(1);
+      expect(withheld(await client.discover(apiB.origin))).toBe(0);
+      expect((await client.call('b_tool')).ok).toBe(true);
+    } finally {
+      await client.close();
+    }
+    expect(secretsSeenByB()).toEqual([]);
+  });
+
   it('credentials still go to A when A serves its own manifest, and to B when B is discovered with its own', async () => {
     apiA.routes.set('/.well-known/ai-capabilities', (_request, response) => {
       const manifest = { schema_version: '0.1.0', service: { name: 'Home', description: 'A', base_url: apiA.origin }, tools: [{ id: 'a_tool', path: '/a', method: 'GET', description: 'Reads a record of A' }] };
