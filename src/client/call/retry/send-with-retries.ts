@@ -209,8 +209,7 @@ export async function sendWithRetries(input: ExchangeInput): Promise<ExchangeOut
       }
     }
     forceRefresh = false;
-    const missingScope = challenges.find((challenge) => challenge.parameters['error'] === 'insufficient_scope')?.parameters['scope'];
-    const missingScopes = status === 403 && canStepUp === true && requiredScopes === undefined && missingScope !== undefined ? readMissingScopes(missingScope, input.auth) : undefined;
+    const missingScopes = status === 403 && canStepUp === true && requiredScopes === undefined ? readMissingScopes(challenges, input.auth) : undefined;
     if (missingScopes !== undefined) {
       // Step-up once: the server refused before acting, so the request is repeated whatever the method.
       audit(status, 'insufficient scope; asking the user to authorize more scopes once');
