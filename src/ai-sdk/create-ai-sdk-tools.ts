@@ -1,6 +1,7 @@
 import { jsonSchema, tool as aiTool, type JSONSchema7, type Tool } from 'ai';
 import { callNeedsApproval, type AgentToolOptions } from '../client/agent-tool-options.js';
 import { runToolCall, type ToolCallOutcome } from '../client/run-tool-call.js';
+import { isToolCallApproved } from './is-tool-call-approved.js';
 import { toStrictSchema } from '../tools/to-openai-tools.js';
 
 /** Options of {@link createAISDKTools}. */
@@ -22,7 +23,9 @@ export type AISDKTool = Tool<Record<string, unknown>, ToolCallOutcome>;
  * A Vercel AI SDK `ToolSet` (keyed by tool name) built with the SDK's own `tool()` and `jsonSchema()`:
  * `execute` runs the call through `client.call` (or follows an async job to its result),
  * `needsApproval` routes approval-required tools through the SDK's approval step
- * (`tool-approval-request` / `tool-approval-response`), and `toModelOutput` hands the model the
+ * (`tool-approval-request` / `tool-approval-response`; a call counts as approved only when the
+ * granting response for its `toolCallId` is in the messages `execute` gets, so a direct `execute`
+ * meets the client's own `approve`, or `APPROVAL_REQUIRED` without one), and `toModelOutput` hands the model the
  * envelope's text (API data marked untrusted) or the error's code, retryability and user message.
  * @example
  * const result = await generateText({ model, tools: createAISDKTools({ client }), stopWhen: stepCountIs(5), prompt });
@@ -38,11 +41,11 @@ export function createAISDKTools(options: AISDKToolsOptions): Record<string, AIS
       inputSchema: jsonSchema<Record<string, unknown>>((strictSchema ?? catalogTool.inputSchema) as JSONSchema7),
       ...(strictSchema ? { strict: true } : {}),
       needsApproval: (input) => callNeedsApproval(options, catalogTool, input),
-      // The SDK calls `execute` only once its approval step granted a tool that needs approval.
-      execute: (input, { abortSignal }) =>
+      // Approved only when the SDK's approval of this very call is observable; otherwise the client's own `approve` decides (fail closed).
+      execute: (input, { abortSignal, toolCallId, messages }) =>
         runToolCall(options.client, catalogTool, input, {
           format,
-          approved: callNeedsApproval(options, catalogTool, input),
+          approved: isToolCallApproved(toolCallId, messages),
           ...(abortSignal ? { signal: abortSignal } : {}),
           ...(options.onJobEvent ? { onJobEvent: options.onJobEvent } : {}),
           ...(options.needsInput ? { needsInput: options.needsInput } : {}),

@@ -22,8 +22,10 @@ export interface AgentToolOptions {
   /**
   Which calls the framework must get approved by its user before they run. Tools the manifest or
   the caller policy marks for approval (`tool.requiresApproval`) always need it; return `true` to add
-  others. Once the framework's user approves, the client does not ask again; a call that was not
-  routed through the framework's approval still meets the client's own `approve` (fail closed).
+  others. Once the framework's user approves that very call (observable in what the framework hands
+  the tool: the AI SDK's approval response for its `toolCallId`, the Agents run context's approval of
+  its call id), the client does not ask again; any other call (a direct `execute` or `invoke`) meets
+  the client's own `approve`, and without one is refused with `APPROVAL_REQUIRED` (fail closed).
 
   @default () => false
   */

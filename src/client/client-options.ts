@@ -82,7 +82,9 @@ export interface TrustOptions {
   */
   allowQuarantined?: readonly string[];
   /**
-  Longest text (description, intent, …) before the scan reports it as oversize, in characters.
+  Longest text (description, intent, …) before the scan reports it as oversize, in characters. An
+  oversize text is a medium-severity finding (worth reading), not a quarantine; the scan's other
+  rules read it whole.
 
   @default 2_000
   */

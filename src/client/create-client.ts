@@ -6,11 +6,11 @@ import { discoverService, loadService, type DiscoverOptions, type LoadOptions } 
 import { approvePin } from './trust/pins.js';
 import { createCatalogCache } from './create-catalog-cache.js';
 import { AicapError } from '../errors/aicap-error.js';
-import { assertEntryEnabled, assertToolEnabled, resolveTool } from './resolve-tool.js';
+import { assertEntryEnabled, assertToolEnabled, resolveTool, resolveToolAt } from './resolve-tool.js';
 import type { ClientContext } from './client-context.js';
 import { createToolCaller } from './call/create-tool-caller.js';
 import { createJobTracker } from './jobs/create-job-tracker.js';
-import type { Job, JobCheckpoint, StartJobOptions } from './jobs/job.js';
+import type { Job, JobCheckpoint, ResumeJobOptions, StartJobOptions } from './jobs/job.js';
 import { createMemorySessionStore } from './policy/session-store.js';
 import type { CallEnvelope } from './call/call-envelope.js';
 import type { CallOptions } from './call/client-call-options.js';
@@ -78,8 +78,12 @@ export interface Client {
    * const report = await job.result();
    */
   startJob(toolId: string, args?: Record<string, unknown>, options?: StartJobOptions): Promise<Job>;
-  /** Continues following a job from its checkpoint (or its id, looked up in the session store), e.g. after an orchestrator restart. Discover the tool's service first. */
-  resumeJob(checkpointOrJobId: JobCheckpoint | string, options?: Omit<StartJobOptions, 'call'>): Promise<Job>;
+  /**
+   * Continues following a job from its checkpoint (or its id, looked up in the session store under
+   * its service and tool: name the tool with `options.tool` when several async tools may have used
+   * the id), e.g. after an orchestrator restart. Discover the tool's service first.
+   */
+  resumeJob(checkpointOrJobId: JobCheckpoint | string, options?: ResumeJobOptions): Promise<Job>;
   /** Stops following jobs (they go on on their servers) and closes connection pools. */
   close(): Promise<void>;
 }
@@ -118,6 +122,12 @@ export function createClient(options: ClientOptions = {}): Client {
       assertToolEnabled(resolved);
       return resolved;
     },
+    resolveToolAt(origin, toolId) {
+      const resolved = resolveToolAt(context, origin, toolId);
+      assertToolEnabled(resolved);
+      return resolved;
+    },
+    services: () => [...context.services.values()],
     sessionStore: options.session?.store ?? createMemorySessionStore({ now: () => context.now() }),
     emitAudit: (event) => context.emitAudit(event),
   });

@@ -48,7 +48,7 @@ export type { CallerPolicy, PolicySubject } from './policy/caller-policy.js';
 export type { ApproveFunction, ApprovalRequest } from './policy/enforce-call-policy.js';
 export { createMemorySessionStore } from './policy/session-store.js';
 export type { SessionStore, MemorySessionStoreOptions } from './policy/session-store.js';
-export type { Job, JobCheckpoint, StartJobOptions, ClientJobsOptions, NeedsInputHandler } from './jobs/job.js';
+export type { Job, JobCheckpoint, ResumeJobOptions, StartJobOptions, ClientJobsOptions, NeedsInputHandler } from './jobs/job.js';
 export type { FollowJobOptions } from './jobs/follow-job-options.js';
 export type {
   JobEvent,

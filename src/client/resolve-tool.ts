@@ -69,6 +69,24 @@ export function resolveTool(context: ClientContext, nameOrId: string): ResolvedT
 }
 
 /**
+ * Finds the tool `toolId` of the service on `origin`, whatever other services declare the same id:
+ * what a job started on one service keeps calling (its follow-ups, a resume from a checkpoint).
+ * Throws `TOOL_NOT_FOUND` when no service on that origin declares it, or several do.
+ * @internal
+ */
+export function resolveToolAt(context: ClientContext, origin: string, toolId: string): ResolvedTool {
+  const candidates = (indexFor(context).byId.get(toolId) ?? []).filter((candidate) => candidate.service.origin === origin);
+  if (candidates.length === 1) return candidates[0]!;
+  const shown = JSON.stringify(toolId.slice(0, 100));
+  throw new AicapError(
+    'TOOL_NOT_FOUND',
+    candidates.length === 0
+      ? `No discovered service on ${origin} declares the tool ${shown}; call \`client.discover(${JSON.stringify(origin)})\` first.`
+      : `Several services on ${origin} declare the tool ${shown} (${candidates.map((candidate) => candidate.exposedName).join(', ')}), so it is ambiguous there.`,
+  );
+}
+
+/**
  * Throws `TOOL_DISABLED` when the tool must not be called: quarantined by the poisoning scan (and not
  * overridden) or changed since it was approved. The call part calls this before anything else.
  * @internal

@@ -3,7 +3,7 @@ import type { Client } from '../client/create-client.js';
 import type { CallEnvelope } from '../client/call/call-envelope.js';
 import type { ApprovalRequest, ApproveFunction } from '../client/policy/enforce-call-policy.js';
 import { canonicalJson, digestText } from '../manifest/digest-manifest.js';
-import type { BridgeRequestState } from './bridge-request-state.js';
+import { approvalNonce, type BridgeRequestState } from './bridge-request-state.js';
 import type { BridgeTool } from './list-bridge-tools.js';
 import type { McpSdk } from './load-mcp-sdk.js';
 import type { BridgeCallToolResult } from './to-call-tool-result.js';
@@ -19,6 +19,8 @@ export interface BridgeToolCall {
   hostElicits: boolean;
   /** Seals the state the retry brings back. */
   mintState: (state: BridgeRequestState) => Promise<string>;
+  /** Claims an approval state's nonce; false when that state was already answered (here or on another instance). */
+  claimApproval: (nonce: string) => Promise<boolean>;
   /** Runs the call itself (a plain call, or an async job followed to its result) with this approval decision. */
   invoke: (approve: ApproveFunction | undefined, hostElicits: boolean) => Promise<BridgeCallToolResult | InputRequiredResult>;
 }
@@ -31,7 +33,8 @@ const APPROVAL_KEY = 'approval';
  * (elicitation), the first round sends nothing and asks; the host's answer comes back on a retry of
  * the same request (2026-07-28 multi-round-trip, or the SDK's in-process shim on 2025-11-25): a
  * decline sends nothing, an acceptance sends the call once and pins the tool. The acceptance is bound
- * to the exact tool and arguments it was asked for through the sealed `requestState`. Without elicitation the
+ * to the exact tool and arguments it was asked for through the sealed `requestState`, and is single-use:
+ * the state carries a nonce that its first answer claims, so a replayed retry sends nothing. Without elicitation the
  * client's own `approve` decides (`--host-approves`), and a refusal says how to enable approval.
  * @internal
  */
@@ -43,6 +46,10 @@ export async function callBridgeTool(call: BridgeToolCall): Promise<BridgeCallTo
   if (answer.kind === 'elicit') {
     const state = context.mcpReq.requestState<BridgeRequestState>();
     if (typeof state !== 'object' || state === null || state.kind !== 'approval' || state.binding !== binding) return refusal(`The approval of "${bridgeTool.definition.title}" was given for other arguments, so nothing was sent. Call it again to be asked anew.`);
+    // One question, one answer: a decline cannot be turned into an acceptance by a retry, nor one acceptance into several requests.
+    if (typeof state.nonce !== 'string' || !(await call.claimApproval(state.nonce))) {
+      return refusal(`This approval of "${bridgeTool.definition.title}" was already answered and is used once only, so nothing was sent. Call it again to be asked anew.`);
+    }
     if (answer.action !== 'accept' || answer.content?.['approve'] !== true) {
       return refusal(`The user did not approve "${bridgeTool.definition.title}", so nothing was sent. Tell the user it was not performed.`);
     }
@@ -58,7 +65,7 @@ export async function callBridgeTool(call: BridgeToolCall): Promise<BridgeCallTo
       return false;
     }, true);
     if (asked === undefined) return result;
-    return sdk.inputRequired({ inputRequests: { [APPROVAL_KEY]: sdk.inputRequired.elicit(approvalQuestion(bridgeTool, asked)) }, requestState: await call.mintState({ kind: 'approval', binding }) });
+    return sdk.inputRequired({ inputRequests: { [APPROVAL_KEY]: sdk.inputRequired.elicit(approvalQuestion(bridgeTool, asked)) }, requestState: await call.mintState({ kind: 'approval', binding, nonce: approvalNonce() }) });
   }
   return call.invoke(undefined, false);
 }

@@ -6,7 +6,8 @@ import type { CatalogOptions } from '../tools/create-catalog.js';
 import { callBridgeTool, explainRefusedApproval } from './call-bridge-tool.js';
 import { deriveCacheHint } from './derive-cache-hint.js';
 import { followBridgeJob, type BridgeJobCall } from './follow-bridge-job.js';
-import { createBridgeStateCodec, type BridgeRequestState } from './bridge-request-state.js';
+import { createApprovalLedger, createBridgeStateCodec, type BridgeRequestState } from './bridge-request-state.js';
+import type { SessionStore } from '../client/policy/session-store.js';
 import { listBridgeTools } from './list-bridge-tools.js';
 import { loadMcpSdk, type McpSdk } from './load-mcp-sdk.js';
 import { createBridgeHttpHandler } from './create-bridge-http-handler.js';
@@ -91,6 +92,14 @@ export interface CreateMcpBridgeOptions {
   @default 32 random bytes per bridge
   */
   requestStateKey?: string | Uint8Array;
+  /**
+  Where answered approvals are recorded, so that each elicited approval sends at most one request: a
+  retry that replays an answered `requestState` is refused. Give every instance behind a load balancer
+  the same store (`createRedisSessionStore` from aicap/redis), as with `requestStateKey`.
+
+  @default an in-memory store per bridge
+  */
+  approvalStore?: SessionStore;
 }
 
 /** An MCP bridge: one definition served over stdio and Streamable HTTP, to 2026-07-28 and 2025-11-25 hosts. */
@@ -140,6 +149,7 @@ export async function createMcpBridge(options: CreateMcpBridgeOptions): Promise<
   const exposure = { catalog: options.catalog ?? {}, query: options.query, maxTools: options.maxTools };
   const unavailable = [...(options.unavailable ?? [])];
   const codec = createBridgeStateCodec(sdk, options.requestStateKey);
+  const approvals = createApprovalLedger(options.approvalStore);
 
   const createServer = (): Server => {
     const hint = options.cache ?? deriveCacheHint(client.services());
@@ -168,6 +178,7 @@ export async function createMcpBridge(options: CreateMcpBridgeOptions): Promise<
         context,
         hostElicits: hostElicits(sdk, server, context),
         mintState,
+        claimApproval: approvals.claim,
         invoke: (approve, elicits) => invoke({ client, sdk, bridgeTool, arguments: args, context, approve, hostElicits: elicits, mintState }),
       });
     });

@@ -94,7 +94,7 @@ function handle(client: Client, job: Job, bridgeTool: BridgeTool, why: string): 
   const text = [
     `Job ${job.id} of "${bridgeTool.definition.title}" is ${summary.status}${state.percent === undefined ? '' : ` (${state.percent}%)`}. ${why}`,
     ...Object.entries(urls).map(([name, url]) => `${name.replace(/_url$/, '')}: ${url}`),
-    `The job goes on on the server; a client can follow it with resumeJob("${job.id}").`,
+    `The job goes on on the server; a client can follow it with resumeJob(${JSON.stringify(job.id)}, { tool: ${JSON.stringify(bridgeTool.tool.name)} }).`,
   ].join('\n');
   return { isError: false, content: [{ type: 'text', text }], ...(bridgeTool.structure === 'object' ? { structuredContent: { job: summary } } : {}) };
 }

@@ -1,4 +1,4 @@
-import { tool as agentTool, type FunctionTool } from '@openai/agents';
+import { tool as agentTool, type FunctionTool, type RunContext } from '@openai/agents';
 import { callNeedsApproval, type AgentToolOptions } from '../client/agent-tool-options.js';
 import { runToolCall } from '../client/run-tool-call.js';
 import { toStrictSchema } from '../tools/to-openai-tools.js';
@@ -12,7 +12,9 @@ export type OpenAIAgentsToolsOptions = AgentToolOptions;
  * `execute` runs the call through `client.call` (or follows an async job to its result) and returns
  * the model text (API data marked untrusted; on failure the error's code, retryability and user
  * message); `needsApproval` makes the run stop with an interruption, resolved with
- * `result.state.approve(item)` or `reject(item)` before running the state again.
+ * `result.state.approve(item)` or `reject(item)` before running the state again. A call counts as
+ * approved only when the run context records the approval of its call id, so a direct `invoke`
+ * meets the client's own `approve` (or `APPROVAL_REQUIRED` without one).
  * @example
  * const agent = new Agent({ name: 'Payments', instructions: '…', tools: createOpenAIAgentsTools({ client }) });
  * let result = await run(agent, 'Close account 12345');
@@ -24,11 +26,13 @@ export function createOpenAIAgentsTools(options: OpenAIAgentsToolsOptions): Func
     const strictSchema = toStrictSchema(catalogTool.name, catalogTool.inputSchema).schema;
     const format = strictSchema ? 'openai-strict' : 'openai';
     const needsApproval = async (_context: unknown, input: unknown): Promise<boolean> => callNeedsApproval(options, catalogTool, input);
-    // The SDK runs `execute` only after the run's approval (an interruption) granted a tool that needs it.
-    const execute = async (input: unknown, _context: unknown, details?: { signal?: AbortSignal }): Promise<string> => {
+    // Approved only when the run's approval of this very call (an interruption resolved with `approve`) is recorded; otherwise the client's own `approve` decides (fail closed).
+    const execute = async (input: unknown, context?: RunContext, details?: { signal?: AbortSignal; toolCall?: { callId?: string } }): Promise<string> => {
+      const callId = details?.toolCall?.callId;
+      const approved = typeof callId === 'string' && typeof context?.isToolApproved === 'function' && context.isToolApproved({ toolName: catalogTool.name, callId }) === true;
       const outcome = await runToolCall(options.client, catalogTool, input, {
         format,
-        approved: callNeedsApproval(options, catalogTool, input),
+        approved,
         ...(details?.signal ? { signal: details.signal } : {}),
         ...(options.onJobEvent ? { onJobEvent: options.onJobEvent } : {}),
         ...(options.needsInput ? { needsInput: options.needsInput } : {}),

@@ -7,6 +7,8 @@ import { MockLanguageModelV3 } from 'ai/test';
 import type { LanguageModelV3CallOptions, LanguageModelV3GenerateResult } from '@ai-sdk/provider';
 import { describe, expect, it } from 'vitest';
 import { createAISDKTools } from '../../src/ai-sdk/index.js';
+import { createClient } from '../../src/client/index.js';
+import type { ToolCallOutcome } from '../../src/client/run-tool-call.js';
 import { answerReportQuestion, jobEventRecorder, usePaymentsForAgents } from '../helpers/agent-payments.js';
 
 const usage = { inputTokens: { total: 1, noCache: 1, cacheRead: 0, cacheWrite: 0 }, outputTokens: { total: 1, text: 1, reasoning: 0 } };
@@ -39,7 +41,7 @@ function toolResultsSeen(prompts: LanguageModelV3CallOptions['prompt'][]): strin
 }
 
 describe('aicap/ai-sdk with generateText and MockLanguageModelV3', () => {
-  const { client, requests } = usePaymentsForAgents();
+  const { client, requests, payments } = usePaymentsForAgents();
 
   it('the model picks a tool, it runs over HTTP, and its result (marked untrusted) is fed back; strict nulls are mapped away', async () => {
     const tools = createAISDKTools({ client: await client(), strict: true });
@@ -84,6 +86,32 @@ describe('aicap/ai-sdk with generateText and MockLanguageModelV3', () => {
       if (approved) expect(toolResultsSeen(prompts)).toContain('daily_spend_limit');
       else expect(toolResultsSeen(prompts)).toContain('execution-denied');
     }
+  });
+
+  it('a direct execute, without the SDK approval of that call, meets the client approve: none means APPROVAL_REQUIRED and nothing is sent (R3-3)', async () => {
+    const input = { account_id: '12345', daily_spend_limit: 5 };
+    const before = requests('PATCH', '/accounts/12345/limits');
+    const execute = async (tools: ReturnType<typeof createAISDKTools>, options: { toolCallId: string; messages: ModelMessage[] }): Promise<ToolCallOutcome> => (await tools['modify_limits']!.execute!(input, options)) as ToolCallOutcome;
+    const tools = createAISDKTools({ client: await client() });
+    expect(await execute(tools, { toolCallId: 'direct', messages: [] })).toMatchObject({ ok: false, code: 'APPROVAL_REQUIRED' });
+    // A granted approval of another tool call does not stand for this one.
+    const otherCall: ModelMessage[] = [
+      { role: 'assistant', content: [{ type: 'tool-call', toolCallId: 'other', toolName: 'modify_limits', input }, { type: 'tool-approval-request', approvalId: 'approval-1', toolCallId: 'other' }] },
+      { role: 'tool', content: [{ type: 'tool-approval-response', approvalId: 'approval-1', approved: true }] },
+    ];
+    expect(await execute(tools, { toolCallId: 'direct', messages: otherCall })).toMatchObject({ ok: false, code: 'APPROVAL_REQUIRED' });
+    expect(requests('PATCH', '/accounts/12345/limits')).toBe(before);
+    // With the client's own approve, that callback decides.
+    const asked: string[] = [];
+    const own = createClient({ cache: false, agentId: 'agent-framework-test', approve: (request) => (asked.push(request.exposedName), false) });
+    try {
+      await own.discover(payments().origin, { credentials: { token: 'demo-admin' } });
+      expect(await execute(createAISDKTools({ client: own }), { toolCallId: 'direct', messages: [] })).toMatchObject({ ok: false, code: 'APPROVAL_DENIED' });
+      expect(asked).toEqual(['modify_limits']);
+    } finally {
+      await own.close();
+    }
+    expect(requests('PATCH', '/accounts/12345/limits')).toBe(before);
   });
 
   it('an async job runs to its result, with progress and its question answered', async () => {

@@ -2,8 +2,9 @@
  * aicap/openai-agents with the real `@openai/agents`: full runs of an Agent driven by a scripted
  * Model (the SDK's own Model interface, no network, tracing off) against the real Payments example.
  */
-import { Agent, Runner, Usage, type AgentInputItem, type Model, type ModelRequest, type ModelResponse } from '@openai/agents';
+import { Agent, RunContext, Runner, Usage, type AgentInputItem, type Model, type ModelRequest, type ModelResponse } from '@openai/agents';
 import { describe, expect, it } from 'vitest';
+import { createClient } from '../../src/client/index.js';
 import { createOpenAIAgentsTools } from '../../src/openai-agents/index.js';
 import { answerReportQuestion, jobEventRecorder, usePaymentsForAgents } from '../helpers/agent-payments.js';
 
@@ -42,7 +43,7 @@ function toolResultsSeen(requests: ModelRequest[]): string {
 const runner = new Runner({ tracingDisabled: true });
 
 describe('aicap/openai-agents with a scripted Model', () => {
-  const { client, requests } = usePaymentsForAgents();
+  const { client, requests, payments } = usePaymentsForAgents();
 
   it('the model picks a tool, it runs over HTTP, and its result (marked untrusted) is fed back; strict nulls are mapped away', async () => {
     const tools = createOpenAIAgentsTools({ client: await client() });
@@ -84,6 +85,27 @@ describe('aicap/openai-agents with a scripted Model', () => {
       if (approved) expect(toolResultsSeen(prompts)).toContain('daily_spend_limit');
       else expect(toolResultsSeen(prompts)).not.toContain('untrusted-data');
     }
+  });
+
+  it('a direct invoke, without an approval recorded for that call, meets the client approve: none means APPROVAL_REQUIRED and nothing is sent (R3-3)', async () => {
+    const before = requests('PATCH', '/accounts/12345/limits');
+    const invoke = (tools: ReturnType<typeof createOpenAIAgentsTools>, details?: { toolCall: { type: 'function_call'; callId: string; name: string; arguments: string } }): Promise<unknown> =>
+      tools.find((tool) => tool.name === 'modify_limits')!.invoke(new RunContext({}), JSON.stringify({ account_id: '12345', daily_spend_limit: 6, daily_withdrawal_limit: null }), details);
+    const tools = createOpenAIAgentsTools({ client: await client() });
+    expect(await invoke(tools)).toContain('Error APPROVAL_REQUIRED');
+    expect(await invoke(tools, { toolCall: { type: 'function_call', callId: 'call_direct', name: 'modify_limits', arguments: '{}' } })).toContain('Error APPROVAL_REQUIRED');
+    expect(requests('PATCH', '/accounts/12345/limits')).toBe(before);
+    // With the client's own approve, that callback decides.
+    const asked: string[] = [];
+    const own = createClient({ cache: false, agentId: 'agent-framework-test', approve: (request) => (asked.push(request.exposedName), false) });
+    try {
+      await own.discover(payments().origin, { credentials: { token: 'demo-admin' } });
+      expect(await invoke(createOpenAIAgentsTools({ client: own }))).toContain('Error APPROVAL_DENIED');
+      expect(asked).toEqual(['modify_limits']);
+    } finally {
+      await own.close();
+    }
+    expect(requests('PATCH', '/accounts/12345/limits')).toBe(before);
   });
 
   it('an async job runs to its result, with progress and its question answered', async () => {

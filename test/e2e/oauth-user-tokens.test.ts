@@ -142,7 +142,7 @@ describe('user tokens: step-up and resource binding', () => {
     const client = await userClient({ tokenStore });
     const result = await client.call('transfer');
     expect(result.error?.code).toBe('INSUFFICIENT_SCOPE');
-    expect(result.error?.message).toContain(`aicap login ${api.origin} --scope "read write"`);
+    expect(result.error?.message).toContain(`aicap login '${api.origin}' --scope 'read write'`);
   });
 
   it('never sends a token for one resource to another origin', async () => {

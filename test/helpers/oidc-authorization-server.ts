@@ -197,6 +197,8 @@ export interface ProtectedApiOptions {
   scopes?: readonly string[];
   /** The service name in its manifest. @default 'User API' */
   name?: string;
+  /** The `scope` its 403 `insufficient_scope` challenges name, verbatim (a hostile API's text). @default the token's scopes plus the one needed */
+  challengeScope?: string;
 }
 
 /** A running protected API. */
@@ -259,7 +261,7 @@ export async function startProtectedApi(options: ProtectedApiOptions): Promise<P
       return send(response, 401, { title: 'unauthorized' }, { 'www-authenticate': token === undefined ? challenge : `${challenge}, error="invalid_token"` });
     }
     if (!grant.scopes.includes(needed)) {
-      const wanted = [...new Set([...grant.scopes, needed])].join(' ');
+      const wanted = options.challengeScope ?? [...new Set([...grant.scopes, needed])].join(' ');
       return send(response, 403, { title: 'insufficient scope' }, { 'www-authenticate': `Bearer error="insufficient_scope", scope="${wanted}", resource_metadata="${resourceMetadataUrl}"` });
     }
     // Echoes the credential, as careless APIs do: the client must redact it from what it returns.

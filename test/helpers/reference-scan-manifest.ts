@@ -44,7 +44,7 @@ interface Rule {
 // poisoning write-up, the mcp-scan issue codes and the tool-scan / mcp-scanner rule families.
 const INSTRUCTION_RULES: Rule[] = [
   { code: 'text.instruction', pattern: /<\s*\/?\s*(important|system|instructions?|secret|hidden)\s*>/i, severity: 'high', message: 'contains a pseudo-tag that addresses the model' },
-  { code: 'text.instruction', pattern: /\b(ignore|disregard|forget|override)\b.{0,40}\b(previous|prior|above|earlier|all|other|system)\b.{0,30}\b(instructions?|prompts?|rules|guidelines|messages?)\b/i, severity: 'high', message: 'tells the model to ignore its instructions' },
+  { code: 'text.instruction', pattern: /\b(ignore|disregard|forget|override)\b.{0,40}\b((previous|prior|above|earlier|all|other)\b.{0,30}\b(instructions?|prompts?|rules|guidelines|messages?)|system\b.{0,30}\b(instructions?|prompts?|rules|guidelines))\b/i, severity: 'high', message: 'tells the model to ignore its instructions' },
   { code: 'text.instruction', pattern: /\b(do not|don't|never|without)\b.{0,20}\b(tell|telling|inform|informing|notify|notifying|mention|mentioning|reveal|revealing|show|showing|alert|alerting)\b.{0,20}\b(the )?users?\b/i, severity: 'high', message: 'asks the model to hide something from the user' },
   { code: 'text.instruction', pattern: /\b(secretly|covertly|surreptitiously)\b/i, severity: 'high', message: 'asks for covert behaviour' },
   { code: 'text.instruction', pattern: /(~\/\.ssh|\bid_rsa\b|\bid_ed25519\b|\.aws\/credentials|\bmcp\.json\b|\.cursor\/|\/etc\/(passwd|shadow))/i, severity: 'high', message: 'refers to local secrets or configuration files' },
@@ -97,7 +97,7 @@ export function referenceScanManifest(manifest: Manifest, options: ScanManifestO
     const mixed = MIXED_SCRIPT_WORD.exec(text);
     if (mixed) add({ code: 'text.homoglyph', pointer, text: shown(), severity: isName ? 'high' : 'medium', message: `the word "${mixed[0]}" mixes Latin with look-alike letters of another script` }, toolId);
     // Response schemas never reach the model's tool list, so a long example there is only worth a look.
-    if (text.length > maxTextLength) add({ code: 'text.oversize', pointer, text: shown(), severity: pointer.includes('/returns/') ? 'medium' : 'high', message: `is ${text.length} characters long (limit ${maxTextLength}); long texts can bury instructions` }, toolId);
+    if (text.length > maxTextLength) add({ code: 'text.oversize', pointer, text: shown(), severity: 'medium', message: `is ${text.length} characters long (limit ${maxTextLength}); long texts can bury instructions` }, toolId);
     for (const rule of INSTRUCTION_RULES) {
       if (rule.pattern.test(text)) add({ code: rule.code, pointer, text: shown(), severity: rule.severity, message: rule.message }, toolId);
     }

@@ -3,7 +3,7 @@ import { checkIntegerOption } from '../../errors/invalid-option-error.js';
 import type { Tool } from '../../manifest/manifest-v0.js';
 import type { CallEnvelope } from '../call/call-envelope.js';
 import type { ToolCaller } from '../call/create-tool-caller.js';
-import type { AuditEvent, ResolvedTool } from '../client-types.js';
+import type { AuditEvent, DiscoveredService, ResolvedTool } from '../client-types.js';
 import type { SessionStore } from '../policy/session-store.js';
 import { createJob } from './create-job.js';
 import { resolveFollowJobOptions } from './follow-job-options.js';
@@ -13,7 +13,7 @@ import { JobError } from './job-error.js';
 import type { JobNeedsInputEvent, JobState } from './job-event.js';
 import { checkJobId, jobIdFromBody, jobIdFromLocation, pathArgumentsOf, resolveJobPath, type JobLocation } from './job-paths.js';
 import { toJobEvent } from './job-snapshot.js';
-import type { ClientJobsOptions, Job, JobCheckpoint, StartJobOptions } from './job.js';
+import type { ClientJobsOptions, Job, JobCheckpoint, ResumeJobOptions, StartJobOptions } from './job.js';
 import { isRecord } from '../../internal/is-record.js';
 
 /** What the job part needs from the rest of the client. @internal */
@@ -22,6 +22,10 @@ export interface JobTrackerDependencies {
   caller: Pick<ToolCaller, 'call' | 'sendFollowUp' | 'followUpEnvelope'>;
   /** Finds an enabled tool by id or exposed name. */
   resolveTool(nameOrId: string): ResolvedTool;
+  /** Finds the enabled tool `toolId` of the service on `origin`, whatever other services declare the same id. */
+  resolveToolAt(origin: string, toolId: string): ResolvedTool;
+  /** The discovered services, to look a bare job id up among their async tools. */
+  services(): readonly DiscoveredService[];
   /** Where checkpoints go (the client's session store). */
   sessionStore: SessionStore;
   /** Audit sink. */
@@ -31,12 +35,14 @@ export interface JobTrackerDependencies {
 /** `startJob` and `resumeJob`. @internal */
 export interface JobTracker {
   startJob(toolId: string, args?: Record<string, unknown>, options?: StartJobOptions): Promise<Job>;
-  resumeJob(checkpointOrJobId: JobCheckpoint | string, options?: Omit<StartJobOptions, 'call'>): Promise<Job>;
+  resumeJob(checkpointOrJobId: JobCheckpoint | string, options?: ResumeJobOptions): Promise<Job>;
   /** Stops following every job (their iterators and `result()` end with `ABORTED`); the jobs go on on their servers. */
   close(): void;
 }
 
 const DEFAULT_CHECKPOINT_TIME_TO_LIVE_IN_MS = 86_400_000;
+/** Most async tools a bare job id is looked up among; past it, `resumeJob` asks for `tool`. */
+const MAX_CHECKPOINT_LOOKUPS = 64;
 
 /**
  * Creates the job part of a client: `startJob` (the start call, then the job id from the body or
@@ -49,6 +55,16 @@ export function createJobTracker(options: ClientJobsOptions = {}, dependencies: 
   const timeToLiveInMs = checkIntegerOption('jobs.checkpointTimeToLiveInMs', options.checkpointTimeToLiveInMs ?? DEFAULT_CHECKPOINT_TIME_TO_LIVE_IN_MS, { minimum: 1 });
   const followed = new Set<AbortController>();
   const followFor = (jobOptions: StartJobOptions): ResolvedFollowJobOptions => (jobOptions.follow ? resolveFollowJobOptions({ ...options.follow, ...jobOptions.follow }, 'follow') : follow);
+  // A job's calls name its own service's tool, never a bare id another API may declare too.
+  const callerAt = (origin: string): JobTrackerDependencies['caller'] => {
+    const nameOf = (toolId: string): string => dependencies.resolveToolAt(origin, toolId).exposedName;
+    const { caller } = dependencies;
+    return {
+      call: (toolId, args, callOptions) => caller.call(nameOf(toolId), args, callOptions),
+      sendFollowUp: (toolId, request) => caller.sendFollowUp(nameOf(toolId), request),
+      followUpEnvelope: (toolId, request) => caller.followUpEnvelope(nameOf(toolId), request),
+    };
+  };
   const newJob = (location: JobLocation, started: CallEnvelope, state: JobState, jobOptions: StartJobOptions): Job =>
     createJob({
       location,
@@ -56,7 +72,7 @@ export function createJobTracker(options: ClientJobsOptions = {}, dependencies: 
       state,
       jobOptions,
       followOptions: followFor(jobOptions),
-      caller: dependencies.caller,
+      caller: callerAt(location.resolved.service.origin),
       sessionStore: dependencies.sessionStore,
       checkpointTimeToLiveInMs: timeToLiveInMs,
       emitAudit: dependencies.emitAudit,
@@ -74,7 +90,7 @@ export function createJobTracker(options: ClientJobsOptions = {}, dependencies: 
       const temporal = temporalOf(resolved);
       followFor(jobOptions);
       // The start is an ordinary call: validation, policy, approval, budget, auth, retries, audit.
-      const started = await dependencies.caller.call(resolved.tool.id, args, jobOptions.call ?? {});
+      const started = await dependencies.caller.call(resolved.exposedName, args, jobOptions.call ?? {});
       if (!started.ok) throw notStarted(resolved, started);
       const pathArguments = pathArgumentsOf(resolved, args);
       const jobId = jobIdFromBody(resolved, started.data) ?? jobIdFromLocation(started.meta.location, resolved, pathArguments);
@@ -93,19 +109,17 @@ export function createJobTracker(options: ClientJobsOptions = {}, dependencies: 
     },
 
     async resumeJob(checkpointOrJobId, jobOptions = {}) {
-      const stored = typeof checkpointOrJobId === 'string' ? await dependencies.sessionStore.get(checkpointKey(checkpointOrJobId)) : checkpointOrJobId;
+      const stored = typeof checkpointOrJobId === 'string' ? await findCheckpoint(dependencies, checkpointOrJobId, jobOptions.tool) : checkpointOrJobId;
       if (!isCheckpoint(stored)) {
         const what = typeof checkpointOrJobId === 'string' ? `No checkpoint for job ${JSON.stringify(checkpointOrJobId.slice(0, 128))} in the session store` : 'The checkpoint is not a version 1 job checkpoint';
         throw new JobError({
           reason: 'no-checkpoint',
           ...(typeof checkpointOrJobId === 'string' ? { jobId: checkpointOrJobId } : {}),
-          message: `${what}. Pass the object from \`job.checkpoint()\`, or give the resumed client the same \`session.store\` as the one that started the job.`,
+          message: `${what}. Pass the object from \`job.checkpoint()\`, or give the resumed client the same \`session.store\` as the one that started the job and discover its service first.`,
         });
       }
-      const resolved = dependencies.resolveTool(stored.toolId);
-      if (resolved.service.origin !== stored.origin) {
-        throw new AicapError('ORIGIN_MISMATCH', `Job ${stored.jobId} was started on ${stored.origin}, but "${stored.toolId}" is now served by ${resolved.service.origin}; refusing to send its credentials there. Discover ${stored.origin} first.`);
-      }
+      // The tool of the checkpoint's own service: another API declaring the same id neither stands for it nor makes it ambiguous.
+      const resolved = dependencies.resolveToolAt(stored.origin, stored.toolId);
       followFor(jobOptions);
       const location: JobLocation = { resolved, jobId: checkJobId(stored.jobId, stored.toolId), pathArguments: stored.pathArguments ?? {} };
       const state: JobState = { jobId: location.jobId, status: stored.status, terminal: stored.terminal, lastEventId: stored.lastEventId, percent: stored.percent, pendingInput: undefined };
@@ -117,6 +131,36 @@ export function createJobTracker(options: ClientJobsOptions = {}, dependencies: 
       return newJob(location, started, state, jobOptions);
     },
   };
+}
+
+/**
+ * The stored checkpoint of job `jobId`: of the tool `tool` names, or else looked up among the async
+ * tools of the discovered services. Each key names its service, so a checkpoint found is that
+ * service's own; a job id stored for several services is refused as ambiguous.
+ */
+async function findCheckpoint(dependencies: JobTrackerDependencies, jobId: string, tool: string | undefined): Promise<unknown> {
+  if (tool !== undefined) {
+    const resolved = dependencies.resolveTool(tool);
+    return matching(await dependencies.sessionStore.get(checkpointKey({ origin: resolved.service.origin, toolId: resolved.tool.id, jobId })), resolved.service.origin, resolved.tool.id, jobId);
+  }
+  const candidates = dependencies.services().flatMap((service) => service.manifest.tools.filter((entry) => entry.temporal_behavior !== undefined).map((entry) => ({ origin: service.origin, toolId: entry.id })));
+  if (candidates.length > MAX_CHECKPOINT_LOOKUPS) {
+    throw new JobError({ reason: 'no-checkpoint', jobId, message: `${candidates.length} async tools are discovered; name the job's tool: \`resumeJob(${JSON.stringify(jobId.slice(0, 128))}, { tool })\`.` });
+  }
+  const found: JobCheckpoint[] = [];
+  for (const candidate of candidates) {
+    const stored = matching(await dependencies.sessionStore.get(checkpointKey({ ...candidate, jobId })), candidate.origin, candidate.toolId, jobId);
+    if (stored !== undefined) found.push(stored);
+  }
+  if (found.length > 1) {
+    throw new JobError({ reason: 'no-checkpoint', jobId, message: `Job id ${JSON.stringify(jobId.slice(0, 128))} has checkpoints of several tools (${found.map((entry) => `"${entry.toolId}" on ${entry.origin}`).join(', ')}); name the one to resume: \`resumeJob(jobId, { tool })\`.` });
+  }
+  return found[0];
+}
+
+/** The stored value when it is a checkpoint of exactly this service, tool and job. */
+function matching(stored: unknown, origin: string, toolId: string, jobId: string): JobCheckpoint | undefined {
+  return isCheckpoint(stored) && stored.origin === origin && stored.toolId === toolId && stored.jobId === jobId ? stored : undefined;
 }
 
 function notStarted(resolved: ResolvedTool, started: CallEnvelope): JobError {

@@ -77,7 +77,7 @@ export function createJob(input: CreateJobInput): Job {
     const value = checkpoint();
     // One write at a time, in event order, so a slow store never leaves an older checkpoint last.
     saving = saving
-      .then(() => input.sessionStore.set(checkpointKey(jobId), value, input.checkpointTimeToLiveInMs))
+      .then(() => input.sessionStore.set(checkpointKey(value), value, input.checkpointTimeToLiveInMs))
       .catch((error: unknown) => input.emitAudit({ type: 'job.event', toolId, origin, detail: `checkpoint of job ${jobId} not saved: ${error instanceof Error ? error.message : String(error)}` }));
   };
   const answerer = createJobAnswerer({

@@ -1,9 +1,14 @@
 import type { JobCheckpoint } from './job.js';
 import { isRecord } from '../../internal/is-record.js';
 
-/** The session-store key of a job's checkpoint. @internal */
-export function checkpointKey(jobId: string): string {
-  return `aicap:job:${jobId}`;
+/**
+ * The session-store key of a job's checkpoint: the service's origin, the tool id and the job id,
+ * each percent-encoded (so no two triples share a key). Job ids are the server's own and collide
+ * across APIs (sequential ids, or on purpose), so the id alone would let one API's job stand for
+ * another's in a shared store. @internal
+ */
+export function checkpointKey(job: Pick<JobCheckpoint, 'origin' | 'toolId' | 'jobId'>): string {
+  return `aicap:job:${encodeURIComponent(job.origin)}/${encodeURIComponent(job.toolId)}/${encodeURIComponent(job.jobId)}`;
 }
 
 /** True for a version 1 checkpoint (what `job.checkpoint()` returns, or a stored one). @internal */

@@ -37,9 +37,22 @@ export interface StartJobOptions {
   call?: Pick<CallOptions, 'sessionId' | 'idempotencyKey' | 'signal' | 'approve'>;
 }
 
+/** Options of `client.resumeJob`. */
+export interface ResumeJobOptions extends Omit<StartJobOptions, 'call'> {
+  /**
+  The job's tool (exposed name, `namespace__id`, or an id one service declares), when resuming by
+  job id: its checkpoint is looked up under that service and tool. Needed when several async tools
+  have a checkpoint with this job id (job ids are the servers' own and collide across APIs).
+
+  @default undefined (looked up among the async tools of the discovered services)
+  */
+  tool?: string;
+}
+
 /**
- * Where a job stands, as stored in the session store after every event, so that a restarted
- * orchestrator can `client.resumeJob(checkpoint)` (or `resumeJob(jobId)` with the same store).
+ * Where a job stands, as stored in the session store after every event (keyed by origin, tool and
+ * job id), so that a restarted orchestrator can `client.resumeJob(checkpoint)` (or
+ * `resumeJob(jobId)` with the same store).
  * JSON-compatible.
  */
 export interface JobCheckpoint {

@@ -87,6 +87,6 @@ describe('createUserTokenSource', () => {
     await tokenStore.put(key, stored({ expiresAtInMs: 60_000 }));
     const error = await errorOf(source(server.fetch, tokenStore).getToken({ forceRefresh: false, requiredScopes: ['write'] }));
     expect(error).toMatchObject({ code: 'INSUFFICIENT_SCOPE' });
-    expect(error.message).toContain(`aicap login ${api} --scope "read write"`);
+    expect(error.message).toContain(`aicap login '${api}' --scope 'read write'`);
   });
 });

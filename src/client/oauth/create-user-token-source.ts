@@ -1,4 +1,5 @@
 import * as oauth from 'oauth4webapi';
+import { quoteForShell } from '../../internal/quote-for-shell.js';
 import { AicapError } from '../../errors/aicap-error.js';
 import { authFailed, createAuthorizationBinding, discoverAuthorizationServer, oauthRequestOptions, type DiscoveredAuthorizationServer } from '../auth/discover-authorization-server.js';
 import type { FetchFunction, UserCredentials } from '../client-types.js';
@@ -135,7 +136,8 @@ export function createUserTokenSource(options: UserTokenSourceOptions): UserToke
     if (credentials.onInsufficientScope === undefined) {
       throw new AicapError(
         'INSUFFICIENT_SCOPE',
-        `${resourceOrigin} needs the scope${required.length === 1 ? '' : 's'} ${required.map((scope) => `"${scope}"`).join(', ')}, which the user's authorization for ${resource} does not grant. Authorize again with \`${scopes.join(' ')}\`: run \`aicap login ${resourceOrigin} --scope "${scopes.join(' ')}"\` (from code: pass \`user.onInsufficientScope\`, or call startUserAuthorization with these \`scopes\`).`,
+        // Every scope shown is shell-quoted: the held ones come from the authorization server's token responses.
+        `${resourceOrigin} needs the scope${required.length === 1 ? '' : 's'} ${required.map((scope) => quoteForShell(scope)).join(', ')}, which the user's authorization for ${resource} does not grant. Authorize again with these scopes: run \`aicap login ${quoteForShell(resourceOrigin)} --scope ${quoteForShell(scopes.join(' '))}\` (from code: pass \`user.onInsufficientScope\`, or call startUserAuthorization with these \`scopes\`).`,
       );
     }
     await credentials.onInsufficientScope({ origin: resourceOrigin, discoveryUrl, resource, user, scopes, ...(credentials.issuer === undefined ? {} : { issuer: credentials.issuer }) });

@@ -15,6 +15,16 @@ describe('createRedactor', () => {
     expect(redactor.text('GET /users?email=ada%2Bx%40example.com failed for ada+x@example.com')).toBe('GET /users?email=[REDACTED] failed for [REDACTED]');
   });
 
+  it('removes a redacted value where it stands as a token of its own, never inside another identifier', () => {
+    const redactor = createRedactor({ parameterNames: ['account_id'], secrets: ['tok-SECRET-99'] });
+    redactor.arguments({ account_id: '12345' });
+    expect(redactor.text('{"account_id":"12345","transaction_id":"txn_12345_0005","ref":"12345-b","uuid":"a12345","path":"/accounts/12345/x","note":"account 12345."}')).toBe(
+      '{"account_id":"[REDACTED]","transaction_id":"txn_12345_0005","ref":"12345-b","uuid":"a12345","path":"/accounts/[REDACTED]/x","note":"account [REDACTED]."}',
+    );
+    // Credentials go wherever they appear, inside identifiers too.
+    expect(redactor.text('id_tok-SECRET-99_x')).toBe('id_[REDACTED]_x');
+  });
+
   it('removes secrets, the longest first', () => {
     const redactor = createRedactor({ secrets: ['token-abc', 'token-abc-extended'] });
     expect(redactor.text('a token-abc-extended b token-abc')).toBe('a [REDACTED] b [REDACTED]');

@@ -8,6 +8,9 @@ const MIN_SECRET_LENGTH = 4;
 // Audit copies keep this much structure; anything deeper is replaced whole, so no value escapes
 // redaction by being nested deeply.
 const MAX_COPY_DEPTH = 64;
+// What continues an identifier around a redacted value (letters, digits, `_`, `-`): a value with one
+// of these right before or after it is part of another identifier, which is left whole.
+const IDENTIFIER_CHARACTER = '[\\p{L}\\p{N}_-]';
 // Characters that `encodeURIComponent` and form encoding both leave as they are.
 const UNENCODED = /^[\w.-]*$/;
 
@@ -32,7 +35,12 @@ export interface Redactor {
   the check a substring search of that text instead of a serialisation of the data.
   */
   data(value: unknown, source?: string): unknown;
-  /** `text` with every known secret (and its URL-encoded form) replaced by `[REDACTED]`. */
+  /**
+  `text` with every credential (and its URL-encoded forms) replaced by `[REDACTED]` wherever it
+  appears, and every value of a redacted parameter replaced where it stands as a token of its own (no
+  letter, digit, `_` or `-` right before or after it): an identifier that embeds such a value, like
+  `txn_12345_0005`, stays whole.
+  */
   text(text: string): string;
   /** Learns one more secret value (for example a freshly issued access token). */
   addSecret(secret: string): void;
@@ -112,8 +120,18 @@ export function createRedactor(options: RedactorOptions = {}): Redactor {
     }
     return result;
   };
+  // A redacted value counts only as a token of its own: `12345` in `/accounts/12345` or `"12345"`,
+  // never inside `txn_12345_0005`, which is another identifier the model must be able to quote and
+  // pass on. Credentials (above) go wherever they appear: a token has no business in any identifier.
+  const replaceTokens = (input: string, values: Iterable<string>): string => {
+    let result = input;
+    for (const value of [...values].sort((left, right) => right.length - left.length)) {
+      if (result.includes(value)) result = result.replace(new RegExp(`(?<!${IDENTIFIER_CHARACTER})${escapeRegExp(value)}(?!${IDENTIFIER_CHARACTER})`, 'gu'), REDACTED);
+    }
+    return result;
+  };
   const text = (input: string): string => {
-    let result = replaceAll(input, [...secrets, ...learned]);
+    let result = replaceTokens(replaceAll(input, secrets), learned);
     for (const [name, values] of shortValues) {
       if (!result.toLowerCase().includes(name.toLowerCase())) continue;
       for (const value of values) {

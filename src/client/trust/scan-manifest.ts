@@ -58,7 +58,9 @@ interface Rule {
 /** @internal Exported for the test of the literals' invariants. */
 export const INSTRUCTION_RULES: readonly Rule[] = [
   { code: 'text.instruction', pattern: /<\s*\/?\s*(important|system|instructions?|secret|hidden)\s*>/i, severity: 'high', message: 'contains a pseudo-tag that addresses the model', literals: ['important', 'system', 'instruction', 'secret', 'hidden'] },
-  { code: 'text.instruction', pattern: /\b(ignore|disregard|forget|override)\b.{0,40}\b(previous|prior|above|earlier|all|other|system)\b.{0,30}\b(instructions?|prompts?|rules|guidelines|messages?)\b/i, severity: 'high', message: 'tells the model to ignore its instructions', literals: ['ignore', 'disregard', 'forget', 'override'] },
+  // "System" with a message is ordinary API prose ("Override the default system message of the
+  // assistant", OpenAI); with instructions, prompts or rules it addresses the model.
+  { code: 'text.instruction', pattern: /\b(ignore|disregard|forget|override)\b.{0,40}\b((previous|prior|above|earlier|all|other)\b.{0,30}\b(instructions?|prompts?|rules|guidelines|messages?)|system\b.{0,30}\b(instructions?|prompts?|rules|guidelines))\b/i, severity: 'high', message: 'tells the model to ignore its instructions', literals: ['ignore', 'disregard', 'forget', 'override'] },
   { code: 'text.instruction', pattern: /\b(do not|don't|never|without)\b.{0,20}\b(tell|telling|inform|informing|notify|notifying|mention|mentioning|reveal|revealing|show|showing|alert|alerting)\b.{0,20}\b(the )?users?\b/i, severity: 'high', message: 'asks the model to hide something from the user', literals: ['do not', "don't", 'never', 'without'] },
   { code: 'text.instruction', pattern: /\b(secretly|covertly|surreptitiously)\b/i, severity: 'high', message: 'asks for covert behaviour', literals: ['secret', 'covert', 'surreptitious'] },
   { code: 'text.instruction', pattern: /(~\/\.ssh|\bid_rsa\b|\bid_ed25519\b|\.aws\/credentials|\bmcp\.json\b|\.cursor\/|\/etc\/(passwd|shadow))/i, severity: 'high', message: 'refers to local secrets or configuration files', literals: ['.ssh', 'id_rsa', 'id_ed25519', '.aws/', 'mcp.json', '.cursor/', '/etc/'] },
@@ -183,8 +185,9 @@ export function scanManifest(manifest: Manifest, options: ScanManifestOptions = 
     };
     verdict.before.forEach(add);
     if (verdict.mixed !== undefined) add({ code: 'text.homoglyph', severity: isName ? 'high' : 'medium', message: `the word "${verdict.mixed}" mixes Latin with look-alike letters of another script` });
-    // Response schemas never reach the model's tool list, so a long example there is only worth a look.
-    if (oversize) add({ code: 'text.oversize', severity: pointer.includes('/returns/') ? 'medium' : 'high', message: `is ${text.length} characters long (limit ${maxTextLength}); long texts can bury instructions` });
+    // Length alone is not poisoning (real APIs ship long upstream descriptions, such as Kubernetes'
+    // `Quantity`): worth a look, never a quarantine. The whole text was checked by the other rules above.
+    if (oversize) add({ code: 'text.oversize', severity: 'medium', message: `is ${text.length} characters long (limit ${maxTextLength}); long texts can bury instructions` });
     verdict.after.forEach(add);
   };
 

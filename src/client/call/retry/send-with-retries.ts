@@ -2,6 +2,7 @@ import { AicapError } from '../../../errors/aicap-error.js';
 import { TimeoutError } from '../../../errors/timeout-error.js';
 import type { Auth, ErrorContract, RetryStrategy } from '../../../manifest/manifest-v0.js';
 import { parseWwwAuthenticate } from '../../auth/parse-www-authenticate.js';
+import { readMissingScopes } from './read-missing-scopes.js';
 import type { Authenticator } from '../../auth/create-authenticator.js';
 import type { AuditEvent } from '../../client-types.js';
 import type { BufferedResponse, GuardedFetch } from '../../fetch/guarded-fetch-options.js';
@@ -208,11 +209,11 @@ export async function sendWithRetries(input: ExchangeInput): Promise<ExchangeOut
       }
     }
     forceRefresh = false;
-    const missingScope = challenges.find((challenge) => challenge.parameters['error'] === 'insufficient_scope')?.parameters['scope'];
-    if (status === 403 && canStepUp === true && requiredScopes === undefined && missingScope !== undefined && missingScope.trim() !== '') {
+    const missingScopes = status === 403 && canStepUp === true && requiredScopes === undefined ? readMissingScopes(challenges, input.auth) : undefined;
+    if (missingScopes !== undefined) {
       // Step-up once: the server refused before acting, so the request is repeated whatever the method.
       audit(status, 'insufficient scope; asking the user to authorize more scopes once');
-      requiredScopes = missingScope.trim().split(/\s+/);
+      requiredScopes = missingScopes;
       continue;
     }
 
@@ -238,7 +239,7 @@ export async function sendWithRetries(input: ExchangeInput): Promise<ExchangeOut
       reason = input.signal?.aborted ? ' The call was cancelled while waiting to retry.' : ` Not retried: waiting ${delay} ms would pass the call deadline (\`retry.totalTimeoutInMs\`).`;
     }
     const code = match?.code ?? (insufficientScope ? 'INSUFFICIENT_SCOPE' : status === 401 ? 'AUTH_FAILED' : 'HTTP_ERROR');
-    const userMessage = match?.contract.context ?? undeclaredUserMessage(status, statusLine, insufficientScope, headers.has('authorization') || secrets.length > 0);
+    const userMessage = match?.contract.context ?? undeclaredUserMessage(status, insufficientScope, headers.has('authorization') || secrets.length > 0);
     const message = `Request failed with status code ${statusLine}${match === undefined ? ' (undeclared)' : ` (declared error "${match.code}")`}: ${method} ${displayUrl()}.${reason}`;
     return fail({ code, status, retryable, retryAfterInMs: retryAfterInMs ?? null, declared: match !== undefined, userMessage, message }, status, finalResponse.headers, body);
   }
@@ -286,8 +287,9 @@ function networkFailureUserMessage(code: string, transient: boolean, retrySafe: 
     : 'The API could not be reached or did not answer in time.';
 }
 
-function undeclaredUserMessage(status: number, statusLine: string, insufficientScope: boolean, credentialsSent: boolean): string {
+// The status code only: the reason phrase is the API's text, and this message is read outside the untrusted markers.
+function undeclaredUserMessage(status: number, insufficientScope: boolean, credentialsSent: boolean): string {
   if (insufficientScope) return 'The credentials lack the permission this tool needs. Tell the user; do not try other credentials.';
   if (status === 401) return credentialsSent ? 'The API rejected the credentials.' : 'The API requires credentials and none are configured for this origin; pass them to `discover`.';
-  return `The API answered ${statusLine}, an error this tool does not declare.`;
+  return `The API answered HTTP ${status}, an error this tool does not declare.`;
 }
