@@ -12,6 +12,7 @@ export default defineConfig({
   test: {
     include: ['src/**/*.test.ts', 'test/**/*.test.ts', 'examples/**/*.test.ts', 'bench/**/*.test.js'],
     exclude: ['**/node_modules/**', '**/dist/**'],
+    setupFiles: ['./test/helpers/isolate-user-cache.ts'],
     testTimeout: 30_000,
     hookTimeout: 30_000,
     // Two cores here and in CI: forks keep sockets and timers of one file away from another.

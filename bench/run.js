@@ -10,11 +10,12 @@ import { pathToFileURL } from 'node:url';
 import { performance } from 'node:perf_hooks';
 import { request } from 'undici';
 import { WELL_KNOWN_PATH } from 'aicap';
-import { describeMachine, loadAverage, packageVersions } from './lib/environment.js';
+import { describeMachine, isQuietEnough, loadAverage, packageVersions } from './lib/environment.js';
 import { round } from './lib/measure.js';
 import { assessTargets, renderReadmeHeadline, renderResults } from './lib/render-results.js';
 import { startServerProcess } from './lib/start-server-process.js';
 import { benchmarkCall } from './sections/call.js';
+import { benchmarkCli } from './sections/cli.js';
 import { benchmarkChecks, ceilingsOf } from './sections/checks.js';
 import { benchmarkColdDiscovery } from './sections/discovery.js';
 import { benchmarkGenerator } from './sections/generator.js';
@@ -43,10 +44,11 @@ export const SETTINGS = {
   // Ten 0.75 s rounds rather than six of 1 s: a little more time per target, four more pairs per
   // ratio (the worst-of-four `serve_vs_static` is the median of paired rounds, so more pairs steady it).
   serve: { connections: 10, warmupInSeconds: 1, rounds: 10, burstInSeconds: 0.75 },
+  cli: { rounds: 10 },
 };
 if (QUICK) {
   const tiny = { warmupIterations: 1, iterations: 3, minIterations: 3, maxTimeInMs: 1 };
-  Object.assign(SETTINGS, { discovery: tiny, revalidation: tiny, call: tiny, checks: tiny, scale: { checks: tiny, discovery: tiny, revalidation: tiny }, serve: { connections: 2, warmupInSeconds: 0.2, rounds: 2, burstInSeconds: 0.2 } });
+  Object.assign(SETTINGS, { discovery: tiny, revalidation: tiny, call: tiny, checks: tiny, scale: { checks: tiny, discovery: tiny, revalidation: tiny }, serve: { connections: 2, warmupInSeconds: 0.2, rounds: 2, burstInSeconds: 0.2 }, cli: { rounds: 2 } });
 }
 const METHOD = [
   'Servers run in child processes, clients and autocannon in the parent, so neither shares a thread or a heap with the other.',
@@ -67,7 +69,7 @@ async function main() {
   log(`aicap benchmarks: load average ${atStart} on ${describeMachine().cores} cores.`);
 
   const servers = await startServerProcess('latency');
-  let discovery, revalidation, call, checks;
+  let discovery, revalidation, call, checks, cli;
   const { origins } = servers;
   const mcpOrigins = (prefix) => Object.fromEntries(Object.entries(origins).filter(([name]) => name.startsWith(prefix)).map(([name, origin]) => [name.slice(prefix.length), origin]));
   try {
@@ -78,6 +80,7 @@ async function main() {
       toolCount: 5,
       servers,
       servedBy: { aicap: 'payments', mcp: (key) => `mcp${key}` },
+      serverCpuInMs: servers.serverCpuInMs,
       iterations: SETTINGS.discovery,
     });
     const served = await request(`${origins.payments}${WELL_KNOWN_PATH}`);
@@ -94,6 +97,8 @@ async function main() {
     });
     log('3/7 one call (Payments)…');
     call = await benchmarkCall({ origins, iterations: SETTINGS.call });
+    log('   the CLI as whole processes…');
+    cli = await benchmarkCli({ origin: origins.payments, rounds: SETTINGS.cli.rounds });
   } finally {
     await servers.stop();
   }
@@ -115,12 +120,13 @@ async function main() {
     packages: packageVersions(),
     settings: SETTINGS,
     method: METHOD,
-    ratios: headlineRatios({ discovery, checks, revalidation, call, scale, serve }),
+    ratios: headlineRatios({ discovery, checks, revalidation, call, scale, serve, cli }),
     targets: [],
     discovery,
     checks,
     revalidation,
     call,
+    cli,
     scale,
     serve,
     generator,
@@ -129,6 +135,13 @@ async function main() {
   };
   results.targets = assessTargets(results.ratios);
   results.durationInSeconds = round((performance.now() - startedAt) / 1000, 0);
+  printTargets(results.targets);
+  // A loaded machine moves wall times 5–15× and flips ratios: such a run is printed, never recorded as the figures.
+  if (!QUICK && !isQuietEnough([atStart, results.loadAverage.atEnd])) {
+    log(`✘ Not writing results: the one-minute load average was ${atStart} at the start and ${results.loadAverage.atEnd} at the end, above the ${results.machine.cores} cores. Run again on a quiet machine.`);
+    process.exitCode = 3;
+    return;
+  }
 
   writeFileSync(new URL('results.json', BENCH), `${JSON.stringify(results, null, 2)}\n`);
   writeFileSync(new URL('RESULTS.md', BENCH), renderResults(results));
@@ -137,17 +150,21 @@ async function main() {
   if (HEADLINE.test(readme)) writeFileSync(README, readme.replace(HEADLINE, (_match, start, end) => `${start}${renderReadmeHeadline(results)}${end}`));
   else log('⚠ README.md has no <!-- bench:headline:start/end --> markers: its Benchmarks figures were not updated.');
 
-  for (const target of results.targets) {
-    const mark = target.met === undefined ? '–' : target.met ? '✔' : '✘';
-    const spread = target.p25 === undefined ? '' : `  (p25–p75 ${target.p25.toFixed(2)}–${target.p75.toFixed(2)})`;
-    process.stdout.write(`${mark} ${target.key.padEnd(30)} ${target.value === undefined ? '   n/a' : target.value.toFixed(2).padStart(8)}  target ${target.target}${spread}\n`);
-  }
   log(`Wrote ${QUICK ? BENCH.pathname : 'bench/'}results.json, RESULTS.md and the README's headline table in ${results.durationInSeconds} s.`);
 }
 
+function printTargets(targets) {
+  for (const target of targets) {
+    const mark = target.met === undefined ? '–' : target.met ? '✔' : '✘';
+    const spread = target.p25 === undefined ? '' : `  (p25–p75 ${target.p25.toFixed(2)}–${target.p75.toFixed(2)})`;
+    process.stdout.write(`${mark} ${target.key.padEnd(34)} ${target.value === undefined ? '   n/a' : target.value.toFixed(2).padStart(8)}  target ${target.target}${spread}\n`);
+  }
+}
+
 /** The issue's target keys, each a `{ median, p25, p75, against }`; missing sections leave a key out. */
-function headlineRatios({ discovery, checks, revalidation, call, scale, serve }) {
+function headlineRatios({ discovery, checks, revalidation, call, scale, serve, cli }) {
   const github = scale.rows?.find((row) => row.name === 'github');
+  const stripe = scale.rows?.find((row) => row.name === 'stripe');
   const kubernetes = scale.rows?.find((row) => row.name === 'kubernetes');
   return {
     discovery_cold_vs_floor: discovery.versusFloor,
@@ -172,6 +189,32 @@ function headlineRatios({ discovery, checks, revalidation, call, scale, serve })
     serve_express_vs_floor: serve.expressVersusFloor,
     serve_node_vs_mcp: serve.nodeVersusMcp,
     serve_express_listener_vs_mcp: serve.expressListenerVersusMcp,
+    ...firstTurnRatios(discovery, revalidation, call, github, stripe),
+    ...(cli ? { cli_version_vs_node: cli.versionVersusNode, cli_call_cached_vs_node: cli.callCachedVersusNode } : {}),
+  };
+}
+
+/** The keys of the first-turn issue: CPU beside wall, verified-manifest cache, fresh process, per turn, client µs. */
+function firstTurnRatios(discovery, revalidation, call, github, stripe) {
+  const clientMicroseconds = (rows, against) => ({ median: Math.round((rows[0].clientCpuMedianInMs - rows[1].clientCpuMedianInMs) * 1000), against });
+  const githubMcp = github?.cold.rows.find((row) => row.name === github.cold.versusMcp.against);
+  const githubAicap = github?.cold.rows[0];
+  return {
+    ...(discovery.versusFloorCpu ? { discovery_cold_vs_floor_cpu: discovery.versusFloorCpu } : {}),
+    ...(discovery.known ? { discovery_known_vs_floor: discovery.known.versusFloor } : {}),
+    revalidation_client_us: clientMicroseconds(revalidation.rows, 'client CPU of a 304 revalidation over the floor conditional GET, µs (difference of medians)'),
+    call_client_us: clientMicroseconds(call.rows, 'client CPU of `client.call` over the bare request + parse, µs (difference of medians)'),
+    ...(github
+      ? {
+          big_discovery_cold_vs_mcp_cpu: github.cold.versusMcpCpu,
+          big_discovery_known_vs_mcp: github.cold.known.versusMcp,
+          big_discovery_known_vs_mcp_cpu: github.cold.known.versusMcpCpu,
+          ...(githubMcp?.serverCpuMedianInMs && githubAicap?.serverCpuMedianInMs ? { serve_per_agent_vs_mcp: { median: Math.round((githubMcp.serverCpuMedianInMs / githubAicap.serverCpuMedianInMs) * 100) / 100, against: `${githubMcp.name}: server CPU per discovering agent (ratio of medians)` } } : {}),
+        }
+      : {}),
+    ...(github?.freshProcess ? { fresh_process_discovery_vs_mcp: github.freshProcess.versusMcpCpu } : {}),
+    ...(github?.firstTurn ? { first_turn_vs_mcp: github.firstTurn.versusMcp, first_turn_vs_mcp_cpu: github.firstTurn.versusMcpCpu, first_turn_tokens_fewer: { median: github.firstTurn.tokens.fewer, against: 'MCP all tools ÷ aicap selected 5, o200k_base tokens, GitHub' } } : {}),
+    ...(stripe?.firstTurn ? { first_turn_stripe_vs_mcp: stripe.firstTurn.versusMcp, first_turn_stripe_vs_mcp_cpu: stripe.firstTurn.versusMcpCpu, first_turn_stripe_tokens_fewer: { median: stripe.firstTurn.tokens.fewer, against: 'MCP all tools ÷ aicap selected 5, o200k_base tokens, Stripe' } } : {}),
   };
 }
 

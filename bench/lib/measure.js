@@ -25,6 +25,9 @@ import { performance } from 'node:perf_hooks';
  * @property {number} minInMs
  * @property {number} maxInMs
  * @property {number[]} samples Every timed iteration in round order (not written to results.json).
+ * @property {number} [clientCpuMedianInMs] This process's CPU time (user + system) per iteration.
+ * @property {number} [serverCpuMedianInMs] The server process's CPU time per iteration, when the section reads it.
+ * @property {number[]} [cpuSamples] Client + server CPU per timed iteration, in round order (not written to results.json).
  */
 
 /**
@@ -38,21 +41,34 @@ import { performance } from 'node:perf_hooks';
 
 /**
  * Runs the variants round-robin: `warmupIterations` untimed rounds, then timed rounds until
- * `iterations` rounds are done or `maxTimeInMs` has passed (at least `minIterations` rounds).
+ * `iterations` rounds are done or `maxTimeInMs` has passed (at least `minIterations` rounds). Beside
+ * the wall time it records this process's CPU time (`process.cpuUsage`) and, with `serverCpuInMs`,
+ * the server process's, around each timed part: CPU time moves far less than wall time when other
+ * work shares the machine, so every wall ratio gets a CPU ratio beside it.
  * @param {Variant[]} variants
- * @param {{ warmupIterations: number, iterations: number, minIterations?: number, maxTimeInMs: number }} options
+ * @param {{ warmupIterations: number, iterations: number, minIterations?: number, maxTimeInMs: number, serverCpuInMs?: () => number }} options
  * @returns {Promise<Summary[]>}
  */
 export async function compareVariants(variants, options) {
   const samples = variants.map(() => /** @type {number[]} */ ([]));
+  const clientCpu = variants.map(() => /** @type {number[]} */ ([]));
+  const serverCpu = variants.map(() => /** @type {number[]} */ ([]));
+  const serverCpuInMs = options.serverCpuInMs ?? (() => 0);
   const once = async (variant, index, timed) => {
     const state = variant.setup ? await variant.setup() : undefined;
+    const serverBefore = serverCpuInMs();
+    const cpuBefore = process.cpuUsage();
     const startedAt = performance.now();
     const result = await variant.run(state);
     const elapsedInMs = performance.now() - startedAt;
+    const cpu = process.cpuUsage(cpuBefore);
+    const serverAfter = serverCpuInMs();
     variant.check?.(result);
     if (variant.teardown) await variant.teardown(state);
-    if (timed) samples[index].push(elapsedInMs);
+    if (!timed) return;
+    samples[index].push(elapsedInMs);
+    clientCpu[index].push((cpu.user + cpu.system) / 1000);
+    serverCpu[index].push(serverAfter - serverBefore);
   };
   for (let round = 0; round < options.warmupIterations; round++) {
     for (const [index, variant] of variants.entries()) await once(variant, index, false);
@@ -69,7 +85,12 @@ export async function compareVariants(variants, options) {
       await once(variants[index], index, true);
     }
   }
-  return variants.map((variant, index) => summarize(variant.name, samples[index]));
+  return variants.map((variant, index) => ({
+    ...summarize(variant.name, samples[index]),
+    clientCpuMedianInMs: round(medianOf(clientCpu[index])),
+    ...(options.serverCpuInMs ? { serverCpuMedianInMs: round(medianOf(serverCpu[index])) } : {}),
+    cpuSamples: clientCpu[index].map((value, round) => value + serverCpu[index][round]),
+  }));
 }
 
 /**
@@ -130,7 +151,17 @@ export function againstFloorAndMcp(rows) {
     rows: withoutSamples(rows),
     versusFloor: pairedRatio(aicap.samples, floor.samples, floor.name),
     versusMcp: pairedRatio(fastestMcp.samples, aicap.samples, fastestMcp.name),
+    ...cpuRatios(aicap, floor, fastestMcp),
     aicapMedianInMs: aicap.medianInMs,
+  };
+}
+
+/** The same two ratios on client + server CPU time, when the rows carry it. */
+export function cpuRatios(aicap, floor, mcp) {
+  if (!aicap.cpuSamples) return {};
+  return {
+    ...(floor?.cpuSamples ? { versusFloorCpu: pairedRatio(aicap.cpuSamples, floor.cpuSamples, `${floor.name}, CPU`) } : {}),
+    ...(mcp?.cpuSamples ? { versusMcpCpu: pairedRatio(mcp.cpuSamples, aicap.cpuSamples, `${mcp.name}, CPU`) } : {}),
   };
 }
 
@@ -145,6 +176,7 @@ export function withoutSamples(rows) {
   return rows.map((row) => {
     const copy = { ...row };
     delete copy.samples;
+    delete copy.cpuSamples;
     return copy;
   });
 }

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import { performance } from 'node:perf_hooks';
 import { againstFloorAndMcp, compareVariants, fastestOf, medianOf, pairedRatio, summarize } from './measure.js';
 import { assessTargets } from './render-results.js';
+import { isQuietEnough } from './environment.js';
 
 describe('summarize', () => {
   it.each([
@@ -88,11 +90,50 @@ describe('compareVariants', () => {
   });
 });
 
+describe('CPU time beside wall time', () => {
+  it('records client CPU per iteration, server CPU through serverCpuInMs, and CPU ratios beside the wall ratios', async () => {
+    let serverClock = 0;
+    // Spins until this process has used `milliseconds` of CPU (bounded by a 2 s wall deadline), however loaded the machine.
+    const busy = (milliseconds) => () => {
+      const start = process.cpuUsage();
+      const deadline = performance.now() + 2_000;
+      for (let used = 0; used < milliseconds * 1000 && performance.now() < deadline; ) {
+        const delta = process.cpuUsage(start);
+        used = delta.user + delta.system;
+      }
+      return Promise.resolve();
+    };
+    const server = (milliseconds) => async () => void (serverClock += milliseconds);
+    const rows = await compareVariants(
+      [
+        { name: 'aicap', run: busy(4) },
+        { name: 'floor', run: busy(2) },
+        { name: 'mcp', run: async () => { await busy(2)(); await server(6)(); } },
+      ],
+      { warmupIterations: 0, iterations: 5, maxTimeInMs: 5_000, serverCpuInMs: () => serverClock },
+    );
+    expect(rows[0].clientCpuMedianInMs).toBeGreaterThan(rows[1].clientCpuMedianInMs);
+    expect(rows[2].serverCpuMedianInMs).toBe(6);
+    const comparison = againstFloorAndMcp(rows);
+    expect(comparison.versusFloorCpu.median).toBeGreaterThan(1.3);
+    // MCP: 2 ms client + 6 ms server against aicap's 4 ms client.
+    expect(comparison.versusMcpCpu.median).toBeGreaterThan(1.3);
+    expect(comparison.rows[0]).not.toHaveProperty('cpuSamples');
+  });
+
+  it('a run is quiet enough only when the load average stayed at most the core count', () => {
+    expect(isQuietEnough([1.9, 2], 2)).toBe(true);
+    expect(isQuietEnough([1.5, 2.1], 2)).toBe(false);
+  });
+});
+
 describe('assessTargets', () => {
   const ratio = (median) => ({ median, p25: median, p75: median, rounds: 1 });
   it.each([
-    ['discovery_cold_vs_floor', 1.5, '≤ 1.5', true],
-    ['discovery_cold_vs_floor', 1.51, '≤ 1.5', false],
+    ['discovery_known_vs_floor', 1.5, '≤ 1.5', true],
+    ['discovery_known_vs_floor', 1.51, '≤ 1.5', false],
+    ['cli_version_vs_node', 1.6, '≤ 1.5', false],
+    ['first_turn_tokens_fewer', 70, '≥ 50', true],
     ['discovery_cold_vs_mcp', 3, '≥ 3', true],
     ['discovery_cold_vs_mcp', 2.99, '≥ 3', false],
     ['serve_vs_static', 0.95, '≥ 0.95', true],

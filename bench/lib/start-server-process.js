@@ -2,6 +2,7 @@
 // RSS, stops it. Every wait is bounded, so a server that fails to start ends the run with a message
 // instead of hanging it.
 import { fork } from 'node:child_process';
+import { processCpuReader } from './environment.js';
 
 const START_TIMEOUT_IN_MS = 120_000;
 const ANSWER_TIMEOUT_IN_MS = 10_000;
@@ -9,7 +10,7 @@ const ANSWER_TIMEOUT_IN_MS = 10_000;
 /**
  * @param {string} set `latency`, `scale` or a serving target name.
  * @param {string[]} [extraArguments] More arguments for the child (`scale`: the manifest list file).
- * @returns {Promise<{ origins: Record<string, string>, startRssInBytes: number, counts(): Promise<Record<string, number>>, rss(): Promise<number>, stop(): Promise<void> }>}
+ * @returns {Promise<{ origins: Record<string, string>, pid: number, serverCpuInMs: (() => number) | undefined, startRssInBytes: number, counts(): Promise<Record<string, number>>, rss(): Promise<number>, stop(): Promise<void> }>}
  */
 export async function startServerProcess(set, extraArguments = []) {
   const child = fork(new URL('./server-process.js', import.meta.url), [set, ...extraArguments], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
@@ -46,6 +47,8 @@ export async function startServerProcess(set, extraArguments = []) {
   }
   return {
     origins: ready.origins,
+    pid: child.pid,
+    serverCpuInMs: processCpuReader(child.pid),
     startRssInBytes: ready.rssInBytes,
     async counts() {
       child.send({ type: 'counts' });

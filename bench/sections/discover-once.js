@@ -1,17 +1,42 @@
 // One cold discovery in this fresh process, for the scale section's whole-process figures. Prints one
-// JSON line: the discovery's wall time, the process's peak RSS (Node itself included) and the RSS
-// before discovering (what Node and the loaded modules take alone).
-// Usage: node bench/sections/discover-once.js <origin>
+// JSON line: the discovery's wall time and client CPU time, the process's peak RSS (Node itself
+// included) and the RSS before discovering (what Node and the loaded modules take alone), and the
+// CPU time of loading the modules. With `mcp`, the same for an MCP SDK client's connect + listTools
+// of an `/mcp` endpoint (the fresh-process MCP comparison).
+// Usage: node bench/sections/discover-once.js <origin> [mcp]
 import { performance } from 'node:perf_hooks';
-import { createClient } from 'aicap/client';
 
-const origin = process.argv[2];
-if (!origin) throw new Error('Usage: node bench/sections/discover-once.js <origin>');
+const [origin, mode = 'aicap'] = process.argv.slice(2);
+if (!origin) throw new Error('Usage: node bench/sections/discover-once.js <origin> [mcp]');
+const loadStartedAt = process.cpuUsage();
+const discover = mode === 'mcp' ? await mcpDiscovery() : await aicapDiscovery();
+const load = process.cpuUsage(loadStartedAt);
 const baselineRssInMiB = process.memoryUsage().rss / 1_048_576;
-const client = createClient();
+const cpuBefore = process.cpuUsage();
 const startedAt = performance.now();
-const service = await client.discover(origin);
+const tools = await discover.run();
 const discoveryInMs = performance.now() - startedAt;
-if (service.manifest.tools.length === 0) throw new Error(`${origin} has no tools.`);
-await client.close();
-process.stdout.write(`${JSON.stringify({ discoveryInMs, peakRssInMiB: process.resourceUsage().maxRSS / 1024, baselineRssInMiB, tools: service.manifest.tools.length })}\n`);
+const cpu = process.cpuUsage(cpuBefore);
+if (tools === 0) throw new Error(`${origin} has no tools.`);
+await discover.close();
+const cpuInMs = (cpu.user + cpu.system) / 1000;
+const moduleLoadCpuInMs = (load.user + load.system) / 1000;
+process.stdout.write(`${JSON.stringify({ mode, discoveryInMs, cpuInMs, moduleLoadCpuInMs, peakRssInMiB: process.resourceUsage().maxRSS / 1024, baselineRssInMiB, tools })}\n`);
+
+async function aicapDiscovery() {
+  const { createClient } = await import('aicap/client');
+  const client = createClient();
+  return { run: async () => (await client.discover(origin)).manifest.tools.length, close: () => client.close() };
+}
+
+async function mcpDiscovery() {
+  const { createMcpClient } = await import('../lib/mcp-client.js');
+  const mcp = createMcpClient(`${origin}/mcp`);
+  return {
+    async run() {
+      await mcp.connect();
+      return (await mcp.client.listTools()).tools.length;
+    },
+    close: () => mcp.close(),
+  };
+}

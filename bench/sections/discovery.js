@@ -10,14 +10,14 @@ import { setTimeout as delay } from 'node:timers/promises';
 import { Agent, request, fetch as undiciFetch } from 'undici';
 import { MANIFEST_MEDIA_TYPE, WELL_KNOWN_PATH } from 'aicap';
 import { createClient } from 'aicap/client';
-import { againstFloorAndMcp, compareVariants } from '../lib/measure.js';
+import { againstFloorAndMcp, compareVariants, cpuRatios, pairedRatio, withoutSamples } from '../lib/measure.js';
 import { createMcpClient } from '../lib/mcp-client.js';
 import { MCP_MODES } from '../lib/mcp-payments-app.js';
 
 /**
  * @param {{
  *   origin: string, mcpOrigins: Record<string, string>, toolCount: number, mcpToolCount?: number,
- *   clientOptions?: object, servers?: { counts(): Promise<Record<string, number>> }, servedBy?: { aicap: string, mcp: (key: string) => string },
+ *   clientOptions?: object, serverCpuInMs?: () => number, servers?: { counts(): Promise<Record<string, number>> }, servedBy?: { aicap: string, mcp: (key: string) => string },
  *   iterations: { warmupIterations: number, iterations: number, minIterations?: number, maxTimeInMs: number },
  * }} context
  */
@@ -64,17 +64,52 @@ export async function benchmarkColdDiscovery(context) {
       teardown: (dispatcher) => dispatcher.close(),
     },
     ...mcpVariants,
+    knownManifestVariant(context, expectTools),
   ];
-  const rows = await compareVariants(variants, context.iterations);
+  const rows = await compareVariants(variants, { ...context.iterations, ...(context.serverCpuInMs ? { serverCpuInMs: context.serverCpuInMs } : {}) });
   if (context.servers && context.servedBy) await countRequests(context, variants, rows);
-  return againstFloorAndMcp(rows);
+  const known = rows.pop();
+  const comparison = againstFloorAndMcp(rows);
+  const [, floor, ...mcp] = rows;
+  const fastestMcp = mcp.find((row) => row.name === comparison.versusMcp.against);
+  return {
+    ...comparison,
+    known: {
+      row: withoutSamples([known])[0],
+      versusFloor: pairedRatio(known.samples, floor.samples, floor.name),
+      versusMcp: pairedRatio(fastestMcp.samples, known.samples, fastestMcp.name),
+      ...cpuRatios(known, floor, fastestMcp),
+    },
+  };
+}
+
+/**
+ * aicap with the manifest already verified: a new client each iteration that still downloads the
+ * manifest (no HTTP cache), with a verdict store an earlier client filled (the warm-up does). That is
+ * a process meeting bytes it, or a process sharing its store, checked before.
+ */
+function knownManifestVariant(context, expectTools) {
+  const records = new Map();
+  const verdictsOnly = {
+    private: true,
+    get: (key) => records.get(key),
+    set: (key, value) => void (key.startsWith('verified|') && records.set(key, value)),
+    delete: (key) => void records.delete(key),
+  };
+  return {
+    name: 'aicap `client.discover` (new client, manifest already verified)',
+    setup: async () => createClient({ ...context.clientOptions, cache: verdictsOnly }),
+    run: (client) => client.discover(context.origin),
+    check: (service) => expectTools(service.manifest.tools.length),
+    teardown: (client) => client.close(),
+  };
 }
 
 // HTTP requests one discovery makes, counted by the servers in one extra untimed iteration per
 // variant (teardown, such as the stateful session's DELETE, excluded). The MCP client opens its
 // optional event stream in the background after connecting: it is given time to land.
 async function countRequests(context, variants, rows) {
-  const servedBy = [context.servedBy.aicap, context.servedBy.aicap, ...MCP_MODES.map((mode) => context.servedBy.mcp(mode.key))];
+  const servedBy = [context.servedBy.aicap, context.servedBy.aicap, ...MCP_MODES.map((mode) => context.servedBy.mcp(mode.key)), context.servedBy.aicap];
   for (const [index, variant] of variants.entries()) {
     const state = variant.setup ? await variant.setup() : undefined;
     const before = (await context.servers.counts())[servedBy[index]];

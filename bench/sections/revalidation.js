@@ -8,7 +8,7 @@ import { setTimeout as delay } from 'node:timers/promises';
 import { Agent, request } from 'undici';
 import { MANIFEST_MEDIA_TYPE, WELL_KNOWN_PATH } from 'aicap';
 import { createClient } from 'aicap/client';
-import { compareVariants, fastestOf, pairedRatio, spreadOf, withoutSamples } from '../lib/measure.js';
+import { compareVariants, cpuRatios, fastestOf, pairedRatio, spreadOf, withoutSamples } from '../lib/measure.js';
 import { createMcpClient } from '../lib/mcp-client.js';
 import { MCP_MODES } from '../lib/mcp-payments-app.js';
 
@@ -78,6 +78,7 @@ export async function benchmarkRevalidation(context) {
       rows: withoutSamples(rows),
       versusFloor: pairedRatio(revalidated.samples, floor.samples, floor.name),
       versusMcp: pairedRatio(fastestMcp.samples, revalidated.samples, fastestMcp.name),
+      ...cpuRatios(revalidated, floor, fastestMcp),
       cacheHitInMs: spreadOf(cached.samples),
     };
   } finally {

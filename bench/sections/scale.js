@@ -23,6 +23,7 @@ import { mcpToolsOf } from '../lib/mcp-payments-app.js';
 import { startServerProcess } from '../lib/start-server-process.js';
 import { benchmarkChecks, ceilingsOf } from './checks.js';
 import { benchmarkColdDiscovery } from './discovery.js';
+import { benchmarkFirstTurn } from './first-turn.js';
 import { benchmarkRevalidation } from './revalidation.js';
 
 const run = promisify(execFile);
@@ -34,6 +35,7 @@ export const SCALE_APIS = [
   { name: 'kubernetes', label: 'Kubernetes API', file: 'big/kubernetes-swagger.json', query: 'scale the deployment web in namespace prod to 3 replicas' },
 ];
 const WHOLE_PROCESS_RUNS = 3;
+const FRESH_PROCESS_RUNS = 5;
 
 /** @param {{ discovery: object, revalidation: object, checks: object }} iterations */
 export async function benchmarkScale(iterations) {
@@ -69,7 +71,7 @@ async function measureApi(api, servers, iterations) {
   const { origins } = servers;
   const mcpOrigins = Object.fromEntries(Object.entries(origins).filter(([name]) => name.startsWith(`${api.name}Mcp`)).map(([name, origin]) => [name.slice(`${api.name}Mcp`.length), origin]));
   const wire = await bytesOnTheWire(origins[api.name], mcpOrigins.StatelessJson);
-  const cold = await benchmarkColdDiscovery({ origin: origins[api.name], mcpOrigins, toolCount: api.manifest.tools.length, mcpToolCount: api.mcpToolCount, iterations: iterations.discovery });
+  const cold = await benchmarkColdDiscovery({ origin: origins[api.name], mcpOrigins, toolCount: api.manifest.tools.length, mcpToolCount: api.mcpToolCount, serverCpuInMs: servers.serverCpuInMs, iterations: iterations.discovery });
   const served = await request(`${origins[api.name]}${WELL_KNOWN_PATH}`, { headers: { accept: MANIFEST_MEDIA_TYPE } });
   const checks = benchmarkChecks(Buffer.from(await served.body.arrayBuffer()), iterations.checks);
   checks.ceilings = ceilingsOf(cold, checks);
@@ -83,6 +85,8 @@ async function measureApi(api, servers, iterations) {
   });
   const selection = await firstSelection(origins[api.name], api.query);
   const wholeProcess = api.name === 'kubernetes' ? await wholeProcessDiscovery(origins[api.name]) : undefined;
+  const firstTurn = api.name === 'kubernetes' ? undefined : await benchmarkFirstTurn({ origin: origins[api.name], mcpOrigins, query: api.query, serverCpuInMs: servers.serverCpuInMs, iterations: iterations.discovery });
+  const freshProcess = api.name === 'github' ? await freshProcessDiscovery(origins[api.name], mcpOrigins) : undefined;
   return {
     name: api.name,
     label: api.label,
@@ -96,7 +100,39 @@ async function measureApi(api, servers, iterations) {
     revalidation,
     selection,
     ...(wholeProcess ? { wholeProcess } : {}),
+    ...(firstTurn ? { firstTurn } : {}),
+    ...(freshProcess ? { freshProcess } : {}),
   };
+}
+
+/**
+ * The first discovery of a new Node process (JIT cold, modules just loaded): aicap against MCP's
+ * connect + listTools in the two JSON modes, processes alternating, by the client CPU time of that
+ * first operation (and its wall time); the ratio is the faster MCP mode's median ÷ aicap's.
+ */
+async function freshProcessDiscovery(origin, mcpOrigins) {
+  const targets = [
+    { name: 'aicap', args: [origin] },
+    { name: 'MCP stateless, JSON answers', args: [mcpOrigins.StatelessJson, 'mcp'] },
+    { name: 'MCP stateful, JSON answers', args: [mcpOrigins.StatefulJson, 'mcp'] },
+  ];
+  const runs = targets.map(() => []);
+  for (let attempt = 0; attempt < FRESH_PROCESS_RUNS; attempt++) {
+    for (const [index, target] of targets.entries()) {
+      const { stdout } = await run(process.execPath, [DISCOVER_ONCE.pathname, ...target.args], { timeout: 60_000 });
+      runs[index].push(JSON.parse(stdout.trim().split('\n').at(-1)));
+    }
+  }
+  const rows = targets.map((target, index) => ({
+    name: target.name,
+    runs: runs[index].length,
+    cpuInMs: round(medianOf(runs[index].map((entry) => entry.cpuInMs)), 1),
+    discoveryInMs: round(medianOf(runs[index].map((entry) => entry.discoveryInMs)), 1),
+    moduleLoadCpuInMs: round(medianOf(runs[index].map((entry) => entry.moduleLoadCpuInMs)), 1),
+  }));
+  const [aicap, ...mcp] = rows;
+  const fastest = mcp.reduce((best, row) => (row.cpuInMs < best.cpuInMs ? row : best));
+  return { rows, versusMcpCpu: { median: round(fastest.cpuInMs / aicap.cpuInMs, 3), rounds: FRESH_PROCESS_RUNS, against: `${fastest.name}, first operation's client CPU (ratio of medians)` } };
 }
 
 /** Body bytes as they travel (undici.request does not decode), for each coding the handler offers. */

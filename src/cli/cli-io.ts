@@ -18,10 +18,16 @@ export interface CliIo {
 
 /** A command of the `aicap` CLI. */
 export interface CliCommand {
-  /** One line for `aicap --help`. */
-  summary: string;
   /** Runs the command; resolves to the exit code (0 ok, 1 failed check, 2 usage or input error). */
   run(argv: string[], io: CliIo): Promise<number>;
+}
+
+/** A command as `aicap` lists it: its `--help` line, and its module loaded on demand. */
+export interface CliCommandEntry {
+  /** One line for `aicap --help`. */
+  summary: string;
+  /** Imports the command's module (only when the command runs). */
+  load(): Promise<CliCommand>;
 }
 
 /**

@@ -1,9 +1,11 @@
 #!/usr/bin/env node
 /**
- * The `aicap` command: a thin dispatcher over `src/cli/commands/<name>.ts`. Each command module
- * exports `run(argv, io)` and returns the exit code: 0 success, 1 failed check, 2 usage error.
+ * The `aicap` command: a thin dispatcher over `src/cli/commands/<name>.ts`, each imported only when
+ * it runs. Each command module exports `run(argv, io)` and returns the exit code: 0 success, 1 failed
+ * check, 2 usage error.
  * @module
  */
+import { AICAP_VERSION } from '../internal/aicap-version.js';
 import { commands } from './commands/index.js';
 import { createProcessIo } from './cli-io.js';
 import { closestName } from './parse-command-line.js';
@@ -18,7 +20,7 @@ async function main(): Promise<number> {
     return name === undefined ? 2 : 0;
   }
   if (name === '--version' || name === '-v') {
-    io.stdout(`${await readVersion()}\n`);
+    io.stdout(`${AICAP_VERSION}\n`);
     return 0;
   }
   const command = commands[name];
@@ -27,18 +29,12 @@ async function main(): Promise<number> {
     io.error(`Unknown command "${terminalSafeText(name)}"${closest === undefined ? '.' : `: did you mean \`aicap ${closest}\`?`} Run \`aicap --help\` for the commands.`);
     return 2;
   }
-  return command.run(rest, io);
+  return (await command.load()).run(rest, io);
 }
 
 function usage(): string {
   const lines = Object.entries(commands).map(([commandName, command]) => `  aicap ${commandName.padEnd(9)} ${command.summary}`);
   return `Usage: aicap <command> [options]\n\nCommands:\n${lines.join('\n')}\n\nRun \`aicap <command> --help\` for a command's options.\n`;
-}
-
-async function readVersion(): Promise<string> {
-  const { readFile } = await import('node:fs/promises');
-  const text = await readFile(new URL('../../package.json', import.meta.url), 'utf8');
-  return (JSON.parse(text) as { version: string }).version;
 }
 
 main().then(

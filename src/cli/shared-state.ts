@@ -2,6 +2,7 @@ import { AicapError } from '../index.js';
 import { createClient as createLibraryClient, type Client, type ClientOptions } from '../client/index.js';
 import { redactUrl } from '../client/redact-url.js';
 import { connectRedis, createRedisCacheStore, createRedisPinStore, createRedisSessionStore, StoreUnavailableError, type AicapRedis } from '../redis/index.js';
+import type { CacheStore } from '../client/cache/cache-store.js';
 import type { CliIo } from './cli-io.js';
 import { cliErrorMessage } from './cli-error-message.js';
 import type { CommandOptions } from './parse-command-line.js';
@@ -50,6 +51,13 @@ export interface OpenSharedStateOptions {
   */
   pin?: boolean;
   /**
+  The manifest cache without Redis (the CLI's file store), or `false` for none (`--no-cache`); with
+  Redis, `false` still turns caching off.
+
+  @default an in-memory store
+  */
+  cache?: CacheStore | false;
+  /**
   The environment read for `AICAP_REDIS_URL`.
 
   @default process.env
@@ -85,7 +93,8 @@ export async function openSharedState(io: CliIo, options: OpenSharedStateOptions
     return 2;
   }
   if (url === undefined) {
-    return { shared: false, createClient: (clientOptions) => createLibraryClient({ ...clientOptions, session: { ...clientOptions.session, ...session } }), close: async () => undefined };
+    const cache = options.cache === undefined ? {} : { cache: options.cache };
+    return { shared: false, createClient: (clientOptions) => createLibraryClient({ ...clientOptions, ...cache, session: { ...clientOptions.session, ...session } }), close: async () => undefined };
   }
   const where = redactUrl(url);
   if (!/^rediss?:$/.test(protocolOf(url))) {
@@ -103,7 +112,7 @@ export async function openSharedState(io: CliIo, options: OpenSharedStateOptions
     io.error(cliErrorMessage(explainConnectFailure(error, url, where)));
     return 2;
   }
-  const cache = createRedisCacheStore({ redis });
+  const cache = options.cache === false ? false : createRedisCacheStore({ redis });
   const pins = createRedisPinStore({ redis });
   const store = createRedisSessionStore({ redis });
   let closed: Promise<void> | undefined;

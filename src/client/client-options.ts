@@ -95,4 +95,26 @@ export interface TrustOptions {
   @default an in-memory store
   */
   pins?: CacheStore<string>;
+  /**
+  The verified-manifest cache: after a manifest passes the strict read, validation and the poisoning
+  scan, its digest and findings are stored in `cache`, keyed by the sha256 of its bytes, aicap's
+  version and the options that change them (`maxTextLength`, `discovery.maxManifestSizeInBytes`).
+  The same bytes met again (another process sharing the store, a new client, a changed-then-restored
+  manifest) then cost `JSON.parse` and one lookup. In a store that is not `private` (Redis, a
+  database) records are read and written only with `signingKey`, and a record whose HMAC does not
+  match is refused and the manifest checked again. `false` turns the cache off.
+
+  @default {} (on in a private store, off in a shared one until a signingKey is given)
+  */
+  verifiedManifests?: false | VerifiedManifestOptions;
+}
+
+/** `TrustOptions.verifiedManifests`. */
+export interface VerifiedManifestOptions {
+  /**
+  Secret that authenticates the records (HMAC-SHA-256) in a shared cache store. Every process sharing
+  the store needs the same key; anyone holding it can make a manifest skip its checks, so keep it
+  like a credential (at least 32 random bytes).
+  */
+  signingKey?: string | Uint8Array;
 }

@@ -9,7 +9,7 @@
 
 export { createClient } from './create-client.js';
 export type { Client } from './create-client.js';
-export type { ClientOptions, ClientNetworkOptions, DiscoveryOptions, TrustOptions } from './client-options.js';
+export type { ClientOptions, ClientNetworkOptions, DiscoveryOptions, TrustOptions, VerifiedManifestOptions } from './client-options.js';
 export type { DiscoverOptions, LoadOptions } from './discover/discover-service.js';
 export type {
   FetchFunction,

@@ -1,6 +1,7 @@
 import { createInterface } from 'node:readline/promises';
 import { AicapError } from '../../index.js';
 import type { ApprovalRequest, CallEnvelope, Client, OriginCredentials } from '../../client/index.js';
+import { CACHE_FLAGS, cacheStoreOfFlags, cacheUsage } from '../cli-cache.js';
 import type { CliCommand, CliIo } from '../cli-io.js';
 import { cliAdvice, cliErrorMessage } from '../cli-error-message.js';
 import { MANIFEST_READING_FLAGS, TRUST_FLAGS, clientOptionsFromFlags, manifestReadingUsage, readManifestReadingFlags } from '../network-flags.js';
@@ -38,7 +39,7 @@ Discovers the manifest of <origin>, calls one tool and prints the result envelop
 ${sessionUsage(20)}  --pin               approve the tool's current definition first: its digest is pinned in
                       Redis (needs AICAP_REDIS_URL), and a later change disables it in every
                       process until it is pinned again
-${manifestReadingUsage(20, { allowOrigin: true })}  -h, --help          show this help
+${manifestReadingUsage(20, { allowOrigin: true })}${cacheUsage(20)}  -h, --help          show this help
 
 Exit status: 0 the call succeeded, 1 it failed (the envelope says why), 2 usage error, Redis
 (AICAP_REDIS_URL) could not be used, or the service could not be discovered. The token, the API
@@ -48,7 +49,6 @@ ${SHARED_STATE_ENVIRONMENT}`;
 
 /** `aicap call <origin> <toolId> [json-args]`: a thin wrapper over `createClient().call`. */
 export const callCommand: CliCommand = {
-  summary: 'call one tool of an API and print the result envelope',
   async run(argv: string[], processIo: CliIo): Promise<number> {
     const parsed = parseCommandLine(argv, processIo, {
       usage: USAGE,
@@ -65,6 +65,7 @@ export const callCommand: CliCommand = {
           json: { type: 'boolean', default: false },
           pin: { type: 'boolean', default: false },
           ...SESSION_FLAGS,
+          ...CACHE_FLAGS,
           ...MANIFEST_READING_FLAGS,
           ...TRUST_FLAGS,
         },
@@ -105,7 +106,7 @@ export const callCommand: CliCommand = {
     const logins = storedLoginsFor(io, credentials);
     if (typeof logins === 'number') return logins;
 
-    const shared = await openSharedState(io, { session: values.session, requireSession: true, pin: values.pin });
+    const shared = await openSharedState(io, { session: values.session, requireSession: true, pin: values.pin, cache: cacheStoreOfFlags(io, values) });
     if (typeof shared === 'number') return shared;
     let client: Client;
     try {

@@ -26,7 +26,6 @@ const MARKS: Record<CheckOutcome, string> = { pass: '✔', warn: '⚠', fail: '�
 
 /** `aicap check <origin>`: a thin wrapper over `checkCapabilities`. */
 export const checkCommand: CliCommand = {
-  summary: 'check a live manifest chain: manifest, caching, CORS, secrets, endpoints, OAuth metadata',
   async run(argv: string[], io: CliIo): Promise<number> {
     const parsed = parseCommandLine(argv, io, {
       usage: USAGE,

@@ -14,7 +14,6 @@ Exit status: 0 when every step behaved, 1 otherwise, 2 when the example is not b
 
 /** `aicap demo`: the README's main job. */
 export const demoCommand: CliCommand = {
-  summary: 'run a narrated orchestrator session against the embedded Payments API',
   async run(argv: string[], io: CliIo): Promise<number> {
     const parsed = parseCommandLine(argv, io, { usage: USAGE, options: {}, positionals: { min: 0, max: 0, missing: '', expected: 'no arguments' } });
     if (typeof parsed === 'number') return parsed;

@@ -26,7 +26,6 @@ Exit status: 0 no breaking change, 1 breaking changes, 2 usage error or unreadab
 
 /** `aicap diff <old> <new>`: a thin wrapper over `diffManifests`. */
 export const diffCommand: CliCommand = {
-  summary: 'compare two manifests: breaking, trust-sensitive and non-breaking changes',
   async run(argv: string[], io: CliIo): Promise<number> {
     const parsed = parseCommandLine(argv, io, {
       usage: USAGE,

@@ -34,7 +34,6 @@ Exit status: 0 written or up to date, 1 --check found a difference, 2 usage erro
 
 /** `aicap generate`: a thin wrapper over `generateManifest` from `aicap/openapi`. */
 export const generateCommand: CliCommand = {
-  summary: 'generate a manifest from an OpenAPI description (--check for CI)',
   async run(argv: string[], io: CliIo): Promise<number> {
     const parsed = parseCommandLine(argv, io, {
       usage: USAGE,

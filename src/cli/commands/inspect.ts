@@ -20,7 +20,6 @@ Stops on Ctrl-C (SIGINT) or SIGTERM. Exit status: 2 for a usage error or a port 
 
 /** `aicap inspect`: a thin wrapper over the inspector's server. */
 export const inspectCommand: CliCommand = {
-  summary: 'open a local web inspector for a manifest (tools, trust, check, try calls)',
   async run(argv: string[], io: CliIo): Promise<number> {
     const parsed = parseCommandLine(argv, io, {
       usage: USAGE,

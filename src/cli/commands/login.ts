@@ -44,7 +44,6 @@ service could not be discovered. Tokens are never printed.
 
 /** `aicap login <origin>`: a user's authorization for one API, kept in the encrypted token file. */
 export const loginCommand: CliCommand = {
-  summary: 'log in to an API as you (OAuth in the browser or with a device code)',
   async run(argv: string[], processIo: CliIo): Promise<number> {
     const parsed = parseCommandLine(argv, processIo, {
       usage: USAGE,

@@ -23,7 +23,6 @@ written, 2 usage error. Tokens are never printed.
 
 /** `aicap logout <origin>`: revoke, then forget, the stored tokens of one API. */
 export const logoutCommand: CliCommand = {
-  summary: 'revoke and delete the tokens `aicap login` stored for an API',
   async run(argv: string[], processIo: CliIo): Promise<number> {
     const parsed = parseCommandLine(argv, processIo, {
       usage: USAGE,

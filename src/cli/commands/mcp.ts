@@ -44,7 +44,6 @@ ${SHARED_STATE_ENVIRONMENT}`;
 
 /** `aicap mcp <origin…>`: a thin wrapper over `createMcpBridge`, on stdio or Streamable HTTP. */
 export const mcpCommand: CliCommand = {
-  summary: 'serve manifest APIs to MCP hosts over stdio or Streamable HTTP',
   async run(argv: string[], io: CliIo): Promise<number> {
     const parsed = parseCommandLine(argv, io, {
       usage: USAGE,

@@ -29,7 +29,6 @@ Exit status: 2 for a usage error or an unreadable/invalid manifest.
 
 /** `aicap serve <manifest.json>`: a thin wrapper over `createManifestHandler` and `toNodeListener`. */
 export const serveCommand: CliCommand = {
-  summary: 'serve a manifest file at /.well-known/ai-capabilities (preview and testing)',
   async run(argv: string[], io: CliIo): Promise<number> {
     const parsed = parseCommandLine(argv, io, {
       usage: USAGE,

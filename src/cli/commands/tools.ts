@@ -1,6 +1,7 @@
 import { AicapError } from '../../index.js';
 import type { DiscoveredService, OriginCredentials } from '../../client/index.js';
 import { createCatalog, EXPORT_FORMATS, exportTools, selectTools, type CatalogTool, type ExportFormat } from '../../tools/index.js';
+import { CACHE_FLAGS, cacheStoreOfFlags, cacheUsage } from '../cli-cache.js';
 import type { CliCommand, CliIo } from '../cli-io.js';
 import { cliErrorMessage } from '../cli-error-message.js';
 import { MANIFEST_READING_FLAGS, TRUST_FLAGS, clientOptionsFromFlags, manifestReadingUsage, readManifestReadingFlags } from '../network-flags.js';
@@ -28,14 +29,13 @@ Discovers (or reads) a manifest, applies the trust checks, and prints its tools 
   --scopes a,b           scopes you hold: hide the tools none of them unlock
   --include-deprecated   keep deprecated tools
   --json                 print { tools, quarantined, warnings }; each tool also carries id, method and path
-${manifestReadingUsage(23, { allowOrigin: true })}  -h, --help             show this help
+${manifestReadingUsage(23, { allowOrigin: true })}${cacheUsage(23)}  -h, --help             show this help
 
 Exit status: 0 ok, 1 discovery or trust failed, 2 usage error or unreadable file.
 ${SHARED_STATE_ENVIRONMENT}`;
 
 /** `aicap tools …`: discovery, trust and export through the public client and tools API. */
 export const toolsCommand: CliCommand = {
-  summary: 'print a manifest’s tools for an LLM (OpenAI, Anthropic, Gemini, AI SDK, MCP)',
   async run(argv: string[], processIo: CliIo): Promise<number> {
     const parsed = parseCommandLine(argv, processIo, {
       usage: USAGE,
@@ -47,6 +47,7 @@ export const toolsCommand: CliCommand = {
           scopes: { type: 'string' },
           'include-deprecated': { type: 'boolean', default: false },
           json: { type: 'boolean', default: false },
+          ...CACHE_FLAGS,
           ...MANIFEST_READING_FLAGS,
           ...TRUST_FLAGS,
         },
@@ -84,7 +85,7 @@ export const toolsCommand: CliCommand = {
     const clientOptions = limits === undefined ? undefined : clientOptionsFromFlags(io, limits, values['allow-origin']);
     if (limits === undefined || clientOptions === undefined) return 2;
 
-    const shared = await openSharedState(io);
+    const shared = await openSharedState(io, { cache: cacheStoreOfFlags(io, values) });
     if (typeof shared === 'number') return shared;
     const client = shared.createClient(clientOptions);
     try {

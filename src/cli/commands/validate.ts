@@ -23,7 +23,6 @@ Exit status: 0 valid (warnings allowed), 1 invalid, 2 usage error or unreadable 
 
 /** `aicap validate <file|url> [--json]`: a thin wrapper over `parseManifest`. */
 export const validateCommand: CliCommand = {
-  summary: 'check a manifest file, origin or URL against the spec',
   async run(argv: string[], io: CliIo): Promise<number> {
     const parsed = parseCommandLine(argv, io, {
       usage: USAGE,

@@ -9,6 +9,16 @@ export interface CacheStore<Value = unknown> {
   set(key: string, value: Value, timeToLiveInMs?: number): Promise<void> | void;
   /** Forgets a value. */
   delete(key: string): Promise<void> | void;
+  /**
+  True when nothing but this user's own processes can write the store (the default memory store, the
+  CLI's file store under the user's cache directory). The client then trusts the verified-manifest
+  records in it without `trust.verifiedManifests.signingKey`; in any other store (Redis, a database)
+  it reads and writes them only with that key, since a forged record would let a manifest skip its
+  checks.
+
+  @default false
+  */
+  readonly private?: boolean;
 }
 
 /** Options of {@link createMemoryCacheStore}. */
@@ -33,6 +43,7 @@ export function createMemoryCacheStore<Value = unknown>(options: MemoryCacheStor
   const now = options.now ?? Date.now;
   const entries = new Map<string, { value: Value; expiresAtInMs: number }>();
   return {
+    private: true,
     get(key) {
       const entry = entries.get(key);
       if (!entry) return undefined;

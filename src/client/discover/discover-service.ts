@@ -79,7 +79,7 @@ export async function discoverService(context: ClientContext, originOrUrl: strin
         }
         throw error;
       }
-      const read = readManifestOnce(context, result);
+      const read = await readManifestOnce(context, result);
       const manifestOrigin = new URL(result.url).origin;
       // The binding depends on the final URL and the manifest's base_url alone (the allow-list is fixed per client).
       if (boundUrls.get(read) !== result.url) {

@@ -12,6 +12,7 @@ import type { TrustFinding } from '../client-types.js';
 import { redactUrl } from '../redact-url.js';
 import { scanOptionsOf } from '../trust/cross-service-findings.js';
 import { scanManifest } from '../trust/scan-manifest.js';
+import { lookUpVerdicts, storeVerdicts, verdictSlotOf } from './verified-manifest-cache.js';
 
 /** A manifest as read from one response, with what depends only on its bytes. @internal */
 export interface ReadManifest {
@@ -36,24 +37,41 @@ export interface ManifestSizeLimit {
 // 304, the common case) then skips parsing, validation, the poisoning scan and the digest, which
 // would give the same results for the same bytes.
 const lastReads = new WeakMap<ClientContext, Map<string, ReadManifest>>();
+const utf8 = new TextDecoder();
 
 /**
  * Parses, validates, scans and digests a fetched manifest, or returns the previous read of the same
  * URL when the bytes are the same: the very same bytes (a cache hit hands them back by identity) or
- * equal ones (`Buffer.equals`, native, for a 200 with an unchanged body).
+ * equal ones (`Buffer.equals`, native, for a 200 with an unchanged body). Bytes this client has not
+ * read at that URL are looked up in the verified-manifest cache (`trust.verifiedManifests`): a known
+ * body costs `JSON.parse` and the lookup; an unknown one gets every check, and its verdicts are stored.
  * @internal
  */
-export function readManifestOnce(context: ClientContext, result: CachedFetchResult): ReadManifest {
+export async function readManifestOnce(context: ClientContext, result: CachedFetchResult): Promise<ReadManifest> {
   let reads = lastReads.get(context);
   if (!reads) lastReads.set(context, (reads = new Map()));
   const contentType = result.headers.get('content-type');
   const known = reads.get(result.url);
   if (known && known.contentType === contentType && sameBytes(known.body, result.body)) return known;
-  const { manifest, reading } = readManifest(context, result);
-  // First, on the value as parsed from these very bytes: that is what the reading describes.
-  const digest = digestParsedBody(result.body, reading);
-  const scan = scanManifest(manifest, scanOptionsOf(context.options.trust));
-  const read: ReadManifest = { body: result.body, contentType, manifest, scanFindings: scan.findings, digest };
+  checkContentType(result);
+  const limit = manifestSizeLimit(context);
+  const scanOptions = scanOptionsOf(context.options.trust);
+  const slot = result.body.byteLength <= limit.maxSizeInBytes ? verdictSlotOf(context, result.body, `${limit.maxSizeInBytes}|${scanOptions.maxTextLength ?? ''}`) : undefined;
+  const verdicts = slot && (await lookUpVerdicts(slot));
+  let read: ReadManifest;
+  if (verdicts) {
+    // Same bytes, same verdicts: the strict reader accepted exactly this text, so `JSON.parse` gives its value.
+    const text = utf8.decode(result.body);
+    const manifest = JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text) as Manifest;
+    read = { body: result.body, contentType, manifest, scanFindings: verdicts.scanFindings, digest: verdicts.digest };
+  } else {
+    const { manifest, reading } = parseOrThrow(result.body, redactUrl(result.url), limit);
+    // First, on the value as parsed from these very bytes: that is what the reading describes.
+    const digest = digestParsedBody(result.body, reading);
+    const scan = scanManifest(manifest, scanOptions);
+    read = { body: result.body, contentType, manifest, scanFindings: scan.findings, digest };
+    if (slot) await storeVerdicts(slot, { digest, scanFindings: scan.findings });
+  }
   reads.set(result.url, read);
   return read;
 }
@@ -62,7 +80,7 @@ function sameBytes(left: Uint8Array, right: Uint8Array): boolean {
   return left === right || (left.byteLength === right.byteLength && Buffer.from(left.buffer, left.byteOffset, left.byteLength).equals(right));
 }
 
-function readManifest(context: ClientContext, result: CachedFetchResult): ManifestReading {
+function checkContentType(result: CachedFetchResult): void {
   const contentType = mediaTypeOf(result.headers.get('content-type'));
   if (contentType !== '' && !isJsonMediaType(contentType)) {
     throw new AicapError(
@@ -70,7 +88,6 @@ function readManifest(context: ClientContext, result: CachedFetchResult): Manife
       `Manifest at ${redactUrl(result.url)} has Content-Type ${JSON.stringify(contentType.slice(0, 100))}; expected ${MANIFEST_MEDIA_TYPE} or application/json. Serve the manifest as JSON.`,
     );
   }
-  return parseOrThrow(result.body, redactUrl(result.url), manifestSizeLimit(context));
 }
 
 /** The client-wide manifest cap. @internal */

@@ -1,0 +1,75 @@
+// What one turn of a fresh client costs to hand a model its tools, in time and in tokens:
+// MCP `connect` + `listTools` + every tool converted to OpenAI Chat Completions tools (what a host
+// puts in the prompt), against aicap `client.discover` + `selectTools` (5 for the request) +
+// `exportTools(…, 'openai')`. Each iteration starts from a new client and a new connection pool.
+// Tokens: gpt-tokenizer (`o200k_base`, through `estimateTokens` of `aicap/tools`) of the JSON tools array.
+import { Agent, fetch as undiciFetch } from 'undici';
+import { createClient } from 'aicap/client';
+import { estimateTokens, exportTools, selectTools } from 'aicap/tools';
+import { compareVariants, cpuRatios, fastestOf, pairedRatio, withoutSamples } from '../lib/measure.js';
+import { createMcpClient } from '../lib/mcp-client.js';
+import { MCP_MODES } from '../lib/mcp-payments-app.js';
+
+const SELECTED = 5;
+
+/** An MCP tool as an OpenAI Chat Completions tool: what a host that forwards MCP tools sends. */
+function toOpenAiTool(tool) {
+  return { type: 'function', function: { name: tool.name, ...(tool.description ? { description: tool.description } : {}), parameters: tool.inputSchema } };
+}
+
+/**
+ * @param {{ origin: string, mcpOrigins: Record<string, string>, query: string, serverCpuInMs?: () => number,
+ *   iterations: { warmupIterations: number, iterations: number, minIterations?: number, maxTimeInMs: number } }} context
+ */
+export async function benchmarkFirstTurn(context) {
+  let mcpTools;
+  let aicapTools;
+  const mcpVariants = MCP_MODES.map((mode) => ({
+    name: `MCP connect + listTools + convert all, ${mode.label}`,
+    async setup() {
+      const dispatcher = new Agent();
+      return { dispatcher, mcp: createMcpClient(`${context.mcpOrigins[mode.key]}/mcp`, { fetch: (url, init) => undiciFetch(url, { ...init, dispatcher }) }) };
+    },
+    async run({ mcp }) {
+      await mcp.connect();
+      const { tools } = await mcp.client.listTools();
+      return tools.map(toOpenAiTool);
+    },
+    check(tools) {
+      if (tools.length === 0) throw new Error('MCP listed no tools.');
+      mcpTools = tools;
+    },
+    async teardown({ dispatcher, mcp }) {
+      await mcp.close();
+      await dispatcher.close();
+    },
+  }));
+  const aicap = {
+    name: `aicap discover + select ${SELECTED} + export (new client)`,
+    setup: async () => createClient(),
+    async run(client) {
+      await client.discover(context.origin);
+      const selected = selectTools(client.catalog().tools, context.query, { limit: SELECTED });
+      return exportTools(selected.map((entry) => entry.tool), 'openai').tools;
+    },
+    check(tools) {
+      if (tools.length !== SELECTED) throw new Error(`Expected ${SELECTED} selected tools, got ${tools.length}.`);
+      aicapTools = tools;
+    },
+    teardown: (client) => client.close(),
+  };
+  const rows = await compareVariants([aicap, ...mcpVariants], { ...context.iterations, ...(context.serverCpuInMs ? { serverCpuInMs: context.serverCpuInMs } : {}) });
+  const [aicapRow, ...mcpRows] = rows;
+  const fastestMcp = fastestOf(mcpRows);
+  const mcpText = JSON.stringify(mcpTools);
+  const aicapText = JSON.stringify(aicapTools);
+  const mcpTokens = (await estimateTokens(mcpText)).tokens;
+  const aicapTokens = (await estimateTokens(aicapText)).tokens;
+  return {
+    query: context.query,
+    rows: withoutSamples(rows),
+    versusMcp: pairedRatio(fastestMcp.samples, aicapRow.samples, fastestMcp.name),
+    ...cpuRatios(aicapRow, undefined, fastestMcp),
+    tokens: { mcp: mcpTokens, aicap: aicapTokens, mcpBytes: Buffer.byteLength(mcpText), aicapBytes: Buffer.byteLength(aicapText), fewer: Math.round((mcpTokens / aicapTokens) * 10) / 10 },
+  };
+}

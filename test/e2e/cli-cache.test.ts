@@ -1,0 +1,95 @@
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { callManifest } from '../helpers/call-service.js';
+import { json, startClientTestServer, type ClientTestServer } from '../helpers/client-test-server.js';
+import { BUILT_CLI, runBuiltCli } from '../helpers/run-built-cli.js';
+
+describe('the CLI cache (built CLI, separate processes)', () => {
+  let server: ClientTestServer;
+  let cacheDirectory: string;
+  let cacheControl = 'max-age=3600';
+  beforeAll(async () => {
+    server = await startClientTestServer();
+    const manifest = callManifest(server.origin, [{ id: 'get_status', path: '/status', method: 'GET', description: 'Reads the status.' }]);
+    server.routes.set('/.well-known/ai-capabilities', (request, response) => {
+      if (request.headers['if-none-match'] === '"v1"') return void response.writeHead(304, { etag: '"v1"', 'cache-control': cacheControl }).end();
+      json(manifest, { etag: '"v1"', 'cache-control': cacheControl })(request, response, '');
+    });
+    server.routes.set('/api/status', json({ up: true }));
+  });
+  afterAll(async () => {
+    await server.close();
+  });
+  beforeEach(async () => {
+    cacheDirectory = await mkdtemp(join(tmpdir(), 'aicap-cli-cache-test-'));
+    server.requests.length = 0;
+    cacheControl = 'max-age=3600';
+  });
+  afterEach(async () => {
+    await rm(cacheDirectory, { recursive: true, force: true });
+  });
+
+  const call = (...flags: string[]) => runBuiltCli(['call', server.origin, 'get_status', '--json', ...flags], { env: { AICAP_CACHE_DIR: cacheDirectory } });
+  const manifestRequests = (): Array<string | undefined> => server.hits('/.well-known/ai-capabilities').map((request) => request.headers['if-none-match'] as string | undefined);
+
+  it('a second `aicap call` within max-age sends no manifest request; --no-cache sends one and writes nothing', async () => {
+    expect((await call()).code).toBe(0);
+    const second = await call();
+    expect(second.code).toBe(0);
+    expect(JSON.parse(second.stdout)).toMatchObject({ ok: true, data: { up: true } });
+    expect(manifestRequests()).toEqual([undefined]);
+    // The manifest entry and its verified digest and verdicts, as files of their own.
+    expect((await readdir(cacheDirectory)).filter((name) => name.endsWith('.json'))).toHaveLength(2);
+    await rm(cacheDirectory, { recursive: true, force: true });
+    expect((await call('--no-cache')).code).toBe(0);
+    expect(manifestRequests()).toEqual([undefined, undefined]);
+    await expect(readdir(cacheDirectory)).rejects.toThrow(/ENOENT/);
+  });
+
+  it('revalidates a stale entry with its ETag (a 304), and --cache-dir overrides AICAP_CACHE_DIR', async () => {
+    cacheControl = 'max-age=0';
+    const elsewhere = join(cacheDirectory, 'flag');
+    expect((await call('--cache-dir', elsewhere)).code).toBe(0);
+    expect((await call('--cache-dir', elsewhere)).code).toBe(0);
+    expect(manifestRequests()).toEqual([undefined, '"v1"']);
+    expect((await readdir(cacheDirectory)).filter((name) => name.endsWith('.json'))).toEqual([]);
+  });
+
+  it('a corrupted cache file gives a warning, not a crash, and is replaced', async () => {
+    expect((await call()).code).toBe(0);
+    for (const name of (await readdir(cacheDirectory)).filter((file) => file.endsWith('.json'))) await writeFile(join(cacheDirectory, name), '{"key": "trunc');
+    const run = await call();
+    expect(run.code).toBe(0);
+    expect(run.stderr).toMatch(/Ignoring the corrupted cache file .*\.json; it will be replaced/);
+    expect(manifestRequests()).toEqual([undefined, undefined]);
+    const repaired = await readdir(cacheDirectory);
+    for (const name of repaired.filter((file) => file.endsWith('.json'))) expect(JSON.parse(await readFile(join(cacheDirectory, name), 'utf8'))).toHaveProperty('key');
+  });
+});
+
+describe('aicap --version and --help', () => {
+  it('load no command module: main.js imports nothing under commands/ but their list', async () => {
+    const seen = new Set<string>();
+    const pending = [BUILT_CLI];
+    for (let index = 0; index < pending.length && index < 500; index++) {
+      const file = pending[index]!;
+      if (seen.has(file)) continue;
+      seen.add(file);
+      const text = await readFile(file, 'utf8');
+      // Static imports only: `import … from './x.js'` and `export … from`; dynamic import() is what loads a command on demand.
+      for (const match of text.matchAll(/^(?:import|export)\s[^;]*?from\s+'(\.[^']+)'/gm)) pending.push(join(file, '..', match[1]!));
+    }
+    const commandModules = [...seen].filter((file) => /[/\\]commands[/\\]/.test(file));
+    expect(commandModules.map((file) => file.replace(/.*[/\\]commands[/\\]/, ''))).toEqual(['index.js']);
+    expect([...seen].some((file) => /[/\\](client|server|tools|mcp)[/\\]/.test(file))).toBe(false);
+  });
+
+  it('print the version and every command', async () => {
+    const version = await runBuiltCli(['--version']);
+    expect(version.stdout).toMatch(/^\d+\.\d+\.\d+/);
+    const help = await runBuiltCli(['--help']);
+    for (const name of ['call', 'check', 'generate', 'mcp', 'tools', 'validate']) expect(help.stdout).toContain(`aicap ${name}`);
+  });
+});
