@@ -1,7 +1,6 @@
 import {
   CONTEXT_PREPOSITIONS,
   FILLER_WORDS,
-  IDENTIFIER_PREFIXES,
   isLexiconWord,
   isQuestionWord,
   LONGEST_PHRASE,
@@ -54,7 +53,7 @@ interface Token {
   /** Whether the word was written with a capital first letter ("Dana"). */
   capitalised?: boolean;
   value?: ValueKind;
-  /** For identifiers: the kind of object their prefix names (`cus_…` → customer). */
+  /** For identifiers: their prefix, which may name the kind of object (`invoice_8812`). */
   names?: string;
 }
 
@@ -77,8 +76,6 @@ const VALUE_PATTERNS: Array<[ValueKind, RegExp]> = [
   ['commit', /\b(?=[a-f\d]*[a-f])(?=[a-f\d]*\d)[a-f\d]{7,40}\b/g],
   ['number', /\b\d+\b/g],
 ];
-// Chat-style opaque ids: the first letter names the kind (Slack: C… channel, U… user, F… file).
-const OPAQUE_ID_KINDS: Record<string, string> = { C: 'channel', G: 'channel', D: 'conversation', U: 'user', W: 'user', F: 'file' };
 // Words after which the next word is a name, not a keyword ("the user octocat", "a repo called dotfiles").
 const NAME_INTRODUCERS = new Set('user username called named titled login handle'.split(' '));
 // Nouns that follow "user" without being a name ("user group", "user profile").
@@ -344,8 +341,8 @@ export function tokenizeRequest(request: string): Token[] {
   let text = request;
   for (const [kind, pattern] of VALUE_PATTERNS) {
     text = text.replace(pattern, (match: string, ...groups: unknown[]) => {
-      // `snake_case` words are vocabulary; `cus_9s6X…` and `cus_abc` (a known prefix) are ids.
-      if (kind === 'identifier' && match.includes('_') && !/\d/.test(match) && !IDENTIFIER_PREFIXES.has(match.slice(0, match.indexOf('_')))) return match;
+      // `snake_case` words are vocabulary; `cus_9s6X…` (with a digit) is an id.
+      if (kind === 'identifier' && match.includes('_') && !/\d/.test(match)) return match;
       const lead = typeof groups[0] === 'string' && (kind === 'text' || kind === 'channel' || kind === 'user') ? groups[0] : '';
       values.push(valueToken(kind, match.slice(lead.length)));
       return `${lead} ${SEPARATOR}${String.fromCharCode(MARKER_BASE + values.length - 1)}${SEPARATOR} `;
@@ -377,8 +374,8 @@ export function tokenizeRequest(request: string): Token[] {
 function valueToken(kind: ValueKind, text: string): Token {
   if (kind !== 'identifier') return { value: kind };
   const prefix = /^([a-z]{2,6})_/.exec(text)?.[1];
-  const names = prefix === undefined ? OPAQUE_ID_KINDS[text[0]!] : IDENTIFIER_PREFIXES.get(prefix);
-  return names === undefined ? { value: kind } : { value: kind, names };
+  // A prefix may name the kind of object (`invoice_8812`, `user_42`): it counts where the catalog uses it as a word.
+  return prefix === undefined ? { value: kind } : { value: kind, names: prefix };
 }
 
 /** Words of a request; "re-run" and "re-open" stay one word, apostrophes stay inside words. */
