@@ -28,6 +28,8 @@ export { toManifestArguments } from './to-manifest-arguments.js';
 export type { MCPTool } from './to-mcp-tools.js';
 export { selectTools } from './select-tools.js';
 export type { SelectToolsOptions, SelectedTool } from './select-tools.js';
+export { serializeSelectionIndex, restoreSelectionIndex } from './selection/serialize-selection-index.js';
+export type { SerializedSelectionIndex } from './selection/serialize-selection-index.js';
 export { selectToolsWithEmbeddings } from './selection/select-tools-with-embeddings.js';
 export type { EmbedTexts, SelectToolsWithEmbeddingsOptions } from './selection/select-tools-with-embeddings.js';
 export { estimateTokens } from './estimate-tokens.js';
