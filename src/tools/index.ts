@@ -32,5 +32,7 @@ export { serializeSelectionIndex, restoreSelectionIndex } from './selection/seri
 export type { SerializedSelectionIndex } from './selection/serialize-selection-index.js';
 export { selectToolsWithEmbeddings } from './selection/select-tools-with-embeddings.js';
 export type { EmbedTexts, SelectToolsWithEmbeddingsOptions } from './selection/select-tools-with-embeddings.js';
+export { createToolSearch } from './create-tool-search.js';
+export type { ToolSearch, ToolSearchOptions, ToolSearchResult } from './create-tool-search.js';
 export { estimateTokens } from './estimate-tokens.js';
 export type { TokenEstimate } from './estimate-tokens.js';
