@@ -170,7 +170,7 @@ function buildToolIndex(tools: readonly CatalogTool[], fingerprint: string): Too
       parameterText: ` ${parameterWords.flat().join(' ')}`,
       takesRepository: parameterNames.includes('owner') && parameterNames.includes('repo'),
       parameterKinds: parameterKindsOf(parameterWords),
-      avoidTerms: new Set(avoid ? termsOf(stripMarkup(avoid)) : []),
+      avoidTerms: new Set(avoid && !isPlaceholder(avoid) ? termsOf(stripMarkup(avoid)) : []),
     };
   });
   return completeToolIndex(indexed, postings, fingerprint);
