@@ -8,5 +8,7 @@
 
 export { createAISDKTools } from './create-ai-sdk-tools.js';
 export type { AISDKTool, AISDKToolsOptions } from './create-ai-sdk-tools.js';
+export { createAISDKToolSearch } from './create-ai-sdk-tool-search.js';
+export type { AISDKToolSearch, AISDKToolSearchOptions } from './create-ai-sdk-tool-search.js';
 export type { AgentToolClient, AgentToolOptions } from '../client/agent-tool-options.js';
 export type { ToolCallOutcome } from '../client/run-tool-call.js';

@@ -9,7 +9,7 @@ export function renderToolDescription(tool: Tool | Resource): string {
   const parts = [tool.description.trim()];
   const intent = tool.intent;
   if (intent?.when && !isPlaceholder(intent.when)) parts.push(`Use when: ${intent.when.trim()}`);
-  if (intent?.avoid_when) parts.push(`Avoid when: ${intent.avoid_when.trim()}`);
+  if (intent?.avoid_when && !isPlaceholder(intent.avoid_when)) parts.push(`Avoid when: ${intent.avoid_when.trim()}`);
   if (intent?.prerequisites) parts.push(`First: ${intent.prerequisites.trim()}`);
   const deprecated = 'deprecated' in tool ? tool.deprecated : undefined;
   if (deprecated) {

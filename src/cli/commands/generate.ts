@@ -5,6 +5,7 @@ import { generateManifest, parseManifestOverlay } from '../../openapi/index.js';
 import type { GenerateManifestResult, GeneratorWarning, ManifestOverlay } from '../../openapi/index.js';
 import type { CliCommand, CliIo } from '../cli-io.js';
 import { cliErrorMessage } from '../cli-error-message.js';
+import { excludedToolIds, overlayScaffold, withExcludedTools } from '../generate-subset.js';
 import { parseCommandLine, readWholeNumberOption } from '../parse-command-line.js';
 import { terminalSafeJson, terminalSafeText } from '../terminal-safe-text.js';
 
@@ -20,6 +21,10 @@ $refs across files), with the x-ai-* extensions and an overlay keyed by tool id.
 
   <openapi file|url>    the description
   --overlay <file>      semantic layer (YAML or JSON) applied after generation
+  --overlay-scaffold <file>  also write a starting overlay there: every tool id, a TODO intent with its summary
+  --include-tag <tag>   keep only operations with this tag (repeatable; any include matches)
+  --include-path <prefix>  keep only operations under this path prefix (repeatable)
+  --include-operation <id>  keep only this operationId or tool id (repeatable)
   -o, --output <file>   write the manifest there instead of stdout
   --check               compare with --output instead of writing it: exit 1 when it differs
   --json                print { manifest, warnings } on stdout ({ upToDate, warnings, changes } with --check)
@@ -39,6 +44,10 @@ export const generateCommand: CliCommand = {
       usage: USAGE,
       options: {
           overlay: { type: 'string' },
+          'overlay-scaffold': { type: 'string' },
+          'include-tag': { type: 'string', multiple: true },
+          'include-path': { type: 'string', multiple: true },
+          'include-operation': { type: 'string', multiple: true },
           output: { type: 'string', short: 'o' },
           check: { type: 'boolean', default: false },
           json: { type: 'boolean', default: false },
@@ -72,16 +81,28 @@ export const generateCommand: CliCommand = {
     const showProgress = io.isInteractive || (await isLarge(input));
     const started = performance.now();
     let result: GenerateManifestResult;
-    try {
-      result = await generateManifest({
+    const subset = { tags: asList(values['include-tag']), paths: asList(values['include-path']), operations: asList(values['include-operation']) };
+    const generate = (withOverlay: ManifestOverlay | undefined): Promise<GenerateManifestResult> =>
+      generateManifest({
         input,
         strict: !values.lenient,
         timeoutInMs,
-        ...(overlay ? { overlay } : {}),
+        ...(withOverlay ? { overlay: withOverlay } : {}),
         ...(values['server-url'] === undefined ? {} : { serverUrl: values['server-url'] }),
         ...(values['ref-root'] === undefined ? {} : { refRoot: values['ref-root'] }),
         ...(showProgress ? { onProgress: (message: string) => io.stderr(`… ${message} (${Math.round(performance.now() - started)} ms)\n`) } : {}),
       });
+    try {
+      result = await generate(overlay);
+      if (subset.tags.length + subset.paths.length + subset.operations.length > 0) {
+        // The subset is an overlay's `exclude` for the rest, so that policy lists and references stay consistent.
+        const excluded = await excludedToolIds(input, result.manifest, subset);
+        if (excluded.length === result.manifest.tools.length) {
+          io.error('No operation matches --include-tag, --include-path or --include-operation; check the tags, path prefixes and operationIds of the description.');
+          return 2;
+        }
+        if (excluded.length > 0) result = await generate(withExcludedTools(overlay, excluded));
+      }
     } catch (error) {
       if (!AicapError.isInstance(error)) throw error;
       const message = cliErrorMessage(error);
@@ -91,6 +112,15 @@ export const generateCommand: CliCommand = {
       return 2;
     }
     reportWarnings(io, result.warnings);
+    if (values['overlay-scaffold'] !== undefined) {
+      try {
+        await writeFile(values['overlay-scaffold'], overlayScaffold(result.manifest));
+      } catch (error) {
+        io.error(`Cannot write ${terminalSafeText(values['overlay-scaffold'])}: ${cliErrorMessage(error)}`);
+        return 2;
+      }
+      io.info(`wrote the overlay scaffold ${values['overlay-scaffold']} (${result.manifest.tools.length} tools)`);
+    }
     const text = `${JSON.stringify(result.manifest, null, 2)}\n`;
     const summary = `${result.statistics.tools} tools, ${result.statistics.resources} resources from ${result.statistics.operations} operations, ${result.warnings.length} warning${result.warnings.length === 1 ? '' : 's'}`;
 
@@ -139,6 +169,10 @@ async function check(io: CliIo, output: string, result: GenerateManifestResult, 
 function reportWarnings(io: CliIo, warnings: readonly GeneratorWarning[]): void {
   for (const warning of warnings.slice(0, SHOWN_WARNINGS)) io.warn(terminalSafeText(`${warning.where}: ${warning.message}`));
   if (warnings.length > SHOWN_WARNINGS) io.warn(`… and ${warnings.length - SHOWN_WARNINGS} more warnings (--json lists them all)`);
+}
+
+function asList(value: string | boolean | Array<string | boolean> | undefined): string[] {
+  return (Array.isArray(value) ? value : value === undefined ? [] : [value]).filter((item): item is string => typeof item === 'string');
 }
 
 function isManifestLike(value: unknown): value is Manifest {

@@ -20,7 +20,8 @@ export interface OperationProfile {
 /** Most words of the details indexed: long descriptions would otherwise match any request a little. */
 const MAX_DETAIL_WORDS = 60;
 const MAX_SUMMARY_WORDS = 24;
-const MAX_DESCRIPTION_LENGTH = 2000;
+/** Characters of a description read at most (the index's fingerprint covers exactly these). */
+export const MAX_DESCRIPTION_LENGTH = 2000;
 
 /**
  * Profiles one operation. The summary's opening verb wins over the method ("Restore file" is

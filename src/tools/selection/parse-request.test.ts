@@ -29,12 +29,14 @@ describe('parseRequest', () => {
   });
 
   it('keeps argument values out of the terms and turns them into parameter hints', () => {
-    const parsed = parseRequest('open a new bug report in the octocat/hello-world repo');
+    const parsed = parseRequest('open a new issue in the octocat/hello-world repository');
     expect([...parsed.terms.keys()]).not.toContain('octocat');
     expect(parsed.terms.get('issu')).toBeGreaterThan(0);
     expect(parsed.valueKinds.has('repository')).toBe(true);
-    expect([...parseRequest('approve pull request 31').parameterNouns]).toEqual(['pul']);
+    expect([...parseRequest('approve review 31').parameterNouns]).toEqual(['review']);
     expect([...parseRequest('void invoice in_1MtHbELkdIwHu7ix').parameterNouns]).toContain('invoic');
+    // An identifier's prefix is a hint about its kind wherever the catalog uses it as a word.
+    expect(parseRequest('refund invoice_8812').terms.get('invoic')).toBeGreaterThan(0);
     // A quoted title names a new object, not an existing one.
     expect(parseRequest("create a task 'write the post'").parameterNouns.size).toBe(0);
   });

@@ -1,7 +1,6 @@
 import {
   CONTEXT_PREPOSITIONS,
   FILLER_WORDS,
-  IDENTIFIER_PREFIXES,
   isLexiconWord,
   isQuestionWord,
   LONGEST_PHRASE,
@@ -12,6 +11,7 @@ import {
   type ActionClass,
 } from './selection-lexicon.js';
 import type { VerbMeaning } from './selection-lexicon.js';
+import { catalogSensesOf } from './related-words.js';
 import { splitWords, stemWord } from './split-words.js';
 
 /** Kinds of argument value a request can carry; each hints at a parameter the right tool has. */
@@ -53,7 +53,7 @@ interface Token {
   /** Whether the word was written with a capital first letter ("Dana"). */
   capitalised?: boolean;
   value?: ValueKind;
-  /** For identifiers: the kind of object their prefix names (`cus_…` → customer). */
+  /** For identifiers: their prefix, which may name the kind of object (`invoice_8812`). */
   names?: string;
 }
 
@@ -76,8 +76,6 @@ const VALUE_PATTERNS: Array<[ValueKind, RegExp]> = [
   ['commit', /\b(?=[a-f\d]*[a-f])(?=[a-f\d]*\d)[a-f\d]{7,40}\b/g],
   ['number', /\b\d+\b/g],
 ];
-// Chat-style opaque ids: the first letter names the kind (Slack: C… channel, U… user, F… file).
-const OPAQUE_ID_KINDS: Record<string, string> = { C: 'channel', G: 'channel', D: 'conversation', U: 'user', W: 'user', F: 'file' };
 // Words after which the next word is a name, not a keyword ("the user octocat", "a repo called dotfiles").
 const NAME_INTRODUCERS = new Set('user username called named titled login handle'.split(' '));
 // Nouns that follow "user" without being a name ("user group", "user profile").
@@ -93,6 +91,8 @@ const VALUE_INTRODUCERS = new Set('id number no num'.split(' '));
 const VALUE_TERMS: Partial<Record<ValueKind, [string, number]>> = { channel: ['channel', 0.5], user: ['user', 0.4], file: ['file', 0.4], email: ['email', 0.3], url: ['url', 0.3] };
 
 const EXPANSION_WEIGHT = 0.9;
+// A related word from WordNet is weaker evidence than the lexicon's expansions: a sense may be the wrong one.
+const SENSE_WEIGHT = 0.5;
 const PHRASE_WORD_WEIGHT = 0.3;
 const FIRST_PERSON = new Set('i me my mine myself im'.split(' '));
 // Where people are named (a capitalised unknown word, an email, @handle), the right tool is about users or members.
@@ -177,13 +177,15 @@ export function parseRequest(request: string, vocabulary?: Vocabulary): ParsedRe
     }
   }
   for (const [position, stem] of stems.entries()) if (stem !== undefined) add(stem, inPhrase.has(position) ? PHRASE_WORD_WEIGHT : 1);
+  // A word the catalog does not use reaches the catalog's words for the same thing through WordNet.
+  if (vocabulary) for (const stem of new Set(stems)) if (stem !== undefined && !vocabulary.has(stem) && !STOP_WORDS.has(stem)) for (const related of catalogSensesOf(stem, vocabulary.has)) add(related, SENSE_WEIGHT);
   // "who …" asks about people: users, members.
   if (stems.find((stem) => stem !== undefined) === 'who') for (const noun of PEOPLE_NOUNS) add(noun, PEOPLE_WEIGHT);
   // APIs say "the authenticated user" where people say "my" and "I".
   if (stems.some((stem) => stem !== undefined && FIRST_PERSON.has(stem))) add('authenticat', FIRST_PERSON_WEIGHT);
   const plurals = new Set<string>();
   for (const [position, token] of tokens.entries()) if (token.word !== undefined && /[^s]s$/.test(token.word) && stems[position] !== token.word) plurals.add(stems[position]!);
-  return { classes, terms, parameterNouns, valueKinds, plurals, objectNouns: objectNounsOf(tokens, stems, action) };
+  return { classes, terms, parameterNouns, valueKinds, plurals, objectNouns: objectNounsOf(tokens, stems, action, vocabulary) };
 }
 
 /** A word of the catalog written as two or three words of the request: "service account" → `serviceaccount`. */
@@ -214,7 +216,7 @@ function markNames(tokens: Token[], vocabulary: Vocabulary, compounds: ReadonlyA
     const word = token.word;
     if (word === undefined || inCompound.has(position) || word.length < 2) continue;
     const stem = stemWord(word);
-    if (STOP_WORDS.has(stem) || FILLER_WORDS.has(stem) || CONTEXT_PREPOSITIONS.has(stem) || VALUE_INTRODUCERS.has(stem) || isLexiconWord(stem) || vocabulary.knows(stem)) continue;
+    if (STOP_WORDS.has(stem) || FILLER_WORDS.has(stem) || CONTEXT_PREPOSITIONS.has(stem) || VALUE_INTRODUCERS.has(stem) || isLexiconWord(stem) || vocabulary.knows(stem) || catalogSensesOf(stem, vocabulary.has).length > 0) continue;
     const next = original[position + 1];
     const nextIsNoun = next !== undefined && vocabulary.knows(stemWord(next)) && !STOP_WORDS.has(stemWord(next)) && !CONTEXT_PREPOSITIONS.has(stemWord(next));
     tokens[position] = { value: token.capitalised && position > 0 && !nextIsNoun ? 'person' : 'name' };
@@ -222,7 +224,7 @@ function markNames(tokens: Token[], vocabulary: Vocabulary, compounds: ReadonlyA
 }
 
 /** Nouns between the main verb and the first preposition, with their lexicon meanings and the verb's implied nouns. */
-function objectNounsOf(tokens: readonly Token[], stems: ReadonlyArray<string | undefined>, action: MainAction): Set<string> {
+function objectNounsOf(tokens: readonly Token[], stems: ReadonlyArray<string | undefined>, action: MainAction, vocabulary: Vocabulary | undefined): Set<string> {
   const nouns = new Set<string>(action.nouns);
   let ownNouns = 0;
   let attributesOnly = true;
@@ -252,6 +254,7 @@ function objectNounsOf(tokens: readonly Token[], stems: ReadonlyArray<string | u
     if (!ATTRIBUTE_NOUNS.has(stem)) attributesOnly = false;
     nouns.add(stem);
     for (const meaning of nounMeaning(stem) ?? []) nouns.add(meaning);
+    if (vocabulary && !vocabulary.has(stem)) for (const related of catalogSensesOf(stem, vocabulary.has)) nouns.add(related);
   }
   return nouns;
 }
@@ -338,8 +341,8 @@ export function tokenizeRequest(request: string): Token[] {
   let text = request;
   for (const [kind, pattern] of VALUE_PATTERNS) {
     text = text.replace(pattern, (match: string, ...groups: unknown[]) => {
-      // `snake_case` words are vocabulary; `cus_9s6X…` and `cus_abc` (a known prefix) are ids.
-      if (kind === 'identifier' && match.includes('_') && !/\d/.test(match) && !IDENTIFIER_PREFIXES.has(match.slice(0, match.indexOf('_')))) return match;
+      // `snake_case` words are vocabulary; `cus_9s6X…` (with a digit) is an id.
+      if (kind === 'identifier' && match.includes('_') && !/\d/.test(match)) return match;
       const lead = typeof groups[0] === 'string' && (kind === 'text' || kind === 'channel' || kind === 'user') ? groups[0] : '';
       values.push(valueToken(kind, match.slice(lead.length)));
       return `${lead} ${SEPARATOR}${String.fromCharCode(MARKER_BASE + values.length - 1)}${SEPARATOR} `;
@@ -371,8 +374,8 @@ export function tokenizeRequest(request: string): Token[] {
 function valueToken(kind: ValueKind, text: string): Token {
   if (kind !== 'identifier') return { value: kind };
   const prefix = /^([a-z]{2,6})_/.exec(text)?.[1];
-  const names = prefix === undefined ? OPAQUE_ID_KINDS[text[0]!] : IDENTIFIER_PREFIXES.get(prefix);
-  return names === undefined ? { value: kind } : { value: kind, names };
+  // A prefix may name the kind of object (`invoice_8812`, `user_42`): it counts where the catalog uses it as a word.
+  return prefix === undefined ? { value: kind } : { value: kind, names: prefix };
 }
 
 /** Words of a request; "re-run" and "re-open" stay one word, apostrophes stay inside words. */

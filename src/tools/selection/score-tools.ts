@@ -47,8 +47,10 @@ export function scoreTools(index: ToolIndex, request: ParsedRequest, avoidPenalt
   for (const [term, weight] of request.terms) {
     for (const [variant, factor] of variantsOf(index, term)) {
       const inverseFrequency = (index.inverseFrequency.get(variant) ?? 0) * factor;
-      for (const [position, fieldWeight] of index.postings.get(variant) ?? []) {
-        const value = inverseFrequency * fieldWeight;
+      const list = index.postings.get(variant) ?? [];
+      for (let at = 0; at < list.length; at += 2) {
+        const position = list[at]!;
+        const value = inverseFrequency * list[at + 1]!;
         if (best[position] === 0) touched.push(position);
         if (value > best[position]!) best[position] = value;
       }

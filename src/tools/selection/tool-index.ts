@@ -1,6 +1,6 @@
 import type { CatalogTool } from '../create-catalog.js';
 import { isPlaceholder } from '../render-tool-description.js';
-import { describeOperation } from './describe-operation.js';
+import { describeOperation, MAX_DESCRIPTION_LENGTH } from './describe-operation.js';
 import type { ActionClass } from './selection-lexicon.js';
 import { nounMeaning, STOP_WORDS } from './selection-lexicon.js';
 import type { ValueKind, Vocabulary } from './parse-request.js';
@@ -52,26 +52,57 @@ export interface IndexedTool {
 /** An inverted index over a tool list, built once per list. */
 export interface ToolIndex {
   tools: IndexedTool[];
-  /** Term → tools that contain it, each with its field weight. */
-  postings: Map<string, Array<[position: number, weight: number]>>;
+  /** Term → tools that contain it with their field weights, flat: `[position, weight, position, weight, …]`. */
+  postings: Map<string, number[]>;
   /** Terms in sorted order, for prefix look-ups (`star` ≈ `stargazer`). */
   sortedTerms: string[];
   /** Inverse document frequency of a term, by term. */
   inverseFrequency: Map<string, number>;
   /** The words of the tools, for telling vocabulary from names in requests. */
   vocabulary: Vocabulary;
+  /** {@link toolsFingerprint} of the tool list it was built for. */
+  fingerprint: string;
 }
 
 // Indexes are built once per tool list: catalog arrays are not mutated after creation.
 const indexes = new WeakMap<readonly CatalogTool[], ToolIndex>();
+// A new array of the same tools (a catalog rebuilt for the same manifests, scopes and quarantine, or by
+// another client of the process) shares the index built for the first: the last few, by fingerprint.
+const sharedIndexes = new Map<string, ToolIndex>();
+const MAX_SHARED_INDEXES = 8;
 
-/** The index of a tool list, from the cache when the same array was indexed before. */
+/** The index of a tool list: the one of the same array, or of an array of the same tools, or a new one. */
 export function indexFor(tools: readonly CatalogTool[]): ToolIndex {
   const cached = indexes.get(tools);
   if (cached) return cached;
-  const index = buildToolIndex(tools);
-  indexes.set(tools, index);
+  const fingerprint = toolsFingerprint(tools);
+  const index = sharedIndexes.get(fingerprint) ?? buildToolIndex(tools, fingerprint);
+  installToolIndex(tools, index);
   return index;
+}
+
+/** Makes `index` (built for tools of the same fingerprint) the index of this array. */
+export function installToolIndex(tools: readonly CatalogTool[], index: ToolIndex): void {
+  indexes.set(tools, index);
+  sharedIndexes.delete(index.fingerprint);
+  sharedIndexes.set(index.fingerprint, index);
+  if (sharedIndexes.size > MAX_SHARED_INDEXES) sharedIndexes.delete(sharedIndexes.keys().next().value!);
+}
+
+/**
+ * Everything the index reads from a tool list, in order (names, ids, methods, paths, the described part
+ * of descriptions, intent, parameter names), joined into one string: two lists with the same
+ * fingerprint have the same index. The text itself rather than a digest computed in JavaScript: joining
+ * and comparing strings is native work, where a hash loop over 100 KB cost a cold process 10–30 ms.
+ * It tells lists apart; it does not authenticate them (a persisted index is also bounds-checked).
+ */
+export function toolsFingerprint(tools: readonly CatalogTool[]): string {
+  const parts: string[] = [String(tools.length)];
+  for (const tool of tools) {
+    const definition = tool.definition;
+    parts.push(tool.name, tool.id, tool.method, tool.path, definition.description.slice(0, MAX_DESCRIPTION_LENGTH), Object.keys(definition.parameters ?? {}).join(','), ...intentTextsOf(tool), definition.intent?.avoid_when ?? '');
+  }
+  return parts.join('\u0000');
 }
 
 // Parameter names repeat across tools (`owner`, `page`, `dryRun`): split each name once.
@@ -91,8 +122,8 @@ function termsOf(text: string): string[] {
     .filter((term) => term.length > 1 && !STOP_WORDS.has(term) && !/^\d+$/.test(term));
 }
 
-function buildToolIndex(tools: readonly CatalogTool[]): ToolIndex {
-  const postings = new Map<string, Array<[number, number]>>();
+function buildToolIndex(tools: readonly CatalogTool[], fingerprint: string): ToolIndex {
+  const postings = new Map<string, number[]>();
   const indexed = tools.map((tool, position) => {
     const definition = tool.definition;
     const profile = describeOperation(tool.method, tool.path, definition.description);
@@ -126,9 +157,9 @@ function buildToolIndex(tools: readonly CatalogTool[]): ToolIndex {
     }
     for (const [term, { best, total }] of weights) {
       const list = postings.get(term);
-      const posting: [number, number] = [position, best + OTHER_FIELD_SHARE * (total - best)];
-      if (list) list.push(posting);
-      else postings.set(term, [posting]);
+      const weight = best + OTHER_FIELD_SHARE * (total - best);
+      if (list) list.push(position, weight);
+      else postings.set(term, [position, weight]);
     }
     const avoid = definition.intent?.avoid_when;
     return {
@@ -139,18 +170,29 @@ function buildToolIndex(tools: readonly CatalogTool[]): ToolIndex {
       parameterText: ` ${parameterWords.flat().join(' ')}`,
       takesRepository: parameterNames.includes('owner') && parameterNames.includes('repo'),
       parameterKinds: parameterKindsOf(parameterWords),
-      avoidTerms: new Set(avoid ? termsOf(stripMarkup(avoid)) : []),
+      avoidTerms: new Set(avoid && !isPlaceholder(avoid) ? termsOf(stripMarkup(avoid)) : []),
     };
   });
-  const count = tools.length;
+  return completeToolIndex(indexed, postings, fingerprint);
+}
+
+/**
+ * The derived parts of an index (frequencies, sorted terms, vocabulary) from its tools and postings:
+ * shared by a build and a restore from {@link serializeSelectionIndex}'s data.
+ */
+export function completeToolIndex(indexed: IndexedTool[], postings: Map<string, number[]>, fingerprint: string): ToolIndex {
+  const count = indexed.length;
   // Words most tools share (`api`, `v1`, `accounts`) do not set a tool apart.
-  for (const tool of indexed) tool.contextTerms = [...new Set(tool.contextTerms)].filter((term) => (postings.get(term)?.length ?? 0) <= DISTINCTIVE_SHARE * count);
+  for (const tool of indexed) tool.contextTerms = [...new Set(tool.contextTerms)].filter((term) => (postings.get(term)?.length ?? 0) / 2 <= DISTINCTIVE_SHARE * count);
   const inverseFrequency = new Map<string, number>();
-  for (const [term, list] of postings) inverseFrequency.set(term, Math.log(1 + (count - list.length + 0.5) / (list.length + 0.5)));
+  for (const [term, list] of postings) {
+    const frequency = list.length / 2;
+    inverseFrequency.set(term, Math.log(1 + (count - frequency + 0.5) / (frequency + 0.5)));
+  }
   const sortedTerms = [...postings.keys()].sort();
   // `avoid_when` words are not indexed, but they are the catalog's words all the same.
   const avoidWords = new Set(indexed.flatMap((tool) => [...tool.avoidTerms]));
-  return { tools: indexed, postings, sortedTerms, inverseFrequency, vocabulary: vocabularyOf(postings, sortedTerms, avoidWords) };
+  return { tools: indexed, postings, sortedTerms, inverseFrequency, vocabulary: vocabularyOf(postings, sortedTerms, avoidWords), fingerprint };
 }
 
 // Values of a kind fit tools with a parameter named by one of these (stemmed) words, or starting with one of 4 letters or more:

@@ -1,0 +1,83 @@
+// The blind sets (blind/): requests for APIs no earlier set used, written with their gold operations
+// before any selector ran on them. Reports recall@1, recall@5 and MRR per API and split for
+// `selectTools` and for plain BM25, and pools them.
+//
+//   node bench/selection/run-blind-evaluation.js [--label <run>] [--write] [--misses]
+//
+// `--write` records the run under its label in blind/results.json (`first-run` was recorded before any
+// selector change); `--misses` prints the tuning split's misses (never the held-out split's).
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+import { createBm25Ranking } from './bm25-baseline.js';
+import { catalogOf, importAicap, metricsOf, operationKey, ranksOf, servableRequests } from './evaluate-selection.js';
+import { loadRequests } from './selection-requests.js';
+
+const CORPUS = new URL('../../../shared/corpus/', import.meta.url);
+const RESULTS = new URL('./blind/results.json', import.meta.url);
+/** The blind APIs: key (request file name), name, OpenAPI description under ../shared/corpus/. */
+export const BLIND_APIS = [
+  { key: 'spotify', name: 'Spotify Web API', file: 'medium/spotify-official-open-api.yml' },
+  { key: 'discourse', name: 'Discourse', file: 'medium/discourse-openapi.json' },
+  { key: 'netlify', name: 'Netlify', file: 'apis-guru/netlify.com__0.1.0__swagger.yaml' },
+];
+const SPLITS = ['tuning', 'held-out'];
+const log = (message) => process.stderr.write(`${message}\n`);
+
+async function main() {
+  const { values } = parseArgs({ options: { label: { type: 'string', default: 'current' }, write: { type: 'boolean', default: false }, misses: { type: 'boolean', default: false } } });
+  if (!existsSync(CORPUS)) {
+    log('Blind selection evaluation skipped: the corpus (../shared/corpus/) is not on this machine.');
+    return;
+  }
+  const { generateManifest } = await importAicap('openapi');
+  const { selectTools } = await importAicap('tools');
+  const requestsBySplit = Object.fromEntries(SPLITS.map((split) => [split, loadRequests(`blind/${split}`)]));
+  const run = { label: values.label, date: new Date().toISOString(), apis: {}, pooled: {} };
+  const pooledRanks = {};
+  for (const api of BLIND_APIS) {
+    const { manifest } = await generateManifest({ input: new URL(api.file, CORPUS).pathname, strict: false });
+    const tools = await catalogOf(manifest);
+    const bm25 = createBm25Ranking(tools);
+    run.apis[api.key] = { name: api.name, tools: tools.length };
+    for (const split of SPLITS) {
+      const { servable, withheld } = servableRequests(manifest, tools, requestsBySplit[split].get(api.key) ?? [], `blind/${split}/${api.key}.jsonl`);
+      const selector = await ranksOf(servable, (request) => selectTools(tools, request, { limit: 50 }));
+      const baseline = await ranksOf(servable, (request) => bm25(request).slice(0, 50));
+      run.apis[api.key][split] = { withheld, selectTools: round(metricsOf(selector)), bm25: round(metricsOf(baseline)) };
+      for (const [name, ranks] of [['selectTools', selector], ['bm25', baseline]]) {
+        pooledRanks[`${split}/${name}`] = [...(pooledRanks[`${split}/${name}`] ?? []), ...ranks];
+        pooledRanks[`all/${name}`] = [...(pooledRanks[`all/${name}`] ?? []), ...ranks];
+      }
+      if (values.misses && split === 'tuning') printMisses(api, servable, selector, tools, selectTools);
+    }
+    const both = SPLITS.map((split) => run.apis[api.key][split]);
+    log(`${api.name} (${tools.length} tools): ${SPLITS.map((split, index) => `${split} ${format(both[index].selectTools)} | bm25 ${format(both[index].bm25)}`).join('\n    ')}`);
+  }
+  for (const [key, ranks] of Object.entries(pooledRanks)) run.pooled[key] = round(metricsOf(ranks));
+  for (const [key, metrics] of Object.entries(run.pooled)) log(`pooled ${key}: ${format(metrics)}`);
+  if (!values.write) return;
+  const recorded = existsSync(RESULTS) ? JSON.parse(readFileSync(RESULTS, 'utf8')) : { runs: [] };
+  recorded.runs = [...recorded.runs.filter((entry) => entry.label !== run.label), run];
+  writeFileSync(RESULTS, `${JSON.stringify(recorded, null, 2)}\n`);
+  log(`recorded "${run.label}" in ${RESULTS.pathname}`);
+}
+
+function round(metrics) {
+  const { count, recallAt1, recallAt5, mrr } = metrics;
+  return { count, recallAt1: Number(recallAt1.toFixed(3)), recallAt5: Number(recallAt5.toFixed(3)), mrr: Number(mrr.toFixed(3)) };
+}
+
+function format(metrics) {
+  return `n=${metrics.count} r@1 ${metrics.recallAt1.toFixed(3)} r@5 ${metrics.recallAt5.toFixed(3)} MRR ${metrics.mrr.toFixed(3)}`;
+}
+
+function printMisses(api, requests, ranks, tools, selectTools) {
+  for (const [index, rank] of ranks.entries()) {
+    if (rank === 1) continue;
+    const { request, operations } = requests[index];
+    const top = selectTools(tools, request, { limit: 3 }).map((selected) => `${operationKey(selected.tool)} (${selected.score.toFixed(1)})`);
+    log(`  ${api.key} rank ${rank}: ${request}\n      want ${operations.join(' | ')}\n      got  ${top.join(' ; ')}`);
+  }
+}
+
+await main();
