@@ -23,7 +23,7 @@ describe('the producer scenarios of the conformance kit, against the Payments ex
   it.each(scenarios.map((scenario) => [scenario.id, scenario] as const))('%s', async (_id, scenario) => {
     const outcome = await runProducerScenario(scenario, {
       origin: payments.origin,
-      job: { toolId: 'generate_report', arguments: { account_id: '12345', period: '2026-03' }, headers: { authorization: 'Bearer demo-read', 'x-agent-id': 'conformance' } },
+      job: { toolId: 'generate_report', arguments: { account_id: '12345', period: '2026-03' }, headers: { authorization: 'Bearer demo-read', 'x-agent-id': 'conformance' }, otherHeaders: { authorization: 'Bearer demo-admin', 'x-agent-id': 'conformance' } },
     });
     expect(outcome, outcome.message).toMatchObject({ outcome: notApplicableToPayments.has(scenario.id) ? 'skip' : 'pass' });
   });

@@ -30,7 +30,7 @@ function checkSchema(value: unknown, definition: string, where: string): void {
 type Matcher = { [name: string]: unknown };
 
 interface Step {
-  request: { method: string; target: string; headers?: Record<string, string>; body?: unknown };
+  request: { method: string; target: string; as?: 'other'; headers?: Record<string, string>; body?: unknown };
   when?: { header_present?: string; header_has_token?: Record<string, string> };
   read_events?: { until: string[]; max_events: number; timeout_ms: number };
   repeat_until?: { pointer: string; in: unknown[]; max_attempts: number; interval_ms: number };
@@ -53,7 +53,7 @@ export interface ProducerScenario {
 export interface ProducerTarget {
   origin: string;
   /** For scenarios that `require` a job: the tool to start, its arguments and the headers every job request carries. */
-  job?: { toolId: string; arguments: Record<string, unknown>; headers: Record<string, string> };
+  job?: { toolId: string; arguments: Record<string, unknown>; headers: Record<string, string>; otherHeaders: Record<string, string> };
 }
 
 /** A scenario's outcome: `pass`, `fail` with the first broken expectation, or `skip` with why. */
@@ -112,7 +112,7 @@ async function resolveTarget(step: Step, context: Context): Promise<{ url: strin
   if (step.request.target === 'manifest') return { url: `${context.target.origin}${WELL_KNOWN_PATH}`, method: step.request.method, headers, ...(body === undefined ? {} : { body }) };
   const tool = await jobTool(context);
   const base = context.manifest!.service.base_url.replace(/\/+$/, '');
-  const jobHeaders = { ...context.target.job!.headers, ...headers };
+  const jobHeaders = { ...(step.request.as === 'other' ? context.target.job!.otherHeaders : context.target.job!.headers), ...headers };
   const withArguments = (path: string): string => path.replace(/\{([^{}]+)\}/g, (_whole, name: string) => encodeURIComponent(name === 'job_id' ? (context.variables['job_id'] ?? '') : String(context.target.job!.arguments[name] ?? '')));
   if (step.request.target === 'job.start') return { url: `${base}${withArguments(tool.path)}`, method: tool.method, headers: { 'content-type': 'application/json', ...jobHeaders }, body: JSON.stringify(context.target.job!.arguments) };
   const behavior = tool.temporal_behavior!;
@@ -135,7 +135,8 @@ async function runStep(step: Step, context: Context, label: string): Promise<voi
     const where = `${label}: ${request.method} ${request.url}`;
     if (step.when?.header_present && !response.headers.has(step.when.header_present)) throw new NotApplicable(`${where}: no ${step.when.header_present}, so the rule does not apply`);
     for (const [name, token] of Object.entries(step.when?.header_has_token ?? {})) if (!hasToken(response.headers.get(name), token)) throw new NotApplicable(`${where}: ${name} lacks ${token}, so the rule does not apply`);
-    const events = step.read_events ? await readEvents(response, step.read_events) : undefined;
+    const stream = step.read_events ? await readEvents(response, step.read_events) : undefined;
+    const events = stream?.events;
     const text = events ? '' : await response.text();
     if (step.repeat_until && attempt < attempts) {
       const value = pointerValue(safeJson(text), step.repeat_until.pointer);
@@ -153,7 +154,7 @@ async function runStep(step: Step, context: Context, label: string): Promise<voi
     checkStatus(step, response.status, where);
     for (const [name, matcher] of Object.entries(step.expect.headers ?? {})) checkHeader(response.headers.get(name), name, fillValue(matcher, context.variables) as Matcher, where);
     if (step.expect.body) checkBody(text, response.headers.get('etag'), step.expect.body, context.variables, where);
-    if (step.expect.events) checkEvents(events ?? [], fillValue(step.expect.events, context.variables) as Matcher, where);
+    if (step.expect.events) checkEvents(stream ?? { events: [], ended: false }, fillValue(step.expect.events, context.variables) as Matcher, where);
     for (const [name, source] of Object.entries(step.capture ?? {})) {
       const value = source.header ? response.headers.get(source.header) : source.json ? pointerValue(safeJson(text), source.json) : source.event_id !== undefined ? events?.[source.event_id]?.id : undefined;
       if (value === undefined || value === null) throw new Expectation(`${where}: nothing to capture as ${name}`);
@@ -205,7 +206,13 @@ function checkBody(text: string, etag: string | null, matcher: Matcher, variable
   }
 }
 
-function checkEvents(events: EventSourceMessage[], matcher: Matcher, where: string): void {
+function checkEvents({ events, ended }: { events: EventSourceMessage[]; ended: boolean }, matcher: Matcher, where: string): void {
+  if (matcher['ended'] === true && !ended) throw new Expectation(`${where}: the stream stayed open after ${events.length} event(s)`);
+  const last = events.at(-1);
+  for (const [pointer, rule] of Object.entries((matcher['last_data'] as Record<string, Matcher> | undefined) ?? {})) {
+    const value = pointerValue(safeJson(last?.data ?? ''), pointer);
+    if (value !== rule['equals']) throw new Expectation(`${where}: the last event's ${pointer} is ${JSON.stringify(value)}; expected ${JSON.stringify(rule['equals'])}`);
+  }
   const names = events.map((event) => event.event ?? 'message');
   for (const name of (matcher['contains'] as string[] | undefined) ?? []) if (!names.includes(name)) throw new Expectation(`${where}: the stream had no ${name} event (got ${names.join(', ') || 'none'})`);
   const ids = events.map((event) => Number(event.id));
@@ -217,9 +224,10 @@ function checkEvents(events: EventSourceMessage[], matcher: Matcher, where: stri
   if (matcher['ids_greater_than'] !== undefined && ids.some((id) => id <= Number(matcher['ids_greater_than']))) throw new Expectation(`${where}: replayed ids ${ids.join(', ')}; expected only ids after ${String(matcher['ids_greater_than'])}`);
 }
 
-async function readEvents(response: Response, bounds: { until: string[]; max_events: number; timeout_ms: number }): Promise<EventSourceMessage[]> {
+async function readEvents(response: Response, bounds: { until: string[]; max_events: number; timeout_ms: number }): Promise<{ events: EventSourceMessage[]; ended: boolean }> {
   const events: EventSourceMessage[] = [];
-  if (!response.body) return events;
+  let ended = false;
+  if (!response.body) return { events, ended: true };
   const parser = createParser({ onEvent: (event) => void events.push(event) });
   const reader = response.body.getReader();
   const decoder = new TextDecoder();
@@ -227,7 +235,10 @@ async function readEvents(response: Response, bounds: { until: string[]; max_eve
   try {
     while (events.length < bounds.max_events && Date.now() < deadline && !events.some((event) => bounds.until.includes(event.event ?? ''))) {
       const chunk = await reader.read();
-      if (chunk.done) break;
+      if (chunk.done) {
+        ended = true;
+        break;
+      }
       parser.feed(decoder.decode(chunk.value, { stream: true }));
     }
   } catch {
@@ -235,7 +246,7 @@ async function readEvents(response: Response, bounds: { until: string[]; max_eve
   } finally {
     await reader.cancel().catch(() => undefined);
   }
-  return events;
+  return { events, ended };
 }
 
 function safeJson(text: string): unknown {
