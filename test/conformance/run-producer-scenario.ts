@@ -64,7 +64,7 @@ export interface ScenarioOutcome {
 
 interface Context {
   target: ProducerTarget;
-  manifest?: Manifest;
+  manifest?: Manifest | undefined;
   variables: Record<string, string>;
 }
 
