@@ -15,11 +15,12 @@ const paymentsFile = join(import.meta.dirname, '../../examples/payments/payments
 
 let payments: PaymentsServer;
 let broken: BrokenProducer;
+let poisoned: BrokenProducer;
 let preview: ChildProcess;
 let previewOrigin: string;
 
 beforeAll(async () => {
-  [payments, broken] = await Promise.all([startPaymentsServer(), startBrokenProducer({ invalid: true })]);
+  [payments, broken, poisoned] = await Promise.all([startPaymentsServer(), startBrokenProducer({ invalid: true }), startBrokenProducer()]);
   preview = spawn(process.execPath, [BUILT_CLI, 'serve', paymentsFile, '--port', '0'], { stdio: ['ignore', 'pipe', 'pipe'] });
   previewOrigin = await new Promise<string>((resolve, reject) => {
     let output = '';
@@ -34,7 +35,7 @@ beforeAll(async () => {
 afterAll(async () => {
   const exited = new Promise((resolve) => preview.once('exit', resolve));
   preview.kill('SIGTERM');
-  await Promise.all([exited, payments.close(), broken.close()]);
+  await Promise.all([exited, payments.close(), broken.close(), poisoned.close()]);
 });
 
 /** Runs the built `aicap check --json` and reads both outputs. */
@@ -86,8 +87,18 @@ describe('aicap check grades a live service (built CLI)', () => {
     // Not run, and said so.
     expect(report.checks.find((entry) => entry.id === 'manifest.no_secrets')).toMatchObject({ outcome: 'skip', message: expect.stringContaining('needs a valid manifest') as unknown });
     expect(outcome('manifest.origin_binding')).toBe('skip');
+    expect(outcome('trust.poisoning')).toBe('skip');
     expect(lines.some((line) => /^· MUST +§10\.5 +manifest\.no_secrets/.test(line))).toBe(true);
     expect(lines.some((line) => /^✘ SHOULD +§5 +http\.no_set_cookie/.test(line))).toBe(true);
+  });
+});
+
+describe('aicap check on a valid manifest that leaks a key and poisons a description (built CLI)', () => {
+  it('fails the secret as a MUST and the poisoning as a SHOULD, naming where', async () => {
+    const { run, report } = await check(poisoned.origin, '--no-probe');
+    expect(run.code).toBe(1);
+    expect(report.checks.find((entry) => entry.id === 'manifest.no_secrets')).toMatchObject({ outcome: 'fail', level: 'MUST', section: '10.5', message: expect.stringContaining('/service/description') as unknown });
+    expect(report.checks.find((entry) => entry.id === 'trust.poisoning')).toMatchObject({ outcome: 'fail', level: 'SHOULD', section: '10.2', message: expect.stringContaining('/tools/0/description text.instruction') as unknown });
   });
 });
 

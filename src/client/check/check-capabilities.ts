@@ -11,6 +11,7 @@ import type { FetchFunction } from '../client-types.js';
 import { checkAiCatalog } from './check-ai-catalog.js';
 import { checkManifestResponse } from './check-manifest-response.js';
 import { checkOAuthMetadata } from './check-oauth-metadata.js';
+import { checkPoisoning } from './check-poisoning.js';
 import { describeError as describe, type CheckOutcome, type CheckResult } from './check-result.js';
 import { detectMcpServer } from './detect-mcp-server.js';
 
@@ -112,6 +113,7 @@ export async function checkCapabilities(originOrUrl: string, options: CheckCapab
   const secrets = findSecretValues(manifest);
   if (secrets.length > 0) add('manifest.no_secrets', 'fail', `secret-looking values at ${secrets.map((finding) => `${finding.pointer} (${finding.kind})`).join(', ')}; a manifest is public`);
   else add('manifest.no_secrets', 'pass', 'no secret-looking values');
+  checkPoisoning(manifest, add);
 
   try {
     checkOriginBinding(url, manifest.service.base_url, new Set());

@@ -54,6 +54,7 @@ const requirements: Record<string, Requirement> = {
   'manifest.valid': { level: 'MUST', section: '9.1', needsResponse: true, warnMeets: true },
   'manifest.no_secrets': { level: 'MUST', section: '10.5', needsManifest: true },
   'manifest.origin_binding': { level: 'MUST', section: '9.2', needsManifest: true },
+  'trust.poisoning': { level: 'SHOULD', section: '10.2', needsManifest: true },
   'http.per_credential_private': { level: 'MUST', section: '4', needsResponse: true, notApplicable: 'the manifest does not vary on Authorization' },
   'http.compression_vary': { level: 'MUST', section: '5', needsResponse: true },
   'http.no_set_cookie': { level: 'SHOULD', section: '5', needsResponse: true },
