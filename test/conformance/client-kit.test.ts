@@ -11,7 +11,11 @@ interface ClientScenario {
   spec_section: string;
   level: 'MUST' | 'SHOULD';
   serve: { status: number; headers: Record<string, string>; manifest?: unknown; text?: string; pad_to_bytes?: number; content_codings?: string[] };
-  expect: { outcome: 'accept' | 'refuse'; aicap_error_code?: string; no_request_to?: string; no_request_header?: string };
+  /** API answers by raw request path (query included), one per request in turn; the last repeats. */
+  routes?: Record<string, Array<{ status: number; headers: Record<string, string>; body_json: unknown }>>;
+  /** A tool call made after discovery. */
+  call?: { tool: string; arguments: Record<string, unknown> };
+  expect: { outcome: 'accept' | 'refuse'; aicap_error_code?: string; no_request_to?: string; no_request_header?: string; call_ok?: boolean; api_requests?: string[]; min_gap_ms?: number };
 }
 
 const scenarios = (JSON.parse(readFileSync(new URL('../../conformance/http/client.json', import.meta.url), 'utf8')) as { scenarios: ClientScenario[] }).scenarios;
@@ -56,11 +60,29 @@ describe('the client scenarios of the conformance kit, against aicap/client', ()
     server.routes.clear();
     server.requests.length = 0;
     server.routes.set(WELL_KNOWN, (_request, response) => void response.writeHead(scenario.serve.status, headers).end(body));
-    client = createClient({ cache: false });
+    const apiRequests: Array<{ path: string; atInMs: number }> = [];
+    for (const [path, answers] of Object.entries(scenario.routes ?? {})) {
+      // The test server routes by decoded-free pathname; the scenario's raw path is checked below.
+      server.routes.set(path.split('?')[0]!, (request, response) => {
+        apiRequests.push({ path: request.url ?? '', atInMs: performance.now() });
+        const answer = answers[Math.min(apiRequests.length - 1, answers.length - 1)]!;
+        response.writeHead(answer.status, answer.headers).end(JSON.stringify(answer.body_json));
+      });
+    }
+    client = createClient({ cache: false, retry: { limit: 5 } });
     const outcome = await client.discover(server.origin).then(
       () => ({ refused: false, codes: [] as string[] }),
       (error: unknown) => ({ refused: true, codes: codesOf(error) }),
     );
+    if (scenario.call) {
+      const envelope = await client.call(scenario.call.tool, scenario.call.arguments);
+      if (scenario.expect.call_ok !== undefined) expect(envelope.ok, JSON.stringify(envelope).slice(0, 300)).toBe(scenario.expect.call_ok);
+    }
+    if (scenario.expect.api_requests) expect(apiRequests.map((request) => request.path)).toEqual(scenario.expect.api_requests);
+    if (scenario.expect.min_gap_ms !== undefined) {
+      const gaps = apiRequests.slice(1).map((request, index) => request.atInMs - apiRequests[index]!.atInMs);
+      expect(Math.min(...gaps)).toBeGreaterThanOrEqual(scenario.expect.min_gap_ms);
+    }
     expect(outcome.refused, `${scenario.description}: ${outcome.codes.join(', ')}`).toBe(scenario.expect.outcome === 'refuse');
     if (scenario.expect.aicap_error_code) expect(outcome.codes).toContain(scenario.expect.aicap_error_code);
     if (scenario.expect.no_request_to) expect(server.hits(scenario.expect.no_request_to)).toEqual([]);
