@@ -20,7 +20,7 @@ Never sends a consequential request (only GETs, and one MCP initialize when look
   -h, --help        show this help
 
 Each line names its rule: MUST or SHOULD and the section of the spec. Checks that could not run are
-marked skipped, with why. The last line is the grade: \`conforms to aicap 0.2: 14/14 MUST, 9/10 SHOULD\`.
+marked skipped, with why. The last line is the grade: \`conforms to aicap <version>: <met>/<total> MUST, <met>/<total> SHOULD\`.
 
 Exit status: 0 every MUST is met (SHOULD lines may fail), 1 a MUST is not met, 2 usage error.
 `;

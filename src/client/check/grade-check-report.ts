@@ -30,7 +30,7 @@ export interface GradedCheckReport {
   should: LevelTally;
   /** Checks that did not run (not applicable, or needing what failed). */
   skipped: number;
-  /** One line a badge can carry: `conforms to aicap 0.2: 14/14 MUST, 9/10 SHOULD`. */
+  /** One line a badge can carry: `conforms to aicap <version>: <met>/<total> MUST, <met>/<total> SHOULD`. */
   summary: string;
 }
 
@@ -86,7 +86,7 @@ function requirementOf(id: string): Requirement {
  * rule, a `warn` or `fail` does not (except a valid manifest with warnings), a `skip` is not counted.
  * @example
  * const graded = gradeCheckReport(await checkCapabilities('https://api.example.com'));
- * console.log(graded.summary); // conforms to aicap 0.2: 14/14 MUST, 9/10 SHOULD
+ * console.log(graded.summary); // e.g. "conforms to aicap 0.2: 9/9 MUST, 10/10 SHOULD (2 skipped)"
  */
 export function gradeCheckReport(report: { url: string; checks: readonly CheckResult[] }): GradedCheckReport {
   const checks: GradedCheck[] = report.checks.map((check) => ({ ...check, ...pick(requirementOf(check.id)) }));
