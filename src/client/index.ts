@@ -80,6 +80,8 @@ export type { RevokeTokenSetOptions, RevokeTokenSetResult, RevokeUserTokensOptio
 export { createMemoryTokenStore } from './oauth/create-memory-token-store.js';
 export type { TokenStore, TokenStoreKey, TokenSet } from './oauth/token-store.js';
 export { checkCapabilities } from './check/check-capabilities.js';
+export { gradeCheckReport } from './check/grade-check-report.js';
+export type { GradedCheck, GradedCheckReport, LevelTally, RequirementLevel } from './check/grade-check-report.js';
 export type { CheckCapabilitiesOptions, CheckReport, CheckResult, CheckOutcome } from './check/check-capabilities.js';
 export { runToolCall } from './run-tool-call.js';
 export type { RunToolCallOptions, ToolCallClient, ToolCallOutcome } from './run-tool-call.js';

@@ -17,6 +17,7 @@ import { transformSecuritySchemeObjects } from './transform/security-scheme-obje
 import { transformServerObject } from './transform/server-object.js';
 import { isRecord, nonEmptyString, type GeneratorWarning, type TransformContext } from './transform/transform-context.js';
 import { readPromptsExtension } from './transform/x-ai-extensions.js';
+import { checkAiExtensions } from './check-ai-extensions.js';
 import { validateOpenApiDescription } from './validate-openapi-description.js';
 
 /** Options of {@link generateManifest}. */
@@ -136,7 +137,7 @@ async function mapDescription(loaded: LoadedOpenApiDescription, version: { swagg
   const info = transformInfoObject(root['info'], root['externalDocs']);
   const security = transformSecuritySchemeObjects(isRecord(root['components']) ? root['components']['securitySchemes'] : undefined, root['security'], loaded.url, context);
   const baseUrl = options.serverUrl ?? transformServerObject(root['servers'], loaded.url, context);
-  const mappings = mapOperations(root, loaded.url, security.scopedSchemes, options.maxReturnSchemaNodes ?? DEFAULT_MAX_RETURN_SCHEMA_NODES, context);
+  const mappings = mapOperations(root, loaded.url, location, security.scopedSchemes, options.maxReturnSchemaNodes ?? DEFAULT_MAX_RETURN_SCHEMA_NODES, context);
 
   const manifest: Manifest = { schema_version: SCHEMA_VERSION, service: { ...info.service, base_url: baseUrl }, tools: [] };
   const resources: Resource[] = [];
@@ -203,7 +204,7 @@ function detectVersion(root: Record<string, unknown>, location: string): { swagg
   throw new OpenApiInvalidError(`"openapi": ${JSON.stringify(openapi)} is not supported; only Swagger 2.0 and OpenAPI 3.0.x/3.1.x are`, { location });
 }
 
-function mapOperations(root: Record<string, unknown>, documentUrl: string, scopedSchemes: ReadonlySet<string>, maxReturnSchemaNodes: number, context: TransformContext): { list: OperationMapping[]; operations: number } {
+function mapOperations(root: Record<string, unknown>, documentUrl: string, location: string, scopedSchemes: ReadonlySet<string>, maxReturnSchemaNodes: number, context: TransformContext): { list: OperationMapping[]; operations: number } {
   const allocate = createToolIdAllocator();
   const list: OperationMapping[] = [];
   let operations = 0;
@@ -232,7 +233,7 @@ function mapOperations(root: Record<string, unknown>, documentUrl: string, scope
         continue;
       }
       operations++;
-      if (operation['x-ai-exclude'] === true) continue;
+      if (checkAiExtensions(operation, { location, path, method }, context)) continue;
       const id = allocate(nonEmptyString(operation['operationId']), upper, path);
       const mapping = transformOperationObject(
         { id, path, method: upper as HttpMethod, operation, pathParameters, pathItemDocumentUrl: pathItem.documentUrl, rootSecurity: root['security'], scopedSchemes, documentUrl: located.documentUrl, maxReturnSchemaNodes },

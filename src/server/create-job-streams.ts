@@ -77,7 +77,7 @@ export interface JobStreams {
 }
 
 /**
- * The producer side of the spec's `async_job` pattern (see `docs/jobs.md` for the wire contract):
+ * The producer side of the spec's `async_job` pattern (the wire contract is `docs/spec.md` section 8.4.1; the defaults chosen here are in `docs/jobs.md`):
  * `start` → 202 with the job id and `Location`; the status path serves JSON for polling and an SSE
  * stream (`Accept: text/event-stream`) with `id:` on every event, replay strictly after
  * `Last-Event-ID`, a `retry:` hint, heartbeat comments, an explicit `resync` snapshot when the id is

@@ -142,8 +142,8 @@ describe('aicap serve + aicap check (built CLI)', () => {
 
       const failure = await runBuiltCli(['check', origin, '--no-probe']);
       expect(failure.code).toBe(1);
-      expect(failure.stderr).toMatch(/✘ manifest\.origin_binding/);
-      expect(failure.stderr).toMatch(/✔ http\.conditional/);
+      expect(failure.stderr).toMatch(/✘ MUST +§9\.2 +manifest\.origin_binding/);
+      expect(failure.stderr).toMatch(/✔ SHOULD +§5 +http\.conditional/);
 
       const json = await runBuiltCli(['check', origin, '--no-probe', '--json']);
       const report = JSON.parse(json.stdout) as { ok: boolean; checks: Array<{ id: string }> };

@@ -1,5 +1,5 @@
 import { AicapError, defaultManifestMaxSizeInBytes } from '../../index.js';
-import { checkCapabilities, type CheckOutcome } from '../../client/index.js';
+import { checkCapabilities, gradeCheckReport, type CheckOutcome } from '../../client/index.js';
 import type { CliCommand, CliIo } from '../cli-io.js';
 import { parseCommandLine, readWholeNumberOption } from '../parse-command-line.js';
 
@@ -16,10 +16,13 @@ Never sends a consequential request (only GETs, and one MCP initialize when look
   --no-probe        do not probe tool and resource endpoints
   --timeout <ms>    deadline of each request, default 10000
   --max-size <b>    largest manifest accepted, in bytes, default ${defaultManifestMaxSizeInBytes}
-  --json            print the report object on stdout
+  --json            print the graded report object on stdout (checks with level and section, summary)
   -h, --help        show this help
 
-Exit status: 0 all checks pass (warnings allowed), 1 a check failed, 2 usage error.
+Each line names its rule: MUST or SHOULD and the section of the spec. Checks that could not run are
+marked skipped, with why. The last line is the grade: \`conforms to aicap <version>: <met>/<total> MUST, <met>/<total> SHOULD\`.
+
+Exit status: 0 every MUST is met (SHOULD lines may fail), 1 a MUST is not met, 2 usage error.
 `;
 
 const MARKS: Record<CheckOutcome, string> = { pass: '✔', warn: '⚠', fail: '✘', skip: '·' };
@@ -59,10 +62,10 @@ export const checkCommand: CliCommand = {
       io.error(AicapError.isInstance(error) ? error.message : String(error));
       return 2;
     }
-    if (parsed.values.json) io.stdout(`${JSON.stringify(report, null, 2)}\n`);
-    for (const check of report.checks) io.stderr(`${MARKS[check.outcome]} ${check.id.padEnd(28)} ${check.message}\n`);
-    const failed = report.checks.filter((check) => check.outcome === 'fail').length;
-    io.stderr(failed === 0 ? `\n${report.url}: all checks passed\n` : `\n${report.url}: ${failed} check(s) failed\n`);
-    return failed === 0 ? 0 : 1;
+    const graded = gradeCheckReport(report);
+    if (parsed.values.json) io.stdout(`${JSON.stringify(graded, null, 2)}\n`);
+    for (const check of graded.checks) io.stderr(`${MARKS[check.outcome]} ${check.level.padEnd(6)} ${`§${check.section}`.padEnd(6)} ${check.id.padEnd(28)} ${check.message}\n`);
+    io.stderr(`\n${report.url}: ${graded.summary}\n`);
+    return graded.ok ? 0 : 1;
   },
 };

@@ -1,5 +1,4 @@
 import { MANIFEST_MEDIA_TYPE, WELL_KNOWN_PATH, type Manifest, type Tool, type Resource } from '../../manifest/manifest-v0.js';
-import { digestManifest } from '../../manifest/digest-manifest.js';
 import { parseManifest } from '../../manifest/parse-manifest.js';
 import { defaultManifestMaxSizeInBytes } from '../../manifest/manifest-size-limit.js';
 import { findSecretValues } from '../../manifest/find-secret-values.js';
@@ -10,7 +9,9 @@ import type { GuardedFetchOptions } from '../fetch/guarded-fetch-options.js';
 import { checkOriginBinding } from '../trust/check-origin-binding.js';
 import type { FetchFunction } from '../client-types.js';
 import { checkAiCatalog } from './check-ai-catalog.js';
+import { checkManifestResponse } from './check-manifest-response.js';
 import { checkOAuthMetadata } from './check-oauth-metadata.js';
+import { checkPoisoning } from './check-poisoning.js';
 import { describeError as describe, type CheckOutcome, type CheckResult } from './check-result.js';
 import { detectMcpServer } from './detect-mcp-server.js';
 
@@ -101,14 +102,18 @@ export async function checkCapabilities(originOrUrl: string, options: CheckCapab
   const warnings = result.issues.filter((issue) => issue.severity === 'warning');
   if (!result.valid || !result.manifest) {
     add('manifest.valid', 'fail', `invalid: ${errors.slice(0, 5).map((issue) => `${issue.pointer || '/'} ${issue.code}`).join(', ')}${errors.length > 5 ? ` and ${errors.length - 5} more` : ''}; run \`aicap validate ${url}\``);
+    // The HTTP behaviour and the catalog do not depend on the document: report them too.
+    await checkManifestResponse({ url, response, manifest: undefined, fetch, add, authorization });
+    await checkAiCatalog(url, fetch, add);
     return { url, ok: false, checks };
   }
-  add('manifest.valid', warnings.length > 0 ? 'warn' : 'pass', warnings.length > 0 ? `valid, with ${warnings.length} warning(s): ${warnings.slice(0, 3).map((issue) => `${issue.pointer} ${issue.code}`).join(', ')}` : 'valid against spec v0.1');
+  add('manifest.valid', warnings.length > 0 ? 'warn' : 'pass', warnings.length > 0 ? `valid, with ${warnings.length} warning(s): ${warnings.slice(0, 3).map((issue) => `${issue.pointer} ${issue.code}`).join(', ')}` : 'valid, no warnings');
   const manifest = result.manifest;
 
   const secrets = findSecretValues(manifest);
   if (secrets.length > 0) add('manifest.no_secrets', 'fail', `secret-looking values at ${secrets.map((finding) => `${finding.pointer} (${finding.kind})`).join(', ')}; a manifest is public`);
   else add('manifest.no_secrets', 'pass', 'no secret-looking values');
+  checkPoisoning(manifest, add);
 
   try {
     checkOriginBinding(url, manifest.service.base_url, new Set());
@@ -117,41 +122,7 @@ export async function checkCapabilities(originOrUrl: string, options: CheckCapab
     add('manifest.origin_binding', 'fail', describe(error));
   }
 
-  if (response.headers.has('set-cookie')) add('http.no_set_cookie', 'fail', 'the manifest response sets a cookie; remove Set-Cookie from the route');
-  else add('http.no_set_cookie', 'pass', 'no Set-Cookie');
-
-  const allowOrigin = response.headers.get('access-control-allow-origin');
-  add('http.cors', allowOrigin ? 'pass' : 'warn', allowOrigin ? `Access-Control-Allow-Origin: ${allowOrigin}` : 'no Access-Control-Allow-Origin: browser-based agents cannot read the manifest');
-
-  const cacheControl = response.headers.get('cache-control');
-  const vary = (response.headers.get('vary') ?? '').toLowerCase();
-  const perCredential = vary.includes('authorization');
-  if (!cacheControl) add('http.cache_control', 'warn', 'no Cache-Control: clients cannot tell how long the manifest stays fresh');
-  else if (perCredential && /\bpublic\b/i.test(cacheControl)) add('http.cache_control', 'fail', `Vary: Authorization with "${cacheControl}": a per-credential manifest must be private`);
-  else add('http.cache_control', /max-age=\d+/i.test(cacheControl) ? 'pass' : 'warn', `Cache-Control: ${cacheControl}`);
-
-  const etag = response.headers.get('etag');
-  if (!etag) add('http.etag', 'warn', 'no ETag: clients must download the whole manifest to revalidate');
-  else {
-    const strong = !etag.startsWith('W/');
-    const matchesDigest = etag.replaceAll('"', '') === digestManifest(manifest);
-    add('http.etag', strong ? 'pass' : 'warn', `ETag ${etag}${strong ? '' : ' is weak'}${matchesDigest ? ' (equals the canonical digest)' : ''}`);
-    try {
-      const conditional = await fetch(url, { headers: { 'if-none-match': etag, ...authorization } });
-      await conditional.body?.cancel();
-      add('http.conditional', conditional.status === 304 ? 'pass' : 'warn', `If-None-Match answered ${conditional.status}${conditional.status === 304 ? '' : '; expected 304'}`);
-    } catch (error) {
-      add('http.conditional', 'fail', `conditional GET failed: ${describe(error)}`);
-    }
-  }
-
-  try {
-    const head = await fetch(url, { method: 'HEAD', headers: authorization });
-    await head.body?.cancel();
-    add('http.head', head.status === 200 ? 'pass' : 'warn', `HEAD answered ${head.status}`);
-  } catch (error) {
-    add('http.head', 'warn', `HEAD failed: ${describe(error)}`);
-  }
+  await checkManifestResponse({ url, response, manifest, fetch, add, authorization });
 
   if (options.probeEndpoints !== false) await probeEndpoints(manifest, fetch, add);
   await checkOAuthMetadata(manifest, fetch, add);

@@ -9,6 +9,7 @@ import type { AddCheck } from './check-result.js';
 const SERVER_CARD_MEDIA_TYPE = 'application/mcp-server-card+json';
 const CARD_SCHEMA_PREFIX = 'https://static.modelcontextprotocol.io/schemas/';
 const CATALOG_PATH = '/.well-known/ai-catalog.json';
+const DEFAULT_MCP_PATH = '/mcp';
 // Bounds: a hostile catalog cannot make the check fetch without end.
 const MAX_CARD_CANDIDATES = 5;
 const MAX_CATALOG_DEPTH = 2;
@@ -33,7 +34,8 @@ export async function detectMcpServer(target: string, fetch: FetchFunction, add:
   const targetUrl = new URL(target);
   const found = await findServerCard(targetUrl, fetch);
   const remote = found ? firstRemote(found.card) : undefined;
-  const endpoint = remote ?? (targetUrl.pathname.length > 1 && !targetUrl.pathname.startsWith('/.well-known/') ? targetUrl.href.replace(/\/server-card$/, '') : undefined);
+  // A bare origin is what people type; MCP servers conventionally answer at /mcp (the bridge does).
+  const endpoint = remote ?? (targetUrl.pathname.length > 1 && !targetUrl.pathname.startsWith('/.well-known/') ? targetUrl.href.replace(/\/server-card$/, '') : new URL(DEFAULT_MCP_PATH, targetUrl.origin).href);
   const answered = endpoint ? await probeJsonRpc(endpoint, fetch) : undefined;
   if (!found && !answered) return false;
   if (found) {
@@ -41,7 +43,7 @@ export async function detectMcpServer(target: string, fetch: FetchFunction, add:
     const where = found.url ?? 'inline in the AI Catalog';
     add('mcp.server_card', missing.length === 0 ? 'pass' : 'warn', `MCP Server Card ${where}: "${String(found.card['name'] ?? '?')}" ${String(found.card['version'] ?? '')}${missing.length > 0 ? `; missing required ${missing.join(', ')}` : ''}`.trim());
   }
-  if (endpoint) add('mcp.endpoint', answered ? 'pass' : 'warn', answered ? `${endpoint} answers MCP JSON-RPC (${answered})` : `${endpoint} (the card's remote) did not answer an MCP initialize request`);
+  if (endpoint) add('mcp.endpoint', answered ? 'pass' : 'warn', answered ? `${endpoint} answers MCP JSON-RPC (${answered})` : `${endpoint}${remote ? " (the card's remote)" : ''} did not answer an MCP initialize request`);
   add('mcp.detected', 'warn', `This origin serves an MCP server${found?.url ? ` (Server Card at ${found.url})` : ''}, not an AI capabilities manifest: connect an MCP host to ${endpoint ?? 'the endpoint its card names'}. To offer both, also serve /.well-known/ai-capabilities.`);
   return true;
 }

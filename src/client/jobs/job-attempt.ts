@@ -98,7 +98,7 @@ export function protocolError(context: AttemptContext, status: number, what: str
     reason: 'protocol',
     status,
     jobId: context.state.jobId,
-    message: `The job's status endpoint sent ${what}: GET ${redactUrl(context.input.statusUrl)}. The server does not follow the job wire contract (docs/jobs.md); report it to its operators.`,
+    message: `The job's status endpoint sent ${what}: GET ${redactUrl(context.input.statusUrl)}. The server does not follow the job wire contract (spec section 8.4.1); report it to its operators.`,
   });
 }
 

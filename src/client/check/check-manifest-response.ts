@@ -1,0 +1,97 @@
+import { digestManifest } from '../../manifest/digest-manifest.js';
+import type { Manifest } from '../../manifest/manifest-v0.js';
+import type { FetchFunction } from '../client-types.js';
+import { describeError, type AddCheck } from './check-result.js';
+
+/** What {@link checkManifestResponse} looks at. @internal */
+export interface ManifestResponseInput {
+  url: string;
+  /** The answer to the first GET. */
+  response: Response;
+  /** The manifest when it was valid; without it the ETag is not compared with the digest. */
+  manifest: Manifest | undefined;
+  fetch: FetchFunction;
+  add: AddCheck;
+  /** Headers the manifest request carried (a token), sent again on the follow-up requests. */
+  authorization: Record<string, string>;
+}
+
+/**
+ * The HTTP checks of the manifest's answer, which hold whether or not the document is valid, so a
+ * checker goes on after a failed validation: no `Set-Cookie`, CORS, `Cache-Control` (private when
+ * the answer varies on `Authorization`), a strong ETag answered 304, HEAD, and for a compressed
+ * answer `Vary: Accept-Encoding` with an ETag of its own (spec sections 3, 4 and 5).
+ * @internal
+ */
+export async function checkManifestResponse(input: ManifestResponseInput): Promise<void> {
+  const { url, response, manifest, fetch, add, authorization } = input;
+  if (response.headers.has('set-cookie')) add('http.no_set_cookie', 'fail', 'the manifest response sets a cookie; remove Set-Cookie from the route');
+  else add('http.no_set_cookie', 'pass', 'no Set-Cookie');
+
+  const allowOrigin = response.headers.get('access-control-allow-origin');
+  add('http.cors', allowOrigin ? 'pass' : 'warn', allowOrigin ? `Access-Control-Allow-Origin: ${allowOrigin}` : 'no Access-Control-Allow-Origin: browser-based agents cannot read the manifest');
+
+  const cacheControl = response.headers.get('cache-control');
+  const perCredential = (response.headers.get('vary') ?? '').toLowerCase().includes('authorization');
+  if (perCredential) {
+    const isPrivate = /(^|,)\s*private\b/i.test(cacheControl ?? '');
+    add('http.per_credential_private', isPrivate ? 'pass' : 'fail', isPrivate ? `Vary: Authorization with Cache-Control: ${cacheControl}` : `Vary: Authorization with Cache-Control "${cacheControl ?? ''}": a per-credential manifest must be Cache-Control: private`);
+  }
+  if (!cacheControl) add('http.cache_control', 'warn', 'no Cache-Control: clients cannot tell how long the manifest stays fresh');
+  else add('http.cache_control', /max-age=\d+/i.test(cacheControl) ? 'pass' : 'warn', `Cache-Control: ${cacheControl}`);
+
+  const etag = response.headers.get('etag');
+  if (!etag) add('http.etag', 'warn', 'no ETag: clients must download the whole manifest to revalidate');
+  else {
+    const strong = !etag.startsWith('W/');
+    const matchesDigest = manifest !== undefined && etag.replaceAll('"', '') === digestManifest(manifest);
+    add('http.etag', strong ? 'pass' : 'warn', `ETag ${etag}${strong ? '' : ' is weak'}${matchesDigest ? ' (equals the canonical digest)' : ''}`);
+    try {
+      const conditional = await fetch(url, { headers: { 'if-none-match': etag, ...authorization } });
+      await conditional.body?.cancel();
+      add('http.conditional', conditional.status === 304 ? 'pass' : 'warn', `If-None-Match answered ${conditional.status}${conditional.status === 304 ? '' : '; expected 304'}`);
+    } catch (error) {
+      add('http.conditional', 'fail', `conditional GET failed: ${describeError(error)}`);
+    }
+  }
+
+  try {
+    const head = await fetch(url, { method: 'HEAD', headers: authorization });
+    await head.body?.cancel();
+    add('http.head', head.status === 200 ? 'pass' : 'warn', `HEAD answered ${head.status}`);
+  } catch (error) {
+    add('http.head', 'warn', `HEAD failed: ${describeError(error)}`);
+  }
+  await checkCompression(input);
+}
+
+/** A gzip answer must say it varies on Accept-Encoding, on its 200 and its 304, and carry its own ETag. */
+async function checkCompression({ url, fetch, add, authorization }: ManifestResponseInput): Promise<void> {
+  try {
+    const identity = await fetch(url, { headers: { 'accept-encoding': 'identity', ...authorization } });
+    await identity.body?.cancel();
+    const coded = await fetch(url, { headers: { 'accept-encoding': 'gzip', ...authorization } });
+    await coded.body?.cancel();
+    const coding = coded.headers.get('content-encoding');
+    if (!coding || coding === 'identity') {
+      add('http.compression_vary', 'skip', 'not compressed for Accept-Encoding: gzip, so the Vary rule does not apply');
+      return;
+    }
+    const problems: string[] = [];
+    if (!varies(coded.headers.get('vary'))) problems.push(`the ${coding} answer lacks Vary: Accept-Encoding`);
+    const codedTag = coded.headers.get('etag');
+    if (codedTag !== null && codedTag === identity.headers.get('etag')) problems.push(`the ${coding} answer reuses the identity form's ETag ${codedTag}`);
+    if (codedTag !== null) {
+      const revalidated = await fetch(url, { headers: { 'accept-encoding': 'gzip', 'if-none-match': codedTag, ...authorization } });
+      await revalidated.body?.cancel();
+      if (revalidated.status === 304 && !varies(revalidated.headers.get('vary'))) problems.push('its 304 lacks Vary: Accept-Encoding');
+    }
+    add('http.compression_vary', problems.length === 0 ? 'pass' : 'fail', problems.length === 0 ? `${coding} answer with Vary: Accept-Encoding and an ETag of its own` : `${problems.join('; ')}: shared caches would hand the wrong coding to other clients`);
+  } catch (error) {
+    add('http.compression_vary', 'fail', `GET with Accept-Encoding failed: ${describeError(error)}`);
+  }
+}
+
+function varies(vary: string | null): boolean {
+  return (vary ?? '').split(',').some((token) => ['accept-encoding', '*'].includes(token.trim().toLowerCase()));
+}

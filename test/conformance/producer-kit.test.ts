@@ -1,0 +1,49 @@
+import { readFileSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startPaymentsServer, type PaymentsServer } from '../../examples/payments/start-payments-server.js';
+import { runProducerScenario, type ProducerScenario } from './run-producer-scenario.js';
+import { startBrokenProducer, type BrokenProducer } from './start-broken-producer.js';
+
+const scenarios = (JSON.parse(readFileSync(new URL('../../conformance/http/producer.json', import.meta.url), 'utf8')) as { scenarios: ProducerScenario[] }).scenarios;
+
+// Payments serves one manifest to everybody, so the rule for per-credential answers does not apply.
+const notApplicableToPayments = new Set(['producer.manifest.per_credential_private']);
+
+let payments: PaymentsServer;
+let broken: BrokenProducer;
+beforeAll(async () => {
+  payments = await startPaymentsServer({ jobs: { eventIntervalInMs: 5, progressSteps: 3, retryInMs: 20, heartbeatIntervalInMs: 200 } });
+  broken = await startBrokenProducer();
+});
+afterAll(async () => {
+  await Promise.all([payments.close(), broken.close()]);
+});
+
+describe('the producer scenarios of the conformance kit, against the Payments example', () => {
+  it.each(scenarios.map((scenario) => [scenario.id, scenario] as const))('%s', async (_id, scenario) => {
+    const outcome = await runProducerScenario(scenario, {
+      origin: payments.origin,
+      job: { toolId: 'generate_report', arguments: { account_id: '12345', period: '2026-03' }, headers: { authorization: 'Bearer demo-read', 'x-agent-id': 'conformance' }, otherHeaders: { authorization: 'Bearer demo-admin', 'x-agent-id': 'conformance' } },
+    });
+    expect(outcome, outcome.message).toMatchObject({ outcome: notApplicableToPayments.has(scenario.id) ? 'skip' : 'pass' });
+  });
+});
+
+describe('the producer scenarios, against a service that breaks them on purpose', () => {
+  it('fails each rule the service breaks, says why, and skips what needs a job', async () => {
+    const outcomes = new Map<string, string>();
+    for (const scenario of scenarios) outcomes.set(scenario.id, (await runProducerScenario(scenario, { origin: broken.origin })).outcome);
+    expect(Object.fromEntries(outcomes)).toMatchObject({
+      'producer.manifest.get': 'fail',
+      'producer.manifest.no_secrets': 'fail',
+      'producer.manifest.per_credential_private': 'fail',
+      'producer.manifest.compression_vary': 'fail',
+      'producer.manifest.etag': 'fail',
+      'producer.manifest.cache_control': 'fail',
+      'producer.manifest.cors': 'fail',
+      'producer.job.start': 'skip',
+    });
+    const message = (await runProducerScenario(scenarios.find((scenario) => scenario.id === 'producer.manifest.get')!, { origin: broken.origin })).message;
+    expect(message).toMatch(/content-type is "text\/plain"; expected application\/ai-capabilities\+json/);
+  });
+});
