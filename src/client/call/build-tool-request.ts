@@ -1,6 +1,6 @@
 import type { ConsumerRequirements, HttpMethod, Parameter, ParameterLocation, RequestContentType, Returns } from '../../manifest/manifest-v0.js';
 import { AicapError } from '../../errors/aicap-error.js';
-import { mediaTypeOf } from '../../internal/parse-media-type.js';
+import { isJsonMediaType, mediaTypeOf } from '../../internal/parse-media-type.js';
 import { REDACTED, type Redactor } from '../policy/create-redactor.js';
 import { InvalidArgumentsError, type ArgumentProblem } from './invalid-arguments-error.js';
 import { isRecord } from '../../internal/is-record.js';
@@ -93,6 +93,11 @@ export function serialisationOf(parameter: Parameter | undefined, location: Para
   return { style, explode: parameter?.explode ?? style === 'form', ...(parameter?.allow_reserved === true ? { allowReserved: true } : {}) };
 }
 
+/** A parameter that travels as JSON text (OpenAPI `content` parameters, form fields whose encoding says JSON). */
+function travelsAsJson(parameter: Parameter | undefined): boolean {
+  return parameter?.style === undefined && parameter?.content_type !== undefined && isJsonMediaType(mediaTypeOf(parameter.content_type));
+}
+
 function problemOf(name: string, rule: string, error: unknown): ArgumentProblem {
   if (!(error instanceof UnserialisableValueError)) throw error;
   return { pointer: `/${name}`, parameter: name, rule, message: error.message };
@@ -163,7 +168,8 @@ export function buildToolRequest(input: BuildToolRequestInput): ToolRequest {
         break;
       case 'query':
         try {
-          for (const [pairName, pairValue] of serialiseQueryParameter(name, value, serialisationOf(parameter, 'query', value))) query.push([pairName, pairValue, hidden]);
+          if (travelsAsJson(parameter)) query.push([encodeComponent(name), encodeComponent(JSON.stringify(value)), hidden]);
+          else for (const [pairName, pairValue] of serialiseQueryParameter(name, value, serialisationOf(parameter, 'query', value))) query.push([pairName, pairValue, hidden]);
         } catch (error) {
           problems.push(problemOf(name, 'query', error));
         }
@@ -171,7 +177,7 @@ export function buildToolRequest(input: BuildToolRequestInput): ToolRequest {
       case 'header': {
         let text: string;
         try {
-          text = serialiseHeaderParameter(value, serialisationOf(parameter, 'header', value));
+          text = travelsAsJson(parameter) ? JSON.stringify(value) : serialiseHeaderParameter(value, serialisationOf(parameter, 'header', value));
         } catch (error) {
           problems.push(problemOf(name, 'header', error));
           break;
@@ -244,7 +250,7 @@ function serialiseBody(shape: RequestShape, value: unknown, whole: boolean, head
   for (const [name, field] of Object.entries(fields)) {
     const declared = declarations[name];
     try {
-      if (declared?.style === undefined && declared?.content_type !== undefined && /json/i.test(declared.content_type)) pairs.push([encodeComponent(name), encodeComponent(JSON.stringify(field))]);
+      if (travelsAsJson(declared)) pairs.push([encodeComponent(name), encodeComponent(JSON.stringify(field))]);
       else pairs.push(...serialiseQueryParameter(name, field, serialisationOf(declared, 'body', field)));
     } catch (error) {
       problems.push(problemOf(whole ? `${shape.body_parameter ?? 'body'}/${name}` : name, 'body', error));
