@@ -31,7 +31,7 @@ export function protectedResourceMetadataUrl(service: DiscoveredService): string
  * cannot be used (a bad \`AICAP_TOKEN_KEY\`, a tampered file).
  */
 export async function credentialsWithStoredLogin(io: RedactingIo | CliIo, target: string, given: OriginCredentials): Promise<OriginCredentials | number> {
-  if (given.token !== undefined || given.apiKey !== undefined) return given;
+  if (given.token !== undefined || given.apiKey !== undefined || given.username !== undefined) return given;
   let origin: string;
   try {
     origin = new URL(target).origin;

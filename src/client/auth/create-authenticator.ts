@@ -126,7 +126,7 @@ export function createAuthenticator(options: AuthenticatorOptions): Authenticato
       if (presentation === 'basic' && credentials.username !== undefined) {
         const pair = `${credentials.username}:${credentials.password ?? ''}`;
         // RFC 7617 §2: the user-id cannot contain a colon; neither part may hold control characters.
-        if (credentials.username.includes(':') || /[\u0000-\u001f\u007f]/.test(pair)) throw new AicapError('AUTH_FAILED', `The Basic credentials for ${origin} contain a colon in the username or a control character; refusing to send them.`);
+        if (credentials.username.includes(':') || [...pair].some((character) => character.charCodeAt(0) < 0x20 || character.charCodeAt(0) === 0x7f)) throw new AicapError('AUTH_FAILED', `The Basic credentials for ${origin} contain a colon in the username or a control character; refusing to send them.`);
         const encoded = Buffer.from(pair, 'utf8').toString('base64');
         request.headers.set('authorization', `Basic ${encoded}`);
         return { secrets: [encoded, ...(credentials.password ? [credentials.password] : [])], refreshable: false };
