@@ -113,6 +113,7 @@ describe('authentication schemes', () => {
 
   it('refuses before sending when the credential cannot present the scheme, naming it', async () => {
     const client = await open([{ id: 'list_accounts', path: '/echo', method: 'GET', description: 'Lists accounts.' }], { type: 'basic' }, { token: 'a-bearer-token' });
+    expect(client.services()[0]!.findings).toEqual([expect.objectContaining({ code: 'auth.credential_mismatch', pointer: '/auth/type', message: expect.stringContaining('HTTP Basic') })]);
     const envelope = await client.call('list_accounts');
     expect(envelope.error).toMatchObject({ code: 'AUTH_FAILED', message: expect.stringContaining('HTTP Basic') });
     expect(envelope.error?.message).toContain('`username` and `password`');
