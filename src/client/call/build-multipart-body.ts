@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { Parameter } from '../../manifest/manifest-v0.js';
 import { isJsonMediaType, mediaTypeOf } from '../../internal/parse-media-type.js';
 import { isRecord } from '../../internal/is-record.js';
-import { primitiveText, UnserialisableValueError } from './serialize-parameter.js';
+import { primitiveText, serialiseQueryParameter, UnserialisableValueError } from './serialize-parameter.js';
 
 /** A `multipart/form-data` body as bytes and the `Content-Type` (with its boundary) that goes with it. */
 export interface MultipartBody {
@@ -27,7 +27,8 @@ const BASE64 = /^[A-Za-z0-9+/_-]*={0,2}$/;
  * `content_type` is a file part named after the field: its value is base64 (decoded to bytes) unless
  * the type is text or JSON (sent as it is). Other fields: strings, numbers and booleans as text
  * parts, arrays as one part per item (OpenAPI's rule), objects as `application/json` parts (OpenAPI's
- * default content type for an object). Problems are returned, never thrown, so all are reported.
+ * default content type for an object) unless the field declares a `style`, which makes one text part
+ * per pair it writes (`a[b]`). Problems are returned, never thrown, so all are reported.
  */
 export function buildMultipartBody(fields: Record<string, unknown>, parameters: Readonly<Record<string, Parameter>>): { body: MultipartBody; problems: MultipartProblem[] } {
   const boundary = `aicap-${randomBytes(12).toString('hex')}`;
@@ -39,8 +40,14 @@ export function buildMultipartBody(fields: Record<string, unknown>, parameters: 
     chunks.push(Buffer.from(head, 'utf8'), content, Buffer.from('\r\n', 'utf8'));
   };
   for (const [name, value] of Object.entries(fields)) {
-    const declaredType = parameters[name]?.content_type;
+    const declared = parameters[name];
+    const declaredType = declared?.content_type;
     try {
+      if (declared?.style !== undefined) {
+        // A declared style (Stripe's deepObject) makes one text part per pair: `file_link_data[create]`.
+        for (const [pairName, pairValue] of serialiseQueryParameter(name, value, { style: declared.style, explode: declared.explode ?? declared.style === 'form' })) part(decodeURIComponent(pairName), Buffer.from(decodeURIComponent(pairValue), 'utf8'), undefined, false);
+        continue;
+      }
       if (declaredType !== undefined && !/[\r\n]/.test(declaredType)) {
         part(name, fileContent(value, declaredType), declaredType, true);
         continue;

@@ -167,6 +167,8 @@ describe('buildToolRequest', () => {
       '\r\nContent-Disposition: form-data; name="meta"\r\nContent-Type: application/json\r\n\r\n{"a":1}\r\n',
       '--\r\n',
     ]);
+    const styled = build({ ...shape, parameters: { link: { type: 'object', style: 'deepObject', explode: true } } }, { link: { create: true, expires_at: 5 } });
+    expect(Buffer.from(styled.body as Uint8Array).toString('latin1')).toMatch(/name="link\[create\]"\r\n\r\ntrue\r\n[^]*name="link\[expires_at\]"\r\n\r\n5\r\n/);
     expect(() => build(shape, { file: 'not base64!' })).toThrow(expect.objectContaining({ problems: [expect.objectContaining({ pointer: '/file', message: expect.stringContaining('base64') })] }));
   });
 });

@@ -100,7 +100,7 @@ export function transformRequestBodyObject(value: unknown, documentUrl: string, 
  */
 function fieldEncoding(value: unknown, property: unknown, documentUrl: string, contentType: NonNullable<Tool['request_content_type']>, context: TransformContext, where: string): Partial<Parameter> {
   const declared = isRecord(value) ? value : {};
-  const fields: Partial<Parameter> = contentType === 'application/x-www-form-urlencoded' ? serialisationOf(declared, 'body', context, where) : {};
+  const fields: Partial<Parameter> = contentType === 'application/json' ? {} : serialisationOf(declared, 'body', context, where);
   delete fields.allow_empty_value;
   const explicit = nonEmptyString(declared['contentType'])?.split(',')[0]?.trim();
   const schema = followSchema(property, documentUrl, context).schema;
