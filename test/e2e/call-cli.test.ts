@@ -3,6 +3,7 @@ import { existsSync } from 'node:fs';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { callCommand } from '../../src/cli/commands/call.js';
+import { mcpCommand } from '../../src/cli/commands/mcp.js';
 import type { Tool } from '../../src/manifest/manifest-v0.js';
 import { json, startClientTestServer, type ClientTestServer } from '../helpers/client-test-server.js';
 import { callManifest } from '../helpers/call-service.js';
@@ -150,5 +151,16 @@ describe('aicap call with HTTP Basic', () => {
     const io = captureCliIo();
     expect(await callCommand.run([server.origin, 'get_account', '{"account_id":"AC1"}', '--token', 'tok', '--json'], io)).toBe(1);
     expect(JSON.parse(io.out)).toMatchObject({ ok: false, error: { code: 'AUTH_FAILED', message: expect.stringContaining('HTTP Basic') } });
+  });
+});
+
+describe('aicap mcp Basic credential flags', () => {
+  it('refuses --password-env without --username, and a variable that is not set, before serving anything', async () => {
+    const alone = captureCliIo();
+    expect(await mcpCommand.run(['https://api.example.com', '--password-env', 'AICAP_TEST_BASIC_PASSWORD'], alone)).toBe(2);
+    expect(alone.err).toContain('needs `--username`');
+    const unset = captureCliIo();
+    expect(await mcpCommand.run(['https://api.example.com', '--username', 'https://api.example.com=AC1', '--password-env', 'AICAP_TEST_UNSET_VARIABLE'], unset)).toBe(2);
+    expect(unset.err).toContain('AICAP_TEST_UNSET_VARIABLE is not set');
   });
 });
