@@ -33,7 +33,7 @@ export function protectedResourceMetadataUrl(service: DiscoveredService): string
  * \`AICAP_TOKEN_KEY\`).
  */
 export function storedLoginsFor(io: CliIo, given: OriginCredentials): EncryptedFileTokenStore | undefined | number {
-  if (given.token !== undefined || given.apiKey !== undefined) return undefined;
+  if (given.token !== undefined || given.apiKey !== undefined || given.username !== undefined) return undefined;
   const store = openTokenStore(io);
   if (typeof store === 'number') return store;
   return existsSync(store.filePath) ? store : undefined;

@@ -338,4 +338,14 @@ describe('validateManifest', () => {
     manifest.tools[0] = { ...manifest.tools[0], returns: { type: 'object', schema: cyclic } };
     expect(errorsOf(manifest).map((issue) => issue.code)).toContain('schema.too_deep');
   });
+
+  it('checks v0.3 serialisation: a style outside its location, body_required naming no body parameter', () => {
+    const manifest = loadPayments() as unknown as { tools: Array<Record<string, unknown>>; schema_version: string };
+    manifest.schema_version = '0.3.0';
+    const tool = manifest.tools.find((entry) => entry['method'] === 'POST')!;
+    const [first] = Object.keys(tool['parameters'] as Record<string, unknown>);
+    (tool['parameters'] as Record<string, Record<string, unknown>>)[first!] = { type: 'string', in: 'header', style: 'deepObject' };
+    tool['body_required'] = ['nope'];
+    expect(errorsOf(manifest).map((issue) => issue.code).sort()).toEqual(['parameter.style_location', 'tool.body_required_unknown']);
+  });
 });

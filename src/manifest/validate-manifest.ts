@@ -243,6 +243,7 @@ function checkSemantics(manifest: Record<string, unknown>, issues: ValidationIss
       checkTemporal(entry.value, base, issues);
       checkDeprecation(entry.value, base, knownIds, issues);
       checkBodyParameter(entry.value, base, entry.parameters, issues);
+      checkSerialisation(entry.value, base, entry.parameters, issues);
     }
     checkPrerequisites(entry.value, base, knownIds, parameterNames, issues);
     checkHeaderParameters(base, entry.parameters, issues);
@@ -318,6 +319,39 @@ function checkBodyParameter(tool: Record<string, unknown>, base: string, entries
       issues.push({ pointer: toPointer([...base.slice(1).split('/'), 'parameters', other]), code: 'tool.body_parameter_conflict', message: `${quote(other)} would also go in the body, but ${quote(name)} is the whole body; give ${quote(other)} another "in"`, severity: 'error' });
     }
   }
+}
+
+// Spec §7.6.1: the styles each location allows.
+const STYLES_BY_LOCATION: Record<string, readonly string[]> = {
+  path: ['simple', 'label', 'matrix'],
+  header: ['simple'],
+  query: ['form', 'spaceDelimited', 'pipeDelimited', 'deepObject'],
+  cookie: ['form'],
+  body: ['form', 'spaceDelimited', 'pipeDelimited', 'deepObject'],
+};
+
+/** `style` fits where each parameter travels, and `body_required` names body parameters (spec v0.3). */
+function checkSerialisation(tool: Record<string, unknown>, base: string, entries: ParameterEntries, issues: ValidationIssue[]): void {
+  const path = typeof tool['path'] === 'string' ? tool['path'] : '';
+  const method = tool['method'];
+  const locationOf = (name: string, parameter: { in?: unknown }): string => (typeof parameter.in === 'string' ? parameter.in : defaultLocation(name, path, method));
+  for (const [name, parameter] of entries) {
+    const style = (parameter as { style?: unknown }).style;
+    if (typeof style !== 'string') continue;
+    const location = locationOf(name, parameter);
+    if (!(STYLES_BY_LOCATION[location] ?? []).includes(style)) {
+      issues.push({ pointer: toPointer([...base.slice(1).split('/'), 'parameters', name, 'style']), code: 'parameter.style_location', message: `style ${quote(style)} is not defined for a parameter in ${location} (allowed: ${(STYLES_BY_LOCATION[location] ?? []).join(', ')})`, severity: 'error' });
+    }
+  }
+  const required = tool['body_required'];
+  if (!Array.isArray(required)) return;
+  const parameters = new Map(entries);
+  required.forEach((name, index) => {
+    const parameter = typeof name === 'string' ? parameters.get(name) : undefined;
+    if (parameter === undefined || locationOf(String(name), parameter) !== 'body') {
+      issues.push({ pointer: `${base}/body_required/${index}`, code: 'tool.body_required_unknown', message: `${quote(String(name))} is not a body parameter of this tool`, severity: 'error' });
+    }
+  });
 }
 
 function parameterEntries(value: Record<string, unknown>): ParameterEntries {

@@ -3,6 +3,7 @@ import { existsSync } from 'node:fs';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { callCommand } from '../../src/cli/commands/call.js';
+import { mcpCommand } from '../../src/cli/commands/mcp.js';
 import type { Tool } from '../../src/manifest/manifest-v0.js';
 import { json, startClientTestServer, type ClientTestServer } from '../helpers/client-test-server.js';
 import { callManifest } from '../helpers/call-service.js';
@@ -86,7 +87,7 @@ describe('aicap call', () => {
     ['no tool id', [] as string[], 'Missing the origin or the tool id'],
     ['arguments that are not JSON', ['get_account', '{nope'], 'not valid JSON'],
     ['arguments that are not an object', ['get_account', '[1]'], 'must be a JSON object'],
-    ['both --token and --api-key', ['get_account', '--token', 't', '--api-key', 'k'], 'either `--token` or `--api-key`'],
+    ['both --token and --api-key', ['get_account', '--token', 't', '--api-key', 'k'], 'one of `--token`, `--api-key` or `--username`'],
     ['a bad --max-items', ['list', '--all-pages', '--max-items', '0'], '`--max-items`'],
   ])('exits 2 on a usage error: %s', async (_name, rest, message) => {
     const io = captureCliIo();
@@ -112,5 +113,54 @@ describe('aicap call', () => {
   it.runIf(existsSync('dist/cli/commands/call.js'))('works through the built binary', async () => {
     const result = await promisify(execFile)(process.execPath, ['dist/cli/main.js', 'call', server.origin, 'get_account', '{"account_id":"12345"}', '--agent-id', 'bin', '--json'], { timeout: 20_000 });
     expect(JSON.parse(result.stdout)).toMatchObject({ ok: true, data: { agent: 'bin' } });
+  });
+});
+
+describe('aicap call with HTTP Basic', () => {
+  let server: ClientTestServer;
+  beforeAll(async () => {
+    server = await startClientTestServer();
+    server.routes.set('/.well-known/ai-capabilities', json(callManifest(server.origin, [tools[0]!], { auth: { type: 'basic' } })));
+    server.routes.set('/api/accounts/AC1', (request, response) => json({ authorization: request.headers['authorization'] ?? null })(request, response, ''));
+  });
+  afterAll(async () => {
+    await server.close();
+  });
+
+  it('sends --username with the password read from the variable --password-env names, and prints neither', async () => {
+    process.env['AICAP_TEST_BASIC_PASSWORD'] = 'pw-secret-1';
+    try {
+      const io = captureCliIo();
+      const code = await callCommand.run([server.origin, 'get_account', '{"account_id":"AC1"}', '--username', 'AC1', '--password-env', 'AICAP_TEST_BASIC_PASSWORD', '--json'], io);
+      expect(code).toBe(0);
+      expect(server.requests.at(-1)?.headers['authorization']).toBe(`Basic ${Buffer.from('AC1:pw-secret-1').toString('base64')}`);
+      expect(JSON.parse(io.out)).toMatchObject({ ok: true, data: { authorization: 'Basic [REDACTED]' } });
+      expect(io.out + io.err).not.toContain('pw-secret-1');
+    } finally {
+      delete process.env['AICAP_TEST_BASIC_PASSWORD'];
+    }
+  });
+
+  it('exits 2 naming the variable when --password-env names one that is not set', async () => {
+    const io = captureCliIo();
+    expect(await callCommand.run([server.origin, 'get_account', '{"account_id":"AC1"}', '--username', 'AC1', '--password-env', 'AICAP_TEST_UNSET_VARIABLE'], io)).toBe(2);
+    expect(io.err).toContain('AICAP_TEST_UNSET_VARIABLE is not set');
+  });
+
+  it('fails the call naming HTTP Basic when only a bearer token is given', async () => {
+    const io = captureCliIo();
+    expect(await callCommand.run([server.origin, 'get_account', '{"account_id":"AC1"}', '--token', 'tok', '--json'], io)).toBe(1);
+    expect(JSON.parse(io.out)).toMatchObject({ ok: false, error: { code: 'AUTH_FAILED', message: expect.stringContaining('HTTP Basic') } });
+  });
+});
+
+describe('aicap mcp Basic credential flags', () => {
+  it('refuses --password-env without --username, and a variable that is not set, before serving anything', async () => {
+    const alone = captureCliIo();
+    expect(await mcpCommand.run(['https://api.example.com', '--password-env', 'AICAP_TEST_BASIC_PASSWORD'], alone)).toBe(2);
+    expect(alone.err).toContain('needs `--username`');
+    const unset = captureCliIo();
+    expect(await mcpCommand.run(['https://api.example.com', '--username', 'https://api.example.com=AC1', '--password-env', 'AICAP_TEST_UNSET_VARIABLE'], unset)).toBe(2);
+    expect(unset.err).toContain('AICAP_TEST_UNSET_VARIABLE is not set');
   });
 });

@@ -1,3 +1,4 @@
+import { BASIC_CREDENTIAL_FLAGS, basicCredentialUsage, readBasicCredentials } from '../basic-credentials.js';
 import { createInterface } from 'node:readline/promises';
 import { AicapError } from '../../index.js';
 import type { ApprovalRequest, CallEnvelope, Client, OriginCredentials } from '../../client/index.js';
@@ -25,7 +26,7 @@ Discovers the manifest of <origin>, calls one tool and prints the result envelop
   --token <T>         bearer token for <origin>; without --token and --api-key, the tokens
                       \`aicap login <origin>\` stored are used (and refreshed)
   --api-key <K>       API key for <origin> (where the manifest says; X-API-Key otherwise)
-  --agent-id <ID>     agent id, for services that require one
+${basicCredentialUsage(22)}  --agent-id <ID>     agent id, for services that require one
   --approve           approve the call up front (otherwise a tool that needs approval asks on a
                       terminal and is refused when there is none)
   --all-pages         follow every page and print the items together
@@ -55,6 +56,7 @@ export const callCommand: CliCommand = {
       options: {
           token: { type: 'string' },
           'api-key': { type: 'string' },
+          ...BASIC_CREDENTIAL_FLAGS,
           'agent-id': { type: 'string' },
           approve: { type: 'boolean', default: false },
           'all-pages': { type: 'boolean', default: false },
@@ -73,10 +75,12 @@ export const callCommand: CliCommand = {
     });
     if (typeof parsed === 'number') return parsed;
     const { values, positionals } = parsed;
-    const io = createRedactingIo(processIo, [values.token, values['api-key']]);
+    const basic = readBasicCredentials(processIo, values);
+    if (typeof basic === 'number') return basic;
+    const io = createRedactingIo(processIo, [values.token, values['api-key'], basic?.password]);
     const [origin, toolId, argsText] = positionals as [string, string, string | undefined];
-    if (values.token !== undefined && values['api-key'] !== undefined) {
-      io.error('Give either `--token` or `--api-key`, not both.');
+    if ([values.token, values['api-key'], basic].filter((given) => given !== undefined).length > 1) {
+      io.error('Give one of `--token`, `--api-key` or `--username`, not several.');
       return 2;
     }
     let args: Record<string, unknown> = {};
@@ -102,6 +106,7 @@ export const callCommand: CliCommand = {
     const credentials: OriginCredentials = {
       ...(values.token === undefined ? {} : { token: values.token }),
       ...(values['api-key'] === undefined ? {} : { apiKey: values['api-key'] }),
+      ...(basic === undefined ? {} : basic),
     };
     const logins = storedLoginsFor(io, credentials);
     if (typeof logins === 'number') return logins;

@@ -1,3 +1,4 @@
+import { DEFAULT_PASSWORD_VARIABLE } from '../basic-credentials.js';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { AicapError } from '../../index.js';
@@ -26,6 +27,10 @@ by the declared contract. Calls that need approval are asked through the host (M
                             only origin given
   --api-key [<origin>=]<k>  API key, the same way; an origin with neither uses the tokens
                             \`aicap login <origin>\` stored, if any (refreshed as needed)
+  --username [<origin>=]<u> HTTP Basic user name, the same way
+  --password-env [<origin>=]<VAR>
+                            environment variable holding that origin's Basic password (default
+                            ${DEFAULT_PASSWORD_VARIABLE}; empty when unset), so it stays out of shell history
   --http                    serve Streamable HTTP on 127.0.0.1 instead of stdio; prints the endpoint
                             URL (http://127.0.0.1:PORT/mcp) on stdout first. The Server Card is at
                             <endpoint>/server-card, an AI Catalog at /.well-known/ai-catalog.json
@@ -50,6 +55,8 @@ export const mcpCommand: CliCommand = {
       options: {
         token: { type: 'string', multiple: true },
         'api-key': { type: 'string', multiple: true },
+        username: { type: 'string', multiple: true },
+        'password-env': { type: 'string', multiple: true },
         'agent-id': { type: 'string', default: 'aicap-mcp' },
         'host-approves': { type: 'boolean', default: false },
         http: { type: 'boolean', default: false },
@@ -63,7 +70,7 @@ export const mcpCommand: CliCommand = {
     });
     if (typeof parsed === 'number') return parsed;
     const targets = parsed.positionals;
-    const credentials = readCredentials(io, targets, parsed.values.token ?? [], parsed.values['api-key'] ?? []);
+    const credentials = readCredentials(io, targets, parsed.values);
     if (credentials === undefined) return 2;
     const logins = new Map<string, EncryptedFileTokenStore | undefined>();
     for (const target of targets) {
@@ -116,9 +123,14 @@ export const mcpCommand: CliCommand = {
 type CredentialsByTarget = Map<string, OriginCredentials>;
 
 /** `--token <origin>=<t>` binds a token to one origin; a bare `--token <t>` is allowed for a single origin only (which one would be ambiguous). */
-function readCredentials(io: CliIo, targets: readonly string[], tokens: readonly string[], apiKeys: readonly string[]): CredentialsByTarget | undefined {
+function readCredentials(io: CliIo, targets: readonly string[], flags: Partial<Record<'token' | 'api-key' | 'username' | 'password-env', string[]>>): CredentialsByTarget | undefined {
   const byTarget: CredentialsByTarget = new Map(targets.map((target) => [target, {}]));
-  const assign = (flag: string, field: 'token' | 'apiKey', values: readonly string[]): boolean => {
+  const passwordVariables = new Map<string, string>();
+  const assign = (flag: string, field: 'token' | 'apiKey' | 'username' | 'passwordVariable', values: readonly string[] = []): boolean => {
+    const set = (target: string, value: string): void => {
+      if (field === 'passwordVariable') passwordVariables.set(target, value);
+      else byTarget.get(target)![field] = value;
+    };
     for (const value of values) {
       const bound = /^(https?:\/\/[^\s=]+)=(.+)$/.exec(value);
       if (!bound) {
@@ -126,7 +138,7 @@ function readCredentials(io: CliIo, targets: readonly string[], tokens: readonly
           io.error(`\`--${flag}\` without an origin is ambiguous with ${targets.length} origins; write \`--${flag} <origin>=<value>\` (for example --${flag} ${terminalSafeText(targets[0]!)}=…).`);
           return false;
         }
-        byTarget.get(targets[0]!)![field] = value;
+        set(targets[0]!, value);
         continue;
       }
       const origin = safeOrigin(bound[1]!);
@@ -135,11 +147,26 @@ function readCredentials(io: CliIo, targets: readonly string[], tokens: readonly
         io.error(`\`--${flag}\` names ${terminalSafeText(bound[1]!)}, which is not one of the origins given (${targets.map((target) => terminalSafeText(target)).join(', ')}).`);
         return false;
       }
-      for (const target of matching) byTarget.get(target)![field] = bound[2]!;
+      for (const target of matching) set(target, bound[2]!);
     }
     return true;
   };
-  return assign('token', 'token', tokens) && assign('api-key', 'apiKey', apiKeys) ? byTarget : undefined;
+  if (!(assign('token', 'token', flags.token) && assign('api-key', 'apiKey', flags['api-key']) && assign('username', 'username', flags.username) && assign('password-env', 'passwordVariable', flags['password-env']))) return undefined;
+  for (const [target, credentials] of byTarget) {
+    const variable = passwordVariables.get(target);
+    if (credentials.username === undefined) {
+      if (variable === undefined) continue;
+      io.error(`\`--password-env\` for ${terminalSafeText(target)} needs \`--username\` for it: it is the password of HTTP Basic credentials.`);
+      return undefined;
+    }
+    const password = process.env[variable ?? DEFAULT_PASSWORD_VARIABLE];
+    if (password === undefined && variable !== undefined) {
+      io.error(`\`--password-env\`: the environment variable ${terminalSafeText(variable)} is not set; export it with the password first.`);
+      return undefined;
+    }
+    credentials.password = password ?? '';
+  }
+  return byTarget;
 }
 
 function safeOrigin(value: string): string | undefined {

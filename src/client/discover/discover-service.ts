@@ -5,6 +5,7 @@ import { MANIFEST_MEDIA_TYPE, WELL_KNOWN_PATH, type Manifest } from '../../manif
 import { fetchWithCache, type CachedFetchResult, type ManifestRequest } from '../cache/fetch-with-cache.js';
 import type { ClientContext } from '../client-context.js';
 import type { DiscoveredService, OriginCredentials, TrustFinding } from '../client-types.js';
+import { credentialMismatch } from '../auth/choose-presentation.js';
 import { DiscoveryError, type DiscoveryAttempt } from '../errors/discovery-error.js';
 import { redactUrl } from '../redact-url.js';
 import { checkOriginBinding } from '../trust/check-origin-binding.js';
@@ -94,10 +95,23 @@ export async function discoverService(context: ClientContext, originOrUrl: strin
       const service = await registerService(context, read.manifest, { url: result.url, origin: manifestOrigin, source: result.source, grantedScopes: options.grantedScopes, caching, findings }, read);
       // Credentials belong to the service they were given for, not to its whole origin (see create-authenticator.ts).
       if (options.credentials && !withheld) context.credentials.set(service.manifestUrl, options.credentials);
-      return service;
+      return withheld ? service : withCredentialFinding(context, service, options.credentials);
     }
   }
   throw new DiscoveryError({ target: redactUrl(target), attempts });
+}
+
+/**
+ * A service whose `auth` the given credentials cannot present gets a finding saying so, naming the
+ * scheme (calls then fail with `AUTH_FAILED` before sending), instead of a 401 read as a bad credential.
+ */
+function withCredentialFinding(context: ClientContext, service: DiscoveredService, credentials: OriginCredentials | undefined): DiscoveredService {
+  const mismatch = credentialMismatch(service.manifest.auth, credentials);
+  if (mismatch === undefined) return service;
+  const finding: TrustFinding = { code: 'auth.credential_mismatch', pointer: '/auth/type', text: service.manifest.auth!.type, severity: 'medium', message: mismatch };
+  const updated: DiscoveredService = { ...service, findings: [...service.findings.filter((known) => known.code !== finding.code), finding] };
+  context.services.set(service.manifestUrl, updated);
+  return updated;
 }
 
 async function bearerToken(credentials: OriginCredentials | undefined, origin: string): Promise<string | undefined> {
@@ -167,7 +181,7 @@ export async function loadService(context: ClientContext, input: string | Uint8A
   const manifestUrl = options.source ?? new URL(WELL_KNOWN_PATH, origin).href;
   const service = await registerService(context, manifest, { url: manifestUrl, origin, source: 'loaded', grantedScopes: options.grantedScopes });
   if (options.credentials) context.credentials.set(service.manifestUrl, options.credentials);
-  return service;
+  return withCredentialFinding(context, service, options.credentials);
 }
 
 /**

@@ -36,10 +36,17 @@ describe('transformSecuritySchemeObjects', () => {
     expect(context.warnings).toEqual([expect.objectContaining({ code: 'auth.discovery_guessed', where: 'securitySchemes/oauth' })]);
   });
 
-  it('warns about schemes spec v0.1 cannot express', () => {
+  it('warns about schemes spec v0.3 cannot express', () => {
     const context = createTestContext();
-    const mapping = transformSecuritySchemeObjects({ cookie: { type: 'apiKey', in: 'cookie', name: 'sid' }, digest: { type: 'http', scheme: 'digest' }, tls: { type: 'mutualTLS' } }, undefined, TEST_DOCUMENT_URL, context);
+    const mapping = transformSecuritySchemeObjects({ digest: { type: 'http', scheme: 'digest' }, tls: { type: 'mutualTLS' } }, undefined, TEST_DOCUMENT_URL, context);
     expect(mapping.auth).toBeUndefined();
-    expect(context.warnings.map((warning) => warning.where)).toEqual(['securitySchemes/cookie', 'securitySchemes/digest', 'securitySchemes/tls']);
+    expect(context.warnings.map((warning) => warning.where)).toEqual(['securitySchemes/digest', 'securitySchemes/tls']);
+  });
+
+  it('maps cookie API keys, and other static HTTP schemes to an API key in Authorization with the scheme as prefix', () => {
+    const cookie = transformSecuritySchemeObjects({ session: { type: 'apiKey', in: 'cookie', name: 'sid' } }, undefined, TEST_DOCUMENT_URL, createTestContext());
+    expect(cookie.auth).toEqual({ type: 'api_key', api_key: { in: 'cookie', name: 'sid' } });
+    const token = transformSecuritySchemeObjects({ token: { type: 'http', scheme: 'Token' } }, undefined, TEST_DOCUMENT_URL, createTestContext());
+    expect(token.auth).toEqual({ type: 'api_key', api_key: { in: 'header', name: 'Authorization', prefix: 'Token ' } });
   });
 });

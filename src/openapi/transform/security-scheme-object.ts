@@ -1,6 +1,9 @@
 import type { Auth, AuthType } from '../../manifest/manifest-v0.js';
 import { isRecord, nonEmptyString, type TransformContext } from './transform-context.js';
 
+// HTTP schemes (IANA registry) that answer a challenge per request: no static credential presents them.
+const CHALLENGE_SCHEMES = new Set(['digest', 'negotiate', 'ntlm', 'hoba', 'mutual', 'scram-sha-1', 'scram-sha-256', 'vapid', 'concealed', 'dpop', 'gnap', 'privatetoken']);
+
 /** What the Security Scheme Objects contribute to the manifest. */
 export interface SecurityMapping {
   /** The `auth` block without `scopes` (those come from the operations). */
@@ -31,14 +34,19 @@ export function transformSecuritySchemeObjects(schemes: unknown, rootSecurity: u
       const httpScheme = String(scheme['scheme'] ?? '').toLowerCase();
       if (httpScheme === 'bearer') types.set(name, 'bearer');
       else if (httpScheme === 'basic') types.set(name, 'basic');
-      else context.warn({ code: 'auth.unsupported', where, message: `HTTP authentication scheme "${httpScheme}" has no spec v0.1 equivalent; it was left out` });
+      else if (/^[a-z][a-z0-9._~+-]*$/.test(httpScheme) && !CHALLENGE_SCHEMES.has(httpScheme)) {
+        // Any other scheme that carries a static credential (`Authorization: Token <key>`) is an API
+        // key in Authorization with the scheme as its prefix (spec v0.3 `auth.api_key.prefix`).
+        types.set(name, 'api_key');
+        apiKey ??= { in: 'header', name: 'Authorization', prefix: `${String(scheme['scheme']).slice(0, 60)} ` };
+      } else context.warn({ code: 'auth.unsupported', where, message: `HTTP authentication scheme "${httpScheme}" needs a challenge-response exchange, which spec v0.3 cannot express; it was left out` });
     } else if (type === 'apiKey') {
       const location = scheme['in'];
       const keyName = nonEmptyString(scheme['name']);
-      if ((location === 'header' || location === 'query') && keyName) {
+      if ((location === 'header' || location === 'query' || location === 'cookie') && keyName) {
         types.set(name, 'api_key');
         apiKey ??= { in: location, name: keyName.slice(0, 256) };
-      } else context.warn({ code: 'auth.unsupported', where, message: `an API key "in": "${String(location)}" cannot be expressed (header or query only); it was left out` });
+      } else context.warn({ code: 'auth.unsupported', where, message: `an API key "in": "${String(location)}" cannot be expressed (header, query or cookie); it was left out` });
     } else if (type === 'oauth2' || type === 'openIdConnect') {
       types.set(name, 'oauth2');
       mapping.scopedSchemes.add(name);
