@@ -14,8 +14,12 @@ export type FetchFunction = (input: string | URL, init?: RequestInit) => Promise
 export interface OriginCredentials {
   /** Bearer token sent as `Authorization: Bearer …`. */
   token?: string;
-  /** API key, sent where `auth.api_key` says (header or query). */
+  /** API key, sent where `auth.api_key` says (header, query or cookie, after its `prefix`). */
   apiKey?: string;
+  /** HTTP Basic user name (RFC 7617), sent as `Authorization: Basic …` with `password` when the manifest's `auth` accepts `basic`. */
+  username?: string;
+  /** HTTP Basic password; with `username`. @default '' */
+  password?: string;
   /** Supplies (and refreshes) a bearer token; called again after a 401 with `WWW-Authenticate`. */
   tokenProvider?: TokenProvider;
   /** OAuth 2 client credentials, exchanged through the manifest's `provider_discovery`. */

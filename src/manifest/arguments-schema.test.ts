@@ -117,4 +117,18 @@ describe('argumentsSchema', () => {
       expect(definitions).toEqual(before);
     });
   });
+
+  it('keeps what an optional body requires required whenever the body is sent (body_required as dependentRequired)', () => {
+    const schema = argumentsSchema({ path: '/orgs/{org}/repos', parameters: { org: { type: 'string', in: 'path', required: true }, name: { type: 'string', in: 'body' }, description: { type: 'string', in: 'body' } }, body_required: ['name'] });
+    expect(schema.required).toEqual(['org']);
+    expect(schema['dependentRequired']).toEqual({ description: ['name'] });
+  });
+
+  it('refuses an empty required query or header string unless allow_empty_value says so', () => {
+    const schema = argumentsSchema({ parameters: { scopes: { type: 'string', in: 'query', required: true }, token: { type: 'string', in: 'header', required: true, json_schema: { type: 'string', pattern: '.' } }, q: { type: 'string', in: 'query', required: true, allow_empty_value: true }, note: { type: 'string', in: 'body', required: true } } });
+    expect(schema.properties['scopes']).toEqual({ type: 'string', minLength: 1 });
+    expect(schema.properties['token']).toEqual({ type: 'string', pattern: '.', minLength: 1 });
+    expect(schema.properties['q']).toEqual({ type: 'string' });
+    expect(schema.properties['note']).toEqual({ type: 'string' });
+  });
 });

@@ -20,6 +20,8 @@ export interface ParameterHolder {
   path?: string;
   /** Parameters by name. */
   parameters?: Record<string, Parameter>;
+  /** Body parameters required whenever any body parameter is sent (spec v0.3). */
+  body_required?: string[];
 }
 
 /** Options of {@link argumentsSchema}. */
@@ -61,7 +63,7 @@ export function argumentsSchema(holder: ParameterHolder, options: ArgumentsSchem
   const shared: SharedDefinitions = { source: options.definitions, hoisted: new Map() };
   const parameters = holder.parameters ?? {};
   for (const [name, parameter] of Object.entries(parameters)) {
-    properties[name] = parameterSchema(name, parameter, definitions, shared);
+    properties[name] = nonEmptyWhenRequired(parameter, parameterSchema(name, parameter, definitions, shared));
     if (parameter.required === true) required.add(name);
   }
   for (const name of pathPlaceholders(holder.path ?? '')) {
@@ -71,7 +73,35 @@ export function argumentsSchema(holder: ParameterHolder, options: ArgumentsSchem
   const schema: ArgumentsSchema = { type: 'object', properties, additionalProperties: false };
   if (required.size > 0) schema.required = [...required];
   if (Object.keys(definitions).length > 0) schema.$defs = definitions;
+  const dependent = bodyDependencies(holder);
+  if (dependent !== undefined) schema['dependentRequired'] = dependent;
   return schema;
+}
+
+/**
+ * `body_required` as `dependentRequired`: each body parameter, when present, requires the listed
+ * ones. So an optional body stays optional, but a body that is sent keeps what its schema requires.
+ */
+function bodyDependencies(holder: ParameterHolder): Record<string, string[]> | undefined {
+  const wanted = (holder.body_required ?? []).filter((name) => holder.parameters?.[name] !== undefined);
+  if (wanted.length === 0) return undefined;
+  const dependent: Record<string, string[]> = {};
+  for (const [name, parameter] of Object.entries(holder.parameters ?? {})) {
+    if (parameter.in !== 'body') continue;
+    const others = wanted.filter((other) => other !== name);
+    if (others.length > 0) dependent[name] = others;
+  }
+  return Object.keys(dependent).length > 0 ? dependent : undefined;
+}
+
+/**
+ * A required query or header string is not empty unless `allow_empty_value` says so (OpenAPI's
+ * `allowEmptyValue` defaults to false): servers read `name=` or an empty header as absent.
+ */
+function nonEmptyWhenRequired(parameter: Parameter, schema: JsonSchema): JsonSchema {
+  if (parameter.required !== true || parameter.allow_empty_value === true || (parameter.in !== 'query' && parameter.in !== 'header')) return schema;
+  if (typeof schema !== 'object' || schema['type'] !== 'string' || schema['minLength'] !== undefined) return schema;
+  return { ...schema, minLength: 1 };
 }
 
 function parameterSchema(name: string, parameter: Parameter, definitions: Record<string, JsonSchema>, shared: SharedDefinitions): JsonSchema {

@@ -23,8 +23,11 @@ type Complete<T> = unknown extends T
  * makes each one required) and an unknown one (excess property check), so this object's key paths
  * are exactly the field paths of the types.
  */
+/** The serialisation fields of a parameter (spec v0.3), for the parameters below that have no other use for them. */
+const serialisation = { style: 'form', explode: true, allow_reserved: false, allow_empty_value: false, content_type: 'application/json' } as const;
+
 const completeManifest: Complete<Manifest> = {
-  schema_version: '0.2.0',
+  schema_version: '0.3.0',
   service: {
     name: 'Everything API',
     description: 'Uses every field of spec v0.1.',
@@ -50,6 +53,11 @@ const completeManifest: Complete<Manifest> = {
           default: 'main',
           example: 'main',
           json_schema: { type: 'string', maxLength: 64 },
+          style: 'simple',
+          explode: false,
+          allow_reserved: false,
+          allow_empty_value: false,
+          content_type: 'text/plain',
         },
         filters: {
           type: 'object',
@@ -60,9 +68,11 @@ const completeManifest: Complete<Manifest> = {
           default: {},
           example: { since: '2026-01-01' },
           json_schema: { type: 'object', properties: { since: { type: 'string', format: 'date' } } },
+          ...serialisation,
         },
       },
       request_content_type: 'application/json',
+      body_required: ['filters'],
       body_parameter: 'filters',
       returns: {
         type: 'array',
@@ -72,6 +82,7 @@ const completeManifest: Complete<Manifest> = {
         typical_size: 'large',
         max_items: 10_000,
         content_type: 'application/json',
+        redirect_statuses: [302],
         pagination: {
           style: 'cursor',
           parameter: 'cursor',
@@ -114,8 +125,8 @@ const completeManifest: Complete<Manifest> = {
       method: 'GET',
       description: 'A ledger and its balances.',
       intent: { when: 'Before any ledger tool.', prerequisites: 'None.', avoid_when: 'Never.' },
-      parameters: { ledger_id: { type: 'string', required: true, description: 'The ledger.', in: 'path', enum: ['main'], default: 'main', example: 'main', json_schema: true } },
-      returns: { type: 'object', description: 'The ledger.', item_schema: {}, schema: {}, typical_size: 'small', max_items: 1, content_type: 'application/json', pagination: { style: 'link', parameter: 'p', limit_parameter: 'l', next_field: 'n', cursor_item_field: 'c', items_field: 'i', has_more_field: 'h', total_field: 't' } },
+      parameters: { ledger_id: { type: 'string', required: true, description: 'The ledger.', in: 'path', enum: ['main'], default: 'main', example: 'main', json_schema: true, ...serialisation } },
+      returns: { type: 'object', description: 'The ledger.', item_schema: {}, schema: {}, typical_size: 'small', max_items: 1, content_type: 'application/json', redirect_statuses: [], pagination: { style: 'link', parameter: 'p', limit_parameter: 'l', next_field: 'n', cursor_item_field: 'c', items_field: 'i', has_more_field: 'h', total_field: 't' } },
       mime_type: 'application/json',
     },
   ],
@@ -124,14 +135,14 @@ const completeManifest: Complete<Manifest> = {
       id: 'summarize_ledger',
       description: 'Summarizes a ledger.',
       template: 'Summarize ledger {{ledger_id}}.',
-      parameters: { ledger_id: { type: 'string', required: true, description: 'The ledger.', in: 'body', enum: ['main'], default: 'main', example: 'main', json_schema: {} } },
+      parameters: { ledger_id: { type: 'string', required: true, description: 'The ledger.', in: 'body', enum: ['main'], default: 'main', example: 'main', json_schema: {}, ...serialisation } },
     },
   ],
   auth: {
     type: 'oauth2',
     provider_discovery: 'https://api.example.com/.well-known/oauth-protected-resource',
     supported_methods: ['oauth2', 'api_key'],
-    api_key: { in: 'header', name: 'X-API-Key' },
+    api_key: { in: 'header', name: 'X-API-Key', prefix: 'Key ' },
     scopes: { 'ledger:read': ['ledger_overview', 'summarize_ledger'], 'ledger:export': ['export_ledger'] },
     agent_identification: { requires_agent_id: true, id_header: 'X-Agent-ID', description: 'Audit trail.' },
   },
@@ -230,23 +241,28 @@ function valueFieldPaths(value: unknown, node: SchemaNode, path: string): string
 }
 
 describe('manifest types and JSON Schema', () => {
-  it('schema/ai-capabilities-0.2.schema.json is exactly manifestSchema (run `npm run build` after changing the schema)', () => {
-    const file = readFileSync(new URL('../../schema/ai-capabilities-0.2.schema.json', import.meta.url), 'utf8');
+  it('schema/ai-capabilities-0.3.schema.json is exactly manifestSchema (run `npm run build` after changing the schema)', () => {
+    const file = readFileSync(new URL('../../schema/ai-capabilities-0.3.schema.json', import.meta.url), 'utf8');
     expect(JSON.parse(file)).toEqual(manifestSchema);
     expect(file).toBe(`${JSON.stringify(manifestSchema, null, 2)}\n`);
   });
 
-  it('keeps publishing the v0.1 schema, which differs from v0.2 only by the root definitions', () => {
-    const v01 = JSON.parse(readFileSync(new URL('../../schema/ai-capabilities-0.1.schema.json', import.meta.url), 'utf8')) as { properties: Record<string, unknown>; $defs: unknown };
+  it('keeps publishing the v0.1 and v0.2 schemas, and every document valid under them is valid under v0.3', () => {
+    const published = ['0.1', '0.2'].map((version) => JSON.parse(readFileSync(new URL(`../../schema/ai-capabilities-${version}.schema.json`, import.meta.url), 'utf8')) as { $id: string; properties: Record<string, unknown> });
+    expect(published.map((schema) => schema.$id)).toEqual(['https://aicap.dev/schema/ai-capabilities-0.1.schema.json', 'https://aicap.dev/schema/ai-capabilities-0.2.schema.json']);
+    // v0.1 lacks only the root definitions; v0.2 and v0.3 have the same root members.
     const { definitions, ...rootProperties } = manifestSchema.properties;
     expect(definitions).toBeDefined();
-    expect(v01.properties).toEqual(rootProperties);
-    expect(v01.$defs).toEqual(manifestSchema.$defs);
-    // So every v0.1 document (the Payments example is one) is valid under both.
+    expect(published[0]!.properties).toEqual(rootProperties);
+    expect(Object.keys(published[1]!.properties)).toEqual(Object.keys(manifestSchema.properties));
     const ajv = new Ajv2020({ strict: true, allowUnionTypes: true, validateFormats: false });
-    const payments = JSON.parse(readFileSync(new URL('../../examples/payments/payments.manifest.json', import.meta.url), 'utf8')) as unknown;
-    expect(ajv.compile(v01)(payments)).toBe(true);
-    expect(ajv.compile(manifestSchema)(payments)).toBe(true);
+    const current = ajv.compile(manifestSchema);
+    const documents: unknown[] = [JSON.parse(readFileSync(new URL('../../examples/payments/payments.manifest.json', import.meta.url), 'utf8')), ...Object.values(typedFixtures)];
+    for (const schema of published) {
+      const validate = ajv.compile(schema);
+      for (const document of documents) if (validate(document)) expect(current(document)).toBe(true);
+    }
+    expect(current(documents[0])).toBe(true);
   });
 
   it('is a valid JSON Schema 2020-12 that compiles in ajv strict mode', () => {

@@ -1,12 +1,12 @@
 /**
- * The JSON Schema (2020-12) of spec v0.2. This object is the source of truth; `npm run build` writes it
- * to `schema/ai-capabilities-0.2.schema.json`, and a test fails when the committed file drifts. The
- * v0.1 file stays published unchanged: every v0.1 document is also a v0.2 document.
+ * The JSON Schema (2020-12) of spec v0.3. This object is the source of truth; `npm run build` writes it
+ * to `schema/ai-capabilities-0.3.schema.json`, and a test fails when the committed file drifts. The
+ * v0.1 and v0.2 files stay published unchanged: every v0.1 or v0.2 document is also a v0.3 document.
  */
 export const manifestSchema = {
   "$schema": "https://json-schema.org/draft/2020-12/schema",
-  "$id": "https://aicap.dev/schema/ai-capabilities-0.2.schema.json",
-  "title": "AI capabilities manifest, spec v0.2",
+  "$id": "https://aicap.dev/schema/ai-capabilities-0.3.schema.json",
+  "title": "AI capabilities manifest, spec v0.3",
   "description": "The document served at /.well-known/ai-capabilities with media type application/ai-capabilities+json. Unknown members are allowed and ignored by clients; extensions should start with x-.",
   "type": "object",
   "required": [
@@ -204,6 +204,36 @@ export const manifestSchema = {
         "example": true,
         "json_schema": {
           "$ref": "#/$defs/json_schema"
+        },
+        "style": {
+          "description": "How an array or object value is serialised (spec v0.3): OpenAPI's styles, with its defaults (simple in the path and headers, form elsewhere).",
+          "enum": [
+            "form",
+            "spaceDelimited",
+            "pipeDelimited",
+            "deepObject",
+            "simple",
+            "label",
+            "matrix"
+          ]
+        },
+        "explode": {
+          "description": "Arrays and objects become one pair per item or member (spec v0.3). Default: true for form, false otherwise.",
+          "type": "boolean"
+        },
+        "allow_reserved": {
+          "description": "Query and form values keep RFC 3986 reserved characters unencoded (spec v0.3).",
+          "type": "boolean"
+        },
+        "allow_empty_value": {
+          "description": "A required query or header parameter may be sent empty (spec v0.3).",
+          "type": "boolean"
+        },
+        "content_type": {
+          "description": "Media type of this body parameter's multipart part, or application/json for a form field sent as JSON text (spec v0.3).",
+          "type": "string",
+          "minLength": 1,
+          "maxLength": 255
         }
       }
     },
@@ -302,6 +332,16 @@ export const manifestSchema = {
         "content_type": {
           "type": "string",
           "maxLength": 255
+        },
+        "redirect_statuses": {
+          "description": "3xx statuses the operation answers with on success (spec v0.3); the client returns them with their Location instead of following them.",
+          "type": "array",
+          "maxItems": 10,
+          "items": {
+            "type": "integer",
+            "minimum": 300,
+            "maximum": 399
+          }
         },
         "pagination": {
           "$ref": "#/$defs/pagination"
@@ -492,8 +532,19 @@ export const manifestSchema = {
         "request_content_type": {
           "enum": [
             "application/json",
-            "application/x-www-form-urlencoded"
+            "application/x-www-form-urlencoded",
+            "multipart/form-data"
           ]
+        },
+        "body_required": {
+          "description": "Body parameters required whenever any body parameter is sent (spec v0.3).",
+          "type": "array",
+          "maxItems": 500,
+          "items": {
+            "type": "string",
+            "minLength": 1,
+            "maxLength": 256
+          }
         },
         "body_parameter": {
           "type": "string",
@@ -660,13 +711,19 @@ export const manifestSchema = {
             "in": {
               "enum": [
                 "header",
-                "query"
+                "query",
+                "cookie"
               ]
             },
             "name": {
               "type": "string",
               "minLength": 1,
               "maxLength": 256
+            },
+            "prefix": {
+              "description": "Text sent before the key, such as 'Token token=' (spec v0.3).",
+              "type": "string",
+              "maxLength": 64
             }
           }
         },

@@ -1,8 +1,9 @@
 /**
- * The types of an AI capabilities manifest, spec v0.2 (`docs/spec.md`); v0.1 documents are v0.2
- * documents without `definitions`.
+ * The types of an AI capabilities manifest, spec v0.3 (`docs/spec.md`); v0.1 and v0.2 documents are
+ * v0.3 documents without the fields later versions added (`definitions` in v0.2; parameter
+ * serialisation, multipart bodies, declared redirects and more ways to present a key in v0.3).
  *
- * They mirror `schema/ai-capabilities-0.2.schema.json` field for field; `manifest-schema.test.ts`
+ * They mirror `schema/ai-capabilities-0.3.schema.json` field for field; `manifest-schema.test.ts`
  * type-checks typed fixtures and validates them against the schema so the two cannot drift.
  *
  * Field names use the wire spelling (snake_case) on purpose: these types describe a JSON document.
@@ -10,7 +11,7 @@
  */
 
 /** The `schema_version` this build of aicap writes. It reads every `0.x.y` (v0.1 documents included). */
-export const SCHEMA_VERSION = '0.2.0';
+export const SCHEMA_VERSION = '0.3.0';
 
 /** The media type of a manifest document. */
 export const MANIFEST_MEDIA_TYPE = 'application/ai-capabilities+json';
@@ -32,6 +33,16 @@ export type SimpleType = 'string' | 'number' | 'integer' | 'boolean' | 'object' 
 
 /** Where a parameter travels in the HTTP request. */
 export type ParameterLocation = 'path' | 'query' | 'header' | 'cookie' | 'body';
+
+/**
+ * How an array or object value is written (spec v0.3 §7.6.1, OpenAPI 3.1 §4.8.12.4): `simple`
+ * (path, header), `label` and `matrix` (path), `form`, `spaceDelimited`, `pipeDelimited` and
+ * `deepObject` (query, cookie, form body fields).
+ */
+export type ParameterStyle = 'form' | 'spaceDelimited' | 'pipeDelimited' | 'deepObject' | 'simple' | 'label' | 'matrix';
+
+/** Media types of a request body. */
+export type RequestContentType = 'application/json' | 'application/x-www-form-urlencoded' | 'multipart/form-data';
 
 /** The whole manifest served at `/.well-known/ai-capabilities`. */
 export interface ManifestV0 {
@@ -116,6 +127,25 @@ export interface Parameter {
   example?: unknown;
   /** Full JSON Schema for the value; when present it is authoritative over `type`/`enum`. */
   json_schema?: JsonSchema;
+  /**
+   * How the value is serialised (spec v0.3). Defaults as in OpenAPI: `simple` in the path and headers,
+   * `form` in the query, cookies and form bodies. Body parameters of a JSON body ignore it.
+   */
+  style?: ParameterStyle;
+  /**
+   * Arrays and objects become one pair per item or member (spec v0.3). @default true for `form`,
+   * false for every other style
+   */
+  explode?: boolean;
+  /** Query and form values keep RFC 3986 reserved characters unencoded (spec v0.3). @default false */
+  allow_reserved?: boolean;
+  /** A required query or header parameter may be sent empty (spec v0.3). @default false */
+  allow_empty_value?: boolean;
+  /**
+   * Media type of this body parameter's part of a `multipart/form-data` body, or `application/json`
+   * for a form field that travels as JSON text (spec v0.3). Ignored when `style` is set.
+   */
+  content_type?: string;
 }
 
 /** The style of a declared pagination scheme. */
@@ -166,6 +196,11 @@ export interface Returns {
   max_items?: number;
   /** Media type of a successful response. @default 'application/json' */
   content_type?: string;
+  /**
+   * Redirect statuses (3xx) the operation answers with on success, such as a download's 302 (spec
+   * v0.3). The client does not follow them: the result carries the status and `Location`.
+   */
+  redirect_statuses?: number[];
   /** Pagination declaration. */
   pagination?: Pagination;
 }
@@ -256,8 +291,13 @@ export interface Tool {
   intent?: Intent;
   /** Parameters by name. */
   parameters?: Record<string, Parameter>;
-  /** Media type of the request body. @default 'application/json' */
-  request_content_type?: 'application/json' | 'application/x-www-form-urlencoded';
+  /** Media type of the request body (`multipart/form-data` from spec v0.3). @default 'application/json' */
+  request_content_type?: RequestContentType;
+  /**
+   * Body parameters the body requires whenever it is sent (spec v0.3): the body itself is optional,
+   * but a call that passes any body parameter must pass these too.
+   */
+  body_required?: string[];
   /**
    * Name of the parameter whose value is the whole request body (an array, a scalar, or an object that
    * cannot be flattened into body parameters). It must be a body parameter, and no other parameter may
@@ -321,10 +361,12 @@ export type AuthType = 'none' | 'bearer' | 'api_key' | 'oauth2' | 'basic';
 
 /** `auth.api_key`: where an API key travels. */
 export interface ApiKeyLocation {
-  /** Header or query parameter. */
-  in: 'header' | 'query';
-  /** Header or parameter name. */
+  /** Header, query parameter, or cookie (spec v0.3). */
+  in: 'header' | 'query' | 'cookie';
+  /** Header, parameter or cookie name. */
   name: string;
+  /** Text sent before the key, such as `Token token=` in `Authorization: Token token=<key>` (spec v0.3). */
+  prefix?: string;
 }
 
 /** `auth.agent_identification`. */

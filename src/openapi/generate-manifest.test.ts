@@ -36,7 +36,7 @@ describe('generateManifest', () => {
 
   it('writes each component once as a shared definition, circular ones included, and refers to it', async () => {
     const { manifest } = await generateManifest({ input: fixture('payments.openapi.yaml') });
-    expect(manifest.schema_version).toBe('0.2.0');
+    expect(manifest.schema_version).toBe('0.3.0');
     expect(manifest.resources![0]!.returns!.schema).toEqual({ $ref: '#/definitions/Account' });
     expect(manifest.definitions?.['Person']).toEqual({ type: 'object', properties: { name: { type: 'string' }, guardian: { $ref: '#/definitions/Person' } } });
     expect(JSON.stringify(manifest)).not.toContain('$defs');

@@ -20,6 +20,7 @@ describe('package', () => {
     const packageJson = JSON.parse(readFileSync(new URL('package.json', `file://${root}`), 'utf8')) as { exports: Record<string, unknown>; files: string[] };
     expect(packageJson.exports['./schema/ai-capabilities-0.1.schema.json']).toBe('./schema/ai-capabilities-0.1.schema.json');
     expect(packageJson.exports['./schema/ai-capabilities-0.2.schema.json']).toBe('./schema/ai-capabilities-0.2.schema.json');
+    expect(packageJson.exports['./schema/ai-capabilities-0.3.schema.json']).toBe('./schema/ai-capabilities-0.3.schema.json');
     expect(packageJson.files).toContain('schema');
   });
 });

@@ -37,7 +37,7 @@ describe('aicap (root entry)', () => {
   });
 
   it('has the constants of spec v0.1', () => {
-    expect(root.SCHEMA_VERSION).toBe('0.2.0');
+    expect(root.SCHEMA_VERSION).toBe('0.3.0');
     expect(root.MANIFEST_MEDIA_TYPE).toBe('application/ai-capabilities+json');
     expect(root.WELL_KNOWN_PATH).toBe('/.well-known/ai-capabilities');
     expect(root.LINK_RELATION).toBe('ai-capabilities');

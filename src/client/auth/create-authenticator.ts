@@ -4,6 +4,8 @@ import type { FetchFunction, OriginCredentials } from '../client-types.js';
 import { REDACTED } from '../policy/create-redactor.js';
 import { createUserTokenSource, type UserTokenSource } from '../oauth/create-user-token-source.js';
 import { createOAuthTokenSource, type TokenSource } from './create-oauth-token-source.js';
+import { choosePresentation, credentialMismatch } from './choose-presentation.js';
+import { encodeComponent } from '../call/serialize-parameter.js';
 
 /** Options of {@link createAuthenticator}. */
 export interface AuthenticatorOptions {
@@ -67,6 +69,29 @@ export interface Authenticator {
 export const DEFAULT_API_KEY_HEADER = 'X-API-Key';
 
 /**
+ * Puts an API key where `auth.api_key` says, after its `prefix` (spec v0.3: `Token token=` in
+ * `Authorization`): a header, a cookie (added to any the request has), or a query parameter appended
+ * to the encoded query as it is, so the rest of the query keeps its serialisation (`%20`, brackets).
+ */
+function presentApiKey(request: AuthenticatedRequest, auth: Auth | undefined, apiKey: string): void {
+  const location = auth?.api_key ?? { in: 'header' as const, name: DEFAULT_API_KEY_HEADER };
+  const value = `${location.prefix ?? ''}${apiKey}`;
+  if (location.in === 'query') {
+    for (const url of [request.url, request.displayUrl]) {
+      const pair = `${encodeComponent(location.name)}=${encodeComponent(url === request.url ? value : REDACTED)}`;
+      url.search = url.search === '' || url.search === '?' ? pair : `${url.search.slice(1)}&${pair}`;
+    }
+  } else if (location.in === 'cookie') {
+    if (/[\r\n;]/.test(value)) throw new AicapError('AUTH_FAILED', 'The API key contains a line break or a semicolon, which a cookie cannot carry; refusing to send it.');
+    const existing = request.headers.get('cookie');
+    request.headers.set('cookie', `${existing === null ? '' : `${existing}; `}${location.name}=${value}`);
+  } else {
+    if (/[\r\n]/.test(value)) throw new AicapError('AUTH_FAILED', 'The API key contains a line break; refusing to send it.');
+    request.headers.set(location.name, value);
+  }
+}
+
+/**
  * Creates the component that puts credentials on requests. Credentials are keyed by origin and only
  * attached when the request URL has exactly that origin (scheme, host and port), so a manifest or a
  * model can never route one service's token to another.
@@ -80,7 +105,7 @@ export function createAuthenticator(options: AuthenticatorOptions): Authenticato
     staticSecrets() {
       const secrets: string[] = [];
       for (const credentials of byOrigin.values()) {
-        for (const secret of [credentials.token, credentials.apiKey, credentials.oauth?.clientSecret, credentials.user?.clientSecret]) if (secret !== undefined && secret !== '') secrets.push(secret);
+        for (const secret of [credentials.token, credentials.apiKey, credentials.password, credentials.oauth?.clientSecret, credentials.user?.clientSecret]) if (secret !== undefined && secret !== '') secrets.push(secret);
       }
       return secrets;
     },
@@ -91,16 +116,20 @@ export function createAuthenticator(options: AuthenticatorOptions): Authenticato
       const credentials = byOrigin.get(key);
       if (credentials === undefined) return { secrets: [], refreshable: false };
       const auth = context.auth;
-      const preferApiKey = credentials.apiKey !== undefined && (auth?.type === 'api_key' || (credentials.token === undefined && credentials.tokenProvider === undefined && credentials.oauth === undefined && credentials.user === undefined));
-      if (preferApiKey && credentials.apiKey !== undefined) {
-        const location = auth?.api_key ?? { in: 'header' as const, name: DEFAULT_API_KEY_HEADER };
-        if (location.in === 'query') {
-          request.url.searchParams.set(location.name, credentials.apiKey);
-          request.displayUrl.searchParams.set(location.name, REDACTED);
-        } else {
-          request.headers.set(location.name, credentials.apiKey);
-        }
+      const mismatch = credentialMismatch(auth, credentials);
+      if (mismatch !== undefined) throw new AicapError('AUTH_FAILED', `${mismatch} Nothing was sent to ${origin}.`);
+      const presentation = choosePresentation(auth, credentials);
+      if (presentation === 'api_key' && credentials.apiKey !== undefined) {
+        presentApiKey(request, auth, credentials.apiKey);
         return { secrets: [credentials.apiKey], refreshable: false };
+      }
+      if (presentation === 'basic' && credentials.username !== undefined) {
+        const pair = `${credentials.username}:${credentials.password ?? ''}`;
+        // RFC 7617 §2: the user-id cannot contain a colon; neither part may hold control characters.
+        if (credentials.username.includes(':') || /[\u0000-\u001f\u007f]/.test(pair)) throw new AicapError('AUTH_FAILED', `The Basic credentials for ${origin} contain a colon in the username or a control character; refusing to send them.`);
+        const encoded = Buffer.from(pair, 'utf8').toString('base64');
+        request.headers.set('authorization', `Basic ${encoded}`);
+        return { secrets: [encoded, ...(credentials.password ? [credentials.password] : [])], refreshable: false };
       }
       let token: string | undefined;
       let refreshable = false;

@@ -1,9 +1,20 @@
-import type { ConsumerRequirements, HttpMethod, Parameter, ParameterLocation, Returns } from '../../manifest/manifest-v0.js';
+import type { ConsumerRequirements, HttpMethod, Parameter, ParameterLocation, RequestContentType, Returns } from '../../manifest/manifest-v0.js';
 import { AicapError } from '../../errors/aicap-error.js';
-import { mediaTypeOf } from '../../internal/parse-media-type.js';
+import { isJsonMediaType, mediaTypeOf } from '../../internal/parse-media-type.js';
 import { REDACTED, type Redactor } from '../policy/create-redactor.js';
 import { InvalidArgumentsError, type ArgumentProblem } from './invalid-arguments-error.js';
 import { isRecord } from '../../internal/is-record.js';
+import { buildMultipartBody } from './build-multipart-body.js';
+import {
+  encodeComponent,
+  serialiseCookieParameter,
+  serialiseHeaderParameter,
+  serialisePathParameter,
+  serialiseQueryParameter,
+  UnserialisableValueError,
+  type EncodedPair,
+  type Serialisation,
+} from './serialize-parameter.js';
 
 /** An HTTP request ready to send, plus the redacted view of its URL for logs and errors. */
 export interface ToolRequest {
@@ -18,8 +29,8 @@ export interface ToolRequest {
   displayUrl: URL;
   /** Headers, credentials not yet attached. */
   headers: Headers;
-  /** Serialized body (JSON or form), if any. */
-  body: string | undefined;
+  /** Serialized body (JSON or form text, multipart bytes), if any. */
+  body: string | Uint8Array | undefined;
 }
 
 /** The parts of a tool (or resource) that shape its request. */
@@ -33,7 +44,7 @@ export interface RequestShape {
   /** Parameters by name. */
   parameters?: Record<string, Parameter>;
   /** Body media type. */
-  request_content_type?: 'application/json' | 'application/x-www-form-urlencoded';
+  request_content_type?: RequestContentType;
   /** The parameter whose value is the whole body. */
   body_parameter?: string;
   /** What a success looks like (for `Accept`). */
@@ -70,14 +81,33 @@ export function parameterLocation(name: string, parameter: Parameter, path: stri
   return method === 'GET' || method === 'HEAD' || method === 'DELETE' ? 'query' : 'body';
 }
 
-function scalarText(value: unknown): string {
-  return typeof value === 'string' ? value : typeof value === 'number' || typeof value === 'boolean' ? String(value) : JSON.stringify(value);
+/**
+ * How a parameter's value is written where it travels: its declared `style`/`explode` (spec v0.3),
+ * else OpenAPI's defaults (`simple` in the path and headers, `form` elsewhere; `explode` only for
+ * `form`). A form body field holding an object without a declared style uses `deepObject` brackets
+ * (`a[b]=c`): OpenAPI's own default for that case is ambiguous, and brackets are what form APIs read.
+ */
+export function serialisationOf(parameter: Parameter | undefined, location: ParameterLocation, value: unknown): Serialisation {
+  const fallback = location === 'path' || location === 'header' ? 'simple' : location === 'body' && isRecord(value) ? 'deepObject' : 'form';
+  const style = parameter?.style ?? fallback;
+  return { style, explode: parameter?.explode ?? style === 'form', ...(parameter?.allow_reserved === true ? { allowReserved: true } : {}) };
+}
+
+/** A parameter that travels as JSON text (OpenAPI `content` parameters, form fields whose encoding says JSON). */
+function travelsAsJson(parameter: Parameter | undefined): boolean {
+  return parameter?.style === undefined && parameter?.content_type !== undefined && isJsonMediaType(mediaTypeOf(parameter.content_type));
+}
+
+function problemOf(name: string, rule: string, error: unknown): ArgumentProblem {
+  if (!(error instanceof UnserialisableValueError)) throw error;
+  return { pointer: `/${name}`, parameter: name, rule, message: error.message };
 }
 
 /**
- * Builds the request of a tool call from its declaration: path placeholders percent-encoded (and
- * dot segments refused, since a URL parser would resolve them out of the base path), query arrays as
- * repeated keys, headers, cookies, and a JSON or form body as `request_content_type` says.
+ * Builds the request of a tool call from its declaration: each parameter serialised as its
+ * `style`/`explode` say (spec v0.3 §7.6.1, OpenAPI's defaults otherwise; dot segments refused in the
+ * path, since a URL parser would resolve them out of the base path), headers, cookies, and a JSON,
+ * form or multipart body as `request_content_type` says.
  * Throws {@link InvalidArgumentsError} for values that cannot travel where they are declared.
  */
 export function buildToolRequest(input: BuildToolRequestInput): ToolRequest {
@@ -101,13 +131,19 @@ export function buildToolRequest(input: BuildToolRequestInput): ToolRequest {
       continue;
     }
     const value = args[segment];
-    const text = value === undefined ? '' : scalarText(value);
-    if (text === '' || text === '.' || text === '..') {
+    let text: string;
+    try {
+      text = value === undefined ? '' : serialisePathParameter(segment, value, serialisationOf(parameters[segment], 'path', value));
+    } catch (error) {
+      problems.push(problemOf(segment, 'path', error));
+      continue;
+    }
+    if (text === '' || text === '.' || text === '..' || text === '%2E' || text === '%2E%2E') {
       problems.push({ pointer: `/${segment}`, parameter: segment, rule: 'path', message: text === '' ? 'is required and must not be empty (it is part of the URL path)' : 'must not be "." or ".." (it is part of the URL path)' });
       continue;
     }
-    realPath += encodeURIComponent(text);
-    displayPath += redactor.isRedactedName(segment) ? REDACTED : encodeURIComponent(text);
+    realPath += text;
+    displayPath += redactor.isRedactedName(segment) ? REDACTED : text;
   }
 
   const base = normalisedBaseUrl(input.baseUrl);
@@ -131,10 +167,21 @@ export function buildToolRequest(input: BuildToolRequestInput): ToolRequest {
       case 'path':
         break;
       case 'query':
-        for (const item of Array.isArray(value) ? value : [value]) query.push([name, scalarText(item), hidden]);
+        try {
+          if (travelsAsJson(parameter)) query.push([encodeComponent(name), encodeComponent(JSON.stringify(value)), hidden]);
+          else for (const [pairName, pairValue] of serialiseQueryParameter(name, value, serialisationOf(parameter, 'query', value))) query.push([pairName, pairValue, hidden]);
+        } catch (error) {
+          problems.push(problemOf(name, 'query', error));
+        }
         break;
       case 'header': {
-        const text = Array.isArray(value) ? value.map(scalarText).join(', ') : scalarText(value);
+        let text: string;
+        try {
+          text = travelsAsJson(parameter) ? JSON.stringify(value) : serialiseHeaderParameter(value, serialisationOf(parameter, 'header', value));
+        } catch (error) {
+          problems.push(problemOf(name, 'header', error));
+          break;
+        }
         if (/[\r\n\0]/.test(text)) {
           problems.push({ pointer: `/${name}`, parameter: name, rule: 'header', message: 'must not contain line breaks or NUL (it is sent as an HTTP header)' });
         } else {
@@ -143,7 +190,11 @@ export function buildToolRequest(input: BuildToolRequestInput): ToolRequest {
         break;
       }
       case 'cookie':
-        cookies.push(`${encodeURIComponent(name)}=${encodeURIComponent(scalarText(value))}`);
+        try {
+          for (const [pairName, pairValue] of serialiseCookieParameter(name, value, serialisationOf(parameter, 'cookie', value))) cookies.push(`${pairName}=${pairValue}`);
+        } catch (error) {
+          problems.push(problemOf(name, 'cookie', error));
+        }
         break;
       case 'body':
         if (name === shape.body_parameter) wholeBody = { value };
@@ -157,22 +208,10 @@ export function buildToolRequest(input: BuildToolRequestInput): ToolRequest {
   if (!url.href.startsWith(base)) {
     throw new AicapError('TOOL_DISABLED', `The path of "${shape.id}" (${JSON.stringify(shape.path)}) resolves outside \`service.base_url\` ${base}; the tool cannot be called.`);
   }
+  const serialized = hasBody ? serialiseBody(shape, wholeBody === undefined ? body : wholeBody.value, wholeBody !== undefined, headers, problems) : undefined;
   if (problems.length > 0) throw new InvalidArgumentsError(shape.id, problems);
   if (cookies.length > 0) headers.set('cookie', cookies.join('; '));
 
-  let serialized: string | undefined;
-  if (hasBody) {
-    if (shape.request_content_type === 'application/x-www-form-urlencoded') {
-      const form = new URLSearchParams();
-      const fields = wholeBody === undefined ? body : isRecord(wholeBody.value) ? wholeBody.value : {};
-      for (const [name, value] of Object.entries(fields)) for (const item of Array.isArray(value) ? value : [value]) form.append(name, scalarText(item));
-      serialized = form.toString();
-      headers.set('content-type', 'application/x-www-form-urlencoded');
-    } else {
-      serialized = JSON.stringify(wholeBody === undefined ? body : wholeBody.value);
-      headers.set('content-type', 'application/json');
-    }
-  }
   const accepted = shape.returns?.content_type ?? 'application/json';
   headers.set('accept', accepted === 'application/json' ? 'application/json, application/problem+json;q=0.9' : `${accepted}, application/problem+json;q=0.9`);
   // Set after the parameters so that an argument can never replace what the client controls.
@@ -182,27 +221,68 @@ export function buildToolRequest(input: BuildToolRequestInput): ToolRequest {
 }
 
 /**
- * The URL of a request and its redacted twin, each parsed once: the query is serialised as
- * `searchParams.append` would write it and parsed with the path. A path that already holds a `?` or
- * a `#` takes the slow road (`append` re-serialises what is there). When nothing is hidden, both are
- * one object: neither is ever changed (the sender copies what it writes to).
+ * The body as `request_content_type` says: JSON; a form (`a=b&c[d]=e`, spaces as `%20`, each field
+ * as its `style`/`explode`/`content_type` say); or multipart bytes. Sets `Content-Type`. A value a
+ * form cannot carry becomes a problem, never silently dropped or sent as JSON text.
+ */
+function serialiseBody(shape: RequestShape, value: unknown, whole: boolean, headers: Headers, problems: ArgumentProblem[]): string | Uint8Array | undefined {
+  const contentType = shape.request_content_type ?? 'application/json';
+  if (contentType === 'application/json') {
+    headers.set('content-type', 'application/json');
+    return JSON.stringify(value);
+  }
+  const parameters = shape.parameters ?? {};
+  const fields = !whole ? (value as Record<string, unknown>) : isRecord(value) ? value : undefined;
+  if (fields === undefined) {
+    const name = shape.body_parameter ?? 'body';
+    problems.push({ pointer: `/${name}`, parameter: name, rule: 'body', message: `must be an object: a ${contentType} body is made of named fields` });
+    return undefined;
+  }
+  // A whole-body parameter's members are fields without declarations of their own.
+  const declarations = whole ? {} : parameters;
+  if (contentType === 'multipart/form-data') {
+    const { body, problems: found } = buildMultipartBody(fields, declarations);
+    for (const problem of found) problems.push({ pointer: `/${problem.name}`, parameter: problem.name, rule: 'body', message: problem.message });
+    headers.set('content-type', body.contentType);
+    return body.bytes;
+  }
+  const pairs: EncodedPair[] = [];
+  for (const [name, field] of Object.entries(fields)) {
+    const declared = declarations[name];
+    try {
+      if (travelsAsJson(declared)) pairs.push([encodeComponent(name), encodeComponent(JSON.stringify(field))]);
+      else pairs.push(...serialiseQueryParameter(name, field, serialisationOf(declared, 'body', field)));
+    } catch (error) {
+      problems.push(problemOf(whole ? `${shape.body_parameter ?? 'body'}/${name}` : name, 'body', error));
+    }
+  }
+  headers.set('content-type', 'application/x-www-form-urlencoded');
+  return joinPairs(pairs);
+}
+
+function joinPairs(pairs: ReadonlyArray<readonly [string, string]>): string {
+  return pairs.map(([name, value]) => `${name}=${value}`).join('&');
+}
+
+/** Adds an encoded query to a URL text, before any fragment and after any query the path already has. */
+function withQuery(text: string, query: string): string {
+  if (query === '') return text;
+  const hash = text.indexOf('#');
+  const head = hash === -1 ? text : text.slice(0, hash);
+  const tail = hash === -1 ? '' : text.slice(hash);
+  return `${head}${head.includes('?') ? (head.endsWith('?') || head.endsWith('&') ? '' : '&') : '?'}${query}${tail}`;
+}
+
+/**
+ * The URL of a request and its redacted twin, each parsed once, with the query pairs written as
+ * encoded (`%20` for spaces, literal brackets in `a[b]` names). When nothing is hidden, both are one
+ * object: neither is ever changed (the sender copies what it writes to).
  */
 function requestUrls(base: string, realPath: string, displayPath: string, query: ReadonlyArray<[name: string, value: string, hidden: boolean]>): { url: URL; displayUrl: URL } {
-  const pathText = base + realPath;
-  const displayText = base + displayPath;
-  if (/[?#]/.test(pathText) || /[?#]/.test(displayText)) {
-    const url = new URL(pathText);
-    const displayUrl = new URL(displayText);
-    for (const [name, value, hidden] of query) {
-      url.searchParams.append(name, value);
-      displayUrl.searchParams.append(name, hidden ? REDACTED : value);
-    }
-    return { url, displayUrl };
-  }
-  const serialise = (pairs: Array<[string, string]>): string => (pairs.length === 0 ? '' : `?${new URLSearchParams(pairs).toString()}`);
-  const url = new URL(pathText + serialise(query.map(([name, value]) => [name, value])));
+  const url = new URL(withQuery(base + realPath, joinPairs(query.map(([name, value]) => [name, value]))));
   const hidesAny = displayPath !== realPath || query.some(([, , hidden]) => hidden);
-  const displayUrl = hidesAny ? new URL(displayText + serialise(query.map(([name, value, hidden]) => [name, hidden ? REDACTED : value]))) : url;
+  const hiddenValue = encodeComponent(REDACTED);
+  const displayUrl = hidesAny ? new URL(withQuery(base + displayPath, joinPairs(query.map(([name, value, hidden]) => [name, hidden ? hiddenValue : value])))) : url;
   return { url, displayUrl };
 }
 

@@ -14,6 +14,7 @@ export function sendCallRequest(runtime: CallRuntime, prepared: SendableCall, re
     toolId: prepared.toolId,
     request,
     errors: (prepared.resolved.tool as Partial<Tool>).errors,
+    redirectStatuses: (prepared.resolved.tool as Partial<Tool>).returns?.redirect_statuses,
     retrySafe: prepared.retrySafe,
     retryUnsafeReason: prepared.retryUnsafeReason,
     auth: prepared.manifest.auth,

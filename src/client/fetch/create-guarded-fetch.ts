@@ -84,7 +84,7 @@ function createStreamingFetch(transport: FetchFunction, settings: GuardedFetchSe
     const timer = totalInMs > 0 ? setTimeout(() => deadline.abort(timeoutError('total', state.method, state.url, settings)), totalInMs) : undefined;
     const clear = (): void => clearTimeout(timer);
     try {
-      return await runHops(state, hopSettings, async ({ url, method, headers, body }) => {
+      return await runHops(state, init.redirect === 'manual' ? { ...hopSettings, maxRedirects: 0 } : hopSettings, async ({ url, method, headers, body }) => {
         let response: Response;
         try {
           response = await transport(url, { ...init, method, headers, body: body ?? null, redirect: 'manual', signal });
@@ -121,7 +121,7 @@ function effectiveLimit(limit: BodySizeLimit, settings: GuardedFetchSettings): B
 function bufferThroughFetch(guardedFetch: FetchFunction, settings: GuardedFetchSettings): BufferedFetch {
   return async (input, init, limit) => {
     const cap = effectiveLimit(limit, settings);
-    const response = await guardedFetch(input, init);
+    const response = await guardedFetch(input, init as RequestInit);
     const tooLarge = (): ResponseTooLargeError => new ResponseTooLargeError({ maxSizeInBytes: cap.maxSizeInBytes, method: (init.method ?? 'GET').toUpperCase(), url: redactUrl(response.url), option: cap.option });
     return { status: response.status, statusText: response.statusText, headers: response.headers, url: response.url, body: await readBodyBytes(response, cap.maxSizeInBytes, tooLarge) };
   };
@@ -149,7 +149,7 @@ function createBufferedFetch(dispatcher: Agent, settings: GuardedFetchSettings, 
     const cap = effectiveLimit(limit, settings);
     // The caller's `Headers` and `URL` as they are (parsing a `URL` again costs as much as parsing
     // text): no hop changes them, `followRedirect` replaces them.
-    const state = startState(input instanceof URL ? input : parseUrl(input), init.method, init.headers instanceof Headers ? init.headers : new Headers(init.headers), init.body);
+    const state = startState(input instanceof URL ? input : parseUrl(input), init.method, init.headers instanceof Headers ? init.headers : new Headers(init.headers), init.body as BodyInit | undefined);
     const abort = armDeadlines(state, init, settings);
     const callerSignal = init.signal;
     const fail = (error: unknown): AicapError => {
@@ -158,10 +158,10 @@ function createBufferedFetch(dispatcher: Agent, settings: GuardedFetchSettings, 
       return mapTransportError(error, { method: state.method, url: state.url, settings, signal: callerSignal });
     };
     try {
-      return await runHops(state, hopSettings, async ({ url, method, headers, body }) => {
+      return await runHops(state, init.redirect === 'manual' ? { ...hopSettings, maxRedirects: 0 } : hopSettings, async ({ url, method, headers, body }) => {
         let data: Dispatcher.ResponseData;
         try {
-          data = await dispatcher.request({ origin: url.origin, path: `${url.pathname}${url.search}`, method: method as Dispatcher.HttpMethod, headers: requestHeaders(headers, url), body: (body ?? null) as string | null, signal: abort?.signal ?? null });
+          data = await dispatcher.request({ origin: url.origin, path: `${url.pathname}${url.search}`, method: method as Dispatcher.HttpMethod, headers: requestHeaders(headers, url), body: (body ?? null) as string | Uint8Array | null, signal: abort?.signal ?? null });
         } catch (error) {
           throw fail(error);
         }

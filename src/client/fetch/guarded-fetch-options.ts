@@ -119,8 +119,10 @@ export type GuardedFetch = FetchFunction & {
 export interface BufferedRequestInit {
   method?: string;
   headers?: HeadersInit;
-  body?: string;
+  body?: string | Uint8Array;
   signal?: AbortSignal;
+  /** `manual`: a redirect is the answer (a tool that declares it, spec v0.3 `returns.redirect_statuses`), not followed. @default 'follow' */
+  redirect?: 'follow' | 'manual';
   /**
    * The caller's own deadline for this exchange, when it has one (a call's `retry.totalTimeoutInMs`):
    * the request is aborted with `onExpiry()`'s error after `afterInMs`, or at the total deadline

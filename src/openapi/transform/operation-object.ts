@@ -90,6 +90,7 @@ export function transformOperationObject(input: OperationInput, context: Transfo
 
   let requestContentType: Tool['request_content_type'];
   let bodyParameter: string | undefined;
+  let bodyRequired: string[] | undefined;
   if (operation['requestBody'] !== undefined && (method === 'GET' || method === 'HEAD')) {
     // A body on GET or HEAD has no defined meaning (RFC 9110 §9.3.1) and clients may drop it; Stripe
     // declares an empty form body on every GET. Only a body that says something is worth a warning.
@@ -102,6 +103,7 @@ export function transformOperationObject(input: OperationInput, context: Transfo
     Object.assign(parameters, body.parameters);
     requestContentType = body.requestContentType;
     bodyParameter = body.bodyParameter;
+    bodyRequired = body.bodyRequired;
   }
 
   const responses = transformResponsesObject(operation['responses'], input.documentUrl, context, { maxSchemaNodes: input.maxReturnSchemaNodes });
@@ -117,6 +119,8 @@ export function transformOperationObject(input: OperationInput, context: Transfo
   if (Object.keys(parameters).length > 0) tool.parameters = limitParameters(parameters, context, where);
   if (requestContentType) tool.request_content_type = requestContentType;
   if (bodyParameter !== undefined && tool.parameters?.[bodyParameter] !== undefined) tool.body_parameter = bodyParameter;
+  const keptBodyRequired = bodyRequired?.filter((name) => tool.parameters?.[name] !== undefined);
+  if (keptBodyRequired !== undefined && keptBodyRequired.length > 0) tool.body_required = keptBodyRequired;
   if (responses.returns && Object.keys(responses.returns).length > 0) tool.returns = responses.returns;
   const pagination = declarePagination({ responses: operation['responses'], documentUrl: input.documentUrl, parameters, context });
   if (pagination !== undefined) tool.returns = { ...tool.returns, pagination };

@@ -26,7 +26,7 @@ describe('transformParameterObject', () => {
     }],
     ['reads the schema of a parameter given by content', {
       given: { name: 'filter', in: 'query', content: { 'application/json': { schema: { type: 'object' } } } },
-      want: { name: 'filter', parameter: { type: 'object', in: 'query', json_schema: { type: 'object' } } },
+      want: { name: 'filter', parameter: { type: 'object', in: 'query', json_schema: { type: 'object' }, content_type: 'application/json' } },
     }],
     ['reads Swagger 2.0 style keywords on the parameter itself', {
       given: { name: 'page', in: 'query', type: 'integer', minimum: 1 },
@@ -52,5 +52,17 @@ describe('transformParameterObject', () => {
     const context = createTestContext();
     expect(transformParameterObject({ name: 'file', in: 'formData', type: 'file' }, TEST_DOCUMENT_URL, context, 'POST /upload')).toBeUndefined();
     expect(context.warnings).toEqual([expect.objectContaining({ code: 'parameter.location', where: 'POST /upload' })]);
+  });
+
+  it('carries style, explode, allowReserved and allowEmptyValue, writing only what differs from OpenAPI defaults', () => {
+    const context = createTestContext();
+    const parameter = (given: Record<string, unknown>): unknown => transformParameterObject({ name: 'p', schema: { type: 'array', items: { type: 'string' } }, ...given }, TEST_DOCUMENT_URL, context, 'GET /x')?.parameter;
+    expect(parameter({ in: 'query', style: 'deepObject', explode: true })).toMatchObject({ style: 'deepObject', explode: true });
+    expect(parameter({ in: 'query', style: 'form', explode: false, allowReserved: true, allowEmptyValue: true })).toMatchObject({ explode: false, allow_reserved: true, allow_empty_value: true });
+    expect(parameter({ in: 'query', style: 'form', explode: true })).not.toHaveProperty('style');
+    expect(parameter({ in: 'query', style: 'form', explode: true })).not.toHaveProperty('explode');
+    expect(parameter({ in: 'path', required: true, style: 'matrix' })).toMatchObject({ style: 'matrix' });
+    expect(parameter({ in: 'header', style: 'deepObject' })).not.toHaveProperty('style');
+    expect(context.warnings).toEqual([expect.objectContaining({ code: 'parameter.style', message: expect.stringContaining('header parameters') })]);
   });
 });

@@ -1,5 +1,5 @@
 import { forbiddenHeaderReason } from '../../manifest/forbidden-header-parameter.js';
-import type { Parameter, ParameterLocation } from '../../manifest/manifest-v0.js';
+import type { Parameter, ParameterLocation, ParameterStyle } from '../../manifest/manifest-v0.js';
 import { followSchema, simpleTypeOf, transformSchemaObject, useDefinitions } from './schema-object.js';
 import { isRecord, nonEmptyString, type TransformContext } from './transform-context.js';
 
@@ -17,6 +17,38 @@ const IGNORED_HEADERS = new Set(['accept', 'content-type', 'authorization']);
 const LOCATIONS = new Set<ParameterLocation>(['path', 'query', 'header', 'cookie']);
 // Keywords that the simple form carries by itself; anything else needs the full json_schema.
 const SIMPLE_KEYWORDS = new Set(['type', 'description', 'enum', 'default', 'examples', 'title']);
+// OpenAPI 3.1 §4.8.12.4: the styles each location allows, the first being its default.
+const STYLES: Record<string, ParameterStyle[]> = {
+  path: ['simple', 'label', 'matrix'],
+  query: ['form', 'spaceDelimited', 'pipeDelimited', 'deepObject'],
+  header: ['simple'],
+  cookie: ['form'],
+  body: ['form', 'spaceDelimited', 'pipeDelimited', 'deepObject'],
+};
+
+/** The serialisation fields of a parameter (spec v0.3). */
+export type ParameterSerialisation = Pick<Parameter, 'style' | 'explode' | 'allow_reserved' | 'allow_empty_value' | 'content_type'>;
+
+/**
+ * The `style`/`explode`/`allowReserved`/`allowEmptyValue` of a Parameter or Encoding Object as
+ * manifest fields, each written only when it differs from OpenAPI's default (the client applies the
+ * same defaults), so a plain description adds nothing to the manifest. A style the location does not
+ * allow is reported and left out.
+ */
+export function serialisationOf(declared: Record<string, unknown>, location: ParameterLocation, context: TransformContext, where: string): ParameterSerialisation {
+  const result: ParameterSerialisation = {};
+  const allowed = STYLES[location] ?? [];
+  let style = allowed[0];
+  if (typeof declared['style'] === 'string') {
+    if (allowed.includes(declared['style'] as ParameterStyle)) style = declared['style'] as ParameterStyle;
+    else context.warn({ code: 'parameter.style', where, message: `style "${declared['style']}" is not defined for ${location === 'body' ? 'form body fields' : `${location} parameters`}; OpenAPI's default (${allowed[0] ?? 'none'}) is used` });
+  }
+  if (style !== undefined && style !== allowed[0]) result.style = style;
+  if (typeof declared['explode'] === 'boolean' && declared['explode'] !== (style === 'form')) result.explode = declared['explode'];
+  if (declared['allowReserved'] === true && (location === 'query' || location === 'body')) result.allow_reserved = true;
+  if (declared['allowEmptyValue'] === true && location === 'query') result.allow_empty_value = true;
+  return result;
+}
 
 /**
  * Maps an OpenAPI Parameter Object (path, query, header or cookie) to a manifest parameter: the
@@ -54,6 +86,10 @@ export function transformParameterObject(value: unknown, documentUrl: string, co
     example: parameter['example'],
     deprecated: parameter['deprecated'] === true,
   });
+  Object.assign(built, serialisationOf(parameter, location as ParameterLocation, context, `${where}/${name}`));
+  // A parameter described by `content` travels as that media type's text (JSON, in practice).
+  const contentType = isRecord(parameter['content']) ? Object.keys(parameter['content'])[0] : undefined;
+  if (contentType !== undefined && parameter['schema'] === undefined) built.content_type = contentType.slice(0, 255);
   return { name, parameter: built };
 }
 

@@ -1,6 +1,6 @@
 import { isJsonMediaType as isJsonEssence, mediaTypeOf } from '../../internal/parse-media-type.js';
 import type { Parameter, Tool } from '../../manifest/manifest-v0.js';
-import { parameterFromSchema } from './parameter-object.js';
+import { parameterFromSchema, serialisationOf } from './parameter-object.js';
 import { followSchema } from './schema-object.js';
 import { isRecord, nonEmptyString, type TransformContext } from './transform-context.js';
 
@@ -12,6 +12,8 @@ export interface RequestBodyMapping {
   requestContentType?: NonNullable<Tool['request_content_type']>;
   /** True when the body is required but cannot be expressed, so the tool would be unusable. */
   unusable: boolean;
+  /** Properties the schema requires, when the body itself is optional: required whenever it is sent (`body_required`). */
+  bodyRequired?: string[];
   /** Set when the whole body is one parameter: its name, for the tool's `body_parameter`. */
   bodyParameter?: string;
 }
@@ -33,15 +35,16 @@ export function transformRequestBodyObject(value: unknown, documentUrl: string, 
   const mediaTypes = Object.keys(body['content']);
   const json = mediaTypes.find((type) => isJsonMediaType(type));
   const form = mediaTypes.find((type) => mediaTypeOf(type) === 'application/x-www-form-urlencoded');
-  const chosen = json ?? form;
+  const multipart = mediaTypes.find((type) => mediaTypeOf(type) === 'multipart/form-data');
+  const chosen = json ?? form ?? multipart;
   if (chosen === undefined) {
     const listed = mediaTypes.join(', ') || 'none';
     context.warn({
       code: 'body.media_type',
       where,
       message: required
-        ? `the request body is required but only ${listed} is offered; spec v0.1 bodies are JSON or form-encoded, so the operation was skipped`
-        : `the optional request body (${listed}) cannot be expressed in spec v0.1 and was left out`,
+        ? `the request body is required but only ${listed} is offered; spec v0.3 bodies are JSON, form-encoded or multipart, so the operation was skipped`
+        : `the optional request body (${listed}) cannot be expressed in spec v0.3 and was left out`,
     });
     return { parameters: {}, unusable: required };
   }
@@ -49,6 +52,8 @@ export function transformRequestBodyObject(value: unknown, documentUrl: string, 
   const schema = isRecord(media) ? media['schema'] : undefined;
   const mapping: RequestBodyMapping = { parameters: {}, unusable: false };
   if (chosen === form && chosen !== json) mapping.requestContentType = 'application/x-www-form-urlencoded';
+  if (chosen === multipart && chosen !== json && chosen !== form) mapping.requestContentType = 'multipart/form-data';
+  const encoding = isRecord(media) && isRecord(media['encoding']) ? media['encoding'] : {};
   if (schema === undefined) return mapping;
   const shape = followSchema(schema, located.documentUrl, context);
   const properties = shape.schema['properties'];
@@ -58,12 +63,17 @@ export function transformRequestBodyObject(value: unknown, documentUrl: string, 
   if (isRecord(properties) && names.length > 0 && !composite && !collides) {
     const requiredNames = new Set(Array.isArray(shape.schema['required']) ? shape.schema['required'] : []);
     for (const name of names) {
-      mapping.parameters[name] = parameterFromSchema(properties[name], shape.documentUrl, context, {
-        // A property the schema requires is required only when the body itself is.
+      const parameter = parameterFromSchema(properties[name], shape.documentUrl, context, {
+        // A property the schema requires is required when the body is; an optional body's required
+        // properties go to `body_required`: required whenever any of the body is sent.
         required: required && requiredNames.has(name),
         in: 'body',
       });
+      if (mapping.requestContentType !== undefined) Object.assign(parameter, fieldEncoding(encoding[name], properties[name], shape.documentUrl, mapping.requestContentType, context, `${where}/${name}`));
+      mapping.parameters[name] = parameter;
     }
+    const bodyRequired = names.filter((name) => requiredNames.has(name));
+    if (!required && bodyRequired.length > 0) mapping.bodyRequired = bodyRequired;
     return mapping;
   }
   if (collides) {
@@ -80,6 +90,32 @@ export function transformRequestBodyObject(value: unknown, documentUrl: string, 
   mapping.parameters[name] = parameter;
   mapping.bodyParameter = name;
   return mapping;
+}
+
+/**
+ * How one field of a form or multipart body travels, from its Encoding Object (OpenAPI 3.1
+ * §4.8.15): `style`/`explode`/`allowReserved` for a form, and `contentType` (explicit, or a file
+ * part's: `format: binary`, `contentMediaType`, `contentEncoding`) for a multipart part or a form
+ * field sent as JSON text.
+ */
+function fieldEncoding(value: unknown, property: unknown, documentUrl: string, contentType: NonNullable<Tool['request_content_type']>, context: TransformContext, where: string): Partial<Parameter> {
+  const declared = isRecord(value) ? value : {};
+  const fields: Partial<Parameter> = contentType === 'application/x-www-form-urlencoded' ? serialisationOf(declared, 'body', context, where) : {};
+  delete fields.allow_empty_value;
+  const explicit = nonEmptyString(declared['contentType'])?.split(',')[0]?.trim();
+  const schema = followSchema(property, documentUrl, context).schema;
+  const isFile = schema['format'] === 'binary' || schema['format'] === 'byte' || typeof schema['contentEncoding'] === 'string' || typeof schema['contentMediaType'] === 'string';
+  if (contentType === 'multipart/form-data' && (isFile || (explicit !== undefined && !explicit.startsWith('text/')))) {
+    fields.content_type = (explicit ?? nonEmptyString(schema['contentMediaType']) ?? 'application/octet-stream').slice(0, 255);
+    // The model passes the bytes as base64 text; the client decodes them into the part.
+    if (!fields.content_type.startsWith('text/') && !isJsonEssence(mediaTypeOf(fields.content_type))) {
+      fields.json_schema = { type: 'string', contentEncoding: 'base64', contentMediaType: fields.content_type, description: 'The file, base64-encoded.' };
+      fields.type = 'string';
+    }
+  } else if (contentType === 'application/x-www-form-urlencoded' && fields.style === undefined && explicit !== undefined && isJsonEssence(mediaTypeOf(explicit)) && declared['style'] === undefined) {
+    fields.content_type = explicit.slice(0, 255);
+  }
+  return fields;
 }
 
 /** `application/json` or any `+json` media type. @internal */

@@ -59,4 +59,17 @@ describe('transformResponsesObject', () => {
     expect(mapping.returns?.item_schema).toEqual({ id: 'integer', name: 'string', tags: 'array' });
     expect(mapping.schemaOmitted).toBe(true);
   });
+
+  it('keeps a vendor +json media type for Accept, and plain JSON when it is offered too', () => {
+    const vendor = transformResponsesObject({ '200': { description: 'OK', content: { 'application/vnd.github.luke-cage-preview+json': { schema: { type: 'object' } } } } }, TEST_DOCUMENT_URL, createTestContext(), { maxSchemaNodes: 100 });
+    expect(vendor.returns?.content_type).toBe('application/vnd.github.luke-cage-preview+json');
+    const both = transformResponsesObject({ '200': { description: 'OK', content: { 'application/scim+json': { schema: { type: 'object' } }, 'application/json': { schema: { type: 'object' } } } } }, TEST_DOCUMENT_URL, createTestContext(), { maxSchemaNodes: 100 });
+    expect(both.returns?.content_type).toBeUndefined();
+  });
+
+  it('declares 3xx answers (a download redirect) as redirect_statuses, leaving 304 out', () => {
+    const mapping = transformResponsesObject({ '302': { description: 'Found' }, '304': { description: 'Not modified' }, '404': { description: 'Missing' } }, TEST_DOCUMENT_URL, createTestContext(), { maxSchemaNodes: 100 });
+    expect(mapping.returns).toEqual({ redirect_statuses: [302] });
+    expect(Object.keys(mapping.errors)).toEqual(['not_found']);
+  });
 });

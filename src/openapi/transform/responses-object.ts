@@ -1,4 +1,5 @@
 import type { ErrorContract, JsonSchema, Returns } from '../../manifest/manifest-v0.js';
+import { mediaTypeOf } from '../../internal/parse-media-type.js';
 import { isJsonMediaType } from './request-body-object.js';
 import { declaredTypeOf, followSchema, simpleTypeOf, transformSchemaObject, useDefinitions } from './schema-object.js';
 import { clampText } from './text.js';
@@ -73,6 +74,7 @@ export function transformResponsesObject(value: unknown, documentUrl: string, co
   const located = context.resolver.follow(value, documentUrl);
   const mapping: ResponsesMapping = { errors: {}, accepted: false, schemaOmitted: false };
   if (!isRecord(located.value)) return mapping;
+  const redirects: number[] = [];
   const statuses = Object.keys(located.value)
     .map((key) => ({ key, status: Number(key.replace(/XX$/i, '00')) }))
     .filter((entry) => Number.isInteger(entry.status))
@@ -83,10 +85,14 @@ export function transformResponsesObject(value: unknown, documentUrl: string, co
     if (status >= 200 && status < 300) {
       if (status === 202) mapping.accepted = true;
       if (mapping.returns === undefined) mapping.returns = successReturns(response.value, response.documentUrl, context, options, mapping, status);
+    } else if (status >= 300 && status < 400 && status !== 304 && !/XX$/i.test(key)) {
+      // A declared redirect (a download's 302) is an answer, carried with its Location (spec v0.3).
+      redirects.push(status);
     } else if (status >= 400 && status <= 599 && !/XX$/i.test(key)) {
       mapping.errors[errorCodeForStatus(status)] = errorContract(status, response.value);
     }
   }
+  if (redirects.length > 0) (mapping.returns ??= {}).redirect_statuses = redirects.slice(0, 10);
   return mapping;
 }
 
@@ -100,8 +106,11 @@ function successReturns(response: Record<string, unknown>, documentUrl: string, 
     return returns;
   }
   const mediaTypes = Object.keys(content);
-  const chosen = mediaTypes.find((type) => isJsonMediaType(type)) ?? mediaTypes[0]!;
-  if (!isJsonMediaType(chosen)) returns.content_type = chosen.slice(0, 255);
+  // Plain JSON first; else a vendor `+json` type (GitHub's previews, SCIM), which goes to `Accept`
+  // as it is: an API that offers only `application/vnd.github…+json` answers 406 to plain JSON.
+  const chosen = mediaTypes.find((type) => mediaTypeOf(type) === 'application/json') ?? mediaTypes.find((type) => isJsonMediaType(type)) ?? mediaTypes[0]!;
+  const essence = mediaTypeOf(chosen);
+  if (essence !== 'application/json' && essence !== '*/*') returns.content_type = chosen.slice(0, 255);
   const media = content[chosen];
   const schema = isRecord(media) ? media['schema'] : undefined;
   if (schema === undefined) return returns;

@@ -33,6 +33,8 @@ export interface ExchangeInput {
   request: ToolRequest;
   /** The tool's declared errors. */
   errors: Record<string, ErrorContract> | undefined;
+  /** Redirects the tool declares as answers (`returns.redirect_statuses`): returned with their `Location`, never followed. */
+  redirectStatuses?: readonly number[] | undefined;
   /** Repeating the request is safe (idempotent method or declaration, and the caller allows retries). */
   retrySafe: boolean;
   /** Why it is not, for the error message. */
@@ -165,7 +167,7 @@ export async function sendWithRetries(input: ExchangeInput): Promise<ExchangeOut
     try {
       response = await input.fetch.fetchBuffered(
         url,
-        { method, headers, ...(request.body === undefined ? {} : { body: request.body }), ...(signal === undefined ? {} : { signal }), deadline: callDeadline(input, deadline) },
+        { method, headers, ...(request.body === undefined ? {} : { body: request.body }), ...(signal === undefined ? {} : { signal }), ...(input.redirectStatuses !== undefined && input.redirectStatuses.length > 0 ? { redirect: 'manual' as const } : {}), deadline: callDeadline(input, deadline) },
         { maxSizeInBytes: input.maxResponseSizeInBytes, option: 'response.maxSizeInBytes' },
       );
       body = decodeResponseBody(response.body, response.headers.get('content-type'), input.maxResponseSizeInBytes);
@@ -190,7 +192,7 @@ export async function sendWithRetries(input: ExchangeInput): Promise<ExchangeOut
     // Both set: the try block completed.
     const finalResponse = response!;
     const status = finalResponse.status;
-    if (status >= 200 && status < 300) {
+    if ((status >= 200 && status < 300) || input.redirectStatuses?.includes(status) === true) {
       audit(status, 'ok');
       return { ok: true, status, headers: finalResponse.headers, body, attempts };
     }
