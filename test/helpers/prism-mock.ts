@@ -4,8 +4,8 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createRequire } from 'node:module';
-import { createServer } from 'node:net';
 import { dirname, join } from 'node:path';
+import { freePort } from './start-redis-server.js';
 
 /** A running Prism. */
 export interface PrismMock {
@@ -25,19 +25,6 @@ export interface StartPrismMockOptions {
 
 const PRISM_ENTRY = join(dirname(createRequire(import.meta.url).resolve('@stoplight/prism-cli/package.json')), 'dist/index.js');
 
-/** A free loopback port: Prism takes no port 0, so one is found first. */
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const address = probe.address();
-      const port = typeof address === 'object' && address !== null ? address.port : 0;
-      probe.close(() => resolve(port));
-    });
-  });
-}
-
 function stop(child: ChildProcess): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
   return new Promise((resolve) => {
@@ -52,6 +39,7 @@ function stop(child: ChildProcess): Promise<void> {
 
 /** Starts Prism on `descriptionPath`; resolves once it listens, rejects with its output otherwise. */
 export async function startPrismMock(options: StartPrismMockOptions): Promise<PrismMock> {
+  // Prism takes no port 0: a free one is found first.
   const port = await freePort();
   const child = spawn(process.execPath, [PRISM_ENTRY, 'mock', '--host', '127.0.0.1', '--port', String(port), options.descriptionPath], { stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
