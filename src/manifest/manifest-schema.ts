@@ -275,6 +275,10 @@ export const manifestSchema = {
           "type": "string",
           "maxLength": 256
         },
+        "cursor_item_field": {
+          "type": "string",
+          "maxLength": 256
+        },
         "items_field": {
           "type": "string",
           "maxLength": 256

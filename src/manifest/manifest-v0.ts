@@ -153,14 +153,22 @@ export type PaginationStyle = 'cursor' | 'page' | 'offset' | 'link';
 
 /** `returns.pagination`: how to walk a multi-page result without guessing. */
 export interface Pagination {
-  /** The scheme. `link` follows `Link: <…>; rel="next"`. */
+  /** The scheme. `link` follows `Link: <…>; rel="next"`, or the URL in `next_field` when given. */
   style: PaginationStyle;
   /** Request parameter carrying the cursor, page number or offset (not used by `link`). */
   parameter?: string;
   /** Request parameter carrying the page size. */
   limit_parameter?: string;
-  /** Dotted path of the next cursor in the response body (`cursor` style), e.g. `meta.next_cursor`. */
+  /**
+  Dotted path of the next cursor in the response body (`cursor` style), e.g. `meta.next_cursor`; with
+  `link`, of the next page's URL (Twilio's `next_page_uri`), resolved against the response's URL.
+  */
   next_field?: string;
+  /**
+  `cursor` style whose cursor is a member of the page's last item (Stripe: `starting_after` takes the
+  last item's `id`): that member's dotted path inside the item. Used instead of `next_field`.
+  */
+  cursor_item_field?: string;
   /** Dotted path of the array of items in the response body. Empty or absent: the body itself is the array. */
   items_field?: string;
   /** Dotted path of a boolean that says whether more pages exist. */

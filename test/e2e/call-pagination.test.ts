@@ -144,9 +144,10 @@ describe('pagination', () => {
     expect(pages.at(-1)?.page).toEqual({ next: null, complete: true });
   });
 
-  it('treats a result without pagination as a single page', async () => {
+  it('returns a result without pagination as it came, never as an empty list', async () => {
     const result = await client.call('single', {}, { allPages: true });
-    expect(result).toMatchObject({ ok: true, items: [] });
+    expect(result).toMatchObject({ ok: true, data: { id: 'only' } });
+    expect(result.items).toBeUndefined();
     expect(result.page).toBeUndefined();
   });
 

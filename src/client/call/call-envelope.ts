@@ -1,7 +1,13 @@
 import type { ArgumentProblem } from './invalid-arguments-error.js';
 
-/** Why a multi-page walk stopped before the last page. */
-export type PageStopReason = 'item_limit' | 'request_limit' | 'repeated_cursor' | 'cross_origin_next' | 'error';
+/**
+ * Why a multi-page walk stopped before the last page: `item_limit` (`maxItems`), `request_limit`
+ * (`pagination.maxPages`), `time_limit` (`pagination.maxTimeInMs`), `repeated_cursor` (a cursor or
+ * URL already requested), `repeated_page` (a page identical to an earlier one), `cross_origin_next`
+ * (a next link to another origin), `unrecognized_pagination` (the page says more exist but neither
+ * a declaration nor detection shows how to reach them: its data is returned as it came), `error`.
+ */
+export type PageStopReason = 'item_limit' | 'request_limit' | 'time_limit' | 'repeated_cursor' | 'repeated_page' | 'cross_origin_next' | 'unrecognized_pagination' | 'error';
 
 /** Where a paginated result stands. */
 export interface PageState {

@@ -36,6 +36,7 @@ export interface CallRuntime {
   maxResponseSizeInBytes: number;
   maxTextLength: number;
   maxPages: number;
+  maxWalkTimeInMs: number;
   defaultMaxItems: number;
   callerPolicy: CallerPolicy | undefined;
   approve: ApproveFunction | undefined;
@@ -63,6 +64,7 @@ export function resolveCallRuntime(options: ClientCallOptions, dependencies: Too
     maxResponseSizeInBytes: checkIntegerOption('response.maxSizeInBytes', options.response?.maxSizeInBytes ?? 1_048_576, { minimum: 1 }),
     maxTextLength: checkIntegerOption('response.maxTextLength', options.response?.maxTextLength ?? 20_000, { minimum: 1 }),
     maxPages: checkIntegerOption('pagination.maxPages', options.pagination?.maxPages ?? 20, { minimum: 1 }),
+    maxWalkTimeInMs: checkIntegerOption('pagination.maxTimeInMs', options.pagination?.maxTimeInMs ?? 120_000, { minimum: 1 }),
     defaultMaxItems: checkIntegerOption('pagination.maxItems', options.pagination?.maxItems ?? 1_000, { minimum: 1 }),
     callerPolicy: options.policy,
     approve: options.approve,

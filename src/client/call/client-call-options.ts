@@ -93,6 +93,13 @@ export interface PaginationOptions {
   */
   maxPages?: number;
   /**
+  Longest time one `allPages` call or `paginate()` walk keeps asking for further pages; a walk past
+  it stops with `page.stopReason` `time_limit` (each request also has its own timeout).
+
+  @default 120_000
+  */
+  maxTimeInMs?: number;
+  /**
   Most items collected by `allPages` (the tool's `returns.max_items` and the call's `maxItems` may lower it).
 
   @default 1_000

@@ -3,7 +3,7 @@ import type { CallRuntime } from './call-runtime.js';
 import type { CallOptions } from './client-call-options.js';
 import { exchangeModelText } from './envelope-from-error.js';
 import type { PreparedCall } from './prepare-call.js';
-import { walkPages, type WalkedPage } from './walk-pages.js';
+import { publicPage, walkPages, type WalkedPage } from './walk-pages.js';
 
 function itemKey(item: unknown, idField: string | undefined): string | undefined {
   if (item === null || typeof item !== 'object') return undefined;
@@ -14,7 +14,9 @@ function itemKey(item: unknown, idField: string | undefined): string | undefined
 
 /**
  * `allPages`: walks every page and returns the items together, de-duplicated by id, bounded by
- * `maxItems`. When items are left out, `page.next` resumes at the page that still had some. @internal
+ * `maxItems`. When items are left out, `page.next` resumes at the page that still had some. A first
+ * page without items where the plan expects them (or with no plan, and not an array) comes back as
+ * it is, `data` its body: never an empty list passed off as the whole result. @internal
  */
 export async function collectPages(runtime: CallRuntime, prepared: PreparedCall, callOptions: CallOptions): Promise<CallEnvelope> {
   const returns = prepared.shape.returns;
@@ -27,10 +29,12 @@ export async function collectPages(runtime: CallRuntime, prepared: PreparedCall,
   let last: WalkedPage | undefined;
   let page: PageState | undefined;
   for await (const current of walkPages(runtime, prepared, callOptions, true)) {
+    if (last === undefined && current.ok && current.items === undefined) return publicPage({ ...current, meta: { ...current.meta, durationInMs: runtime.dependencies.now() - prepared.startedInMs } });
     last = current;
     attempts += current.meta.attempts;
     page = current.page;
-    const pageItems = current.items ?? [];
+    // A repeated page's items were all received already (the walk stops on it).
+    const pageItems = current.stop === 'repeated_page' ? [] : (current.items ?? []);
     let taken = 0;
     for (const item of pageItems) {
       if (items.length >= maxItems) break;

@@ -8,7 +8,7 @@ import { envelopeFromError } from './envelope-from-error.js';
 import { prepareCall, type CallKind, type PreparedCall } from './prepare-call.js';
 import { renderPrompt } from './render-prompt.js';
 import { followUpEnvelope, sendFollowUp, type FollowUpRequest } from './send-follow-up.js';
-import { walkPages, type WalkedPage } from './walk-pages.js';
+import { publicPage, walkPages, type WalkedPage } from './walk-pages.js';
 
 export type { ToolCallerDependencies } from './call-runtime.js';
 export type { FollowUpRequest } from './send-follow-up.js';
@@ -27,12 +27,6 @@ export interface ToolCaller {
   sendFollowUp(toolId: string, request: FollowUpRequest): Promise<Response>;
   /** See {@link followUpEnvelope}. @internal */
   followUpEnvelope(toolId: string, request: FollowUpRequest): Promise<CallEnvelope>;
-}
-
-/** Strips what only the walk knows from a page. */
-function publicPage(page: WalkedPage): CallEnvelope {
-  const { stop: _stop, requestedWith: _requestedWith, ...rest } = page;
-  return rest;
 }
 
 /**

@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { AicapError } from '../../errors/aicap-error.js';
 import { redactUrl } from '../redact-url.js';
 import { toCallEnvelope, type CallEnvelope, type PageState, type PageStopReason } from './call-envelope.js';
@@ -7,7 +7,7 @@ import type { CallOptions } from './client-call-options.js';
 import { envelopeFromError, exchangeModelText } from './envelope-from-error.js';
 import type { ToolRequest } from './build-tool-request.js';
 import { approveAndCount, buildCallRequest, type PreparedCall } from './prepare-call.js';
-import { readPage, resolvePagination, type PaginationPlan } from './resolve-pagination.js';
+import { announcesMore, readPage, resolvePagination, type PageReading, type PaginationPlan } from './resolve-pagination.js';
 import { sendCallRequest } from './send-call-request.js';
 
 /** A page as the walk yields it, with what only the walk knows. @internal */
@@ -17,6 +17,12 @@ export type WalkedPage = CallEnvelope & {
   /** The cursor, page number, offset or URL this page was requested with (absent for the first page). */
   requestedWith?: string | number;
 };
+
+/** Strips what only the walk knows from a page. @internal */
+export function publicPage(page: WalkedPage): CallEnvelope {
+  const { stop: _stop, requestedWith: _requestedWith, ...rest } = page;
+  return rest;
+}
 
 /** Where the walk starts: the arguments, or a next link of an earlier page (same origin only). */
 function startingPoint(prepared: PreparedCall, plan: PaginationPlan | undefined, resume: string | number | undefined): { args: Readonly<Record<string, unknown>>; linkUrl: URL | undefined } {
@@ -44,7 +50,12 @@ function startingPoint(prepared: PreparedCall, plan: PaginationPlan | undefined,
  * Walks the pages of a prepared call. Yields one envelope per page; a page that fails ends the
  * walk with `page.next` pointing at the page that failed, so it can be resumed. A next link to
  * another origin ends the walk with `stopReason: 'cross_origin_next'` and `page.next: null`: it is
- * never followed nor handed out for `resumeFrom`. Each page after the first of a consequential
+ * never followed nor handed out for `resumeFrom`. A page whose body repeats an earlier page's ends
+ * the walk with `repeated_page` (a server ignoring the page parameter would otherwise be asked
+ * `maxPages` times for the same items); a walk also ends after `pagination.maxTimeInMs`. A page
+ * that says more exist without saying how to reach them (no plan applies, or a has-more flag
+ * without a next cursor) ends it with `unrecognized_pagination`, its data as it came. Each page
+ * after the first of a consequential
  * tool (not GET or HEAD) is a new action: approved and counted against the budget like a call.
  * @internal
  */
@@ -54,6 +65,8 @@ export async function* walkPages(runtime: CallRuntime, prepared: PreparedCall, c
   const resume = callOptions.resumeFrom;
   let { args, linkUrl } = startingPoint(prepared, plan, resume);
   const seen = new Set<string>();
+  const seenBodies = new Set<string>();
+  const walkStarted = now();
   // Only a next link needs it: a call that does not page parses no more URLs than it sends.
   const baseOrigin = (): string => new URL(prepared.manifest.service.base_url).origin;
   const firstPage = Number((prepared.shape.parameters?.[plan?.parameter ?? 'page']?.default as number | undefined) ?? 1);
@@ -99,8 +112,12 @@ export async function* walkPages(runtime: CallRuntime, prepared: PreparedCall, c
       }
     } else if (plan !== undefined && reading !== undefined) {
       const next = reading.next;
-      page = { next: next ?? null, complete: next === undefined };
-      if (next !== undefined && plan.style === 'link' && new URL(String(next)).origin !== baseOrigin()) {
+      page = { next: next ?? null, complete: next === undefined && !reading.moreAnnounced };
+      const bodyKey = createHash('sha256').update(outcome.body?.text ?? '').digest('base64');
+      if (next === undefined && reading.moreAnnounced) {
+        stop = 'unrecognized_pagination';
+        page = { next: null, complete: false, stopReason: stop };
+      } else if (next !== undefined && plan.style === 'link' && new URL(String(next)).origin !== baseOrigin()) {
         // Another origin would receive this service's credentials and could be anyone.
         stop = 'cross_origin_next';
         page = { next: null, complete: false, stopReason: stop };
@@ -108,11 +125,17 @@ export async function* walkPages(runtime: CallRuntime, prepared: PreparedCall, c
         const key = String(next);
         if (plan.style === 'link') nextLink = new URL(String(next));
         else if (plan.parameter !== undefined) nextArgs = { ...args, [plan.parameter]: next };
-        if (seen.has(key) || key === String(current)) stop = 'repeated_cursor';
+        stop = repeatedStop(seen, key, current, seenBodies, pageNumber > 1 ? bodyKey : undefined, reading);
         seen.add(key);
+        seenBodies.add(bodyKey);
         if (stop === undefined && pageNumber >= runtime.maxPages) stop = 'request_limit';
-        if (stop !== undefined) page = { next: stop === 'repeated_cursor' ? null : next, complete: false, stopReason: stop };
+        if (stop === undefined && now() - walkStarted >= runtime.maxWalkTimeInMs) stop = 'time_limit';
+        if (stop !== undefined) page = { next: stop === 'repeated_cursor' || stop === 'repeated_page' ? null : next, complete: false, stopReason: stop };
       }
+    } else if (outcome.ok && plan === undefined && followPages && announcesMore(data)) {
+      // More pages exist but nothing says how to reach them: this page's data, said to be partial.
+      stop = 'unrecognized_pagination';
+      page = { next: null, complete: false, stopReason: stop };
     }
     const items = reading?.items ?? (Array.isArray(data) ? data : undefined);
     const location = outcome.headers?.get('location');
@@ -136,6 +159,17 @@ export async function* walkPages(runtime: CallRuntime, prepared: PreparedCall, c
     else if (nextArgs !== undefined) args = nextArgs;
     else return;
   }
+}
+
+/**
+ * Whether the walk must stop before the next page: its cursor or URL was already requested, or
+ * this page (after the first) repeats an earlier page's body byte for byte.
+ */
+function repeatedStop(seen: ReadonlySet<string>, key: string, current: string | number | undefined, seenBodies: ReadonlySet<string>, bodyKey: string | undefined, reading: PageReading): PageStopReason | undefined {
+  if (seen.has(key) || key === String(current)) return 'repeated_cursor';
+  // An empty page repeats trivially and ends the walk by itself.
+  if (bodyKey !== undefined && seenBodies.has(bodyKey) && (reading.items?.length ?? 0) > 0) return 'repeated_page';
+  return undefined;
 }
 
 /** Approves and counts one more page of a consequential walk; the refusal as a resumable page. */

@@ -1,6 +1,7 @@
 import type { ErrorContract, EventSchema, HttpMethod, Intent, Parameter, Tool } from '../../manifest/manifest-v0.js';
 import { transformParameterObject } from './parameter-object.js';
 import { transformRequestBodyObject } from './request-body-object.js';
+import { declarePagination } from './declare-pagination.js';
 import { transformResponsesObject } from './responses-object.js';
 import { followSchema } from './schema-object.js';
 import { clampText } from './text.js';
@@ -121,6 +122,8 @@ export function transformOperationObject(input: OperationInput, context: Transfo
   const keptBodyRequired = bodyRequired?.filter((name) => tool.parameters?.[name] !== undefined);
   if (keptBodyRequired !== undefined && keptBodyRequired.length > 0) tool.body_required = keptBodyRequired;
   if (responses.returns && Object.keys(responses.returns).length > 0) tool.returns = responses.returns;
+  const pagination = declarePagination({ responses: operation['responses'], documentUrl: input.documentUrl, parameters, context });
+  if (pagination !== undefined) tool.returns = { ...tool.returns, pagination };
   const errors = mergeErrors(responses.errors, readErrorsExtension(operation['x-ai-errors'], context, where), context, where);
   if (Object.keys(errors).length > 0) tool.errors = errors;
   if (intent.exampleTrigger) tool.example_trigger = intent.exampleTrigger;
