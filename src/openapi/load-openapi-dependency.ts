@@ -1,4 +1,5 @@
 import { createRequire } from 'node:module';
+import type * as Yaml from 'yaml';
 import { AicapError } from '../errors/aicap-error.js';
 
 /**
@@ -42,15 +43,15 @@ export function checkOpenApiDependency(name: string, purpose: string): void {
   }
 }
 
-let yaml: typeof import('yaml') | undefined;
+let yaml: typeof Yaml | undefined;
 
 /**
  * The `yaml` package, loaded on the first YAML text (JSON needs none). Synchronous, because
  * `parseManifestOverlay` is; `yaml` ships a CommonJS build for `require`. @internal
  */
-export function loadYaml(): typeof import('yaml') {
+export function loadYaml(): typeof Yaml {
   try {
-    yaml ??= require('yaml') as typeof import('yaml');
+    yaml ??= require('yaml') as typeof Yaml;
     return yaml;
   } catch (error) {
     if (isModuleNotFound(error)) throw dependencyMissing('yaml', 'read YAML', error);

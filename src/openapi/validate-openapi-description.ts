@@ -26,7 +26,8 @@ export async function validateOpenApiDescription(loaded: LoadedOpenApiDescriptio
   const shown = problems.map((problem) => summarizeProblem(problem));
   if (strict) {
     const more = shown.length > 5 ? ` (and ${shown.length - 5} more)` : '';
-    throw new OpenApiInvalidError(`is not a valid OpenAPI description: ${shown.slice(0, 5).join('; ')}${more}. Fix the description, or pass \`strict: false\` (CLI --lenient) to generate anyway`, { location, problems: shown });
+    const listed = `${shown.slice(0, 5).join('; ')}${more}`.replace(/\.$/, '');
+    throw new OpenApiInvalidError(`is not a valid OpenAPI description: ${listed}. Fix the description, or pass \`strict: false\` (CLI --lenient) to generate anyway`, { location, problems: shown, option: 'strict' });
   }
   for (const problem of shown) warnings.push({ code: 'openapi.invalid', where: location, message: problem });
 }
