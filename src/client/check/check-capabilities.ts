@@ -103,7 +103,7 @@ export async function checkCapabilities(originOrUrl: string, options: CheckCapab
     add('manifest.valid', 'fail', `invalid: ${errors.slice(0, 5).map((issue) => `${issue.pointer || '/'} ${issue.code}`).join(', ')}${errors.length > 5 ? ` and ${errors.length - 5} more` : ''}; run \`aicap validate ${url}\``);
     return { url, ok: false, checks };
   }
-  add('manifest.valid', warnings.length > 0 ? 'warn' : 'pass', warnings.length > 0 ? `valid, with ${warnings.length} warning(s): ${warnings.slice(0, 3).map((issue) => `${issue.pointer} ${issue.code}`).join(', ')}` : 'valid against spec v0.1');
+  add('manifest.valid', warnings.length > 0 ? 'warn' : 'pass', warnings.length > 0 ? `valid, with ${warnings.length} warning(s): ${warnings.slice(0, 3).map((issue) => `${issue.pointer} ${issue.code}`).join(', ')}` : `valid against spec v${result.manifest.schema_version}`);
   const manifest = result.manifest;
 
   const secrets = findSecretValues(manifest);
