@@ -3,7 +3,7 @@
  * workspace, and a fresh consumer project to unpack or install it into.
  */
 import { execFile } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 
@@ -62,4 +62,20 @@ export function createConsumerProject(parent: string, name: string): string {
   mkdirSync(project, { recursive: true });
   writeFileSync(join(project, 'package.json'), '{ "name": "consumer", "version": "1.0.0", "private": true, "type": "module" }\n');
   return project;
+}
+
+/**
+ * Unpacks the tarball into `project/node_modules/aicap` the way npm lays it out, and links every
+ * package of this checkout's node_modules beside it except those `leaveOut` names (npm's offline mode
+ * cannot resolve a fresh project without the registry's metadata). Throws when tar fails.
+ */
+export async function unpackIntoProject(packed: PackedPackage, project: string, leaveOut: readonly string[] = []): Promise<void> {
+  const installed = join(project, 'node_modules', 'aicap');
+  mkdirSync(installed, { recursive: true });
+  const untar = await runProcess('tar', ['xzf', packed.tarball, '-C', installed, '--strip-components=1'], packed.workspace);
+  if (untar.code !== 0) throw new Error(`tar failed (${untar.code}): ${untar.stderr}`);
+  for (const name of readdirSync(join(REPOSITORY_ROOT, 'node_modules'))) {
+    if (name === '.bin' || name === 'aicap' || name.startsWith('.') || leaveOut.includes(name)) continue;
+    symlinkSync(join(REPOSITORY_ROOT, 'node_modules', name), join(project, 'node_modules', name));
+  }
 }

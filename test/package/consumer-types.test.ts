@@ -8,10 +8,10 @@
  * (e.g. an SDK's CommonJS build under `node16`) are theirs, not aicap's: the test fails on any
  * diagnostic in aicap's files or the consumer's.
  */
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { codeSpecifiers, createConsumerProject, packPackage, REPOSITORY_ROOT, runProcess } from '../helpers/packed-package.js';
+import { codeSpecifiers, createConsumerProject, packPackage, REPOSITORY_ROOT, runProcess, unpackIntoProject } from '../helpers/packed-package.js';
 
 const built = existsSync(join(REPOSITORY_ROOT, 'dist', 'index.d.ts'));
 const RESOLUTIONS = [
@@ -33,14 +33,7 @@ describe.skipIf(!built)('the published types, with skipLibCheck false', () => {
     const packed = await packPackage('aicap-types-');
     workspace = packed.workspace;
     project = createConsumerProject(workspace, 'project');
-    const installed = join(project, 'node_modules', 'aicap');
-    mkdirSync(installed, { recursive: true });
-    const untar = await runProcess('tar', ['xzf', packed.tarball, '-C', installed, '--strip-components=1'], workspace);
-    expect(untar.code, untar.stderr).toBe(0);
-    for (const name of readdirSync(join(REPOSITORY_ROOT, 'node_modules'))) {
-      if (name === '.bin' || name === 'aicap' || name.startsWith('.')) continue;
-      symlinkSync(join(REPOSITORY_ROOT, 'node_modules', name), join(project, 'node_modules', name));
-    }
+    await unpackIntoProject(packed, project);
     const imports = codeSpecifiers().map((specifier, index) => `import * as entry${index} from '${specifier}';\nexport type Entry${index} = keyof typeof entry${index};`);
     writeFileSync(join(project, 'consumer.ts'), `${imports.join('\n')}\n`);
     for (const { moduleResolution, module } of RESOLUTIONS) {
