@@ -99,7 +99,8 @@ function renderAll() {
   };
   for (const [index, name] of TABS.entries()) {
     const section = el('section', { id: `view-${index}`, hidden: index !== 0, 'aria-label': name });
-    section.append(...[sections[name]()].flat());
+    // A view leaves out what does not apply as null; appended, it would show as the text "null".
+    section.append(...[sections[name]()].flat().filter((node) => node !== null));
     views.append(section);
     nav.append(el('button', { type: 'button', role: 'tab', 'aria-selected': index === 0 ? 'true' : 'false', 'data-tab': name, onclick: () => showTab(index) }, name));
   }

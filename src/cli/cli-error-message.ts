@@ -1,4 +1,5 @@
 import { AicapError } from '../errors/aicap-error.js';
+import { optionAsFlag } from './cli-option-flags.js';
 import { terminalSafeText } from './terminal-safe-text.js';
 
 /**
@@ -45,15 +46,15 @@ const CONNECTION_FAILURES: Record<string, (host: string) => string> = {
  */
 export function cliErrorMessage(error: unknown): string {
   const message = error instanceof Error ? error.message : String(error);
-  let text = applyFlagAdvice(message);
+  let text = applyFlagAdvice(optionAsFlag(message, AicapError.isInstance(error) ? error.option : undefined));
   if (AicapError.isInstance(error) && error.code === 'NETWORK_ERROR') text = describeConnectionFailure(error, text);
   if (AicapError.isInstance(error) && error.code === 'ORIGIN_MISMATCH') text += loopbackNameHint(text);
   return terminalSafeText(text);
 }
 
 /** The same translation for advice texts that are not errors (an envelope's `userMessage`). */
-export function cliAdvice(text: string): string {
-  return terminalSafeText(applyFlagAdvice(text));
+export function cliAdvice(text: string, option?: string): string {
+  return terminalSafeText(applyFlagAdvice(optionAsFlag(text, option)));
 }
 
 function applyFlagAdvice(text: string): string {

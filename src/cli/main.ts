@@ -10,13 +10,14 @@ import { commands } from './commands/index.js';
 import { createProcessIo } from './cli-io.js';
 import { closestName } from './parse-command-line.js';
 import { terminalSafeText } from './terminal-safe-text.js';
+import { wrapUsage } from './wrap-usage.js';
 
 const io = createProcessIo();
 const [name, ...rest] = process.argv.slice(2);
 
 async function main(): Promise<number> {
   if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
-    io.stdout(usage());
+    io.stdout(wrapUsage(usage()));
     return name === undefined ? 2 : 0;
   }
   if (name === '--version' || name === '-v') {

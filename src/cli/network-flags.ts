@@ -28,7 +28,8 @@ export function manifestReadingUsage(column: number, options: { allowOrigin?: bo
     ['--max-size <bytes>', `largest manifest accepted, default ${defaultManifestMaxSizeInBytes}`],
     ...(options.allowOrigin === true ? [['--allow-origin <origin>', 'trust a manifest whose base_url is on this origin (repeatable)']] : []),
   ];
-  return lines.map(([flag, text]) => `  ${flag!.padEnd(column)}${text!}\n`).join('');
+  // A flag as wide as the column gets its text on the next line, never glued to it.
+  return lines.map(([flag, text]) => (flag!.length < column ? `  ${flag!.padEnd(column)}${text!}\n` : `  ${flag!}\n${' '.repeat(column + 2)}${text!}\n`)).join('');
 }
 
 /** What `--timeout` and `--max-size` say, checked. */

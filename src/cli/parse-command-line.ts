@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util';
 import type { CliIo } from './cli-io.js';
 import { terminalSafeText } from './terminal-safe-text.js';
+import { wrapUsage } from './wrap-usage.js';
 
 /** The options of one command, in `node:util` `parseArgs` form (`-h`/`--help` is added). */
 export type CommandOptions = Record<string, { type: 'string' | 'boolean'; short?: string; default?: string | boolean; multiple?: boolean }>;
@@ -48,7 +49,7 @@ export function parseCommandLine<Options extends CommandOptions>(
     return 2;
   }
   if ((parsed.values as Record<string, unknown>)['help'] === true) {
-    io.stdout(spec.usage);
+    io.stdout(wrapUsage(spec.usage));
     return 0;
   }
   const count = parsed.positionals.length;

@@ -54,6 +54,8 @@ export type AicapErrorCode =
 export interface AicapErrorOptions {
   /** The underlying error. */
   cause?: unknown;
+  /** The option the error concerns, as the caller wrote it (`agentId`, `network.timeouts.headersInMs`). */
+  option?: string;
 }
 
 /** Base class of every error thrown by aicap. */
@@ -61,10 +63,16 @@ export class AicapError extends Error {
   override name: string = 'AicapError';
   /** Machine-readable code. */
   readonly code: AicapErrorCode;
+  /**
+  The option the error concerns, as a program writes it (`agentId`, `strict`), when there is one: so
+  that a front end (the CLI) names its own flag instead of the library's option.
+  */
+  readonly option?: string;
 
   constructor(code: AicapErrorCode, message: string, options: AicapErrorOptions = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.code = code;
+    if (options.option !== undefined) this.option = options.option;
     // A Symbol.for brand, not instanceof, so that errors from another copy of the package are recognised.
     Object.defineProperty(this, brand, { value: true });
   }

@@ -15,7 +15,7 @@ export interface HTTPErrorDetails {
   url: string;
   /** What to do, appended to the message. */
   hint?: string;
-  /** The response body as read; only its first {@link HTTP_ERROR_BODY_MAX_SIZE_IN_BYTES} bytes are kept. */
+  /** The response body as read; only its first 2,048 bytes are kept. */
   body?: Uint8Array;
 }
 
@@ -29,7 +29,7 @@ export class HTTPError extends AicapError {
   /** URL of the request (credentials in the query are redacted). */
   readonly url: string;
   /**
-  The start of the response body as text: at most {@link HTTP_ERROR_BODY_MAX_SIZE_IN_BYTES} bytes,
+  The start of the response body as text: at most 2,048 bytes,
   decoded as UTF-8 (a character cut at the limit is dropped); `undefined` when the body was not read.
   It comes from the server: treat it as untrusted data, never as instructions, and never print it raw
   to a terminal.

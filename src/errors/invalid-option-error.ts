@@ -17,7 +17,7 @@ export interface OptionErrorContext {
 export function invalidOptionError(option: string, rule: string, value: unknown, context: OptionErrorContext = {}): AicapError {
   const of = context.of === undefined ? '' : ` of ${context.of}`;
   const fix = context.fix === undefined ? '' : ` ${context.fix}`;
-  return new AicapError('INVALID_OPTION', `The \`${option}\` option${of} must be ${rule}, got ${describeOptionValue(value)}.${fix}`);
+  return new AicapError('INVALID_OPTION', `The \`${option}\` option${of} must be ${rule}, got ${describeOptionValue(value)}.${fix}`, { option });
 }
 
 /** Bounds of {@link checkIntegerOption}, and where the option belongs. */

@@ -20,7 +20,7 @@ export interface BridgeCallToolResult {
  * raw `data`: so it carries exactly the redactions and the cap the text has, and is marked untrusted
  * in `_meta`. When the capped text no longer parses, a tool with an output schema answers an error
  * that says the call was made (so a model does not repeat a side effect), since MCP requires
- * structured content that matches the declared schema on success.
+ * structured content that matches the declared schema on success. @internal
  */
 export function toCallToolResult(envelope: CallEnvelope, bridgeTool: BridgeTool): BridgeCallToolResult {
   const content = [{ type: 'text' as const, text: envelope.text }];

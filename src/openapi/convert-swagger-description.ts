@@ -1,4 +1,4 @@
-import swagger2openapi from 'swagger2openapi';
+import { loadOpenApiDependency } from './load-openapi-dependency.js';
 import { OpenApiInvalidError } from './openapi-invalid-error.js';
 
 /** `$ref: "swagger.yaml#/definitions/X"` inside swagger.yaml itself is `#/definitions/X`, which the converter understands. */
@@ -38,6 +38,8 @@ export function swaggerPointerToOpenApi(pointer: string): string {
 /** Converts a Swagger 2.0 root document to OpenAPI 3.0 with swagger2openapi (refs to other files are kept as they are). */
 export async function convertSwaggerDescription(root: Record<string, unknown>, rootUrl: string, location: string): Promise<Record<string, unknown>> {
   localizeSelfReferences(root, rootUrl);
+  // swagger2openapi (last release 2021) stays: its maintained successor (@scalar/openapi-upgrader) needs Node 22.
+  const { default: swagger2openapi } = await loadOpenApiDependency('swagger2openapi', 'convert Swagger 2.0', () => import('swagger2openapi'));
   try {
     // Without `text` the converter renders the whole description as YAML first (1.8 s for Kubernetes),
     // only to keep it in `options.text`, which nothing reads when converting an object.

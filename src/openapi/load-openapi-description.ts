@@ -1,9 +1,9 @@
 import { readFile, stat } from 'node:fs/promises';
 import { dirname, isAbsolute, relative, resolve as resolvePath, sep } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { parse as parseYaml, YAMLParseError } from 'yaml';
 import { checkIntegerOption, invalidOptionError } from '../errors/invalid-option-error.js';
 import { declaredLengthExceeds, readCappedBytes } from '../internal/read-capped-bytes.js';
+import { loadYaml } from './load-openapi-dependency.js';
 import { OpenApiInvalidError } from './openapi-invalid-error.js';
 
 /** Where an OpenAPI description comes from. */
@@ -242,6 +242,7 @@ export function parseDocumentText(text: string, location: string): unknown {
       throw new OpenApiInvalidError(`is not valid JSON: ${(error as Error).message}`, { location, cause: error });
     }
   }
+  const { parse: parseYaml, YAMLParseError } = loadYaml();
   try {
     // YAML 1.2 core schema, as OpenAPI 3.1 requires; aliases are capped against billion-laughs input.
     return parseYaml(text, { maxAliasCount: 10_000, merge: true, uniqueKeys: false });

@@ -1,10 +1,14 @@
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
+import { checkOpenApiDependency, loadOpenApiDependency } from './load-openapi-dependency.js';
 import type { LoadedOpenApiDescription } from './load-openapi-description.js';
 import { OpenApiInvalidError } from './openapi-invalid-error.js';
 import { createReferenceResolver } from './reference-resolver.js';
 import { isRecord, type GeneratorWarning } from './transform/transform-context.js';
+
+const VALIDATOR = '@readme/openapi-parser';
+const VALIDATOR_PURPOSE = 'validate OpenAPI descriptions';
 
 /**
  * Checks a description against the OpenAPI specification (the validator of @readme/openapi-parser plus
@@ -16,12 +20,14 @@ import { isRecord, type GeneratorWarning } from './transform/transform-context.j
  * the time Kubernetes takes), and decides what to do with its result once this settles.
  */
 export async function validateOpenApiDescription(loaded: LoadedOpenApiDescription, location: string, strict: boolean, warnings: GeneratorWarning[]): Promise<void> {
+  checkOpenApiDependency(VALIDATOR, VALIDATOR_PURPOSE);
   const problems = await findProblemsInWorker(loaded);
   if (problems.length === 0) return;
   const shown = problems.map((problem) => summarizeProblem(problem));
   if (strict) {
     const more = shown.length > 5 ? ` (and ${shown.length - 5} more)` : '';
-    throw new OpenApiInvalidError(`is not a valid OpenAPI description: ${shown.slice(0, 5).join('; ')}${more}. Fix the description, or pass \`strict: false\` (CLI --lenient) to generate anyway`, { location, problems: shown });
+    const listed = `${shown.slice(0, 5).join('; ')}${more}`.replace(/\.$/, '');
+    throw new OpenApiInvalidError(`is not a valid OpenAPI description: ${listed}. Fix the description, or pass \`strict: false\` (CLI --lenient) to generate anyway`, { location, problems: shown, option: 'strict' });
   }
   for (const problem of shown) warnings.push({ code: 'openapi.invalid', where: location, message: problem });
 }
@@ -66,6 +72,9 @@ export async function findDescriptionProblems(input: ValidationInput, ownsDocume
   // Read before the validator runs: with `ownsDocuments` it dereferences `root` itself.
   const formatProblems = checkFormats(root);
   const shape = { pathKeys: isRecord(root['paths']) ? Object.keys(root['paths']) : undefined, empty: root['paths'] === undefined && root['webhooks'] === undefined && root['components'] === undefined };
+  // Loaded here rather than at the top: where the check runs in its worker, the generating thread
+  // never pays for loading the validator (a quarter of a second). A missing validator is no finding.
+  const { validate: validateOpenApi } = await loadOpenApiDependency(VALIDATOR, VALIDATOR_PURPOSE, () => import('@readme/openapi-parser'));
   let problems: string[];
   try {
     // The validator gets a bundled copy, not the files: it dereferences in place, its YAML parser
@@ -73,9 +82,6 @@ export async function findDescriptionProblems(input: ValidationInput, ownsDocume
     // DigitalOcean's 1,500 files to 24 s and 1 GB. The loader has read and checked every file already.
     const copy = ownsDocuments && input.documents.size === 1 ? root : structuredClone(root);
     if (input.documents.size > 1) inlineExternalReferences(copy, input);
-    // Loaded here rather than at the top: where the check runs in its worker, the generating thread
-    // never pays for loading the validator (a quarter of a second).
-    const { validate: validateOpenApi } = await import('@readme/openapi-parser');
     const result = await validateOpenApi(copy as never, { resolve: { external: false } });
     problems = result.valid ? [] : relevantProblems(result.errors.map((error) => error.message), shape);
   } catch (error) {

@@ -120,6 +120,12 @@ describe.concurrent('a newcomer’s mistakes, through the built CLI', { timeout:
     expect(result.stderr).not.toContain('ENOENT');
   });
 
+  it('inspect of a missing file is one line and starts no server (exit 2), like serve', async () => {
+    const result = await runBuiltCli(['inspect', join(directory, 'nope.json'), '--no-open'], SLOW_MACHINE);
+    expectOneLineError(result, 2, /Cannot read .*nope\.json: no such file\./);
+    expect(result.stdout).toBe('');
+  });
+
   it('serve on a port in use names --port (exit 2)', async () => {
     const busy = servers[0]!.address() as AddressInfo;
     const result = await runBuiltCli(['serve', manifestFile, '--port', String(busy.port)], SLOW_MACHINE);

@@ -104,6 +104,15 @@ describe('aicap validate <file>', () => {
     expect(result.stderr).toContain('is a valid manifest (1 warning)');
   });
 
+  it('fails on warnings with --strict (exit 1, naming the count) and passes a clean manifest', async () => {
+    const [first] = warningFixtures;
+    const warned = await run('validate', fixturePath(`warning/${first!.file}.json`), '--strict');
+    expect(warned.code).toBe(1);
+    expect(warned.stderr).toContain(': 1 warning(s), and --strict fails on warnings.');
+    const clean = await run('validate', fixturePath('payments'), '--strict');
+    expect(clean.code, clean.stderr).toBe(0);
+  });
+
   it.each(unparsableFixtures)('rejects unparsable/$file.json with exit 1 and $code', async ({ file, code }) => {
     const result = await run('validate', fixturePath(`unparsable/${file}.json`));
     expect(result.code).toBe(1);

@@ -18,7 +18,7 @@ afterAll(async () => {
 
 it('runs the consumer quick start end to end', async () => {
   const token = 'tok-readme';
-  const client = createClient({ agentId: 'readme-agent' });
+  const client = createClient({ agentId: 'support-bot' });
   const payments = await client.discover(server.origin, { credentials: { token }, grantedScopes: ['read'] });
   expect(payments.findings.filter((finding) => finding.severity === 'high')).toEqual([]);
 

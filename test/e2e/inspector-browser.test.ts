@@ -101,6 +101,8 @@ describe.skipIf(!chromiumPath)('aicap inspect in headless Chromium', { timeout: 
     await page.locator('.tool-row').first().waitFor({ state: 'attached' });
     expect(await page.locator('.tool-row').count()).toBe(5);
     expect(await page.locator('h2').first().textContent()).toContain('Payments');
+    // What a view leaves out (no refusal here) is not rendered as the text "null".
+    expect(await page.locator('#view-0').textContent()).not.toContain('null');
     // The token moved from the address bar into a cookie.
     expect(new URL(page.url()).searchParams.has('token')).toBe(false);
     await snap(page, 'overview');

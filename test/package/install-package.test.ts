@@ -13,14 +13,13 @@
  * runs `prepare` (the build) with the development dependencies from the registry. Slow (minutes) and
  * online: `AICAP_SKIP_INSTALL_TESTS=1` skips it.
  */
-import { execFile } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createConsumerProject, packPackage, unpackIntoProject, REPOSITORY_ROOT as root, runProcess, type ProcessRun as Run } from '../helpers/packed-package.js';
 import { startExampleProcess } from '../helpers/start-example-process.js';
 
-const root = resolve(new URL('../..', import.meta.url).pathname);
 const built = existsSync(join(root, 'dist', 'cli', 'main.js')) && existsSync(join(root, 'examples', 'payments', 'dist', 'start-payments-server.js'));
 // What a plain `npm install aicap` does not bring (optional peers), so their absence is tested too.
 const OPTIONAL_PEERS = ['express', 'fastify', 'hono', '@hono', '@modelcontextprotocol', 'gpt-tokenizer'];
@@ -28,20 +27,8 @@ const OPTIONAL_PEERS = ['express', 'fastify', 'hono', '@hono', '@modelcontextpro
 const DEVELOPMENT_ONLY = ['oidc-provider', 'koa'];
 const skipInstallTests = process.env['AICAP_SKIP_INSTALL_TESTS'] === '1';
 
-interface Run {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
-/** Runs a command (never rejects); npm stays offline unless `online`. */
 function run(command: string, args: readonly string[], cwd: string, timeoutInMs = 120_000, online = false): Promise<Run> {
-  const npm = online ? { npm_config_prefer_offline: 'true' } : { npm_config_offline: 'true' };
-  return new Promise((done) => {
-    execFile(command, [...args], { cwd, timeout: timeoutInMs, maxBuffer: 32 * 1024 * 1024, env: { ...process.env, NO_COLOR: '1', npm_config_update_notifier: 'false', npm_config_fund: 'false', npm_config_audit: 'false', ...npm } }, (error, stdout, stderr) =>
-      done({ code: error ? (typeof error.code === 'number' ? error.code : -1) : 0, stdout, stderr }),
-    );
-  });
+  return runProcess(command, args, cwd, { timeoutInMs, online });
 }
 
 const packageJson = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
@@ -76,21 +63,12 @@ describe.skipIf(!built)('the packed tarball, installed', () => {
   let files: string[] = [];
 
   beforeAll(async () => {
-    workspace = mkdtempSync(join(tmpdir(), 'aicap-package-'));
-    const pack = await run('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', workspace], root);
-    expect(pack.code, pack.stderr).toBe(0);
-    const [packed] = JSON.parse(pack.stdout) as Array<{ filename: string; files: Array<{ path: string }> }>;
-    files = packed!.files.map((file) => file.path);
-    project = join(workspace, 'project');
+    const packed = await packPackage('aicap-package-');
+    workspace = packed.workspace;
+    files = packed.files;
+    project = createConsumerProject(workspace, 'project');
+    await unpackIntoProject(packed, project, [...OPTIONAL_PEERS, ...DEVELOPMENT_ONLY]);
     const installed = join(project, 'node_modules', 'aicap');
-    mkdirSync(installed, { recursive: true });
-    writeFileSync(join(project, 'package.json'), '{ "name": "consumer", "version": "1.0.0", "private": true, "type": "module" }\n');
-    const untar = await run('tar', ['xzf', join(workspace, packed!.filename), '-C', installed, '--strip-components=1'], workspace);
-    expect(untar.code, untar.stderr).toBe(0);
-    for (const name of readdirSync(join(root, 'node_modules'))) {
-      if (name === '.bin' || name === 'aicap' || name.startsWith('.') || OPTIONAL_PEERS.includes(name) || DEVELOPMENT_ONLY.includes(name)) continue;
-      symlinkSync(join(root, 'node_modules', name), join(project, 'node_modules', name));
-    }
     mkdirSync(join(project, 'node_modules', '.bin'));
     symlinkSync('../aicap/dist/cli/main.js', join(project, 'node_modules', '.bin', 'aicap'));
     // npm makes a linked bin executable when it installs it.
@@ -172,9 +150,7 @@ describe.skipIf(skipInstallTests)(`installed from a git URL (${skipInstallTests 
     // A clone holds what is committed, as a user's git URL does: no dist/, no node_modules.
     const cloned = await run('git', ['clone', '--quiet', '--no-hardlinks', root, clone], workspace);
     expect(cloned.code, cloned.stderr).toBe(0);
-    project = join(workspace, 'project');
-    mkdirSync(project);
-    writeFileSync(join(project, 'package.json'), '{ "name": "consumer", "version": "1.0.0", "private": true, "type": "module" }\n');
+    project = createConsumerProject(workspace, 'project');
     // npm installs the development dependencies in a copy of the clone, builds, packs and installs the result.
     install = await run('npm', ['install', `git+file://${clone}`], project, 1_200_000, true);
   }, 1_260_000);

@@ -143,7 +143,8 @@ export const callCommand: CliCommand = {
       const envelope = await client.call(toolId, args, { allPages: values['all-pages'], ...(values['max-items'] === undefined ? {} : { maxItems }) });
       printRedactedJson(io, envelope);
       if (!values.json) summarize(io, envelope);
-      return envelope.ok ? 0 : 1;
+      // A missing or wrong option is a usage error (exit 2): it names the flag to add.
+      return envelope.ok ? 0 : envelope.error?.code === 'INVALID_OPTION' ? 2 : 1;
     } finally {
       await client.close();
     }
@@ -176,6 +177,6 @@ function summarize(io: CliIo, envelope: CallEnvelope): void {
     return;
   }
   const error = envelope.error;
-  io.error(`${terminalSafeText(meta.toolId)}: ${error?.code ?? 'failed'}${error?.status ? ` (HTTP ${error.status})` : ''}: ${cliAdvice(error?.message ?? '')} (${facts})`);
+  io.error(`${terminalSafeText(meta.toolId)}: ${error?.code ?? 'failed'}${error?.status ? ` (HTTP ${error.status})` : ''}: ${cliAdvice(error?.message ?? '', error?.option)} (${facts})`);
   if (error?.userMessage) io.stderr(`  ${cliAdvice(error.userMessage)}\n`);
 }

@@ -1,7 +1,9 @@
 import { spawn } from 'node:child_process';
 import { startInspector } from '../../inspector/start-inspector.js';
 import type { CliCommand, CliIo } from '../cli-io.js';
+import { cliErrorMessage } from '../cli-error-message.js';
 import { parseCommandLine } from '../parse-command-line.js';
+import { isUrlSource, readManifestFile } from '../read-manifest-file.js';
 
 const USAGE = `Usage: aicap inspect [<origin> | <manifest.json>] [--port <n>] [--token <token>] [--no-open]
 
@@ -31,6 +33,16 @@ export const inspectCommand: CliCommand = {
     if (!Number.isSafeInteger(port) || port < 0 || port > 65_535) {
       io.error(`The \`--port\` option must be a whole number from 0 to 65535, got ${JSON.stringify(parsed.values.port)}.`);
       return 2;
+    }
+    const source = parsed.positionals[0];
+    if (source !== undefined && !isUrlSource(source)) {
+      // A file that cannot be read is a usage error, as for `serve`: no server started for a typo.
+      try {
+        await readManifestFile(source, 0);
+      } catch (error) {
+        io.error(cliErrorMessage(error));
+        return 2;
+      }
     }
     let inspector;
     try {

@@ -3,7 +3,7 @@ import type { DiscoveredService, OriginCredentials } from '../../client/index.js
 import { createCatalog, EXPORT_FORMATS, exportTools, selectTools, type CatalogTool, type ExportFormat } from '../../tools/index.js';
 import { CACHE_FLAGS, cacheStoreOfFlags, cacheUsage } from '../cli-cache.js';
 import type { CliCommand, CliIo } from '../cli-io.js';
-import { cliErrorMessage } from '../cli-error-message.js';
+import { cliAdvice, cliErrorMessage } from '../cli-error-message.js';
 import { MANIFEST_READING_FLAGS, TRUST_FLAGS, clientOptionsFromFlags, manifestReadingUsage, readManifestReadingFlags } from '../network-flags.js';
 import { parseCommandLine } from '../parse-command-line.js';
 import { createRedactingIo } from '../redacting-io.js';
@@ -142,7 +142,7 @@ function report(io: CliIo, service: DiscoveredService, withheld: ReturnType<type
   for (const tool of withheld) {
     io.warn(terminalSafeText(`${tool.name} withheld (${tool.reason}): ${tool.findings.map((finding) => `${finding.code} at ${finding.pointer}: ${finding.message} — ${JSON.stringify(finding.text.slice(0, 200))}`).join('; ')}`));
   }
-  for (const warning of warnings) io.warn(terminalSafeText(warning));
+  for (const warning of warnings) io.warn(cliAdvice(warning));
   const what = query === undefined ? `${count} tool${count === 1 ? '' : 's'}` : `${count} best tool${count === 1 ? '' : 's'} for the query`;
   io.info(terminalSafeText(`${what} of ${service.manifest.service.name} (${service.origin}) as ${format}${withheld.length ? `, ${withheld.length} withheld` : ''}`));
 }

@@ -8,7 +8,8 @@ import { parseCommandLine } from '../parse-command-line.js';
 import { isUrlSource, openApiHint, readManifestFile } from '../read-manifest-file.js';
 import { terminalSafeJson, terminalSafeText } from '../terminal-safe-text.js';
 
-const USAGE = `Usage: aicap validate <file | origin | manifest URL> [--json] [--timeout <ms>] [--max-size <bytes>]
+const USAGE = `Usage: aicap validate <file | origin | manifest URL> [--json] [--strict] [--timeout <ms>]
+                      [--max-size <bytes>]
 
 Checks a manifest against the spec: strict JSON, the JSON Schema and the semantic checks.
 
@@ -16,9 +17,11 @@ Checks a manifest against the spec: strict JSON, the JSON Schema and the semanti
   <origin>                https://api.example.com: reads ${WELL_KNOWN_PATH}
   <manifest URL>          any other http(s) URL is read as it is
   --json                  print { source, valid, digest?, issues } on stdout
+  --strict                fail (exit 1) on warnings too, as in CI
 ${manifestReadingUsage(24)}  -h, --help              show this help
 
-Exit status: 0 valid (warnings allowed), 1 invalid, 2 usage error or unreadable input.
+Exit status: 0 valid (warnings allowed unless --strict), 1 invalid (or any warning with --strict),
+2 usage error or unreadable input.
 `;
 
 /** `aicap validate <file|url> [--json]`: a thin wrapper over `parseManifest`. */
@@ -26,7 +29,7 @@ export const validateCommand: CliCommand = {
   async run(argv: string[], io: CliIo): Promise<number> {
     const parsed = parseCommandLine(argv, io, {
       usage: USAGE,
-      options: { json: { type: 'boolean', default: false }, ...MANIFEST_READING_FLAGS },
+      options: { json: { type: 'boolean', default: false }, strict: { type: 'boolean', default: false }, ...MANIFEST_READING_FLAGS },
       positionals: { min: 1, max: 1, missing: 'the manifest to validate', expected: 'one manifest' },
     });
     if (typeof parsed === 'number') return parsed;
@@ -58,6 +61,11 @@ export const validateCommand: CliCommand = {
     const digest = result.valid && result.manifest ? digestManifest(result.manifest) : undefined;
     if (parsed.values.json) io.stdout(terminalSafeJson({ source, valid: result.valid, ...(digest ? { digest } : {}), issues: result.issues }));
     report(io, source, result, digest);
+    const warnings = result.issues.filter((issue) => issue.severity === 'warning').length;
+    if (result.valid && parsed.values.strict && warnings > 0) {
+      io.error(`${terminalSafeText(source)}: ${warnings} warning(s), and --strict fails on warnings.`);
+      return 1;
+    }
     return result.valid ? 0 : 1;
   },
 };

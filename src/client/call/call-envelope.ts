@@ -45,6 +45,8 @@ export interface CallError {
   message: string;
   /** For `INVALID_ARGUMENTS`: each bad field, so the model can fix its call. */
   problems?: ArgumentProblem[];
+  /** For `INVALID_OPTION`: the option of the client (or of the call) to set, as a program writes it (`agentId`). */
+  option?: string;
 }
 
 /** Facts about how the call went. */

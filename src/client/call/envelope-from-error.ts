@@ -10,6 +10,7 @@ const USER_MESSAGES: Record<string, string> = {
   APPROVAL_DENIED: 'The action was not performed because it was not approved.',
   BUDGET_EXCEEDED: 'The action limit of this session is reached; the action was not performed.',
   TOOL_NOT_FOUND: 'There is no such tool; pick one from the list you were given.',
+  INVALID_OPTION: 'The agent is not set up for this API (the message names the setting to add); nothing was sent. Calling again will not help until it is set.',
 };
 
 /**
@@ -30,6 +31,7 @@ export function envelopeFromError(input: { toolId: string; error: unknown; redac
     declared: false,
     message: input.redactor.text(aicap.message),
     ...(problems === undefined ? {} : { problems }),
+    ...(aicap.option === undefined ? {} : { option: aicap.option }),
   };
   const { text, truncated } = formatModelText({ toolId, content: undefined, notice: `Error ${callError.code}: ${callError.message}`, maxLength: input.maxTextLength });
   return { ok: false, status: 0, data: undefined, error: callError, text, meta: { toolId, attempts: 0, durationInMs: input.now - input.startedInMs, truncated } };

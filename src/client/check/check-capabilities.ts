@@ -107,7 +107,7 @@ export async function checkCapabilities(originOrUrl: string, options: CheckCapab
     await checkAiCatalog(url, fetch, add);
     return { url, ok: false, checks };
   }
-  add('manifest.valid', warnings.length > 0 ? 'warn' : 'pass', warnings.length > 0 ? `valid, with ${warnings.length} warning(s): ${warnings.slice(0, 3).map((issue) => `${issue.pointer} ${issue.code}`).join(', ')}` : 'valid, no warnings');
+  add('manifest.valid', warnings.length > 0 ? 'warn' : 'pass', warnings.length > 0 ? `valid, with ${warnings.length} warning(s): ${warnings.slice(0, 3).map((issue) => `${issue.pointer} ${issue.code}`).join(', ')}` : `valid against spec v${result.manifest.schema_version}`);
   const manifest = result.manifest;
 
   const secrets = findSecretValues(manifest);

@@ -33,7 +33,7 @@ export interface AuthorizeWithDeviceCodeOptions extends UserClientOptions {
   scopes: readonly string[];
   /** The RFC 8707 resource indicator sent with both requests, when known. */
   resource?: string | undefined;
-  /** Where requests may go: both endpoints are checked against it before anything is sent. */
+  /** @internal Where requests may go (the CLI's login binds them to the API's origin): both endpoints are checked against it before anything is sent. */
   binding?: AuthorizationBinding;
   /**
   Transport for registration, device authorization and token requests.
