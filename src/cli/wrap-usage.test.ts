@@ -6,7 +6,7 @@ import { USAGE_WIDTH, wrapUsage } from './wrap-usage.js';
 describe('help texts', () => {
   it.each(Object.keys(commands))('aicap %s --help fits in 80 columns, no flag glued to its text', async (name) => {
     const io = captureCliIo();
-    expect(await commands[name]!.run(['--help'], io)).toBe(0);
+    expect(await (await commands[name]!.load()).run(['--help'], io)).toBe(0);
     const long = io.out.split('\n').filter((line) => line.length > USAGE_WIDTH && / \S+ \S/.test(line.trim()));
     expect(long).toEqual([]);
     expect(io.out).not.toMatch(/<\w+>[a-z]/);
