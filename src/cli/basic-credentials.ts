@@ -13,8 +13,7 @@ export const DEFAULT_PASSWORD_VARIABLE = 'AICAP_PASSWORD';
 export function basicCredentialUsage(column: number): string {
   const pad = (flag: string): string => `  ${flag}`.padEnd(column);
   return `${pad('--username <U>')}HTTP Basic user name (Twilio: the account SID; Stripe: the secret key)
-${pad('--password-env <VAR>')}environment variable holding the Basic password (default ${DEFAULT_PASSWORD_VARIABLE};
-${' '.repeat(column)}empty when unset), so the password stays out of shell history
+${pad('--password-env <V>')}environment variable holding the Basic password (default ${DEFAULT_PASSWORD_VARIABLE}; empty when unset), so the password stays out of shell history
 `;
 }
 

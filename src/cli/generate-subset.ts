@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import type { Manifest } from '../index.js';
 import { parseDocumentText } from '../openapi/load-openapi-description.js';
 import type { ManifestOverlay } from '../openapi/index.js';
-import { stringify } from 'yaml';
+import { loadYaml } from '../openapi/load-openapi-dependency.js';
 
 /** Which operations of a big API `aicap generate` keeps (`--include-tag`, `--include-path`, `--include-operation`). */
 export interface GenerateSubset {
@@ -67,5 +67,5 @@ export function overlayScaffold(manifest: Manifest): string {
     const summary = tool.description.split(/\n|(?<=[.!?])\s/, 1)[0]!.replace(/\s+/g, ' ').trim().slice(0, 200);
     tools[tool.id] = { intent: { when: `TODO: when should an agent call this? (${summary})`, avoid_when: 'TODO: when should it not?' } };
   }
-  return `# Overlay scaffold: replace each TODO with real intent, delete the entries you keep as generated,\n# then run: aicap generate <description> --overlay <this file>\n${stringify({ tools }, { lineWidth: 0 })}`;
+  return `# Overlay scaffold: replace each TODO with real intent, delete the entries you keep as generated,\n# then run: aicap generate <description> --overlay <this file>\n${loadYaml().stringify({ tools }, { lineWidth: 0 })}`;
 }

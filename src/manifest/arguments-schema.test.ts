@@ -132,3 +132,16 @@ describe('argumentsSchema', () => {
     expect(schema.properties['note']).toEqual({ type: 'string' });
   });
 });
+
+describe('argumentsSchema: properties named like data keywords', () => {
+  it('rewrites a shared reference under a property called default (Kubernetes CapacityRequestPolicy)', () => {
+    const definitions = {
+      Quantity: { type: 'string' },
+      Policy: { type: 'object', properties: { default: { $ref: '#/definitions/Quantity' }, enum: { items: { $ref: '#/definitions/Quantity' }, type: 'array' } } },
+    };
+    const schema = argumentsSchema({ parameters: { body: { type: 'object', in: 'body', json_schema: { $ref: '#/definitions/Policy' } } } }, { definitions });
+    const text = JSON.stringify(schema);
+    expect(text).not.toContain('#/definitions/');
+    expect(schema.$defs?.['Quantity']).toEqual({ type: 'string' });
+  });
+});

@@ -160,8 +160,21 @@ function rewriteReferences(value: unknown, rewrite: (reference: string) => strin
     if ((key === '$ref' || key === '$dynamicRef') && typeof child === 'string') copy[key] = rewrite(child);
     // Values of these keywords are data, not schemas: a `$ref` member in them is just a string.
     else if (DATA_KEYWORDS.has(key)) copy[key] = structuredClone(child);
+    else if (SCHEMA_MAP_KEYWORDS.has(key) && typeof child === 'object' && child !== null && !Array.isArray(child)) copy[key] = rewriteSchemaMap(child as Record<string, unknown>, rewrite);
     else copy[key] = rewriteReferences(child, rewrite);
   }
+  return copy;
+}
+
+/**
+ * Keywords whose members are named schemas: a member called `default`, `enum` or `examples` there is
+ * a property's schema (Kubernetes' `CapacityRequestPolicy.default`), not the keyword's data.
+ */
+const SCHEMA_MAP_KEYWORDS = new Set(['properties', 'patternProperties', 'dependentSchemas', '$defs', 'definitions']);
+
+function rewriteSchemaMap(map: Record<string, unknown>, rewrite: (reference: string) => string): Record<string, unknown> {
+  const copy: Record<string, unknown> = {};
+  for (const [name, schema] of Object.entries(map)) copy[name] = rewriteReferences(schema, rewrite);
   return copy;
 }
 

@@ -162,8 +162,12 @@ describe.skipIf(!available)('real APIs accept the calls aicap makes (Prism judge
       }
       for (const pass of PASSES) {
         const expected = Object.fromEntries(Object.entries(listed[api.name]?.[pass] ?? {}).filter(([toolId]) => sampled.has(toolId)));
-        // Same tools rejected as listed: a new rejection is a regression, a missing one a stale entry.
-        expect(Object.keys(rejected[pass]).sort(), `${api.name} ${pass}: rejections (observed: ${JSON.stringify(rejected[pass], null, 1)})`).toEqual(Object.keys(expected).sort());
+        // A new rejection is a regression. A listed aicap fault that disappears is a stale entry; a
+        // listed oracle fault may not show (whether Prism trips over a generated value depends on
+        // the value: its reserved-character check on multipart parts, for one), so it may be absent.
+        const unlisted = Object.keys(rejected[pass]).filter((toolId) => expected[toolId] === undefined);
+        const stale = Object.entries(expected).filter(([toolId, reason]) => rejected[pass][toolId] === undefined && !reason.startsWith('oracle:')).map(([toolId]) => toolId);
+        expect({ unlisted, stale }, `${api.name} ${pass}: rejections (observed: ${JSON.stringify(rejected[pass], null, 1)})`).toEqual({ unlisted: [], stale: [] });
       }
     });
   }

@@ -93,7 +93,7 @@ describe.skipIf(!built)('a client-only install of the packed tarball', () => {
     expect(imported.stdout.trim()).toMatch(/^DEPENDENCY_MISSING: aicap\/openapi needs the optional peer dependency \S+ to .+: run `npm install @readme\/openapi-parser swagger2openapi yaml`\.$/);
     writeFileSync(join(project, 'openapi.json'), JSON.stringify({ openapi: '3.0.3', info: { title: 'Pets', version: '1' }, paths: {} }));
     const generate = await runProcess(process.execPath, [join(project, 'node_modules', 'aicap', 'dist', 'cli', 'main.js'), 'generate', 'openapi.json'], project);
-    expect(generate.code).toBe(2);
+    expect(generate.code, generate.stderr).toBe(2);
     expect(generate.stderr).toContain('npm install @readme/openapi-parser swagger2openapi yaml');
     expect(generate.stderr).not.toMatch(/\n\s+at /);
   }, 60_000);

@@ -65,7 +65,10 @@ describe('the x-ai-* extension schemas and Spectral ruleset shipped in the packa
 
   it('are exported by the package', () => {
     const manifest = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { exports: Record<string, unknown> };
-    expect(manifest.exports['./schema/openapi-extensions/*']).toBe('./schema/openapi-extensions/*');
+    // One entry per file: a `*` pattern is not followed by TypeScript's or every bundler's resolution.
+    for (const file of [...Object.keys(aiExtensionSchemas).map((name) => `${name}.schema.json`), 'spectral-ruleset.json']) {
+      expect(manifest.exports[`./schema/openapi-extensions/${file}`]).toBe(`./schema/openapi-extensions/${file}`);
+    }
   });
 });
 

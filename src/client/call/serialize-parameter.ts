@@ -35,11 +35,15 @@ function encodeName(name: string): string {
   return encodeComponent(name).replace(/%5B/g, '[').replace(/%5D/g, ']');
 }
 
-/** The text of a primitive: strings as they are, numbers and booleans as JSON writes them, null as empty. */
+/**
+ * The text of a primitive: strings as they are, numbers, booleans and null as JSON writes them (a null
+ * the schema allows reaches the API as `null`, as it did before styles were carried).
+ */
 export function primitiveText(value: unknown): string {
   if (typeof value === 'string') return value;
   if (typeof value === 'number' || typeof value === 'boolean') return String(value);
-  if (value === null || value === undefined) return '';
+  if (value === null) return 'null';
+  if (value === undefined) return '';
   throw new UnserialisableValueError('is an object or array nested where the declared style allows only primitives');
 }
 
