@@ -1,10 +1,10 @@
 import { jsonSchema, tool as aiTool, type JSONSchema7, type Tool } from 'ai';
-import { scanExportedTools } from '../client/trust/scan-exported-tools.js';
-import { createToolSearch, type ToolSearch, type ToolSearchOptions } from '../tools/create-tool-search.js';
+import { createAgentToolSearch, type AgentToolSearchOptions } from '../client/agent-tool-search.js';
+import type { ToolSearch } from '../tools/create-tool-search.js';
 import { createAISDKTools, type AISDKTool, type AISDKToolsOptions } from './create-ai-sdk-tools.js';
 
 /** Options of {@link createAISDKToolSearch}. */
-export interface AISDKToolSearchOptions extends AISDKToolsOptions, Pick<ToolSearchOptions, 'pinned' | 'limit' | 'maxLoaded' | 'name' | 'scan'> {}
+export interface AISDKToolSearchOptions extends AISDKToolsOptions, AgentToolSearchOptions {}
 
 /** What {@link createAISDKToolSearch} returns. */
 export interface AISDKToolSearch {
@@ -27,7 +27,7 @@ export interface AISDKToolSearch {
  */
 export function createAISDKToolSearch(options: AISDKToolSearchOptions): AISDKToolSearch {
   const catalogTools = options.tools ?? options.client.catalog().tools;
-  const search = createToolSearch({ ...options, tools: catalogTools, scan: options.scan ?? scanExportedTools });
+  const search = createAgentToolSearch(options, catalogTools);
   const searchTool = aiTool({
     description: search.description,
     inputSchema: jsonSchema<{ query: string }>(search.inputSchema as JSONSchema7),

@@ -1,6 +1,7 @@
 import { tool as agentTool, type FunctionTool, type RunContext } from '@openai/agents';
 import { callNeedsApproval, type AgentToolOptions } from '../client/agent-tool-options.js';
 import { runToolCall } from '../client/run-tool-call.js';
+import type { CatalogTool } from '../tools/create-catalog.js';
 import { toStrictSchema } from '../tools/to-openai-tools.js';
 
 /** Options of {@link createOpenAIAgentsTools}. */
@@ -22,27 +23,30 @@ export type OpenAIAgentsToolsOptions = AgentToolOptions;
  */
 export function createOpenAIAgentsTools(options: OpenAIAgentsToolsOptions): FunctionTool[] {
   const tools = options.tools ?? options.client.catalog().tools;
-  return tools.map((catalogTool) => {
-    const strictSchema = toStrictSchema(catalogTool.name, catalogTool.inputSchema).schema;
-    const format = strictSchema ? 'openai-strict' : 'openai';
-    const needsApproval = async (_context: unknown, input: unknown): Promise<boolean> => callNeedsApproval(options, catalogTool, input);
-    // Approved only when the run's approval of this very call (an interruption resolved with `approve`) is recorded; otherwise the client's own `approve` decides (fail closed).
-    const execute = async (input: unknown, context?: RunContext, details?: { signal?: AbortSignal; toolCall?: { callId?: string } }): Promise<string> => {
-      const callId = details?.toolCall?.callId;
-      const approved = typeof callId === 'string' && typeof context?.isToolApproved === 'function' && context.isToolApproved({ toolName: catalogTool.name, callId }) === true;
-      const outcome = await runToolCall(options.client, catalogTool, input, {
-        format,
-        approved,
-        ...(details?.signal ? { signal: details.signal } : {}),
-        ...(options.onJobEvent ? { onJobEvent: options.onJobEvent } : {}),
-        ...(options.needsInput ? { needsInput: options.needsInput } : {}),
-      });
-      return outcome.text;
-    };
-    const common = { name: catalogTool.name, description: catalogTool.description, needsApproval, execute };
-    // The SDK types parameters from literal schemas; these are data, typed as the SDK's JSON schema object.
-    return (strictSchema
-      ? agentTool({ ...common, parameters: strictSchema as unknown as { type: 'object'; properties: Record<string, never>; required: never[]; additionalProperties: false }, strict: true })
-      : agentTool({ ...common, parameters: catalogTool.inputSchema as unknown as { type: 'object'; properties: Record<string, never>; required: never[]; additionalProperties: true }, strict: false })) as unknown as FunctionTool;
-  });
+  return tools.map((catalogTool) => toOpenAIAgentsTool(options, catalogTool));
+}
+
+/** One catalog tool as a function tool; `isEnabled` decides each turn whether the model sees it (the tool search). @internal */
+export function toOpenAIAgentsTool(options: OpenAIAgentsToolsOptions, catalogTool: CatalogTool, isEnabled?: () => boolean): FunctionTool {
+  const strictSchema = toStrictSchema(catalogTool.name, catalogTool.inputSchema).schema;
+  const format = strictSchema ? 'openai-strict' : 'openai';
+  const needsApproval = async (_context: unknown, input: unknown): Promise<boolean> => callNeedsApproval(options, catalogTool, input);
+  // Approved only when the run's approval of this very call (an interruption resolved with `approve`) is recorded; otherwise the client's own `approve` decides (fail closed).
+  const execute = async (input: unknown, context?: RunContext, details?: { signal?: AbortSignal; toolCall?: { callId?: string } }): Promise<string> => {
+    const callId = details?.toolCall?.callId;
+    const approved = typeof callId === 'string' && typeof context?.isToolApproved === 'function' && context.isToolApproved({ toolName: catalogTool.name, callId }) === true;
+    const outcome = await runToolCall(options.client, catalogTool, input, {
+      format,
+      approved,
+      ...(details?.signal ? { signal: details.signal } : {}),
+      ...(options.onJobEvent ? { onJobEvent: options.onJobEvent } : {}),
+      ...(options.needsInput ? { needsInput: options.needsInput } : {}),
+    });
+    return outcome.text;
+  };
+  const common = { name: catalogTool.name, description: catalogTool.description, needsApproval, execute, ...(isEnabled ? { isEnabled } : {}) };
+  // The SDK types parameters from literal schemas; these are data, typed as the SDK's JSON schema object.
+  return (strictSchema
+    ? agentTool({ ...common, parameters: strictSchema as unknown as { type: 'object'; properties: Record<string, never>; required: never[]; additionalProperties: false }, strict: true })
+    : agentTool({ ...common, parameters: catalogTool.inputSchema as unknown as { type: 'object'; properties: Record<string, never>; required: never[]; additionalProperties: true }, strict: false })) as unknown as FunctionTool;
 }

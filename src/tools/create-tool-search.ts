@@ -65,6 +65,8 @@ export interface ToolSearch {
   search(query: unknown): ToolSearchResult;
   /** The tools loaded now: the pinned ones, then those found, oldest first. */
   loaded(): CatalogTool[];
+  /** Applies the search's `scan` to these tools (for callers that resolve a tool by name, e.g. one found through another instance). */
+  scan(tools: readonly CatalogTool[]): readonly CatalogTool[];
   /** The search tool and the loaded tools in one LLM API's format (the search tool first). */
   export<Format extends ExportFormat>(format: Format): ExportedTools<Format>;
 }
@@ -116,6 +118,7 @@ export function createToolSearch(options: ToolSearchOptions): ToolSearch {
       return { found: allowed, added, text };
     },
     loaded,
+    scan,
     export(format) {
       const searchTool: CatalogTool = {
         name,
