@@ -8,7 +8,9 @@ import { deriveCacheHint } from './derive-cache-hint.js';
 import { followBridgeJob, type BridgeJobCall } from './follow-bridge-job.js';
 import { createApprovalLedger, createBridgeStateCodec, type BridgeRequestState } from './bridge-request-state.js';
 import type { SessionStore } from '../client/policy/session-store.js';
-import { listBridgeTools } from './list-bridge-tools.js';
+import { listBridgeTools, type BridgeTool } from './list-bridge-tools.js';
+import { createBridgeToolSearch, type BridgeToolSearchOptions } from './bridge-tool-search.js';
+import { pageBridgeTools } from './page-bridge-tools.js';
 import { loadMcpSdk, type McpSdk } from './load-mcp-sdk.js';
 import { createBridgeHttpHandler } from './create-bridge-http-handler.js';
 import { buildServerCard, type ServerCard } from './build-server-card.js';
@@ -100,6 +102,23 @@ export interface CreateMcpBridgeOptions {
   @default an in-memory store per bridge
   */
   approvalStore?: SessionStore;
+  /**
+  Lists `search_tools` (plus `pinned` tools) instead of the catalog: the model searches in its own
+  words, the best few tools found are listed from then on, and the host is told with
+  `notifications/tools/list_changed` (stdio; over stateless HTTP nothing is kept between exchanges,
+  so the list does not grow there but the tools found can be called by name). Found definitions pass
+  the client's poisoning scan. Not with `query`, which fixes the list instead.
+
+  @default undefined (the catalog, or the `query` selection, is listed)
+  */
+  toolSearch?: boolean | BridgeToolSearchOptions;
+  /**
+  Most tools in one `tools/list` page; further pages are fetched with the `nextCursor` returned
+  (MCP pagination).
+
+  @default undefined (one page)
+  */
+  pageSize?: number;
 }
 
 /** An MCP bridge: one definition served over stdio and Streamable HTTP, to 2026-07-28 and 2025-11-25 hosts. */
@@ -154,20 +173,30 @@ export async function createMcpBridge(options: CreateMcpBridgeOptions): Promise<
   const createServer = (): Server => {
     const hint = options.cache ?? deriveCacheHint(client.services());
     const server = new sdk.Server(serverInfo, {
-      capabilities: { tools: { listChanged: false }, resources: {}, prompts: {} },
+      capabilities: { tools: { listChanged: options.toolSearch !== undefined && options.toolSearch !== false }, resources: {}, prompts: {} },
       instructions: INSTRUCTIONS,
       cacheHints: { 'server/discover': hint, 'tools/list': hint, 'resources/list': hint, 'resources/templates/list': hint, 'prompts/list': hint },
       requestState: { verify: codec.verify },
     });
     const unavailableTools = () => unavailable.map((entry, index) => unavailableTool(entry, index));
-    server.setRequestHandler('tools/list', () => ({ tools: [...listBridgeTools(client, exposure).map((entry) => entry.definition), ...unavailableTools().map((entry) => entry.definition)] }));
+    const toolSearch = options.toolSearch ? createBridgeToolSearch({ client, exposure, options: options.toolSearch === true ? {} : options.toolSearch, toolsChanged: () => server.sendToolListChanged() }) : undefined;
+    const exposed = (): BridgeTool[] => (toolSearch ? toolSearch.listed() : listBridgeTools(client, exposure));
+    server.setRequestHandler('tools/list', (request) => {
+      const definitions = [...(toolSearch ? [toolSearch.definition()] : []), ...exposed().map((entry) => entry.definition), ...unavailableTools().map((entry) => entry.definition)];
+      try {
+        return pageBridgeTools(definitions, request.params?.cursor, options.pageSize);
+      } catch (error) {
+        throw new sdk.ProtocolError(sdk.ProtocolErrorCode.InvalidParams, error instanceof Error ? error.message : String(error));
+      }
+    });
     server.setRequestHandler('tools/call', async (request, context) => {
       const { name } = request.params;
       const args = request.params.arguments ?? {};
       if (typeof args !== 'object' || args === null || Array.isArray(args)) throw new sdk.ProtocolError(sdk.ProtocolErrorCode.InvalidParams, `The arguments of "${name}" must be a JSON object.`);
       const failed = unavailableTools().find((entry) => entry.definition.name === name);
       if (failed) return reportUnavailable(failed.entry, unavailable);
-      const bridgeTool = listBridgeTools(client, exposure).find((entry) => entry.tool.name === name);
+      if (toolSearch && name === toolSearch.name) return toolSearch.run(args as Record<string, unknown>);
+      const bridgeTool = toolSearch ? toolSearch.callable(name) : listBridgeTools(client, exposure).find((entry) => entry.tool.name === name);
       if (!bridgeTool) throw new sdk.ProtocolError(sdk.ProtocolErrorCode.InvalidParams, `Unknown tool ${JSON.stringify(name)}: tools/list names the tools this bridge serves.`);
       const mintState = (state: BridgeRequestState): Promise<string> => codec.mint(state, context);
       return callBridgeTool({
@@ -254,5 +283,8 @@ async function reportUnavailable(entry: UnavailableService, unavailable: Unavail
 function checkOptions(options: CreateMcpBridgeOptions): void {
   if (typeof options !== 'object' || options === null || typeof options.client?.catalog !== 'function') throw new AicapError('INVALID_OPTION', 'createMcpBridge needs `client`: a client made by createClient() that has discovered the services to expose.');
   if (options.maxTools !== undefined) checkIntegerOption('maxTools', options.maxTools, { minimum: 1, of: 'createMcpBridge' });
+  if (options.pageSize !== undefined) checkIntegerOption('pageSize', options.pageSize, { minimum: 1, of: 'createMcpBridge' });
+  if (options.toolSearch && options.query !== undefined) throw new AicapError('INVALID_OPTION', 'createMcpBridge takes `toolSearch` or `query`, not both: `query` fixes the listed tools once, `toolSearch` lets the model search for them.');
+  if (options.toolSearch !== undefined && typeof options.toolSearch !== 'boolean' && (typeof options.toolSearch !== 'object' || options.toolSearch === null)) throw invalidOptionError('toolSearch', 'true or an object of tool-search options', options.toolSearch, { of: 'createMcpBridge' });
   if (options.path !== undefined && !/^\/[^?#]*$/.test(options.path)) throw invalidOptionError('path', 'a path starting with "/" without a query', options.path, { of: 'createMcpBridge' });
 }

@@ -13,3 +13,4 @@ export type { CreateMcpBridgeOptions, McpBridge, UnavailableService } from './cr
 export { SERVER_CARD_MEDIA_TYPE, SERVER_CARD_SCHEMA_URL, BRIDGE_PROTOCOL_VERSIONS } from './build-server-card.js';
 export type { ServerCard } from './build-server-card.js';
 export { UNTRUSTED_META_KEY } from './to-call-tool-result.js';
+export type { BridgeToolSearchOptions } from './bridge-tool-search.js';
