@@ -32,6 +32,8 @@ export { serializeSelectionIndex, restoreSelectionIndex } from './selection/seri
 export type { SerializedSelectionIndex } from './selection/serialize-selection-index.js';
 export { selectToolsWithEmbeddings } from './selection/select-tools-with-embeddings.js';
 export type { EmbedTexts, SelectToolsWithEmbeddingsOptions } from './selection/select-tools-with-embeddings.js';
+export { createTransformersEmbedder } from './selection/create-transformers-embedder.js';
+export type { TransformersEmbedderOptions } from './selection/create-transformers-embedder.js';
 export { createToolSearch } from './create-tool-search.js';
 export type { ToolSearch, ToolSearchOptions, ToolSearchResult } from './create-tool-search.js';
 export { estimateTokens } from './estimate-tokens.js';

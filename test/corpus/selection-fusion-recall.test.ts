@@ -8,13 +8,15 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { APIS } from '../../bench/selection/evaluate-selection.js';
-import { loadRequests } from '../../bench/selection/selection-requests.js';
 import { createClient } from '../../src/client/index.js';
 import type { Manifest } from '../../src/manifest/manifest-v0.js';
 import { generateManifest } from '../../src/openapi/index.js';
 import { createCatalog, selectTools, selectToolsWithEmbeddings, type CatalogTool, type SelectedTool } from '../../src/tools/index.js';
 import { createHashedTrigramEmbedder } from '../../src/tools/selection/hashed-trigram-embedder.js';
+
+// The evaluation's own lists (plain JavaScript under bench/, typed here).
+const { APIS } = (await import(new URL('../../bench/selection/evaluate-selection.js', import.meta.url).href)) as { APIS: Array<{ key: string; file: string }> };
+const { loadRequests } = (await import(new URL('../../bench/selection/selection-requests.js', import.meta.url).href)) as { loadRequests: (split: string) => Map<string, Array<{ request: string; operations: string[] }>> };
 
 const corpus = resolve(import.meta.dirname, '../../../shared/corpus/big');
 const available = existsSync(corpus);
