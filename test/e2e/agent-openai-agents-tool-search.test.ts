@@ -3,37 +3,16 @@
  * (the SDK's own Model interface, tracing off) that finds the tool it needs only on its second search,
  * against the real Payments example over HTTP.
  */
-import { Agent, Runner, Usage, type Model, type ModelRequest, type ModelResponse } from '@openai/agents';
+import { Agent, Runner, type Model, type ModelRequest } from '@openai/agents';
 import { describe, expect, it } from 'vitest';
 import { createOpenAIAgentsToolSearch } from '../../src/openai-agents/index.js';
 import { usePaymentsForAgents } from '../helpers/agent-payments.js';
+import { scriptedAgentsModel, type ScriptedAgentsStep } from '../helpers/scripted-agents-model.js';
 
-type Step = { call: string; input: unknown } | { say: string };
-
-/** A Model that plays a script, one response per turn, and records the tool names of each request. */
-function scriptedModel(script: Step[]): { model: Model; toolsSeen: string[][]; requests: ModelRequest[] } {
-  const toolsSeen: string[][] = [];
-  const requests: ModelRequest[] = [];
-  let turn = 0;
-  const model: Model = {
-    async getResponse(request): Promise<ModelResponse> {
-      requests.push(request);
-      toolsSeen.push(request.tools.map((tool) => tool.name).sort());
-      const step = script.shift();
-      if (!step) throw new Error('the script has no step left');
-      turn++;
-      const output =
-        'call' in step
-          ? [{ type: 'function_call' as const, id: `fc_${turn}`, callId: `call_${turn}`, name: step.call, arguments: JSON.stringify(step.input), status: 'completed' as const }]
-          : [{ type: 'message' as const, id: `msg_${turn}`, role: 'assistant' as const, status: 'completed' as const, content: [{ type: 'output_text' as const, text: step.say }] }];
-      return { usage: new Usage(), output };
-    },
-    // eslint-disable-next-line require-yield -- the runs here never stream
-    async *getStreamedResponse() {
-      throw new Error('not used');
-    },
-  };
-  return { model, toolsSeen, requests };
+/** A scripted model, and the tool names of each request it was given. */
+function scriptedModel(script: ScriptedAgentsStep[]): { model: Model; toolsSeen: () => string[][]; requests: ModelRequest[] } {
+  const { model, requests } = scriptedAgentsModel(script);
+  return { model, requests, toolsSeen: () => requests.map((request) => request.tools.map((tool) => tool.name).sort()) };
 }
 
 const runner = new Runner({ tracingDisabled: true });
@@ -52,9 +31,9 @@ describe('createOpenAIAgentsToolSearch with a scripted Model', () => {
     const before = requests('GET', '/accounts/12345/transactions');
     const result = await runner.run(new Agent({ name: 'Payments', instructions: 'Help with payments.', model, tools }), 'Show my latest transactions on account 12345.', { maxTurns: 6 });
     expect(result.finalOutput).toBe('Here are your transactions.');
-    expect(toolsSeen[0]).toEqual(['search_tools']);
-    expect(toolsSeen[1]).toEqual(['analyze_transactions', 'search_tools']);
-    expect(toolsSeen[2]).toEqual(['analyze_transactions', 'list_transactions', 'search_tools']);
+    expect(toolsSeen()[0]).toEqual(['search_tools']);
+    expect(toolsSeen()[1]).toEqual(['analyze_transactions', 'search_tools']);
+    expect(toolsSeen()[2]).toEqual(['analyze_transactions', 'list_transactions', 'search_tools']);
     expect(requests('GET', '/accounts/12345/transactions')).toBe(before + 1);
     expect(JSON.stringify(prompts[2]?.input)).toContain('list_transactions: Lists the transactions');
     expect(search.loaded().map((tool) => tool.name)).toEqual(['analyze_transactions', 'list_transactions']);
@@ -64,8 +43,8 @@ describe('createOpenAIAgentsToolSearch with a scripted Model', () => {
     const { tools } = createOpenAIAgentsToolSearch({ client: await client(), pinned: ['generate_report'], scan: (found) => found.filter((tool) => tool.name !== 'list_transactions') });
     const { model, toolsSeen } = scriptedModel([{ call: 'search_tools', input: { query: 'list the transactions of an account' } }, { say: 'done' }]);
     await runner.run(new Agent({ name: 'Payments', model, tools }), 'transactions', { maxTurns: 3 });
-    expect(toolsSeen[0]).toEqual(['generate_report', 'search_tools']);
-    expect(toolsSeen[1]).not.toContain('list_transactions');
-    expect(toolsSeen[1]!.length).toBeGreaterThan(2);
+    expect(toolsSeen()[0]).toEqual(['generate_report', 'search_tools']);
+    expect(toolsSeen()[1]).not.toContain('list_transactions');
+    expect(toolsSeen()[1]!.length).toBeGreaterThan(2);
   });
 });

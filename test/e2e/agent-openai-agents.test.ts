@@ -2,37 +2,12 @@
  * aicap/openai-agents with the real `@openai/agents`: full runs of an Agent driven by a scripted
  * Model (the SDK's own Model interface, no network, tracing off) against the real Payments example.
  */
-import { Agent, RunContext, Runner, Usage, type AgentInputItem, type Model, type ModelRequest, type ModelResponse } from '@openai/agents';
+import { Agent, RunContext, Runner, type AgentInputItem, type ModelRequest } from '@openai/agents';
 import { describe, expect, it } from 'vitest';
 import { createClient } from '../../src/client/index.js';
 import { createOpenAIAgentsTools } from '../../src/openai-agents/index.js';
 import { answerReportQuestion, jobEventRecorder, usePaymentsForAgents } from '../helpers/agent-payments.js';
-
-type Step = { call: string; input: unknown } | { say: string };
-
-/** A Model that plays a script, one response per turn, and keeps every request it was given. */
-function scriptedModel(script: Step[]): { model: Model; requests: ModelRequest[] } {
-  const requests: ModelRequest[] = [];
-  let turn = 0;
-  const model: Model = {
-    async getResponse(request): Promise<ModelResponse> {
-      requests.push(request);
-      const step = script.shift();
-      if (!step) throw new Error('the script has no step left');
-      turn++;
-      const output =
-        'call' in step
-          ? [{ type: 'function_call' as const, id: `fc_${turn}`, callId: `call_${turn}`, name: step.call, arguments: JSON.stringify(step.input), status: 'completed' as const }]
-          : [{ type: 'message' as const, id: `msg_${turn}`, role: 'assistant' as const, status: 'completed' as const, content: [{ type: 'output_text' as const, text: step.say }] }];
-      return { usage: new Usage(), output };
-    },
-    // eslint-disable-next-line require-yield -- the runs here never stream
-    async *getStreamedResponse() {
-      throw new Error('not used');
-    },
-  };
-  return { model, requests };
-}
+import { scriptedAgentsModel as scriptedModel } from '../helpers/scripted-agents-model.js';
 
 /** The function-call results the model was shown in its last request. */
 function toolResultsSeen(requests: ModelRequest[]): string {
