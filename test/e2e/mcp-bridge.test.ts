@@ -118,6 +118,8 @@ describe('createMcpBridge (in process, Streamable HTTP, v2 host pinned to 2026-0
       const result = await mcp.callTool({ name: 'modify_limits', arguments: { account_id: ACCOUNT, daily_spend_limit: 50 } });
       expect(result.isError).toBe(false);
       expect(log.messages).toHaveLength(1);
+      // The user approves the request that is made: base_url's path included, the placeholder filled.
+      expect(log.messages[0]).toContain(`(PATCH ${payments.origin}/v2/accounts/${ACCOUNT}/limits)`);
       expect(typeof (await pins.get(`${payments.origin}|modify_limits`))).toBe('string');
     } finally {
       await close();
