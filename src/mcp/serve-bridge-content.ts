@@ -84,8 +84,13 @@ function listResources(client: Client): ListedResource[] {
   );
 }
 
+/** Prompts are named as tools are (`nameServiceTools`): the plain id when one service is bridged, `namespace__id` when several are. */
 function listPrompts(client: Client): Array<{ name: string; prompt: Prompt; service: DiscoveredService }> {
-  return client.services().flatMap((service) => (service.manifest.prompts ?? []).filter((prompt) => isServed(service, prompt.id)).map((prompt) => ({ name: `${service.namespace}__${prompt.id}`, prompt, service })));
+  const services = client.services();
+  const namespaced = services.length > 1;
+  return services.flatMap((service) =>
+    (service.manifest.prompts ?? []).filter((prompt) => isServed(service, prompt.id)).map((prompt) => ({ name: namespaced ? `${service.namespace}__${prompt.id}` : prompt.id, prompt, service })),
+  );
 }
 
 /** Quarantined (poisoning scan) and changed (pin mismatch) entries are withheld, prompts and resources as tools. */
