@@ -96,6 +96,12 @@ export const manifestSchema = {
         }
       ]
     },
+    "origin": {
+      "description": "An http(s) origin: scheme, host and optional port, nothing else.",
+      "type": "string",
+      "maxLength": 2048,
+      "pattern": "^[Hh][Tt][Tt][Pp][Ss]?://[^/?#@\\s]+$"
+    },
     "semver": {
       "type": "string",
       "maxLength": 64,
@@ -655,6 +661,10 @@ export const manifestSchema = {
         "idempotency_key_header": {
           "type": "string",
           "pattern": "^[!#$%&'*+.^_`|~0-9A-Za-z-]{1,128}$"
+        },
+        "ui_resource": {
+          "description": "(v0.3) Id of a resource of media type text/html;profile=mcp-app that renders this tool's results (MCP Apps).",
+          "$ref": "#/$defs/id"
         }
       },
       "if": {
@@ -711,6 +721,29 @@ export const manifestSchema = {
         "mime_type": {
           "type": "string",
           "maxLength": 255
+        },
+        "ui": {
+          "description": "(v0.3) For a UI resource (mime_type text/html;profile=mcp-app, MCP Apps): the origins the page may connect to and load from. Absent lists allow nothing.",
+          "type": "object",
+          "properties": {
+            "connect_domains": {
+              "type": "array",
+              "maxItems": 20,
+              "items": {
+                "$ref": "#/$defs/origin"
+              }
+            },
+            "resource_domains": {
+              "type": "array",
+              "maxItems": 20,
+              "items": {
+                "$ref": "#/$defs/origin"
+              }
+            },
+            "prefers_border": {
+              "type": "boolean"
+            }
+          }
         }
       }
     },

@@ -7,6 +7,7 @@ import { forbiddenHeaderReason } from './forbidden-header-parameter.js';
 import { hasStrayBrace, pathPlaceholders } from './path-placeholders.js';
 import { manifestSchema } from './manifest-schema.js';
 import { schemaRuleIssue } from './schema-rule-issue.js';
+import { isMcpAppMediaType, MCP_APP_MEDIA_TYPE } from './is-mcp-app-media-type.js';
 import { getManifestValidators, MANIFEST_LISTS } from './manifest-validators.js';
 import { SCHEMA_VERSION, type JsonSchema, type Manifest, type Parameter } from './manifest-v0.js';
 import type { ValidationIssue } from '../errors/validation-issue.js';
@@ -239,6 +240,7 @@ function checkSemantics(manifest: Record<string, unknown>, issues: ValidationIss
   for (const entry of entries) for (const [name] of entry.parameters) parameterNames.add(name);
 
   checkIdReferences(manifest, knownIds, issues);
+  const uiResourceIds = new Set(entries.filter((entry) => entry.kind === 'resources' && isMcpAppMediaType(entry.value['mime_type'])).map((entry) => entry.value['id']));
   const definitions = isRecord(manifest['definitions']) ? (manifest['definitions'] as Record<string, JsonSchema>) : undefined;
   // One memo of pattern verdicts for every embedded schema of the manifest.
   const safePatterns = new Map<string, boolean>();
@@ -253,6 +255,7 @@ function checkSemantics(manifest: Record<string, unknown>, issues: ValidationIss
       checkDeprecation(entry.value, base, knownIds, issues);
       checkBodyParameter(entry.value, base, entry.parameters, issues);
       checkSerialisation(entry.value, base, entry.parameters, issues);
+      checkUiResource(entry.value, base, uiResourceIds, issues);
     }
     checkPrerequisites(entry.value, base, knownIds, parameterNames, issues);
     checkHeaderParameters(base, entry.parameters, issues);
@@ -460,6 +463,13 @@ function checkTemporal(tool: Record<string, unknown>, base: string, issues: Vali
       }
     }
   }
+}
+
+/** `ui_resource` names a resource of this manifest whose media type is the MCP Apps one (spec v0.3). */
+function checkUiResource(tool: Record<string, unknown>, base: string, uiResourceIds: ReadonlySet<unknown>, issues: ValidationIssue[]): void {
+  const id = tool['ui_resource'];
+  if (typeof id !== 'string' || !ID_PATTERN.test(id) || uiResourceIds.has(id)) return;
+  issues.push({ pointer: `${base}/ui_resource`, code: 'tool.ui_resource_unknown', message: `${quote(id)} is not a resource of this manifest with mime_type ${quote(MCP_APP_MEDIA_TYPE)}`, severity: 'error' });
 }
 
 function checkDeprecation(tool: Record<string, unknown>, base: string, knownIds: Set<string>, issues: ValidationIssue[]): void {

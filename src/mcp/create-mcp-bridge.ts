@@ -13,6 +13,7 @@ import { loadMcpSdk, type McpSdk } from './load-mcp-sdk.js';
 import { createBridgeHttpHandler } from './create-bridge-http-handler.js';
 import { buildServerCard, type ServerCard } from './build-server-card.js';
 import { registerBridgeContent } from './serve-bridge-content.js';
+import { withUiMeta } from './bridge-ui-resources.js';
 import { toCallToolResult, type BridgeCallToolResult } from './to-call-tool-result.js';
 
 /** An origin the bridge could not load; it is listed as one tool that reports (and retries) the failure. */
@@ -160,7 +161,7 @@ export async function createMcpBridge(options: CreateMcpBridgeOptions): Promise<
       requestState: { verify: codec.verify },
     });
     const unavailableTools = () => unavailable.map((entry, index) => unavailableTool(entry, index));
-    server.setRequestHandler('tools/list', () => ({ tools: [...listBridgeTools(client, exposure).map((entry) => entry.definition), ...unavailableTools().map((entry) => entry.definition)] }));
+    server.setRequestHandler('tools/list', () => ({ tools: [...listBridgeTools(client, exposure).map((entry) => withUiMeta(client, entry)), ...unavailableTools().map((entry) => entry.definition)] }));
     server.setRequestHandler('tools/call', async (request, context) => {
       const { name } = request.params;
       const args = request.params.arguments ?? {};
