@@ -4,25 +4,14 @@
 // page is rendered by a real headless Chromium the way a host renders it: in a sandboxed iframe with
 // the CSP the declaration allows. Its script can reach the API's own origin, and its fetch to another
 // origin is blocked by the browser (a CSP violation, and that server sees no request).
-import { execFileSync } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Client as V1Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { json, startClientTestServer, type ClientTestServer } from '../helpers/client-test-server.js';
 import { connectV1Host } from '../helpers/mcp-hosts.js';
+import { findChromium } from '../helpers/find-chromium.js';
 
-function findChromium(): string | undefined {
-  for (const name of ['chromium', 'chromium-browser']) {
-    try {
-      const path = execFileSync('which', [name], { encoding: 'utf8' }).trim();
-      if (path) return path;
-    } catch {
-      // not on PATH
-    }
-  }
-  return undefined;
-}
 const chromiumPath = findChromium();
 if (!chromiumPath) console.warn('Skipping the MCP Apps rendering test: no chromium on PATH (install it with `apt-get install -y chromium`).');
 
