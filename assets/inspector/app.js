@@ -265,7 +265,7 @@ function collectArguments(inputs) {
 /** Asks the person through the modal dialog; resolves true only on an explicit "Approve". */
 function confirmApproval(question) {
   const dialog = document.getElementById('approval');
-  document.getElementById('approval-text').textContent = `${question.method} ${question.origin}${question.path}: ${question.reason}`;
+  document.getElementById('approval-text').textContent = `${question.method} ${question.url}: ${question.reason}`;
   document.getElementById('approval-arguments').textContent = JSON.stringify(question.arguments, null, 2);
   return new Promise((resolve) => {
     dialog.addEventListener('close', () => resolve(dialog.returnValue === 'approve'), { once: true });

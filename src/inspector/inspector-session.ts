@@ -27,6 +27,8 @@ export interface ApprovalQuestion {
   method: string;
   origin: string;
   path: string;
+  /** The URL the request goes to (base path included, placeholders filled), redacted for display. */
+  url: string;
   reason: string;
   /** The arguments that would be sent, redacted for display. */
   arguments: unknown;
@@ -102,7 +104,7 @@ export function createInspectorSession(options: InspectorSessionOptions = {}): I
     return {
       approve: (approval) => {
         if (approved) return true;
-        question = { toolId: tool.id, method: approval.method, origin: approval.origin, path: tool.path, reason: approval.reasons.join(' '), arguments: display(approval.arguments) };
+        question = { toolId: tool.id, method: approval.method, origin: approval.origin, path: tool.path, url: String(display(approval.url)), reason: approval.reasons.join(' '), arguments: display(approval.arguments) };
         return false;
       },
       question: () => question,

@@ -116,6 +116,7 @@ const completeManifest: Complete<Manifest> = {
       deprecated: { replaced_by: 'export_ledger', sunset: '2027-06-30', message: 'Use the v3 export.' },
       idempotent: false,
       idempotency_key_header: 'Idempotency-Key',
+      ui_resource: 'ledger_overview',
     },
   ],
   resources: [
@@ -127,7 +128,8 @@ const completeManifest: Complete<Manifest> = {
       intent: { when: 'Before any ledger tool.', prerequisites: 'None.', avoid_when: 'Never.' },
       parameters: { ledger_id: { type: 'string', required: true, description: 'The ledger.', in: 'path', enum: ['main'], default: 'main', example: 'main', json_schema: true, ...serialisation } },
       returns: { type: 'object', description: 'The ledger.', item_schema: {}, schema: {}, typical_size: 'small', max_items: 1, content_type: 'application/json', redirect_statuses: [], pagination: { style: 'link', parameter: 'p', limit_parameter: 'l', next_field: 'n', cursor_item_field: 'c', items_field: 'i', has_more_field: 'h', total_field: 't' } },
-      mime_type: 'application/json',
+      mime_type: 'text/html;profile=mcp-app',
+      ui: { connect_domains: ['https://api.example.com'], resource_domains: ['https://cdn.example.com'], prefers_border: true },
     },
   ],
   prompts: [

@@ -82,7 +82,25 @@ export const manifestSchema = {
     "url": {
       "type": "string",
       "maxLength": 2048,
-      "format": "uri"
+      "format": "uri",
+      "allOf": [
+        {
+          "description": "An absolute http or https URL (validator code url.invalid).",
+          "type": "string",
+          "pattern": "^[Hh][Tt][Tt][Pp][Ss]?://"
+        },
+        {
+          "description": "No user name or password in the authority (validator code url.invalid).",
+          "type": "string",
+          "pattern": "^[^:/?#]+://[^/?#@]*(?:[/?#]|$)"
+        }
+      ]
+    },
+    "origin": {
+      "description": "An http(s) origin: scheme, host and optional port, nothing else.",
+      "type": "string",
+      "maxLength": 2048,
+      "pattern": "^[Hh][Tt][Tt][Pp][Ss]?://[^/?#@\\s]+$"
     },
     "semver": {
       "type": "string",
@@ -93,7 +111,12 @@ export const manifestSchema = {
       "description": "Path relative to service.base_url, starting with /, with {name} placeholders.",
       "type": "string",
       "maxLength": 2048,
-      "pattern": "^/"
+      "pattern": "^/",
+      "not": {
+        "description": "A . or .. segment, also percent-encoded, would resolve outside service.base_url (validator code path.dot_segment).",
+        "type": "string",
+        "pattern": "(?:^|/)(?:\\.|%2[Ee]){1,2}(?:/|$|\\?|#)"
+      }
     },
     "simple_type": {
       "enum": [
@@ -128,7 +151,19 @@ export const manifestSchema = {
           "$ref": "#/$defs/text"
         },
         "base_url": {
-          "$ref": "#/$defs/url"
+          "$ref": "#/$defs/url",
+          "allOf": [
+            {
+              "description": "https, or http on a loopback host: localhost, *.localhost, 127.0.0.0/8, [::1] (validator code service.base_url_insecure).",
+              "type": "string",
+              "pattern": "^(?:[Hh][Tt][Tt][Pp][Ss]://|[Hh][Tt][Tt][Pp]://(?:[^/?#@]*@)?(?:(?:[^/?#@:]*\\.)?[Ll][Oo][Cc][Aa][Ll][Hh][Oo][Ss][Tt]\\.?|127\\.[0-9]{1,3}\\.[0-9]{1,3}\\.[0-9]{1,3}|\\[::1\\])(?::[0-9]*)?(?:[/?#]|$))"
+            },
+            {
+              "description": "No query or fragment: tool paths are appended to it (validator code service.base_url_invalid).",
+              "type": "string",
+              "pattern": "^[^?#]*$"
+            }
+          ]
         },
         "documentation_url": {
           "$ref": "#/$defs/url"
@@ -247,6 +282,23 @@ export const manifestSchema = {
       },
       "additionalProperties": {
         "$ref": "#/$defs/parameter"
+      },
+      "patternProperties": {
+        "^(?:[Hh][Oo][Ss][Tt]|[Cc][Oo][Nn][Nn][Ee][Cc][Tt][Ii][Oo][Nn]|[Cc][Oo][Nn][Tt][Ee][Nn][Tt]-[Ll][Ee][Nn][Gg][Tt][Hh]|[Tt][Rr][Aa][Nn][Ss][Ff][Ee][Rr]-[Ee][Nn][Cc][Oo][Dd][Ii][Nn][Gg]|[Uu][Pp][Gg][Rr][Aa][Dd][Ee]|[Tt][Ee]|[Tt][Rr][Aa][Ii][Ll][Ee][Rr]|[Kk][Ee][Ee][Pp]-[Aa][Ll][Ii][Vv][Ee]|[Ee][Xx][Pp][Ee][Cc][Tt]|[Cc][Oo][Oo][Kk][Ii][Ee]|[Aa][Uu][Tt][Hh][Oo][Rr][Ii][Zz][Aa][Tt][Ii][Oo][Nn]|[Pp][Rr][Oo][Xx][Yy]-.*)$": {
+          "description": "Host, the framing and hop-by-hop headers, Expect, Proxy-*, Cookie and Authorization cannot be header parameters (validator code parameter.forbidden_header).",
+          "$ref": "#/$defs/parameter",
+          "not": {
+            "type": "object",
+            "required": [
+              "in"
+            ],
+            "properties": {
+              "in": {
+                "const": "header"
+              }
+            }
+          }
+        }
       }
     },
     "pagination": {
@@ -609,6 +661,29 @@ export const manifestSchema = {
         "idempotency_key_header": {
           "type": "string",
           "pattern": "^[!#$%&'*+.^_`|~0-9A-Za-z-]{1,128}$"
+        },
+        "ui_resource": {
+          "description": "(v0.3) Id of a resource of media type text/html;profile=mcp-app that renders this tool's results (MCP Apps).",
+          "$ref": "#/$defs/id"
+        }
+      },
+      "if": {
+        "description": "GET and HEAD have no request body (spec v0.3).",
+        "required": [
+          "method"
+        ],
+        "properties": {
+          "method": {
+            "enum": [
+              "GET",
+              "HEAD"
+            ]
+          }
+        }
+      },
+      "then": {
+        "properties": {
+          "body_parameter": false
         }
       }
     },
@@ -646,6 +721,29 @@ export const manifestSchema = {
         "mime_type": {
           "type": "string",
           "maxLength": 255
+        },
+        "ui": {
+          "description": "(v0.3) For a UI resource (mime_type text/html;profile=mcp-app, MCP Apps): the origins the page may connect to and load from. Absent lists allow nothing.",
+          "type": "object",
+          "properties": {
+            "connect_domains": {
+              "type": "array",
+              "maxItems": 20,
+              "items": {
+                "$ref": "#/$defs/origin"
+              }
+            },
+            "resource_domains": {
+              "type": "array",
+              "maxItems": 20,
+              "items": {
+                "$ref": "#/$defs/origin"
+              }
+            },
+            "prefers_border": {
+              "type": "boolean"
+            }
+          }
         }
       }
     },
@@ -759,6 +857,27 @@ export const manifestSchema = {
             "description": {
               "$ref": "#/$defs/text"
             }
+          }
+        }
+      },
+      "if": {
+        "description": "An api_key auth says where the key goes (spec v0.3).",
+        "required": [
+          "type"
+        ],
+        "properties": {
+          "type": {
+            "const": "api_key"
+          }
+        }
+      },
+      "then": {
+        "required": [
+          "api_key"
+        ],
+        "properties": {
+          "api_key": {
+            "type": "object"
           }
         }
       }

@@ -322,6 +322,8 @@ export interface Tool {
   idempotent?: boolean;
   /** Header that carries an idempotency key (e.g. `Idempotency-Key`); retries reuse the same key. */
   idempotency_key_header?: string;
+  /** (v0.3) Id of a resource of media type `text/html;profile=mcp-app` that renders this tool's results (MCP Apps). */
+  ui_resource?: string;
 }
 
 /** Read-only data an agent may load into context. */
@@ -342,6 +344,18 @@ export interface Resource {
   returns?: Returns;
   /** Media type. @default 'application/json' */
   mime_type?: string;
+  /** (v0.3) For a UI resource (`text/html;profile=mcp-app`): what the page may load and connect to. */
+  ui?: ResourceUi;
+}
+
+/** (v0.3) What an MCP Apps page (a resource of media type `text/html;profile=mcp-app`) may reach. */
+export interface ResourceUi {
+  /** Origins the page may connect to (fetch, XHR, WebSocket); none when absent. */
+  connect_domains?: string[];
+  /** Origins the page may load scripts, styles, images and fonts from; none when absent (inline only). */
+  resource_domains?: string[];
+  /** The page asks the host for a visible border. */
+  prefers_border?: boolean;
 }
 
 /** A reusable prompt template. */

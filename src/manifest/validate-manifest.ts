@@ -6,6 +6,8 @@ import { checkSchemaInManifest, type SchemaCheckContext } from './check-schema-i
 import { forbiddenHeaderReason } from './forbidden-header-parameter.js';
 import { hasStrayBrace, pathPlaceholders } from './path-placeholders.js';
 import { manifestSchema } from './manifest-schema.js';
+import { schemaRuleIssue } from './schema-rule-issue.js';
+import { isMcpAppMediaType, MCP_APP_MEDIA_TYPE } from './is-mcp-app-media-type.js';
 import { getManifestValidators, MANIFEST_LISTS } from './manifest-validators.js';
 import { SCHEMA_VERSION, type JsonSchema, type Manifest, type Parameter } from './manifest-v0.js';
 import type { ValidationIssue } from '../errors/validation-issue.js';
@@ -90,7 +92,7 @@ function validateValue(input: unknown, options: ValidateManifestOptions): Valida
   if (unsupported) return { valid: false, issues: [unsupported] };
   const issues: ValidationIssue[] = [];
   const { errors, truncated } = schemaErrors(input);
-  issues.push(...fromAjvErrors(errors));
+  const fromSchema = fromAjvErrors(errors);
   if (truncated) {
     issues.push({ pointer: '', code: 'schema.truncated', message: `schema validation stopped after ${MAX_SCHEMA_ERRORS} errors; fix these and validate again`, severity: 'error' });
   }
@@ -100,6 +102,12 @@ function validateValue(input: unknown, options: ValidateManifestOptions): Valida
     checkSemantics(input, issues);
     if (options.warnUnknownFields !== false) checkUnknownFields(input, manifestSchema, '', issues);
   }
+  // A MUST both the schema and a semantic check enforce is one finding, with the semantic check's
+  // message: a named schema rule (section 9.1 code) gives way to any semantic error at its pointer,
+  // which says more precisely what is wrong ("not an absolute URL" rather than "not https").
+  const semanticKeys = new Set(issues.map((issue) => `${issue.pointer}\u0000${issue.code}`));
+  const semanticErrorPointers = new Set(issues.filter((issue) => issue.severity === 'error').map((issue) => issue.pointer));
+  issues.unshift(...fromSchema.filter((issue) => (issue.code.startsWith('schema.') ? !semanticKeys.has(`${issue.pointer}\u0000${issue.code}`) : !semanticErrorPointers.has(issue.pointer))));
   let unique = dedupe(issues);
   unique.sort((a, b) => (a.severity === b.severity ? 0 : a.severity === 'error' ? -1 : 1));
   const valid = !unique.some((issue) => issue.severity === 'error');
@@ -140,11 +148,10 @@ function fromAjvErrors(errors: readonly ErrorObject[]): ValidationIssue[] {
   const issues: ValidationIssue[] = [];
   for (const error of errors) {
     const pointer = error.instancePath;
-    if (!anyOfPointers.has(pointer)) {
-      issues.push(fromAjvError(error));
-    } else if (error.keyword !== 'anyOf') {
-      if (error.keyword !== 'type') issues.push(fromAjvError(error));
-    } else if (!hasDeeperError.has(pointer)) {
+    if (!anyOfPointers.has(pointer) || (error.keyword !== 'anyOf' && error.keyword !== 'type')) {
+      const issue = fromAjvError(error);
+      if (issue) issues.push(issue);
+    } else if (error.keyword === 'anyOf' && !hasDeeperError.has(pointer)) {
       const types = [...(branchTypes.get(pointer) ?? [])];
       issues.push({ pointer, code: 'schema.type', message: `must be ${types.join(' or ') || 'one of the allowed forms'}`, severity: 'error' });
     }
@@ -152,7 +159,10 @@ function fromAjvErrors(errors: readonly ErrorObject[]): ValidationIssue[] {
   return issues;
 }
 
-function fromAjvError(error: ErrorObject): ValidationIssue {
+function fromAjvError(error: ErrorObject): ValidationIssue | undefined {
+  const named = schemaRuleIssue(error);
+  if (named === 'ignore') return undefined;
+  if (named !== undefined) return { ...named, severity: 'error' };
   let pointer = error.instancePath;
   let message = error.message ?? 'is invalid';
   let code = `schema.${error.keyword}`;
@@ -230,6 +240,7 @@ function checkSemantics(manifest: Record<string, unknown>, issues: ValidationIss
   for (const entry of entries) for (const [name] of entry.parameters) parameterNames.add(name);
 
   checkIdReferences(manifest, knownIds, issues);
+  const uiResourceIds = new Set(entries.filter((entry) => entry.kind === 'resources' && isMcpAppMediaType(entry.value['mime_type'])).map((entry) => entry.value['id']));
   const definitions = isRecord(manifest['definitions']) ? (manifest['definitions'] as Record<string, JsonSchema>) : undefined;
   // One memo of pattern verdicts for every embedded schema of the manifest.
   const safePatterns = new Map<string, boolean>();
@@ -244,6 +255,7 @@ function checkSemantics(manifest: Record<string, unknown>, issues: ValidationIss
       checkDeprecation(entry.value, base, knownIds, issues);
       checkBodyParameter(entry.value, base, entry.parameters, issues);
       checkSerialisation(entry.value, base, entry.parameters, issues);
+      checkUiResource(entry.value, base, uiResourceIds, issues);
     }
     checkPrerequisites(entry.value, base, knownIds, parameterNames, issues);
     checkHeaderParameters(base, entry.parameters, issues);
@@ -451,6 +463,13 @@ function checkTemporal(tool: Record<string, unknown>, base: string, issues: Vali
       }
     }
   }
+}
+
+/** `ui_resource` names a resource of this manifest whose media type is the MCP Apps one (spec v0.3). */
+function checkUiResource(tool: Record<string, unknown>, base: string, uiResourceIds: ReadonlySet<unknown>, issues: ValidationIssue[]): void {
+  const id = tool['ui_resource'];
+  if (typeof id !== 'string' || !ID_PATTERN.test(id) || uiResourceIds.has(id)) return;
+  issues.push({ pointer: `${base}/ui_resource`, code: 'tool.ui_resource_unknown', message: `${quote(id)} is not a resource of this manifest with mime_type ${quote(MCP_APP_MEDIA_TYPE)}`, severity: 'error' });
 }
 
 function checkDeprecation(tool: Record<string, unknown>, base: string, knownIds: Set<string>, issues: ValidationIssue[]): void {

@@ -3,6 +3,7 @@ import type { Client } from '../client/create-client.js';
 import type { CallEnvelope } from '../client/call/call-envelope.js';
 import type { ApprovalRequest, ApproveFunction } from '../client/policy/enforce-call-policy.js';
 import { canonicalJson, digestText } from '../manifest/digest-manifest.js';
+import { terminalSafeText } from '../cli/terminal-safe-text.js';
 import { approvalNonce, type BridgeRequestState } from './bridge-request-state.js';
 import type { BridgeTool } from './list-bridge-tools.js';
 import type { McpSdk } from './load-mcp-sdk.js';
@@ -87,7 +88,7 @@ function approvalQuestion(bridgeTool: BridgeTool, request: ApprovalRequest): { m
   const args = JSON.stringify(request.arguments);
   const shown = args.length > 2_000 ? `${args.slice(0, 2_000)}…` : args;
   return {
-    message: `Allow "${bridgeTool.definition.title}" (${tool.method} ${tool.origin}${tool.path}) with ${shown}? It needs your approval because ${request.reasons.join('; ')}.`,
+    message: `Allow "${terminalSafeText(bridgeTool.definition.title ?? tool.name)}" (${tool.method} ${terminalSafeText(request.url)}) with ${shown}? It needs your approval because ${request.reasons.join('; ')}.`,
     requestedSchema: {
       type: 'object',
       properties: { approve: { type: 'boolean', title: 'Approve this call', description: 'Send this request to the API once.' } },

@@ -15,6 +15,7 @@ import { loadMcpSdk, type McpSdk } from './load-mcp-sdk.js';
 import { createBridgeHttpHandler } from './create-bridge-http-handler.js';
 import { buildServerCard, type ServerCard } from './build-server-card.js';
 import { registerBridgeContent } from './serve-bridge-content.js';
+import { withUiMeta } from './bridge-ui-resources.js';
 import { toCallToolResult, type BridgeCallToolResult } from './to-call-tool-result.js';
 
 /** An origin the bridge could not load; it is listed as one tool that reports (and retries) the failure. */
@@ -182,7 +183,7 @@ export async function createMcpBridge(options: CreateMcpBridgeOptions): Promise<
     const toolSearch = options.toolSearch ? createBridgeToolSearch({ client, exposure, options: options.toolSearch === true ? {} : options.toolSearch, toolsChanged: () => server.sendToolListChanged() }) : undefined;
     const exposed = (): BridgeTool[] => (toolSearch ? toolSearch.listed() : listBridgeTools(client, exposure));
     server.setRequestHandler('tools/list', (request) => {
-      const definitions = [...(toolSearch ? [toolSearch.definition()] : []), ...exposed().map((entry) => entry.definition), ...unavailableTools().map((entry) => entry.definition)];
+      const definitions = [...(toolSearch ? [toolSearch.definition()] : []), ...exposed().map((entry) => withUiMeta(client, entry)), ...unavailableTools().map((entry) => entry.definition)];
       try {
         return pageBridgeTools(definitions, request.params?.cursor, options.pageSize);
       } catch (error) {

@@ -6,6 +6,7 @@ import { AicapError } from '../errors/aicap-error.js';
 import type { Parameter, Prompt, Resource } from '../manifest/manifest-v0.js';
 import type { McpSdk } from './load-mcp-sdk.js';
 import { UNTRUSTED_META_KEY } from './to-call-tool-result.js';
+import { isUiResource, isUiResourceUri, listUiResources, readUiResource } from './bridge-ui-resources.js';
 
 const RESOURCE_SCHEME = 'aicap:';
 
@@ -24,9 +25,12 @@ interface ListedResource {
  */
 export function registerBridgeContent(server: Server, client: Client, sdk: McpSdk): void {
   server.setRequestHandler('resources/list', () => ({
-    resources: listResources(client)
-      .filter((entry) => templateParameters(entry.resource).length === 0)
-      .map((entry) => ({ uri: entry.uri, name: entry.resource.id, description: entry.resource.description, mimeType: 'text/plain' })),
+    resources: [
+      ...listResources(client)
+        .filter((entry) => templateParameters(entry.resource).length === 0 && !isUiResource(entry.resource))
+        .map((entry) => ({ uri: entry.uri, name: entry.resource.id, description: entry.resource.description, mimeType: 'text/plain' })),
+      ...listUiResources(client),
+    ],
   }));
 
   server.setRequestHandler('resources/templates/list', () => ({
@@ -42,6 +46,7 @@ export function registerBridgeContent(server: Server, client: Client, sdk: McpSd
 
   server.setRequestHandler('resources/read', async (request) => {
     const uri = request.params.uri;
+    if (isUiResourceUri(uri)) return readUiResource(client, sdk, uri);
     const parsed = parseResourceUri(uri);
     const entry = parsed && listResources(client).find((candidate) => candidate.service.namespace === parsed.namespace && candidate.resource.id === parsed.id);
     if (!parsed || !entry) throw new sdk.ResourceNotFoundError(uri, `No resource ${JSON.stringify(uri)}: resources/list and resources/templates/list name the resources this bridge serves.`);
@@ -84,8 +89,13 @@ function listResources(client: Client): ListedResource[] {
   );
 }
 
+/** Prompts are named as tools are (`nameServiceTools`): the plain id when one service is bridged, `namespace__id` when several are. */
 function listPrompts(client: Client): Array<{ name: string; prompt: Prompt; service: DiscoveredService }> {
-  return client.services().flatMap((service) => (service.manifest.prompts ?? []).filter((prompt) => isServed(service, prompt.id)).map((prompt) => ({ name: `${service.namespace}__${prompt.id}`, prompt, service })));
+  const services = client.services();
+  const namespaced = services.length > 1;
+  return services.flatMap((service) =>
+    (service.manifest.prompts ?? []).filter((prompt) => isServed(service, prompt.id)).map((prompt) => ({ name: namespaced ? `${service.namespace}__${prompt.id}` : prompt.id, prompt, service })),
+  );
 }
 
 /** Quarantined (poisoning scan) and changed (pin mismatch) entries are withheld, prompts and resources as tools. */

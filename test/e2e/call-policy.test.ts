@@ -64,7 +64,7 @@ describe('policy: approval', () => {
     const client = await open({ approve: (request) => (asked.push(request), false) });
     const result = await client.call('close_account', { account_id: 'acc_1', reason: 'fraud' });
     expect(result.error?.code).toBe('APPROVAL_DENIED');
-    expect(asked).toEqual([expect.objectContaining({ toolId: 'close_account', method: 'POST', arguments: { account_id: 'acc_1', reason: 'fraud' }, reasons: [expect.stringContaining('human_approval_required')] })]);
+    expect(asked).toEqual([expect.objectContaining({ toolId: 'close_account', method: 'POST', arguments: { account_id: 'acc_1', reason: 'fraud' }, reasons: [expect.stringContaining('human_approval_required')], url: `${server.origin}/api/accounts/acc_1/close` })]);
     expect(closeHits()).toBe(0);
   });
 

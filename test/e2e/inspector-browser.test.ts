@@ -3,7 +3,6 @@
 // succeeds, the approval dialog gates a consequential tool (declined: nothing sent; approved: sent
 // once), the report job runs to its result with its question answered, and a hostile manifest
 // renders as text. Screenshots go to $AICAP_SCREENSHOTS_DIR when set (docs/ holds the committed ones).
-import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -11,18 +10,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { startPaymentsServer, type PaymentsServer } from '../../examples/payments/start-payments-server.js';
 import { startInspector, type Inspector } from '../../src/inspector/start-inspector.js';
+import { findChromium } from '../helpers/find-chromium.js';
 
-function findChromium(): string | undefined {
-  for (const name of ['chromium', 'chromium-browser']) {
-    try {
-      const path = execFileSync('which', [name], { encoding: 'utf8' }).trim();
-      if (path) return path;
-    } catch {
-      // not on PATH
-    }
-  }
-  return undefined;
-}
 
 const chromiumPath = findChromium();
 if (!chromiumPath) console.warn('Skipping the inspector browser tests: no chromium on PATH (install it with `apt-get install -y chromium`).');

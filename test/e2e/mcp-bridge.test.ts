@@ -118,6 +118,8 @@ describe('createMcpBridge (in process, Streamable HTTP, v2 host pinned to 2026-0
       const result = await mcp.callTool({ name: 'modify_limits', arguments: { account_id: ACCOUNT, daily_spend_limit: 50 } });
       expect(result.isError).toBe(false);
       expect(log.messages).toHaveLength(1);
+      // The user approves the request that is made: base_url's path included, the placeholder filled.
+      expect(log.messages[0]).toContain(`(PATCH ${payments.origin}/v2/accounts/${ACCOUNT}/limits)`);
       expect(typeof (await pins.get(`${payments.origin}|modify_limits`))).toBe('string');
     } finally {
       await close();
@@ -198,9 +200,11 @@ describe('createMcpBridge (in process, Streamable HTTP, v2 host pinned to 2026-0
     try {
       expect(client.services()[0]!.quarantinedToolIds).toContain('poisoned');
       const { prompts } = await mcp.listPrompts();
-      expect(prompts.map((prompt) => prompt.name)).toEqual(['echo__summary']);
-      expect(protocolCode(await mcp.getPrompt({ name: 'echo__poisoned', arguments: { account: 'a' } }).catch((error: unknown) => error))).toBe(-32602);
-      const rendered = await mcp.getPrompt({ name: 'echo__summary', arguments: { account: 'acc-9' } });
+      // One bridged service: prompts are named like its tools, by their plain ids.
+      expect((await mcp.listTools()).tools.map((tool) => tool.name)).toContain('whoami');
+      expect(prompts.map((prompt) => prompt.name)).toEqual(['summary']);
+      expect(protocolCode(await mcp.getPrompt({ name: 'poisoned', arguments: { account: 'a' } }).catch((error: unknown) => error))).toBe(-32602);
+      const rendered = await mcp.getPrompt({ name: 'summary', arguments: { account: 'acc-9' } });
       expect(JSON.stringify(rendered.messages)).toMatch(/not by the user.*untrusted-data.*acc-9/);
     } finally {
       await close();

@@ -160,7 +160,7 @@ async function askApproval(io: RedactingIo, request: ApprovalRequest): Promise<b
   const readline = createInterface({ input: process.stdin, output: process.stderr });
   try {
     const shown = terminalSafeJson(io.redactor.arguments(request.arguments));
-    io.stderr(`\n${request.method} ${terminalSafeText(request.origin)} · ${terminalSafeText(request.exposedName)}\n${terminalSafeText(request.description)}\nArguments: ${shown}`);
+    io.stderr(`\n${request.method} ${terminalSafeText(request.url)} · ${terminalSafeText(request.exposedName)}\n${terminalSafeText(request.description)}\nArguments: ${shown}`);
     const answer = await readline.question('Approve this call? [y/N] ');
     return /^y(es)?$/i.test(answer.trim());
   } finally {

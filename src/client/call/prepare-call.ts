@@ -90,17 +90,18 @@ export async function prepareCall(
     deadlineInMs: input.startedInMs + runtime.retry.totalTimeoutInMs,
   };
   prepared.firstRequest = buildCallRequest(prepared, args, prepared.idempotencyHeaderName === undefined ? undefined : (callOptions.idempotencyKey ?? randomUUID()));
-  await approveAndCount(runtime, prepared, args, callOptions);
+  await approveAndCount(runtime, prepared, args, callOptions, prepared.firstRequest.url.href);
   return prepared;
 }
 
-/** Approval and the session budget for one request of a prepared call. @internal */
-export function approveAndCount(runtime: CallRuntime, prepared: PreparedCall, args: Readonly<Record<string, unknown>>, callOptions: CallOptions): Promise<void> {
+/** Approval and the session budget for one request of a prepared call, to `url`. @internal */
+export function approveAndCount(runtime: CallRuntime, prepared: PreparedCall, args: Readonly<Record<string, unknown>>, callOptions: CallOptions, url: string): Promise<void> {
   return enforceCallPolicy({
     policy: prepared.policy,
     subject: prepared.subject,
     description: prepared.resolved.tool.description,
     arguments: args,
+    url,
     approve: callOptions.approve ?? runtime.approve,
     session: { id: callOptions.sessionId ?? runtime.sessionId, store: runtime.sessionStore },
   });

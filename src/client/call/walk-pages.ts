@@ -73,7 +73,8 @@ export async function* walkPages(runtime: CallRuntime, prepared: PreparedCall, c
   for (let pageNumber = 1; ; pageNumber++) {
     const pageStarted = now();
     if (pageNumber > 1 && prepared.consequential) {
-      const refused = await refusedPage(runtime, prepared, args, callOptions, linkUrl?.href ?? (plan?.parameter === undefined ? undefined : (args[plan.parameter] as string | number | undefined)));
+      const pageUrl = linkUrl?.href ?? buildCallRequest(prepared, args, undefined).url.href;
+      const refused = await refusedPage(runtime, prepared, args, callOptions, pageUrl, linkUrl?.href ?? (plan?.parameter === undefined ? undefined : (args[plan.parameter] as string | number | undefined)));
       if (refused !== undefined) {
         yield refused;
         return;
@@ -172,11 +173,11 @@ function repeatedStop(seen: ReadonlySet<string>, key: string, current: string | 
   return undefined;
 }
 
-/** Approves and counts one more page of a consequential walk; the refusal as a resumable page. */
-async function refusedPage(runtime: CallRuntime, prepared: PreparedCall, args: Readonly<Record<string, unknown>>, callOptions: CallOptions, cursor: string | number | undefined): Promise<WalkedPage | undefined> {
+/** Approves and counts one more page (requested at `url`) of a consequential walk; the refusal as a resumable page. */
+async function refusedPage(runtime: CallRuntime, prepared: PreparedCall, args: Readonly<Record<string, unknown>>, callOptions: CallOptions, url: string, cursor: string | number | undefined): Promise<WalkedPage | undefined> {
   const startedInMs = runtime.dependencies.now();
   try {
-    await approveAndCount(runtime, prepared, args, callOptions);
+    await approveAndCount(runtime, prepared, args, callOptions, url);
     return undefined;
   } catch (error) {
     const envelope = envelopeFromError({ toolId: prepared.toolId, error, redactor: prepared.redactor, startedInMs, now: runtime.dependencies.now(), maxTextLength: runtime.maxTextLength });

@@ -13,6 +13,12 @@ export interface ApprovalRequest extends PolicySubject {
   arguments: Record<string, unknown>;
   /** Each rule that demands approval. */
   reasons: string[];
+  /**
+  The URL the request goes to, as it will be sent: `service.base_url` with its path, the tool's path
+  with its placeholders filled, and the query (credentials are not attached yet). Show this, not the
+  origin and the declared path: a user approves the request that is actually made.
+  */
+  url: string;
 }
 
 /** Decides whether a call that needs approval may go ahead. Anything but `true` refuses it. */
@@ -32,6 +38,8 @@ export interface EnforceCallPolicyInput {
   subject: PolicySubject;
   description: string;
   arguments: Record<string, unknown>;
+  /** The request's URL, for {@link ApprovalRequest.url}. */
+  url: string;
   approve: ApproveFunction | undefined;
   session: CallSession;
 }
@@ -56,7 +64,7 @@ export async function enforceCallPolicy(input: EnforceCallPolicyInput): Promise<
     }
     let approved: boolean;
     try {
-      approved = (await input.approve({ ...subject, description: input.description, arguments: input.arguments, reasons: policy.approvalReasons })) === true;
+      approved = (await input.approve({ ...subject, description: input.description, arguments: input.arguments, reasons: policy.approvalReasons, url: input.url })) === true;
     } catch {
       // An approval UI that crashes has not approved anything.
       approved = false;
