@@ -24,7 +24,7 @@ type Complete<T> = unknown extends T
  * are exactly the field paths of the types.
  */
 /** The serialisation fields of a parameter (spec v0.3), for the parameters below that have no other use for them. */
-const serialisation = { style: 'form', explode: true, allow_reserved: false, allow_empty_value: false, content_type: 'application/json' } as const;
+const serialisation = { style: 'form', explode: true, allow_reserved: false, allow_empty_value: false, content_type: 'application/json', resolved_by: 'export_ledger' } as const;
 
 const completeManifest: Complete<Manifest> = {
   schema_version: '0.3.0',
@@ -58,6 +58,7 @@ const completeManifest: Complete<Manifest> = {
           allow_reserved: false,
           allow_empty_value: false,
           content_type: 'text/plain',
+          resolved_by: 'export_ledger',
         },
         filters: {
           type: 'object',
@@ -116,6 +117,7 @@ const completeManifest: Complete<Manifest> = {
       deprecated: { replaced_by: 'export_ledger', sunset: '2027-06-30', message: 'Use the v3 export.' },
       idempotent: false,
       idempotency_key_header: 'Idempotency-Key',
+      links: [{ tool: 'export_ledger', parameters: { ledger_id: '$arguments#/ledger_id' }, description: 'Export the same ledger again.' }],
     },
   ],
   resources: [

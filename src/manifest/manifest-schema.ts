@@ -234,6 +234,10 @@ export const manifestSchema = {
           "type": "string",
           "minLength": 1,
           "maxLength": 255
+        },
+        "resolved_by": {
+          "description": "Id of the tool whose result supplies this parameter's value (spec v0.3, section 7.20).",
+          "$ref": "#/$defs/id"
         }
       }
     },
@@ -609,6 +613,45 @@ export const manifestSchema = {
         "idempotency_key_header": {
           "type": "string",
           "pattern": "^[!#$%&'*+.^_`|~0-9A-Za-z-]{1,128}$"
+        },
+        "links": {
+          "description": "Typed links from this tool's result or arguments to another tool's parameters (spec v0.3, section 7.20).",
+          "type": "array",
+          "maxItems": 50,
+          "items": {
+            "$ref": "#/$defs/link"
+          }
+        }
+      }
+    },
+    "link": {
+      "type": "object",
+      "required": [
+        "tool",
+        "parameters"
+      ],
+      "properties": {
+        "tool": {
+          "$ref": "#/$defs/id"
+        },
+        "parameters": {
+          "type": "object",
+          "minProperties": 1,
+          "maxProperties": 50,
+          "propertyNames": {
+            "type": "string",
+            "minLength": 1,
+            "maxLength": 256
+          },
+          "additionalProperties": {
+            "description": "A link expression: $result, $item or $arguments, then # and a JSON Pointer.",
+            "type": "string",
+            "maxLength": 1024,
+            "pattern": "^\\$(result|item|arguments)#(/([^~/]|~[01])*)*$"
+          }
+        },
+        "description": {
+          "$ref": "#/$defs/text"
         }
       }
     },
