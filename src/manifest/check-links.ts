@@ -5,7 +5,7 @@ import { parseLinkExpression, type LinkExpression } from './parse-link-expressio
 
 /** What {@link checkLinks} needs to know about the manifest. */
 export interface LinkCheckContext {
-  /** Every tool of the manifest by id. */
+  /** Every tool and resource of the manifest by id (both can be called, and both can be linked to). */
   tools: ReadonlyMap<string, Record<string, unknown>>;
   /** The manifest's shared `definitions`, for `$ref` inside `returns` schemas. */
   definitions: Record<string, unknown> | undefined;
@@ -15,7 +15,7 @@ export interface LinkCheckContext {
 const MAX_SCHEMA_STEPS = 64;
 
 /**
- * The checks of spec section 7.20 for one tool's `links`: each target is a tool of the manifest
+ * The checks of spec section 7.20 for one tool's (or resource's) `links`: each target is a tool of the manifest
  * (a warning otherwise: a per-credential variant may omit it), each filled parameter is a parameter
  * of the target, `$arguments` pointers start at a parameter of the tool, and `$result` / `$item`
  * pointers name members the tool's `returns` schema declares, where it declares them.
@@ -28,7 +28,7 @@ export function checkLinks(tool: Record<string, unknown>, base: string, context:
     const pointer = `${base}/links/${index}`;
     const target = context.tools.get(link['tool']);
     if (target === undefined) {
-      issues.push({ pointer: `${pointer}/tool`, code: 'link.unknown_tool', message: `${quote(link['tool'])} is not a tool id of this manifest, so the link is never offered`, severity: 'warning' });
+      issues.push({ pointer: `${pointer}/tool`, code: 'link.unknown_tool', message: `${quote(link['tool'])} is not a tool or resource id of this manifest, so the link is never offered`, severity: 'warning' });
     }
     const targetParameters = target !== undefined && isRecord(target['parameters']) ? target['parameters'] : {};
     for (const [name, text] of Object.entries(link['parameters'])) {
@@ -47,7 +47,7 @@ export function checkResolvers(parameters: ReadonlyArray<[string, Record<string,
   for (const [name, parameter] of parameters) {
     const resolver = parameter['resolved_by'];
     if (typeof resolver !== 'string' || context.tools.has(resolver)) continue;
-    issues.push({ pointer: `${base}/parameters/${escapePointerToken(name)}/resolved_by`, code: 'parameter.unknown_resolver', message: `${quote(resolver)} is not a tool id of this manifest`, severity: 'warning' });
+    issues.push({ pointer: `${base}/parameters/${escapePointerToken(name)}/resolved_by`, code: 'parameter.unknown_resolver', message: `${quote(resolver)} is not a tool or resource id of this manifest`, severity: 'warning' });
   }
 }
 

@@ -689,6 +689,14 @@ export const manifestSchema = {
         "mime_type": {
           "type": "string",
           "maxLength": 255
+        },
+        "links": {
+          "description": "Typed links from this resource's content to a tool's parameters (spec v0.3, section 7.20).",
+          "type": "array",
+          "maxItems": 50,
+          "items": {
+            "$ref": "#/$defs/link"
+          }
         }
       }
     },

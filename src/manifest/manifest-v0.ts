@@ -365,6 +365,8 @@ export interface Resource {
   returns?: Returns;
   /** Media type. @default 'application/json' */
   mime_type?: string;
+  /** Typed links from the resource's content to tools' parameters (spec v0.3, section 7.20). */
+  links?: Link[];
 }
 
 /** A reusable prompt template. */

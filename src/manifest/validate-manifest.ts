@@ -236,7 +236,7 @@ function checkSemantics(manifest: Record<string, unknown>, issues: ValidationIss
   const safePatterns = new Map<string, boolean>();
   if (definitions) checkDefinitions(definitions, { scope: { definitions, insideDefinition: true }, safePatterns }, issues);
   const schemas: SchemaCheckContext = { scope: { definitions, insideDefinition: false }, safePatterns };
-  const links: LinkCheckContext = { tools: new Map(entries.filter((entry) => entry.kind === 'tools' && typeof entry.value['id'] === 'string').map((entry) => [entry.value['id'] as string, entry.value])), definitions };
+  const links: LinkCheckContext = { tools: new Map(entries.filter((entry) => entry.kind !== 'prompts' && typeof entry.value['id'] === 'string').map((entry) => [entry.value['id'] as string, entry.value])), definitions };
   for (const entry of entries) {
     const base = entryPointer(entry);
     if (entry.kind !== 'prompts') checkPathPlaceholders(entry.value, base, entry.parameters, issues);
@@ -246,8 +246,8 @@ function checkSemantics(manifest: Record<string, unknown>, issues: ValidationIss
       checkDeprecation(entry.value, base, knownIds, issues);
       checkBodyParameter(entry.value, base, entry.parameters, issues);
       checkSerialisation(entry.value, base, entry.parameters, issues);
-      checkLinks(entry.value, base, links, issues);
     }
+    if (entry.kind !== 'prompts') checkLinks(entry.value, base, links, issues);
     checkResolvers(entry.parameters as Array<[string, Record<string, unknown>]>, base, links, issues);
     checkPrerequisites(entry.value, base, knownIds, parameterNames, issues);
     checkHeaderParameters(base, entry.parameters, issues);

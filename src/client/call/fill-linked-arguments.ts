@@ -38,12 +38,12 @@ export function fillLinkedArguments(input: { toolId: string; origin: string; arg
     throw new AicapError('LINK_UNRESOLVED', `The \`from\` envelope comes from "${context.toolId}" on ${context.origin}, but "${toolId}" belongs to ${origin}; links never carry values from one service to another. Give the arguments yourself.`, { option: 'from' });
   }
   const offered = context.next.filter((followUp) => followUp.tool === toolId);
-  const candidates = offered.filter((followUp) => Object.entries(args).every(([name, value]) => !Object.hasOwn(followUp.arguments, name) || JSON.stringify(followUp.arguments[name]) === JSON.stringify(value)));
+  // The caller's own values win; with several follow-ups (one per item) they also pick the one meant.
+  const candidates = offered.length <= 1 ? offered : offered.filter((followUp) => Object.entries(args).every(([name, value]) => !Object.hasOwn(followUp.arguments, name) || JSON.stringify(followUp.arguments[name]) === JSON.stringify(value)));
   const [only] = candidates;
   if (only !== undefined && candidates.length === 1) return { ...only.arguments, ...args };
-  if (candidates.length > 1) {
-    if (offered.every((followUp) => Object.keys(followUp.arguments).every((name) => Object.hasOwn(args, name)))) return { ...args };
-    throw new AicapError('LINK_UNRESOLVED', `"${context.toolId}" offers ${candidates.length} follow-ups to "${toolId}" (one per item); pick one: call with \`envelope.next[i].arguments\` or pass the linked parameters (${Object.keys(only?.arguments ?? {}).join(', ')}) yourself.`, { option: 'from' });
+  if (offered.length > 1) {
+    throw new AicapError('LINK_UNRESOLVED', `"${context.toolId}" offers ${offered.length} follow-ups to "${toolId}" (one per item) and the arguments pick ${candidates.length === 0 ? 'none' : candidates.length} of them; call with one \`envelope.next[i].arguments\` or pass the linked parameters (${Object.keys(offered[0]?.arguments ?? {}).join(', ')}) yourself.`, { option: 'from' });
   }
   const refusal = context.refused.find((refused) => refused.tool === toolId && !Object.hasOwn(args, refused.parameter));
   if (refusal !== undefined) {
