@@ -130,6 +130,7 @@ const completeManifest: Complete<Manifest> = {
       parameters: { ledger_id: { type: 'string', required: true, description: 'The ledger.', in: 'path', enum: ['main'], default: 'main', example: 'main', json_schema: true, ...serialisation } },
       returns: { type: 'object', description: 'The ledger.', item_schema: {}, schema: {}, typical_size: 'small', max_items: 1, content_type: 'application/json', redirect_statuses: [], pagination: { style: 'link', parameter: 'p', limit_parameter: 'l', next_field: 'n', cursor_item_field: 'c', items_field: 'i', has_more_field: 'h', total_field: 't' } },
       mime_type: 'application/json',
+      links: [{ tool: 'export_ledger', parameters: { ledger_id: '$result#/ledger_id' }, description: 'Summarize it.' }],
     },
   ],
   prompts: [
