@@ -3,6 +3,7 @@ import { SCHEMA_VERSION, type HttpMethod, type Manifest, type Prompt, type Resou
 import { validateManifest } from '../manifest/validate-manifest.js';
 import { convertSwaggerDescription, swaggerPointerToOpenApi } from './convert-swagger-description.js';
 import { checkOptions, displayLocation, loadOpenApiDescription, type LoadedOpenApiDescription, type LoadOpenApiDescriptionOptions } from './load-openapi-description.js';
+import { importArazzoLinks } from './import-arazzo-links.js';
 import { applyManifestOverlay, type ManifestOverlay } from './manifest-overlay.js';
 import { OpenApiInvalidError } from './openapi-invalid-error.js';
 import { dropSecretSamples } from './drop-secret-samples.js';
@@ -25,6 +26,13 @@ import { validateOpenApiDescription } from './validate-openapi-description.js';
 export interface GenerateManifestOptions extends LoadOpenApiDescriptionOptions {
   /** The semantic layer applied after generation (see {@link parseManifestOverlay}). */
   overlay?: ManifestOverlay;
+  /**
+  An Arazzo 1.0 document (a file path, or the parsed document) whose workflows' steps become links
+  where a step's parameter takes an earlier step's response-body output (spec section 7.20).
+
+  @default undefined (only the description's own response links)
+  */
+  arazzo?: string | Record<string, unknown>;
   /**
   Treat violations of the OpenAPI specification as errors. With `false` they become warnings and
   the generator maps what it can (only unreadable input, a non-OpenAPI document and unresolvable
@@ -178,7 +186,8 @@ async function mapDescription(loaded: LoadedOpenApiDescription, version: { swagg
   if (info.versioning) manifest.versioning = info.versioning;
   const definitions = collectDefinitions(context);
   if (Object.keys(definitions).length > 0) manifest.definitions = definitions;
-  declareLinks(manifest, mappings.linkSources.map((source) => ({ ...source, id: finalIds.get(source.id) ?? source.id })), context);
+  const imported = options.arazzo === undefined ? [] : await importArazzoLinks(options.arazzo, warnings);
+  declareLinks(manifest, mappings.linkSources.map((source) => ({ ...source, id: finalIds.get(source.id) ?? source.id })), context, imported);
 
   if (options.overlay) applyManifestOverlay(manifest, options.overlay, warnings);
   markMissingIntents(manifest, warnings);

@@ -31,8 +31,19 @@ const MAX_LINK_PARAMETERS = 50;
  * response header, a `requestBody`, a target parameter the tool lacks, a pointer its `returns`
  * rules out) is reported as a `link.unsupported` warning naming the operation and the link, never
  * dropped silently. Runs after resources are split off, so resources get their links too.
+ * `imported` adds Link Objects found elsewhere (an Arazzo document's steps), mapped the same way.
  */
-export function declareLinks(manifest: Manifest, sources: readonly LinkSourceOperation[], context: TransformContext): void {
+/** A Link Object found outside the operation (an Arazzo workflow's step pair), attached to the operation it starts from. */
+export interface ImportedLink {
+  /** The source operation: its `operationId`, or `METHOD /path`. */
+  from: string;
+  /** An OpenAPI Link Object. */
+  link: Record<string, unknown>;
+  /** Where it was found, for findings. */
+  where: string;
+}
+
+export function declareLinks(manifest: Manifest, sources: readonly LinkSourceOperation[], context: TransformContext, imported: readonly ImportedLink[] = []): void {
   const byOperationId = new Map<string, LinkSourceOperation>();
   const byLocation = new Map<string, LinkSourceOperation>();
   for (const source of sources) {
@@ -46,8 +57,10 @@ export function declareLinks(manifest: Manifest, sources: readonly LinkSourceOpe
     const entry = entries.get(source.id);
     if (entry === undefined) continue;
     const links: Link[] = [];
-    for (const { name, link, where } of linkObjects(source, context)) {
-      const declared = toManifestLink({ name, link, where, source, entry, entries, byOperationId, byLocation }, context);
+    const operationId = nonEmptyString(source.operation['operationId']);
+    const attached = imported.filter((candidate) => candidate.from === operationId || candidate.from === `${source.method} ${source.path}`);
+    for (const { link, where } of [...linkObjects(source, context), ...attached]) {
+      const declared = toManifestLink({ link, where, source, entry, entries, byOperationId, byLocation }, context);
       if (declared !== undefined && links.length < MAX_LINKS) links.push(declared);
       else if (declared !== undefined) context.warn({ code: 'link.unsupported', where, message: `the operation has more than ${MAX_LINKS} links; this one was left out` });
     }
@@ -55,8 +68,8 @@ export function declareLinks(manifest: Manifest, sources: readonly LinkSourceOpe
   }
 }
 
-function linkObjects(source: LinkSourceOperation, context: TransformContext): Array<{ name: string; link: Record<string, unknown>; where: string }> {
-  const found: Array<{ name: string; link: Record<string, unknown>; where: string }> = [];
+function linkObjects(source: LinkSourceOperation, context: TransformContext): Array<{ link: Record<string, unknown>; where: string }> {
+  const found: Array<{ link: Record<string, unknown>; where: string }> = [];
   const responses = isRecord(source.operation['responses']) ? source.operation['responses'] : {};
   for (const [status, value] of Object.entries(responses)) {
     if (!/^2(?:\d\d|XX)$/i.test(status)) continue;
@@ -64,14 +77,13 @@ function linkObjects(source: LinkSourceOperation, context: TransformContext): Ar
     if (!isRecord(response.value) || !isRecord(response.value['links'])) continue;
     for (const [name, linkValue] of Object.entries(response.value['links'])) {
       const link = context.resolver.follow(linkValue, response.documentUrl, { loop: 'empty' }).value;
-      if (isRecord(link)) found.push({ name, link, where: `${source.method} ${source.path} responses.${status}.links.${name}` });
+      if (isRecord(link)) found.push({ link, where: `${source.method} ${source.path} responses.${status}.links.${name}` });
     }
   }
   return found;
 }
 
 interface LinkInput {
-  name: string;
   link: Record<string, unknown>;
   where: string;
   source: LinkSourceOperation;
@@ -157,6 +169,13 @@ function keepValidLinks(entry: Tool | Resource, links: Link[], input: { manifest
     refused.add(index);
     context.warn({ code: 'link.unsupported', where: input.where, message: `the link to ${links[index]?.tool ?? '?'} was left out: ${issue.message}` });
   }
-  const kept = links.filter((_, index) => !refused.has(index));
+  // The same link from the description and from a workflow is declared once.
+  const seen = new Set<string>();
+  const kept = links.filter((link, index) => {
+    const key = JSON.stringify([link.tool, link.parameters]);
+    if (refused.has(index) || seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
   if (kept.length > 0) entry.links = kept;
 }
