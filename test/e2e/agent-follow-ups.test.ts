@@ -1,0 +1,99 @@
+/**
+ * An agent loop with a scripted model (the AI SDK's MockLanguageModelV3, no network) that resolves
+ * an account by its holder's name and then calls the linked tool through `follow_up`, without the
+ * model ever typing the account id: the id travels from the first result to the second call in code.
+ */
+import { generateText, stepCountIs } from 'ai';
+import { MockLanguageModelV3 } from 'ai/test';
+import type { LanguageModelV3CallOptions, LanguageModelV3GenerateResult } from '@ai-sdk/provider';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createAISDKTools } from '../../src/ai-sdk/index.js';
+import type { Client } from '../../src/client/index.js';
+import type { Tool } from '../../src/manifest/manifest-v0.js';
+import { callManifest, discoverCallService } from '../helpers/call-service.js';
+import { json, useClientTestServers } from '../helpers/client-test-server.js';
+
+const ACCOUNT_ID = 'acc_7k2x9q4m';
+const usage = { inputTokens: { total: 1, noCache: 1, cacheRead: 0, cacheWrite: 0 }, outputTokens: { total: 1, text: 1, reasoning: 0 } };
+const callTool = (toolName: string, input: unknown, id: string): LanguageModelV3GenerateResult => ({
+  content: [{ type: 'tool-call', toolCallId: id, toolName, input: JSON.stringify(input) }],
+  finishReason: { unified: 'tool-calls', raw: 'tool_calls' },
+  usage,
+  warnings: [],
+});
+const say = (text: string): LanguageModelV3GenerateResult => ({ content: [{ type: 'text', text }], finishReason: { unified: 'stop', raw: 'stop' }, usage, warnings: [] });
+
+const tools: Tool[] = [
+  {
+    id: 'find_account',
+    path: '/accounts',
+    method: 'GET',
+    description: "Finds an account by its holder's name.",
+    parameters: { holder: { type: 'string', required: true } },
+    returns: { type: 'object', schema: { type: 'object', properties: { id: { type: 'string' }, holder: { type: 'string' } } } },
+    links: [{ tool: 'analyze_account', parameters: { account_id: '$result#/id' }, description: "Analyze this account's spending." }],
+  },
+  {
+    id: 'analyze_account',
+    path: '/accounts/{account_id}/analysis',
+    method: 'POST',
+    description: "Analyzes an account's spending.",
+    parameters: { account_id: { type: 'string', required: true, in: 'path', resolved_by: 'find_account', json_schema: { type: 'string', pattern: '^acc_[a-z0-9]+$' } }, months: { type: 'integer' } },
+  },
+];
+
+describe('an agent follows a typed link without typing the id', () => {
+  const servers = useClientTestServers();
+  const clients: Client[] = [];
+  afterEach(async () => {
+    await Promise.all(clients.splice(0).map((client) => client.close()));
+  });
+
+  it('resolves the account, then calls the linked tool by its follow-up handle; the id is never in the model output', async () => {
+    const server = servers.a;
+    server.routes.set('GET /api/accounts', json({ id: ACCOUNT_ID, holder: 'Ada Lovelace' }));
+    server.routes.set(`POST /api/accounts/${ACCOUNT_ID}/analysis`, json({ flagged: 2 }));
+    const client = await discoverCallService(server, callManifest(server.origin, tools), { approve: () => true });
+    clients.push(client);
+    const toolSet = createAISDKTools({ client, followUps: true });
+    expect(Object.keys(toolSet).sort()).toEqual(['analyze_account', 'find_account', 'follow_up']);
+
+    const prompts: LanguageModelV3CallOptions['prompt'][] = [];
+    const script = [callTool('find_account', { holder: 'Ada Lovelace' }, 'c1'), callTool('follow_up', { handle: 'f1', arguments: { months: 3 } }, 'c2'), say('Two transactions look unusual.')];
+    const model = new MockLanguageModelV3({
+      doGenerate: async (options) => {
+        prompts.push(options.prompt);
+        const next = script.shift();
+        if (!next) throw new Error('the script has no step left');
+        return next;
+      },
+    });
+    const result = await generateText({ model, tools: toolSet, stopWhen: stepCountIs(4), prompt: "Is anything odd on Ada Lovelace's account?" });
+
+    expect(result.text).toBe('Two transactions look unusual.');
+    const analysis = server.requests.filter((request) => request.method === 'POST');
+    expect(analysis.map((request) => [request.path, request.body])).toEqual([[`/api/accounts/${ACCOUNT_ID}/analysis`, '{"months":3}']]);
+    // The model was offered the follow-up by handle, with the values left out of the offer itself.
+    const offered = JSON.stringify(prompts[1]?.filter((message) => message.role === 'tool'));
+    expect(offered).toContain('call follow_up with its handle');
+    expect(offered).toContain('\\"handle\\":\\"f1\\",\\"tool\\":\\"analyze_account\\",\\"fills\\":[\\"account_id\\"]');
+    // What the model itself produced (its tool calls and text) never holds the id.
+    const modelOutput = JSON.stringify(result.steps.map((step) => [step.toolCalls.map((call) => call.input), step.text]));
+    expect(modelOutput).not.toContain(ACCOUNT_ID);
+    expect(result.steps[1]?.toolResults[0]?.output).toMatchObject({ ok: true });
+  });
+
+  it('refuses an unknown handle, and a linked value the target schema refuses is never offered', async () => {
+    const server = servers.a;
+    server.routes.set('GET /api/accounts', json({ id: 'ACC 1; DROP', holder: 'Mallory' }));
+    const client = await discoverCallService(server, callManifest(server.origin, tools));
+    clients.push(client);
+    const toolSet = createAISDKTools({ client, followUps: true });
+    const found = await toolSet['find_account']!.execute!({ holder: 'Mallory' }, { toolCallId: 'x', messages: [] });
+    expect(found).toMatchObject({ ok: true });
+    expect((found as { text: string }).text).not.toContain('Follow-ups');
+    const refused = await toolSet['follow_up']!.execute!({ handle: 'f9' }, { toolCallId: 'y', messages: [] });
+    expect(refused).toMatchObject({ ok: false, code: 'LINK_UNRESOLVED', text: expect.stringContaining('"f9" is not a follow-up handle') });
+    expect(server.requests.filter((request) => request.method === 'POST')).toHaveLength(0);
+  });
+});
