@@ -3,6 +3,8 @@
  * an account by its holder's name and then calls the linked tool through `follow_up`, without the
  * model ever typing the account id: the id travels from the first result to the second call in code.
  */
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { generateText, stepCountIs } from 'ai';
 import { MockLanguageModelV3 } from 'ai/test';
 import type { LanguageModelV3CallOptions, LanguageModelV3GenerateResult } from '@ai-sdk/provider';
@@ -10,7 +12,10 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createAISDKTools } from '../../src/ai-sdk/index.js';
 import type { Client } from '../../src/client/index.js';
 import type { Tool } from '../../src/manifest/manifest-v0.js';
+import { createMcpBridge } from '../../src/mcp/index.js';
+import { toNodeListener } from '../../src/server/index.js';
 import { callManifest, discoverCallService } from '../helpers/call-service.js';
+import { connectV2Host } from '../helpers/mcp-hosts.js';
 import { json, useClientTestServers } from '../helpers/client-test-server.js';
 
 const ACCOUNT_ID = 'acc_7k2x9q4m';
@@ -95,5 +100,35 @@ describe('an agent follows a typed link without typing the id', () => {
     const refused = await toolSet['follow_up']!.execute!({ handle: 'f9' }, { toolCallId: 'y', messages: [] });
     expect(refused).toMatchObject({ ok: false, code: 'LINK_UNRESOLVED', text: expect.stringContaining('"f9" is not a follow-up handle') });
     expect(server.requests.filter((request) => request.method === 'POST')).toHaveLength(0);
+  });
+});
+
+describe('the MCP bridge hands follow-ups to a real MCP client', () => {
+  const servers = useClientTestServers();
+
+  it('structuredContent carries the filled follow-up, which the host calls as given (no id typed anywhere)', async () => {
+    const server = servers.a;
+    server.routes.set('GET /api/accounts', json({ id: ACCOUNT_ID, holder: 'Ada Lovelace' }));
+    server.routes.set(`POST /api/accounts/${ACCOUNT_ID}/analysis`, json({ flagged: 2 }));
+    const client = await discoverCallService(server, callManifest(server.origin, tools), { approve: () => true });
+    const bridge = await createMcpBridge({ client });
+    const http: Server = createServer(toNodeListener(bridge.fetch));
+    await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
+    const { client: mcp } = await connectV2Host({ url: `http://127.0.0.1:${(http.address() as AddressInfo).port}/mcp` }, { mode: { pin: '2026-07-28' } });
+    try {
+      const found = await mcp.callTool({ name: 'find_account', arguments: { holder: 'Ada Lovelace' } });
+      const followUps = (found.structuredContent as Record<string, unknown>)['aicap_follow_ups'] as Array<{ tool: string; arguments: Record<string, unknown> }>;
+      expect(followUps).toEqual([{ tool: 'analyze_account', arguments: { account_id: ACCOUNT_ID }, description: "Analyze this account's spending." }]);
+      const [followUp] = followUps;
+      const analysed = await mcp.callTool({ name: followUp!.tool, arguments: { ...followUp!.arguments, months: 6 } });
+      expect(analysed.isError).toBe(false);
+      expect(server.requests.filter((request) => request.method === 'POST').map((request) => request.path)).toEqual([`/api/accounts/${ACCOUNT_ID}/analysis`]);
+    } finally {
+      await mcp.close();
+      await bridge.close();
+      http.closeAllConnections();
+      await new Promise<void>((resolve) => http.close(() => resolve()));
+      await client.close();
+    }
   });
 });
