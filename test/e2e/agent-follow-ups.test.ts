@@ -6,8 +6,6 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { generateText, stepCountIs } from 'ai';
-import { MockLanguageModelV3 } from 'ai/test';
-import type { LanguageModelV3CallOptions, LanguageModelV3GenerateResult } from '@ai-sdk/provider';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createAISDKTools } from '../../src/ai-sdk/index.js';
 import type { Client } from '../../src/client/index.js';
@@ -16,18 +14,10 @@ import { createMcpBridge } from '../../src/mcp/index.js';
 import { toNodeListener } from '../../src/server/index.js';
 import { callManifest, discoverCallService } from '../helpers/call-service.js';
 import { connectV2Host } from '../helpers/mcp-hosts.js';
+import { callTool, say, scriptedLanguageModel } from '../helpers/scripted-language-model.js';
 import { json, useClientTestServers } from '../helpers/client-test-server.js';
 
 const ACCOUNT_ID = 'acc_7k2x9q4m';
-const usage = { inputTokens: { total: 1, noCache: 1, cacheRead: 0, cacheWrite: 0 }, outputTokens: { total: 1, text: 1, reasoning: 0 } };
-const callTool = (toolName: string, input: unknown, id: string): LanguageModelV3GenerateResult => ({
-  content: [{ type: 'tool-call', toolCallId: id, toolName, input: JSON.stringify(input) }],
-  finishReason: { unified: 'tool-calls', raw: 'tool_calls' },
-  usage,
-  warnings: [],
-});
-const say = (text: string): LanguageModelV3GenerateResult => ({ content: [{ type: 'text', text }], finishReason: { unified: 'stop', raw: 'stop' }, usage, warnings: [] });
-
 const tools: Tool[] = [
   {
     id: 'find_account',
@@ -63,16 +53,7 @@ describe('an agent follows a typed link without typing the id', () => {
     const toolSet = createAISDKTools({ client, followUps: true });
     expect(Object.keys(toolSet).sort()).toEqual(['analyze_account', 'find_account', 'follow_up']);
 
-    const prompts: LanguageModelV3CallOptions['prompt'][] = [];
-    const script = [callTool('find_account', { holder: 'Ada Lovelace' }, 'c1'), callTool('follow_up', { handle: 'f1', arguments: { months: 3 } }, 'c2'), say('Two transactions look unusual.')];
-    const model = new MockLanguageModelV3({
-      doGenerate: async (options) => {
-        prompts.push(options.prompt);
-        const next = script.shift();
-        if (!next) throw new Error('the script has no step left');
-        return next;
-      },
-    });
+    const { model, prompts } = scriptedLanguageModel([callTool('find_account', { holder: 'Ada Lovelace' }, 'c1'), callTool('follow_up', { handle: 'f1', arguments: { months: 3 } }, 'c2'), say('Two transactions look unusual.')]);
     const result = await generateText({ model, tools: toolSet, stopWhen: stepCountIs(4), prompt: "Is anything odd on Ada Lovelace's account?" });
 
     expect(result.text).toBe('Two transactions look unusual.');

@@ -1,25 +1,8 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createClient, type Client } from '../../src/client/index.js';
-import { startPaymentsServer, type PaymentsServer } from '../../examples/payments/start-payments-server.js';
+import { describe, expect, it } from 'vitest';
+import { usePaymentsForAgents } from '../helpers/agent-payments.js';
 
 describe('typed links on the Payments example (account_summary → analyze_transactions)', () => {
-  let payments: PaymentsServer;
-  const clients: Client[] = [];
-  beforeAll(async () => {
-    payments = await startPaymentsServer();
-  });
-  afterEach(async () => {
-    await Promise.all(clients.splice(0).map((client) => client.close()));
-  });
-  afterAll(async () => {
-    await payments.close();
-  });
-  const client = async (): Promise<Client> => {
-    const created = createClient({ cache: false, agentId: 'links-test' });
-    clients.push(created);
-    await created.discover(payments.origin, { credentials: { token: 'demo-read' } });
-    return created;
-  };
+  const { client, payments: server } = usePaymentsForAgents();
 
   it('offers the linked calls with the account id filled from the summary, and fills them with `from`', async () => {
     const agent = await client();
@@ -28,11 +11,11 @@ describe('typed links on the Payments example (account_summary → analyze_trans
       { tool: 'analyze_transactions', arguments: { account_id: '67890' }, description: "Look for anomalies in this account's transactions." },
       { tool: 'list_transactions', arguments: { account_id: '67890' }, description: "List this account's transactions." },
     ]);
-    const before = payments.requestLog.length;
+    const before = server().requestLog.length;
     const analysis = await agent.call('analyze_transactions', { date_range: { start: '2000-01-01' } }, { from: summary });
     expect(analysis.ok).toBe(true);
     // Offered, never made: only the call the agent asked for reached the server.
-    expect(payments.requestLog.slice(before).map((entry) => `${entry.method} ${entry.path}`)).toEqual(['POST /v2/transactions/analyze']);
+    expect(server().requestLog.slice(before).map((entry) => `${entry.method} ${entry.path}`)).toEqual(['POST /v2/transactions/analyze']);
     const listed = await agent.call('list_transactions', { limit: 5 }, { from: summary });
     expect(listed).toMatchObject({ ok: true, status: 200 });
     expect((listed.items as Array<{ transaction_id: string }>)[0]?.transaction_id).toMatch(/^txn_67890_/);
