@@ -4,7 +4,8 @@ import { runToolCall, type ToolCallOutcome } from '../client/run-tool-call.js';
 import { isToolCallApproved } from './is-tool-call-approved.js';
 import { toStrictSchema } from '../tools/to-openai-tools.js';
 import { createFollowUpMemory, FOLLOW_UP_TOOL_DESCRIPTION, FOLLOW_UP_TOOL_NAME, FOLLOW_UP_TOOL_SCHEMA, type FollowUpMemory } from '../client/create-follow-up-memory.js';
-import { resolveFollowUpInput, runFollowUp } from '../client/run-follow-up.js';
+import { followUpTarget, runFollowUp } from '../client/run-follow-up.js';
+import type { CatalogTool } from '../tools/create-catalog.js';
 
 /** Options of {@link createAISDKTools}. */
 export interface AISDKToolsOptions extends AgentToolOptions {
@@ -64,17 +65,13 @@ export function createAISDKTools(options: AISDKToolsOptions): Record<string, AIS
 const toModelOutput = ({ output }: { output: ToolCallOutcome }): { type: 'text' | 'error-text'; value: string } => (output.ok ? { type: 'text', value: output.text } : { type: 'error-text', value: output.text });
 
 /** The `follow_up` tool: needs the SDK's approval exactly when its target tool would. */
-function followUpTool(options: AISDKToolsOptions, tools: AISDKToolsOptions['tools'] & object, memory: FollowUpMemory): AISDKTool {
-  const targetOf = (input: unknown) => {
-    const remembered = resolveFollowUpInput(memory, input);
-    return 'followUp' in remembered ? tools.find((candidate) => candidate.definition.id === remembered.followUp.tool) : undefined;
-  };
+function followUpTool(options: AISDKToolsOptions, tools: readonly CatalogTool[], memory: FollowUpMemory): AISDKTool {
   return aiTool({
     description: FOLLOW_UP_TOOL_DESCRIPTION,
     inputSchema: jsonSchema<Record<string, unknown>>(FOLLOW_UP_TOOL_SCHEMA as unknown as JSONSchema7),
     needsApproval: (input) => {
-      const target = targetOf(input);
-      return target !== undefined && callNeedsApproval(options, target, input['arguments']);
+      const target = followUpTarget(memory, tools, input);
+      return target !== undefined && callNeedsApproval(options, target.tool, target.args);
     },
     execute: (input, { abortSignal, toolCallId, messages }) =>
       runFollowUp(options.client, memory, input, { ...(isToolCallApproved(toolCallId, messages) ? { approve: () => true } : {}), ...(abortSignal ? { signal: abortSignal } : {}) }),

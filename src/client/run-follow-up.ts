@@ -2,6 +2,7 @@ import type { CallOptions } from './call/client-call-options.js';
 import { followUpCall, type FollowUpMemory, type RememberedFollowUp } from './create-follow-up-memory.js';
 import { outcomeOf, withFollowUps, type ToolCallClient, type ToolCallOutcome } from './run-tool-call.js';
 import { isRecord } from '../internal/is-record.js';
+import type { CatalogTool } from '../tools/create-catalog.js';
 
 /** The remembered follow-up a model's `follow_up` input names, or a refusal to hand back to it. @internal */
 export function resolveFollowUpInput(memory: FollowUpMemory, input: unknown): RememberedFollowUp | ToolCallOutcome {
@@ -23,4 +24,12 @@ export async function runFollowUp(client: ToolCallClient, memory: FollowUpMemory
   const call = followUpCall(remembered, isRecord(input) ? input['arguments'] : undefined);
   const envelope = await client.call(call.toolId, call.args, { ...callOptions, ...call.options });
   return withFollowUps(outcomeOf(envelope), call.toolId, memory);
+}
+
+/** The catalog tool a `follow_up` input leads to, for the framework's approval decision; undefined for an unknown handle. @internal */
+export function followUpTarget(memory: FollowUpMemory, tools: readonly CatalogTool[], input: unknown): { tool: CatalogTool; args: unknown } | undefined {
+  const remembered = resolveFollowUpInput(memory, input);
+  if (!('followUp' in remembered)) return undefined;
+  const tool = tools.find((candidate) => candidate.definition.id === remembered.followUp.tool);
+  return tool === undefined ? undefined : { tool, args: followUpCall(remembered, isRecord(input) ? input['arguments'] : undefined).args };
 }

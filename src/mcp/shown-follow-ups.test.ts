@@ -6,7 +6,7 @@ import { FOLLOW_UPS_KEY, toCallToolResult } from './to-call-tool-result.js';
 
 const bridgeTool = { structure: 'object', definition: { name: 'find_account' }, tool: { name: 'find_account', origin: 'https://bank.example', readOnly: true, definition: {} } } as unknown as BridgeTool;
 
-function envelope(shownBody: unknown, next: CallEnvelope['next']): CallEnvelope {
+function envelope(shownBody: unknown, next: NonNullable<CallEnvelope['next']>): CallEnvelope {
   const { text } = formatModelText({ toolId: 'find_account', content: JSON.stringify(shownBody), maxLength: 20_000 });
   return { ok: true, status: 200, data: shownBody, text, next, meta: { toolId: 'find_account', attempts: 1, durationInMs: 1, truncated: false } };
 }

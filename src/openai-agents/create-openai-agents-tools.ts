@@ -2,6 +2,9 @@ import { tool as agentTool, type FunctionTool, type RunContext } from '@openai/a
 import { callNeedsApproval, type AgentToolOptions } from '../client/agent-tool-options.js';
 import { runToolCall } from '../client/run-tool-call.js';
 import { toStrictSchema } from '../tools/to-openai-tools.js';
+import { createFollowUpMemory, FOLLOW_UP_TOOL_DESCRIPTION, FOLLOW_UP_TOOL_NAME, FOLLOW_UP_TOOL_SCHEMA, type FollowUpMemory } from '../client/create-follow-up-memory.js';
+import { followUpTarget, runFollowUp } from '../client/run-follow-up.js';
+import type { CatalogTool } from '../tools/create-catalog.js';
 
 /** Options of {@link createOpenAIAgentsTools}. */
 export type OpenAIAgentsToolsOptions = AgentToolOptions;
@@ -22,7 +25,8 @@ export type OpenAIAgentsToolsOptions = AgentToolOptions;
  */
 export function createOpenAIAgentsTools(options: OpenAIAgentsToolsOptions): FunctionTool[] {
   const tools = options.tools ?? options.client.catalog().tools;
-  return tools.map((catalogTool) => {
+  const followUps = options.followUps === true ? createFollowUpMemory() : undefined;
+  const functionTools = tools.map((catalogTool) => {
     const strictSchema = toStrictSchema(catalogTool.name, catalogTool.inputSchema).schema;
     const format = strictSchema ? 'openai-strict' : 'openai';
     const needsApproval = async (_context: unknown, input: unknown): Promise<boolean> => callNeedsApproval(options, catalogTool, input);
@@ -36,6 +40,7 @@ export function createOpenAIAgentsTools(options: OpenAIAgentsToolsOptions): Func
         ...(details?.signal ? { signal: details.signal } : {}),
         ...(options.onJobEvent ? { onJobEvent: options.onJobEvent } : {}),
         ...(options.needsInput ? { needsInput: options.needsInput } : {}),
+        ...(followUps ? { followUps } : {}),
       });
       return outcome.text;
     };
@@ -45,4 +50,25 @@ export function createOpenAIAgentsTools(options: OpenAIAgentsToolsOptions): Func
       ? agentTool({ ...common, parameters: strictSchema as unknown as { type: 'object'; properties: Record<string, never>; required: never[]; additionalProperties: false }, strict: true })
       : agentTool({ ...common, parameters: catalogTool.inputSchema as unknown as { type: 'object'; properties: Record<string, never>; required: never[]; additionalProperties: true }, strict: false })) as unknown as FunctionTool;
   });
+  if (followUps) functionTools.push(followUpTool(options, tools, followUps));
+  return functionTools;
+}
+
+/** The `follow_up` tool: interrupts the run for approval exactly when its target tool would. */
+function followUpTool(options: OpenAIAgentsToolsOptions, tools: readonly CatalogTool[], memory: FollowUpMemory): FunctionTool {
+  return agentTool({
+    name: FOLLOW_UP_TOOL_NAME,
+    description: FOLLOW_UP_TOOL_DESCRIPTION,
+    parameters: FOLLOW_UP_TOOL_SCHEMA as unknown as { type: 'object'; properties: Record<string, never>; required: never[]; additionalProperties: true },
+    strict: false,
+    needsApproval: async (_context: unknown, input: unknown) => {
+      const target = followUpTarget(memory, tools, input);
+      return target !== undefined && callNeedsApproval(options, target.tool, target.args);
+    },
+    execute: async (input: unknown, context?: RunContext, details?: { signal?: AbortSignal; toolCall?: { callId?: string } }): Promise<string> => {
+      const callId = details?.toolCall?.callId;
+      const approved = typeof callId === 'string' && typeof context?.isToolApproved === 'function' && context.isToolApproved({ toolName: FOLLOW_UP_TOOL_NAME, callId }) === true;
+      return (await runFollowUp(options.client, memory, input, { ...(approved ? { approve: () => true } : {}), ...(details?.signal ? { signal: details.signal } : {}) })).text;
+    },
+  }) as unknown as FunctionTool;
 }

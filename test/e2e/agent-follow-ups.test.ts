@@ -7,7 +7,10 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { generateText, stepCountIs } from 'ai';
 import { afterEach, describe, expect, it } from 'vitest';
+import { RunContext } from '@openai/agents';
 import { createAISDKTools } from '../../src/ai-sdk/index.js';
+import { createLangChainTools } from '../../src/langchain/index.js';
+import { createOpenAIAgentsTools } from '../../src/openai-agents/index.js';
 import type { Client } from '../../src/client/index.js';
 import type { Tool } from '../../src/manifest/manifest-v0.js';
 import { createMcpBridge } from '../../src/mcp/index.js';
@@ -111,5 +114,42 @@ describe('the MCP bridge hands follow-ups to a real MCP client', () => {
       await new Promise<void>((resolve) => http.close(() => resolve()));
       await client.close();
     }
+  });
+});
+
+describe('follow_up in the OpenAI Agents and LangChain tool sets', () => {
+  const servers = useClientTestServers();
+
+  it('LangChain: follow_up asks approve when its target needs approval, and sends nothing when refused', async () => {
+    const server = servers.a;
+    server.routes.set('GET /api/accounts', json({ id: ACCOUNT_ID, holder: 'Ada Lovelace' }));
+    server.routes.set(`POST /api/accounts/${ACCOUNT_ID}/analysis`, json({ flagged: 2 }));
+    const client = await discoverCallService(server, callManifest(server.origin, tools, { policy: { human_approval_required: ['analyze_account'] } }));
+    const asked: string[] = [];
+    let answer = false;
+    const toolSet = createLangChainTools({ client, followUps: true, approve: ({ tool }) => (asked.push(tool.name), answer) });
+    const byName = (name: string) => toolSet.find((tool) => tool.name === name)!;
+    const found = (await byName('find_account').invoke({ holder: 'Ada Lovelace' })) as string;
+    expect(found).toContain('"handle":"f1"');
+    expect(await byName('follow_up').invoke({ handle: 'f1' })).toContain('Error APPROVAL_DENIED');
+    expect(server.requests.filter((request) => request.method === 'POST')).toHaveLength(0);
+    answer = true;
+    expect(await byName('follow_up').invoke({ handle: 'f1' })).toContain('<untrusted-data tool="analyze_account">');
+    expect(asked).toEqual(['analyze_account', 'analyze_account']);
+    expect(server.requests.filter((request) => request.method === 'POST').map((request) => request.path)).toEqual([`/api/accounts/${ACCOUNT_ID}/analysis`]);
+    await client.close();
+  });
+
+  it('OpenAI Agents: follow_up makes the linked call from the handle', async () => {
+    const server = servers.a;
+    server.routes.set('GET /api/accounts', json({ id: ACCOUNT_ID, holder: 'Ada Lovelace' }));
+    server.routes.set(`POST /api/accounts/${ACCOUNT_ID}/analysis`, json({ flagged: 2 }));
+    const client = await discoverCallService(server, callManifest(server.origin, tools), { approve: () => true });
+    const toolSet = createOpenAIAgentsTools({ client, followUps: true });
+    const byName = (name: string) => toolSet.find((tool) => tool.name === name)!;
+    expect(await byName('find_account').invoke(new RunContext({}), JSON.stringify({ holder: 'Ada Lovelace' }))).toContain('"handle":"f1"');
+    expect(await byName('follow_up').invoke(new RunContext({}), JSON.stringify({ handle: 'f1', arguments: { months: 1 } }))).toContain('flagged');
+    expect(server.requests.filter((request) => request.method === 'POST').map((request) => [request.path, request.body])).toEqual([[`/api/accounts/${ACCOUNT_ID}/analysis`, '{"months":1}']]);
+    await client.close();
   });
 });
