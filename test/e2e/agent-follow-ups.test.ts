@@ -18,7 +18,7 @@ import { toNodeListener } from '../../src/server/index.js';
 import { callManifest, discoverCallService } from '../helpers/call-service.js';
 import { connectV2Host } from '../helpers/mcp-hosts.js';
 import { callTool, say, scriptedLanguageModel } from '../helpers/scripted-language-model.js';
-import { json, useClientTestServers } from '../helpers/client-test-server.js';
+import { json, useClientTestServers, type ClientTestServer } from '../helpers/client-test-server.js';
 
 const ACCOUNT_ID = 'acc_7k2x9q4m';
 const tools: Tool[] = [
@@ -40,6 +40,12 @@ const tools: Tool[] = [
   },
 ];
 
+/** The two routes of the accounts API on a test server. */
+function serveAccounts(server: ClientTestServer): void {
+  server.routes.set('GET /api/accounts', json({ id: ACCOUNT_ID, holder: 'Ada Lovelace' }));
+  server.routes.set(`POST /api/accounts/${ACCOUNT_ID}/analysis`, json({ flagged: 2 }));
+}
+
 describe('an agent follows a typed link without typing the id', () => {
   const servers = useClientTestServers();
   const clients: Client[] = [];
@@ -49,8 +55,7 @@ describe('an agent follows a typed link without typing the id', () => {
 
   it('resolves the account, then calls the linked tool by its follow-up handle; the id is never in the model output', async () => {
     const server = servers.a;
-    server.routes.set('GET /api/accounts', json({ id: ACCOUNT_ID, holder: 'Ada Lovelace' }));
-    server.routes.set(`POST /api/accounts/${ACCOUNT_ID}/analysis`, json({ flagged: 2 }));
+    serveAccounts(server);
     const client = await discoverCallService(server, callManifest(server.origin, tools), { approve: () => true });
     clients.push(client);
     const toolSet = createAISDKTools({ client, followUps: true });
@@ -92,8 +97,7 @@ describe('the MCP bridge hands follow-ups to a real MCP client', () => {
 
   it('structuredContent carries the filled follow-up, which the host calls as given (no id typed anywhere)', async () => {
     const server = servers.a;
-    server.routes.set('GET /api/accounts', json({ id: ACCOUNT_ID, holder: 'Ada Lovelace' }));
-    server.routes.set(`POST /api/accounts/${ACCOUNT_ID}/analysis`, json({ flagged: 2 }));
+    serveAccounts(server);
     const client = await discoverCallService(server, callManifest(server.origin, tools), { approve: () => true });
     const bridge = await createMcpBridge({ client });
     const http: Server = createServer(toNodeListener(bridge.fetch));
@@ -122,8 +126,7 @@ describe('follow_up in the OpenAI Agents and LangChain tool sets', () => {
 
   it('LangChain: follow_up asks approve when its target needs approval, and sends nothing when refused', async () => {
     const server = servers.a;
-    server.routes.set('GET /api/accounts', json({ id: ACCOUNT_ID, holder: 'Ada Lovelace' }));
-    server.routes.set(`POST /api/accounts/${ACCOUNT_ID}/analysis`, json({ flagged: 2 }));
+    serveAccounts(server);
     const client = await discoverCallService(server, callManifest(server.origin, tools, { policy: { human_approval_required: ['analyze_account'] } }));
     const asked: string[] = [];
     let answer = false;
@@ -142,8 +145,7 @@ describe('follow_up in the OpenAI Agents and LangChain tool sets', () => {
 
   it('OpenAI Agents: follow_up makes the linked call from the handle', async () => {
     const server = servers.a;
-    server.routes.set('GET /api/accounts', json({ id: ACCOUNT_ID, holder: 'Ada Lovelace' }));
-    server.routes.set(`POST /api/accounts/${ACCOUNT_ID}/analysis`, json({ flagged: 2 }));
+    serveAccounts(server);
     const client = await discoverCallService(server, callManifest(server.origin, tools), { approve: () => true });
     const toolSet = createOpenAIAgentsTools({ client, followUps: true });
     const byName = (name: string) => toolSet.find((tool) => tool.name === name)!;
