@@ -3,6 +3,9 @@ import { callNeedsApproval, type AgentToolOptions } from '../client/agent-tool-o
 import { runToolCall, type ToolCallOutcome } from '../client/run-tool-call.js';
 import { isToolCallApproved } from './is-tool-call-approved.js';
 import { toStrictSchema } from '../tools/to-openai-tools.js';
+import { createFollowUpMemory, FOLLOW_UP_TOOL_DESCRIPTION, FOLLOW_UP_TOOL_NAME, FOLLOW_UP_TOOL_SCHEMA, type FollowUpMemory } from '../client/create-follow-up-memory.js';
+import { followUpTarget, runFollowUp } from '../client/run-follow-up.js';
+import type { CatalogTool } from '../tools/create-catalog.js';
 
 /** Options of {@link createAISDKTools}. */
 export interface AISDKToolsOptions extends AgentToolOptions {
@@ -33,6 +36,7 @@ export type AISDKTool = Tool<Record<string, unknown>, ToolCallOutcome>;
 export function createAISDKTools(options: AISDKToolsOptions): Record<string, AISDKTool> {
   const tools = options.tools ?? options.client.catalog().tools;
   const toolSet: Record<string, AISDKTool> = {};
+  const followUps = options.followUps === true ? createFollowUpMemory() : undefined;
   for (const catalogTool of tools) {
     const strictSchema = options.strict ? toStrictSchema(catalogTool.name, catalogTool.inputSchema).schema : undefined;
     const format = strictSchema ? 'openai-strict' : 'openai';
@@ -49,9 +53,28 @@ export function createAISDKTools(options: AISDKToolsOptions): Record<string, AIS
           ...(abortSignal ? { signal: abortSignal } : {}),
           ...(options.onJobEvent ? { onJobEvent: options.onJobEvent } : {}),
           ...(options.needsInput ? { needsInput: options.needsInput } : {}),
+          ...(followUps ? { followUps } : {}),
         }),
-      toModelOutput: ({ output }) => (output.ok ? { type: 'text', value: output.text } : { type: 'error-text', value: output.text }),
+      toModelOutput,
     });
   }
+  if (followUps) toolSet[FOLLOW_UP_TOOL_NAME] = followUpTool(options, tools, followUps);
   return toolSet;
+}
+
+const toModelOutput = ({ output }: { output: ToolCallOutcome }): { type: 'text' | 'error-text'; value: string } => (output.ok ? { type: 'text', value: output.text } : { type: 'error-text', value: output.text });
+
+/** The `follow_up` tool: needs the SDK's approval exactly when its target tool would. */
+function followUpTool(options: AISDKToolsOptions, tools: readonly CatalogTool[], memory: FollowUpMemory): AISDKTool {
+  return aiTool({
+    description: FOLLOW_UP_TOOL_DESCRIPTION,
+    inputSchema: jsonSchema<Record<string, unknown>>(FOLLOW_UP_TOOL_SCHEMA as unknown as JSONSchema7),
+    needsApproval: (input) => {
+      const target = followUpTarget(memory, tools, input);
+      return target !== undefined && callNeedsApproval(options, target.tool, target.args);
+    },
+    execute: (input, { abortSignal, toolCallId, messages }) =>
+      runFollowUp(options.client, memory, input, { ...(isToolCallApproved(toolCallId, messages) ? { approve: () => true } : {}), ...(abortSignal ? { signal: abortSignal } : {}) }),
+    toModelOutput,
+  });
 }

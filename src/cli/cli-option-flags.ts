@@ -9,6 +9,7 @@ const OPTION_FLAGS: Readonly<Record<string, string>> = {
   refRoot: '--ref-root',
   serverUrl: '--server-url',
   overlay: '--overlay',
+  arazzo: '--arazzo',
 };
 
 function escapeRegExp(text: string): string {

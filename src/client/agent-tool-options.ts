@@ -44,6 +44,14 @@ export interface AgentToolOptions {
   @default undefined
   */
   needsInput?: NeedsInputHandler;
+  /**
+  Show the model the follow-ups a result allows (spec section 8.7) as handles, and add a
+  `follow_up` tool that makes one by its handle, the linked values filled from the earlier result
+  (so the model never copies ids). Approval, budgets and policy apply to the call it makes.
+
+  @default false
+  */
+  followUps?: boolean;
 }
 
 /** Whether one call needs the framework's approval (see {@link AgentToolOptions.needsApproval}). @internal */

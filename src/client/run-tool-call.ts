@@ -6,6 +6,7 @@ import type { JobEvent } from './jobs/job-event.js';
 import type { CatalogTool } from '../tools/create-catalog.js';
 import type { ExportFormat } from '../tools/export-tools.js';
 import { toManifestArguments } from '../tools/to-manifest-arguments.js';
+import type { FollowUpMemory } from './create-follow-up-memory.js';
 
 /** The part of an aicap `Client` a tool call needs (any `Client` from `aicap/client` fits). */
 export interface ToolCallClient {
@@ -48,6 +49,13 @@ export interface RunToolCallOptions {
   @default undefined
   */
   signal?: AbortSignal;
+  /**
+  Remembers the result's follow-ups (spec section 8.7) and appends them to the text as handles the
+  model can pass to `follow_up`, never as the values themselves.
+
+  @default undefined (follow-ups are not shown)
+  */
+  followUps?: FollowUpMemory;
 }
 
 /** What a framework hands back to its model. */
@@ -88,7 +96,14 @@ export async function runToolCall(client: ToolCallClient, tool: CatalogTool, arg
   const approve = options.approved ? () => true : undefined;
   const callOptions = { ...(approve ? { approve } : {}), ...(options.signal ? { signal: options.signal } : {}) };
   if (tool.definition && 'temporal_behavior' in tool.definition && tool.definition.temporal_behavior !== undefined) return runJob(client, tool, mapped, callOptions, options);
-  return outcomeOf(await client.call(tool.name, mapped, callOptions));
+  return withFollowUps(outcomeOf(await client.call(tool.name, mapped, callOptions)), tool.name, options.followUps);
+}
+
+/** The outcome with the envelope's follow-ups listed after its text, when a memory is given. @internal */
+export function withFollowUps(outcome: ToolCallOutcome, toolName: string, memory: FollowUpMemory | undefined): ToolCallOutcome {
+  if (memory === undefined || outcome.envelope === undefined) return outcome;
+  const listed = memory.describe(outcome.envelope, toolName);
+  return listed === '' ? outcome : { ...outcome, text: `${outcome.text}\n${listed}` };
 }
 
 async function runJob(client: ToolCallClient, tool: CatalogTool, args: Record<string, unknown>, callOptions: Pick<CallOptions, 'approve' | 'signal'>, options: RunToolCallOptions): Promise<ToolCallOutcome> {
@@ -127,8 +142,8 @@ function failure(error: unknown): ToolCallOutcome {
   return { ok: false, retryable: false, code, text: `Error ${code} (not retryable): ${message}` };
 }
 
-/** The model text of an envelope: its `text` on success, the error's code, retryability, user message and problems on failure. */
-function outcomeOf(envelope: CallEnvelope): ToolCallOutcome {
+/** The model text of an envelope: its `text` on success, the error's code, retryability, user message and problems on failure. @internal */
+export function outcomeOf(envelope: CallEnvelope): ToolCallOutcome {
   if (envelope.ok) return { ok: true, retryable: false, text: envelope.text, envelope };
   const { error } = envelope;
   const retry = error.retryable ? `retryable${error.retryAfterInMs === null ? '' : ` after ${Math.ceil(error.retryAfterInMs / 1000)} s`}` : 'not retryable';

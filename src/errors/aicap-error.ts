@@ -31,6 +31,8 @@ export type AicapErrorCode =
   | 'TOOL_NOT_FOUND'
   | 'TOOL_DISABLED'
   | 'INVALID_ARGUMENTS'
+  /** A call made `from` an earlier envelope could not fill a linked parameter (spec section 8.7): the value is missing, fails the tool's schema, or the envelope offers no (or several) follow-ups to the tool. */
+  | 'LINK_UNRESOLVED'
   | 'APPROVAL_REQUIRED'
   | 'APPROVAL_DENIED'
   | 'BUDGET_EXCEEDED'

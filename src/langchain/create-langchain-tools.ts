@@ -2,6 +2,8 @@ import { tool as langchainTool, type StructuredToolInterface } from '@langchain/
 import type { CatalogTool } from '../tools/create-catalog.js';
 import { callNeedsApproval, type AgentToolOptions } from '../client/agent-tool-options.js';
 import { runToolCall } from '../client/run-tool-call.js';
+import { createFollowUpMemory, FOLLOW_UP_TOOL_DESCRIPTION, FOLLOW_UP_TOOL_NAME, FOLLOW_UP_TOOL_SCHEMA, type FollowUpMemory } from '../client/create-follow-up-memory.js';
+import { followUpTarget, runFollowUp } from '../client/run-follow-up.js';
 
 /** What {@link LangChainToolsOptions.approve} is asked to decide. */
 export interface LangChainApprovalRequest {
@@ -38,7 +40,8 @@ export interface LangChainToolsOptions extends AgentToolOptions {
  */
 export function createLangChainTools(options: LangChainToolsOptions): StructuredToolInterface[] {
   const tools = options.tools ?? options.client.catalog().tools;
-  return tools.map((catalogTool) =>
+  const followUps = options.followUps === true ? createFollowUpMemory() : undefined;
+  const structured = tools.map((catalogTool) =>
     langchainTool(
       async (input: Record<string, unknown>, config?: { toolCall?: { id?: string }; signal?: AbortSignal }) => {
         const needsApproval = callNeedsApproval(options, catalogTool, input);
@@ -51,10 +54,29 @@ export function createLangChainTools(options: LangChainToolsOptions): Structured
           ...(config?.signal ? { signal: config.signal } : {}),
           ...(options.onJobEvent ? { onJobEvent: options.onJobEvent } : {}),
           ...(options.needsInput ? { needsInput: options.needsInput } : {}),
+          ...(followUps ? { followUps } : {}),
         });
         return outcome.text;
       },
       { name: catalogTool.name, description: catalogTool.description, schema: catalogTool.inputSchema as Record<string, unknown> },
     ) as unknown as StructuredToolInterface,
   );
+  if (followUps) structured.push(followUpTool(options, tools, followUps));
+  return structured;
+}
+
+/** The `follow_up` tool: asks `approve` exactly when its target tool would. */
+function followUpTool(options: LangChainToolsOptions, tools: readonly CatalogTool[], memory: FollowUpMemory): StructuredToolInterface {
+  return langchainTool(
+    async (input: Record<string, unknown>, config?: { toolCall?: { id?: string }; signal?: AbortSignal }) => {
+      const target = followUpTarget(memory, tools, input);
+      const needsApproval = target !== undefined && callNeedsApproval(options, target.tool, target.args);
+      if (needsApproval) {
+        const approved = options.approve ? (await options.approve({ tool: target.tool, args: target.args as Record<string, unknown>, toolCallId: config?.toolCall?.id })) === true : false;
+        if (!approved) return `Error APPROVAL_DENIED (not retryable): The call to "${target.tool.name}" was not approved, so nothing was done. Ask the user before trying again.`;
+      }
+      return (await runFollowUp(options.client, memory, input, { ...(needsApproval ? { approve: () => true } : {}), ...(config?.signal ? { signal: config.signal } : {}) })).text;
+    },
+    { name: FOLLOW_UP_TOOL_NAME, description: FOLLOW_UP_TOOL_DESCRIPTION, schema: FOLLOW_UP_TOOL_SCHEMA as unknown as Record<string, unknown> },
+  ) as unknown as StructuredToolInterface;
 }

@@ -24,7 +24,7 @@ type Complete<T> = unknown extends T
  * are exactly the field paths of the types.
  */
 /** The serialisation fields of a parameter (spec v0.3), for the parameters below that have no other use for them. */
-const serialisation = { style: 'form', explode: true, allow_reserved: false, allow_empty_value: false, content_type: 'application/json' } as const;
+const serialisation = { style: 'form', explode: true, allow_reserved: false, allow_empty_value: false, content_type: 'application/json', resolved_by: 'export_ledger' } as const;
 
 const completeManifest: Complete<Manifest> = {
   schema_version: '0.3.0',
@@ -58,6 +58,7 @@ const completeManifest: Complete<Manifest> = {
           allow_reserved: false,
           allow_empty_value: false,
           content_type: 'text/plain',
+          resolved_by: 'export_ledger',
         },
         filters: {
           type: 'object',
@@ -117,6 +118,7 @@ const completeManifest: Complete<Manifest> = {
       idempotent: false,
       idempotency_key_header: 'Idempotency-Key',
       ui_resource: 'ledger_overview',
+      links: [{ tool: 'export_ledger', parameters: { ledger_id: '$arguments#/ledger_id' }, description: 'Export the same ledger again.' }],
     },
   ],
   resources: [
@@ -130,6 +132,7 @@ const completeManifest: Complete<Manifest> = {
       returns: { type: 'object', description: 'The ledger.', item_schema: {}, schema: {}, typical_size: 'small', max_items: 1, content_type: 'application/json', redirect_statuses: [], pagination: { style: 'link', parameter: 'p', limit_parameter: 'l', next_field: 'n', cursor_item_field: 'c', items_field: 'i', has_more_field: 'h', total_field: 't' } },
       mime_type: 'text/html;profile=mcp-app',
       ui: { connect_domains: ['https://api.example.com'], resource_domains: ['https://cdn.example.com'], prefers_border: true },
+      links: [{ tool: 'export_ledger', parameters: { ledger_id: '$result#/ledger_id' }, description: 'Summarize it.' }],
     },
   ],
   prompts: [

@@ -269,6 +269,10 @@ export const manifestSchema = {
           "type": "string",
           "minLength": 1,
           "maxLength": 255
+        },
+        "resolved_by": {
+          "description": "Id of the tool whose result supplies this parameter's value (spec v0.3, section 7.20).",
+          "$ref": "#/$defs/id"
         }
       }
     },
@@ -665,6 +669,14 @@ export const manifestSchema = {
         "ui_resource": {
           "description": "(v0.3) Id of a resource of media type text/html;profile=mcp-app that renders this tool's results (MCP Apps).",
           "$ref": "#/$defs/id"
+        },
+        "links": {
+          "description": "Typed links from this tool's result or arguments to another tool's parameters (spec v0.3, section 7.20).",
+          "type": "array",
+          "maxItems": 50,
+          "items": {
+            "$ref": "#/$defs/link"
+          }
         }
       },
       "if": {
@@ -743,6 +755,14 @@ export const manifestSchema = {
             "prefers_border": {
               "type": "boolean"
             }
+          }
+        },
+        "links": {
+          "description": "Typed links from this resource's content to a tool's parameters (spec v0.3, section 7.20).",
+          "type": "array",
+          "maxItems": 50,
+          "items": {
+            "$ref": "#/$defs/link"
           }
         }
       }
@@ -924,6 +944,37 @@ export const manifestSchema = {
         },
         "changelog_url": {
           "$ref": "#/$defs/url"
+        }
+      }
+    },
+    "link": {
+      "type": "object",
+      "required": [
+        "tool",
+        "parameters"
+      ],
+      "properties": {
+        "tool": {
+          "$ref": "#/$defs/id"
+        },
+        "parameters": {
+          "type": "object",
+          "minProperties": 1,
+          "maxProperties": 50,
+          "propertyNames": {
+            "type": "string",
+            "minLength": 1,
+            "maxLength": 256
+          },
+          "additionalProperties": {
+            "description": "A link expression: $result, $item or $arguments, then # and a JSON Pointer.",
+            "type": "string",
+            "maxLength": 1024,
+            "pattern": "^\\$(result|item|arguments)#(/([^~/]|~[01])*)*$"
+          }
+        },
+        "description": {
+          "$ref": "#/$defs/text"
         }
       }
     }

@@ -146,6 +146,11 @@ export interface Parameter {
    * for a form field that travels as JSON text (spec v0.3). Ignored when `style` is set.
    */
   content_type?: string;
+  /**
+   * Id of the tool whose result supplies this parameter's value (spec v0.3, section 7.20): a model
+   * should call that tool first rather than guess the value.
+   */
+  resolved_by?: string;
 }
 
 /** The style of a declared pagination scheme. */
@@ -324,6 +329,24 @@ export interface Tool {
   idempotency_key_header?: string;
   /** (v0.3) Id of a resource of media type `text/html;profile=mcp-app` that renders this tool's results (MCP Apps). */
   ui_resource?: string;
+  /** Typed links from this tool's result (or arguments) to other tools' parameters (spec v0.3, section 7.20). */
+  links?: Link[];
+}
+
+/**
+ * A typed link (spec v0.3, section 7.20): after a successful call of the tool that declares it,
+ * `tool` may be called with `parameters` filled from the result. Each value is a link expression:
+ * `$result#<JSON Pointer>` (into the response body), `$item#<JSON Pointer>` (into each item of a
+ * paginated or array result: one follow-up per item) or `$arguments#<JSON Pointer>` (into the
+ * arguments of the call itself).
+ */
+export interface Link {
+  /** Id of the tool the link leads to. */
+  tool: string;
+  /** Target parameter name → link expression. */
+  parameters: Record<string, string>;
+  /** Why one would follow the link, for the agent. Untrusted text like every description. */
+  description?: string;
 }
 
 /** Read-only data an agent may load into context. */
@@ -346,6 +369,8 @@ export interface Resource {
   mime_type?: string;
   /** (v0.3) For a UI resource (`text/html;profile=mcp-app`): what the page may load and connect to. */
   ui?: ResourceUi;
+  /** Typed links from the resource's content to tools' parameters (spec v0.3, section 7.20). */
+  links?: Link[];
 }
 
 /** (v0.3) What an MCP Apps page (a resource of media type `text/html;profile=mcp-app`) may reach. */

@@ -2,6 +2,7 @@ import type { ErrorObject } from 'ajv/dist/2020.js';
 import { escapePointerToken, toPointer } from '../internal/json-pointer.js';
 import { isLoopbackHostname } from '../internal/is-loopback-hostname.js';
 import { checkDefinitionCycles } from './check-definition-references.js';
+import { checkLinks, checkResolvers, type LinkCheckContext } from './check-links.js';
 import { checkSchemaInManifest, type SchemaCheckContext } from './check-schema-in-manifest.js';
 import { forbiddenHeaderReason } from './forbidden-header-parameter.js';
 import { hasStrayBrace, pathPlaceholders } from './path-placeholders.js';
@@ -246,6 +247,7 @@ function checkSemantics(manifest: Record<string, unknown>, issues: ValidationIss
   const safePatterns = new Map<string, boolean>();
   if (definitions) checkDefinitions(definitions, { scope: { definitions, insideDefinition: true }, safePatterns }, issues);
   const schemas: SchemaCheckContext = { scope: { definitions, insideDefinition: false }, safePatterns };
+  const links: LinkCheckContext = { tools: new Map(entries.filter((entry) => entry.kind !== 'prompts' && typeof entry.value['id'] === 'string').map((entry) => [entry.value['id'] as string, entry.value])), definitions };
   for (const entry of entries) {
     const base = entryPointer(entry);
     if (entry.kind !== 'prompts') checkPathPlaceholders(entry.value, base, entry.parameters, issues);
@@ -257,6 +259,8 @@ function checkSemantics(manifest: Record<string, unknown>, issues: ValidationIss
       checkSerialisation(entry.value, base, entry.parameters, issues);
       checkUiResource(entry.value, base, uiResourceIds, issues);
     }
+    if (entry.kind !== 'prompts') checkLinks(entry.value, base, links, issues);
+    checkResolvers(entry.parameters as Array<[string, Record<string, unknown>]>, base, links, issues);
     checkPrerequisites(entry.value, base, knownIds, parameterNames, issues);
     checkHeaderParameters(base, entry.parameters, issues);
     checkEmbeddedSchemas(entry.value, base, entry.parameters, schemas, issues);

@@ -1,9 +1,13 @@
 import type { CallEnvelope } from '../client/call/call-envelope.js';
 import { isRecord } from '../internal/is-record.js';
 import type { BridgeTool } from './list-bridge-tools.js';
+import { shownFollowUps } from './shown-follow-ups.js';
 
 /** The `_meta` key that marks a result's structured data as coming from the API, not from the bridge or the user. */
 export const UNTRUSTED_META_KEY = 'dev.aicap/untrusted-data';
+
+/** The `structuredContent` member holding the follow-ups a result allows (spec section 8.7); prefixed so it cannot be taken for an API field. */
+export const FOLLOW_UPS_KEY = 'aicap_follow_ups';
 
 /** A `tools/call` result (both protocol eras). @internal */
 export interface BridgeCallToolResult {
@@ -31,6 +35,8 @@ export function toCallToolResult(envelope: CallEnvelope, bridgeTool: BridgeTool)
     const why = envelope.meta.truncated ? 'is too long for the bridge to pass on as structured data (it was cut)' : 'does not have the declared shape';
     return { isError: true, content: [{ type: 'text', text: `The API answered HTTP ${envelope.status}, but the response ${why}.${performed} What it sent follows.` }, ...content] };
   }
+  const followUps = shownFollowUps(envelope);
+  if (followUps.length > 0) structured[FOLLOW_UPS_KEY] = followUps;
   return { isError: false, content, structuredContent: structured, _meta: { [UNTRUSTED_META_KEY]: { tool: bridgeTool.tool.name, origin: bridgeTool.tool.origin } } };
 }
 

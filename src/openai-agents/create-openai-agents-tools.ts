@@ -3,6 +3,9 @@ import { callNeedsApproval, type AgentToolOptions } from '../client/agent-tool-o
 import { runToolCall } from '../client/run-tool-call.js';
 import type { CatalogTool } from '../tools/create-catalog.js';
 import { toStrictSchema } from '../tools/to-openai-tools.js';
+import { createFollowUpMemory, FOLLOW_UP_TOOL_DESCRIPTION, FOLLOW_UP_TOOL_NAME, FOLLOW_UP_TOOL_SCHEMA, type FollowUpMemory } from '../client/create-follow-up-memory.js';
+import { followUpTarget, runFollowUp } from '../client/run-follow-up.js';
+import type { CatalogTool } from '../tools/create-catalog.js';
 
 /** Options of {@link createOpenAIAgentsTools}. */
 export type OpenAIAgentsToolsOptions = AgentToolOptions;
@@ -23,11 +26,14 @@ export type OpenAIAgentsToolsOptions = AgentToolOptions;
  */
 export function createOpenAIAgentsTools(options: OpenAIAgentsToolsOptions): FunctionTool[] {
   const tools = options.tools ?? options.client.catalog().tools;
-  return tools.map((catalogTool) => toOpenAIAgentsTool(options, catalogTool));
+  const followUps = options.followUps === true ? createFollowUpMemory() : undefined;
+  const functionTools = tools.map((catalogTool) => toOpenAIAgentsTool(options, catalogTool, undefined, followUps));
+  if (followUps) functionTools.push(followUpTool(options, tools, followUps));
+  return functionTools;
 }
 
 /** One catalog tool as a function tool; `isEnabled` decides each turn whether the model sees it (the tool search). @internal */
-export function toOpenAIAgentsTool(options: OpenAIAgentsToolsOptions, catalogTool: CatalogTool, isEnabled?: () => boolean): FunctionTool {
+export function toOpenAIAgentsTool(options: OpenAIAgentsToolsOptions, catalogTool: CatalogTool, isEnabled?: () => boolean, followUps?: FollowUpMemory): FunctionTool {
   const strictSchema = toStrictSchema(catalogTool.name, catalogTool.inputSchema).schema;
   const format = strictSchema ? 'openai-strict' : 'openai';
   const needsApproval = async (_context: unknown, input: unknown): Promise<boolean> => callNeedsApproval(options, catalogTool, input);
@@ -41,6 +47,7 @@ export function toOpenAIAgentsTool(options: OpenAIAgentsToolsOptions, catalogToo
       ...(details?.signal ? { signal: details.signal } : {}),
       ...(options.onJobEvent ? { onJobEvent: options.onJobEvent } : {}),
       ...(options.needsInput ? { needsInput: options.needsInput } : {}),
+      ...(followUps ? { followUps } : {}),
     });
     return outcome.text;
   };
@@ -49,4 +56,23 @@ export function toOpenAIAgentsTool(options: OpenAIAgentsToolsOptions, catalogToo
   return (strictSchema
     ? agentTool({ ...common, parameters: strictSchema as unknown as { type: 'object'; properties: Record<string, never>; required: never[]; additionalProperties: false }, strict: true })
     : agentTool({ ...common, parameters: catalogTool.inputSchema as unknown as { type: 'object'; properties: Record<string, never>; required: never[]; additionalProperties: true }, strict: false })) as unknown as FunctionTool;
+}
+
+/** The `follow_up` tool: interrupts the run for approval exactly when its target tool would. */
+function followUpTool(options: OpenAIAgentsToolsOptions, tools: readonly CatalogTool[], memory: FollowUpMemory): FunctionTool {
+  return agentTool({
+    name: FOLLOW_UP_TOOL_NAME,
+    description: FOLLOW_UP_TOOL_DESCRIPTION,
+    parameters: FOLLOW_UP_TOOL_SCHEMA as unknown as { type: 'object'; properties: Record<string, never>; required: never[]; additionalProperties: true },
+    strict: false,
+    needsApproval: async (_context: unknown, input: unknown) => {
+      const target = followUpTarget(memory, tools, input);
+      return target !== undefined && callNeedsApproval(options, target.tool, target.args);
+    },
+    execute: async (input: unknown, context?: RunContext, details?: { signal?: AbortSignal; toolCall?: { callId?: string } }): Promise<string> => {
+      const callId = details?.toolCall?.callId;
+      const approved = typeof callId === 'string' && typeof context?.isToolApproved === 'function' && context.isToolApproved({ toolName: FOLLOW_UP_TOOL_NAME, callId }) === true;
+      return (await runFollowUp(options.client, memory, input, { ...(approved ? { approve: () => true } : {}), ...(details?.signal ? { signal: details.signal } : {}) })).text;
+    },
+  }) as unknown as FunctionTool;
 }

@@ -3,6 +3,7 @@ import { SCHEMA_VERSION, type HttpMethod, type Manifest, type Prompt, type Resou
 import { validateManifest } from '../manifest/validate-manifest.js';
 import { convertSwaggerDescription, swaggerPointerToOpenApi } from './convert-swagger-description.js';
 import { checkOptions, displayLocation, loadOpenApiDescription, type LoadedOpenApiDescription, type LoadOpenApiDescriptionOptions } from './load-openapi-description.js';
+import { importArazzoLinks } from './import-arazzo-links.js';
 import { applyManifestOverlay, type ManifestOverlay } from './manifest-overlay.js';
 import { OpenApiInvalidError } from './openapi-invalid-error.js';
 import { dropSecretSamples } from './drop-secret-samples.js';
@@ -12,6 +13,7 @@ import { repairEmbeddedSchemas } from './repair-embedded-schemas.js';
 import { createToolIdAllocator } from './tool-id.js';
 import { transformInfoObject } from './transform/info-object.js';
 import { transformOperationObject, type OperationMapping } from './transform/operation-object.js';
+import { declareLinks, type LinkSourceOperation } from './transform/declare-links.js';
 import { collectDefinitions } from './transform/schema-object.js';
 import { transformSecuritySchemeObjects } from './transform/security-scheme-object.js';
 import { transformServerObject } from './transform/server-object.js';
@@ -24,6 +26,13 @@ import { validateOpenApiDescription } from './validate-openapi-description.js';
 export interface GenerateManifestOptions extends LoadOpenApiDescriptionOptions {
   /** The semantic layer applied after generation (see {@link parseManifestOverlay}). */
   overlay?: ManifestOverlay;
+  /**
+  An Arazzo 1.0 document (a file path, or the parsed document) whose workflows' steps become links
+  where a step's parameter takes an earlier step's response-body output (spec section 7.20).
+
+  @default undefined (only the description's own response links)
+  */
+  arazzo?: string | Record<string, unknown>;
   /**
   Treat violations of the OpenAPI specification as errors. With `false` they become warnings and
   the generator maps what it can (only unreadable input, a non-OpenAPI document and unresolvable
@@ -145,8 +154,11 @@ async function mapDescription(loaded: LoadedOpenApiDescription, version: { swagg
   const redactions = new Set<string>();
   const scopes: Record<string, string[]> = {};
   let omittedSchemas = 0;
+  // A resource may take another id than its operation's tool id; links name the final one.
+  const finalIds = new Map<string, string>();
   for (const mapping of mappings.list) {
     const id = mapping.resource ? addResource(mapping, resources, manifest, context) : (manifest.tools.push(mapping.tool), mapping.tool.id);
+    finalIds.set(mapping.tool.id, id);
     if (mapping.approval && !mapping.resource) approvals.push(id);
     for (const name of mapping.redact) redactions.add(name);
     for (const scope of mapping.scopes) (scopes[scope] ??= []).push(id);
@@ -174,6 +186,8 @@ async function mapDescription(loaded: LoadedOpenApiDescription, version: { swagg
   if (info.versioning) manifest.versioning = info.versioning;
   const definitions = collectDefinitions(context);
   if (Object.keys(definitions).length > 0) manifest.definitions = definitions;
+  const imported = options.arazzo === undefined ? [] : await importArazzoLinks(options.arazzo, warnings);
+  declareLinks(manifest, mappings.linkSources.map((source) => ({ ...source, id: finalIds.get(source.id) ?? source.id })), context, imported);
 
   if (options.overlay) applyManifestOverlay(manifest, options.overlay, warnings);
   markMissingIntents(manifest, warnings);
@@ -204,9 +218,10 @@ function detectVersion(root: Record<string, unknown>, location: string): { swagg
   throw new OpenApiInvalidError(`"openapi": ${JSON.stringify(openapi)} is not supported; only Swagger 2.0 and OpenAPI 3.0.x/3.1.x are`, { location });
 }
 
-function mapOperations(root: Record<string, unknown>, documentUrl: string, location: string, scopedSchemes: ReadonlySet<string>, maxReturnSchemaNodes: number, context: TransformContext): { list: OperationMapping[]; operations: number } {
+function mapOperations(root: Record<string, unknown>, documentUrl: string, location: string, scopedSchemes: ReadonlySet<string>, maxReturnSchemaNodes: number, context: TransformContext): { list: OperationMapping[]; operations: number; linkSources: LinkSourceOperation[] } {
   const allocate = createToolIdAllocator();
   const list: OperationMapping[] = [];
+  const linkSources: LinkSourceOperation[] = [];
   let operations = 0;
   const paths = isRecord(root['paths']) ? root['paths'] : {};
   for (const [path, value] of Object.entries(paths)) {
@@ -239,10 +254,12 @@ function mapOperations(root: Record<string, unknown>, documentUrl: string, locat
         { id, path, method: upper as HttpMethod, operation, pathParameters, pathItemDocumentUrl: pathItem.documentUrl, rootSecurity: root['security'], scopedSchemes, documentUrl: located.documentUrl, maxReturnSchemaNodes },
         context,
       );
-      if (mapping) list.push(mapping);
+      if (!mapping) continue;
+      list.push(mapping);
+      linkSources.push({ id, path, method: upper, operation, documentUrl: located.documentUrl });
     }
   }
-  return { list, operations };
+  return { list, operations, linkSources };
 }
 
 function addResource(mapping: OperationMapping, resources: Resource[], manifest: Manifest, context: TransformContext): string {
@@ -264,7 +281,7 @@ function addResource(mapping: OperationMapping, resources: Resource[], manifest:
 }
 
 // The order of the spec's own examples, so that generated manifests read like hand-written ones.
-const TOOL_FIELD_ORDER = ['id', 'path', 'method', 'description', 'intent', 'parameters', 'request_content_type', 'returns', 'errors', 'example_trigger', 'temporal_behavior', 'event_schema', 'version', 'deprecated', 'idempotent', 'idempotency_key_header'];
+const TOOL_FIELD_ORDER = ['id', 'path', 'method', 'description', 'intent', 'parameters', 'request_content_type', 'returns', 'errors', 'example_trigger', 'temporal_behavior', 'event_schema', 'version', 'deprecated', 'idempotent', 'idempotency_key_header', 'links'];
 
 function orderFields<T extends object>(value: T, order: readonly string[]): T {
   const record = value as Record<string, unknown>;

@@ -122,6 +122,10 @@ export function checkOptions(options: Record<string, unknown>): void {
   if (typeof input !== 'string' && (typeof input !== 'object' || input === null || Array.isArray(input))) {
     throw invalidOptionError('input', 'a file path, a URL, the description text or the parsed document', input);
   }
+  const { arazzo } = options;
+  if (arazzo !== undefined && typeof arazzo !== 'string' && (typeof arazzo !== 'object' || arazzo === null || Array.isArray(arazzo))) {
+    throw invalidOptionError('arazzo', 'a file path or the parsed Arazzo document', arazzo);
+  }
   for (const name of ['timeoutInMs', 'maxDocumentBytes', 'maxDocuments', 'maxReturnSchemaNodes']) {
     const value = options[name];
     if (value !== undefined) checkIntegerOption(name, value as number, { minimum: 1 });

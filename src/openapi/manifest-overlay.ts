@@ -45,7 +45,7 @@ export interface ManifestOverlay {
   versioning?: Partial<Versioning>;
 }
 
-/** Overlay entry for one tool. `parameters` and `errors` merge per name; other fields replace. */
+/** Overlay entry for one tool. `parameters` and `errors` merge per name, `links` are added; other fields replace. */
 export interface ToolOverlay extends Partial<Omit<Tool, 'id' | 'path' | 'method' | 'parameters' | 'errors'>> {
   /** Per parameter name: fields to set (description, example…). */
   parameters?: Record<string, Partial<Parameter>>;
@@ -101,9 +101,11 @@ export function applyManifestOverlay(manifest: Manifest, overlay: ManifestOverla
       warnings.push({ code: 'overlay.unknown_id', where: `overlay tools.${id}`, message: `the description produces no tool "${id}"; was the operation renamed or removed? The entry was not applied` });
       continue;
     }
-    const { parameters, errors, exclude, human_approval_required: approval, redact_from_logs: redact, ...fields } = entry;
+    const { parameters, errors, exclude, human_approval_required: approval, redact_from_logs: redact, links, ...fields } = entry;
     if (exclude) excluded.add(id);
     Object.assign(tool, fields);
+    // Links add to those generated from the description's response links (spec section 7.20).
+    if (links) tool.links = [...(tool.links ?? []), ...links];
     if (parameters) {
       tool.parameters ??= {};
       for (const [name, parameter] of Object.entries(parameters)) {
@@ -135,9 +137,10 @@ export function applyManifestOverlay(manifest: Manifest, overlay: ManifestOverla
       warnings.push({ code: 'overlay.unknown_id', where: `overlay resources.${id}`, message: `the description produces no resource "${id}"; the entry was not applied` });
       continue;
     }
-    const { exclude, ...fields } = entry;
+    const { exclude, links, ...fields } = entry;
     if (exclude) excluded.add(id);
     Object.assign(resource, fields);
+    if (links) resource.links = [...(resource.links ?? []), ...links];
   }
   if (manifest.resources) manifest.resources = manifest.resources.filter((resource) => !excluded.has(resource.id));
   if (overlay.prompts) {

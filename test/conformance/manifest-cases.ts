@@ -224,6 +224,32 @@ const references: Change[] = [
   { id: 'policy.unknown_approval_id', description: 'human_approval_required names an id the manifest lacks: a warning, for the same reason', section: '7.17', level: 'SHOULD', change: (m) => (m['policy'] = { human_approval_required: ['create_item', 'delete_item'] }), issues: [warning('policy.unknown_id', '/policy/human_approval_required/1')] },
 ];
 
+/** The base with a v0.3 link from create_item's result to get_item's path parameter; `edit` changes the link. */
+function linked(manifest: Json, edit: (link: Json) => void = () => undefined): void {
+  manifest['schema_version'] = '0.3.0';
+  const creator = manifest['tools'][1];
+  creator.returns = { type: 'object', schema: { type: 'object', properties: { id: { type: 'string' }, name: { type: 'string' } } } };
+  const link: Json = { tool: 'get_item', parameters: { item_id: '$result#/id' }, description: 'Read the item just created.' };
+  edit(link);
+  creator.links = [link];
+}
+
+const links: Change[] = [
+  { id: 'links.valid', description: 'a link from a result member, and one from an argument, to another tool\'s parameters; a parameter naming its resolver', section: '7.20', change: (m) => {
+    linked(m, (link) => (link['parameters'].fields = '$arguments#/name'));
+    m['tools'][0].parameters.item_id.resolved_by = 'create_item';
+  } },
+  { id: 'links.unknown_parameter', description: 'a link fills a parameter the target tool does not have', section: '7.20', change: (m) => linked(m, (link) => (link['parameters'] = { id: '$result#/id' })), issues: [error('link.unknown_parameter', '/tools/1/links/0/parameters/id')] },
+  { id: 'links.unresolved_result_pointer', description: 'a $result pointer names a member the returns schema does not declare', section: '7.20', change: (m) => linked(m, (link) => (link['parameters'].item_id = '$result#/item_id')), issues: [error('link.unresolved_pointer', '/tools/1/links/0/parameters/item_id')] },
+  { id: 'links.unresolved_argument_pointer', description: 'an $arguments pointer that does not start at a parameter of the tool', section: '7.20', change: (m) => linked(m, (link) => (link['parameters'].item_id = '$arguments#/item_id')), issues: [error('link.unresolved_pointer', '/tools/1/links/0/parameters/item_id')] },
+  { id: 'links.bad_expression', description: 'an OpenAPI runtime expression is not a link expression', section: '7.20', change: (m) => linked(m, (link) => (link['parameters'].item_id = '$response.body#/id')), issues: [error('schema.pattern', '/tools/1/links/0/parameters/item_id')] },
+  { id: 'links.unknown_tool', description: 'a link to a tool the manifest lacks: a warning, since a per-credential variant omits what it does not grant', section: '7.20', level: 'SHOULD', change: (m) => linked(m, (link) => (link['tool'] = 'archive_item')), issues: [warning('link.unknown_tool', '/tools/1/links/0/tool')] },
+  { id: 'links.unknown_resolver', description: 'resolved_by names a tool the manifest lacks: a warning, for the same reason', section: '7.20', level: 'SHOULD', change: (m) => {
+    m['schema_version'] = '0.3.0';
+    m['tools'][0].parameters.item_id.resolved_by = 'find_item';
+  }, issues: [warning('parameter.unknown_resolver', '/tools/0/parameters/item_id/resolved_by')] },
+];
+
 /** Every group of cases, by the file it is written to. */
 export function buildManifestCases(): Map<string, ManifestCase[]> {
   return new Map([
@@ -233,5 +259,6 @@ export function buildManifestCases(): Map<string, ManifestCase[]> {
     ['parameters.json', parameters.map(toCase)],
     ['definitions.json', definitions.map(toCase)],
     ['references.json', references.map(toCase)],
+    ['links.json', links.map(toCase)],
   ]);
 }

@@ -14,13 +14,14 @@ const DEFAULT_TIMEOUT_IN_MS = 10_000;
 const PROGRESS_THRESHOLD_IN_BYTES = 1_048_576;
 const SHOWN_WARNINGS = 40;
 
-const USAGE = `Usage: aicap generate <openapi file|url> [--overlay <file>] [-o <out.json>] [--check] [--json]
+const USAGE = `Usage: aicap generate <openapi file|url> [--overlay <file>] [--arazzo <file>] [-o <out.json>] [--check] [--json]
 
 Generates a manifest from a Swagger 2.0 or OpenAPI 3.0/3.1 description (JSON or YAML, relative
 $refs across files), with the x-ai-* extensions and an overlay keyed by tool id.
 
   <openapi file|url>    the description
   --overlay <file>      semantic layer (YAML or JSON) applied after generation
+  --arazzo <file>       Arazzo 1.0 workflows: steps fed by an earlier step's output become links
   --overlay-scaffold <file>  also write a starting overlay there: every tool id, a TODO intent with its summary
   --include-tag <tag>   keep only operations with this tag (repeatable; any include matches)
   --include-path <prefix>  keep only operations under this path prefix (repeatable)
@@ -44,6 +45,7 @@ export const generateCommand: CliCommand = {
       usage: USAGE,
       options: {
           overlay: { type: 'string' },
+          arazzo: { type: 'string' },
           'overlay-scaffold': { type: 'string' },
           'include-tag': { type: 'string', multiple: true },
           'include-path': { type: 'string', multiple: true },
@@ -88,6 +90,7 @@ export const generateCommand: CliCommand = {
         strict: !values.lenient,
         timeoutInMs,
         ...(withOverlay ? { overlay: withOverlay } : {}),
+        ...(values.arazzo === undefined ? {} : { arazzo: values.arazzo }),
         ...(values['server-url'] === undefined ? {} : { serverUrl: values['server-url'] }),
         ...(values['ref-root'] === undefined ? {} : { refRoot: values['ref-root'] }),
         ...(showProgress ? { onProgress: (message: string) => io.stderr(`… ${message} (${Math.round(performance.now() - started)} ms)\n`) } : {}),

@@ -1,3 +1,4 @@
+import type { FollowUp } from './compute-follow-ups.js';
 import type { ArgumentProblem } from './invalid-arguments-error.js';
 
 /**
@@ -81,6 +82,13 @@ export interface CallEnvelopeBase {
   text: string;
   /** Attempts, duration, truncation. */
   meta: CallMeta;
+  /**
+  The calls the tool's `links` allow after this result, arguments filled from it (spec section 8.7);
+  present on a success of a tool that declares links. Offered, never made: pass the envelope as
+  `from` to call one, and approval, budgets and policy apply as to any call. The values are data
+  from the API.
+  */
+  next?: FollowUp[];
 }
 
 /** A call that succeeded (every page, for `allPages`). */

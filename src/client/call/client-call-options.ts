@@ -1,3 +1,4 @@
+import type { CallEnvelope } from './call-envelope.js';
 import type { CallerPolicy } from '../policy/caller-policy.js';
 import type { ApproveFunction } from '../policy/enforce-call-policy.js';
 import type { SessionStore } from '../policy/session-store.js';
@@ -198,4 +199,12 @@ export interface CallOptions {
   @default false
   */
   nullMeansAbsent?: boolean;
+  /**
+  An envelope this client returned earlier: the parameters its tool links to this one are filled
+  from its result (spec section 8.7), except those given in the arguments. A value the link cannot
+  supply (missing, or failing this tool's schema) refuses the call with `LINK_UNRESOLVED`.
+
+  @default undefined (nothing is filled)
+  */
+  from?: CallEnvelope;
 }

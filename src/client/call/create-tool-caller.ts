@@ -1,10 +1,13 @@
+import type { Tool } from '../../manifest/manifest-v0.js';
 import type { RenderedPrompt } from './render-prompt.js';
 import { createRedactor } from '../policy/create-redactor.js';
 import type { CallEnvelope } from './call-envelope.js';
 import { resolveCallRuntime, type CallRuntime, type ToolCallerDependencies } from './call-runtime.js';
 import type { CallOptions, ClientCallOptions } from './client-call-options.js';
 import { collectPages } from './collect-pages.js';
+import { computeFollowUps } from './compute-follow-ups.js';
 import { envelopeFromError } from './envelope-from-error.js';
+import { fillLinkedArguments, rememberLinkContext } from './fill-linked-arguments.js';
 import { prepareCall, type CallKind, type PreparedCall } from './prepare-call.js';
 import { renderPrompt } from './render-prompt.js';
 import { followUpEnvelope, sendFollowUp, type FollowUpRequest } from './send-follow-up.js';
@@ -29,6 +32,16 @@ export interface ToolCaller {
   followUpEnvelope(toolId: string, request: FollowUpRequest): Promise<CallEnvelope>;
 }
 
+/** Adds `next` to a successful envelope of a tool that declares links, and remembers where it came from for `from`. */
+function withFollowUps(envelope: CallEnvelope, prepared: PreparedCall): CallEnvelope {
+  const tool = prepared.resolved.tool as Partial<Tool>;
+  if (!envelope.ok || tool.links === undefined || tool.links.length === 0) return envelope;
+  const { next, refused } = computeFollowUps({ tool: { id: prepared.toolId, links: tool.links }, manifest: prepared.manifest, data: envelope.data, items: envelope.items, args: prepared.args });
+  const withNext: CallEnvelope = { ...envelope, next };
+  rememberLinkContext(withNext, { origin: prepared.resolved.service.origin, toolId: prepared.toolId, next, refused });
+  return withNext;
+}
+
 /**
  * Creates the call part of a client. A call runs these stages in order, each in its own module:
  * `prepareCall` (resolve, policy, argument snapshot, validation, request check, approval and
@@ -44,11 +57,17 @@ export function createToolCaller(options: ClientCallOptions, dependencies: ToolC
   const failed = (prepared: Pick<PreparedCall, 'toolId' | 'redactor' | 'startedInMs'>, error: unknown): CallEnvelope =>
     envelopeFromError({ toolId: prepared.toolId, error, redactor: prepared.redactor, startedInMs: prepared.startedInMs, now: now(), maxTextLength: runtime.maxTextLength });
 
+  const withLinkedArguments = async (toolId: string, args: unknown, from: CallEnvelope): Promise<Record<string, unknown>> => {
+    const target = await dependencies.resolveTool(toolId);
+    return fillLinkedArguments({ toolId: target.tool.id, origin: target.service.origin, args, from });
+  };
+
   const start = async (toolId: string, args: unknown, callOptions: CallOptions, kind: CallKind): Promise<{ prepared: PreparedCall } | { envelope: CallEnvelope }> => {
     const startedInMs = now();
     const redactor = createRedactor({ secrets: runtime.authenticator.staticSecrets() });
     try {
-      return { prepared: await prepareCall(runtime, { toolId, args, callOptions, redactor, startedInMs, kind }) };
+      const linked = callOptions.from === undefined ? args : await withLinkedArguments(toolId, args, callOptions.from);
+      return { prepared: await prepareCall(runtime, { toolId, args: linked, callOptions, redactor, startedInMs, kind }) };
     } catch (error) {
       const envelope = failed({ toolId, redactor, startedInMs }, error);
       emitAudit({ type: 'call.refused', toolId, detail: `${envelope.error?.code}: ${envelope.error?.message}` });
@@ -68,6 +87,7 @@ export function createToolCaller(options: ClientCallOptions, dependencies: ToolC
         const first = publicPage((await walkPages(runtime, prepared, callOptions, false).next()).value as WalkedPage);
         envelope = { ...first, meta: { ...first.meta, durationInMs: now() - prepared.startedInMs } };
       }
+      envelope = withFollowUps(envelope, prepared);
     } catch (error) {
       envelope = failed(prepared, error);
     }

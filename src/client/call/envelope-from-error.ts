@@ -6,6 +6,7 @@ import { InvalidArgumentsError } from './invalid-arguments-error.js';
 
 const USER_MESSAGES: Record<string, string> = {
   INVALID_ARGUMENTS: 'The arguments do not match the tool: fix the listed fields and call again.',
+  LINK_UNRESOLVED: 'The earlier result does not supply a usable value for this call; nothing was sent. Give the value or call the earlier tool again.',
   APPROVAL_REQUIRED: 'The action was not performed because it was not approved.',
   APPROVAL_DENIED: 'The action was not performed because it was not approved.',
   BUDGET_EXCEEDED: 'The action limit of this session is reached; the action was not performed.',
