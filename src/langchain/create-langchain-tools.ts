@@ -1,5 +1,6 @@
 import { tool as langchainTool, type StructuredToolInterface } from '@langchain/core/tools';
 import type { CatalogTool } from '../tools/create-catalog.js';
+import { scanToolsForModel } from '../tools/scan-tools-for-model.js';
 import { callNeedsApproval, type AgentToolOptions } from '../client/agent-tool-options.js';
 import { runToolCall } from '../client/run-tool-call.js';
 
@@ -37,7 +38,8 @@ export interface LangChainToolsOptions extends AgentToolOptions {
  * for (const call of reply.tool_calls ?? []) messages.push(await tools.find((t) => t.name === call.name)!.invoke(call));
  */
 export function createLangChainTools(options: LangChainToolsOptions): StructuredToolInterface[] {
-  const tools = options.tools ?? options.client.catalog().tools;
+  // Only definitions that pass the poisoning scan reach the model.
+  const tools = scanToolsForModel(options.tools ?? options.client.catalog().tools);
   return tools.map((catalogTool) =>
     langchainTool(
       async (input: Record<string, unknown>, config?: { toolCall?: { id?: string }; signal?: AbortSignal }) => {

@@ -2,6 +2,7 @@ import { tool as agentTool, type FunctionTool, type RunContext } from '@openai/a
 import { callNeedsApproval, type AgentToolOptions } from '../client/agent-tool-options.js';
 import { runToolCall } from '../client/run-tool-call.js';
 import { toStrictSchema } from '../tools/to-openai-tools.js';
+import { scanToolsForModel } from '../tools/scan-tools-for-model.js';
 
 /** Options of {@link createOpenAIAgentsTools}. */
 export type OpenAIAgentsToolsOptions = AgentToolOptions;
@@ -21,7 +22,8 @@ export type OpenAIAgentsToolsOptions = AgentToolOptions;
  * for (const interruption of result.interruptions) result.state.approve(interruption);
  */
 export function createOpenAIAgentsTools(options: OpenAIAgentsToolsOptions): FunctionTool[] {
-  const tools = options.tools ?? options.client.catalog().tools;
+  // Only definitions that pass the poisoning scan reach the model.
+  const tools = scanToolsForModel(options.tools ?? options.client.catalog().tools);
   return tools.map((catalogTool) => {
     const strictSchema = toStrictSchema(catalogTool.name, catalogTool.inputSchema).schema;
     const format = strictSchema ? 'openai-strict' : 'openai';

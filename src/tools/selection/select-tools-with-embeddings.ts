@@ -5,6 +5,7 @@ import { checkSelectOptions, compareSelected, type SelectedTool, type SelectTool
 import { parseRequest } from './parse-request.js';
 import { scoreTools } from './score-tools.js';
 import { indexFor } from './tool-index.js';
+import { scanToolsForModel } from '../scan-tools-for-model.js';
 
 /** Turns texts into vectors (one per text, all of one length), e.g. an embeddings API you already use. */
 export type EmbedTexts = (texts: string[]) => Promise<number[][]>;
@@ -62,7 +63,13 @@ export async function selectToolsWithEmbeddings(tools: readonly CatalogTool[], r
     const lexicalPart = lexicalRank[position] === undefined ? 0 : (1 - semanticWeight) / (fusionConstant + lexicalRank[position]!);
     return { tool, score: lexicalPart + semanticWeight / (fusionConstant + semanticRank[position]!) };
   });
-  return fused.sort(compareSelected).slice(0, limit);
+  // Best first, through the poisoning scan: a quarantined pick gives its slot to the next candidate.
+  const picked: SelectedTool[] = [];
+  for (const candidate of fused.sort(compareSelected)) {
+    if (picked.length === limit) break;
+    if (scanToolsForModel([candidate.tool]).length === 1) picked.push(candidate);
+  }
+  return picked;
 }
 
 function vectorsOf(tools: readonly CatalogTool[], embed: EmbedTexts): Promise<number[][]> {
