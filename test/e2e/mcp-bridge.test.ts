@@ -196,9 +196,10 @@ describe('createMcpBridge (in process, Streamable HTTP, v2 host pinned to 2026-0
     await client.discover(hostile.origin, { credentials: { token: SECRET } });
     const { mcp, close } = await serveBridge(client);
     try {
-      expect(client.services()[0]!.quarantinedToolIds).toContain('poisoned');
       const { prompts } = await mcp.listPrompts();
       expect(prompts.map((prompt) => prompt.name)).toEqual(['echo__summary']);
+      // Scanned where the host would see it (the default on-export scan), and recorded.
+      expect(client.services()[0]!.quarantinedToolIds).toContain('poisoned');
       expect(protocolCode(await mcp.getPrompt({ name: 'echo__poisoned', arguments: { account: 'a' } }).catch((error: unknown) => error))).toBe(-32602);
       const rendered = await mcp.getPrompt({ name: 'echo__summary', arguments: { account: 'acc-9' } });
       expect(JSON.stringify(rendered.messages)).toMatch(/not by the user.*untrusted-data.*acc-9/);
