@@ -5,7 +5,7 @@
 // it keeps every check, which bounds what the discovery targets can reach (see `ceilingsOf`).
 import { performance } from 'node:perf_hooks';
 import { validateManifest } from 'aicap';
-import { scanManifest } from '../../dist/client/trust/scan-manifest.js';
+import { scanManifest } from '../../dist/manifest/scan-manifest.js';
 import { digestParsedBody } from '../../dist/manifest/digest-manifest.js';
 import { readJsonDocument } from '../../dist/manifest/parse-manifest.js';
 import { round, spreadOf } from '../lib/measure.js';

@@ -2,6 +2,8 @@
 // MCP `connect` + `listTools` + every tool converted to OpenAI Chat Completions tools (what a host
 // puts in the prompt), against aicap `client.discover` + `selectTools` (5 for the request) +
 // `exportTools(…, 'openai')`. Each iteration starts from a new client and a new connection pool.
+// The poisoning scan is in the aicap side: discovery no longer scans (`trust.scan: 'on-export'`), and
+// `selectTools` and `exportTools` scan the picked tools (with the definitions their inputs reach) there.
 // Tokens: gpt-tokenizer (`o200k_base`, through `estimateTokens` of `aicap/tools`) of the JSON tools array.
 import { Agent, fetch as undiciFetch } from 'undici';
 import { createClient } from 'aicap/client';

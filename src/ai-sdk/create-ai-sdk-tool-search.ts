@@ -19,8 +19,8 @@ export interface AISDKToolSearch {
 /**
  * A model-driven tool search for the Vercel AI SDK: the model starts with `search_tools` (plus any
  * pinned tools), calls it with a query in its own words, and the tools found are active from its next
- * step on; a miss returns how to search again. Found definitions pass the client's poisoning scan
- * (`scan` to replace it) before the model sees them.
+ * step on; a miss returns how to search again. Found definitions pass the poisoning scan
+ * (`scanToolsForModel`; `scan` adds a check of yours) before the model sees them.
  * @example
  * const { tools, prepareStep } = createAISDKToolSearch({ client });
  * const result = await generateText({ model, tools, prepareStep, stopWhen: stepCountIs(8), prompt });
@@ -33,6 +33,8 @@ export function createAISDKToolSearch(options: AISDKToolSearchOptions): AISDKToo
     inputSchema: jsonSchema<{ query: string }>(search.inputSchema as JSONSchema7),
     execute: ({ query }) => search.search(query).text,
   });
-  const tools: AISDKToolSearch['tools'] = { ...createAISDKTools({ ...options, tools: catalogTools }), [search.name]: searchTool };
+  // Every catalog tool is executable, but only the active ones reach the model: the search tool, and
+  // the tools its searches loaded, each of which passed the poisoning scan (`search.loaded()`).
+  const tools: AISDKToolSearch['tools'] = { ...aiSDKToolSet(options, catalogTools), [search.name]: searchTool };
   return { tools, prepareStep: () => ({ activeTools: [search.name, ...search.loaded().map((tool) => tool.name)] }), search };
 }

@@ -2,6 +2,8 @@ import { jsonSchema, tool as aiTool, type JSONSchema7, type Tool } from 'ai';
 import { callNeedsApproval, type AgentToolOptions } from '../client/agent-tool-options.js';
 import { runToolCall, type ToolCallOutcome } from '../client/run-tool-call.js';
 import { isToolCallApproved } from './is-tool-call-approved.js';
+import type { CatalogTool } from '../tools/create-catalog.js';
+import { scanToolsForModel } from '../tools/scan-tools-for-model.js';
 import { toStrictSchema } from '../tools/to-openai-tools.js';
 import { createFollowUpMemory, FOLLOW_UP_TOOL_DESCRIPTION, FOLLOW_UP_TOOL_NAME, FOLLOW_UP_TOOL_SCHEMA, type FollowUpMemory } from '../client/create-follow-up-memory.js';
 import { followUpTarget, runFollowUp } from '../client/run-follow-up.js';
@@ -34,7 +36,15 @@ export type AISDKTool = Tool<Record<string, unknown>, ToolCallOutcome>;
  * const result = await generateText({ model, tools: createAISDKTools({ client }), stopWhen: stepCountIs(5), prompt });
  */
 export function createAISDKTools(options: AISDKToolsOptions): Record<string, AISDKTool> {
-  const tools = options.tools ?? options.client.catalog().tools;
+  // Only definitions that pass the poisoning scan reach the model.
+  return aiSDKToolSet(options, scanToolsForModel(options.tools ?? options.client.catalog().tools));
+}
+
+/**
+ * The tool set of these tools, as they are: the caller scanned them, or only scanned ones become
+ * active (the tool search's `activeTools`). @internal
+ */
+export function aiSDKToolSet(options: AISDKToolsOptions, tools: readonly CatalogTool[]): Record<string, AISDKTool> {
   const toolSet: Record<string, AISDKTool> = {};
   const followUps = options.followUps === true ? createFollowUpMemory() : undefined;
   for (const catalogTool of tools) {

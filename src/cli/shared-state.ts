@@ -9,6 +9,10 @@ import type { CommandOptions } from './parse-command-line.js';
 
 /** The environment variable that makes the CLI share its state through Redis. */
 export const REDIS_URL_VARIABLE = 'AICAP_REDIS_URL';
+/** The key that signs verified-manifest records in Redis (`trust.verifiedManifests.signingKey`). */
+export const MANIFEST_SIGNING_KEY_VARIABLE = 'AICAP_MANIFEST_SIGNING_KEY';
+// Shorter keys are guessable: the key lets whoever holds it make a manifest skip its checks.
+const MIN_SIGNING_KEY_LENGTH = 32;
 
 /** `--session`, for the commands that call tools (their budget counts per session). */
 export const SESSION_FLAGS: { readonly session: { readonly type: 'string' } } = {
@@ -22,6 +26,10 @@ Environment:
       share the manifest cache, the session budgets and the approval pins with every process that
       uses the same Redis (keys under "aicap:"; needs the optional \`redis\` package: npm install
       redis). Budgets and pins fail closed: when Redis cannot be reached nothing is sent.
+  ${MANIFEST_SIGNING_KEY_VARIABLE}=<at least 32 random characters>
+      with ${REDIS_URL_VARIABLE}: signs the verified-manifest records kept in Redis (HMAC-SHA-256), so
+      a manifest already checked by any process sharing the key is not checked again; without it
+      nothing is cached there as verified. Keep it like a credential: it can whitelist a manifest.
 `;
 
 /** The `--session` line of a usage text, aligned at `column`. */
@@ -58,7 +66,7 @@ export interface OpenSharedStateOptions {
   */
   cache?: CacheStore | false;
   /**
-  The environment read for `AICAP_REDIS_URL`.
+  The environment read for `AICAP_REDIS_URL` and `AICAP_MANIFEST_SIGNING_KEY`.
 
   @default process.env
   */
@@ -112,6 +120,13 @@ export async function openSharedState(io: CliIo, options: OpenSharedStateOptions
     io.error(cliErrorMessage(explainConnectFailure(error, url, where)));
     return 2;
   }
+  const signingKey = (options.environment ?? process.env)[MANIFEST_SIGNING_KEY_VARIABLE] || undefined;
+  if (signingKey !== undefined && signingKey.length < MIN_SIGNING_KEY_LENGTH) {
+    await redis.close();
+    io.error(`\`${MANIFEST_SIGNING_KEY_VARIABLE}\` must be at least ${MIN_SIGNING_KEY_LENGTH} characters (random, e.g. \`openssl rand -hex 32\`), got ${signingKey.length}; unset it to keep no verified manifests in Redis.`);
+    return 2;
+  }
+  const verified = signingKey === undefined ? {} : { verifiedManifests: { signingKey } };
   const cache = options.cache === false ? false : createRedisCacheStore({ redis });
   const pins = createRedisPinStore({ redis });
   const store = createRedisSessionStore({ redis });
@@ -122,7 +137,7 @@ export async function openSharedState(io: CliIo, options: OpenSharedStateOptions
     createClient(clientOptions) {
       let client: Client;
       try {
-        client = createLibraryClient({ ...clientOptions, cache, session: { ...clientOptions.session, ...session, store }, trust: { ...clientOptions.trust, pins } });
+        client = createLibraryClient({ ...clientOptions, cache, session: { ...clientOptions.session, ...session, store }, trust: { ...clientOptions.trust, ...verified, pins } });
       } catch (error) {
         // An open connection would keep the process alive after the command has failed.
         void close();

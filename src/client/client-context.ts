@@ -2,6 +2,7 @@ import { AicapError } from '../errors/aicap-error.js';
 import { defaultManifestMaxSizeInBytes } from '../manifest/manifest-size-limit.js';
 import { createMemoryCacheStore, type CacheStore } from './cache/cache-store.js';
 import type { ClientOptions } from './client-options.js';
+import { createDiscoveryMemo, type DiscoveryMemo } from './discover/discovery-memo.js';
 import type { AuditEvent, DiscoveredService, OriginCredentials } from './client-types.js';
 import { createNamedGuardedFetch } from './fetch/create-guarded-fetch.js';
 import type { GuardedFetch } from './fetch/guarded-fetch-options.js';
@@ -28,6 +29,8 @@ export interface ClientContext {
   readonly cache: CacheStore | undefined;
   /** Cache keys being refreshed in the background (stale-while-revalidate), so each refreshes once. */
   readonly revalidating: Set<string>;
+  /** What discovery remembers between discoveries (last reads, registrations, cross-service key). */
+  readonly discoveryMemo: DiscoveryMemo;
   /** Approval pins: `origin|toolId` → tool digest. */
   readonly pins: CacheStore<string>;
   /**
@@ -81,6 +84,10 @@ export function createClientContext(options: ClientOptions = {}): ClientContext 
     }
     allowedBaseOrigins.add(origin);
   }
+  const scanMode = options.trust?.scan;
+  if (scanMode !== undefined && scanMode !== 'on-export' && scanMode !== 'eager') {
+    throw new AicapError('INVALID_OPTION', `\`trust.scan\` must be 'on-export' or 'eager', got ${JSON.stringify(scanMode)}.`);
+  }
   const now = options.now ?? Date.now;
   const givenPins = options.trust?.pins;
   const pins: { store: CacheStore<string>; writes(): number | undefined } = givenPins === undefined ? countWrites(createMemoryCacheStore<string>({ maxEntries: 100_000 })) : { store: givenPins, writes: () => undefined };
@@ -93,6 +100,7 @@ export function createClientContext(options: ClientOptions = {}): ClientContext 
     trustedOrigins,
     cache: options.cache === false ? undefined : (options.cache ?? createMemoryCacheStore()),
     revalidating: new Set(),
+    discoveryMemo: createDiscoveryMemo(),
     pins: pins.store,
     pinWrites: pins.writes,
     allowedBaseOrigins,

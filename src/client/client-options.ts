@@ -90,6 +90,16 @@ export interface TrustOptions {
   */
   maxTextLength?: number;
   /**
+  When the poisoning scan runs. `'on-export'`: on each tool, resource or prompt where its text reaches
+  a model or a host (exports, selection, tool searches, the framework adapters, the MCP bridge, calls,
+  prompts, resources), once per version; discovery itself scans nothing, and `service.findings` holds
+  only what was scanned so far (`client.scanAll()` scans the rest). `'eager'`: every manifest in full
+  on discovery as well (audits, the inspector, `aicap tools`).
+
+  @default 'on-export'
+  */
+  scan?: 'on-export' | 'eager';
+  /**
   Where approval pins (tool digests) are kept, keyed `origin|toolId`. Share it to keep approvals across processes.
 
   @default an in-memory store

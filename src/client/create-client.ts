@@ -4,6 +4,7 @@ import type { DiscoveredService, ResolvedTool } from './client-types.js';
 import type { Manifest, Prompt, Resource, Tool } from '../manifest/manifest-v0.js';
 import { discoverService, loadService, type DiscoverOptions, type LoadOptions } from './discover/discover-service.js';
 import { approvePin } from './trust/pins.js';
+import { scanAllServices } from './trust/scan-all-services.js';
 import { createCatalogCache } from './create-catalog-cache.js';
 import { AicapError } from '../errors/aicap-error.js';
 import { assertEntryEnabled, assertToolEnabled, resolveTool, resolveToolAt } from './resolve-tool.js';
@@ -35,6 +36,15 @@ export interface Client {
   load(manifest: Manifest | string | Uint8Array, options?: LoadOptions): Promise<DiscoveredService>;
   /** Every discovered service, in discovery order. */
   services(): DiscoveredService[];
+  /**
+   * Runs the whole poisoning scan on every service, for an audit: every text of every manifest and
+   * the cross-service checks, recorded in `service.findings` and the quarantine as `trust.scan:
+   * 'eager'` would on discovery. By default (`'on-export'`) a text is scanned only where it reaches a
+   * model. Returns the services.
+   * @example
+   * for (const service of client.scanAll()) console.log(service.namespace, service.quarantinedToolIds);
+   */
+  scanAll(): DiscoveredService[];
   /**
    * The tools to hand a model: filtered by scopes, deprecation, quarantine and pins; uniquely named.
    * While no service is added, changed (manifest, findings, quarantine, pins, approvals, scopes) or
@@ -107,7 +117,7 @@ export function createClient(options: ClientOptions = {}): Client {
     },
     resolvePrompt: (nameOrId) => {
       const resolved = resolvePrompt(context.services.values(), nameOrId);
-      assertEntryEnabled(resolved.service, resolved.prompt.id, 'Prompt');
+      assertEntryEnabled(resolved.service, resolved.prompt, 'Prompt');
       return resolved;
     },
     credentials: context.credentials,
@@ -135,6 +145,7 @@ export function createClient(options: ClientOptions = {}): Client {
     discover: (originOrUrl, discoverOptions) => discoverService(context, originOrUrl, discoverOptions),
     load: (manifest, loadOptions) => loadService(context, manifest, loadOptions),
     services: () => [...context.services.values()],
+    scanAll: () => scanAllServices(context),
     catalog: (catalogOptions) => catalogs.catalog([...context.services.values()], catalogOptions),
     async approve(nameOrId) {
       const { service, entry } = resolveApprovable(context, nameOrId);

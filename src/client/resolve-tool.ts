@@ -1,5 +1,7 @@
 import { AicapError } from '../errors/aicap-error.js';
+import type { Prompt, Resource, Tool } from '../manifest/manifest-v0.js';
 import { nameServiceTools, serviceToolKey } from '../tools/name-service-tools.js';
+import { isQuarantinedForModel, scanEntryForModel } from '../tools/scan-tools-for-model.js';
 import type { ClientContext } from './client-context.js';
 import type { DiscoveredService, ResolvedTool } from './client-types.js';
 
@@ -92,21 +94,23 @@ export function resolveToolAt(context: ClientContext, origin: string, toolId: st
  * @internal
  */
 export function assertToolEnabled(resolved: ResolvedTool): void {
-  assertEntryEnabled(resolved.service, resolved.tool.id, 'Tool');
+  assertEntryEnabled(resolved.service, resolved.tool, 'Tool');
 }
 
 /**
  * Throws `TOOL_DISABLED` when a tool, resource or prompt changed since its pin was approved or is
  * quarantined by a high-severity finding: prompts are held to the same rule as tools, since their
- * text goes into the model's context just the same.
+ * text goes into the model's context just the same. Scans the entry first (`trust.scan: 'on-export'`).
  * @internal
  */
-export function assertEntryEnabled(service: DiscoveredService, id: string, kind: 'Tool' | 'Prompt'): void {
+export function assertEntryEnabled(service: DiscoveredService, entry: Tool | Resource | Prompt, kind: 'Tool' | 'Prompt'): void {
+  const id = entry.id;
   if (service.disabledToolIds.includes(id)) {
     throw new AicapError('TOOL_DISABLED', `${kind} "${id}" of ${service.origin} changed since it was approved; review the difference and call \`client.approve('${id}')\` to enable it again.`);
   }
-  if (service.quarantinedToolIds.includes(id)) {
-    const reasons = new Set(service.findings.filter((finding) => finding.toolId === id && finding.severity === 'high').map((finding) => `${finding.code} at ${finding.pointer}`));
+  // The scan where text reaches a model (a call's error guidance, a prompt's template), once per version.
+  if (service.quarantinedToolIds.includes(id) || isQuarantinedForModel(entry)) {
+    const reasons = new Set([...service.findings, ...scanEntryForModel(entry)].filter((finding) => finding.toolId === id && finding.severity === 'high').map((finding) => `${finding.code} at ${finding.pointer}`));
     throw new AicapError('TOOL_DISABLED', `${kind} "${id}" of ${service.origin} is quarantined (${[...reasons].join('; ')}); add it to \`trust.allowQuarantined\` only after reading the findings.`);
   }
 }

@@ -72,7 +72,8 @@ export function createInspectorSession(options: InspectorSessionOptions = {}): I
   const jobs = createInspectorJobs(display);
 
   function newClient(): Client {
-    return createClient({ agentId: options.agentId ?? 'aicap-inspector', network: { allow, timeouts: { totalInMs: timeoutInMs } }, onAudit: (event) => void audit.push(event) });
+    // An audit view: the whole poisoning scan on discovery, so every finding shows.
+    return createClient({ agentId: options.agentId ?? 'aicap-inspector', network: { allow, timeouts: { totalInMs: timeoutInMs } }, trust: { scan: 'eager' }, onAudit: (event) => void audit.push(event) });
   }
 
   async function load(source: string, given: { token?: string } = {}): Promise<InspectorView> {

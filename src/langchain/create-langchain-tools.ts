@@ -1,5 +1,6 @@
 import { tool as langchainTool, type StructuredToolInterface } from '@langchain/core/tools';
 import type { CatalogTool } from '../tools/create-catalog.js';
+import { scanToolsForModel } from '../tools/scan-tools-for-model.js';
 import { callNeedsApproval, type AgentToolOptions } from '../client/agent-tool-options.js';
 import { runToolCall } from '../client/run-tool-call.js';
 import { createFollowUpMemory, FOLLOW_UP_TOOL_DESCRIPTION, FOLLOW_UP_TOOL_NAME, FOLLOW_UP_TOOL_SCHEMA, type FollowUpMemory } from '../client/create-follow-up-memory.js';
@@ -39,7 +40,8 @@ export interface LangChainToolsOptions extends AgentToolOptions {
  * for (const call of reply.tool_calls ?? []) messages.push(await tools.find((t) => t.name === call.name)!.invoke(call));
  */
 export function createLangChainTools(options: LangChainToolsOptions): StructuredToolInterface[] {
-  const tools = options.tools ?? options.client.catalog().tools;
+  // Only definitions that pass the poisoning scan reach the model.
+  const tools = scanToolsForModel(options.tools ?? options.client.catalog().tools);
   const followUps = options.followUps === true ? createFollowUpMemory() : undefined;
   const structured = tools.map((catalogTool) =>
     langchainTool(

@@ -2,6 +2,7 @@ import type { Client } from '../client/create-client.js';
 import type { Returns } from '../manifest/manifest-v0.js';
 import type { CatalogOptions, CatalogTool } from '../tools/create-catalog.js';
 import { exportTools } from '../tools/export-tools.js';
+import { scanToolsForModel } from '../tools/scan-tools-for-model.js';
 import { selectTools } from '../tools/select-tools.js';
 import type { MCPTool } from '../tools/to-mcp-tools.js';
 
@@ -31,11 +32,14 @@ const DEFAULT_QUERY_LIMIT = 20;
 /** The tools the bridge exposes now: the catalog, narrowed by the query and the cap, with titles and output schemas. @internal */
 export function listBridgeTools(client: Client, exposure: ToolExposure): BridgeTool[] {
   const all = client.catalog(exposure.catalog).tools;
-  let chosen: CatalogTool[] = all;
+  // Only definitions that pass the poisoning scan reach the host (`selectTools` scans its picks).
+  let chosen: CatalogTool[];
   if (exposure.query !== undefined && exposure.query.trim() !== '' && all.length > 0) {
     chosen = selectTools(all, exposure.query, { limit: Math.min(all.length, exposure.maxTools ?? DEFAULT_QUERY_LIMIT) }).map((selected) => selected.tool);
   } else if (exposure.maxTools !== undefined) {
-    chosen = all.slice(0, exposure.maxTools);
+    chosen = scanToolsForModel(all).slice(0, exposure.maxTools);
+  } else {
+    chosen = scanToolsForModel(all);
   }
   return describeBridgeTools(chosen);
 }

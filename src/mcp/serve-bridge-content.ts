@@ -4,6 +4,7 @@ import type { DiscoveredService } from '../client/client-types.js';
 import { formatModelText } from '../client/call/format-model-text.js';
 import { AicapError } from '../errors/aicap-error.js';
 import type { Parameter, Prompt, Resource } from '../manifest/manifest-v0.js';
+import { isQuarantinedForModel } from '../tools/scan-tools-for-model.js';
 import type { McpSdk } from './load-mcp-sdk.js';
 import { UNTRUSTED_META_KEY } from './to-call-tool-result.js';
 import { isUiResource, isUiResourceUri, listUiResources, readUiResource } from './bridge-ui-resources.js';
@@ -85,7 +86,7 @@ export function registerBridgeContent(server: Server, client: Client, sdk: McpSd
 
 function listResources(client: Client): ListedResource[] {
   return client.services().flatMap((service) =>
-    (service.manifest.resources ?? []).filter((resource) => isServed(service, resource.id)).map((resource) => ({ uri: `aicap://${service.namespace}/${resource.id}`, resource, service })),
+    (service.manifest.resources ?? []).filter((resource) => isServed(service, resource)).map((resource) => ({ uri: `aicap://${service.namespace}/${resource.id}`, resource, service })),
   );
 }
 
@@ -94,13 +95,16 @@ function listPrompts(client: Client): Array<{ name: string; prompt: Prompt; serv
   const services = client.services();
   const namespaced = services.length > 1;
   return services.flatMap((service) =>
-    (service.manifest.prompts ?? []).filter((prompt) => isServed(service, prompt.id)).map((prompt) => ({ name: namespaced ? `${service.namespace}__${prompt.id}` : prompt.id, prompt, service })),
+    (service.manifest.prompts ?? []).filter((prompt) => isServed(service, prompt)).map((prompt) => ({ name: namespaced ? `${service.namespace}__${prompt.id}` : prompt.id, prompt, service })),
   );
 }
 
-/** Quarantined (poisoning scan) and changed (pin mismatch) entries are withheld, prompts and resources as tools. */
-function isServed(service: DiscoveredService, id: string): boolean {
-  return !service.quarantinedToolIds.includes(id) && !service.disabledToolIds.includes(id);
+/**
+ * Quarantined (poisoning scan, run here on what the host would see, once per version) and changed
+ * (pin mismatch) entries are withheld, prompts and resources as tools.
+ */
+function isServed(service: DiscoveredService, entry: Prompt | Resource): boolean {
+  return !service.quarantinedToolIds.includes(entry.id) && !service.disabledToolIds.includes(entry.id) && !isQuarantinedForModel(entry);
 }
 
 function templateParameters(resource: Resource): string[] {

@@ -6,6 +6,7 @@ import { toStrictSchema } from '../tools/to-openai-tools.js';
 import { createFollowUpMemory, FOLLOW_UP_TOOL_DESCRIPTION, FOLLOW_UP_TOOL_NAME, FOLLOW_UP_TOOL_SCHEMA, type FollowUpMemory } from '../client/create-follow-up-memory.js';
 import { followUpTarget, runFollowUp } from '../client/run-follow-up.js';
 import type { CatalogTool } from '../tools/create-catalog.js';
+import { scanToolsForModel } from '../tools/scan-tools-for-model.js';
 
 /** Options of {@link createOpenAIAgentsTools}. */
 export type OpenAIAgentsToolsOptions = AgentToolOptions;
@@ -25,7 +26,8 @@ export type OpenAIAgentsToolsOptions = AgentToolOptions;
  * for (const interruption of result.interruptions) result.state.approve(interruption);
  */
 export function createOpenAIAgentsTools(options: OpenAIAgentsToolsOptions): FunctionTool[] {
-  const tools = options.tools ?? options.client.catalog().tools;
+  // Only definitions that pass the poisoning scan reach the model.
+  const tools = scanToolsForModel(options.tools ?? options.client.catalog().tools);
   const followUps = options.followUps === true ? createFollowUpMemory() : undefined;
   const functionTools = tools.map((catalogTool) => toOpenAIAgentsTool(options, catalogTool, undefined, followUps));
   if (followUps) functionTools.push(followUpTool(options, tools, followUps));

@@ -19,7 +19,7 @@ describe.skipIf(!HAS_REDIS_SERVER)('verified-manifest records in Redis', () => {
     ]);
     servers.a.routes.set('/.well-known/ai-capabilities', json(manifest, { 'cache-control': 'no-store' }));
     const discover = async (redis: typeof connections.first, key: string | undefined): Promise<readonly string[]> => {
-      const client = createClient({ cache: createRedisCacheStore({ redis }), ...(key === undefined ? {} : { trust: { verifiedManifests: { signingKey: key } } }) });
+      const client = createClient({ cache: createRedisCacheStore({ redis }), trust: { scan: 'eager', ...(key === undefined ? {} : { verifiedManifests: { signingKey: key } }) } });
       try {
         return (await client.discover(servers.a.origin)).quarantinedToolIds;
       } finally {

@@ -2,6 +2,7 @@ import { AicapError } from '../errors/aicap-error.js';
 import { checkIntegerOption } from '../errors/invalid-option-error.js';
 import type { CatalogTool } from './create-catalog.js';
 import { exportTools, type ExportedTools, type ExportFormat } from './export-tools.js';
+import { scanToolsForModel } from './scan-tools-for-model.js';
 import { selectTools } from './select-tools.js';
 import type { ToolInputSchema } from './tool-input-schema.js';
 
@@ -34,11 +35,10 @@ export interface ToolSearchOptions {
   */
   name?: string;
   /**
-  Checks the definitions a search is about to hand the model and returns those that may go (the
-  poisoning scan of `aicap/client` in the framework adapters; identity by default). Swappable, so that
-  the scan can run where the definitions are exported.
+  Checks the definitions a search is about to hand the model and returns those that may go. Runs
+  after the poisoning scan, which always runs (`scanToolsForModel`): add a check, never remove one.
 
-  @default (tools) => tools
+  @default scanToolsForModel
   */
   scan?: (tools: readonly CatalogTool[]) => readonly CatalogTool[];
 }
@@ -96,7 +96,8 @@ export function createToolSearch(options: ToolSearchOptions): ToolSearch {
     if (!tool) throw new AicapError('INVALID_OPTION', `The \`pinned\` option of createToolSearch names ${JSON.stringify(pinnedName)}, which is not a tool of the catalog.`);
     return tool;
   });
-  const scan = options.scan ?? ((candidates) => candidates);
+  const extra = options.scan;
+  const scan = (candidates: readonly CatalogTool[]): readonly CatalogTool[] => (extra === undefined ? scanToolsForModel(candidates) : extra(scanToolsForModel(candidates)));
   let found: CatalogTool[] = [];
   const loaded = (): CatalogTool[] => [...pinned, ...found.filter((tool) => !pinned.includes(tool))];
   const description = `Finds the tools of this API that fit a task and loads them for your next step. Describe the task in plain words ("refund a payment", "list my open orders"); if none of the tools returned fits, search again with other words. ${tools.length} tools can be found.`;

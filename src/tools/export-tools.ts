@@ -1,6 +1,7 @@
 import { AicapError } from '../errors/aicap-error.js';
 import type { CatalogTool } from './create-catalog.js';
 import type { DroppedKeyword } from './schema-reduction.js';
+import { scanToolsForModel } from './scan-tools-for-model.js';
 import { toAnthropicTools, type AnthropicTool } from './to-anthropic-tools.js';
 import { toGeminiDeclarations, type GeminiFunctionDeclaration } from './to-gemini-declarations.js';
 import { toMCPTools, type MCPTool } from './to-mcp-tools.js';
@@ -36,20 +37,23 @@ export interface ExportedTools<Format extends ExportFormat = ExportFormat> {
   tools: ExportedToolsByFormat[Format];
   /** Schema keywords removed or changed to fit the format (Gemini, strict modes), renamed properties included. */
   dropped: DroppedKeyword[];
-  /** Tools that could not be converted faithfully (e.g. exported without strict mode). */
+  /** Tools that could not be converted faithfully (e.g. exported without strict mode), and tools the poisoning scan held back. */
   warnings: string[];
 }
 
 /**
  * Converts catalog tools to one LLM API's tool format. The order is kept (pass selected tools to get
- * them best first). Map the model's arguments back with `toManifestArguments(format, tool, args)`
+ * them best first). Every tool passes the poisoning scan first (`scanToolsForModel`, once per tool
+ * version): one a high-severity finding quarantines is left out and named in `warnings`. Map the model's arguments back with `toManifestArguments(format, tool, args)`
  * before `client.call`: strict formats send `null`s and Gemini renames some parameters.
  * @example
  * const { tools } = exportTools(client.catalog().tools, 'anthropic');
  */
 export function exportTools<Format extends ExportFormat>(tools: readonly CatalogTool[], format: Format): ExportedTools<Format> {
-  const converted = convert(tools, format);
-  return { format, tools: converted.tools as ExportedToolsByFormat[Format], dropped: converted.dropped ?? [], warnings: converted.warnings ?? [] };
+  const allowed = scanToolsForModel(tools);
+  const converted = convert(allowed, format);
+  const held = allowed.length === tools.length ? [] : tools.filter((tool) => !allowed.includes(tool)).map((tool) => `${tool.name}: left out, quarantined by the poisoning scan (see client.catalog().withheld)`);
+  return { format, tools: converted.tools as ExportedToolsByFormat[Format], dropped: converted.dropped ?? [], warnings: [...held, ...(converted.warnings ?? [])] };
 }
 
 function convert(tools: readonly CatalogTool[], format: ExportFormat): { tools: unknown; dropped?: DroppedKeyword[]; warnings?: string[] } {

@@ -38,3 +38,4 @@ export { createToolSearch } from './create-tool-search.js';
 export type { ToolSearch, ToolSearchOptions, ToolSearchResult } from './create-tool-search.js';
 export { estimateTokens } from './estimate-tokens.js';
 export type { TokenEstimate } from './estimate-tokens.js';
+export { scanToolsForModel } from './scan-tools-for-model.js';

@@ -1,5 +1,6 @@
 import { checkIntegerOption, checkNumberOption } from '../errors/invalid-option-error.js';
 import type { CatalogTool } from './create-catalog.js';
+import { scanToolsForModel } from './scan-tools-for-model.js';
 import { parseRequest } from './selection/parse-request.js';
 import { scoreTools } from './selection/score-tools.js';
 import { indexFor } from './selection/tool-index.js';
@@ -46,7 +47,8 @@ export interface SelectedTool {
  * uses, such as the names in "remove Dana from project 4545") as hints about the tool's parameters
  * rather than as keywords. It tells what a request acts on from where ("remove the urgent tag from
  * task 8080" acts on a tag, in a task) and joins catalog words written apart ("service account").
- * `intent.when` and `example_trigger` count like the summary; a match on `avoid_when` lowers the score. The index is built once per tools array (keep the array,
+ * Every tool returned passed the poisoning scan (`scanToolsForModel`): a quarantined pick gives its
+ * slot to the next candidate. `intent.when` and `example_trigger` count like the summary; a match on `avoid_when` lowers the score. The index is built once per tools array (keep the array,
  * e.g. `client.catalog().tools`, to reuse it).
  *
  * **It can return nothing**: when no word of the request (or its lexicon expansions) occurs in any
@@ -62,17 +64,28 @@ export function selectTools(tools: readonly CatalogTool[], request: string, opti
   const index = indexFor(tools);
   const scores = scoreTools(index, parseRequest(request, index.vocabulary), avoidPenalty);
   const keepAll = tools.length <= smallCatalogSize;
-  // The best `limit` only, kept in order as they come: no need to sort every tool that matched.
+  // The picks pass the poisoning scan (memoised per tool): a quarantined one gives its slot to the
+  // next candidate, so the ranking is taken deeper until `limit` pass or the candidates run out.
+  for (let depth = limit; ; depth = Math.min(depth * 2, tools.length)) {
+    const best = bestOf(tools, scores, depth, keepAll);
+    const allowed = scanToolsForModel(best.map((selected) => selected.tool));
+    const passed = allowed.length === best.length ? best : best.filter((selected) => allowed.includes(selected.tool));
+    if (passed.length >= limit || best.length < depth || depth >= tools.length) return passed.slice(0, limit);
+  }
+}
+
+/** The best `depth` tools that scored (or all of a small catalog), kept in order as they come: no need to sort every tool that matched. */
+function bestOf(tools: readonly CatalogTool[], scores: ArrayLike<number>, depth: number, keepAll: boolean): SelectedTool[] {
   const best: SelectedTool[] = [];
   for (let position = 0; position < tools.length; position++) {
     const score = scores[position]!;
-    if (!(score > 0 || keepAll) || (best.length === limit && score < best[limit - 1]!.score)) continue;
+    if (!(score > 0 || keepAll) || (best.length === depth && score < best[depth - 1]!.score)) continue;
     const candidate = { tool: tools[position]!, score: Math.max(score, 0) };
-    if (best.length === limit && compareSelected(candidate, best[limit - 1]!) >= 0) continue;
-    let at = Math.min(best.length, limit - 1);
+    if (best.length === depth && compareSelected(candidate, best[depth - 1]!) >= 0) continue;
+    let at = Math.min(best.length, depth - 1);
     while (at > 0 && compareSelected(candidate, best[at - 1]!) < 0) at--;
     best.splice(at, 0, candidate);
-    if (best.length > limit) best.pop();
+    if (best.length > depth) best.pop();
   }
   return best;
 }

@@ -9,7 +9,7 @@ import { join, resolve } from 'node:path';
 import canonicalize from 'canonicalize';
 import { describe, expect, it } from 'vitest';
 import { quarantinedToolIds } from '../../src/client/trust/evaluate-trust.js';
-import { scanManifest } from '../../src/client/trust/scan-manifest.js';
+import { scanManifest } from '../../src/manifest/scan-manifest.js';
 import { canonicalJson, canonicalJsonOfParsed, digestManifest, digestParsedBody, digestText, digestTool } from '../../src/manifest/digest-manifest.js';
 import type { Manifest } from '../../src/manifest/manifest-v0.js';
 import { parseJsonDocument, readJsonDocument } from '../../src/manifest/parse-manifest.js';

@@ -114,6 +114,26 @@ describe.skipIf(!HAS_REDIS_SERVER)('aicap call pins shared through AICAP_REDIS_U
     expect(server.hits('/api/accounts/1')).toHaveLength(4);
   });
 
+  it('signs verified-manifest records in Redis with AICAP_MANIFEST_SIGNING_KEY, keeps none without it, and refuses a short key', async () => {
+    serve('Reads an account');
+    const redisClient = await connectRedis({ url: redis.url });
+    try {
+      const verifiedKeys = async (): Promise<string[]> => (await redisClient.command<string[]>(['KEYS', '*verified*'])).filter((key) => key.includes('verified'));
+      await redisClient.command(['FLUSHDB']);
+      const unsigned = await call([], { AICAP_REDIS_URL: redis.url });
+      expect(unsigned.code, unsigned.stderr).toBe(0);
+      expect(await verifiedKeys()).toEqual([]);
+      const signed = await call([], { AICAP_REDIS_URL: redis.url, AICAP_MANIFEST_SIGNING_KEY: 'k'.repeat(40) });
+      expect(signed.code, signed.stderr).toBe(0);
+      expect(await verifiedKeys()).toHaveLength(1);
+      const short = await call([], { AICAP_REDIS_URL: redis.url, AICAP_MANIFEST_SIGNING_KEY: 'short' });
+      expect(short.code).toBe(2);
+      expect(short.stderr.trim().split('\n')).toEqual([expect.stringContaining('`AICAP_MANIFEST_SIGNING_KEY` must be at least 32 characters')]);
+    } finally {
+      await redisClient.close();
+    }
+  });
+
   it('says how to re-approve a tool whose pin no longer matches', async () => {
     serve('Reads an account');
     await call(['--pin'], { AICAP_REDIS_URL: redis.url });

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createClient, type Client, type ClientOptions } from '../../src/client/index.js';
-import { scanManifest } from '../../src/client/trust/scan-manifest.js';
+import { scanManifest } from '../../src/manifest/scan-manifest.js';
 import { AicapError } from '../../src/errors/aicap-error.js';
 import type { Manifest } from '../../src/manifest/manifest-v0.js';
 import { TOOL_NAME_PATTERN } from '../../src/tools/index.js';
@@ -12,8 +12,10 @@ const WELL_KNOWN = '/.well-known/ai-capabilities';
 
 let client: Client;
 
+// These tests are about what discovery decides: the whole scan on discovery (`trust.scan: 'eager'`).
+// test/e2e/scan-on-export.test.ts covers the default, the scan where text reaches a model.
 function clientWith(options: ClientOptions = {}): Client {
-  client = createClient(options);
+  client = createClient({ ...options, trust: { scan: 'eager', ...options.trust } });
   return client;
 }
 

@@ -198,11 +198,12 @@ describe('createMcpBridge (in process, Streamable HTTP, v2 host pinned to 2026-0
     await client.discover(hostile.origin, { credentials: { token: SECRET } });
     const { mcp, close } = await serveBridge(client);
     try {
-      expect(client.services()[0]!.quarantinedToolIds).toContain('poisoned');
       const { prompts } = await mcp.listPrompts();
       // One bridged service: prompts are named like its tools, by their plain ids.
       expect((await mcp.listTools()).tools.map((tool) => tool.name)).toContain('whoami');
       expect(prompts.map((prompt) => prompt.name)).toEqual(['summary']);
+      // Scanned where the host would see it (the default on-export scan), and recorded.
+      expect(client.services()[0]!.quarantinedToolIds).toContain('poisoned');
       expect(protocolCode(await mcp.getPrompt({ name: 'poisoned', arguments: { account: 'a' } }).catch((error: unknown) => error))).toBe(-32602);
       const rendered = await mcp.getPrompt({ name: 'summary', arguments: { account: 'acc-9' } });
       expect(JSON.stringify(rendered.messages)).toMatch(/not by the user.*untrusted-data.*acc-9/);

@@ -87,7 +87,8 @@ export const toolsCommand: CliCommand = {
 
     const shared = await openSharedState(io, { cache: cacheStoreOfFlags(io, values) });
     if (typeof shared === 'number') return shared;
-    const client = shared.createClient(clientOptions);
+    // Lists what is held back and why: the whole poisoning scan on discovery.
+    const client = shared.createClient({ ...clientOptions, trust: { ...clientOptions.trust, scan: 'eager' } });
     try {
       let service: DiscoveredService;
       if (isUrlSource(source)) {

@@ -1,5 +1,5 @@
 import type { Manifest } from '../../manifest/manifest-v0.js';
-import { scanManifest } from '../trust/scan-manifest.js';
+import { scanManifest } from '../../manifest/scan-manifest.js';
 import type { AddCheck } from './check-result.js';
 
 /**

@@ -11,7 +11,7 @@ import type { ClientContext } from '../client-context.js';
 import type { TrustFinding } from '../client-types.js';
 import { redactUrl } from '../redact-url.js';
 import { scanOptionsOf } from '../trust/cross-service-findings.js';
-import { scanManifest } from '../trust/scan-manifest.js';
+import { scanManifest } from '../../manifest/scan-manifest.js';
 import { lookUpVerdicts, storeVerdicts, verdictSlotOf } from './verified-manifest-cache.js';
 
 /** A manifest as read from one response, with what depends only on its bytes. @internal */
@@ -21,7 +21,7 @@ export interface ReadManifest {
   /** The response's `Content-Type`, which reading checks. */
   contentType: string | null;
   manifest: Manifest;
-  /** Findings of the scan without cross-service references (those depend on the other services). */
+  /** Findings of the whole-manifest scan without cross-service references (those depend on the other services); empty unless `trust.scan` is `'eager'`. */
   scanFindings: readonly TrustFinding[];
   digest: string;
 }
@@ -33,14 +33,10 @@ export interface ManifestSizeLimit {
   option: string;
 }
 
-// The last manifest read per client and URL. Rediscovering an unchanged manifest (a cache hit or a
-// 304, the common case) then skips parsing, validation, the poisoning scan and the digest, which
-// would give the same results for the same bytes.
-const lastReads = new WeakMap<ClientContext, Map<string, ReadManifest>>();
 const utf8 = new TextDecoder();
 
 /**
- * Parses, validates, scans and digests a fetched manifest, or returns the previous read of the same
+ * Parses, validates, digests (and with `trust.scan: 'eager'` scans) a fetched manifest, or returns the previous read of the same
  * URL when the bytes are the same: the very same bytes (a cache hit hands them back by identity) or
  * equal ones (`Buffer.equals`, native, for a 200 with an unchanged body). Bytes this client has not
  * read at that URL are looked up in the verified-manifest cache (`trust.verifiedManifests`): a known
@@ -48,15 +44,18 @@ const utf8 = new TextDecoder();
  * @internal
  */
 export async function readManifestOnce(context: ClientContext, result: CachedFetchResult): Promise<ReadManifest> {
-  let reads = lastReads.get(context);
-  if (!reads) lastReads.set(context, (reads = new Map()));
+  // Rediscovering an unchanged manifest (a cache hit or a 304, the common case) skips parsing,
+  // validation, the poisoning scan and the digest, which would give the same results for the same bytes.
+  const reads = context.discoveryMemo.lastReads;
   const contentType = result.headers.get('content-type');
   const known = reads.get(result.url);
   if (known && known.contentType === contentType && sameBytes(known.body, result.body)) return known;
   checkContentType(result);
   const limit = manifestSizeLimit(context);
   const scanOptions = scanOptionsOf(context.options.trust);
-  const slot = result.body.byteLength <= limit.maxSizeInBytes ? verdictSlotOf(context, result.body, `${limit.maxSizeInBytes}|${scanOptions.maxTextLength ?? ''}`) : undefined;
+  const eager = isEagerScan(context);
+  // The scan mode is part of the key: a record stored without the scan must not stand for one with it.
+  const slot = result.body.byteLength <= limit.maxSizeInBytes ? verdictSlotOf(context, result.body, `${limit.maxSizeInBytes}|${scanOptions.maxTextLength ?? ''}${eager ? '' : '|on-export'}`) : undefined;
   const verdicts = slot && (await lookUpVerdicts(slot));
   let read: ReadManifest;
   if (verdicts) {
@@ -68,9 +67,10 @@ export async function readManifestOnce(context: ClientContext, result: CachedFet
     const { manifest, reading } = parseOrThrow(result.body, redactUrl(result.url), limit);
     // First, on the value as parsed from these very bytes: that is what the reading describes.
     const digest = digestParsedBody(result.body, reading);
-    const scan = scanManifest(manifest, scanOptions);
-    read = { body: result.body, contentType, manifest, scanFindings: scan.findings, digest };
-    if (slot) await storeVerdicts(slot, { digest, scanFindings: scan.findings });
+    // With the default `trust.scan: 'on-export'`, texts are scanned where they reach a model instead.
+    const scanFindings = eager ? scanManifest(manifest, scanOptions).findings : [];
+    read = { body: result.body, contentType, manifest, scanFindings, digest };
+    if (slot) await storeVerdicts(slot, { digest, scanFindings });
   }
   reads.set(result.url, read);
   return read;
@@ -88,6 +88,11 @@ function checkContentType(result: CachedFetchResult): void {
       `Manifest at ${redactUrl(result.url)} has Content-Type ${JSON.stringify(contentType.slice(0, 100))}; expected ${MANIFEST_MEDIA_TYPE} or application/json. Serve the manifest as JSON.`,
     );
   }
+}
+
+/** True when discovery runs the whole poisoning scan (`trust.scan: 'eager'`). @internal */
+export function isEagerScan(context: ClientContext): boolean {
+  return context.options.trust?.scan === 'eager';
 }
 
 /** The client-wide manifest cap. @internal */

@@ -6,10 +6,11 @@ import type { ClientContext } from '../client-context.js';
 import type { DiscoveredService, TrustFinding } from '../client-types.js';
 import { redactUrl } from '../redact-url.js';
 import { crossServiceFindings, isCrossServiceFinding, sameFindings, scanOptionsOf } from '../trust/cross-service-findings.js';
-import { evaluateTrust, quarantinedToolIds } from '../trust/evaluate-trust.js';
+import { decideTrust, quarantinedToolIds, readPins } from '../trust/evaluate-trust.js';
+import { applyModelScanPolicy } from '../trust/model-scan-policy.js';
 import { manifestChangeEvent } from '../trust/manifest-change-event.js';
-import { scanManifest } from '../trust/scan-manifest.js';
-import type { ReadManifest } from './read-manifest.js';
+import { scanManifest } from '../../manifest/scan-manifest.js';
+import { isEagerScan, type ReadManifest } from './read-manifest.js';
 
 /** Where a manifest to register came from. @internal */
 export interface ManifestSource {
@@ -27,20 +28,11 @@ export interface ManifestSource {
   findings?: readonly TrustFinding[];
 }
 
-// The services (manifest URL and digest) the cross-service findings were last computed for.
-const crossServiceKeys = new WeakMap<ClientContext, string>();
-
-/** What a registered service was decided from (see {@link unchangedSince}). */
-interface Registration {
-  read: ReadManifest;
-  pinWrites: number;
-  servicesKey: string;
-}
-const registrations = new WeakMap<DiscoveredService, Registration>();
 
 /**
- * Stores a read manifest as a service, in a straight line: trust evaluated (scan, weakening, pins),
- * the service stored, cross-service findings refreshed, listeners notified. A rediscovery that
+ * Stores a read manifest as a service, in a straight line: pins read, trust decided by a pure function
+ * (`decideTrust`: weakening, pins, the eager scan's findings), cross-service findings added
+ * (eager scan), the service map written once, listeners notified. A rediscovery that
  * changes nothing keeps the service object it had, so that what is built from the services (the
  * tool index, `client.catalog()`) stays valid and is not rebuilt.
  * @internal
@@ -55,11 +47,13 @@ export async function registerService(context: ClientContext, manifest: Manifest
   }
   const digest = read?.digest ?? digestManifest(manifest);
   const diff = previous && previous.digest !== digest ? diffManifests(previous.manifest, manifest) : undefined;
-  const scanFindings = read?.scanFindings ?? scanManifest(manifest, scanOptionsOf(context.options.trust)).findings;
-  const trust = await evaluateTrust({ manifest, origin, scanFindings, diff, pins: context.pins });
+  const eager = isEagerScan(context);
+  // Without `trust.scan: 'eager'`, texts are scanned where they reach a model (`applyModelScanPolicy`).
+  const scanFindings = read?.scanFindings ?? (eager ? scanManifest(manifest, scanOptionsOf(context.options.trust)).findings : []);
+  const trust = decideTrust({ manifest, scanFindings, diff, pinned: await readPins(context.pins, origin, manifest) });
   const findings = [...(source.findings ?? []), ...trust.findings];
   const namespace = previous?.namespace ?? chooseNamespace(context, manifest, manifestUrl);
-  const candidate: DiscoveredService = {
+  const decided: DiscoveredService = {
     namespace,
     origin,
     manifestUrl,
@@ -71,11 +65,14 @@ export async function registerService(context: ClientContext, manifest: Manifest
     disabledToolIds: trust.disabledToolIds,
     ...(source.caching ? { caching: freshness(context, source.caching) } : {}),
   };
-  context.services.set(manifestUrl, candidate);
-  const servicesKey = refreshCrossServiceFindings(context, previous, candidate);
-  const service = keepIfUnchanged(context, previous, context.services.get(manifestUrl)!);
+  const { candidate, others, servicesKey } = eager ? withCrossServiceFindings(context, previous, decided) : { candidate: decided, others: [], servicesKey: servicesKeyOf(context, decided) };
+  const service = previous && sameService(previous, candidate) ? keepPrevious(previous, candidate) : candidate;
+  // The service map, written once for this service (and once for each other service whose cross-service findings changed).
+  context.services.set(manifestUrl, service);
+  for (const other of others) context.services.set(other.manifestUrl, other);
+  applyModelScanPolicy(context, manifestUrl, manifest);
   const pinWrites = context.pinWrites();
-  if (read && pinWrites !== undefined) registrations.set(service, { read, pinWrites, servicesKey });
+  if (read && pinWrites !== undefined) context.discoveryMemo.registrations.set(service, { read, pinWrites, servicesKey });
 
   auditDiscovery(context, service, source);
   if (previous && diff) {
@@ -92,29 +89,41 @@ export async function registerService(context: ClientContext, manifest: Manifest
 }
 
 /**
- * Cross-service findings depend on every service's tools: recomputed when the set of services or a
- * manifest changed, carried over from the previous version otherwise (rescanning every manifest on
- * each cache hit would make a rediscovery cost a scan per loaded service).
+ * Cross-service findings (`trust.scan: 'eager'`) depend on every service's tools: recomputed when the
+ * set of services or a manifest changed, carried over from the previous version otherwise (rescanning
+ * every manifest on each cache hit would make a rediscovery cost a scan per loaded service). Returns
+ * the candidate with its cross-service findings and the other services whose findings changed, for
+ * the caller to store.
  */
-function refreshCrossServiceFindings(context: ClientContext, previous: DiscoveredService | undefined, candidate: DiscoveredService): string {
-  const key = servicesKeyOf(context);
-  if (previous && previous.digest === candidate.digest && crossServiceKeys.get(context) === key) {
+function withCrossServiceFindings(context: ClientContext, previous: DiscoveredService | undefined, decided: DiscoveredService): { candidate: DiscoveredService; others: DiscoveredService[]; servicesKey: string } {
+  const memo = context.discoveryMemo;
+  const servicesKey = servicesKeyOf(context, decided);
+  if (previous && previous.digest === decided.digest && memo.crossServiceKey === servicesKey) {
     const carried = previous.findings.filter(isCrossServiceFinding);
-    if (carried.length > 0) {
-      const findings = [...candidate.findings, ...carried];
-      context.services.set(candidate.manifestUrl, { ...candidate, findings, quarantinedToolIds: quarantinedToolIds(context.options.trust, candidate.origin, findings) });
-    }
-    return key;
+    if (carried.length === 0) return { candidate: decided, others: [], servicesKey };
+    const findings = [...decided.findings, ...carried];
+    return { candidate: { ...decided, findings, quarantinedToolIds: quarantinedToolIds(context.options.trust, decided.origin, findings) }, others: [], servicesKey };
   }
-  for (const service of crossServiceFindings([...context.services.values()], context.options.trust)) context.services.set(service.manifestUrl, service);
-  crossServiceKeys.set(context, key);
-  return key;
+  const all = [...context.services.values()].filter((service) => service.manifestUrl !== decided.manifestUrl);
+  all.push(decided);
+  const updated = crossServiceFindings(all, context.options.trust);
+  memo.crossServiceKey = servicesKey;
+  return {
+    candidate: updated.find((service) => service.manifestUrl === decided.manifestUrl) ?? decided,
+    others: updated.filter((service) => service.manifestUrl !== decided.manifestUrl),
+    servicesKey,
+  };
 }
 
-/** The loaded services by manifest URL and digest: what cross-service findings depend on. */
-function servicesKeyOf(context: ClientContext): string {
+/** The loaded services by manifest URL and digest, with `current` in its place: what cross-service findings depend on. */
+function servicesKeyOf(context: ClientContext, current?: DiscoveredService): string {
   let key = '';
-  for (const service of context.services.values()) key += `${service.manifestUrl}\n${service.digest}\n`;
+  let seen = false;
+  for (const service of context.services.values()) {
+    const shown = current && service.manifestUrl === current.manifestUrl ? ((seen = true), current) : service;
+    key += `${shown.manifestUrl}\n${shown.digest}\n`;
+  }
+  if (current && !seen) key += `${current.manifestUrl}\n${current.digest}\n`;
   return key;
 }
 
@@ -129,7 +138,7 @@ function servicesKeyOf(context: ClientContext): string {
  * registration, so it goes the full way.
  */
 function unchangedSince(context: ClientContext, previous: DiscoveredService, read: ReadManifest, source: ManifestSource): boolean {
-  const registration = registrations.get(previous);
+  const registration = context.discoveryMemo.registrations.get(previous);
   return (
     registration !== undefined &&
     registration.read === read &&
@@ -161,11 +170,9 @@ function auditDiscovery(context: ClientContext, service: DiscoveredService, sour
   }
 }
 
-/** The previous object when the new one says the same (same manifest, findings, quarantine, pins, scopes). */
-function keepIfUnchanged(context: ClientContext, previous: DiscoveredService | undefined, current: DiscoveredService): DiscoveredService {
-  if (!previous || !sameService(previous, current)) return current;
+/** The previous object, kept when the new one says the same (same manifest, findings, quarantine, pins, scopes), with the new freshness. */
+function keepPrevious(previous: DiscoveredService, current: DiscoveredService): DiscoveredService {
   if (current.caching) previous.caching = current.caching;
-  context.services.set(current.manifestUrl, previous);
   return previous;
 }
 

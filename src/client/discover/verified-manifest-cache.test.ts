@@ -24,7 +24,8 @@ function visibleStore(isPrivate = false): CacheStore & { entries: Map<string, un
 }
 
 async function quarantineOf(options: ClientOptions): Promise<readonly string[]> {
-  const client = createClient(options);
+  // The verdicts cached are the whole scan's (`trust.scan: 'eager'`, part of the key).
+  const client = createClient({ ...options, trust: { scan: 'eager', ...options.trust } });
   try {
     return (await client.discover(servers.a.origin)).quarantinedToolIds;
   } finally {

@@ -1,7 +1,7 @@
 import type { TrustOptions } from '../client-options.js';
 import type { DiscoveredService, TrustFinding } from '../client-types.js';
 import { quarantinedToolIds } from './evaluate-trust.js';
-import { scanManifest, type ScanManifestOptions } from './scan-manifest.js';
+import { scanManifest, type ScanManifestOptions } from '../../manifest/scan-manifest.js';
 
 // Findings that depend on which other services are loaded, recomputed whenever that set changes.
 const CROSS_SERVICE_CODES = new Set(['text.cross_service_reference', 'tool.confusable_id']);

@@ -2,12 +2,12 @@ import { describe, expect, it } from 'vitest';
 import { smallManifest } from '../../../test/helpers/client-manifests.js';
 import { diffManifests } from '../../manifest/diff-manifests.js';
 import { createMemoryCacheStore } from '../cache/cache-store.js';
-import { evaluateTrust, quarantinedToolIds } from './evaluate-trust.js';
+import { decideTrust, quarantinedToolIds, readPins } from './evaluate-trust.js';
 import { pinDigest, pinKey } from './pins.js';
 
 const ORIGIN = 'https://api.example.com';
 
-describe('evaluateTrust', () => {
+describe('decideTrust', () => {
   it('disables a pinned tool whose definition changed, and holds back one that lost its approval requirement', async () => {
     const before = smallManifest('Pay API', `${ORIGIN}/v1`, [{ id: 'transfer', method: 'POST', description: 'Moves money.' }, { id: 'list', description: 'Lists.' }]);
     before.policy = { human_approval_required: ['transfer'] };
@@ -16,7 +16,7 @@ describe('evaluateTrust', () => {
     after.tools[1]!.description = 'Lists everything.';
     const pins = createMemoryCacheStore<string>();
     await pins.set(pinKey(ORIGIN, 'list'), pinDigest(before, before.tools[1]!));
-    const result = await evaluateTrust({ manifest: after, origin: ORIGIN, scanFindings: [], diff: diffManifests(before, after), pins });
+    const result = decideTrust({ manifest: after, scanFindings: [], diff: diffManifests(before, after), pinned: await readPins(pins, ORIGIN, after) });
     expect(result.disabledToolIds).toEqual(['list']);
     expect(result.findings.find((finding) => finding.code === 'tool.pin_mismatch')).toMatchObject({ pointer: '/tools/1', toolId: 'list', severity: 'high' });
     expect(result.findings.find((finding) => finding.code === 'policy.weakened')).toMatchObject({ toolId: 'transfer', severity: 'high' });
@@ -27,6 +27,6 @@ describe('evaluateTrust', () => {
   it('passes an unchanged, unpinned manifest with its scan findings only', async () => {
     const manifest = smallManifest('Pay API', `${ORIGIN}/v1`, [{ id: 'list', description: 'Lists.' }]);
     const finding = { code: 'text.suspicious_word', pointer: '/tools/0/description', text: 'x', severity: 'low' as const, message: 'm', toolId: 'list' };
-    expect(await evaluateTrust({ manifest, origin: ORIGIN, scanFindings: [finding], diff: undefined, pins: createMemoryCacheStore<string>() })).toEqual({ findings: [finding], disabledToolIds: [] });
+    expect(decideTrust({ manifest, scanFindings: [finding], diff: undefined, pinned: await readPins(createMemoryCacheStore<string>(), ORIGIN, manifest) })).toEqual({ findings: [finding], disabledToolIds: [] });
   });
 });

@@ -1,11 +1,11 @@
 import type { ManifestDiff } from '../../manifest/diff-manifests.js';
-import type { Manifest } from '../../manifest/manifest-v0.js';
+import type { Manifest, Prompt, Resource, Tool } from '../../manifest/manifest-v0.js';
 import type { CacheStore } from '../cache/cache-store.js';
 import type { TrustOptions } from '../client-options.js';
 import type { TrustFinding } from '../client-types.js';
 import { pinDigest, pinKey } from './pins.js';
 
-/** What {@link evaluateTrust} decides about one manifest. @internal */
+/** What {@link decideTrust} decides about one manifest. @internal */
 export interface TrustEvaluation {
   /** The scan's findings, policy weakening and pin mismatches (cross-service findings come later, with the other services). */
   findings: TrustFinding[];
@@ -13,28 +13,43 @@ export interface TrustEvaluation {
   disabledToolIds: string[];
 }
 
-/** What {@link evaluateTrust} weighs. @internal */
+/** What {@link decideTrust} weighs. @internal */
 export interface TrustInput {
   manifest: Manifest;
-  /** Origin the service is bound to (pins are keyed by it). */
-  origin: string;
   /** The poisoning scan's findings on this manifest alone. */
   scanFindings: readonly TrustFinding[];
   /** Differences from the version held before, when it changed. */
   diff: ManifestDiff | undefined;
-  pins: CacheStore<string>;
+  /** The approved pin digests, by entry id ({@link readPins}). */
+  pinned: ReadonlyMap<string, string>;
 }
 
 /**
- * The trust decisions on a fetched (or loaded) manifest: policy weakening against the previous
- * version is always flagged (a tool that lost its approval requirement is held back until a human
- * looks), and an entry whose pin digest changed is disabled until approved again.
+ * The pins recorded for a manifest's entries, by entry id (a synchronous store, the default memory
+ * one, is read without a microtask per entry). The one asynchronous step of the trust decision.
  * @internal
  */
-export async function evaluateTrust(input: TrustInput): Promise<TrustEvaluation> {
-  const { manifest, origin, diff } = input;
+export async function readPins(pins: CacheStore<string>, origin: string, manifest: Manifest): Promise<Map<string, string>> {
+  const pinned = new Map<string, string>();
+  for (const entry of entriesOf(manifest)) {
+    const stored = pins.get(pinKey(origin, entry.id));
+    const value = typeof stored === 'string' || stored === undefined ? stored : await stored;
+    if (value !== undefined) pinned.set(entry.id, value);
+  }
+  return pinned;
+}
+
+/**
+ * The trust decisions on a fetched (or loaded) manifest, as a pure function of what they weigh:
+ * policy weakening against the previous version is always flagged (a tool that lost its approval
+ * requirement is held back until a human looks), and an entry whose pin digest changed is disabled
+ * until approved again.
+ * @internal
+ */
+export function decideTrust(input: TrustInput): TrustEvaluation {
+  const { manifest, diff } = input;
   const findings: TrustFinding[] = [...input.scanFindings];
-  const entries = [...manifest.tools, ...(manifest.resources ?? []), ...(manifest.prompts ?? [])];
+  const entries = entriesOf(manifest);
   const entryIds = new Set(entries.map((entry) => entry.id));
   for (const change of diff?.changes.filter((candidate) => candidate.weakened) ?? []) {
     const losesApproval = change.kind === 'policy' && change.oldPointer === '/policy/human_approval_required' && change.id !== undefined && entryIds.has(change.id);
@@ -49,9 +64,7 @@ export async function evaluateTrust(input: TrustInput): Promise<TrustEvaluation>
   }
   const disabledToolIds: string[] = [];
   for (const [index, entry] of entries.entries()) {
-    // A synchronous store (the default memory one) is read without a microtask per entry.
-    const stored = input.pins.get(pinKey(origin, entry.id));
-    const pinned = typeof stored === 'string' || stored === undefined ? stored : await stored;
+    const pinned = input.pinned.get(entry.id);
     if (pinned === undefined || pinned === pinDigest(manifest, entry)) continue;
     disabledToolIds.push(entry.id);
     const changes = diff?.changes.filter((candidate) => candidate.id === entry.id || candidate.kind === 'service') ?? [];
@@ -59,6 +72,11 @@ export async function evaluateTrust(input: TrustInput): Promise<TrustEvaluation>
     findings.push({ code: 'tool.pin_mismatch', pointer: pointerOf(manifest, index), text: entry.id, severity: 'high', message: `"${entry.id}" differs from the approved version (${what}); disabled until \`client.approve('${entry.id}')\``, toolId: entry.id });
   }
   return { findings, disabledToolIds };
+}
+
+/** Tools, then resources, then prompts. */
+function entriesOf(manifest: Manifest): Array<Tool | Resource | Prompt> {
+  return [...manifest.tools, ...(manifest.resources ?? []), ...(manifest.prompts ?? [])];
 }
 
 /** Tools with a high-severity finding, minus the caller's overrides (pin mismatches disable, they do not quarantine). @internal */

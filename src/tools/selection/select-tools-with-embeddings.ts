@@ -5,6 +5,7 @@ import { checkSelectOptions, compareSelected, type SelectedTool, type SelectTool
 import { parseRequest } from './parse-request.js';
 import { scoreTools } from './score-tools.js';
 import { indexFor } from './tool-index.js';
+import { scanToolsForModel } from '../scan-tools-for-model.js';
 
 /** Turns texts into vectors (one per text, all of one length), e.g. an embeddings API you already use. */
 export type EmbedTexts = (texts: string[]) => Promise<number[][]>;
@@ -59,7 +60,7 @@ export async function selectToolsWithEmbeddings(tools: readonly CatalogTool[], r
   const lowestSimilarity = Math.min(...similarity);
   const similarityRange = Math.max(...similarity) - lowestSimilarity;
   const semanticPart = (position: number): number => (similarityRange > 0 ? (similarity[position]! - lowestSimilarity) / similarityRange : 0);
-  if (!(bestLexical > 0)) return tools.map((tool, position) => ({ tool, score: semanticPart(position) })).sort(compareSelected).slice(0, limit);
+  if (!(bestLexical > 0)) return firstScanned(tools.map((tool, position) => ({ tool, score: semanticPart(position) })).sort(compareSelected), limit);
   // Scores, not ranks: a rank fusion lets a spelling-only second ranking push the lexical best down even
   // when the lexical scores are far apart. The closer a tool's lexical score is to the best, the less the
   // semantic side lifts it; tools tied on the lexical score move together (lifted by their best
@@ -74,7 +75,7 @@ export async function selectToolsWithEmbeddings(tools: readonly CatalogTool[], r
   }
   const fused = tools.map((tool, position) => ({ tool, score: lexicalScore(position) + liftOf.get(lexicalScore(position))!, lexical: lexicalScore(position) }));
   fused.sort((left, right) => right.score - left.score || compareSelected({ tool: left.tool, score: left.lexical }, { tool: right.tool, score: right.lexical }));
-  return fused.slice(0, limit).map(({ tool, score }) => ({ tool, score }));
+  return firstScanned(fused.map(({ tool, score }) => ({ tool, score })), limit);
 }
 
 function vectorsOf(tools: readonly CatalogTool[], embed: EmbedTexts): Promise<number[][]> {
@@ -113,4 +114,14 @@ function cosine(left: readonly number[], right: readonly number[]): number {
     rightNorm += (right[index] ?? 0) ** 2;
   }
   return leftNorm === 0 || rightNorm === 0 ? 0 : dot / Math.sqrt(leftNorm * rightNorm);
+}
+
+/** Best first, through the poisoning scan: a quarantined pick gives its slot to the next candidate. */
+function firstScanned(ranked: readonly SelectedTool[], limit: number): SelectedTool[] {
+  const picked: SelectedTool[] = [];
+  for (const candidate of ranked) {
+    if (picked.length === limit) break;
+    if (scanToolsForModel([candidate.tool]).length === 1) picked.push(candidate);
+  }
+  return picked;
 }

@@ -1,9 +1,10 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { paymentsManifest } from '../../../test/helpers/client-manifests.js';
-import { referenceScanManifest } from '../../../test/helpers/reference-scan-manifest.js';
-import type { Manifest } from '../../manifest/manifest-v0.js';
-import { INSTRUCTION_RULES, scanManifest } from './scan-manifest.js';
+import { paymentsManifest } from '../../test/helpers/client-manifests.js';
+import { referenceScanManifest } from '../../test/helpers/reference-scan-manifest.js';
+import type { Manifest } from './manifest-v0.js';
+import { INSTRUCTION_RULES } from './poisoning-rules.js';
+import { scanManifest } from './scan-manifest.js';
 
 function withDescription(description: string): Manifest {
   const manifest = paymentsManifest('https://api.example.com/v2');

@@ -1,7 +1,24 @@
-import type { Manifest } from '../../manifest/manifest-v0.js';
-import { fromPointer, toPointer } from '../../internal/json-pointer.js';
-import { DATA_KEYWORDS, parseDefinitionReference } from '../../manifest/reachable-definitions.js';
-import type { TrustFinding, TrustSeverity } from '../client-types.js';
+import { fromPointer, toPointer } from '../internal/json-pointer.js';
+import type { Manifest } from './manifest-v0.js';
+import { BARE_CARRIAGE_RETURN, CONTROL, ESCAPE_SEQUENCE, INSTRUCTION_RULES, INVISIBLE, LOOKALIKE_LETTER, MIXED_SCRIPT_WORD, TAG, type ScanSeverity } from './poisoning-rules.js';
+import { DATA_KEYWORDS, parseDefinitionReference } from './reachable-definitions.js';
+
+export type { ScanSeverity } from './poisoning-rules.js';
+
+/** One finding of the poisoning scan (the client's `TrustFinding` has this shape). */
+export interface ScanFinding {
+  /** Stable code, e.g. `text.invisible_character`, `text.instruction`. */
+  code: string;
+  /** JSON Pointer of the string in the manifest scanned. */
+  pointer: string;
+  /** The offending text, in full (invisible characters made visible as `\u{…}`). */
+  text: string;
+  severity: ScanSeverity;
+  /** What is wrong, in a sentence. */
+  message: string;
+  /** Tool, resource or prompt id the string belongs to, when it belongs to one. */
+  toolId?: string;
+}
 
 /** Options of {@link scanManifest}. */
 export interface ScanManifestOptions {
@@ -20,59 +37,6 @@ export interface ScanManifestOptions {
   foreignToolIds?: Iterable<string>;
 }
 
-// Zero-width and formatting characters that render as nothing, bidi overrides that reorder text, and
-// the soft hyphen: text a human reviewer cannot see but a model reads.
-// eslint-disable-next-line no-misleading-character-class -- the class lists combining and invisible code points on purpose
-const INVISIBLE = /[\u00AD\u034F\u061C\u115F\u1160\u17B4\u17B5\u180B-\u180F\u200B-\u200F\u202A-\u202E\u2060-\u2064\u2066-\u206F\u3164\uFE00-\uFE0F\uFEFF\uFFA0]/u;
-// Unicode tag characters (ASCII smuggling) and the variation selectors supplement.
-// eslint-disable-next-line no-misleading-character-class -- tag characters are matched one by one on purpose
-const TAG = /[\u{E0000}-\u{E007F}\u{E0100}-\u{E01EF}]/u;
-// C0 and C1 controls and DEL, except the tab and the line feed of ordinary text; a carriage return only
-// when it is not part of a CRLF line end (a bare one returns the cursor and overwrites the line).
-// eslint-disable-next-line no-control-regex -- finding control characters is the point
-const CONTROL = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F]|\r(?!\n)/u;
-// ESC or CSI/OSC introducers (ESC [, ESC ], and their C1 forms): terminal commands, not text.
-// eslint-disable-next-line no-control-regex -- finding escape sequences is the point
-const ESCAPE_SEQUENCE = /\u001B[[\]PX^_]|[\u009B\u009D]/u;
-const BARE_CARRIAGE_RETURN = /\r(?!\n)/;
-// Latin mixed with a look-alike script inside one word: `pаyments` with a Cyrillic `а`.
-const MIXED_SCRIPT_WORD = /(?=[\p{L}\p{N}_-]*\p{Script=Latin})(?=[\p{L}\p{N}_-]*[\p{Script=Cyrillic}\p{Script=Greek}\p{Script=Armenian}\p{Script=Cherokee}])[\p{L}\p{N}_-]+/u;
-// A letter of one of those scripts: without one there is no such word, and this one search costs far
-// less than the word expression's two look-aheads at every position (a curly quote is enough to get there).
-const LOOKALIKE_LETTER = /[\p{Script=Cyrillic}\p{Script=Greek}\p{Script=Armenian}\p{Script=Cherokee}]/u;
-
-interface Rule {
-  code: string;
-  pattern: RegExp;
-  severity: TrustSeverity;
-  message: string;
-  /**
-  Lower-case literals, one of which every match of `pattern` contains (case-insensitively): a text
-  holding none of them cannot match. No literal may begin another one (see {@link rulesTriggeredBy}).
-  */
-  literals: readonly string[];
-}
-
-// Phrases that address the model rather than describe the API. Sources: the Invariant Labs tool
-// poisoning write-up, the mcp-scan issue codes and the tool-scan / mcp-scanner rule families.
-/** @internal Exported for the test of the literals' invariants. */
-export const INSTRUCTION_RULES: readonly Rule[] = [
-  { code: 'text.instruction', pattern: /<\s*\/?\s*(important|system|instructions?|secret|hidden)\s*>/i, severity: 'high', message: 'contains a pseudo-tag that addresses the model', literals: ['important', 'system', 'instruction', 'secret', 'hidden'] },
-  // "System" with a message is ordinary API prose ("Override the default system message of the
-  // assistant", OpenAI); with instructions, prompts or rules it addresses the model.
-  { code: 'text.instruction', pattern: /\b(ignore|disregard|forget|override)\b.{0,40}\b((previous|prior|above|earlier|all|other)\b.{0,30}\b(instructions?|prompts?|rules|guidelines|messages?)|system\b.{0,30}\b(instructions?|prompts?|rules|guidelines))\b/i, severity: 'high', message: 'tells the model to ignore its instructions', literals: ['ignore', 'disregard', 'forget', 'override'] },
-  { code: 'text.instruction', pattern: /\b(do not|don't|never|without)\b.{0,20}\b(tell|telling|inform|informing|notify|notifying|mention|mentioning|reveal|revealing|show|showing|alert|alerting)\b.{0,20}\b(the )?users?\b/i, severity: 'high', message: 'asks the model to hide something from the user', literals: ['do not', "don't", 'never', 'without'] },
-  { code: 'text.instruction', pattern: /\b(secretly|covertly|surreptitiously)\b/i, severity: 'high', message: 'asks for covert behaviour', literals: ['secret', 'covert', 'surreptitious'] },
-  { code: 'text.instruction', pattern: /(~\/\.ssh|\bid_rsa\b|\bid_ed25519\b|\.aws\/credentials|\bmcp\.json\b|\.cursor\/|\/etc\/(passwd|shadow))/i, severity: 'high', message: 'refers to local secrets or configuration files', literals: ['.ssh', 'id_rsa', 'id_ed25519', '.aws/', 'mcp.json', '.cursor/', '/etc/'] },
-  // A real key in an example or default leaks a secret, whatever the intent (an API about keys may still *mention* them).
-  { code: 'text.secret', pattern: /-----BEGIN [A-Z ]*PRIVATE KEY-----/, severity: 'high', message: 'contains a private key', literals: ['private key'] },
-  { code: 'text.instruction', pattern: /(^|[\s"'`(])\.env\b/i, severity: 'medium', message: 'refers to an environment file', literals: ['.env'] },
-  { code: 'text.instruction', pattern: /\b(system prompt|you are now|act as|pretend to be|new instructions|\[INST\]|<\|im_start\|>)/i, severity: 'high', message: 'tries to redefine the model\'s role', literals: ['system', 'you are now', 'act as', 'pretend to be', 'instruction', '[inst]', 'im_start'] },
-  { code: 'text.instruction', pattern: /\b(before|instead of|after) (using|calling|running) (this|any|the|other)\b.{0,40}\b(tool|function)s?\b/i, severity: 'medium', message: 'prescribes how the model uses other tools', literals: ['using', 'calling', 'running'] },
-  { code: 'text.instruction', pattern: /\b(bcc|cc|forward|send|post|upload|exfiltrate)\b.{0,40}\b(to|at)\b.{0,10}\b(https?:\/\/|[\w.-]+@[\w-]+\.[\w.]+|webhook)/i, severity: 'high', message: 'asks to send data to an address', literals: ['http', '@', 'webhook'] },
-  { code: 'text.suspicious_word', pattern: /\b(important|crucial|critical|must always|mandatory|urgent)\b/i, severity: 'low', message: 'uses emphatic wording common in injected instructions', literals: ['important', 'crucial', 'critical', 'must always', 'mandatory', 'urgent'] },
-  { code: 'text.ssrf_literal', pattern: /\b(169\.254\.\d+\.\d+|metadata\.google\.internal|file:\/\/|gopher:\/\/)/i, severity: 'medium', message: 'names an internal address or a local scheme', literals: ['169.254.', 'metadata.google.internal', 'file://', 'gopher://'] },
-];
 
 // Length of a run of either base64 alphabet that holds a payload worth decoding.
 const MIN_BASE64_RUN = 40;
@@ -122,7 +86,7 @@ function rulesTriggeredBy(text: string): number {
 /** A finding of one text, before it is placed (pointer, owner). */
 interface TextHit {
   code: string;
-  severity: TrustSeverity;
+  severity: ScanSeverity;
   message: string;
 }
 
@@ -138,7 +102,7 @@ const CLEAN: TextVerdict = { before: [], after: [], mixed: undefined };
 
 /** What {@link scanManifest} found. */
 export interface ScanManifestResult {
-  findings: TrustFinding[];
+  findings: ScanFinding[];
   /** Strings and member names checked (repeats included). */
   scannedStrings: number;
 }
@@ -165,7 +129,7 @@ export function scanManifest(manifest: Manifest, options: ScanManifestOptions = 
   const foreign = [...new Set(options.foreignToolIds ?? [])].filter((id) => id.length >= 4);
   const ownIds = new Set([...manifest.tools, ...(manifest.resources ?? []), ...(manifest.prompts ?? [])].map((entry) => entry.id));
   const verdictOf = createTextChecker(foreign.filter((id) => !ownIds.has(id)));
-  const findings: TrustFinding[] = [];
+  const findings: ScanFinding[] = [];
   let scannedStrings = 0;
 
   // The member names and indices from the root to the text being checked: a pointer is built from
@@ -180,7 +144,7 @@ export function scanManifest(manifest: Manifest, options: ScanManifestOptions = 
     const pointer = isName ? toPointer([...path, text]) : toPointer(path);
     const shown = makeVisible(text);
     const add = (hit: TextHit): void => {
-      const finding: TrustFinding = { code: hit.code, pointer, text: shown, severity: hit.severity, message: hit.message };
+      const finding: ScanFinding = { code: hit.code, pointer, text: shown, severity: hit.severity, message: hit.message };
       findings.push(toolId === undefined ? finding : { ...finding, toolId });
     };
     verdict.before.forEach(add);
@@ -272,7 +236,7 @@ function entryKindOf(key: string | number | undefined): EntryKind | undefined {
  * it, directly or through other definitions: each of them gets a copy of the finding, so that a
  * poisoned definition quarantines the tools that would show it to the model.
  */
-function attributeDefinitionFindings(manifest: Manifest, findings: TrustFinding[], references: ReferenceIndex): void {
+function attributeDefinitionFindings(manifest: Manifest, findings: ScanFinding[], references: ReferenceIndex): void {
   const orphans = findings.filter((finding) => finding.toolId === undefined && finding.pointer.startsWith('/definitions/'));
   if (orphans.length === 0 || manifest.definitions === undefined) return;
   const definitions = manifest.definitions;
