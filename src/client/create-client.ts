@@ -18,6 +18,8 @@ import type { RenderedPrompt } from './call/render-prompt.js';
 import { resolvePrompt } from './call/resolve-prompt.js';
 import type { ManifestChangeEvent } from './trust/manifest-change-event.js';
 import type { Catalog, CatalogOptions } from '../tools/create-catalog.js';
+import { createServiceRevalidator, type RevalidateOptions, type RevalidationResult, type ServiceRevalidator } from './liveness/create-service-revalidator.js';
+import { manifestFreshness, type ManifestFreshness } from './liveness/manifest-freshness.js';
 
 /** An orchestrator's view of the HTTP APIs it uses: discovery, trust, the tool catalog, and calls. */
 export interface Client {
@@ -84,6 +86,27 @@ export interface Client {
    * the id), e.g. after an orchestrator restart. Discover the tool's service first.
    */
   resumeJob(checkpointOrJobId: JobCheckpoint | string, options?: ResumeJobOptions): Promise<Job>;
+  /**
+   * Asks the API for a service's manifest now, whatever its HTTP freshness (a conditional request with
+   * its ETag; a `304` keeps it), and applies the answer: tools it no longer lists are withdrawn (every
+   * later call is refused with `TOOL_REVOKED` before any request), changed tools go through the pins.
+   * `target` is a service, its manifest URL, its origin (every service there) or its namespace.
+   * Concurrent calls for one service share one request (and one more after it, for a change that came
+   * while it was in flight). The client does this by itself when a tool's endpoint answers `404`, `410`
+   * or a `401`/`403` naming a scope the manifest does not give the tool (at most once per
+   * `liveness.minForcedRevalidationIntervalInMs` per service); call it when something else says the
+   * manifest changed (a change feed, a fleet message).
+   * @example
+   * const [result] = await client.revalidate('https://api.example.com', { reason: 'change feed' });
+   * console.log(result?.revoked.map((revocation) => revocation.toolId));
+   */
+  revalidate(target: string | DiscoveredService, options?: RevalidateOptions): Promise<RevalidationResult[]>;
+  /**
+   * How old each manifest the client holds is: when it was received, when the API last confirmed it
+   * (a `200` or `304`), until when HTTP caching lets the client use it without asking. One entry per
+   * service, in discovery order.
+   */
+  freshness(): ManifestFreshness[];
   /** Stops following jobs (they go on on their servers) and closes connection pools. */
   close(): Promise<void>;
 }
@@ -98,13 +121,15 @@ export interface Client {
 export function createClient(options: ClientOptions = {}): Client {
   const context = createClientContext(options);
   const catalogs = createCatalogCache();
+  const revalidator = createServiceRevalidator(context, options.liveness);
+  const resolveCallable = (nameOrId: string): ResolvedTool => {
+    const resolved = resolveCurrentTool(context, revalidator, nameOrId);
+    assertToolEnabled(resolved);
+    return resolved;
+  };
   const caller = createToolCaller(options, {
     fetch: context.fetch,
-    resolveTool(nameOrId) {
-      const resolved = resolveTool(context, nameOrId);
-      assertToolEnabled(resolved);
-      return resolved;
-    },
+    resolveTool: resolveCallable,
     resolvePrompt: (nameOrId) => {
       const resolved = resolvePrompt(context.services.values(), nameOrId);
       assertEntryEnabled(resolved.service, resolved.prompt.id, 'Prompt');
@@ -114,14 +139,11 @@ export function createClient(options: ClientOptions = {}): Client {
     emitAudit: (event) => context.emitAudit(event),
     isAuditing: () => options.onAudit !== undefined,
     now: () => context.now(),
+    afterExchange: (resolved, outcome) => revalidator.afterExchange(resolved, outcome),
   });
   const jobs = createJobTracker(options.jobs, {
     caller,
-    resolveTool(nameOrId) {
-      const resolved = resolveTool(context, nameOrId);
-      assertToolEnabled(resolved);
-      return resolved;
-    },
+    resolveTool: resolveCallable,
     resolveToolAt(origin, toolId) {
       const resolved = resolveToolAt(context, origin, toolId);
       assertToolEnabled(resolved);
@@ -152,11 +174,23 @@ export function createClient(options: ClientOptions = {}): Client {
     getPrompt: (promptId, args) => caller.getPrompt(promptId, args),
     startJob: (toolId, args, jobOptions) => jobs.startJob(toolId, args, jobOptions),
     resumeJob: (checkpointOrJobId, jobOptions) => jobs.resumeJob(checkpointOrJobId, jobOptions),
+    revalidate: (target, revalidateOptions) => revalidator.revalidate(target, revalidateOptions),
+    freshness: () => manifestFreshness(context),
     close: () => {
       jobs.close();
       return context.close();
     },
   };
+}
+
+/** The tool of the current services with that name; a name only a withdrawn tool had throws `TOOL_REVOKED`. */
+function resolveCurrentTool(context: ClientContext, revalidator: ServiceRevalidator, nameOrId: string): ResolvedTool {
+  try {
+    return resolveTool(context, nameOrId);
+  } catch (error) {
+    if (AicapError.isInstance(error) && error.code === 'TOOL_NOT_FOUND') revalidator.assertNotRevoked(nameOrId);
+    throw error;
+  }
 }
 
 /** A tool (or resource) by any of its names, else a prompt: both are pinned and approved alike. */

@@ -30,6 +30,10 @@ export type AicapErrorCode =
   | 'TRUST_FAILED'
   | 'TOOL_NOT_FOUND'
   | 'TOOL_DISABLED'
+  /** The API withdrew the tool: its manifest, revalidated after the tool's endpoint answered 404, 410 or a challenge naming an unknown scope, no longer lists it. */
+  | 'TOOL_REVOKED'
+  /** The service's health resource says it is in maintenance; the error carries when to try again. */
+  | 'SERVICE_MAINTENANCE'
   | 'INVALID_ARGUMENTS'
   | 'APPROVAL_REQUIRED'
   | 'APPROVAL_DENIED'

@@ -27,7 +27,7 @@ export function envelopeFromError(input: { toolId: string; error: unknown; redac
     status: 0,
     retryable: false,
     retryAfterInMs: null,
-    userMessage: USER_MESSAGES[aicap.code] ?? 'The call could not be made.',
+    userMessage: ownUserMessage(aicap) ?? USER_MESSAGES[aicap.code] ?? 'The call could not be made.',
     declared: false,
     message: input.redactor.text(aicap.message),
     ...(problems === undefined ? {} : { problems }),
@@ -46,4 +46,10 @@ export function exchangeModelText(input: { toolId: string; redactor: Redactor; c
     ...(error === undefined ? {} : { notice: `Error ${error.code} (HTTP ${error.status}${error.declared ? '' : ', undeclared'}): ${error.userMessage}` }),
     maxLength: input.maxTextLength,
   });
+}
+
+/** The sentence an error built for the user itself (`ToolRevokedError`, `ServiceMaintenanceError`), from the client's own values. */
+function ownUserMessage(error: AicapError): string | undefined {
+  const userMessage = (error as { userMessage?: unknown }).userMessage;
+  return typeof userMessage === 'string' ? userMessage : undefined;
 }
