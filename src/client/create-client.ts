@@ -20,6 +20,7 @@ import type { ManifestChangeEvent } from './trust/manifest-change-event.js';
 import type { Catalog, CatalogOptions } from '../tools/create-catalog.js';
 import { createServiceRevalidator, type RevalidateOptions, type RevalidationResult, type ServiceRevalidator } from './liveness/create-service-revalidator.js';
 import { manifestFreshness, type ManifestFreshness } from './liveness/manifest-freshness.js';
+import { createHealthReader, type ServiceHealth } from './liveness/create-health-reader.js';
 
 /** An orchestrator's view of the HTTP APIs it uses: discovery, trust, the tool catalog, and calls. */
 export interface Client {
@@ -107,6 +108,17 @@ export interface Client {
    * service, in discovery order.
    */
   freshness(): ManifestFreshness[];
+  /**
+   * What the health resources (spec section 7.21) of the services `target` names say now, read with
+   * HTTP caching: one entry per service (a service, its manifest URL, its origin or its namespace),
+   * `undefined` for one that names no health resource or whose resource cannot be read. Calls check
+   * it by themselves: a tool in `maintenance` is refused with `SERVICE_MAINTENANCE` before any request.
+   * `message` is the API's text: show it to operators, never to a model as instructions.
+   * @example
+   * const [payments] = await client.health('https://api.example.com');
+   * if (payments?.status === 'maintenance') console.log('back at', payments.retryAtInMs);
+   */
+  health(target: string | DiscoveredService): Promise<Array<ServiceHealth | undefined>>;
   /** Stops following jobs (they go on on their servers) and closes connection pools. */
   close(): Promise<void>;
 }
@@ -122,6 +134,7 @@ export function createClient(options: ClientOptions = {}): Client {
   const context = createClientContext(options);
   const catalogs = createCatalogCache();
   const revalidator = createServiceRevalidator(context, options.liveness);
+  const health = createHealthReader(context, options.liveness?.health !== false);
   const resolveCallable = (nameOrId: string): ResolvedTool => {
     const resolved = resolveCurrentTool(context, revalidator, nameOrId);
     assertToolEnabled(resolved);
@@ -129,7 +142,11 @@ export function createClient(options: ClientOptions = {}): Client {
   };
   const caller = createToolCaller(options, {
     fetch: context.fetch,
-    resolveTool: resolveCallable,
+    async resolveTool(nameOrId) {
+      const resolved = resolveCallable(nameOrId);
+      await health.assertCallable(resolved);
+      return resolved;
+    },
     resolvePrompt: (nameOrId) => {
       const resolved = resolvePrompt(context.services.values(), nameOrId);
       assertEntryEnabled(resolved.service, resolved.prompt.id, 'Prompt');
@@ -176,6 +193,10 @@ export function createClient(options: ClientOptions = {}): Client {
     resumeJob: (checkpointOrJobId, jobOptions) => jobs.resumeJob(checkpointOrJobId, jobOptions),
     revalidate: (target, revalidateOptions) => revalidator.revalidate(target, revalidateOptions),
     freshness: () => manifestFreshness(context),
+    async health(target) {
+      const services = typeof target === 'string' ? [...context.services.values()].filter((service) => service.manifestUrl === target || service.origin === target.replace(/\/$/, '') || service.namespace === target) : [target];
+      return Promise.all(services.map((service) => health.read(service)));
+    },
     close: () => {
       jobs.close();
       return context.close();

@@ -91,3 +91,5 @@ export type { RevalidateOptions, RevalidationResult } from './liveness/create-se
 export type { ManifestFreshness } from './liveness/manifest-freshness.js';
 export { ToolRevokedError } from './errors/tool-revoked-error.js';
 export type { ToolRevocation } from './errors/tool-revoked-error.js';
+export type { ServiceHealth, ToolHealthState } from './liveness/create-health-reader.js';
+export { ServiceMaintenanceError } from './errors/service-maintenance-error.js';

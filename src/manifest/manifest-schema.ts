@@ -136,6 +136,9 @@ export const manifestSchema = {
         "contact": {
           "type": "string",
           "maxLength": 512
+        },
+        "health": {
+          "$ref": "#/$defs/url"
         }
       }
     },

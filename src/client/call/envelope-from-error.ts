@@ -15,7 +15,8 @@ const USER_MESSAGES: Record<string, string> = {
 
 /**
  * The envelope of a call that failed before or outside an HTTP exchange (refused by policy,
- * invalid arguments, an unknown tool, an unexpected error): status 0, not retryable, message
+ * invalid arguments, an unknown tool, an unexpected error): status 0, not retryable (unless the
+ * error says it is, with its wait: maintenance), message
  * redacted. @internal
  */
 export function envelopeFromError(input: { toolId: string; error: unknown; redactor: Redactor; startedInMs: number; now: number; maxTextLength: number }): CallEnvelope {
@@ -25,8 +26,8 @@ export function envelopeFromError(input: { toolId: string; error: unknown; redac
   const callError: CallError = {
     code: aicap.code,
     status: 0,
-    retryable: false,
-    retryAfterInMs: null,
+    retryable: (aicap as { retryable?: unknown }).retryable === true,
+    retryAfterInMs: ownRetryAfter(aicap),
     userMessage: ownUserMessage(aicap) ?? USER_MESSAGES[aicap.code] ?? 'The call could not be made.',
     declared: false,
     message: input.redactor.text(aicap.message),
@@ -52,4 +53,10 @@ export function exchangeModelText(input: { toolId: string; redactor: Redactor; c
 function ownUserMessage(error: AicapError): string | undefined {
   const userMessage = (error as { userMessage?: unknown }).userMessage;
   return typeof userMessage === 'string' ? userMessage : undefined;
+}
+
+/** How long an error that is retryable by nature (`ServiceMaintenanceError`) says to wait, in milliseconds. */
+function ownRetryAfter(error: AicapError): number | null {
+  const retryAfterInMs = (error as { retryAfterInMs?: unknown }).retryAfterInMs;
+  return typeof retryAfterInMs === 'number' ? retryAfterInMs : null;
 }
