@@ -20,7 +20,7 @@ import type { ManifestChangeEvent } from './trust/manifest-change-event.js';
 import type { Catalog, CatalogOptions } from '../tools/create-catalog.js';
 import { createServiceRevalidator, type RevalidateOptions, type RevalidationResult, type ServiceRevalidator } from './liveness/create-service-revalidator.js';
 import { manifestFreshness, type ManifestFreshness } from './liveness/manifest-freshness.js';
-import { createHealthReader, type ServiceHealth } from './liveness/create-health-reader.js';
+import { createHealthReader, toolState, type ServiceHealth, type ToolHealthState } from './liveness/create-health-reader.js';
 
 /** An orchestrator's view of the HTTP APIs it uses: discovery, trust, the tool catalog, and calls. */
 export interface Client {
@@ -119,6 +119,14 @@ export interface Client {
    * if (payments?.status === 'maintenance') console.log('back at', payments.retryAtInMs);
    */
   health(target: string | DiscoveredService): Promise<Array<ServiceHealth | undefined>>;
+  /**
+   * A catalog tool's state as its service's health resource last said (no request): the worse of the
+   * tool's own and its service's; `undefined` when unknown. What `selectTools`' `health` option and the
+   * MCP bridge read.
+   * @example
+   * const ranked = selectTools(client.catalog().tools, request, { health: (tool) => client.toolHealth(tool)?.status }); // from aicap/tools
+   */
+  toolHealth(tool: { namespace: string; id: string }): ToolHealthState | undefined;
   /** Stops following jobs (they go on on their servers) and closes connection pools. */
   close(): Promise<void>;
 }
@@ -193,6 +201,14 @@ export function createClient(options: ClientOptions = {}): Client {
     resumeJob: (checkpointOrJobId, jobOptions) => jobs.resumeJob(checkpointOrJobId, jobOptions),
     revalidate: (target, revalidateOptions) => revalidator.revalidate(target, revalidateOptions),
     freshness: () => manifestFreshness(context),
+    toolHealth(tool) {
+      for (const service of context.services.values()) {
+        if (service.namespace !== tool.namespace) continue;
+        const known = health.known(service);
+        return known === undefined ? undefined : toolState(known, tool.id);
+      }
+      return undefined;
+    },
     async health(target) {
       const services = typeof target === 'string' ? [...context.services.values()].filter((service) => service.manifestUrl === target || service.origin === target.replace(/\/$/, '') || service.namespace === target) : [target];
       return Promise.all(services.map((service) => health.read(service)));

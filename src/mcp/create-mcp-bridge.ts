@@ -1,5 +1,6 @@
 import type { CacheHint, InputRequiredResult, Server, ServerContext, Transport } from '@modelcontextprotocol/server';
 import type { Client } from '../client/create-client.js';
+import { refreshBridgeHealth } from './describe-bridge-health.js';
 import { AicapError } from '../errors/aicap-error.js';
 import { checkIntegerOption, invalidOptionError } from '../errors/invalid-option-error.js';
 import type { CatalogOptions } from '../tools/create-catalog.js';
@@ -160,7 +161,10 @@ export async function createMcpBridge(options: CreateMcpBridgeOptions): Promise<
       requestState: { verify: codec.verify },
     });
     const unavailableTools = () => unavailable.map((entry, index) => unavailableTool(entry, index));
-    server.setRequestHandler('tools/list', () => ({ tools: [...listBridgeTools(client, exposure).map((entry) => entry.definition), ...unavailableTools().map((entry) => entry.definition)] }));
+    server.setRequestHandler('tools/list', async () => {
+      await refreshBridgeHealth(client);
+      return { tools: [...listBridgeTools(client, exposure).map((entry) => entry.definition), ...unavailableTools().map((entry) => entry.definition)] };
+    });
     server.setRequestHandler('tools/call', async (request, context) => {
       const { name } = request.params;
       const args = request.params.arguments ?? {};

@@ -26,6 +26,15 @@ export interface SelectToolsOptions {
   @default 10
   */
   smallCatalogSize?: number;
+  /**
+  The health of each tool's service (spec section 7.21), as the client last read it
+  (`(tool) => client.toolHealth(tool)?.status`): among tools of equal score, `ok` and unknown go
+  before `degraded`, and `degraded` before `maintenance`. A tie-break only: it never lifts a less
+  relevant tool over a more relevant one.
+
+  @default undefined (health is not considered)
+  */
+  health?: (tool: CatalogTool) => 'ok' | 'degraded' | 'maintenance' | undefined;
 }
 
 /** A tool ranked for a request. */
@@ -59,6 +68,7 @@ export interface SelectedTool {
  */
 export function selectTools(tools: readonly CatalogTool[], request: string, options: SelectToolsOptions = {}): SelectedTool[] {
   const { limit, avoidPenalty, smallCatalogSize } = checkSelectOptions(options);
+  const compare = comparatorOf(options.health);
   const index = indexFor(tools);
   const scores = scoreTools(index, parseRequest(request, index.vocabulary), avoidPenalty);
   const keepAll = tools.length <= smallCatalogSize;
@@ -68,13 +78,22 @@ export function selectTools(tools: readonly CatalogTool[], request: string, opti
     const score = scores[position]!;
     if (!(score > 0 || keepAll) || (best.length === limit && score < best[limit - 1]!.score)) continue;
     const candidate = { tool: tools[position]!, score: Math.max(score, 0) };
-    if (best.length === limit && compareSelected(candidate, best[limit - 1]!) >= 0) continue;
+    if (best.length === limit && compare(candidate, best[limit - 1]!) >= 0) continue;
     let at = Math.min(best.length, limit - 1);
-    while (at > 0 && compareSelected(candidate, best[at - 1]!) < 0) at--;
+    while (at > 0 && compare(candidate, best[at - 1]!) < 0) at--;
     best.splice(at, 0, candidate);
     if (best.length > limit) best.pop();
   }
   return best;
+}
+
+const HEALTH_RANK = { ok: 0, degraded: 1, maintenance: 2 } as const;
+
+/** {@link compareSelected}, with the healthier service first among equal scores when `health` is given. */
+export function comparatorOf(health: SelectToolsOptions['health']): (left: SelectedTool, right: SelectedTool) => number {
+  if (health === undefined) return compareSelected;
+  const rankOf = (tool: CatalogTool): number => HEALTH_RANK[health(tool) ?? 'ok'] ?? 0;
+  return (left, right) => right.score - left.score || rankOf(left.tool) - rankOf(right.tool) || compareSelected(left, right);
 }
 
 /**
@@ -95,7 +114,7 @@ function pathDepth(tool: CatalogTool): number {
 }
 
 /** Checks and defaults the options shared by {@link selectTools} and `selectToolsWithEmbeddings`. */
-export function checkSelectOptions(options: SelectToolsOptions): Required<SelectToolsOptions> {
+export function checkSelectOptions(options: SelectToolsOptions): Required<Omit<SelectToolsOptions, 'health'>> {
   const limit = checkIntegerOption('limit', options.limit ?? 5, { minimum: 1 });
   const avoidPenalty = checkNumberOption('avoidPenalty', options.avoidPenalty ?? 0.6, { minimum: 0 });
   const smallCatalogSize = checkIntegerOption('smallCatalogSize', options.smallCatalogSize ?? 10);

@@ -1,7 +1,7 @@
 import { AicapError } from '../../errors/aicap-error.js';
 import { checkNumberOption, invalidOptionError } from '../../errors/invalid-option-error.js';
 import type { CatalogTool } from '../create-catalog.js';
-import { checkSelectOptions, compareSelected, type SelectedTool, type SelectToolsOptions } from '../select-tools.js';
+import { checkSelectOptions, comparatorOf, type SelectedTool, type SelectToolsOptions } from '../select-tools.js';
 import { parseRequest } from './parse-request.js';
 import { scoreTools } from './score-tools.js';
 import { indexFor } from './tool-index.js';
@@ -62,7 +62,7 @@ export async function selectToolsWithEmbeddings(tools: readonly CatalogTool[], r
     const lexicalPart = lexicalRank[position] === undefined ? 0 : (1 - semanticWeight) / (fusionConstant + lexicalRank[position]!);
     return { tool, score: lexicalPart + semanticWeight / (fusionConstant + semanticRank[position]!) };
   });
-  return fused.sort(compareSelected).slice(0, limit);
+  return fused.sort(comparatorOf(options.health)).slice(0, limit);
 }
 
 function vectorsOf(tools: readonly CatalogTool[], embed: EmbedTexts): Promise<number[][]> {
