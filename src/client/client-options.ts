@@ -4,6 +4,7 @@ import type { CacheStore } from './cache/cache-store.js';
 import type { GuardedFetchOptions } from './fetch/guarded-fetch-options.js';
 import type { ClientJobsOptions } from './jobs/job.js';
 import type { ManifestChangeEvent } from './trust/manifest-change-event.js';
+import type { LivenessOptions } from './liveness/liveness-options.js';
 
 /** Options of `createClient`. Every field is optional; the defaults are safe for untrusted origins. */
 export interface ClientOptions extends ClientCallOptions {
@@ -26,6 +27,8 @@ export interface ClientOptions extends ClientCallOptions {
   trust?: TrustOptions;
   /** Defaults for async jobs (`startJob`, `resumeJob`): how statuses are followed, how long checkpoints are kept. */
   jobs?: ClientJobsOptions;
+  /** Revocation and health: how fast withdrawn tools are found, whether health resources are read. */
+  liveness?: LivenessOptions;
   /** Called when a refreshed manifest differs from the one loaded before. Same as `client.on('change', …)`. */
   onChange?: (event: ManifestChangeEvent) => void;
   /** Receives a structured event for discovery, trust findings and (from the call part) every call attempt. Credentials never appear in it. */

@@ -19,6 +19,9 @@ import type { RenderedPrompt } from './call/render-prompt.js';
 import { resolvePrompt } from './call/resolve-prompt.js';
 import type { ManifestChangeEvent } from './trust/manifest-change-event.js';
 import type { Catalog, CatalogOptions } from '../tools/create-catalog.js';
+import { createServiceRevalidator, type RevalidateOptions, type RevalidationResult, type ServiceRevalidator } from './liveness/create-service-revalidator.js';
+import { manifestFreshness, type ManifestFreshness } from './liveness/manifest-freshness.js';
+import { createHealthReader, toolState, type ServiceHealth, type ToolHealthState } from './liveness/create-health-reader.js';
 
 /** An orchestrator's view of the HTTP APIs it uses: discovery, trust, the tool catalog, and calls. */
 export interface Client {
@@ -94,6 +97,46 @@ export interface Client {
    * the id), e.g. after an orchestrator restart. Discover the tool's service first.
    */
   resumeJob(checkpointOrJobId: JobCheckpoint | string, options?: ResumeJobOptions): Promise<Job>;
+  /**
+   * Asks the API for a service's manifest now, whatever its HTTP freshness (a conditional request with
+   * its ETag; a `304` keeps it), and applies the answer: tools it no longer lists are withdrawn (every
+   * later call is refused with `TOOL_REVOKED` before any request), changed tools go through the pins.
+   * `target` is a service, its manifest URL, its origin (every service there) or its namespace.
+   * Concurrent calls for one service share one request (and one more after it, for a change that came
+   * while it was in flight). The client does this by itself when a tool's endpoint answers `404`, `410`
+   * or a `401`/`403` naming a scope the manifest does not give the tool (at most once per
+   * `liveness.minForcedRevalidationIntervalInMs` per service); call it when something else says the
+   * manifest changed (a change feed, a fleet message).
+   * @example
+   * const [result] = await client.revalidate('https://api.example.com', { reason: 'change feed' });
+   * console.log(result?.revoked.map((revocation) => revocation.toolId));
+   */
+  revalidate(target: string | DiscoveredService, options?: RevalidateOptions): Promise<RevalidationResult[]>;
+  /**
+   * How old each manifest the client holds is: when it was received, when the API last confirmed it
+   * (a `200` or `304`), until when HTTP caching lets the client use it without asking. One entry per
+   * service, in discovery order.
+   */
+  freshness(): ManifestFreshness[];
+  /**
+   * What the health resources (spec section 7.21) of the services `target` names say now, read with
+   * HTTP caching: one entry per service (a service, its manifest URL, its origin or its namespace),
+   * `undefined` for one that names no health resource or whose resource cannot be read. Calls check
+   * it by themselves: a tool in `maintenance` is refused with `SERVICE_MAINTENANCE` before any request.
+   * `message` is the API's text: show it to operators, never to a model as instructions.
+   * @example
+   * const [payments] = await client.health('https://api.example.com');
+   * if (payments?.status === 'maintenance') console.log('back at', payments.retryAtInMs);
+   */
+  health(target: string | DiscoveredService): Promise<Array<ServiceHealth | undefined>>;
+  /**
+   * A catalog tool's state as its service's health resource last said (no request): the worse of the
+   * tool's own and its service's; `undefined` when unknown. What `selectTools`' `health` option and the
+   * MCP bridge read.
+   * @example
+   * const ranked = selectTools(client.catalog().tools, request, { health: (tool) => client.toolHealth(tool)?.status }); // from aicap/tools
+   */
+  toolHealth(tool: { namespace: string; id: string }): ToolHealthState | undefined;
   /** Stops following jobs (they go on on their servers) and closes connection pools. */
   close(): Promise<void>;
 }
@@ -108,11 +151,18 @@ export interface Client {
 export function createClient(options: ClientOptions = {}): Client {
   const context = createClientContext(options);
   const catalogs = createCatalogCache();
+  const revalidator = createServiceRevalidator(context, options.liveness);
+  const health = createHealthReader(context, options.liveness?.health !== false);
+  const resolveCallable = (nameOrId: string): ResolvedTool => {
+    const resolved = resolveCurrentTool(context, revalidator, nameOrId);
+    assertToolEnabled(resolved);
+    return resolved;
+  };
   const caller = createToolCaller(options, {
     fetch: context.fetch,
-    resolveTool(nameOrId) {
-      const resolved = resolveTool(context, nameOrId);
-      assertToolEnabled(resolved);
+    async resolveTool(nameOrId) {
+      const resolved = resolveCallable(nameOrId);
+      await health.assertCallable(resolved);
       return resolved;
     },
     resolvePrompt: (nameOrId) => {
@@ -124,14 +174,11 @@ export function createClient(options: ClientOptions = {}): Client {
     emitAudit: (event) => context.emitAudit(event),
     isAuditing: () => options.onAudit !== undefined,
     now: () => context.now(),
+    afterExchange: (resolved, outcome) => revalidator.afterExchange(resolved, outcome),
   });
   const jobs = createJobTracker(options.jobs, {
     caller,
-    resolveTool(nameOrId) {
-      const resolved = resolveTool(context, nameOrId);
-      assertToolEnabled(resolved);
-      return resolved;
-    },
+    resolveTool: resolveCallable,
     resolveToolAt(origin, toolId) {
       const resolved = resolveToolAt(context, origin, toolId);
       assertToolEnabled(resolved);
@@ -163,11 +210,35 @@ export function createClient(options: ClientOptions = {}): Client {
     getPrompt: (promptId, args) => caller.getPrompt(promptId, args),
     startJob: (toolId, args, jobOptions) => jobs.startJob(toolId, args, jobOptions),
     resumeJob: (checkpointOrJobId, jobOptions) => jobs.resumeJob(checkpointOrJobId, jobOptions),
+    revalidate: (target, revalidateOptions) => revalidator.revalidate(target, revalidateOptions),
+    freshness: () => manifestFreshness(context),
+    toolHealth(tool) {
+      for (const service of context.services.values()) {
+        if (service.namespace !== tool.namespace) continue;
+        const known = health.known(service);
+        return known === undefined ? undefined : toolState(known, tool.id);
+      }
+      return undefined;
+    },
+    async health(target) {
+      const services = typeof target === 'string' ? [...context.services.values()].filter((service) => service.manifestUrl === target || service.origin === target.replace(/\/$/, '') || service.namespace === target) : [target];
+      return Promise.all(services.map((service) => health.read(service)));
+    },
     close: () => {
       jobs.close();
       return context.close();
     },
   };
+}
+
+/** The tool of the current services with that name; a name only a withdrawn tool had throws `TOOL_REVOKED`. */
+function resolveCurrentTool(context: ClientContext, revalidator: ServiceRevalidator, nameOrId: string): ResolvedTool {
+  try {
+    return resolveTool(context, nameOrId);
+  } catch (error) {
+    if (AicapError.isInstance(error) && error.code === 'TOOL_NOT_FOUND') revalidator.assertNotRevoked(nameOrId);
+    throw error;
+  }
 }
 
 /** A tool (or resource) by any of its names, else a prompt: both are pinned and approved alike. */

@@ -86,3 +86,10 @@ export type { CheckCapabilitiesOptions, CheckReport, CheckResult, CheckOutcome }
 export { runToolCall } from './run-tool-call.js';
 export type { RunToolCallOptions, ToolCallClient, ToolCallOutcome } from './run-tool-call.js';
 export type { AgentToolClient, AgentToolOptions } from './agent-tool-options.js';
+export type { LivenessOptions } from './liveness/liveness-options.js';
+export type { RevalidateOptions, RevalidationResult } from './liveness/create-service-revalidator.js';
+export type { ManifestFreshness } from './liveness/manifest-freshness.js';
+export { ToolRevokedError } from './errors/tool-revoked-error.js';
+export type { ToolRevocation } from './errors/tool-revoked-error.js';
+export type { ServiceHealth, ToolHealthState } from './liveness/create-health-reader.js';
+export { ServiceMaintenanceError } from './errors/service-maintenance-error.js';

@@ -30,6 +30,10 @@ export type AicapErrorCode =
   | 'TRUST_FAILED'
   | 'TOOL_NOT_FOUND'
   | 'TOOL_DISABLED'
+  /** The API withdrew the tool: its manifest, revalidated after the tool's endpoint answered 404, 410 or a challenge naming an unknown scope, no longer lists it. */
+  | 'TOOL_REVOKED'
+  /** The service's health resource says it is in maintenance; the error carries when to try again. */
+  | 'SERVICE_MAINTENANCE'
   | 'INVALID_ARGUMENTS'
   /** A call made `from` an earlier envelope could not fill a linked parameter (spec section 8.7): the value is missing, fails the tool's schema, or the envelope offers no (or several) follow-ups to the tool. */
   | 'LINK_UNRESOLVED'

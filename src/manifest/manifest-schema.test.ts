@@ -34,6 +34,7 @@ const completeManifest: Complete<Manifest> = {
     base_url: 'https://api.example.com/v1',
     documentation_url: 'https://api.example.com/docs',
     contact: 'mailto:api@example.com',
+    health: 'https://api.example.com/ai-capabilities/health',
   },
   consumer_requirements: { content_types: ['application/json'], streaming_responses: true },
   tools: [

@@ -171,6 +171,9 @@ export const manifestSchema = {
         "contact": {
           "type": "string",
           "maxLength": 512
+        },
+        "health": {
+          "$ref": "#/$defs/url"
         }
       }
     },

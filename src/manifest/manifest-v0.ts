@@ -89,6 +89,8 @@ export interface Service {
   documentation_url?: string;
   /** Contact for the operators (e-mail address or URL). */
   contact?: string;
+  /** URL of the service's health resource (spec section 7.21), on the manifest's origin: `ok`, `degraded` or `maintenance`, per service and per tool. */
+  health?: string;
 }
 
 /** The `consumer_requirements` block. */

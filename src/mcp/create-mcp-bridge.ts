@@ -1,5 +1,6 @@
 import type { CacheHint, InputRequiredResult, Server, ServerContext, Transport } from '@modelcontextprotocol/server';
 import type { Client } from '../client/create-client.js';
+import { refreshBridgeHealth } from './describe-bridge-health.js';
 import { AicapError } from '../errors/aicap-error.js';
 import { checkIntegerOption, invalidOptionError } from '../errors/invalid-option-error.js';
 import type { CatalogOptions } from '../tools/create-catalog.js';
@@ -182,7 +183,8 @@ export async function createMcpBridge(options: CreateMcpBridgeOptions): Promise<
     const unavailableTools = () => unavailable.map((entry, index) => unavailableTool(entry, index));
     const toolSearch = options.toolSearch ? createBridgeToolSearch({ client, exposure, options: options.toolSearch === true ? {} : options.toolSearch, toolsChanged: () => server.sendToolListChanged() }) : undefined;
     const exposed = (): BridgeTool[] => (toolSearch ? toolSearch.listed() : listBridgeTools(client, exposure));
-    server.setRequestHandler('tools/list', (request) => {
+    server.setRequestHandler('tools/list', async (request) => {
+      await refreshBridgeHealth(client);
       const definitions = [...(toolSearch ? [toolSearch.definition()] : []), ...exposed().map((entry) => withUiMeta(client, entry)), ...unavailableTools().map((entry) => entry.definition)];
       try {
         return pageBridgeTools(definitions, request.params?.cursor, options.pageSize);

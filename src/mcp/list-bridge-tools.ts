@@ -4,6 +4,7 @@ import type { CatalogOptions, CatalogTool } from '../tools/create-catalog.js';
 import { exportTools } from '../tools/export-tools.js';
 import { scanToolsForModel } from '../tools/scan-tools-for-model.js';
 import { selectTools } from '../tools/select-tools.js';
+import { describeBridgeHealth } from './describe-bridge-health.js';
 import type { MCPTool } from '../tools/to-mcp-tools.js';
 
 /** Which catalog tools the bridge exposes. @internal */
@@ -21,7 +22,7 @@ export interface BridgeTool {
   /** The catalog entry. */
   tool: CatalogTool;
   /** The MCP `Tool` definition. */
-  definition: MCPTool & { outputSchema?: Record<string, unknown> };
+  definition: MCPTool & { outputSchema?: Record<string, unknown>; _meta?: Record<string, unknown> };
   /** How `structuredContent` is built from the response: the object itself, or `{ items }` for an array. */
   structure: 'object' | 'items' | 'none';
 }
@@ -35,7 +36,7 @@ export function listBridgeTools(client: Client, exposure: ToolExposure): BridgeT
   // Only definitions that pass the poisoning scan reach the host (`selectTools` scans its picks).
   let chosen: CatalogTool[];
   if (exposure.query !== undefined && exposure.query.trim() !== '' && all.length > 0) {
-    chosen = selectTools(all, exposure.query, { limit: Math.min(all.length, exposure.maxTools ?? DEFAULT_QUERY_LIMIT) }).map((selected) => selected.tool);
+    chosen = selectTools(all, exposure.query, { limit: Math.min(all.length, exposure.maxTools ?? DEFAULT_QUERY_LIMIT), health: (tool) => client.toolHealth(tool)?.status }).map((selected) => selected.tool);
   } else if (exposure.maxTools !== undefined) {
     chosen = scanToolsForModel(all).slice(0, exposure.maxTools);
   } else {
@@ -55,6 +56,9 @@ export function describeBridgeTools(chosen: readonly CatalogTool[]): BridgeTool[
     const title = humanTitle(tool.id);
     const definition: BridgeTool['definition'] = { ...definitions[index]!, title, annotations: { ...definitions[index]!.annotations, title } };
     if (output.schema) definition.outputSchema = output.schema;
+    const health = describeBridgeHealth(client.toolHealth(tool));
+    if (health.meta) definition._meta = { ...definition._meta, ...health.meta };
+    if (health.suffix) definition.description = `${definition.description}${health.suffix}`;
     return { tool, definition, structure: output.structure };
   });
 }

@@ -27,3 +27,6 @@ export { toNodeListener } from './to-node-listener.js';
 export type { FetchHandler } from './to-node-listener.js';
 export { deriveTool, withDerivedTools } from './derive-tool.js';
 export type { RouteAiConfig, RouteDescription, DerivedTool } from './derive-tool.js';
+export { createHealthHandler } from './create-health-handler.js';
+export type { CreateHealthHandlerOptions, HealthHandler } from './create-health-handler.js';
+export type { HealthReport, HealthStatus, ToolHealth } from '../manifest/parse-health-report.js';

@@ -27,6 +27,15 @@ export interface SelectToolsOptions {
   @default 10
   */
   smallCatalogSize?: number;
+  /**
+  The health of each tool's service (spec section 7.21), as the client last read it
+  (`(tool) => client.toolHealth(tool)?.status`): among tools of equal score, `ok` and unknown go
+  before `degraded`, and `degraded` before `maintenance`. A tie-break only: it never lifts a less
+  relevant tool over a more relevant one.
+
+  @default undefined (health is not considered)
+  */
+  health?: (tool: CatalogTool) => 'ok' | 'degraded' | 'maintenance' | undefined;
 }
 
 /** A tool ranked for a request. */
@@ -61,13 +70,14 @@ export interface SelectedTool {
  */
 export function selectTools(tools: readonly CatalogTool[], request: string, options: SelectToolsOptions = {}): SelectedTool[] {
   const { limit, avoidPenalty, smallCatalogSize } = checkSelectOptions(options);
+  const compare = comparatorOf(options.health);
   const index = indexFor(tools);
   const scores = scoreTools(index, parseRequest(request, index.vocabulary), avoidPenalty);
   const keepAll = tools.length <= smallCatalogSize;
   // The picks pass the poisoning scan (memoised per tool): a quarantined one gives its slot to the
   // next candidate, so the ranking is taken deeper until `limit` pass or the candidates run out.
   for (let depth = limit; ; depth = Math.min(depth * 2, tools.length)) {
-    const best = bestOf(tools, scores, depth, keepAll);
+    const best = bestOf(tools, scores, depth, keepAll, compare);
     const allowed = scanToolsForModel(best.map((selected) => selected.tool));
     const passed = allowed.length === best.length ? best : best.filter((selected) => allowed.includes(selected.tool));
     if (passed.length >= limit || best.length < depth || depth >= tools.length) return passed.slice(0, limit);
@@ -75,19 +85,28 @@ export function selectTools(tools: readonly CatalogTool[], request: string, opti
 }
 
 /** The best `depth` tools that scored (or all of a small catalog), kept in order as they come: no need to sort every tool that matched. */
-function bestOf(tools: readonly CatalogTool[], scores: ArrayLike<number>, depth: number, keepAll: boolean): SelectedTool[] {
+function bestOf(tools: readonly CatalogTool[], scores: ArrayLike<number>, depth: number, keepAll: boolean, compare: (left: SelectedTool, right: SelectedTool) => number): SelectedTool[] {
   const best: SelectedTool[] = [];
   for (let position = 0; position < tools.length; position++) {
     const score = scores[position]!;
     if (!(score > 0 || keepAll) || (best.length === depth && score < best[depth - 1]!.score)) continue;
     const candidate = { tool: tools[position]!, score: Math.max(score, 0) };
-    if (best.length === depth && compareSelected(candidate, best[depth - 1]!) >= 0) continue;
+    if (best.length === depth && compare(candidate, best[depth - 1]!) >= 0) continue;
     let at = Math.min(best.length, depth - 1);
-    while (at > 0 && compareSelected(candidate, best[at - 1]!) < 0) at--;
+    while (at > 0 && compare(candidate, best[at - 1]!) < 0) at--;
     best.splice(at, 0, candidate);
     if (best.length > depth) best.pop();
   }
   return best;
+}
+
+const HEALTH_RANK = { ok: 0, degraded: 1, maintenance: 2 } as const;
+
+/** {@link compareSelected}, with the healthier service first among equal scores when `health` is given. */
+export function comparatorOf(health: SelectToolsOptions['health']): (left: SelectedTool, right: SelectedTool) => number {
+  if (health === undefined) return compareSelected;
+  const rankOf = (tool: CatalogTool): number => HEALTH_RANK[health(tool) ?? 'ok'] ?? 0;
+  return (left, right) => right.score - left.score || rankOf(left.tool) - rankOf(right.tool) || compareSelected(left, right);
 }
 
 /**
@@ -108,7 +127,7 @@ function pathDepth(tool: CatalogTool): number {
 }
 
 /** Checks and defaults the options shared by {@link selectTools} and `selectToolsWithEmbeddings`. */
-export function checkSelectOptions(options: SelectToolsOptions): Required<SelectToolsOptions> {
+export function checkSelectOptions(options: SelectToolsOptions): Required<Omit<SelectToolsOptions, 'health'>> {
   const limit = checkIntegerOption('limit', options.limit ?? 5, { minimum: 1 });
   const avoidPenalty = checkNumberOption('avoidPenalty', options.avoidPenalty ?? 0.6, { minimum: 0 });
   const smallCatalogSize = checkIntegerOption('smallCatalogSize', options.smallCatalogSize ?? 10);

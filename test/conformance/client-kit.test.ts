@@ -15,7 +15,23 @@ interface ClientScenario {
   routes?: Record<string, Array<{ status: number; headers: Record<string, string>; body_json: unknown }>>;
   /** A tool call made after discovery. */
   call?: { tool: string; arguments: Record<string, unknown> };
-  expect: { outcome: 'accept' | 'refuse'; aicap_error_code?: string; no_request_to?: string; no_request_header?: string; call_ok?: boolean; api_requests?: string[]; min_gap_ms?: number };
+  /** What every manifest request after the first gets (a changed manifest); `serve` otherwise. */
+  serve_next?: ClientScenario['serve'];
+  /** Tool calls made in order after discovery. */
+  calls?: Array<{ tool: string; arguments: Record<string, unknown> }>;
+  expect: {
+    outcome: 'accept' | 'refuse';
+    aicap_error_code?: string;
+    no_request_to?: string;
+    no_request_header?: string;
+    call_ok?: boolean;
+    api_requests?: string[];
+    min_gap_ms?: number;
+    /** Manifest requests made in all. */
+    manifest_requests?: number;
+    /** The reference client's error code of each of `calls` (`null` for a success); informative for other clients. */
+    call_error_codes?: Array<string | null>;
+  };
 }
 
 const scenarios = (JSON.parse(readFileSync(new URL('../../conformance/http/client.json', import.meta.url), 'utf8')) as { scenarios: ClientScenario[] }).scenarios;
@@ -59,7 +75,13 @@ describe('the client scenarios of the conformance kit, against aicap/client', ()
     const headers = { ...scenario.serve.headers, ...(scenario.serve.content_codings ? { 'content-encoding': scenario.serve.content_codings.join(', ') } : {}) };
     server.routes.clear();
     server.requests.length = 0;
-    server.routes.set(WELL_KNOWN, (_request, response) => void response.writeHead(scenario.serve.status, headers).end(body));
+    const next = scenario.serve_next ?? scenario.serve;
+    const nextBody = bodyOf(next, server.origin);
+    let manifestRequests = 0;
+    server.routes.set(WELL_KNOWN, (_request, response) => {
+      const answer = manifestRequests++ === 0 ? { status: scenario.serve.status, headers, body } : { status: next.status, headers: next.headers, body: nextBody };
+      response.writeHead(answer.status, answer.headers).end(answer.body);
+    });
     const apiRequests: Array<{ path: string; atInMs: number }> = [];
     for (const [path, answers] of Object.entries(scenario.routes ?? {})) {
       // The test server routes by decoded-free pathname; the scenario's raw path is checked below.
@@ -78,6 +100,10 @@ describe('the client scenarios of the conformance kit, against aicap/client', ()
       const envelope = await client.call(scenario.call.tool, scenario.call.arguments);
       if (scenario.expect.call_ok !== undefined) expect(envelope.ok, JSON.stringify(envelope).slice(0, 300)).toBe(scenario.expect.call_ok);
     }
+    const codes: Array<string | null> = [];
+    for (const call of scenario.calls ?? []) codes.push((await client.call(call.tool, call.arguments)).error?.code ?? null);
+    if (scenario.expect.call_error_codes) expect(codes).toEqual(scenario.expect.call_error_codes);
+    if (scenario.expect.manifest_requests !== undefined) expect(manifestRequests).toBe(scenario.expect.manifest_requests);
     if (scenario.expect.api_requests) expect(apiRequests.map((request) => request.path)).toEqual(scenario.expect.api_requests);
     if (scenario.expect.min_gap_ms !== undefined) {
       const gaps = apiRequests.slice(1).map((request, index) => request.atInMs - apiRequests[index]!.atInMs);

@@ -2,8 +2,9 @@ import { AicapError, defaultManifestMaxSizeInBytes } from '../../index.js';
 import { checkCapabilities, gradeCheckReport, type CheckOutcome } from '../../client/index.js';
 import type { CliCommand, CliIo } from '../cli-io.js';
 import { parseCommandLine, readWholeNumberOption } from '../parse-command-line.js';
+import { DEFAULT_MAX_STALE_IN_SECONDS } from '../../client/check/check-revocation-window.js';
 
-const USAGE = `Usage: aicap check <origin|manifest-url> [--token <t>] [--no-probe] [--timeout <ms>] [--max-size <bytes>] [--json]
+const USAGE = `Usage: aicap check <origin|manifest-url> [--token <t>] [--no-probe] [--timeout <ms>] [--max-size <bytes>] [--max-stale <seconds>] [--json]
 
 Checks the live discovery chain: the manifest (status, media type, strict JSON, schema, no secrets,
 origin binding), HTTP caching (ETag, 304, Cache-Control, Vary), HEAD, CORS, no Set-Cookie, read-only
@@ -16,6 +17,9 @@ Never sends a consequential request (only GETs, and one MCP initialize when look
   --no-probe        do not probe tool and resource endpoints
   --timeout <ms>    deadline of each request, default 10000
   --max-size <b>    largest manifest accepted, in bytes, default ${defaultManifestMaxSizeInBytes}
+  --max-stale <s>   warn when the manifest's caching (max-age + stale-while-revalidate
+                    + stale-if-error) may keep a withdrawn tool offered longer, default
+                    ${DEFAULT_MAX_STALE_IN_SECONDS} (one day, the top of the max-age range of §5)
   --json            print the graded report object on stdout (checks with level and section, summary)
   -h, --help        show this help
 
@@ -37,6 +41,7 @@ export const checkCommand: CliCommand = {
         'no-probe': { type: 'boolean', default: false },
         timeout: { type: 'string', default: '10000' },
         'max-size': { type: 'string' },
+        'max-stale': { type: 'string' },
         json: { type: 'boolean', default: false },
       },
       positionals: { min: 1, max: 1, missing: 'the origin or manifest URL to check', expected: 'one origin or manifest URL' },
@@ -50,11 +55,14 @@ export const checkCommand: CliCommand = {
     }
     const maxManifestSizeInBytes = readWholeNumberOption(io, 'max-size', parsed.values['max-size'], { fallback: defaultManifestMaxSizeInBytes, min: 1, unit: 'bytes' });
     if (maxManifestSizeInBytes === undefined) return 2;
+    const maxStaleInSeconds = readWholeNumberOption(io, 'max-stale', parsed.values['max-stale'], { fallback: DEFAULT_MAX_STALE_IN_SECONDS, min: 0, unit: 'seconds' });
+    if (maxStaleInSeconds === undefined) return 2;
     let report;
     try {
       report = await checkCapabilities(target, {
         timeoutInMs,
         maxManifestSizeInBytes,
+        maxStaleInSeconds,
         probeEndpoints: !parsed.values['no-probe'],
         ...(parsed.values.token === undefined ? {} : { token: parsed.values.token }),
       });

@@ -55,6 +55,10 @@ interface Decoded {
  * URL and principal (a digest of the `Authorization` header), so one principal's variant is never
  * served to another even when the server forgets `Vary: Authorization`.
  *
+ * `forceRevalidation` (a tool's endpoint said it is gone, or a change feed said the manifest changed):
+ * a stored entry is revalidated now whatever its freshness, with its validators (a `304` keeps the
+ * body) and `Cache-Control: max-age=0`, so that a cache on the way revalidates too.
+ *
  * Non-2xx answers (other than a 304 that validates) throw `HTTPError`.
  * @internal
  */
@@ -64,6 +68,7 @@ export async function fetchWithCache(
   url: string,
   requestHeaders: Record<string, string>,
   revalidating: Set<string> = new Set(),
+  forceRevalidation = false,
 ): Promise<CachedFetchResult> {
   const headers = lowerCaseKeys(requestHeaders);
   const request: CachePolicy.Request = { url, method: 'GET', headers };
@@ -71,7 +76,7 @@ export async function fetchWithCache(
   const entry = cache ? ((await cache.get(key)) as CacheEntry | undefined) : undefined;
   const cached = entry ? { entry, policy: decodedOf(entry).policy } : undefined;
   let revalidationHeaders: CachePolicy.Headers | undefined;
-  if (cached) {
+  if (cached && !forceRevalidation) {
     const evaluation = cached.policy.evaluateRequest(request);
     const hit = (): CachedFetchResult => ({ url: cached.entry.url, status: 200, headers: headersOf(cached.entry), body: bodyOf(cached.entry), source: 'cache', timeToLiveInMs: cached.policy.timeToLive() });
     if (evaluation.response && !evaluation.revalidation) return hit();
@@ -88,7 +93,8 @@ export async function fetchWithCache(
       return hit();
     }
   }
-  const sentHeaders = cached ? { ...headers, ...stringHeaders(revalidationHeaders ?? cached.policy.revalidationHeaders(request)) } : headers;
+  let sentHeaders = cached ? { ...headers, ...stringHeaders(revalidationHeaders ?? cached.policy.revalidationHeaders(request)) } : headers;
+  if (forceRevalidation) sentHeaders = { ...sentHeaders, 'cache-control': 'max-age=0' };
   let response: BufferedResponse;
   try {
     response = await fetch(url, sentHeaders);

@@ -8,7 +8,7 @@ import { createMemorySessionStore, type SessionStore } from '../policy/session-s
 import type { ClientCallOptions } from './client-call-options.js';
 import { checkIntegerOption, invalidOptionError } from '../../errors/invalid-option-error.js';
 import { resolveRetryOptions } from './retry/resolve-retry-options.js';
-import type { ResolvedRetry } from './retry/send-with-retries.js';
+import type { ExchangeOutcome, ResolvedRetry } from './retry/send-with-retries.js';
 
 /** What the call part needs from the rest of the client. @internal */
 export interface ToolCallerDependencies {
@@ -26,6 +26,8 @@ export interface ToolCallerDependencies {
   isAuditing(): boolean;
   /** Clock in milliseconds since the epoch. */
   now(): number;
+  /** Reads a call's final answer (after retries) and may replace it: revocation (`liveness/create-service-revalidator.ts`). */
+  afterExchange?(resolved: ResolvedTool, outcome: ExchangeOutcome): Promise<ExchangeOutcome>;
 }
 
 /** Everything every call stage reads: the checked options and the shared parts. @internal */

@@ -16,7 +16,8 @@ const USER_MESSAGES: Record<string, string> = {
 
 /**
  * The envelope of a call that failed before or outside an HTTP exchange (refused by policy,
- * invalid arguments, an unknown tool, an unexpected error): status 0, not retryable, message
+ * invalid arguments, an unknown tool, an unexpected error): status 0, not retryable (unless the
+ * error says it is, with its wait: maintenance), message
  * redacted. @internal
  */
 export function envelopeFromError(input: { toolId: string; error: unknown; redactor: Redactor; startedInMs: number; now: number; maxTextLength: number }): CallEnvelope {
@@ -26,9 +27,9 @@ export function envelopeFromError(input: { toolId: string; error: unknown; redac
   const callError: CallError = {
     code: aicap.code,
     status: 0,
-    retryable: false,
-    retryAfterInMs: null,
-    userMessage: USER_MESSAGES[aicap.code] ?? 'The call could not be made.',
+    retryable: (aicap as { retryable?: unknown }).retryable === true,
+    retryAfterInMs: ownRetryAfter(aicap),
+    userMessage: ownUserMessage(aicap) ?? USER_MESSAGES[aicap.code] ?? 'The call could not be made.',
     declared: false,
     message: input.redactor.text(aicap.message),
     ...(problems === undefined ? {} : { problems }),
@@ -47,4 +48,16 @@ export function exchangeModelText(input: { toolId: string; redactor: Redactor; c
     ...(error === undefined ? {} : { notice: `Error ${error.code} (HTTP ${error.status}${error.declared ? '' : ', undeclared'}): ${error.userMessage}` }),
     maxLength: input.maxTextLength,
   });
+}
+
+/** The sentence an error built for the user itself (`ToolRevokedError`, `ServiceMaintenanceError`), from the client's own values. */
+function ownUserMessage(error: AicapError): string | undefined {
+  const userMessage = (error as { userMessage?: unknown }).userMessage;
+  return typeof userMessage === 'string' ? userMessage : undefined;
+}
+
+/** How long an error that is retryable by nature (`ServiceMaintenanceError`) says to wait, in milliseconds. */
+function ownRetryAfter(error: AicapError): number | null {
+  const retryAfterInMs = (error as { retryAfterInMs?: unknown }).retryAfterInMs;
+  return typeof retryAfterInMs === 'number' ? retryAfterInMs : null;
 }

@@ -91,7 +91,8 @@ export async function* walkPages(runtime: CallRuntime, prepared: PreparedCall, c
       request = { ...request, method: 'GET', url: linkUrl, displayUrl: new URL(redactUrl(linkUrl)), body: undefined };
       request.headers.delete('content-type');
     }
-    const outcome = await sendCallRequest(runtime, prepared, request, callOptions.signal);
+    const sent = await sendCallRequest(runtime, prepared, request, callOptions.signal);
+    const outcome = runtime.dependencies.afterExchange === undefined ? sent : await runtime.dependencies.afterExchange(prepared.resolved, sent);
     // What the server echoed of a secret or a redacted argument stays out of the envelope.
     const data = prepared.redactor.data(outcome.body?.data, outcome.body?.text);
     const linkHeader = outcome.headers?.get('link') ?? null;

@@ -41,6 +41,15 @@ export interface CheckCapabilitiesOptions {
   allow?: GuardedFetchOptions['allow'];
   /** Largest manifest accepted, in bytes after decompression. @default defaultManifestMaxSizeInBytes (8 MiB), the limit every reader applies */
   maxManifestSizeInBytes?: number;
+  /**
+  Longest time, in seconds, the manifest's `Cache-Control` (`max-age` or `s-maxage`, plus
+  `stale-while-revalidate` and `stale-if-error`) may let a client keep offering a withdrawn tool
+  before `http.revocation_window` warns (spec section 8.8). The default is the top of the `max-age`
+  range section 5 recommends.
+
+  @default 86400
+  */
+  maxStaleInSeconds?: number;
 }
 
 /**
@@ -103,7 +112,7 @@ export async function checkCapabilities(originOrUrl: string, options: CheckCapab
   if (!result.valid || !result.manifest) {
     add('manifest.valid', 'fail', `invalid: ${errors.slice(0, 5).map((issue) => `${issue.pointer || '/'} ${issue.code}`).join(', ')}${errors.length > 5 ? ` and ${errors.length - 5} more` : ''}; run \`aicap validate ${url}\``);
     // The HTTP behaviour and the catalog do not depend on the document: report them too.
-    await checkManifestResponse({ url, response, manifest: undefined, fetch, add, authorization });
+    await checkManifestResponse({ url, response, manifest: undefined, fetch, add, authorization, ...(options.maxStaleInSeconds === undefined ? {} : { maxStaleInSeconds: options.maxStaleInSeconds }) });
     await checkAiCatalog(url, fetch, add);
     return { url, ok: false, checks };
   }
@@ -122,7 +131,7 @@ export async function checkCapabilities(originOrUrl: string, options: CheckCapab
     add('manifest.origin_binding', 'fail', describe(error));
   }
 
-  await checkManifestResponse({ url, response, manifest, fetch, add, authorization });
+  await checkManifestResponse({ url, response, manifest, fetch, add, authorization, ...(options.maxStaleInSeconds === undefined ? {} : { maxStaleInSeconds: options.maxStaleInSeconds }) });
 
   if (options.probeEndpoints !== false) await probeEndpoints(manifest, fetch, add);
   await checkOAuthMetadata(manifest, fetch, add);

@@ -2,6 +2,7 @@ import { digestManifest } from '../../manifest/digest-manifest.js';
 import type { Manifest } from '../../manifest/manifest-v0.js';
 import type { FetchFunction } from '../client-types.js';
 import { describeError, type AddCheck } from './check-result.js';
+import { checkRevocationWindow, DEFAULT_MAX_STALE_IN_SECONDS } from './check-revocation-window.js';
 
 /** What {@link checkManifestResponse} looks at. @internal */
 export interface ManifestResponseInput {
@@ -14,6 +15,8 @@ export interface ManifestResponseInput {
   add: AddCheck;
   /** Headers the manifest request carried (a token), sent again on the follow-up requests. */
   authorization: Record<string, string>;
+  /** Longest time the manifest's caching may keep a withdrawn tool offered before a warning, in seconds. */
+  maxStaleInSeconds?: number;
 }
 
 /**
@@ -39,6 +42,7 @@ export async function checkManifestResponse(input: ManifestResponseInput): Promi
   }
   if (!cacheControl) add('http.cache_control', 'warn', 'no Cache-Control: clients cannot tell how long the manifest stays fresh');
   else add('http.cache_control', /max-age=\d+/i.test(cacheControl) ? 'pass' : 'warn', `Cache-Control: ${cacheControl}`);
+  checkRevocationWindow(cacheControl, input.maxStaleInSeconds ?? DEFAULT_MAX_STALE_IN_SECONDS, add);
 
   const etag = response.headers.get('etag');
   if (!etag) add('http.etag', 'warn', 'no ETag: clients must download the whole manifest to revalidate');

@@ -61,6 +61,7 @@ const requirements: Record<string, Requirement> = {
   'http.cors': { level: 'SHOULD', section: '3', needsResponse: true },
   'http.cache_control': { level: 'SHOULD', section: '5', needsResponse: true },
   'http.etag': { level: 'SHOULD', section: '5', needsResponse: true },
+  'http.revocation_window': { level: 'SHOULD', section: '8.8', needsResponse: true, notApplicable: 'no Cache-Control' },
   'http.conditional': { level: 'SHOULD', section: '5', needsResponse: true, notApplicable: 'no ETag to revalidate with' },
   'http.head': { level: 'SHOULD', section: '3', needsResponse: true },
   'endpoints.consequential': { level: 'SHOULD', section: '8.1', needsManifest: true },

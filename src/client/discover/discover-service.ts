@@ -12,6 +12,7 @@ import { checkOriginBinding } from '../trust/check-origin-binding.js';
 import { catalogManifests, linkedManifests } from './find-manifest-urls.js';
 import { manifestSizeLimit, parseOrThrow, readManifestOnce, type ManifestSizeLimit, type ReadManifest } from './read-manifest.js';
 import { registerService } from './register-service.js';
+import { recordManifestFreshness } from '../liveness/manifest-freshness.js';
 
 /** Options of `client.discover`. */
 export interface DiscoverOptions {
@@ -24,6 +25,15 @@ export interface DiscoverOptions {
   credentials?: OriginCredentials;
   /** Scopes the caller holds here; the catalog hides tools none of them unlock. Undefined: no filtering. */
   grantedScopes?: string[];
+}
+
+/**
+ * A revalidation the client forces (see `liveness/create-service-revalidator.ts`): the manifest URL is
+ * asked again now, whatever its freshness, and the findings of its first discovery are kept. @internal
+ */
+export interface ForcedRevalidation {
+  /** The findings about how the service was first discovered (credentials withheld), carried over. */
+  discoveryFindings: readonly TrustFinding[];
 }
 
 /** The finding on a service reached on another origin than the one its credentials were given for. */
@@ -42,7 +52,7 @@ const boundUrls = new WeakMap<ReadManifest, string>();
  * against the previous version, applies pins and quarantine.
  * @internal
  */
-export async function discoverService(context: ClientContext, originOrUrl: string | URL, options: DiscoverOptions = {}): Promise<DiscoveredService> {
+export async function discoverService(context: ClientContext, originOrUrl: string | URL, options: DiscoverOptions = {}, revalidation?: ForcedRevalidation): Promise<DiscoveredService> {
   let target: URL;
   try {
     target = new URL(originOrUrl);
@@ -51,7 +61,8 @@ export async function discoverService(context: ClientContext, originOrUrl: strin
   }
   // What the user typed may be on loopback or a private network (when it is an address literal or a
   // localhost name: see ssrf/create-origin-trust.ts); what manifests and responses introduce may not.
-  if (target.protocol === 'http:' || target.protocol === 'https:') context.trustedOrigins.add(target.origin);
+  // A revalidation is the client's own request for a URL it already holds, not the user naming a target.
+  if (revalidation === undefined && (target.protocol === 'http:' || target.protocol === 'https:')) context.trustedOrigins.add(target.origin);
   const headers: Record<string, string> = { accept: `${MANIFEST_MEDIA_TYPE}, application/json;q=0.9` };
   const token = await bearerToken(options.credentials, target.origin);
   if (token !== undefined) headers['authorization'] = `Bearer ${token}`;
@@ -72,7 +83,7 @@ export async function discoverService(context: ClientContext, originOrUrl: strin
     for (const url of await candidate()) {
       let result: CachedFetchResult;
       try {
-        result = await fetchWithCache(send, context.cache, url, sameOrigin(url, target) ? headers : { accept: headers['accept']! }, context.revalidating);
+        result = await fetchWithCache(send, context.cache, url, sameOrigin(url, target) ? headers : { accept: headers['accept']! }, context.revalidating, revalidation !== undefined);
       } catch (error) {
         if (error instanceof HTTPError && NOT_FOUND_STATUSES.has(error.status)) {
           attempts.push({ url: redactUrl(url), reason: `status ${error.status}` });
@@ -91,8 +102,9 @@ export async function discoverService(context: ClientContext, originOrUrl: strin
       // Credentials were given for the origin the caller named. A redirect, a Link or a catalog entry
       // that leads to another origin leads away from them: that service is registered without them.
       const withheld = holdsCredential(options.credentials) && manifestOrigin !== target.origin;
-      const findings = withheld ? [credentialsWithheldFinding(target.origin, result.url)] : [];
+      const findings = withheld ? [credentialsWithheldFinding(target.origin, result.url)] : (revalidation?.discoveryFindings ?? []);
       const service = await registerService(context, read.manifest, { url: result.url, origin: manifestOrigin, source: result.source, grantedScopes: options.grantedScopes, caching, findings }, read);
+      recordManifestFreshness(context, service, result.source);
       // Credentials belong to the service they were given for, not to its whole origin (see create-authenticator.ts).
       if (options.credentials && !withheld) context.credentials.set(service.manifestUrl, options.credentials);
       return withheld ? service : withCredentialFinding(context, service, options.credentials);
@@ -180,6 +192,7 @@ export async function loadService(context: ClientContext, input: string | Uint8A
   }
   const manifestUrl = options.source ?? new URL(WELL_KNOWN_PATH, origin).href;
   const service = await registerService(context, manifest, { url: manifestUrl, origin, source: 'loaded', grantedScopes: options.grantedScopes });
+  recordManifestFreshness(context, service, 'loaded');
   if (options.credentials) context.credentials.set(service.manifestUrl, options.credentials);
   return withCredentialFinding(context, service, options.credentials);
 }

@@ -1,7 +1,7 @@
 import { AicapError } from '../../errors/aicap-error.js';
 import { checkNumberOption, invalidOptionError } from '../../errors/invalid-option-error.js';
 import type { CatalogTool } from '../create-catalog.js';
-import { checkSelectOptions, compareSelected, type SelectedTool, type SelectToolsOptions } from '../select-tools.js';
+import { checkSelectOptions, comparatorOf, type SelectedTool, type SelectToolsOptions } from '../select-tools.js';
 import { parseRequest } from './parse-request.js';
 import { scoreTools } from './score-tools.js';
 import { indexFor } from './tool-index.js';
@@ -51,6 +51,7 @@ export async function selectToolsWithEmbeddings(tools: readonly CatalogTool[], r
   if (typeof embed !== 'function') throw invalidOptionError('embed', 'a function from texts to vectors, e.g. async (texts) => vectors', embed);
   const semanticWeight = checkNumberOption('semanticWeight', options.semanticWeight ?? DEFAULT_SEMANTIC_WEIGHT, { minimum: 0, maximum: 1 });
   if (tools.length === 0) return [];
+  const compare = comparatorOf(options.health);
   const [vectors, [requestVector]] = await Promise.all([vectorsOf(tools, embed), embed([request]).then((result) => checkVectors(result, 1))]);
   if (requestVector!.length !== vectors[0]!.length) throw new AicapError('INVALID_OPTION', `\`embed\` returned a vector of ${requestVector!.length} numbers for the request and of ${vectors[0]!.length} for the tools; use one model for both.`);
   const index = indexFor(tools);
@@ -60,7 +61,7 @@ export async function selectToolsWithEmbeddings(tools: readonly CatalogTool[], r
   const lowestSimilarity = Math.min(...similarity);
   const similarityRange = Math.max(...similarity) - lowestSimilarity;
   const semanticPart = (position: number): number => (similarityRange > 0 ? (similarity[position]! - lowestSimilarity) / similarityRange : 0);
-  if (!(bestLexical > 0)) return firstScanned(tools.map((tool, position) => ({ tool, score: semanticPart(position) })).sort(compareSelected), limit);
+  if (!(bestLexical > 0)) return firstScanned(tools.map((tool, position) => ({ tool, score: semanticPart(position) })).sort(compare), limit);
   // Scores, not ranks: a rank fusion lets a spelling-only second ranking push the lexical best down even
   // when the lexical scores are far apart. The closer a tool's lexical score is to the best, the less the
   // semantic side lifts it; tools tied on the lexical score move together (lifted by their best
@@ -74,7 +75,7 @@ export async function selectToolsWithEmbeddings(tools: readonly CatalogTool[], r
     liftOf.set(share, Math.min(CONFIDENT_SHARE - share, Math.max(liftOf.get(share) ?? 0, lift)));
   }
   const fused = tools.map((tool, position) => ({ tool, score: lexicalScore(position) + liftOf.get(lexicalScore(position))!, lexical: lexicalScore(position) }));
-  fused.sort((left, right) => right.score - left.score || compareSelected({ tool: left.tool, score: left.lexical }, { tool: right.tool, score: right.lexical }));
+  fused.sort((left, right) => right.score - left.score || compare({ tool: left.tool, score: left.lexical }, { tool: right.tool, score: right.lexical }));
   return firstScanned(fused.map(({ tool, score }) => ({ tool, score })), limit);
 }
 
