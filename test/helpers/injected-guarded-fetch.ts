@@ -61,7 +61,6 @@ export function stageService(manifest: Manifest): DiscoveredService {
     findings: [],
     quarantinedToolIds: [],
     disabledToolIds: [],
-    private: false,
   };
 }
 
