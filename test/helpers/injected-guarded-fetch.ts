@@ -56,7 +56,7 @@ export function stageService(manifest: Manifest): DiscoveredService {
     origin,
     manifestUrl: `${origin}/.well-known/ai-capabilities`,
     manifest,
-    digest: 'sha-256:test',
+    digest: 'sha256-test',
     grantedScopes: undefined,
     findings: [],
     quarantinedToolIds: [],
