@@ -1,5 +1,5 @@
 import { jsonSchema, tool as aiTool, type JSONSchema7, type Tool } from 'ai';
-import { scanExportedTools } from '../client/trust/scan-exported-tools.js';
+import { scanExportedTools } from '../client/seam.js';
 import { createToolSearch, type ToolSearch, type ToolSearchOptions } from '../tools/create-tool-search.js';
 import { createAISDKTools, type AISDKTool, type AISDKToolsOptions } from './create-ai-sdk-tools.js';
 

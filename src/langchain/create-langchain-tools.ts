@@ -1,7 +1,7 @@
 import { tool as langchainTool, type StructuredToolInterface } from '@langchain/core/tools';
 import type { CatalogTool } from '../tools/create-catalog.js';
-import { callNeedsApproval, type AgentToolOptions } from '../client/agent-tool-options.js';
-import { runToolCall } from '../client/run-tool-call.js';
+import { callNeedsApproval, type AgentToolOptions } from '../client/seam.js';
+import { runToolCall } from '../client/index.js';
 
 /** What {@link LangChainToolsOptions.approve} is asked to decide. */
 export interface LangChainApprovalRequest {

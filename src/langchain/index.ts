@@ -9,4 +9,4 @@
 
 export { createLangChainTools } from './create-langchain-tools.js';
 export type { LangChainApprovalRequest, LangChainToolsOptions } from './create-langchain-tools.js';
-export type { AgentToolClient, AgentToolOptions } from '../client/agent-tool-options.js';
+export type { AgentToolClient, AgentToolOptions } from '../client/index.js';

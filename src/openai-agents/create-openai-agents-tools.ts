@@ -1,6 +1,6 @@
 import { tool as agentTool, type FunctionTool, type RunContext } from '@openai/agents';
-import { callNeedsApproval, type AgentToolOptions } from '../client/agent-tool-options.js';
-import { runToolCall } from '../client/run-tool-call.js';
+import { callNeedsApproval, type AgentToolOptions } from '../client/seam.js';
+import { runToolCall } from '../client/index.js';
 import { toStrictSchema } from '../tools/to-openai-tools.js';
 
 /** Options of {@link createOpenAIAgentsTools}. */

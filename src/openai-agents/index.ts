@@ -8,4 +8,4 @@
 
 export { createOpenAIAgentsTools } from './create-openai-agents-tools.js';
 export type { OpenAIAgentsToolsOptions } from './create-openai-agents-tools.js';
-export type { AgentToolClient, AgentToolOptions } from '../client/agent-tool-options.js';
+export type { AgentToolClient, AgentToolOptions } from '../client/index.js';

@@ -7,7 +7,7 @@ import { AicapError } from '../../errors/aicap-error.js';
 import { isJsonMediaType, mediaTypeOf } from '../../internal/parse-media-type.js';
 import type { EventSchema, TemporalBehavior } from '../../manifest/manifest-v0.js';
 import { isRetryableStatus } from '../call/retry/decide-retry.js';
-import { parseRetryAfter } from '../call/retry/parse-retry-after.js';
+import { parseRetryAfter } from '../../internal/http/parse-retry-after.js';
 import type { FetchFunction } from '../client-types.js';
 import { redactUrl } from '../redact-url.js';
 import type { ResolvedFollowJobOptions } from './follow-job-options.js';

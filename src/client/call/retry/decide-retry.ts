@@ -7,9 +7,9 @@
  */
 import type { Auth, ErrorContract, RetryStrategy } from '../../../manifest/manifest-v0.js';
 import { computeBackoffDelay } from '../../../internal/compute-backoff-delay.js';
-import { parseWwwAuthenticate } from '../../auth/parse-www-authenticate.js';
+import { parseWwwAuthenticate } from '../../../internal/http/parse-www-authenticate.js';
 import { matchDeclaredError } from '../match-declared-error.js';
-import { parseRetryAfter } from './parse-retry-after.js';
+import { parseRetryAfter } from '../../../internal/http/parse-retry-after.js';
 import { readMissingScopes } from './read-missing-scopes.js';
 
 /** Retry settings with every default applied. @internal */
