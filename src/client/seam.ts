@@ -4,12 +4,14 @@
  * `client/` changes this list and nothing outside it. Not a public entry (no subpath exports it);
  * `test/package/layers.test.ts` refuses any other import of a client file from outside `client/`
  * (besides `node-seam.ts`, the file-system parts only the CLI may load).
- * @internal
  * @module
  */
 
 // Agent adapters: the approval rule shared by the three frameworks, and the scan of exported tools.
-export { callNeedsApproval, type AgentToolOptions } from './agent-tool-options.js';
+// Two statements: `callNeedsApproval` is tagged internal, so `stripInternal` drops its statement from
+// the published types, which must keep `AgentToolOptions` (the adapters' options extend it).
+export type { AgentToolOptions } from './agent-tool-options.js';
+export { callNeedsApproval } from './agent-tool-options.js';
 export { scanExportedTools } from './trust/scan-exported-tools.js';
 
 // CLI login and the user token file.

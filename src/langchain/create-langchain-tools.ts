@@ -13,6 +13,9 @@ export interface LangChainApprovalRequest {
   toolCallId: string | undefined;
 }
 
+/** One executable tool, as LangChain takes it (the name each adapter exports for its tool type). */
+export type LangChainTool = StructuredToolInterface;
+
 /** Options of {@link createLangChainTools}. */
 export interface LangChainToolsOptions extends AgentToolOptions {
   /**
@@ -36,7 +39,7 @@ export interface LangChainToolsOptions extends AgentToolOptions {
  * const reply = await model.bindTools(tools).invoke(messages);
  * for (const call of reply.tool_calls ?? []) messages.push(await tools.find((t) => t.name === call.name)!.invoke(call));
  */
-export function createLangChainTools(options: LangChainToolsOptions): StructuredToolInterface[] {
+export function createLangChainTools(options: LangChainToolsOptions): LangChainTool[] {
   const tools = options.tools ?? options.client.catalog().tools;
   return tools.map((catalogTool) =>
     langchainTool(

@@ -8,5 +8,6 @@
  */
 
 export { createLangChainTools } from './create-langchain-tools.js';
-export type { LangChainApprovalRequest, LangChainToolsOptions } from './create-langchain-tools.js';
+export type { LangChainApprovalRequest, LangChainTool, LangChainToolsOptions } from './create-langchain-tools.js';
 export type { AgentToolClient, AgentToolOptions } from '../client/index.js';
+export type { ToolCallOutcome } from '../client/index.js';

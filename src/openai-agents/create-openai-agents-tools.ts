@@ -6,6 +6,9 @@ import { toStrictSchema } from '../tools/to-openai-tools.js';
 /** Options of {@link createOpenAIAgentsTools}. */
 export type OpenAIAgentsToolsOptions = AgentToolOptions;
 
+/** One executable tool, as the OpenAI Agents SDK takes it (the name each adapter exports for its tool type). */
+export type OpenAIAgentsTool = FunctionTool;
+
 /**
  * OpenAI Agents SDK function tools built with its own `tool()`: strict schemas where the tool allows
  * it (the `null`s a strict model sends for unused options are mapped back), plain ones otherwise;
@@ -20,7 +23,7 @@ export type OpenAIAgentsToolsOptions = AgentToolOptions;
  * let result = await run(agent, 'Close account 12345');
  * for (const interruption of result.interruptions) result.state.approve(interruption);
  */
-export function createOpenAIAgentsTools(options: OpenAIAgentsToolsOptions): FunctionTool[] {
+export function createOpenAIAgentsTools(options: OpenAIAgentsToolsOptions): OpenAIAgentsTool[] {
   const tools = options.tools ?? options.client.catalog().tools;
   return tools.map((catalogTool) => {
     const strictSchema = toStrictSchema(catalogTool.name, catalogTool.inputSchema).schema;

@@ -7,5 +7,6 @@
  */
 
 export { createOpenAIAgentsTools } from './create-openai-agents-tools.js';
-export type { OpenAIAgentsToolsOptions } from './create-openai-agents-tools.js';
+export type { OpenAIAgentsTool, OpenAIAgentsToolsOptions } from './create-openai-agents-tools.js';
 export type { AgentToolClient, AgentToolOptions } from '../client/index.js';
+export type { ToolCallOutcome } from '../client/index.js';
