@@ -1,4 +1,4 @@
-// The three agent adapters have one shape (docs/agents.md, docs/architecture.md): a user who changes
+// The three agent adapters have one shape (docs/architecture.md): a user who changes
 // framework finds the same names with the framework's prefix. Read from each entry's own exports.
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
