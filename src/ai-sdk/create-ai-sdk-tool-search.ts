@@ -1,5 +1,5 @@
 import { jsonSchema, tool as aiTool, type JSONSchema7, type Tool } from 'ai';
-import { createAgentToolSearch, type AgentToolSearchOptions } from '../client/agent-tool-search.js';
+import { createAgentToolSearch, type AgentToolSearchOptions } from '../client/seam.js';
 import type { ToolSearch } from '../tools/create-tool-search.js';
 import { createAISDKTools, type AISDKTool, type AISDKToolsOptions } from './create-ai-sdk-tools.js';
 

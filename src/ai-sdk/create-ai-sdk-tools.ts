@@ -1,6 +1,6 @@
 import { jsonSchema, tool as aiTool, type JSONSchema7, type Tool } from 'ai';
-import { callNeedsApproval, type AgentToolOptions } from '../client/agent-tool-options.js';
-import { runToolCall, type ToolCallOutcome } from '../client/run-tool-call.js';
+import { callNeedsApproval, type AgentToolOptions } from '../client/seam.js';
+import { runToolCall, type ToolCallOutcome } from '../client/index.js';
 import { isToolCallApproved } from './is-tool-call-approved.js';
 import type { CatalogTool } from '../tools/create-catalog.js';
 import { scanToolsForModel } from '../tools/scan-tools-for-model.js';

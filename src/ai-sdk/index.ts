@@ -10,5 +10,5 @@ export { createAISDKTools } from './create-ai-sdk-tools.js';
 export type { AISDKTool, AISDKToolsOptions } from './create-ai-sdk-tools.js';
 export { createAISDKToolSearch } from './create-ai-sdk-tool-search.js';
 export type { AISDKToolSearch, AISDKToolSearchOptions } from './create-ai-sdk-tool-search.js';
-export type { AgentToolClient, AgentToolOptions } from '../client/agent-tool-options.js';
-export type { ToolCallOutcome } from '../client/run-tool-call.js';
+export type { AgentToolClient, AgentToolOptions } from '../client/index.js';
+export type { ToolCallOutcome } from '../client/index.js';

@@ -1,6 +1,6 @@
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import type { CacheStore } from '../client/cache/cache-store.js';
+import type { CacheStore } from '../client/index.js';
 import type { CliIo } from './cli-io.js';
 import { createFileCacheStore } from './create-file-cache-store.js';
 import type { CommandOptions } from './parse-command-line.js';

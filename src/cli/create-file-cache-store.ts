@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { mkdir, readFile, rename, unlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { CacheStore } from '../client/cache/cache-store.js';
+import type { CacheStore } from '../client/index.js';
 import { isRecord } from '../internal/is-record.js';
 
 /** Options of {@link createFileCacheStore}. */

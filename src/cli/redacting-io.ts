@@ -1,4 +1,4 @@
-import { createRedactor, type Redactor } from '../client/policy/create-redactor.js';
+import { createRedactor, type Redactor } from '../client/seam.js';
 import type { CliIo } from './cli-io.js';
 import { terminalSafeJson } from './terminal-safe-text.js';
 

@@ -1,8 +1,8 @@
 import { AicapError } from '../index.js';
 import { createClient as createLibraryClient, type Client, type ClientOptions } from '../client/index.js';
-import { redactUrl } from '../client/redact-url.js';
+import { redactUrl } from '../client/seam.js';
 import { connectRedis, createRedisCacheStore, createRedisPinStore, createRedisSessionStore, StoreUnavailableError, type AicapRedis } from '../redis/index.js';
-import type { CacheStore } from '../client/cache/cache-store.js';
+import type { CacheStore } from '../client/index.js';
 import type { CliIo } from './cli-io.js';
 import { cliErrorMessage } from './cli-error-message.js';
 import type { CommandOptions } from './parse-command-line.js';

@@ -63,7 +63,7 @@ export type {
 } from './jobs/job-event.js';
 export { JobError } from './jobs/job-error.js';
 export type { JobErrorReason } from './jobs/job-error.js';
-export { findResourceMetadataUrl } from './auth/parse-www-authenticate.js';
+export { findResourceMetadataUrl } from '../internal/http/parse-www-authenticate.js';
 export { startUserAuthorization } from './oauth/start-user-authorization.js';
 export type { StartUserAuthorizationOptions, PendingUserAuthorization, AuthorizationServerMetadata } from './oauth/start-user-authorization.js';
 export { completeUserAuthorization } from './oauth/complete-user-authorization.js';

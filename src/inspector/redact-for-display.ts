@@ -1,5 +1,5 @@
 import type { Manifest } from '../index.js';
-import { createRedactor } from '../client/policy/create-redactor.js';
+import { createRedactor } from '../client/seam.js';
 
 /**
  * A copy of `value` fit to show on the inspector's page: every member named in the manifest's

@@ -1,10 +1,8 @@
 import { tool as langchainTool, type StructuredToolInterface } from '@langchain/core/tools';
 import type { CatalogTool } from '../tools/create-catalog.js';
 import { scanToolsForModel } from '../tools/scan-tools-for-model.js';
-import { callNeedsApproval, type AgentToolOptions } from '../client/agent-tool-options.js';
-import { runToolCall } from '../client/run-tool-call.js';
-import { createFollowUpMemory, FOLLOW_UP_TOOL_DESCRIPTION, FOLLOW_UP_TOOL_NAME, FOLLOW_UP_TOOL_SCHEMA, type FollowUpMemory } from '../client/create-follow-up-memory.js';
-import { followUpTarget, runFollowUp } from '../client/run-follow-up.js';
+import { callNeedsApproval, createFollowUpMemory, FOLLOW_UP_TOOL_DESCRIPTION, FOLLOW_UP_TOOL_NAME, FOLLOW_UP_TOOL_SCHEMA, followUpTarget, runFollowUp, type AgentToolOptions, type FollowUpMemory } from '../client/seam.js';
+import { runToolCall } from '../client/index.js';
 
 /** What {@link LangChainToolsOptions.approve} is asked to decide. */
 export interface LangChainApprovalRequest {
@@ -15,6 +13,9 @@ export interface LangChainApprovalRequest {
   /** The model's tool call id, when LangChain passed one. */
   toolCallId: string | undefined;
 }
+
+/** One executable tool, as LangChain takes it (the name each adapter exports for its tool type). */
+export type LangChainTool = StructuredToolInterface;
 
 /** Options of {@link createLangChainTools}. */
 export interface LangChainToolsOptions extends AgentToolOptions {
@@ -39,7 +40,7 @@ export interface LangChainToolsOptions extends AgentToolOptions {
  * const reply = await model.bindTools(tools).invoke(messages);
  * for (const call of reply.tool_calls ?? []) messages.push(await tools.find((t) => t.name === call.name)!.invoke(call));
  */
-export function createLangChainTools(options: LangChainToolsOptions): StructuredToolInterface[] {
+export function createLangChainTools(options: LangChainToolsOptions): LangChainTool[] {
   // Only definitions that pass the poisoning scan reach the model.
   const tools = scanToolsForModel(options.tools ?? options.client.catalog().tools);
   const followUps = options.followUps === true ? createFollowUpMemory() : undefined;

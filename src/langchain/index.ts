@@ -8,8 +8,9 @@
  */
 
 export { createLangChainTools } from './create-langchain-tools.js';
-export type { LangChainApprovalRequest, LangChainToolsOptions } from './create-langchain-tools.js';
-export type { AgentToolClient, AgentToolOptions } from '../client/agent-tool-options.js';
+export type { LangChainApprovalRequest, LangChainTool, LangChainToolsOptions } from './create-langchain-tools.js';
+export type { AgentToolClient, AgentToolOptions } from '../client/index.js';
+export type { ToolCallOutcome } from '../client/index.js';
 export { createLangChainToolSearch } from './create-langchain-tool-search.js';
 export type { LangChainToolSearch, LangChainToolSearchOptions } from './create-langchain-tool-search.js';
 export type { ToolSearch, ToolSearchResult } from '../tools/create-tool-search.js';

@@ -3,7 +3,7 @@ import { escapePointerToken } from '../internal/json-pointer.js';
 import { canonicalJson } from './digest-manifest.js';
 import type { JsonSchema, Manifest, Parameter, Prompt, Resource, Tool } from './manifest-v0.js';
 import { createDefinitionGraph, type DefinitionGraph } from './reachable-definitions.js';
-import { compareSemver } from './validate-manifest.js';
+import { compareSemver } from './compare-semver.js';
 
 /** What part of the manifest a change concerns. */
 export type ManifestChangeKind = 'tool' | 'resource' | 'prompt' | 'service' | 'auth' | 'policy' | 'versioning';

@@ -13,6 +13,7 @@ import { getManifestValidators, MANIFEST_LISTS } from './manifest-validators.js'
 import { SCHEMA_VERSION, type JsonSchema, type Manifest, type Parameter } from './manifest-v0.js';
 import type { ValidationIssue } from '../errors/validation-issue.js';
 import { isRecord } from '../internal/is-record.js';
+import { compareSemver } from './compare-semver.js';
 
 /** The result of {@link validateManifest}. */
 export interface ValidationResult {
@@ -597,22 +598,6 @@ function checkVersioning(manifest: Record<string, unknown>, issues: ValidationIs
   if (order !== undefined && order > 0) {
     issues.push({ pointer: '/versioning/min_supported', code: 'versioning.min_after_current', message: `min_supported ${quote(minimum)} is greater than current ${quote(current)}`, severity: 'error' });
   }
-}
-
-/** Compares the numeric cores of two semantic versions; undefined when either is not semver. @internal */
-export function compareSemver(left: string, right: string): number | undefined {
-  const parse = (version: string): number[] | undefined => {
-    const match = /^(\d+)\.(\d+)\.(\d+)/.exec(version);
-    return match ? [Number(match[1]), Number(match[2]), Number(match[3])] : undefined;
-  };
-  const a = parse(left);
-  const b = parse(right);
-  if (!a || !b) return undefined;
-  for (let index = 0; index < 3; index++) {
-    const difference = (a[index] ?? 0) - (b[index] ?? 0);
-    if (difference !== 0) return Math.sign(difference);
-  }
-  return 0;
 }
 
 type SchemaNode = { [keyword: string]: unknown };

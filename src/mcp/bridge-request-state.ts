@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { ServerContext } from '@modelcontextprotocol/server';
-import { createMemorySessionStore, type SessionStore } from '../client/policy/session-store.js';
+import { createMemorySessionStore, type SessionStore } from '../client/index.js';
 import type { McpSdk } from './load-mcp-sdk.js';
 
 /**

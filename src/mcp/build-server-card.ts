@@ -1,4 +1,4 @@
-import type { DiscoveredService } from '../client/client-types.js';
+import type { DiscoveredService } from '../client/index.js';
 
 /** The `$schema` the Server Card extension requires, verbatim. */
 export const SERVER_CARD_SCHEMA_URL = 'https://static.modelcontextprotocol.io/schemas/v1/server-card.schema.json';

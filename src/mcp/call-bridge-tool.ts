@@ -1,7 +1,7 @@
 import type { InputRequiredResult, ServerContext } from '@modelcontextprotocol/server';
-import type { Client } from '../client/create-client.js';
-import type { CallEnvelope } from '../client/call/call-envelope.js';
-import type { ApprovalRequest, ApproveFunction } from '../client/policy/enforce-call-policy.js';
+import type { Client } from '../client/index.js';
+import type { CallEnvelope } from '../client/index.js';
+import type { ApprovalRequest, ApproveFunction } from '../client/index.js';
 import { canonicalJson, digestText } from '../manifest/digest-manifest.js';
 import { terminalSafeText } from '../cli/terminal-safe-text.js';
 import { approvalNonce, type BridgeRequestState } from './bridge-request-state.js';

@@ -1,5 +1,5 @@
 import type { CacheHint, InputRequiredResult, Server, ServerContext, Transport } from '@modelcontextprotocol/server';
-import type { Client } from '../client/create-client.js';
+import type { Client } from '../client/index.js';
 import { refreshBridgeHealth } from './describe-bridge-health.js';
 import { AicapError } from '../errors/aicap-error.js';
 import { checkIntegerOption, invalidOptionError } from '../errors/invalid-option-error.js';
@@ -8,7 +8,7 @@ import { callBridgeTool, explainRefusedApproval } from './call-bridge-tool.js';
 import { deriveCacheHint } from './derive-cache-hint.js';
 import { followBridgeJob, type BridgeJobCall } from './follow-bridge-job.js';
 import { createApprovalLedger, createBridgeStateCodec, type BridgeRequestState } from './bridge-request-state.js';
-import type { SessionStore } from '../client/policy/session-store.js';
+import type { SessionStore } from '../client/index.js';
 import { listBridgeTools, type BridgeTool } from './list-bridge-tools.js';
 import { createBridgeToolSearch, type BridgeToolSearchOptions } from './bridge-tool-search.js';
 import { pageBridgeTools } from './page-bridge-tools.js';

@@ -1,5 +1,5 @@
 import type { CacheHint } from '@modelcontextprotocol/server';
-import type { DiscoveredService } from '../client/client-types.js';
+import type { DiscoveredService } from '../client/index.js';
 
 /**
  * The default `ttlMs`/`cacheScope` of the bridge's list results and `server/discover`, from the

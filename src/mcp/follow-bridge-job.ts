@@ -1,9 +1,9 @@
 import type { InputRequiredResult, ServerContext } from '@modelcontextprotocol/server';
-import type { Client } from '../client/create-client.js';
-import type { ApproveFunction } from '../client/policy/enforce-call-policy.js';
-import type { Job, JobCheckpoint } from '../client/jobs/job.js';
-import type { JobNeedsInputEvent } from '../client/jobs/job-event.js';
-import { JobError } from '../client/jobs/job-error.js';
+import type { Client } from '../client/index.js';
+import type { ApproveFunction } from '../client/index.js';
+import type { Job, JobCheckpoint } from '../client/index.js';
+import type { JobNeedsInputEvent } from '../client/index.js';
+import { JobError } from '../client/index.js';
 import type { Tool } from '../manifest/manifest-v0.js';
 import { explainRefusedApproval } from './call-bridge-tool.js';
 import type { BridgeTool } from './list-bridge-tools.js';

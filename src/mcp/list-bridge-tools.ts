@@ -1,4 +1,4 @@
-import type { Client } from '../client/create-client.js';
+import type { Client } from '../client/index.js';
 import type { Returns } from '../manifest/manifest-v0.js';
 import type { CatalogOptions, CatalogTool } from '../tools/create-catalog.js';
 import { exportTools } from '../tools/export-tools.js';

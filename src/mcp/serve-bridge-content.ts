@@ -1,7 +1,7 @@
 import type { Server } from '@modelcontextprotocol/server';
-import type { Client } from '../client/create-client.js';
-import type { DiscoveredService } from '../client/client-types.js';
-import { formatModelText } from '../client/call/format-model-text.js';
+import type { Client } from '../client/index.js';
+import type { DiscoveredService } from '../client/index.js';
+import { formatModelText } from '../client/seam.js';
 import { AicapError } from '../errors/aicap-error.js';
 import type { Parameter, Prompt, Resource } from '../manifest/manifest-v0.js';
 import { isQuarantinedForModel } from '../tools/scan-tools-for-model.js';

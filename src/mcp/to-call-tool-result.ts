@@ -1,4 +1,4 @@
-import type { CallEnvelope } from '../client/call/call-envelope.js';
+import type { CallEnvelope } from '../client/index.js';
 import { isRecord } from '../internal/is-record.js';
 import type { BridgeTool } from './list-bridge-tools.js';
 import { shownFollowUps } from './shown-follow-ups.js';

@@ -1,15 +1,15 @@
 import { tool as agentTool, type FunctionTool, type RunContext } from '@openai/agents';
-import { callNeedsApproval, type AgentToolOptions } from '../client/agent-tool-options.js';
-import { runToolCall } from '../client/run-tool-call.js';
+import { callNeedsApproval, createFollowUpMemory, FOLLOW_UP_TOOL_DESCRIPTION, FOLLOW_UP_TOOL_NAME, FOLLOW_UP_TOOL_SCHEMA, followUpTarget, runFollowUp, type AgentToolOptions, type FollowUpMemory } from '../client/seam.js';
+import { runToolCall } from '../client/index.js';
 import type { CatalogTool } from '../tools/create-catalog.js';
 import { toStrictSchema } from '../tools/to-openai-tools.js';
-import { createFollowUpMemory, FOLLOW_UP_TOOL_DESCRIPTION, FOLLOW_UP_TOOL_NAME, FOLLOW_UP_TOOL_SCHEMA, type FollowUpMemory } from '../client/create-follow-up-memory.js';
-import { followUpTarget, runFollowUp } from '../client/run-follow-up.js';
-import type { CatalogTool } from '../tools/create-catalog.js';
 import { scanToolsForModel } from '../tools/scan-tools-for-model.js';
 
 /** Options of {@link createOpenAIAgentsTools}. */
 export type OpenAIAgentsToolsOptions = AgentToolOptions;
+
+/** One executable tool, as the OpenAI Agents SDK takes it (the name each adapter exports for its tool type). */
+export type OpenAIAgentsTool = FunctionTool;
 
 /**
  * OpenAI Agents SDK function tools built with its own `tool()`: strict schemas where the tool allows
@@ -25,7 +25,7 @@ export type OpenAIAgentsToolsOptions = AgentToolOptions;
  * let result = await run(agent, 'Close account 12345');
  * for (const interruption of result.interruptions) result.state.approve(interruption);
  */
-export function createOpenAIAgentsTools(options: OpenAIAgentsToolsOptions): FunctionTool[] {
+export function createOpenAIAgentsTools(options: OpenAIAgentsToolsOptions): OpenAIAgentsTool[] {
   // Only definitions that pass the poisoning scan reach the model.
   const tools = scanToolsForModel(options.tools ?? options.client.catalog().tools);
   const followUps = options.followUps === true ? createFollowUpMemory() : undefined;

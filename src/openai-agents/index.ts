@@ -7,8 +7,9 @@
  */
 
 export { createOpenAIAgentsTools } from './create-openai-agents-tools.js';
-export type { OpenAIAgentsToolsOptions } from './create-openai-agents-tools.js';
-export type { AgentToolClient, AgentToolOptions } from '../client/agent-tool-options.js';
+export type { OpenAIAgentsTool, OpenAIAgentsToolsOptions } from './create-openai-agents-tools.js';
+export type { AgentToolClient, AgentToolOptions } from '../client/index.js';
+export type { ToolCallOutcome } from '../client/index.js';
 export { createOpenAIAgentsToolSearch } from './create-openai-agents-tool-search.js';
 export type { OpenAIAgentsToolSearch, OpenAIAgentsToolSearchOptions } from './create-openai-agents-tool-search.js';
 export type { ToolSearch, ToolSearchResult } from '../tools/create-tool-search.js';

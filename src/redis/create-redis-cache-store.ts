@@ -1,6 +1,6 @@
 import { AicapError } from '../errors/aicap-error.js';
 import { checkIntegerOption } from '../errors/invalid-option-error.js';
-import type { CacheStore } from '../client/cache/cache-store.js';
+import type { CacheStore } from '../client/index.js';
 import type { AicapRedis } from './connect-redis.js';
 
 /** Options of {@link createRedisCacheStore} and {@link createRedisPinStore}. */

@@ -1,5 +1,5 @@
 import { AicapError } from '../errors/aicap-error.js';
-import type { SessionStore } from '../client/policy/session-store.js';
+import type { SessionStore } from '../client/index.js';
 import type { AicapRedis } from './connect-redis.js';
 
 /** Options of {@link createRedisSessionStore}. */

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { AicapError } from '../errors/aicap-error.js';
 import { checkIntegerOption } from '../errors/invalid-option-error.js';
-import type { TokenSet, TokenStore, TokenStoreKey } from '../client/oauth/token-store.js';
+import type { TokenSet, TokenStore, TokenStoreKey } from '../client/index.js';
 import type { AicapRedis } from './connect-redis.js';
 
 /** Options of {@link createRedisTokenStore}. */

@@ -85,4 +85,20 @@ describe('layers of src/', () => {
     for (const folder of next.keys()) visit(folder, [folder]);
     expect([...cycles]).toEqual([]);
   });
+
+  it('reaches into client/ only through its index.ts or its named seams (seam.ts, node-seam.ts)', () => {
+    const open = new Set(['client/index.ts', 'client/seam.ts', 'client/node-seam.ts']);
+    const violations = graph
+      .filter(([from, to]) => from !== 'client' && to === 'client')
+      .filter(([, , file, specifier]) => !open.has(relative(SOURCE, resolve(dirname(join(SOURCE, file)), specifier)).replace(/\.js$/, '.ts')))
+      .map(([, , file, specifier]) => `${file} imports ${specifier}`);
+    expect(violations).toEqual([]);
+  });
+
+  it('keeps client/auth and client/oauth from importing each other both ways (OAuth metadata discovery lives in oauth/)', () => {
+    const between = (from: string, to: string): string[] =>
+      graph.filter(([, , file, specifier]) => file.startsWith(`client/${from}/`) && relative(SOURCE, resolve(dirname(join(SOURCE, file)), specifier)).startsWith(`client/${to}/`)).map(([, , file, specifier]) => `${file} imports ${specifier}`);
+    // auth/ may build on oauth/ (user tokens, metadata discovery); oauth/ never reaches back.
+    expect(between('oauth', 'auth')).toEqual([]);
+  });
 });

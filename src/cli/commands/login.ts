@@ -1,8 +1,8 @@
 import { authorizeWithDeviceCode, completeUserAuthorization, createClient, createLoopbackRedirectReceiver, startUserAuthorization, type DiscoveredService, type TokenSet } from '../../client/index.js';
-import type { EncryptedFileTokenStore } from '../../client/oauth/create-encrypted-file-token-store.js';
-import { createAuthorizationBinding, discoverAuthorizationServer } from '../../client/auth/discover-authorization-server.js';
-import { createOAuthFetch } from '../../client/oauth/create-oauth-fetch.js';
-import { DEFAULT_TOKEN_USER } from '../../client/oauth/token-store.js';
+import type { EncryptedFileTokenStore } from '../../client/seam.js';
+import { createAuthorizationBinding, discoverAuthorizationServer } from '../../client/seam.js';
+import { createOAuthFetch } from '../../client/seam.js';
+import { DEFAULT_TOKEN_USER } from '../../client/seam.js';
 import { defaultManifestMaxSizeInBytes } from '../../manifest/manifest-size-limit.js';
 import type { CliCommand, CliIo } from '../cli-io.js';
 import { cliErrorMessage } from '../cli-error-message.js';

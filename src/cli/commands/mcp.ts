@@ -12,7 +12,7 @@ import { MANIFEST_READING_FLAGS, clientOptionsFromFlags, manifestReadingUsage, r
 import { parseCommandLine, readWholeNumberOption } from '../parse-command-line.js';
 import { SESSION_FLAGS, SHARED_STATE_ENVIRONMENT, openSharedState, sessionUsage } from '../shared-state.js';
 import { terminalSafeText } from '../terminal-safe-text.js';
-import type { EncryptedFileTokenStore } from '../../client/oauth/create-encrypted-file-token-store.js';
+import type { EncryptedFileTokenStore } from '../../client/seam.js';
 import { discoverWithStoredLogin, storedLoginsFor, warnAboutWithheldCredentials } from '../user-tokens.js';
 
 const USAGE = `Usage: aicap mcp <origin|manifest-url>... [--token [<origin>=]<t>]... [--api-key [<origin>=]<k>]...

@@ -1,6 +1,6 @@
 import * as oauth from 'oauth4webapi';
 import type { FetchFunction } from '../client-types.js';
-import { authFailed, createAuthorizationBinding, discoverAuthorizationServer, oauthRequestOptions, type DiscoveredAuthorizationServer } from './discover-authorization-server.js';
+import { authFailed, createAuthorizationBinding, discoverAuthorizationServer, oauthRequestOptions, type DiscoveredAuthorizationServer } from '../oauth/discover-authorization-server.js';
 
 /** Options of {@link createOAuthTokenSource}. */
 export interface OAuthTokenSourceOptions {

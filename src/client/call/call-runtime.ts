@@ -8,7 +8,8 @@ import { createMemorySessionStore, type SessionStore } from '../policy/session-s
 import type { ClientCallOptions } from './client-call-options.js';
 import { checkIntegerOption, invalidOptionError } from '../../errors/invalid-option-error.js';
 import { resolveRetryOptions } from './retry/resolve-retry-options.js';
-import type { ExchangeOutcome, ResolvedRetry } from './retry/send-with-retries.js';
+import type { ExchangeOutcome } from './retry/send-with-retries.js';
+import type { ResolvedRetry } from './retry/decide-retry.js';
 
 /** What the call part needs from the rest of the client. @internal */
 export interface ToolCallerDependencies {

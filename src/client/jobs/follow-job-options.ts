@@ -55,7 +55,7 @@ export interface FollowJobOptions {
   */
   maxEventSizeInChars?: number;
   /**
-  Consecutive failed attempts (network errors, 429, 5xx, streams that close without an event) after
+  Consecutive failed attempts (network errors, 408, 429, 502, 503, 504, streams that close without an event) after
   which following stops with `JobError` `unavailable`. Any exchange that brings news resets the count.
 
   @default 10

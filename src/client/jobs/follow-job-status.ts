@@ -40,7 +40,7 @@ interface NextStep {
  *
  * Statuses that would only loop end with a `JobError`: 403, 404, 410 and other 4xx, a second 401
  * after one credential refresh, a wrong `Content-Type`, a 200 without a stream. A 204 on the
- * stream means "nothing more to stream": following continues by polling. 408, 429, 5xx and stream
+ * stream means "nothing more to stream": following continues by polling. 408, 429, 502-504 and stream
  * connections that bring no new event are waited out with backoff (`Retry-After` honoured,
  * clamped) up to `maxConsecutiveFailures`; the whole run is bounded by `maxDurationInMs`.
  *

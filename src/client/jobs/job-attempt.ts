@@ -6,7 +6,8 @@
 import { AicapError } from '../../errors/aicap-error.js';
 import { isJsonMediaType, mediaTypeOf } from '../../internal/parse-media-type.js';
 import type { EventSchema, TemporalBehavior } from '../../manifest/manifest-v0.js';
-import { parseRetryAfter } from '../call/retry/parse-retry-after.js';
+import { isRetryableStatus } from '../call/retry/decide-retry.js';
+import { parseRetryAfter } from '../../internal/http/parse-retry-after.js';
 import type { FetchFunction } from '../client-types.js';
 import { redactUrl } from '../redact-url.js';
 import type { ResolvedFollowJobOptions } from './follow-job-options.js';
@@ -80,7 +81,8 @@ export function classifyStatus(context: AttemptContext, response: Response, medi
   release();
   if (status === 204) return { kind: 'no-content' };
   if (status === 401) return { kind: 'unauthorized', status };
-  if (status === 408 || status === 429 || status >= 500) {
+  // The call path's rule for undeclared statuses (spec sections 8.1.1 and 8.3), not a list of its own.
+  if (isRetryableStatus(status)) {
     return { kind: 'unavailable', retryAfterInMs: parseRetryAfter(response.headers.get('retry-after'), Date.now()), detail: `status ${status}` };
   }
   const hint =

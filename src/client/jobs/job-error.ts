@@ -10,7 +10,7 @@ import type { CallEnvelope } from '../call/call-envelope.js';
  * - `protocol`: the server broke the wire contract (wrong `Content-Type`, a non-stream body where a
  *   stream was asked for, a status body that is not JSON, no job id in the start response).
  * - `event-too-large`: one SSE line or event exceeded the buffer cap; not retried.
- * - `unavailable`: too many consecutive network errors, 5xx/429 answers or stream connections
+ * - `unavailable`: too many consecutive network errors, 408/429/502-504 answers or stream connections
  *   that brought no new event.
  * - `timeout`: following took longer than `follow.maxDurationInMs`; the job may still run.
  * - `no-endpoint`: the manifest does not declare the endpoint asked for (`cancel_endpoint`,

@@ -1,6 +1,6 @@
 import * as oauth from 'oauth4webapi';
 import { AicapError } from '../../errors/aicap-error.js';
-import { authFailed, createAuthorizationBinding, oauthRequestOptions } from '../auth/discover-authorization-server.js';
+import { authFailed, createAuthorizationBinding, oauthRequestOptions } from './discover-authorization-server.js';
 import type { FetchFunction } from '../client-types.js';
 import { createRedactor } from '../policy/create-redactor.js';
 import { createOAuthFetch } from './create-oauth-fetch.js';

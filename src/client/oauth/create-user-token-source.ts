@@ -1,7 +1,7 @@
 import * as oauth from 'oauth4webapi';
 import { quoteForShell } from '../../internal/quote-for-shell.js';
 import { AicapError } from '../../errors/aicap-error.js';
-import { authFailed, createAuthorizationBinding, discoverAuthorizationServer, oauthRequestOptions, type DiscoveredAuthorizationServer } from '../auth/discover-authorization-server.js';
+import { authFailed, createAuthorizationBinding, discoverAuthorizationServer, oauthRequestOptions, type DiscoveredAuthorizationServer } from './discover-authorization-server.js';
 import type { FetchFunction, UserCredentials } from '../client-types.js';
 import { createRedactor } from '../policy/create-redactor.js';
 import { defaultClientRegistrationStore, storedClientSecret } from './client-registration-store.js';

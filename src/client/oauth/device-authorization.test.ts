@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import type { AuthorizationServer } from 'oauth4webapi';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { errorOf } from '../../../test/helpers/error-of.js';
-import { createAuthorizationBinding } from '../auth/discover-authorization-server.js';
+import { createAuthorizationBinding } from './discover-authorization-server.js';
 import { authorizeWithDeviceCode, type DeviceAuthorizationPrompt } from './device-authorization.js';
 
 // The token endpoint answers each device code from a script: what the user has (not yet) done.

@@ -1,6 +1,6 @@
 import * as oauth from 'oauth4webapi';
 import { AicapError } from '../../errors/aicap-error.js';
-import { authFailed, oauthRequestOptions, type AuthorizationBinding } from '../auth/discover-authorization-server.js';
+import { authFailed, oauthRequestOptions, type AuthorizationBinding } from './discover-authorization-server.js';
 import type { FetchFunction } from '../client-types.js';
 import { DEVICE_GRANT_TYPES } from './client-registration-store.js';
 import { createOAuthFetch } from './create-oauth-fetch.js';

@@ -1,7 +1,7 @@
 import type * as oauth from 'oauth4webapi';
 import { describe, expect, it } from 'vitest';
 import { errorOf } from '../../../test/helpers/error-of.js';
-import { createAuthorizationBinding } from '../auth/discover-authorization-server.js';
+import { createAuthorizationBinding } from './discover-authorization-server.js';
 import { createMemoryClientRegistrationStore } from './client-registration-store.js';
 import { resolveClientIdentity, type UserClientOptions } from './resolve-client-identity.js';
 

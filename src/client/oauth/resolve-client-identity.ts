@@ -1,6 +1,6 @@
 import type * as oauth from 'oauth4webapi';
 import { isLoopbackHostname } from '../../internal/is-loopback-hostname.js';
-import { authFailed, type AuthorizationBinding } from '../auth/discover-authorization-server.js';
+import { authFailed, type AuthorizationBinding } from './discover-authorization-server.js';
 import type { FetchFunction } from '../client-types.js';
 import { BROWSER_GRANT_TYPES, defaultClientRegistrationStore, hasGrantTypes, type ClientRegistration, type ClientRegistrationStore } from './client-registration-store.js';
 

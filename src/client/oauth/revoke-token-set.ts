@@ -1,6 +1,6 @@
 import * as oauth from 'oauth4webapi';
 import { AicapError } from '../../errors/aicap-error.js';
-import { createAuthorizationBinding, oauthRequestOptions, readIssuerMetadata } from '../auth/discover-authorization-server.js';
+import { createAuthorizationBinding, oauthRequestOptions, readIssuerMetadata } from './discover-authorization-server.js';
 import type { FetchFunction } from '../client-types.js';
 import { createRedactor } from '../policy/create-redactor.js';
 import { defaultClientRegistrationStore, storedClientSecret, type ClientRegistrationStore } from './client-registration-store.js';

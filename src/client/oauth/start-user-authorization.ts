@@ -1,5 +1,5 @@
 import * as oauth from 'oauth4webapi';
-import { authFailed, createAuthorizationBinding, discoverAuthorizationServer } from '../auth/discover-authorization-server.js';
+import { authFailed, createAuthorizationBinding, discoverAuthorizationServer } from './discover-authorization-server.js';
 import type { FetchFunction } from '../client-types.js';
 import type { ClientRegistration } from './client-registration-store.js';
 import { createOAuthFetch } from './create-oauth-fetch.js';

@@ -1,9 +1,8 @@
 import { checkIntegerOption } from '../../../errors/invalid-option-error.js';
 import type { RetryOptions } from '../client-call-options.js';
-import type { ResolvedRetry } from './send-with-retries.js';
+import { DEFAULT_RETRY_STATUS_CODES, type ResolvedRetry } from './decide-retry.js';
 
 const DEFAULT_RETRY = { limit: 2, baseDelayInMs: 300, maxDelayInMs: 10_000, maxRetryAfterInMs: 60_000, totalTimeoutInMs: 120_000 };
-const DEFAULT_STATUS_CODES = [408, 429, 502, 503, 504];
 /** More retries than this only hammer a failing server. */
 const MOST_RETRIES = 10;
 
@@ -17,7 +16,7 @@ export function resolveRetryOptions(options: RetryOptions | undefined): Resolved
     maxDelayInMs: checkIntegerOption('retry.maxDelayInMs', merged.maxDelayInMs),
     maxRetryAfterInMs: checkIntegerOption('retry.maxRetryAfterInMs', merged.maxRetryAfterInMs),
     totalTimeoutInMs: checkIntegerOption('retry.totalTimeoutInMs', merged.totalTimeoutInMs, { minimum: 1 }),
-    statusCodes: new Set(options?.statusCodes ?? DEFAULT_STATUS_CODES),
+    statusCodes: new Set(options?.statusCodes ?? DEFAULT_RETRY_STATUS_CODES),
     random: options?.random ?? Math.random,
   };
 }

@@ -1,32 +1,19 @@
 import { AicapError } from '../../../errors/aicap-error.js';
 import { TimeoutError } from '../../../errors/timeout-error.js';
-import type { Auth, ErrorContract, RetryStrategy } from '../../../manifest/manifest-v0.js';
-import { parseWwwAuthenticate } from '../../auth/parse-www-authenticate.js';
-import { readMissingScopes } from './read-missing-scopes.js';
+import type { Auth, ErrorContract } from '../../../manifest/manifest-v0.js';
 import type { Authenticator } from '../../auth/create-authenticator.js';
 import type { AuditEvent } from '../../client-types.js';
 import type { BufferedResponse, GuardedFetch } from '../../fetch/guarded-fetch-options.js';
 import type { Redactor } from '../../policy/create-redactor.js';
 import { redactUrl } from '../../redact-url.js';
 import type { CallError } from '../call-envelope.js';
-import { matchDeclaredError } from '../match-declared-error.js';
-import { parseRetryAfter } from './parse-retry-after.js';
-import { computeBackoffDelay } from '../../../internal/compute-backoff-delay.js';
 import { isJsonMediaType } from '../../../internal/parse-media-type.js';
 import { sleep } from '../../../internal/sleep.js';
 import { decodeResponseBody, type ResponseBody } from '../read-response-body.js';
 import type { ToolRequest } from '../build-tool-request.js';
+import { decideRetry, type ResolvedRetry, type RetryFailure } from './decide-retry.js';
 
-/** Retry settings with every default applied. @internal */
-export interface ResolvedRetry {
-  limit: number;
-  baseDelayInMs: number;
-  maxDelayInMs: number;
-  maxRetryAfterInMs: number;
-  totalTimeoutInMs: number;
-  statusCodes: ReadonlySet<number>;
-  random: () => number;
-}
+export type { ResolvedRetry } from './decide-retry.js';
 
 /** Everything one exchange (with its retries) needs. @internal */
 export interface ExchangeInput {
@@ -72,14 +59,6 @@ export interface ExchangeOutcome {
   error?: CallError;
 }
 
-const TRANSIENT_CODES = new Set(['TIMEOUT', 'NETWORK_ERROR']);
-
-function strategyDelay(strategy: RetryStrategy | undefined, retry: number, settings: ResolvedRetry): number {
-  if (strategy === 'immediate') return 0;
-  if (strategy === 'fixed_delay') return settings.baseDelayInMs;
-  return computeBackoffDelay({ retry, baseDelayInMs: settings.baseDelayInMs, maxDelayInMs: settings.maxDelayInMs, random: settings.random });
-}
-
 function problemTypeOf(body: ResponseBody | undefined): string | undefined {
   if (body === undefined || !isJsonMediaType(body.mediaType)) return undefined;
   const data = body.data;
@@ -99,7 +78,7 @@ function problemTypeOf(body: ResponseBody | undefined): string | undefined {
 export async function sendWithRetries(input: ExchangeInput): Promise<ExchangeOutcome> {
   // The call's deadline rides on each request's own timer (`fetchBuffered`'s `deadline`), and the
   // caller's signal goes to the request as it is: no controller or timer of its own per call. A wait
-  // between attempts never crosses the deadline (`wait` checks it first).
+  // between attempts never crosses the deadline (`decideRetry` checks it first).
   const { request, retry, redactor, signal } = input;
   const deadline = { passed: false };
   const method = request.method;
@@ -137,9 +116,8 @@ export async function sendWithRetries(input: ExchangeInput): Promise<ExchangeOut
       detail: redactor.text(detail),
     });
   };
-  /** Waits before the next attempt; false when the wait would cross the deadline. */
+  /** Waits before the next attempt (the decision already kept it inside the deadline); false when the caller cancels it. */
   const wait = async (delayInMs: number): Promise<boolean> => {
-    if (input.now() + delayInMs > input.deadlineInMs) return false;
     if (delayInMs > 0) await sleep(delayInMs, signal);
     return true;
   };
@@ -176,75 +154,68 @@ export async function sendWithRetries(input: ExchangeInput): Promise<ExchangeOut
       failure = networkFailure(input, error, deadline.passed, displayUrl());
     }
 
-    if (failure !== undefined) {
-      const status = response?.status ?? 0;
-      audit(response?.status, `${failure.code}: ${failure.message}`);
-      const transient = TRANSIENT_CODES.has(failure.code) && !(deadline.passed || (input.signal?.aborted ?? false));
-      if (transient && input.retrySafe && retries < retry.limit) {
-        retries++;
-        if (await wait(strategyDelay('exponential_backoff', retries, retry)).catch(() => false)) continue;
-      }
-      const notRetried = transient && !input.retrySafe ? ` Not retried: ${input.retryUnsafeReason}.` : '';
-      const userMessage = networkFailureUserMessage(failure.code, transient, input.retrySafe);
-      // A request that may have been executed is not "retryable" for the orchestrator either.
-      return fail({ code: failure.code, status, retryable: transient && input.retrySafe, retryAfterInMs: null, declared: false, userMessage, message: `${failure.message}${notRetried}` }, status, response?.headers, body);
-    }
-
-    // Both set: the try block completed.
-    const finalResponse = response!;
-    const status = finalResponse.status;
-    if ((status >= 200 && status < 300) || input.redirectStatuses?.includes(status) === true) {
+    const decision =
+      failure === undefined && isAnswer(response!.status, input.redirectStatuses)
+        ? undefined
+        : decideRetry(
+            failure === undefined
+              ? { kind: 'response', status: response!.status, headers: response!.headers, problemType: problemTypeOf(body) }
+              : { kind: 'network', code: failure.code, deadlinePassed: deadline.passed, aborted: input.signal?.aborted ?? false },
+            {
+              retries,
+              retrySafe: input.retrySafe,
+              retryUnsafeReason: input.retryUnsafeReason,
+              errors: input.errors,
+              auth: input.auth,
+              credentials: { refreshed, refreshable, authorizationSent: headers.has('authorization'), anySent: secrets.length > 0, canStepUp: canStepUp === true, steppedUp: requiredScopes !== undefined },
+              retry,
+              nowInMs: input.now(),
+              deadlineInMs: input.deadlineInMs,
+              wallClockInMs: Date.now(),
+            },
+          );
+    const status = response?.status ?? 0;
+    const statusLine = response === undefined ? '' : `${status}${response.statusText ? ` ${response.statusText}` : ''}`;
+    if (decision === undefined) {
       audit(status, 'ok');
-      return { ok: true, status, headers: finalResponse.headers, body, attempts };
+      return { ok: true, status, headers: response!.headers, body, attempts };
     }
-
-    const challenges = parseWwwAuthenticate(finalResponse.headers.get('www-authenticate'));
-    const insufficientScope = challenges.some((challenge) => challenge.parameters['error'] === 'insufficient_scope');
-    if (status === 401 && challenges.length > 0 && !insufficientScope && !refreshed && headers.has('authorization')) {
-      // One refresh, whatever the method: the server rejected the credential, so nothing ran.
-      if (refreshable) {
-        audit(status, 'credential rejected; refreshing once');
-        refreshed = true;
-        forceRefresh = true;
-        rejectedToken = /^Bearer (.+)$/.exec(headers.get('authorization') ?? '')?.[1];
-        continue;
-      }
-    }
-    forceRefresh = false;
-    const missingScopes = status === 403 && canStepUp === true && requiredScopes === undefined ? readMissingScopes(challenges, input.auth) : undefined;
-    if (missingScopes !== undefined) {
-      // Step-up once: the server refused before acting, so the request is repeated whatever the method.
-      audit(status, 'insufficient scope; asking the user to authorize more scopes once');
-      requiredScopes = missingScopes;
+    if (decision.action === 'refresh') {
+      audit(status, 'credential rejected; refreshing once');
+      refreshed = true;
+      forceRefresh = true;
+      rejectedToken = /^Bearer (.+)$/.exec(headers.get('authorization') ?? '')?.[1];
       continue;
     }
-
-    const match = matchDeclaredError(input.errors, status, problemTypeOf(body));
-    const retryAfterInMs = parseRetryAfter(finalResponse.headers.get('retry-after'), Date.now());
-    const strategy = match?.contract.retry_strategy;
-    const retryable = !insufficientScope && (match !== undefined ? strategy !== undefined && strategy !== 'none' : retry.statusCodes.has(status));
-    const maxRetries = Math.min(retry.limit, match?.contract.max_retries ?? retry.limit);
-    const statusLine = `${status}${finalResponse.statusText ? ` ${finalResponse.statusText}` : ''}`;
-    audit(status, match === undefined ? `undeclared error ${statusLine}` : `declared error ${match.code}`);
-
-    let reason = '';
-    if (retryable && !input.retrySafe) {
-      reason = ` Not retried: ${input.retryUnsafeReason}.`;
-    } else if (retryable && retries >= maxRetries) {
-      reason = ` Gave up after ${retries} ${retries === 1 ? 'retry' : 'retries'}.`;
-    } else if (retryable && retryAfterInMs !== undefined && retryAfterInMs > retry.maxRetryAfterInMs) {
-      reason = ` The server asked to wait ${retryAfterInMs} ms, more than \`retry.maxRetryAfterInMs\` (${retry.maxRetryAfterInMs}).`;
-    } else if (retryable) {
-      retries++;
-      const delay = retryAfterInMs ?? strategyDelay(strategy, retries, retry);
-      if (await wait(delay).catch(() => false)) continue;
-      reason = input.signal?.aborted ? ' The call was cancelled while waiting to retry.' : ` Not retried: waiting ${delay} ms would pass the call deadline (\`retry.totalTimeoutInMs\`).`;
+    // A network failure keeps a pending forced refresh for the next attempt; an answer consumed it.
+    if (failure === undefined) forceRefresh = false;
+    if (decision.action === 'step-up') {
+      audit(status, 'insufficient scope; asking the user to authorize more scopes once');
+      requiredScopes = decision.scopes;
+      continue;
     }
-    const code = match?.code ?? (insufficientScope ? 'INSUFFICIENT_SCOPE' : status === 401 ? 'AUTH_FAILED' : 'HTTP_ERROR');
-    const userMessage = match?.contract.context ?? undeclaredUserMessage(status, insufficientScope, headers.has('authorization') || secrets.length > 0);
-    const message = `Request failed with status code ${statusLine}${match === undefined ? ' (undeclared)' : ` (declared error "${match.code}")`}: ${method} ${displayUrl()}.${reason}`;
-    return fail({ code, status, retryable, retryAfterInMs: retryAfterInMs ?? null, declared: match !== undefined, userMessage, message }, status, finalResponse.headers, body);
+    const ending: RetryFailure = decision.action === 'retry' ? decision.otherwise : decision.failure;
+    audit(response?.status, failure !== undefined ? `${failure.code}: ${failure.message}` : describeAnswer(ending, statusLine));
+    if (decision.action === 'retry') {
+      retries++;
+      if (await wait(decision.delayInMs).catch(() => false)) continue;
+    }
+    const message =
+      failure !== undefined
+        ? `${failure.message}${ending.reason}`
+        : `Request failed with status code ${statusLine}${ending.declaredCode === undefined ? ' (undeclared)' : ` (declared error "${ending.declaredCode}")`}: ${method} ${displayUrl()}.${ending.reason}`;
+    return fail({ code: ending.code, status, retryable: ending.retryable, retryAfterInMs: ending.retryAfterInMs, declared: ending.declared, userMessage: ending.userMessage, message }, status, response?.headers, body);
   }
+}
+
+/** A 2xx, or a redirect the tool declares as its answer. */
+function isAnswer(status: number, redirectStatuses: readonly number[] | undefined): boolean {
+  return (status >= 200 && status < 300) || redirectStatuses?.includes(status) === true;
+}
+
+/** The audit detail of a failed response. */
+function describeAnswer(failure: RetryFailure, statusLine: string): string {
+  return failure.declaredCode === undefined ? `undeclared error ${statusLine}` : `declared error ${failure.declaredCode}`;
 }
 
 /** An attempt's request for the authenticator: its display URL is copied (and reported) only when read. */
@@ -279,19 +250,4 @@ function networkFailure(input: ExchangeInput, error: unknown, deadlinePassed: bo
   }
   if (input.signal?.aborted) return new AicapError('ABORTED', `Call aborted by the caller: ${method} ${displayUrl}`);
   return AicapError.isInstance(error) ? error : new AicapError('NETWORK_ERROR', `Network error (${error instanceof Error ? error.message : String(error)}): ${method} ${displayUrl}`, { cause: error });
-}
-
-function networkFailureUserMessage(code: string, transient: boolean, retrySafe: boolean): string {
-  if (code === 'RESPONSE_TOO_LARGE') return 'The API returned more data than the client accepts.';
-  if (code === 'ABORTED') return 'The call was cancelled.';
-  return transient && !retrySafe
-    ? 'The API could not be reached or did not answer in time. The action may or may not have been performed; check before trying again.'
-    : 'The API could not be reached or did not answer in time.';
-}
-
-// The status code only: the reason phrase is the API's text, and this message is read outside the untrusted markers.
-function undeclaredUserMessage(status: number, insufficientScope: boolean, credentialsSent: boolean): string {
-  if (insufficientScope) return 'The credentials lack the permission this tool needs. Tell the user; do not try other credentials.';
-  if (status === 401) return credentialsSent ? 'The API rejected the credentials.' : 'The API requires credentials and none are configured for this origin; pass them to `discover`.';
-  return `The API answered HTTP ${status}, an error this tool does not declare.`;
 }

@@ -1,0 +1,38 @@
+/**
+ * The client internals that the apps built on the client (`cli/`, `inspector/`, `mcp/` and the agent
+ * adapters) may use besides `client/index.ts`: named here once, so that a file moved inside
+ * `client/` changes this list and nothing outside it. Not a public entry (no subpath exports it);
+ * `test/package/layers.test.ts` refuses any other import of a client file from outside `client/`
+ * (besides `node-seam.ts`, the file-system parts only the CLI may load).
+ * @module
+ */
+
+// Agent adapters: the approval rule shared by the three frameworks, their tool search, and the
+// follow-ups of typed links (the `follow_up` tool).
+// Two statements: `callNeedsApproval` is tagged internal, so `stripInternal` drops its statement from
+// the published types, which must keep `AgentToolOptions` (the adapters' options extend it).
+export type { AgentToolOptions } from './agent-tool-options.js';
+export { callNeedsApproval } from './agent-tool-options.js';
+export { createAgentToolSearch, type AgentToolSearchOptions } from './agent-tool-search.js';
+export { createFollowUpMemory, FOLLOW_UP_TOOL_DESCRIPTION, FOLLOW_UP_TOOL_NAME, FOLLOW_UP_TOOL_SCHEMA, type FollowUpMemory } from './create-follow-up-memory.js';
+export { followUpTarget, runFollowUp } from './run-follow-up.js';
+
+// CLI login and the user token file.
+// (The encrypted token file reads and writes files: it is in `node-seam.ts`, so that this seam stays
+// framework- and file-system-free for the agent adapters' entries.)
+export type { EncryptedFileTokenStore, StoredTokenEntry } from './oauth/create-encrypted-file-token-store.js';
+export { createAuthorizationBinding, discoverAuthorizationServer } from './oauth/discover-authorization-server.js';
+export { createOAuthFetch } from './oauth/create-oauth-fetch.js';
+export { DEFAULT_TOKEN_USER } from './oauth/token-store.js';
+export { resourceCoversUrl } from './oauth/resource-covers-url.js';
+export { CREDENTIALS_WITHHELD } from './discover/discover-service.js';
+
+// CLI network flags: the guarded fetch's defaults, printed in `--help`.
+export { DEFAULT_MAX_RESPONSE_SIZE_IN_BYTES, DEFAULT_TIMEOUTS } from './fetch/guarded-fetch-options.js';
+
+// Redaction of what the CLI and the inspector print.
+export { createRedactor, type Redactor } from './policy/create-redactor.js';
+export { redactUrl } from './redact-url.js';
+
+// The MCP bridge hands responses to the host as the client hands them to a model.
+export { formatModelText } from './call/format-model-text.js';
