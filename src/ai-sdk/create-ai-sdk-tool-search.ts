@@ -1,7 +1,7 @@
 import { jsonSchema, tool as aiTool, type JSONSchema7, type Tool } from 'ai';
 import { createAgentToolSearch, type AgentToolSearchOptions } from '../client/seam.js';
 import type { ToolSearch } from '../tools/create-tool-search.js';
-import { createAISDKTools, type AISDKTool, type AISDKToolsOptions } from './create-ai-sdk-tools.js';
+import { aiSDKToolSet, type AISDKTool, type AISDKToolsOptions } from './create-ai-sdk-tools.js';
 
 /** Options of {@link createAISDKToolSearch}. */
 export interface AISDKToolSearchOptions extends AISDKToolsOptions, AgentToolSearchOptions {}

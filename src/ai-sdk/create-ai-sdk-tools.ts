@@ -1,13 +1,10 @@
 import { jsonSchema, tool as aiTool, type JSONSchema7, type Tool } from 'ai';
-import { callNeedsApproval, type AgentToolOptions } from '../client/seam.js';
+import { callNeedsApproval, createFollowUpMemory, FOLLOW_UP_TOOL_DESCRIPTION, FOLLOW_UP_TOOL_NAME, FOLLOW_UP_TOOL_SCHEMA, followUpTarget, runFollowUp, type AgentToolOptions, type FollowUpMemory } from '../client/seam.js';
 import { runToolCall, type ToolCallOutcome } from '../client/index.js';
 import { isToolCallApproved } from './is-tool-call-approved.js';
 import type { CatalogTool } from '../tools/create-catalog.js';
 import { scanToolsForModel } from '../tools/scan-tools-for-model.js';
 import { toStrictSchema } from '../tools/to-openai-tools.js';
-import { createFollowUpMemory, FOLLOW_UP_TOOL_DESCRIPTION, FOLLOW_UP_TOOL_NAME, FOLLOW_UP_TOOL_SCHEMA, type FollowUpMemory } from '../client/create-follow-up-memory.js';
-import { followUpTarget, runFollowUp } from '../client/run-follow-up.js';
-import type { CatalogTool } from '../tools/create-catalog.js';
 
 /** Options of {@link createAISDKTools}. */
 export interface AISDKToolsOptions extends AgentToolOptions {

@@ -1,5 +1,5 @@
-import type { Client } from '../client/create-client.js';
-import { createAgentToolSearch, type AgentToolSearchOptions } from '../client/agent-tool-search.js';
+import type { Client } from '../client/index.js';
+import { createAgentToolSearch, type AgentToolSearchOptions } from '../client/seam.js';
 import type { CatalogTool } from '../tools/create-catalog.js';
 import type { ToolSearch } from '../tools/create-tool-search.js';
 import type { MCPTool } from '../tools/to-mcp-tools.js';
@@ -47,13 +47,13 @@ export function createBridgeToolSearch(input: { client: Client; exposure: ToolEx
       const { description, inputSchema } = search();
       return { name, title: 'Search tools', description, inputSchema: inputSchema as MCPTool['inputSchema'], annotations: { title: 'Search tools', readOnlyHint: true, destructiveHint: false, idempotentHint: false, openWorldHint: false } };
     },
-    listed: () => describeBridgeTools(search().loaded()),
+    listed: () => describeBridgeTools(input.client, search().loaded()),
     callable(toolName) {
       const active = search();
       const tool = active.loaded().find((entry) => entry.name === toolName) ?? current?.tools.find((entry) => entry.name === toolName);
       if (!tool) return undefined;
       const allowed = active.loaded().includes(tool) ? [tool] : active.scan([tool]);
-      return allowed.length === 1 ? describeBridgeTools(allowed)[0] : undefined;
+      return allowed.length === 1 ? describeBridgeTools(input.client, allowed)[0] : undefined;
     },
     async run(args) {
       const result = search().search(args['query']);

@@ -98,7 +98,8 @@ function uiMeta(service: DiscoveredService, resource: Resource): { csp: McpAppCs
 }
 
 /** A listed tool's definition, with `_meta.ui.resourceUri` when its manifest entry names a served UI resource. @internal */
-export function withUiMeta(client: Client, entry: BridgeTool): BridgeTool['definition'] & { _meta?: { ui: { resourceUri: string } } } {
+export function withUiMeta(client: Client, entry: BridgeTool): BridgeTool['definition'] {
   const meta = toolUiMeta(client, entry.tool.origin, entry.tool.definition);
-  return meta ? { ...entry.definition, _meta: meta } : entry.definition;
+  // Merged with what else the bridge puts in `_meta` (the service's health).
+  return meta ? { ...entry.definition, _meta: { ...entry.definition._meta, ...meta } } : entry.definition;
 }

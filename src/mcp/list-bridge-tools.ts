@@ -42,11 +42,11 @@ export function listBridgeTools(client: Client, exposure: ToolExposure): BridgeT
   } else {
     chosen = scanToolsForModel(all);
   }
-  return describeBridgeTools(chosen);
+  return describeBridgeTools(client, chosen);
 }
 
 /** The given catalog tools as the bridge lists them: MCP definitions with titles and output schemas. @internal */
-export function describeBridgeTools(chosen: readonly CatalogTool[]): BridgeTool[] {
+export function describeBridgeTools(client: Client, chosen: readonly CatalogTool[]): BridgeTool[] {
   const definitions = exportTools(chosen, 'mcp').tools;
   return chosen.map((tool, index) => {
     // A job that stops to ask for input answers with a handle (an object), which an `{ items }` schema would not admit.

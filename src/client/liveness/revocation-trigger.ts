@@ -1,5 +1,5 @@
 import type { Auth, Resource, Tool } from '../../manifest/manifest-v0.js';
-import { parseWwwAuthenticate } from '../auth/parse-www-authenticate.js';
+import { parseWwwAuthenticate } from '../../internal/http/parse-www-authenticate.js';
 
 /** Most scope tokens read from one challenge or error body: a real answer names a few. */
 const MAX_SCOPES = 32;
