@@ -140,7 +140,8 @@ export const callCommand: CliCommand = {
         return 2;
       }
       if (isAsyncJob(client, toolId)) return await followJobInCli(client, toolId, args, io, { events: values.events, input: values.input, json: values.json });
-      const envelope = await client.call(toolId, args, { allPages: values['all-pages'], ...(values['max-items'] === undefined ? {} : { maxItems }) });
+      // Agents shell out with a strict-mode model's arguments: `null` for an optional field means absent, as `client.call` takes it with `nullMeansAbsent`.
+      const envelope = await client.call(toolId, args, { allPages: values['all-pages'], nullMeansAbsent: true, ...(values['max-items'] === undefined ? {} : { maxItems }) });
       printRedactedJson(io, envelope);
       if (!values.json) summarize(io, envelope);
       // A missing or wrong option is a usage error (exit 2): it names the flag to add.

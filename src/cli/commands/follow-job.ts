@@ -58,7 +58,8 @@ export async function followJobInCli(client: Client, toolId: string, args: Recor
 
   let job;
   try {
-    job = await client.startJob(toolId, args, { needsInput });
+    // Arguments as a strict-mode model writes them: `null` for an optional field it leaves out.
+    job = await client.startJob(toolId, args, { needsInput, call: { nullMeansAbsent: true } });
   } catch (error) {
     if (error instanceof JobError && error.envelope !== undefined) return printEnvelope(io, error.envelope, options.json);
     return fail(io, error, options.json);
