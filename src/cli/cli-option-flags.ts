@@ -11,6 +11,11 @@ const OPTION_FLAGS: Readonly<Record<string, string>> = {
   overlay: '--overlay',
 };
 
+/** The flag that sets `option`, or undefined when no flag does. */
+export function flagForOption(option: string): string | undefined {
+  return OPTION_FLAGS[option];
+}
+
 function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }

@@ -4,7 +4,7 @@ import { AicapError } from '../../index.js';
 import { JobError } from '../../client/index.js';
 import type { CallEnvelope, Client, JobEvent, JobNeedsInputEvent } from '../../client/index.js';
 import type { CliIo } from '../cli-io.js';
-import { cliErrorMessage } from '../cli-error-message.js';
+import { cliEnvelope, cliErrorMessage } from '../cli-error-message.js';
 import { printRedactedJson, type RedactingIo } from '../redacting-io.js';
 import { renderProgress } from '../render-progress.js';
 import { terminalSafeJson, terminalSafeText } from '../terminal-safe-text.js';
@@ -93,7 +93,7 @@ export async function followJobInCli(client: Client, toolId: string, args: Recor
 }
 
 function printEnvelope(io: RedactingIo, envelope: CallEnvelope, json: boolean): number {
-  printRedactedJson(io, envelope);
+  printRedactedJson(io, cliEnvelope(envelope));
   if (!json) {
     const toolId = terminalSafeText(envelope.meta.toolId);
     if (envelope.ok) io.info(`${toolId}: ${envelope.status} (${envelope.meta.durationInMs} ms)`);
