@@ -4,7 +4,7 @@ import nodePlugin from 'eslint-plugin-n';
 import globals from 'globals';
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'examples/**/dist/**', 'node_modules/**', 'coverage/**', 'bench/results/**'] },
+  { ignores: ['dist/**', 'examples/**/dist/**', 'node_modules/**', 'coverage/**', 'bench/results/**', '.snippets-*/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

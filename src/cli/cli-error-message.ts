@@ -1,5 +1,5 @@
 import { AicapError } from '../errors/aicap-error.js';
-import { optionAsFlag } from './cli-option-flags.js';
+import { flagForOption, optionAsFlag } from './cli-option-flags.js';
 import { terminalSafeText } from './terminal-safe-text.js';
 
 /**
@@ -55,6 +55,23 @@ export function cliErrorMessage(error: unknown): string {
 /** The same translation for advice texts that are not errors (an envelope's `userMessage`). */
 export function cliAdvice(text: string, option?: string): string {
   return terminalSafeText(applyFlagAdvice(optionAsFlag(text, option)));
+}
+
+/**
+ * The envelope `aicap call` prints, in the CLI's vocabulary: for a failure the client raised itself
+ * (status 0: nothing was received), its message, userMessage and `text` name flags instead of options,
+ * and `error.option` becomes `error.flag` when a flag sets it.
+ * A response's own text stays as the API sent it.
+ */
+export function cliEnvelope<Envelope extends { status: number; text?: string; error?: { message: string; userMessage: string; option?: string } }>(envelope: Envelope): Envelope {
+  const error = envelope.error;
+  if (error === undefined || envelope.status !== 0) return envelope;
+  const { option, ...rest } = error;
+  const flag = option === undefined ? undefined : flagForOption(option);
+  // The option a program would set becomes the flag a CLI user passes (an option no flag sets stays as it is).
+  const named = flag === undefined ? (option === undefined ? {} : { option }) : { flag };
+  const translated = { ...rest, ...named, message: cliAdvice(error.message, option), userMessage: cliAdvice(error.userMessage, option) };
+  return { ...envelope, error: translated, ...(envelope.text === undefined ? {} : { text: cliAdvice(envelope.text, error.option) }) };
 }
 
 function applyFlagAdvice(text: string): string {

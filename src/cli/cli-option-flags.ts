@@ -12,6 +12,11 @@ const OPTION_FLAGS: Readonly<Record<string, string>> = {
   arazzo: '--arazzo',
 };
 
+/** The flag that sets `option`, or undefined when no flag does. */
+export function flagForOption(option: string): string | undefined {
+  return OPTION_FLAGS[option];
+}
+
 function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }

@@ -33,6 +33,15 @@ export interface ValidateManifestOptions {
   @default true
   */
   warnUnknownFields?: boolean;
+  /**
+  How an id in `auth.scopes` or `policy.human_approval_required` that names no tool, resource or
+  prompt is reported (`auth.unknown_id`, `policy.unknown_id`). A warning by default: a manifest read
+  from the network may be a per-credential variant that omits tools. A server refuses to serve one
+  (`'error'`): the id is a typo or a tool that is gone, and its rule would protect nothing.
+
+  @default 'warning'
+  */
+  unknownIds?: 'warning' | 'error';
 }
 
 /**
@@ -101,7 +110,7 @@ function validateValue(input: unknown, options: ValidateManifestOptions): Valida
   if (isRecord(input)) {
     // The semantic checks read fields defensively, so they run even when the schema failed and add
     // what they find; duplicates of a schema finding at the same pointer are dropped below.
-    checkSemantics(input, issues);
+    checkSemantics(input, issues, options.unknownIds ?? 'warning');
     if (options.warnUnknownFields !== false) checkUnknownFields(input, manifestSchema, '', issues);
   }
   // A MUST both the schema and a semantic check enforce is one finding, with the semantic check's
@@ -212,7 +221,7 @@ interface Entry {
 
 type ParameterEntries = Array<[string, Partial<Parameter>]>;
 
-function checkSemantics(manifest: Record<string, unknown>, issues: ValidationIssue[]): void {
+function checkSemantics(manifest: Record<string, unknown>, issues: ValidationIssue[], unknownIds: 'warning' | 'error'): void {
   const entries: Entry[] = [];
   for (const kind of ['tools', 'resources', 'prompts'] as const) {
     const list = manifest[kind];
@@ -241,7 +250,7 @@ function checkSemantics(manifest: Record<string, unknown>, issues: ValidationIss
   const parameterNames = new Set<string>();
   for (const entry of entries) for (const [name] of entry.parameters) parameterNames.add(name);
 
-  checkIdReferences(manifest, knownIds, issues);
+  checkIdReferences(manifest, knownIds, issues, unknownIds);
   const uiResourceIds = new Set(entries.filter((entry) => entry.kind === 'resources' && isMcpAppMediaType(entry.value['mime_type'])).map((entry) => entry.value['id']));
   const definitions = isRecord(manifest['definitions']) ? (manifest['definitions'] as Record<string, JsonSchema>) : undefined;
   // One memo of pattern verdicts for every embedded schema of the manifest.
@@ -275,7 +284,7 @@ function entryPointer(entry: Entry): string {
   return `/${entry.kind}/${entry.index}`;
 }
 
-function checkIdReferences(manifest: Record<string, unknown>, knownIds: Set<string>, issues: ValidationIssue[]): void {
+function checkIdReferences(manifest: Record<string, unknown>, knownIds: Set<string>, issues: ValidationIssue[], severity: 'warning' | 'error'): void {
   const auth = manifest['auth'];
   if (isRecord(auth) && isRecord(auth['scopes'])) {
     for (const [scope, ids] of Object.entries(auth['scopes'])) {
@@ -285,9 +294,9 @@ function checkIdReferences(manifest: Record<string, unknown>, knownIds: Set<stri
           issues.push({
             pointer: toPointer(['auth', 'scopes', scope, index]),
             code: 'auth.unknown_id',
-            message: `scope ${quote(scope)} names "${id}", which is not a tool, resource or prompt id of this manifest`,
-            // A warning: a per-credential variant (and the proposal's own example) lists tools it does not serve.
-            severity: 'warning',
+            message: `scope ${quote(scope)} names "${id}", which is not a tool, resource or prompt id of this manifest: correct the spelling, or remove it`,
+            // A warning by default: a per-credential variant (and the proposal's own example) lists tools it does not serve.
+            severity,
           });
         }
       });
@@ -300,9 +309,9 @@ function checkIdReferences(manifest: Record<string, unknown>, knownIds: Set<stri
         issues.push({
           pointer: `/policy/human_approval_required/${index}`,
           code: 'policy.unknown_id',
-          message: `"${id}" is not a tool, resource or prompt id of this manifest, so its approval rule applies to nothing here (check the spelling)`,
-          // A warning for the same reason as auth.unknown_id: variants omit tools but keep the shared policy.
-          severity: 'warning',
+          message: `"${id}" is not a tool, resource or prompt id of this manifest, so its approval rule applies to nothing here: correct the spelling, or remove it`,
+          // A warning by default for the same reason as auth.unknown_id: variants omit tools but keep the shared policy.
+          severity,
         });
       }
     });

@@ -128,3 +128,27 @@ describe('matchesIfNoneMatch', () => {
     expect(matchesIfNoneMatch(header, tags)).toBe(expected);
   });
 });
+
+describe('createManifestHandler and ids that name nothing', () => {
+  it('refuses a policy or a scope naming an unknown tool id, saying which id, where and what to do', async () => {
+    const typo = { ...manifest, policy: { ...manifest.policy, human_approval_required: ['close_acount'] } } as Manifest;
+    expect(() => createManifestHandler({ manifest: typo })).toThrow(ManifestValidationError);
+    const error = (() => {
+      try {
+        createManifestHandler({ manifest: typo });
+      } catch (thrown) {
+        return thrown as ManifestValidationError;
+      }
+      return undefined;
+    })();
+    expect(error?.code).toBe('MANIFEST_INVALID');
+    expect(error?.message).toContain('/policy/human_approval_required/0 policy.unknown_id: "close_acount" is not a tool, resource or prompt id of this manifest');
+    expect(error?.message).toContain('correct the spelling, or remove it');
+
+    const scoped = { ...manifest, auth: { ...manifest.auth, scopes: { ...manifest.auth?.scopes, read: ['list_transactionz'] } } } as Manifest;
+    const loaded = createManifestHandler({ load: () => scoped });
+    await expect(loaded.ready).rejects.toThrow(/\/auth\/scopes\/read\/0 auth\.unknown_id: scope "read" names "list_transactionz"/);
+    // A manifest read by a client still takes it as a warning (variants omit tools).
+    expect(validateManifest(scoped).valid).toBe(true);
+  });
+});

@@ -276,7 +276,8 @@ export function createManifestHandler(options: CreateManifestHandlerOptions): Ma
 }
 
 function assertServable(input: Manifest): Manifest {
-  const manifest = assertValidManifest(input, 'Manifest given to `createManifestHandler`');
+  // A scope or approval rule naming an id the manifest does not declare is a typo or a removed tool: its rule would protect nothing.
+  const manifest = assertValidManifest(input, 'Manifest given to `createManifestHandler`', { unknownIds: 'error' });
   const [secret, ...more] = findSecretValues(manifest);
   if (secret) {
     const others = more.length > 0 ? ` (and ${more.length} more: ${more.map((finding) => finding.pointer).join(', ')})` : '';

@@ -7,7 +7,7 @@ import { mcpCommand } from '../../src/cli/commands/mcp.js';
 import type { Tool } from '../../src/manifest/manifest-v0.js';
 import { json, startClientTestServer, type ClientTestServer } from '../helpers/client-test-server.js';
 import { callManifest } from '../helpers/call-service.js';
-import { captureCliIo } from '../helpers/run-built-cli.js';
+import { BUILT_CLI, captureCliIo, runBuiltCli } from '../helpers/run-built-cli.js';
 
 const tools: Tool[] = [
   { id: 'get_account', path: '/accounts/{account_id}', method: 'GET', description: 'Reads an account', parameters: { account_id: { type: 'string', required: true } } },
@@ -50,6 +50,13 @@ describe('aicap call', () => {
     expect(JSON.parse(io.out)).toMatchObject({ ok: true, status: 200, data: { id: '12345', authorization: 'Bearer [REDACTED]', agent: 'cli-agent' } });
     expect(io.out).not.toContain('tok-1');
     expect(io.err).toContain('✔ get_account: 200');
+  });
+
+  it.skipIf(!existsSync(BUILT_CLI))('takes a strict-mode model\'s null for an absent optional field (the built CLI)', async () => {
+    const run = await runBuiltCli(['call', server.origin, 'list', '{"cursor":null}', '--agent-id', 'a', '--json']);
+    expect(run.code, run.stderr).toBe(0);
+    expect(JSON.parse(run.stdout)).toMatchObject({ ok: true, items: [1, 2] });
+    expect(server.requests.filter((request) => request.path.startsWith('/api/list')).map((request) => request.path)).toEqual(['/api/list']);
   });
 
   it('exits 1 with the failed envelope when the call fails', async () => {

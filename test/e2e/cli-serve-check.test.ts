@@ -34,6 +34,22 @@ async function paymentsManifest(origin: string): Promise<Manifest> {
   };
 }
 
+/** `aicap serve <args> --port 0` from the built CLI, and the origin it prints first. */
+function startServe(args: readonly string[]): { child: ReturnType<typeof spawn>; origin: Promise<string> } {
+  const child = spawn(process.execPath, [BUILT_CLI, 'serve', ...args, '--port', '0'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const origin = new Promise<string>((resolve, reject) => {
+    let output = '';
+    child.stdout!.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+      const line = output.split('\n')[0];
+      if (output.includes('\n') && line) resolve(line);
+    });
+    child.once('exit', (code) => reject(new Error(`serve exited early with ${code}`)));
+  });
+  origin.catch(() => undefined);
+  return { child, origin };
+}
+
 describe('checkCapabilities', () => {
   it('passes a well-behaved producer: media type, ETag + 304, CORS, 401 challenges, OAuth metadata', async () => {
     const routes: { manifest?: ReturnType<typeof toNodeListener> } = {};
@@ -127,17 +143,9 @@ describe('aicap serve + aicap check (built CLI)', () => {
     const file = join(directory, 'manifest.json');
     await writeFile(file, await readFile(paymentsFile));
     // Without --base-url, serve rebinds base_url to its own origin; keeping the file's makes it foreign.
-    const child = spawn(process.execPath, [BUILT_CLI, 'serve', file, '--port', '0', '--base-url', 'https://api.example.com/v2'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const { child, origin: served } = startServe([file, '--base-url', 'https://api.example.com/v2']);
     try {
-      const origin = await new Promise<string>((resolve, reject) => {
-        let output = '';
-        child.stdout.on('data', (chunk: Buffer) => {
-          output += chunk.toString();
-          const line = output.split('\n')[0];
-          if (output.includes('\n') && line) resolve(line);
-        });
-        child.once('exit', (code) => reject(new Error(`serve exited early with ${code}`)));
-      });
+      const origin = await served;
       expect(origin).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
 
       const failure = await runBuiltCli(['check', origin, '--no-probe']);
@@ -149,6 +157,26 @@ describe('aicap serve + aicap check (built CLI)', () => {
       const report = JSON.parse(json.stdout) as { ok: boolean; checks: Array<{ id: string }> };
       expect(report.ok).toBe(false);
       expect(report.checks.map((check) => check.id)).toContain('manifest.valid');
+    } finally {
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      child.kill('SIGTERM');
+      await exited;
+    }
+  });
+
+  it('checks a preview (aicap serve): one grouped line for the probes that answered 404, the preview named, the manifest\'s own spec version', async () => {
+    const directory = await mkdtemp(join(tmpdir(), 'aicap-serve-'));
+    const file = join(directory, 'manifest.json');
+    const tools = Array.from({ length: 12 }, (_, index) => ({ id: `read_thing_${index}`, path: `/things/${index}/{thing_id}`, method: 'GET', description: `Reads thing ${index}`, parameters: { thing_id: { type: 'string', required: true } } }));
+    const manifest = { schema_version: '0.2.0', service: { name: 'Things', base_url: 'https://things.example.com/v1' }, auth: { type: 'bearer' }, tools };
+    await writeFile(file, JSON.stringify(manifest));
+    const { child, origin: served } = startServe([file]);
+    try {
+      const check = await runBuiltCli(['check', await served]);
+      const probeLines = check.stderr.split('\n').filter((line) => /endpoints?\.(?:probe|read_thing)/.test(line));
+      expect(probeLines, check.stderr).toHaveLength(1);
+      expect(probeLines[0]).toMatch(/endpoints\.probe +12 of 12 read-only tools answered 404 without credentials \(GET http:\/\/127\.0\.0\.1:\d+\/v1\/things\/0\/aicap-check, GET .*, and 10 more\); expected 401 with WWW-Authenticate: this server serves none of the tools its manifest declares \(a preview such as `aicap serve` serves the manifest only\)/);
+      expect(check.stderr).toContain('valid against spec v0.2.0');
     } finally {
       const exited = new Promise((resolve) => child.once('exit', resolve));
       child.kill('SIGTERM');

@@ -92,6 +92,14 @@ describe.skipIf(!chromiumPath)('aicap inspect in headless Chromium', { timeout: 
     expect(await page.locator('h2').first().textContent()).toContain('Payments');
     // What a view leaves out (no refusal here) is not rendered as the text "null".
     expect(await page.locator('#view-0').textContent()).not.toContain('null');
+    // Nor anywhere else: no text node of any tab (views are all built up front) is a bare "null" or "undefined".
+    const stray = await page.evaluate(() => {
+      const walker = document.createTreeWalker(document.getElementById('views') ?? document.body, NodeFilter.SHOW_TEXT);
+      const found: string[] = [];
+      for (let node = walker.nextNode(); node !== null && found.length < 10; node = walker.nextNode()) if (/^\s*(?:null|undefined)\s*$/.test(node.nodeValue ?? '')) found.push(node.parentElement?.outerHTML.slice(0, 120) ?? '');
+      return found;
+    });
+    expect(stray).toEqual([]);
     // The token moved from the address bar into a cookie.
     expect(new URL(page.url()).searchParams.has('token')).toBe(false);
     await snap(page, 'overview');

@@ -18,10 +18,10 @@ export interface ProcessRun {
   stderr: string;
 }
 
-/** Runs a command (never rejects); npm stays offline unless `online`. */
-export function runProcess(command: string, args: readonly string[], cwd: string, options: { timeoutInMs?: number; online?: boolean } = {}): Promise<ProcessRun> {
+/** Runs a command (never rejects); npm stays offline unless `online`; `env` is added to this process's environment. */
+export function runProcess(command: string, args: readonly string[], cwd: string, options: { timeoutInMs?: number; online?: boolean; env?: Record<string, string> } = {}): Promise<ProcessRun> {
   const npm = options.online === true ? { npm_config_prefer_offline: 'true' } : { npm_config_offline: 'true' };
-  const env = { ...process.env, NO_COLOR: '1', npm_config_update_notifier: 'false', npm_config_fund: 'false', npm_config_audit: 'false', ...npm };
+  const env = { ...process.env, NO_COLOR: '1', npm_config_update_notifier: 'false', npm_config_fund: 'false', npm_config_audit: 'false', ...npm, ...options.env };
   return new Promise((done) => {
     execFile(command, [...args], { cwd, timeout: options.timeoutInMs ?? 120_000, maxBuffer: 32 * 1024 * 1024, env }, (error, stdout, stderr) =>
       done({ code: error ? (typeof error.code === 'number' ? error.code : -1) : 0, stdout, stderr }),

@@ -4,7 +4,7 @@ import { AicapError } from '../../index.js';
 import type { ApprovalRequest, CallEnvelope, Client, OriginCredentials } from '../../client/index.js';
 import { CACHE_FLAGS, cacheStoreOfFlags, cacheUsage } from '../cli-cache.js';
 import type { CliCommand, CliIo } from '../cli-io.js';
-import { cliAdvice, cliErrorMessage } from '../cli-error-message.js';
+import { cliAdvice, cliEnvelope, cliErrorMessage } from '../cli-error-message.js';
 import { MANIFEST_READING_FLAGS, TRUST_FLAGS, clientOptionsFromFlags, manifestReadingUsage, readManifestReadingFlags } from '../network-flags.js';
 import { parseCommandLine, readWholeNumberOption } from '../parse-command-line.js';
 import { createRedactingIo, printRedactedJson, type RedactingIo } from '../redacting-io.js';
@@ -140,8 +140,9 @@ export const callCommand: CliCommand = {
         return 2;
       }
       if (isAsyncJob(client, toolId)) return await followJobInCli(client, toolId, args, io, { events: values.events, input: values.input, json: values.json });
-      const envelope = await client.call(toolId, args, { allPages: values['all-pages'], ...(values['max-items'] === undefined ? {} : { maxItems }) });
-      printRedactedJson(io, envelope);
+      // Agents shell out with a strict-mode model's arguments: `null` for an optional field means absent, as `client.call` takes it with `nullMeansAbsent`.
+      const envelope = await client.call(toolId, args, { allPages: values['all-pages'], nullMeansAbsent: true, ...(values['max-items'] === undefined ? {} : { maxItems }) });
+      printRedactedJson(io, cliEnvelope(envelope));
       if (!values.json) summarize(io, envelope);
       // A missing or wrong option is a usage error (exit 2): it names the flag to add.
       return envelope.ok ? 0 : envelope.error?.code === 'INVALID_OPTION' ? 2 : 1;

@@ -4,7 +4,7 @@ import { AicapError } from '../../index.js';
 import { JobError } from '../../client/index.js';
 import type { CallEnvelope, Client, JobEvent, JobNeedsInputEvent } from '../../client/index.js';
 import type { CliIo } from '../cli-io.js';
-import { cliErrorMessage } from '../cli-error-message.js';
+import { cliEnvelope, cliErrorMessage } from '../cli-error-message.js';
 import { printRedactedJson, type RedactingIo } from '../redacting-io.js';
 import { renderProgress } from '../render-progress.js';
 import { terminalSafeJson, terminalSafeText } from '../terminal-safe-text.js';
@@ -58,7 +58,8 @@ export async function followJobInCli(client: Client, toolId: string, args: Recor
 
   let job;
   try {
-    job = await client.startJob(toolId, args, { needsInput });
+    // Arguments as a strict-mode model writes them: `null` for an optional field it leaves out.
+    job = await client.startJob(toolId, args, { needsInput, call: { nullMeansAbsent: true } });
   } catch (error) {
     if (error instanceof JobError && error.envelope !== undefined) return printEnvelope(io, error.envelope, options.json);
     return fail(io, error, options.json);
@@ -92,7 +93,7 @@ export async function followJobInCli(client: Client, toolId: string, args: Recor
 }
 
 function printEnvelope(io: RedactingIo, envelope: CallEnvelope, json: boolean): number {
-  printRedactedJson(io, envelope);
+  printRedactedJson(io, cliEnvelope(envelope));
   if (!json) {
     const toolId = terminalSafeText(envelope.meta.toolId);
     if (envelope.ok) io.info(`${toolId}: ${envelope.status} (${envelope.meta.durationInMs} ms)`);

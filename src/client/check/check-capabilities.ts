@@ -145,7 +145,9 @@ async function probeEndpoints(manifest: Manifest, fetch: FetchFunction, add: (id
   const readOnly: Array<Tool | Resource> = [...manifest.tools.filter((tool) => tool.method === 'GET' || tool.method === 'HEAD'), ...(manifest.resources ?? [])];
   const skipped = manifest.tools.length - manifest.tools.filter((tool) => tool.method === 'GET' || tool.method === 'HEAD').length;
   if (skipped > 0) add('endpoints.consequential', 'skip', `${skipped} consequential (non-GET) tool(s) not probed: a check never causes side effects`);
-  for (const entry of readOnly.slice(0, 50)) {
+  const probed = readOnly.slice(0, 50);
+  const refused: Array<{ id: string; outcome: CheckOutcome; status: number; target: string; message: string }> = [];
+  for (const entry of probed) {
     // Placeholders get an inert value: the probe only looks at how an unauthenticated request is refused.
     const path = entry.path.replace(/\{[^{}]+\}/g, 'aicap-check');
     const target = joinUrl(manifest.service.base_url, path);
@@ -158,10 +160,31 @@ async function probeEndpoints(manifest: Manifest, fetch: FetchFunction, add: (id
         const challenge = answer.headers.get('www-authenticate');
         add(id, challenge ? 'pass' : 'fail', challenge ? `GET ${target} without credentials: 401, WWW-Authenticate: ${challenge}` : `GET ${target} answered 401 without WWW-Authenticate; add the challenge so clients can start authorization`);
       } else if (answer.status >= 200 && answer.status < 300) add(id, 'warn', `GET ${target} answered ${answer.status} without credentials although auth is declared`);
-      else add(id, answer.status >= 500 ? 'fail' : 'warn', `GET ${target} without credentials answered ${answer.status}; expected 401 with WWW-Authenticate`);
+      else refused.push({ id, outcome: answer.status >= 500 ? 'fail' : 'warn', status: answer.status, target, message: `GET ${target} without credentials answered ${answer.status}; expected 401 with WWW-Authenticate` });
     } catch (error) {
       add(`endpoint.${entry.id}`, 'fail', `GET ${target} failed: ${describe(error)}`);
     }
+  }
+  reportRefusedProbes(refused, probed.length, add);
+}
+
+/**
+ * Probes refused with the same status are one finding, not one line per tool: a preview such as
+ * `aicap serve` (the manifest only) answers 404 for every tool, and fifty identical lines would
+ * bury the rest of the report.
+ */
+function reportRefusedProbes(refused: ReadonlyArray<{ id: string; outcome: CheckOutcome; status: number; target: string; message: string }>, probedCount: number, add: (id: string, outcome: CheckOutcome, message: string) => void): void {
+  const byStatus = new Map<number, typeof refused>();
+  for (const probe of refused) byStatus.set(probe.status, [...(byStatus.get(probe.status) ?? []), probe]);
+  for (const [status, group] of byStatus) {
+    if (group.length === 1) {
+      add(group[0]!.id, group[0]!.outcome, group[0]!.message);
+      continue;
+    }
+    const examples = group.slice(0, 2).map((probe) => `GET ${probe.target}`).join(', ');
+    const more = group.length > 2 ? `, and ${group.length - 2} more` : '';
+    const noTools = status === 404 && group.length === probedCount ? ': this server serves none of the tools its manifest declares (a preview such as `aicap serve` serves the manifest only), so the probes say nothing about the API itself' : '';
+    add('endpoints.probe', group[0]!.outcome, `${group.length} of ${probedCount} read-only tools answered ${status} without credentials (${examples}${more}); expected 401 with WWW-Authenticate${noTools}`);
   }
 }
 

@@ -33,8 +33,8 @@ export interface StartJobOptions {
   signal?: AbortSignal;
   /** Overrides `ClientOptions.jobs.follow` for this job. */
   follow?: FollowJobOptions;
-  /** Options of the call that starts the job (`sessionId`, `idempotencyKey`, `signal` of the start request). `startJob` only. */
-  call?: Pick<CallOptions, 'sessionId' | 'idempotencyKey' | 'signal' | 'approve'>;
+  /** Options of the call that starts the job (`sessionId`, `idempotencyKey`, `signal` of the start request, `nullMeansAbsent`). `startJob` only. */
+  call?: Pick<CallOptions, 'sessionId' | 'idempotencyKey' | 'signal' | 'approve' | 'nullMeansAbsent'>;
 }
 
 /** Options of `client.resumeJob`. */
