@@ -8,28 +8,40 @@
  */
 
 // Agent adapters: the approval rule shared by the three frameworks, and the scan of exported tools.
-// Two statements: `callNeedsApproval` is tagged internal, so `stripInternal` drops its statement from
-// the published types, which must keep `AgentToolOptions` (the adapters' options extend it).
+// Value re-exports are tagged internal: `stripInternal` drops them from the published types, as it
+// drops their targets; the type re-exports stay (the adapters' published options extend them).
 export type { AgentToolOptions } from './agent-tool-options.js';
+/** @internal */
 export { callNeedsApproval } from './agent-tool-options.js';
+/** @internal */
 export { scanExportedTools } from './trust/scan-exported-tools.js';
 
 // CLI login and the user token file.
 // (The encrypted token file reads and writes files: it is in `node-seam.ts`, so that this seam stays
 // framework- and file-system-free for the agent adapters' entries.)
 export type { EncryptedFileTokenStore, StoredTokenEntry } from './oauth/create-encrypted-file-token-store.js';
+/** @internal */
 export { createAuthorizationBinding, discoverAuthorizationServer } from './oauth/discover-authorization-server.js';
+/** @internal */
 export { createOAuthFetch } from './oauth/create-oauth-fetch.js';
+/** @internal */
 export { DEFAULT_TOKEN_USER } from './oauth/token-store.js';
+/** @internal */
 export { resourceCoversUrl } from './oauth/resource-covers-url.js';
+/** @internal */
 export { CREDENTIALS_WITHHELD } from './discover/discover-service.js';
 
 // CLI network flags: the guarded fetch's defaults, printed in `--help`.
+/** @internal */
 export { DEFAULT_MAX_RESPONSE_SIZE_IN_BYTES, DEFAULT_TIMEOUTS } from './fetch/guarded-fetch-options.js';
 
 // Redaction of what the CLI and the inspector print.
-export { createRedactor, type Redactor } from './policy/create-redactor.js';
+export type { Redactor } from './policy/create-redactor.js';
+/** @internal */
+export { createRedactor } from './policy/create-redactor.js';
+/** @internal */
 export { redactUrl } from './redact-url.js';
 
 // The MCP bridge hands responses to the host as the client hands them to a model.
+/** @internal */
 export { formatModelText } from './call/format-model-text.js';
