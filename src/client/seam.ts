@@ -8,31 +8,47 @@
  */
 
 // Agent adapters: the approval rule shared by the three frameworks, their tool search, and the
-// follow-ups of typed links (the `follow_up` tool).
-// Two statements: `callNeedsApproval` is tagged internal, so `stripInternal` drops its statement from
-// the published types, which must keep `AgentToolOptions` (the adapters' options extend it).
+// follow-ups of typed links (the `follow_up` tool). Value re-exports are tagged internal:
+// `stripInternal` drops them from the published types, as it drops their targets; the type
+// re-exports stay (the adapters' published options extend them).
 export type { AgentToolOptions } from './agent-tool-options.js';
+/** @internal */
 export { callNeedsApproval } from './agent-tool-options.js';
-export { createAgentToolSearch, type AgentToolSearchOptions } from './agent-tool-search.js';
-export { createFollowUpMemory, FOLLOW_UP_TOOL_DESCRIPTION, FOLLOW_UP_TOOL_NAME, FOLLOW_UP_TOOL_SCHEMA, type FollowUpMemory } from './create-follow-up-memory.js';
+export type { AgentToolSearchOptions } from './agent-tool-search.js';
+/** @internal */
+export { createAgentToolSearch } from './agent-tool-search.js';
+export type { FollowUpMemory } from './create-follow-up-memory.js';
+/** @internal */
+export { createFollowUpMemory, FOLLOW_UP_TOOL_DESCRIPTION, FOLLOW_UP_TOOL_NAME, FOLLOW_UP_TOOL_SCHEMA } from './create-follow-up-memory.js';
+/** @internal */
 export { followUpTarget, runFollowUp } from './run-follow-up.js';
 
 // CLI login and the user token file.
 // (The encrypted token file reads and writes files: it is in `node-seam.ts`, so that this seam stays
 // framework- and file-system-free for the agent adapters' entries.)
 export type { EncryptedFileTokenStore, StoredTokenEntry } from './oauth/create-encrypted-file-token-store.js';
+/** @internal */
 export { createAuthorizationBinding, discoverAuthorizationServer } from './oauth/discover-authorization-server.js';
+/** @internal */
 export { createOAuthFetch } from './oauth/create-oauth-fetch.js';
+/** @internal */
 export { DEFAULT_TOKEN_USER } from './oauth/token-store.js';
+/** @internal */
 export { resourceCoversUrl } from './oauth/resource-covers-url.js';
+/** @internal */
 export { CREDENTIALS_WITHHELD } from './discover/discover-service.js';
 
 // CLI network flags: the guarded fetch's defaults, printed in `--help`.
+/** @internal */
 export { DEFAULT_MAX_RESPONSE_SIZE_IN_BYTES, DEFAULT_TIMEOUTS } from './fetch/guarded-fetch-options.js';
 
 // Redaction of what the CLI and the inspector print.
-export { createRedactor, type Redactor } from './policy/create-redactor.js';
+export type { Redactor } from './policy/create-redactor.js';
+/** @internal */
+export { createRedactor } from './policy/create-redactor.js';
+/** @internal */
 export { redactUrl } from './redact-url.js';
 
 // The MCP bridge hands responses to the host as the client hands them to a model.
+/** @internal */
 export { formatModelText } from './call/format-model-text.js';
