@@ -5,6 +5,7 @@ import type { Manifest, Prompt, Resource, Tool } from '../manifest/manifest-v0.j
 import { discoverService, loadService, type DiscoverOptions, type LoadOptions } from './discover/discover-service.js';
 import { approvePin } from './trust/pins.js';
 import { createCatalogCache } from './create-catalog-cache.js';
+import { createChangeFeedFollowers } from './discover/create-change-feed-followers.js';
 import { AicapError } from '../errors/aicap-error.js';
 import { assertEntryEnabled, assertToolEnabled, resolveTool, resolveToolAt } from './resolve-tool.js';
 import type { ClientContext } from './client-context.js';
@@ -33,6 +34,12 @@ export interface Client {
    * trust checks as `discover`; the service is bound to the origin of its `service.base_url`.
    */
   load(manifest: Manifest | string | Uint8Array, options?: LoadOptions): Promise<DiscoveredService>;
+  /**
+   * Revalidates a discovered service now, ignoring its cached freshness (the producer said it changed:
+   * a change feed event, a fleet peer), and reports the change like a rediscovery. Takes the service's
+   * manifest URL; throws `INVALID_ARGUMENT` for one not discovered by this client.
+   */
+  revalidate(manifestUrl: string): Promise<DiscoveredService>;
   /** Every discovered service, in discovery order. */
   services(): DiscoveredService[];
   /**
@@ -98,6 +105,7 @@ export interface Client {
 export function createClient(options: ClientOptions = {}): Client {
   const context = createClientContext(options);
   const catalogs = createCatalogCache();
+  const feeds = createChangeFeedFollowers(context, options.discovery?.changeFeed);
   const caller = createToolCaller(options, {
     fetch: context.fetch,
     resolveTool(nameOrId) {
@@ -132,8 +140,17 @@ export function createClient(options: ClientOptions = {}): Client {
     emitAudit: (event) => context.emitAudit(event),
   });
   return {
-    discover: (originOrUrl, discoverOptions) => discoverService(context, originOrUrl, discoverOptions),
+    async discover(originOrUrl, discoverOptions) {
+      const service = await discoverService(context, originOrUrl, discoverOptions);
+      feeds.follow(service);
+      return service;
+    },
     load: (manifest, loadOptions) => loadService(context, manifest, loadOptions),
+    revalidate(manifestUrl) {
+      const service = context.services.get(manifestUrl);
+      if (!service) return Promise.reject(new AicapError('INVALID_ARGUMENT', `\`revalidate\` takes the manifest URL of a discovered service, got ${JSON.stringify(String(manifestUrl).slice(0, 200))}; \`client.services()\` lists them.`));
+      return feeds.revalidate(service);
+    },
     services: () => [...context.services.values()],
     catalog: (catalogOptions) => catalogs.catalog([...context.services.values()], catalogOptions),
     async approve(nameOrId) {
@@ -152,8 +169,9 @@ export function createClient(options: ClientOptions = {}): Client {
     getPrompt: (promptId, args) => caller.getPrompt(promptId, args),
     startJob: (toolId, args, jobOptions) => jobs.startJob(toolId, args, jobOptions),
     resumeJob: (checkpointOrJobId, jobOptions) => jobs.resumeJob(checkpointOrJobId, jobOptions),
-    close: () => {
+    async close() {
       jobs.close();
+      await feeds.close();
       return context.close();
     },
   };

@@ -27,3 +27,5 @@ export { toNodeListener } from './to-node-listener.js';
 export type { FetchHandler } from './to-node-listener.js';
 export { deriveTool, withDerivedTools } from './derive-tool.js';
 export type { RouteAiConfig, RouteDescription, DerivedTool } from './derive-tool.js';
+export { createChangeFeedHandler, CHANGE_FEED_PATH } from './create-change-feed-handler.js';
+export type { CreateChangeFeedHandlerOptions, ChangeFeedHandler } from './create-change-feed-handler.js';
