@@ -9,6 +9,7 @@ import { followBridgeJob, type BridgeJobCall } from './follow-bridge-job.js';
 import { createApprovalLedger, createBridgeStateCodec, type BridgeRequestState } from './bridge-request-state.js';
 import type { SessionStore } from '../client/policy/session-store.js';
 import { listBridgeTools } from './list-bridge-tools.js';
+import { forwardListChanged } from './forward-list-changed.js';
 import { loadMcpSdk, type McpSdk } from './load-mcp-sdk.js';
 import { createBridgeHttpHandler } from './create-bridge-http-handler.js';
 import { buildServerCard, type ServerCard } from './build-server-card.js';
@@ -151,10 +152,10 @@ export async function createMcpBridge(options: CreateMcpBridgeOptions): Promise<
   const codec = createBridgeStateCodec(sdk, options.requestStateKey);
   const approvals = createApprovalLedger(options.approvalStore);
 
-  const createServer = (): Server => {
+  const buildServer = (listChanged: boolean): Server => {
     const hint = options.cache ?? deriveCacheHint(client.services());
     const server = new sdk.Server(serverInfo, {
-      capabilities: { tools: { listChanged: false }, resources: {}, prompts: {} },
+      capabilities: { tools: { listChanged }, resources: {}, prompts: {} },
       instructions: INSTRUCTIONS,
       cacheHints: { 'server/discover': hint, 'tools/list': hint, 'resources/list': hint, 'resources/templates/list': hint, 'prompts/list': hint },
       requestState: { verify: codec.verify },
@@ -185,6 +186,8 @@ export async function createMcpBridge(options: CreateMcpBridgeOptions): Promise<
     registerBridgeContent(server, client, sdk);
     return server;
   };
+  // Stateless HTTP has no channel for server-initiated messages; only stdio announces list changes.
+  const createServer = (): Server => buildServer(false);
 
   const serverCard = (endpointUrl: string): ServerCard => buildServerCard(endpointUrl, client.services(), serverInfo);
   const http = createBridgeHttpHandler({ sdk, createServer, serverCard, path: options.path ?? '/mcp', allowedHostnames: options.allowedHostnames ?? ['localhost', '127.0.0.1', '[::1]'] });
@@ -201,8 +204,14 @@ export async function createMcpBridge(options: CreateMcpBridgeOptions): Promise<
           resolve();
         };
       });
-      const handle = sdk.serveStdio(() => createServer(), { transport });
+      const stops: Array<() => void> = [];
+      const handle = sdk.serveStdio(() => {
+        const server = buildServer(true);
+        stops.push(forwardListChanged(client, server));
+        return server;
+      }, { transport });
       await closed;
+      for (const stop of stops) stop();
       await handle.close().catch(() => undefined);
     },
     createServer,
