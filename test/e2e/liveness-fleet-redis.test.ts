@@ -23,7 +23,7 @@ interface FleetProcess {
 }
 
 function startFleetProcess(origin: string, redisUrl: string, follow: boolean): FleetProcess {
-  const child = spawn(process.execPath, [SCRIPT, origin, redisUrl, follow ? 'follow' : 'redis', 'refund', '60000'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [SCRIPT, origin, redisUrl, follow ? 'follow' : 'redis', 'refund', '120000'], { stdio: ['ignore', 'pipe', 'pipe'] });
   let stderr = '';
   child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   const lines = createInterface({ input: child.stdout! });
