@@ -149,6 +149,7 @@ export function createClient(options: ClientOptions = {}): Client {
     revalidate(manifestUrl) {
       const service = context.services.get(manifestUrl);
       if (!service) return Promise.reject(new AicapError('INVALID_ARGUMENT', `\`revalidate\` takes the manifest URL of a discovered service, got ${JSON.stringify(String(manifestUrl).slice(0, 200))}; \`client.services()\` lists them.`));
+      if (!service.caching) return Promise.reject(new AicapError('INVALID_ARGUMENT', `\`revalidate\` needs a discovered service; ${JSON.stringify(service.manifestUrl.slice(0, 200))} was loaded with \`client.load\` and has no URL to revalidate from. Load it again instead.`));
       return feeds.revalidate(service);
     },
     services: () => [...context.services.values()],

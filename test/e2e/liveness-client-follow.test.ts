@@ -111,8 +111,10 @@ describe('a client following a declared change feed', () => {
     await quiet.close();
   });
 
-  it('refuses revalidate() of a service it never discovered, naming the method', async () => {
+  it('refuses revalidate() of a service it never discovered or only loaded, naming the method', async () => {
     client = createClient();
     await expect(client.revalidate('http://127.0.0.1:1/.well-known/ai-capabilities')).rejects.toMatchObject({ code: 'INVALID_ARGUMENT', message: expect.stringContaining('`revalidate`') });
+    const loaded = await client.load(feedManifest('http://127.0.0.1:1', ['read_a']));
+    await expect(client.revalidate(loaded.manifestUrl)).rejects.toMatchObject({ code: 'INVALID_ARGUMENT', message: expect.stringContaining('client.load') });
   });
 });
