@@ -99,6 +99,8 @@ async function startFleet(producer, redisUrl, processes) {
       createInterface({ input: child.stdout }).on('line', (line) => {
         if (line === 'ready') return resolve();
         const report = JSON.parse(line);
+        // Other changes (the restores) print their digest; only removals are timed.
+        if (report.digest !== undefined) return;
         if (report.code !== 'TOOL_NOT_FOUND') throw new Error(`fleet process ${child.pid} got ${report.code} calling the removed tool`);
         member.waiters.shift()?.(report.refusedAtInMs);
       });
