@@ -819,10 +819,10 @@ export const manifestSchema = {
       ],
       "properties": {
         "path": {
-          "description": "Path of the feed on the manifest's own origin, starting with / (never another origin).",
+          "description": "Path of the feed on the manifest's own origin, starting with a single / (never another origin: no // or /\\ prefix, which URL parsers read as a host).",
           "type": "string",
           "maxLength": 2048,
-          "pattern": "^/(?!/)"
+          "pattern": "^/(?![/\\\\])"
         },
         "heartbeat_interval_seconds": {
           "description": "Longest silence between two writes on the stream; a client that hears nothing for twice this long reconnects.",

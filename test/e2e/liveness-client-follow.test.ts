@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createClient, type Client } from '../../src/client/index.js';
+import { validateManifest } from '../../src/manifest/validate-manifest.js';
 import type { ManifestChangeEvent } from '../../src/client/trust/manifest-change-event.js';
 import { feedManifest, startLivenessServer, type LivenessServer } from '../helpers/start-liveness-server.js';
 
@@ -109,6 +110,13 @@ describe('a client following a declared change feed', () => {
     await new Promise((resolve) => setTimeout(resolve, 50));
     expect(server.hits.get(server.feed.path)).toBe(3);
     await quiet.close();
+  });
+
+  it('never follows a feed path that a URL parser would read as another host', async () => {
+    for (const path of ['//127.0.0.1:1/changes', '/\\127.0.0.1:1/changes']) {
+      const manifest = { ...feedManifest('http://127.0.0.1:1', ['read_a']), change_feed: { path } };
+      expect(validateManifest(manifest).issues).toContainEqual(expect.objectContaining({ pointer: '/change_feed/path', severity: 'error' }));
+    }
   });
 
   it('refuses revalidate() of a service it never discovered or only loaded, naming the method', async () => {

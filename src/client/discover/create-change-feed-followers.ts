@@ -40,7 +40,10 @@ export function createChangeFeedFollowers(context: ClientContext, given: ChangeF
     const declared = service.manifest.change_feed;
     if (!options || closed || service.caching === undefined || !declared) return stop(service.manifestUrl);
     // Same origin by construction: the path is resolved against the manifest's own origin, never a manifest-chosen host.
-    const feedUrl = new URL(declared.path, new URL(service.manifestUrl).origin).href;
+    const manifestOrigin = new URL(service.manifestUrl).origin;
+    const feedUrl = new URL(declared.path, manifestOrigin).href;
+    // Defence in depth behind the schema's pattern: a path a URL parser reads as a host is never followed.
+    if (new URL(feedUrl).origin !== manifestOrigin) return stop(service.manifestUrl);
     if (followers.get(service.manifestUrl)?.feedUrl === feedUrl) return;
     stop(service.manifestUrl);
     const manifestUrl = service.manifestUrl;
