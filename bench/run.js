@@ -19,6 +19,7 @@ import { benchmarkCli } from './sections/cli.js';
 import { benchmarkChecks, ceilingsOf } from './sections/checks.js';
 import { benchmarkColdDiscovery } from './sections/discovery.js';
 import { benchmarkGenerator } from './sections/generator.js';
+import { benchmarkLiveness } from './sections/liveness.js';
 import { benchmarkRevalidation } from './sections/revalidation.js';
 import { benchmarkScale } from './sections/scale.js';
 import { benchmarkSelection } from './sections/selection.js';
@@ -45,10 +46,11 @@ export const SETTINGS = {
   // ratio (the worst-of-four `serve_vs_static` is the median of paired rounds, so more pairs steady it).
   serve: { connections: 10, warmupInSeconds: 1, rounds: 10, burstInSeconds: 0.75 },
   cli: { rounds: 10 },
+  liveness: { rounds: 10, fleetProcesses: 10 },
 };
 if (QUICK) {
   const tiny = { warmupIterations: 1, iterations: 3, minIterations: 3, maxTimeInMs: 1 };
-  Object.assign(SETTINGS, { discovery: tiny, revalidation: tiny, call: tiny, checks: tiny, scale: { checks: tiny, discovery: tiny, revalidation: tiny }, serve: { connections: 2, warmupInSeconds: 0.2, rounds: 2, burstInSeconds: 0.2 }, cli: { rounds: 2 } });
+  Object.assign(SETTINGS, { discovery: tiny, revalidation: tiny, call: tiny, checks: tiny, scale: { checks: tiny, discovery: tiny, revalidation: tiny }, serve: { connections: 2, warmupInSeconds: 0.2, rounds: 2, burstInSeconds: 0.2 }, cli: { rounds: 2 }, liveness: { rounds: 1, fleetProcesses: 2 } });
 }
 const METHOD = [
   'Servers run in child processes, clients and autocannon in the parent, so neither shares a thread or a heap with the other.',
@@ -111,6 +113,8 @@ async function main() {
   log('7/7 tokens and selection…');
   const tokens = await benchmarkTokens();
   const selection = await benchmarkSelection();
+  log('   liveness (removal → refused call, beside MCP list_changed)…');
+  const liveness = await benchmarkLiveness(SETTINGS.liveness);
 
   const results = {
     date: new Date().toISOString(),
@@ -132,6 +136,7 @@ async function main() {
     generator,
     tokens,
     selection,
+    liveness,
   };
   results.targets = assessTargets(results.ratios);
   results.durationInSeconds = round((performance.now() - startedAt) / 1000, 0);

@@ -38,6 +38,7 @@ export type {
   AgentIdentification,
   Policy,
   Versioning,
+  ChangeFeed,
 } from './manifest/manifest-v0.js';
 export { manifestSchema } from './manifest/manifest-schema.js';
 export { validateManifest } from './manifest/validate-manifest.js';

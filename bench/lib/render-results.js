@@ -153,6 +153,7 @@ export function renderResults(results) {
     '',
     ...selectionSection(results.selection),
     '',
+    ...livenessSection(results.liveness),
   );
   return `${lines.join('\n').replace(/\n{3,}/g, '\n\n').trim()}\n`;
 }
@@ -172,6 +173,23 @@ function readingOf(results) {
 
 function kib(bytes) {
   return bytes >= 1_048_576 ? `${(bytes / 1_048_576).toFixed(2)} MiB` : `${(bytes / 1024).toFixed(1)} KiB`;
+}
+
+/** Section 9, when the run measured it: removal → first refused call, beside MCP's list_changed. */
+function livenessSection(liveness) {
+  if (!liveness) return [];
+  return [
+    '## 9. Liveness: removal → first refused call',
+    '',
+    `${liveness.rounds} rounds; each removes a tool on the producer and puts it back. The aicap variants hear the same removal at once (they share the machine within a round); the baseline is an MCP SDK server removing a tool from a connected SDK client over the in-memory transport, MCP's fastest mode.${liveness.skipped ? ` Skipped: ${liveness.skipped}.` : ''}`,
+    '',
+    ...latencyTable(liveness.rows),
+    '',
+    '| variant | time ÷ MCP baseline |',
+    '|---|---:|',
+    ...Object.entries(liveness.versusMcp).map(([name, ratio]) => `| ${name} | ${ratio.median.toFixed(1)} (${ratio.p25.toFixed(1)}–${ratio.p75.toFixed(1)}) |`),
+    '',
+  ];
 }
 
 function latencyTable(rows, withRequests = false) {

@@ -57,7 +57,7 @@ function waitForStart(child, what, listen) {
 }
 
 /** Ends a child: `polite()` first, SIGKILL when it has not exited within the stop timeout. */
-async function stopChild(child, polite) {
+export async function stopChild(child, polite) {
   if (child.exitCode !== null || child.signalCode !== null) return;
   const exited = new Promise((resolve) => child.once('exit', resolve));
   polite();
@@ -67,7 +67,7 @@ async function stopChild(child, polite) {
   children.delete(child);
 }
 
-async function startRedis() {
+export async function startRedis() {
   const port = await freePort();
   const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--protected-mode', 'no'], { stdio: ['ignore', 'pipe', 'pipe'] });
   children.add(child);

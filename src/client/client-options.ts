@@ -3,6 +3,7 @@ import type { ClientCallOptions } from './call/client-call-options.js';
 import type { CacheStore } from './cache/cache-store.js';
 import type { GuardedFetchOptions } from './fetch/guarded-fetch-options.js';
 import type { ClientJobsOptions } from './jobs/job.js';
+import type { ChangeFeedFollowOptions } from './discover/follow-change-feed.js';
 import type { ManifestChangeEvent } from './trust/manifest-change-event.js';
 import type { LivenessOptions } from './liveness/liveness-options.js';
 
@@ -66,6 +67,15 @@ export interface DiscoveryOptions {
   @default 3
   */
   maxRedirects?: number;
+  /**
+  Following a manifest's change feed (spec section 7.22): when a discovered manifest declares
+  `change_feed`, the client holds its stream open and revalidates the manifest as soon as a new digest
+  is announced, so a removed tool is refused within a round trip rather than when `max-age` runs out.
+  `client.close()` ends every stream. `false` relies on HTTP caching alone.
+
+  @default {} (followed, reconnecting after 250 ms doubling up to 30 s)
+  */
+  changeFeed?: ChangeFeedFollowOptions | false;
 }
 
 /** `ClientOptions.trust`. */

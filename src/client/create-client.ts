@@ -6,6 +6,7 @@ import { discoverService, loadService, type DiscoverOptions, type LoadOptions } 
 import { approvePin } from './trust/pins.js';
 import { scanAllServices } from './trust/scan-all-services.js';
 import { createCatalogCache } from './create-catalog-cache.js';
+import { createChangeFeedFollowers } from './discover/create-change-feed-followers.js';
 import { AicapError } from '../errors/aicap-error.js';
 import { assertEntryEnabled, assertToolEnabled, resolveTool, resolveToolAt } from './resolve-tool.js';
 import type { ClientContext } from './client-context.js';
@@ -158,6 +159,7 @@ export function createClient(options: ClientOptions = {}): Client {
     assertToolEnabled(resolved);
     return resolved;
   };
+  const feeds = createChangeFeedFollowers(context, options.discovery?.changeFeed, (service) => revalidator.revalidate(service, { reason: 'change feed' }));
   const caller = createToolCaller(options, {
     fetch: context.fetch,
     async resolveTool(nameOrId) {
@@ -189,7 +191,11 @@ export function createClient(options: ClientOptions = {}): Client {
     emitAudit: (event) => context.emitAudit(event),
   });
   return {
-    discover: (originOrUrl, discoverOptions) => discoverService(context, originOrUrl, discoverOptions),
+    async discover(originOrUrl, discoverOptions) {
+      const service = await discoverService(context, originOrUrl, discoverOptions);
+      feeds.follow(service);
+      return service;
+    },
     load: (manifest, loadOptions) => loadService(context, manifest, loadOptions),
     services: () => [...context.services.values()],
     scanAll: () => scanAllServices(context),
@@ -224,8 +230,9 @@ export function createClient(options: ClientOptions = {}): Client {
       const services = typeof target === 'string' ? [...context.services.values()].filter((service) => service.manifestUrl === target || service.origin === target.replace(/\/$/, '') || service.namespace === target) : [target];
       return Promise.all(services.map((service) => health.read(service)));
     },
-    close: () => {
+    async close() {
       jobs.close();
+      await feeds.close();
       return context.close();
     },
   };

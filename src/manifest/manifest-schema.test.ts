@@ -154,6 +154,7 @@ const completeManifest: Complete<Manifest> = {
   },
   policy: { human_approval_required: ['export_ledger'], redact_from_logs: ['ledger_id'], max_actions_per_session: 20, policy_url: 'https://api.example.com/ai-policy' },
   versioning: { current: '1.2.0', min_supported: '1.0.0', changelog_url: 'https://api.example.com/changelog' },
+  change_feed: { path: '/.well-known/ai-capabilities/changes', heartbeat_interval_seconds: 15 },
   definitions: { Money: { type: 'object', properties: { amount: { type: 'integer' }, currency: { type: 'string' } } } },
 };
 
@@ -256,11 +257,12 @@ describe('manifest types and JSON Schema', () => {
   it('keeps publishing the v0.1 and v0.2 schemas, and every document valid under them is valid under v0.3', () => {
     const published = ['0.1', '0.2'].map((version) => JSON.parse(readFileSync(new URL(`../../schema/ai-capabilities-${version}.schema.json`, import.meta.url), 'utf8')) as { $id: string; properties: Record<string, unknown> });
     expect(published.map((schema) => schema.$id)).toEqual(['https://aicap.dev/schema/ai-capabilities-0.1.schema.json', 'https://aicap.dev/schema/ai-capabilities-0.2.schema.json']);
-    // v0.1 lacks only the root definitions; v0.2 and v0.3 have the same root members.
-    const { definitions, ...rootProperties } = manifestSchema.properties;
+    // v0.1 lacks the root definitions; v0.3 adds only optional root members (listed here) to v0.2's.
+    const { definitions, change_feed: changeFeed, ...rootProperties } = manifestSchema.properties;
     expect(definitions).toBeDefined();
+    expect(changeFeed).toBeDefined();
     expect(published[0]!.properties).toEqual(rootProperties);
-    expect(Object.keys(published[1]!.properties)).toEqual(Object.keys(manifestSchema.properties));
+    expect(Object.keys(published[1]!.properties)).toEqual(Object.keys(manifestSchema.properties).filter((name) => name !== 'change_feed'));
     const ajv = new Ajv2020({ strict: true, allowUnionTypes: true, validateFormats: false });
     const current = ajv.compile(manifestSchema);
     const documents: unknown[] = [JSON.parse(readFileSync(new URL('../../examples/payments/payments.manifest.json', import.meta.url), 'utf8')), ...Object.values(typedFixtures)];

@@ -56,6 +56,9 @@ export const manifestSchema = {
     "versioning": {
       "$ref": "#/$defs/versioning"
     },
+    "change_feed": {
+      "$ref": "#/$defs/change_feed"
+    },
     "definitions": {
       "description": "Shared JSON Schemas by name (spec v0.2). An embedded schema refers to one with {\"$ref\": \"#/definitions/<name>\"}.",
       "type": "object",
@@ -978,6 +981,27 @@ export const manifestSchema = {
         },
         "description": {
           "$ref": "#/$defs/text"
+        }
+      }
+    },
+    "change_feed": {
+      "description": "A same-origin Server-Sent Events stream announcing the manifest digest each time the manifest changes (spec v0.3, section 7.22).",
+      "type": "object",
+      "required": [
+        "path"
+      ],
+      "properties": {
+        "path": {
+          "description": "Path of the feed on the manifest's own origin, starting with a single / (never another origin: no // or /\\ prefix, which URL parsers read as a host).",
+          "type": "string",
+          "maxLength": 2048,
+          "pattern": "^/(?![/\\\\])"
+        },
+        "heartbeat_interval_seconds": {
+          "description": "Longest silence between two writes on the stream; a client that hears nothing for twice this long reconnects.",
+          "type": "integer",
+          "minimum": 1,
+          "maximum": 3600
         }
       }
     }

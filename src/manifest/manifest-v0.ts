@@ -64,6 +64,8 @@ export interface ManifestV0 {
   policy?: Policy;
   /** Version of the capability set itself (not of the spec). */
   versioning?: Versioning;
+  /** Where to hear about changes of this manifest without polling (spec v0.3, section 7.22). */
+  change_feed?: ChangeFeed;
   /**
    * Shared JSON Schemas by name (spec v0.2), so that a schema many tools use is written once. An
    * embedded schema refers to one with `{"$ref": "#/definitions/<name>"}`; definitions may refer to
@@ -456,4 +458,15 @@ export interface Versioning {
   min_supported?: string;
   /** Where changes are described. */
   changelog_url?: string;
+}
+
+/**
+ * The `change_feed` block (spec v0.3, section 7.22): a Server-Sent Events stream on the manifest's own
+ * origin whose events carry the manifest digest, one per change.
+ */
+export interface ChangeFeed {
+  /** Path of the feed on the origin the manifest was fetched from, starting with `/`. */
+  path: string;
+  /** Longest silence between two writes on the stream, in seconds; a client hearing nothing for twice this long reconnects. */
+  heartbeat_interval_seconds?: number;
 }

@@ -12,6 +12,7 @@ import type { SessionStore } from '../client/index.js';
 import { listBridgeTools, type BridgeTool } from './list-bridge-tools.js';
 import { createBridgeToolSearch, type BridgeToolSearchOptions } from './bridge-tool-search.js';
 import { pageBridgeTools } from './page-bridge-tools.js';
+import { forwardListChanged } from './forward-list-changed.js';
 import { loadMcpSdk, type McpSdk } from './load-mcp-sdk.js';
 import { createBridgeHttpHandler } from './create-bridge-http-handler.js';
 import { buildServerCard, type ServerCard } from './build-server-card.js';
@@ -172,10 +173,11 @@ export async function createMcpBridge(options: CreateMcpBridgeOptions): Promise<
   const codec = createBridgeStateCodec(sdk, options.requestStateKey);
   const approvals = createApprovalLedger(options.approvalStore);
 
-  const createServer = (): Server => {
+  const buildServer = (listChanged: boolean): Server => {
     const hint = options.cache ?? deriveCacheHint(client.services());
     const server = new sdk.Server(serverInfo, {
-      capabilities: { tools: { listChanged: options.toolSearch !== undefined && options.toolSearch !== false }, resources: {}, prompts: {} },
+      // The list changes when a manifest changes (stdio: forwarded from the change feed) or when a tool search loads tools.
+      capabilities: { tools: { listChanged: listChanged || (options.toolSearch !== undefined && options.toolSearch !== false) }, resources: {}, prompts: {} },
       instructions: INSTRUCTIONS,
       cacheHints: { 'server/discover': hint, 'tools/list': hint, 'resources/list': hint, 'resources/templates/list': hint, 'prompts/list': hint },
       requestState: { verify: codec.verify },
@@ -217,6 +219,8 @@ export async function createMcpBridge(options: CreateMcpBridgeOptions): Promise<
     registerBridgeContent(server, client, sdk);
     return server;
   };
+  // Stateless HTTP has no channel for server-initiated messages; only stdio announces list changes.
+  const createServer = (): Server => buildServer(false);
 
   const serverCard = (endpointUrl: string): ServerCard => buildServerCard(endpointUrl, client.services(), serverInfo);
   const http = createBridgeHttpHandler({ sdk, createServer, serverCard, path: options.path ?? '/mcp', allowedHostnames: options.allowedHostnames ?? ['localhost', '127.0.0.1', '[::1]'] });
@@ -233,8 +237,14 @@ export async function createMcpBridge(options: CreateMcpBridgeOptions): Promise<
           resolve();
         };
       });
-      const handle = sdk.serveStdio(() => createServer(), { transport });
+      const stops: Array<() => void> = [];
+      const handle = sdk.serveStdio(() => {
+        const server = buildServer(true);
+        stops.push(forwardListChanged(client, server));
+        return server;
+      }, { transport });
       await closed;
+      for (const stop of stops) stop();
       await handle.close().catch(() => undefined);
     },
     createServer,

@@ -17,3 +17,5 @@ export { createRedisSessionStore } from './create-redis-session-store.js';
 export type { CreateRedisSessionStoreOptions } from './create-redis-session-store.js';
 export { createRedisTokenStore } from './create-redis-token-store.js';
 export type { CreateRedisTokenStoreOptions } from './create-redis-token-store.js';
+export { createRedisManifestInvalidation } from './create-redis-manifest-invalidation.js';
+export type { CreateRedisManifestInvalidationOptions, RedisManifestInvalidation } from './create-redis-manifest-invalidation.js';

@@ -132,6 +132,20 @@ export interface ManifestHandler {
   @internal
   */
   readonly respond: (request: Request) => Response | Promise<Response>;
+  /**
+  Serves another manifest from now on (a tool removed, a new one added): validated and prepared like the
+  first, then swapped in at once, every per-credential variant dropped. Resolves to its digest once
+  its compressed forms exist; rejects, keeping the current manifest, when it is invalid.
+  @example
+  ```ts
+  await handler.update({ ...manifest, tools: manifest.tools.filter((tool) => tool.id !== 'refund_payment') });
+  ```
+  */
+  update(manifest: Manifest): Promise<string>;
+  /** The digest of the manifest served now (`sha256-…`); `undefined` until `load` settled. */
+  digest(): string | undefined;
+  /** Calls `listener` with the new digest after each `update` that changed the manifest; returns the unsubscribe function. */
+  onUpdate(listener: (digest: string) => void): () => void;
 }
 
 // The characters Node's `http` accepts in a header value (RFC 9110 §5.5 field-value, plus obs-text).
@@ -272,7 +286,26 @@ export function createManifestHandler(options: CreateManifestHandlerOptions): Ma
 
   const respond = (request: Request): Response | Promise<Response> => responseFromDecision(decide(new FetchManifestRequest(request, path)));
   const handler = async (request: Request): Promise<Response> => respond(request);
-  return Object.assign(handler, { path, ready, decide, respond });
+  const updateListeners = new Set<(digest: string) => void>();
+  const digest = (): string | undefined => whole?.etags.identity.slice(1, -1);
+  const update = async (next: Manifest): Promise<string> => {
+    const servable = assertServable(next);
+    const entry = prepareManifestAnswers(servable, commonHeaders);
+    await entry.compressed;
+    const before = digest();
+    // Swapped in one step: a request sees the old manifest or the new one, never a mix of variants.
+    whole = entry;
+    manifest = servable;
+    prepared.clear();
+    const after = digest() as string;
+    if (after !== before) for (const listener of updateListeners) listener(after);
+    return after;
+  };
+  const onUpdate = (listener: (digest: string) => void): (() => void) => {
+    updateListeners.add(listener);
+    return () => void updateListeners.delete(listener);
+  };
+  return Object.assign(handler, { path, ready, decide, respond, update, digest, onUpdate });
 }
 
 function assertServable(input: Manifest): Manifest {

@@ -30,3 +30,5 @@ export type { RouteAiConfig, RouteDescription, DerivedTool } from './derive-tool
 export { createHealthHandler } from './create-health-handler.js';
 export type { CreateHealthHandlerOptions, HealthHandler } from './create-health-handler.js';
 export type { HealthReport, HealthStatus, ToolHealth } from '../manifest/parse-health-report.js';
+export { createChangeFeedHandler, CHANGE_FEED_PATH } from './create-change-feed-handler.js';
+export type { CreateChangeFeedHandlerOptions, ChangeFeedHandler } from './create-change-feed-handler.js';

@@ -34,7 +34,7 @@ interface Step {
   when?: { header_present?: string; header_has_token?: Record<string, string> };
   read_events?: { until: string[]; max_events: number; timeout_ms: number };
   repeat_until?: { pointer: string; in: unknown[]; max_attempts: number; interval_ms: number };
-  capture?: Record<string, { header?: string; json?: string; event_id?: number }>;
+  capture?: Record<string, { header?: string; json?: string; event_id?: number; unquote?: boolean }>;
   expect: { status?: number | number[]; headers?: Record<string, Matcher>; body?: Matcher; events?: Matcher };
 }
 
@@ -45,7 +45,7 @@ export interface ProducerScenario {
   spec_section: string;
   level: 'MUST' | 'SHOULD';
   safe: boolean;
-  requires?: 'job';
+  requires?: 'job' | 'change_feed';
   steps: Step[];
 }
 
@@ -96,11 +96,16 @@ function fillValue(value: unknown, variables: Record<string, string>): unknown {
   return value;
 }
 
-async function jobTool(context: Context): Promise<Tool> {
+async function loadManifest(context: Context): Promise<Manifest | undefined> {
   if (!context.manifest) {
     const response = await fetch(`${context.target.origin}${WELL_KNOWN_PATH}`);
     context.manifest = parseManifest(new Uint8Array(await response.arrayBuffer())).manifest;
   }
+  return context.manifest;
+}
+
+async function jobTool(context: Context): Promise<Tool> {
+  await loadManifest(context);
   const tool = context.manifest?.tools.find((candidate) => candidate.id === context.target.job?.toolId);
   if (!tool?.temporal_behavior) throw new NotApplicable(`the manifest has no job tool ${context.target.job?.toolId}`);
   return tool;
@@ -110,6 +115,11 @@ async function resolveTarget(step: Step, context: Context): Promise<{ url: strin
   const headers = Object.fromEntries(Object.entries(step.request.headers ?? {}).map(([name, value]) => [name, fill(value, context.variables)]));
   const body = step.request.body === undefined ? undefined : JSON.stringify(fillValue(step.request.body, context.variables));
   if (step.request.target === 'manifest') return { url: `${context.target.origin}${WELL_KNOWN_PATH}`, method: step.request.method, headers, ...(body === undefined ? {} : { body }) };
+  if (step.request.target === 'change_feed') {
+    const feed = (await loadManifest(context))?.change_feed;
+    if (!feed) throw new NotApplicable('the manifest declares no change_feed');
+    return { url: `${context.target.origin}${feed.path}`, method: step.request.method, headers };
+  }
   const tool = await jobTool(context);
   const base = context.manifest!.service.base_url.replace(/\/+$/, '');
   const jobHeaders = { ...(step.request.as === 'other' ? context.target.job!.otherHeaders : context.target.job!.headers), ...headers };
@@ -156,7 +166,8 @@ async function runStep(step: Step, context: Context, label: string): Promise<voi
     if (step.expect.body) checkBody(text, response.headers.get('etag'), step.expect.body, context.variables, where);
     if (step.expect.events) checkEvents(stream ?? { events: [], ended: false }, fillValue(step.expect.events, context.variables) as Matcher, where);
     for (const [name, source] of Object.entries(step.capture ?? {})) {
-      const value = source.header ? response.headers.get(source.header) : source.json ? pointerValue(safeJson(text), source.json) : source.event_id !== undefined ? events?.[source.event_id]?.id : undefined;
+      const header = source.header ? response.headers.get(source.header) : undefined;
+      const value = header !== undefined ? (source.unquote ? header?.replace(/^"|"$/g, '') : header) : source.json ? pointerValue(safeJson(text), source.json) : source.event_id !== undefined ? events?.[source.event_id]?.id : undefined;
       if (value === undefined || value === null) throw new Expectation(`${where}: nothing to capture as ${name}`);
       context.variables[name] = String(value);
     }
@@ -209,6 +220,13 @@ function checkBody(text: string, etag: string | null, matcher: Matcher, variable
 function checkEvents({ events, ended }: { events: EventSourceMessage[]; ended: boolean }, matcher: Matcher, where: string): void {
   if (matcher['ended'] === true && !ended) throw new Expectation(`${where}: the stream stayed open after ${events.length} event(s)`);
   const last = events.at(-1);
+  if (typeof matcher['max_count'] === 'number' && events.length > matcher['max_count']) throw new Expectation(`${where}: ${events.length} event(s); expected at most ${matcher['max_count']}`);
+  const first = events[0];
+  if (typeof matcher['first_id'] === 'string' && first?.id !== matcher['first_id']) throw new Expectation(`${where}: the first event's id is ${JSON.stringify(first?.id)}; expected ${JSON.stringify(matcher['first_id'])}`);
+  for (const [pointer, rule] of Object.entries((matcher['first_data'] as Record<string, Matcher> | undefined) ?? {})) {
+    const value = pointerValue(safeJson(first?.data ?? ''), pointer);
+    if (value !== rule['equals']) throw new Expectation(`${where}: the first event's ${pointer} is ${JSON.stringify(value)}; expected ${JSON.stringify(rule['equals'])}`);
+  }
   for (const [pointer, rule] of Object.entries((matcher['last_data'] as Record<string, Matcher> | undefined) ?? {})) {
     const value = pointerValue(safeJson(last?.data ?? ''), pointer);
     if (value !== rule['equals']) throw new Expectation(`${where}: the last event's ${pointer} is ${JSON.stringify(value)}; expected ${JSON.stringify(rule['equals'])}`);

@@ -199,5 +199,9 @@ function servicesOf(context: ClientContext, target: string | DiscoveredService):
   if (matching.length === 0) {
     throw new AicapError('INVALID_ARGUMENT', `\`client.revalidate\` found no discovered service for ${JSON.stringify(target.slice(0, 200))}; pass an origin, a manifest URL or a namespace from \`client.services()\`, after \`client.discover\`.`);
   }
-  return matching;
+  const revalidable = matching.filter((service) => service.caching !== undefined);
+  if (revalidable.length === 0) {
+    throw new AicapError('INVALID_ARGUMENT', `\`client.revalidate\` needs a discovered service; ${JSON.stringify(target.slice(0, 200))} was loaded with \`client.load\` and has no URL to revalidate from. Load it again instead.`);
+  }
+  return revalidable;
 }
