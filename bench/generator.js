@@ -15,7 +15,17 @@ if (!existsSync(join(here, '../dist/openapi/index.js'))) throw new Error('dist/o
 if (!existsSync(join(corpus, 'index.json'))) throw new Error(`${corpus} is missing: the benchmark needs the shared corpus`);
 
 const DIGITALOCEAN = 'multifile/digitalocean-public-v2/specification/DigitalOcean-public.v2.yaml';
-const LARGEST = ['big/kubernetes-swagger.json', 'big/github-api.github.com-2020-07.json', 'big/stripe-spec3-2022-04.json', DIGITALOCEAN, 'big/openai-openapi.yaml', 'big/asana-oas.yaml', 'big/box-openapi.json', 'big/twilio-api-v2010.json', 'big/slack-web-openapi-v2.json'];
+const LARGEST = [
+  'big/kubernetes-swagger.json',
+  'big/github-api.github.com-2020-07.json',
+  'big/stripe-spec3-2022-04.json',
+  DIGITALOCEAN,
+  'big/openai-openapi.yaml',
+  'big/asana-oas.yaml',
+  'big/box-openapi.json',
+  'big/twilio-api-v2010.json',
+  'big/slack-web-openapi-v2.json',
+];
 const RUNS = 3;
 
 function measure(file, lenient) {
@@ -26,7 +36,9 @@ function measure(file, lenient) {
 
 const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 const fixed = (value, digits = 0) => (value === undefined ? '' : value.toFixed(digits));
-const load = loadavg().map((value) => value.toFixed(1)).join(' / ');
+const load = loadavg()
+  .map((value) => value.toFixed(1))
+  .join(' / ');
 
 console.log(`Largest descriptions (${RUNS} runs each, median; load average ${load})`);
 const largest = [];
@@ -34,9 +46,17 @@ for (const file of LARGEST) {
   const runs = Array.from({ length: RUNS }, () => measure(file, false));
   const last = runs.at(-1);
   if (!last.ok) throw new Error(`${file}: ${last.code} ${last.message}`);
-  const row = { file, ...last, elapsedInMs: median(runs.map((run) => run.elapsedInMs)), cpuInMs: median(runs.map((run) => run.cpuInMs)), peakRssInMiB: Math.max(...runs.map((run) => run.peakRssInMiB)) };
+  const row = {
+    file,
+    ...last,
+    elapsedInMs: median(runs.map((run) => run.elapsedInMs)),
+    cpuInMs: median(runs.map((run) => run.cpuInMs)),
+    peakRssInMiB: Math.max(...runs.map((run) => run.peakRssInMiB)),
+  };
   largest.push(row);
-  console.log(`${row.file.padEnd(60)} ${String(row.operations).padStart(5)} ops ${String(row.tools).padStart(5)} tools ${fixed(row.elapsedInMs).padStart(6)} ms wall ${fixed(row.cpuInMs).padStart(6)} ms cpu ${fixed(row.peakRssInMiB).padStart(5)} MiB ${fixed(row.manifestBytes / 1048576, 1).padStart(6)} MB out`);
+  console.log(
+    `${row.file.padEnd(60)} ${String(row.operations).padStart(5)} ops ${String(row.tools).padStart(5)} tools ${fixed(row.elapsedInMs).padStart(6)} ms wall ${fixed(row.cpuInMs).padStart(6)} ms cpu ${fixed(row.peakRssInMiB).padStart(5)} MiB ${fixed(row.manifestBytes / 1048576, 1).padStart(6)} MB out`,
+  );
 }
 
 const corpusRows = [];
@@ -66,19 +86,28 @@ const header = [
   '',
   '| description | operations | tools | warnings | wall ms (median of 3) | CPU ms | peak RSS MiB | manifest MB |',
   '|---|---:|---:|---:|---:|---:|---:|---:|',
-  ...largest.map((row) => `| ${row.file} | ${row.operations} | ${row.tools} | ${row.warnings} | ${fixed(row.elapsedInMs)} | ${fixed(row.cpuInMs)} | ${fixed(row.peakRssInMiB)} | ${fixed(row.manifestBytes / 1048576, 1)} |`),
+  ...largest.map(
+    (row) =>
+      `| ${row.file} | ${row.operations} | ${row.tools} | ${row.warnings} | ${fixed(row.elapsedInMs)} | ${fixed(row.cpuInMs)} | ${fixed(row.peakRssInMiB)} | ${fixed(row.manifestBytes / 1048576, 1)} |`,
+  ),
 ];
 const outcome = (run) => (run.ok ? `manifest (${run.tools} tools, ${run.warnings} warnings)` : `${run.code}: ${run.message.replaceAll('|', '\\|').replace(corpus, '…').slice(0, 100)}`);
 const count = (predicate) => corpusRows.filter(predicate).length;
-const body = corpusRows.length === 0 ? [] : [
-  '',
-  `## Whole corpus (${corpusRows.length} documents)`,
-  '',
-  `Strict (the default): ${count((row) => row.strict.ok)} manifests, ${count((row) => !row.strict.ok && row.strict.code === 'OPENAPI_INVALID')} clear OPENAPI_INVALID errors, ${count((row) => !row.strict.ok && row.strict.code !== 'OPENAPI_INVALID')} other failures. Of the descriptions refused for breaking the OpenAPI specification, ${count((row) => row.lenient?.ok)} still generate with \`--lenient\` (the violations become warnings); the rest are unreadable, not OpenAPI, or have \`$ref\`s that do not resolve or are not allowed. The \`edge/\` fail and invalid fixtures are meant to be refused.`,
-  '',
-  '| file | strict | with --lenient | operations | wall ms | peak RSS MiB |',
-  '|---|---|---|---:|---:|---:|',
-  ...corpusRows.map(({ file, strict, lenient }) => `| ${file} | ${outcome(strict)} | ${lenient ? outcome(lenient) : ''} | ${strict.operations ?? lenient?.operations ?? ''} | ${fixed(strict.elapsedInMs)} | ${fixed(strict.peakRssInMiB)} |`),
-];
+const body =
+  corpusRows.length === 0
+    ? []
+    : [
+        '',
+        `## Whole corpus (${corpusRows.length} documents)`,
+        '',
+        `Strict (the default): ${count((row) => row.strict.ok)} manifests, ${count((row) => !row.strict.ok && row.strict.code === 'OPENAPI_INVALID')} clear OPENAPI_INVALID errors, ${count((row) => !row.strict.ok && row.strict.code !== 'OPENAPI_INVALID')} other failures. Of the descriptions refused for breaking the OpenAPI specification, ${count((row) => row.lenient?.ok)} still generate with \`--lenient\` (the violations become warnings); the rest are unreadable, not OpenAPI, or have \`$ref\`s that do not resolve or are not allowed. The \`edge/\` fail and invalid fixtures are meant to be refused.`,
+        '',
+        '| file | strict | with --lenient | operations | wall ms | peak RSS MiB |',
+        '|---|---|---|---:|---:|---:|',
+        ...corpusRows.map(
+          ({ file, strict, lenient }) =>
+            `| ${file} | ${outcome(strict)} | ${lenient ? outcome(lenient) : ''} | ${strict.operations ?? lenient?.operations ?? ''} | ${fixed(strict.elapsedInMs)} | ${fixed(strict.peakRssInMiB)} |`,
+        ),
+      ];
 writeFileSync(join(here, 'generator-results.md'), `${[...header, ...body].join('\n')}\n`);
 console.log(`\nwrote ${join(here, 'generator-results.md')}`);

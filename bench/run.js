@@ -50,17 +50,26 @@ export const SETTINGS = {
 };
 if (QUICK) {
   const tiny = { warmupIterations: 1, iterations: 3, minIterations: 3, maxTimeInMs: 1 };
-  Object.assign(SETTINGS, { discovery: tiny, revalidation: tiny, call: tiny, checks: tiny, scale: { checks: tiny, discovery: tiny, revalidation: tiny }, serve: { connections: 2, warmupInSeconds: 0.2, rounds: 2, burstInSeconds: 0.2 }, cli: { rounds: 2 }, liveness: { rounds: 1, fleetProcesses: 2 } });
+  Object.assign(SETTINGS, {
+    discovery: tiny,
+    revalidation: tiny,
+    call: tiny,
+    checks: tiny,
+    scale: { checks: tiny, discovery: tiny, revalidation: tiny },
+    serve: { connections: 2, warmupInSeconds: 0.2, rounds: 2, burstInSeconds: 0.2 },
+    cli: { rounds: 2 },
+    liveness: { rounds: 1, fleetProcesses: 2 },
+  });
 }
 const METHOD = [
   'Servers run in child processes, clients and autocannon in the parent, so neither shares a thread or a heap with the other.',
   'Latency variants run interleaved (one iteration of each in turn, the first variant rotating each round) after an untimed warm-up, so load from elsewhere hits every variant alike; each section stops at its iteration count or time bound.',
   'Every ratio is taken pair by pair (the same round of both variants) and reported as the median with p25–p75 of those per-round ratios; the spread says how much the machine moved them.',
   'The floor is a bare `undici.request` of the same bytes + `JSON.parse` (no checks at all): what any client must at least spend. Cold variants get a new connection pool each iteration (TCP connect included); warm variants share one.',
-  'MCP is the SDK\'s low-level `Server` + `StreamableHTTPServerTransport` on `createMcpExpressApp` in all four modes it documents (stateless or stateful, SSE or JSON answers); every MCP figure is taken against the fastest of the four in the same run. Tools are `exportTools(catalog, \'mcp\')` of the same manifest.',
+  "MCP is the SDK's low-level `Server` + `StreamableHTTPServerTransport` on `createMcpExpressApp` in all four modes it documents (stateless or stateful, SSE or JSON answers); every MCP figure is taken against the fastest of the four in the same run. Tools are `exportTools(catalog, 'mcp')` of the same manifest.",
   'Static routes send the exact bytes and headers aicap sends, prepared once, with `writeHead` + `end` on every framework (no `response.send`), and do the same If-None-Match work (no per-request hashing), on the same framework as the aicap route they are compared with. The Express floor is one `app.use` writing that answer with no checks: MCP runs on Express too, so the floor is on both sides of `serve_vs_mcp` and bounds it.',
   'Every iteration checks its answer (tool count, page length, `ok`, 304), untimed; a wrong answer stops the run. Requests per call are counted by the servers.',
-  'Scale: manifests generated with the generator\'s defaults from the shared corpus; `base_url` rebound to the serving origin, as `aicap serve` does. Kubernetes\' whole-process figure is one cold discovery in a fresh Node process (median of 3), peak RSS from the OS.',
+  "Scale: manifests generated with the generator's defaults from the shared corpus; `base_url` rebound to the serving origin, as `aicap serve` does. Kubernetes' whole-process figure is one cold discovery in a fresh Node process (median of 3), peak RSS from the OS.",
 ];
 
 const log = (message) => process.stderr.write(`${message}\n`);
@@ -73,7 +82,12 @@ async function main() {
   const servers = await startServerProcess('latency');
   let discovery, revalidation, call, checks, cli;
   const { origins } = servers;
-  const mcpOrigins = (prefix) => Object.fromEntries(Object.entries(origins).filter(([name]) => name.startsWith(prefix)).map(([name, origin]) => [name.slice(prefix.length), origin]));
+  const mcpOrigins = (prefix) =>
+    Object.fromEntries(
+      Object.entries(origins)
+        .filter(([name]) => name.startsWith(prefix))
+        .map(([name, origin]) => [name.slice(prefix.length), origin]),
+    );
   try {
     log('1/7 cold discovery (Payments)…');
     discovery = await benchmarkColdDiscovery({
@@ -143,7 +157,9 @@ async function main() {
   printTargets(results.targets);
   // A loaded machine moves wall times 5–15× and flips ratios: such a run is printed, never recorded as the figures.
   if (!QUICK && !isQuietEnough([atStart, results.loadAverage.atEnd])) {
-    log(`✘ Not writing results: the one-minute load average was ${atStart} at the start and ${results.loadAverage.atEnd} at the end, above the ${results.machine.cores} cores. Run again on a quiet machine.`);
+    log(
+      `✘ Not writing results: the one-minute load average was ${atStart} at the start and ${results.loadAverage.atEnd} at the end, above the ${results.machine.cores} cores. Run again on a quiet machine.`,
+    );
     process.exitCode = 3;
     return;
   }
@@ -152,7 +168,11 @@ async function main() {
   writeFileSync(new URL('RESULTS.md', BENCH), renderResults(results));
   // The README quotes the headline ratios; keep them those of the committed results.
   const readme = existsSync(README) ? readFileSync(README, 'utf8') : '<!-- bench:headline:start -->\n<!-- bench:headline:end -->\n';
-  if (HEADLINE.test(readme)) writeFileSync(README, readme.replace(HEADLINE, (_match, start, end) => `${start}${renderReadmeHeadline(results)}${end}`));
+  if (HEADLINE.test(readme))
+    writeFileSync(
+      README,
+      readme.replace(HEADLINE, (_match, start, end) => `${start}${renderReadmeHeadline(results)}${end}`),
+    );
   else log('⚠ README.md has no <!-- bench:headline:start/end --> markers: its Benchmarks figures were not updated.');
 
   log(`Wrote ${QUICK ? BENCH.pathname : 'bench/'}results.json, RESULTS.md and the README's headline table in ${results.durationInSeconds} s.`);
@@ -214,12 +234,31 @@ function firstTurnRatios(discovery, revalidation, call, github, stripe) {
           big_discovery_cold_vs_mcp_cpu: github.cold.versusMcpCpu,
           big_discovery_known_vs_mcp: github.cold.known.versusMcp,
           big_discovery_known_vs_mcp_cpu: github.cold.known.versusMcpCpu,
-          ...(githubMcp?.serverCpuMedianInMs && githubAicap?.serverCpuMedianInMs ? { serve_per_agent_vs_mcp: { median: Math.round((githubMcp.serverCpuMedianInMs / githubAicap.serverCpuMedianInMs) * 100) / 100, against: `${githubMcp.name}: server CPU per discovering agent (ratio of medians)` } } : {}),
+          ...(githubMcp?.serverCpuMedianInMs && githubAicap?.serverCpuMedianInMs
+            ? {
+                serve_per_agent_vs_mcp: {
+                  median: Math.round((githubMcp.serverCpuMedianInMs / githubAicap.serverCpuMedianInMs) * 100) / 100,
+                  against: `${githubMcp.name}: server CPU per discovering agent (ratio of medians)`,
+                },
+              }
+            : {}),
         }
       : {}),
     ...(github?.freshProcess ? { fresh_process_discovery_vs_mcp: github.freshProcess.versusMcpCpu } : {}),
-    ...(github?.firstTurn ? { first_turn_vs_mcp: github.firstTurn.versusMcp, first_turn_vs_mcp_cpu: github.firstTurn.versusMcpCpu, first_turn_tokens_fewer: { median: github.firstTurn.tokens.fewer, against: 'MCP all tools ÷ aicap selected 5, o200k_base tokens, GitHub' } } : {}),
-    ...(stripe?.firstTurn ? { first_turn_stripe_vs_mcp: stripe.firstTurn.versusMcp, first_turn_stripe_vs_mcp_cpu: stripe.firstTurn.versusMcpCpu, first_turn_stripe_tokens_fewer: { median: stripe.firstTurn.tokens.fewer, against: 'MCP all tools ÷ aicap selected 5, o200k_base tokens, Stripe' } } : {}),
+    ...(github?.firstTurn
+      ? {
+          first_turn_vs_mcp: github.firstTurn.versusMcp,
+          first_turn_vs_mcp_cpu: github.firstTurn.versusMcpCpu,
+          first_turn_tokens_fewer: { median: github.firstTurn.tokens.fewer, against: 'MCP all tools ÷ aicap selected 5, o200k_base tokens, GitHub' },
+        }
+      : {}),
+    ...(stripe?.firstTurn
+      ? {
+          first_turn_stripe_vs_mcp: stripe.firstTurn.versusMcp,
+          first_turn_stripe_vs_mcp_cpu: stripe.firstTurn.versusMcpCpu,
+          first_turn_stripe_tokens_fewer: { median: stripe.firstTurn.tokens.fewer, against: 'MCP all tools ÷ aicap selected 5, o200k_base tokens, Stripe' },
+        }
+      : {}),
   };
 }
 

@@ -13,7 +13,14 @@ import { parseArgs } from 'node:util';
 import { corpusAvailable, generateApiManifest, importAicap } from './selection/evaluate-selection.js';
 
 const KUBERNETES = { key: 'kubernetes', name: 'Kubernetes', file: 'kubernetes-swagger.json' };
-const REQUESTS = ['scale deployment api to 5 replicas in namespace prod', 'delete the job nightly-backup in namespace ops', 'show the logs of pod web-7d9f', 'create a namespace called team-blue', 'list the nodes', 'cordon node worker-3'];
+const REQUESTS = [
+  'scale deployment api to 5 replicas in namespace prod',
+  'delete the job nightly-backup in namespace ops',
+  'show the logs of pod web-7d9f',
+  'create a namespace called team-blue',
+  'list the nodes',
+  'cordon node worker-3',
+];
 export const SELECTION_INDEX_TARGETS = { firstQueryPersistedCpuInMs: 50, warmQueryCpuInMs: 2 };
 
 async function catalogTools(manifestFile) {
@@ -48,7 +55,16 @@ async function child(mode, manifestFile, indexFile) {
   warm.sort((left, right) => left - right);
   if (mode === 'build') writeFileSync(indexFile, JSON.stringify(serializeSelectionIndex(tools)));
   const restoredCpu = restore?.cpuInMs ?? 0;
-  process.stdout.write(JSON.stringify({ tools: tools.length, restored: restore?.result, firstQueryCpuInMs: restoredCpu + first.cpuInMs, firstQueryWallInMs: (restore?.wallInMs ?? 0) + first.wallInMs, warmMedianCpuInMs: warm[warm.length >> 1], warmP95CpuInMs: warm[Math.floor(warm.length * 0.95)] }));
+  process.stdout.write(
+    JSON.stringify({
+      tools: tools.length,
+      restored: restore?.result,
+      firstQueryCpuInMs: restoredCpu + first.cpuInMs,
+      firstQueryWallInMs: (restore?.wallInMs ?? 0) + first.wallInMs,
+      warmMedianCpuInMs: warm[warm.length >> 1],
+      warmP95CpuInMs: warm[Math.floor(warm.length * 0.95)],
+    }),
+  );
 }
 
 async function main() {

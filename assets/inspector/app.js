@@ -47,7 +47,8 @@ function jsonTree(value, pointer = '', key = undefined, openDepth = 0) {
   const build = () => {
     if (built) return;
     built = true;
-    for (const [childKey, child] of entries) details.append(jsonTree(child, `${pointer}/${String(childKey).replaceAll('~', '~0').replaceAll('/', '~1')}`, Array.isArray(value) ? undefined : childKey, openDepth - 1));
+    for (const [childKey, child] of entries)
+      details.append(jsonTree(child, `${pointer}/${String(childKey).replaceAll('~', '~0').replaceAll('/', '~1')}`, Array.isArray(value) ? undefined : childKey, openDepth - 1));
   };
   details.addEventListener('toggle', build);
   details.buildChildren = build;
@@ -189,13 +190,40 @@ async function openTool(toolId, container) {
     el('h3', {}, 'Intent'),
     el('table', {}, row('when', intent.when ?? '—'), row('prerequisites', intent.prerequisites ?? '—'), row('avoid when', intent.avoid_when ?? '—')),
     el('h3', {}, 'Parameters'),
-    parameters.length === 0 ? el('p', { class: 'muted' }, 'none') : el('table', {}, el('tr', {}, el('th', {}, 'name'), el('th', {}, 'type'), el('th', {}, 'in'), el('th', {}, 'required'), el('th', {}, 'description')), ...parameters.map(([name, parameter]) => el('tr', {}, el('td', {}, name), el('td', {}, parameter.type ?? ''), el('td', {}, parameter.in ?? ''), el('td', {}, parameter.required ? 'yes' : ''), el('td', {}, parameter.description ?? '')))),
+    parameters.length === 0
+      ? el('p', { class: 'muted' }, 'none')
+      : el(
+          'table',
+          {},
+          el('tr', {}, el('th', {}, 'name'), el('th', {}, 'type'), el('th', {}, 'in'), el('th', {}, 'required'), el('th', {}, 'description')),
+          ...parameters.map(([name, parameter]) =>
+            el(
+              'tr',
+              {},
+              el('td', {}, name),
+              el('td', {}, parameter.type ?? ''),
+              el('td', {}, parameter.in ?? ''),
+              el('td', {}, parameter.required ? 'yes' : ''),
+              el('td', {}, parameter.description ?? ''),
+            ),
+          ),
+        ),
     el('h3', {}, 'Returns'),
     el('div', { class: 'json' }, jsonTree(definition.returns ?? null)),
     el('h3', {}, 'Errors'),
-    errors.length === 0 ? el('p', { class: 'muted' }, 'none declared') : el('table', {}, ...errors.map(([name, error]) => el('tr', {}, el('td', {}, name), el('td', {}, String(error.status ?? '')), el('td', {}, error.retry_strategy ?? ''), el('td', {}, error.context ?? '')))),
+    errors.length === 0
+      ? el('p', { class: 'muted' }, 'none declared')
+      : el(
+          'table',
+          {},
+          ...errors.map(([name, error]) => el('tr', {}, el('td', {}, name), el('td', {}, String(error.status ?? '')), el('td', {}, error.retry_strategy ?? ''), el('td', {}, error.context ?? ''))),
+        ),
     el('h3', {}, 'Scopes and policy'),
-    el('p', {}, `Scopes: ${tool.scopes.length ? tool.scopes.join(', ') : 'none (open to any credential)'}. ${tool.summary.needsApproval ? 'Needs human approval.' : ''} ${(tool.policy.redact_from_logs ?? []).length ? `Redacted from logs: ${tool.policy.redact_from_logs.join(', ')}.` : ''}`),
+    el(
+      'p',
+      {},
+      `Scopes: ${tool.scopes.length ? tool.scopes.join(', ') : 'none (open to any credential)'}. ${tool.summary.needsApproval ? 'Needs human approval.' : ''} ${(tool.policy.redact_from_logs ?? []).length ? `Redacted from logs: ${tool.policy.redact_from_logs.join(', ')}.` : ''}`,
+    ),
     tryItForm(tool),
   );
 }
@@ -211,7 +239,14 @@ function tryItForm(tool) {
   const form = el(
     'form',
     { id: 'try-it', onsubmit: (event) => void submit(event) },
-    el('fieldset', {}, el('legend', {}, 'Try it'), ...inputs.map(({ name, property, input }) => el('label', { class: 'field' }, el('span', {}, `${name}${required.has(name) ? ' *' : ''} `, el('small', { class: 'muted' }, property.description ?? '')), input))),
+    el(
+      'fieldset',
+      {},
+      el('legend', {}, 'Try it'),
+      ...inputs.map(({ name, property, input }) =>
+        el('label', { class: 'field' }, el('span', {}, `${name}${required.has(name) ? ' *' : ''} `, el('small', { class: 'muted' }, property.description ?? '')), input),
+      ),
+    ),
     el('button', { type: 'submit', id: 'call-button' }, tool.summary.async ? 'Start job' : 'Call'),
   );
   async function submit(event) {
@@ -236,8 +271,10 @@ function tryItForm(tool) {
 
 function inputFor(name, property) {
   const type = Array.isArray(property.type) ? property.type.find((candidate) => candidate !== 'null') : property.type;
-  if (Array.isArray(property.enum)) return el('select', { name, 'data-kind': 'enum' }, el('option', { value: '' }, '(unset)'), ...property.enum.map((value) => el('option', { value: JSON.stringify(value) }, String(value))));
-  if (type === 'boolean') return el('select', { name, 'data-kind': 'json' }, el('option', { value: '' }, '(unset)'), el('option', { value: 'true' }, 'true'), el('option', { value: 'false' }, 'false'));
+  if (Array.isArray(property.enum))
+    return el('select', { name, 'data-kind': 'enum' }, el('option', { value: '' }, '(unset)'), ...property.enum.map((value) => el('option', { value: JSON.stringify(value) }, String(value))));
+  if (type === 'boolean')
+    return el('select', { name, 'data-kind': 'json' }, el('option', { value: '' }, '(unset)'), el('option', { value: 'true' }, 'true'), el('option', { value: 'false' }, 'false'));
   if (type === 'integer' || type === 'number') return el('input', { name, type: 'number', step: type === 'integer' ? '1' : 'any', 'data-kind': 'number' });
   if (type === 'string') return el('input', { name, type: 'text', 'data-kind': 'string', placeholder: property.format ?? '' });
   return el('textarea', { name, 'data-kind': 'json', placeholder: 'JSON' });
@@ -291,8 +328,16 @@ async function runCall(toolId, args, output) {
   if (!answer) return;
   const envelope = answer.envelope;
   output.replaceChildren(
-    el('p', { class: envelope.ok ? 'good' : 'bad', id: 'call-result' }, envelope.ok ? `OK ${envelope.status}` : `Failed ${envelope.status ?? ''}: ${envelope.error?.code ?? ''} ${envelope.error?.userMessage ?? ''}`),
-    el('p', { class: 'muted' }, `Attempts: ${envelope.meta?.attempts ?? 1} (retries are the attempts after the first), ${envelope.meta?.durationInMs ?? '?'} ms${envelope.page ? `; page: ${envelope.page.complete ? 'complete' : `more (next ${JSON.stringify(envelope.page.next)})`}` : ''}.`),
+    el(
+      'p',
+      { class: envelope.ok ? 'good' : 'bad', id: 'call-result' },
+      envelope.ok ? `OK ${envelope.status}` : `Failed ${envelope.status ?? ''}: ${envelope.error?.code ?? ''} ${envelope.error?.userMessage ?? ''}`,
+    ),
+    el(
+      'p',
+      { class: 'muted' },
+      `Attempts: ${envelope.meta?.attempts ?? 1} (retries are the attempts after the first), ${envelope.meta?.durationInMs ?? '?'} ms${envelope.page ? `; page: ${envelope.page.complete ? 'complete' : `more (next ${JSON.stringify(envelope.page.next)})`}` : ''}.`,
+    ),
     el('h4', {}, 'Envelope (redacted)'),
     el('div', { class: 'json' }, jsonTree(envelope, '', undefined, 3)),
     el('h4', {}, 'Audit events'),
@@ -317,7 +362,10 @@ async function runJob(toolId, args, output) {
       if (typeof event.percent === 'number') progress.value = event.percent;
       if (event.type === 'needs_input') askForInput(answer.jobId, event, question);
     } else if (item.kind === 'result') {
-      result.replaceChildren(el('p', { class: item.envelope.ok ? 'good' : 'bad', id: 'job-done' }, item.envelope.ok ? 'Job result' : 'Job failed'), el('div', { class: 'json' }, jsonTree(item.envelope, '', undefined, 3)));
+      result.replaceChildren(
+        el('p', { class: item.envelope.ok ? 'good' : 'bad', id: 'job-done' }, item.envelope.ok ? 'Job result' : 'Job failed'),
+        el('div', { class: 'json' }, jsonTree(item.envelope, '', undefined, 3)),
+      );
     } else if (item.kind === 'error') {
       result.replaceChildren(el('p', { class: 'bad' }, `${item.code}: ${item.message}`));
     } else if (item.kind === 'end') {
@@ -339,7 +387,9 @@ function askForInput(jobId, event, container) {
   const free = el('input', { type: 'text', placeholder: 'answer' });
   container.replaceChildren(
     el('p', {}, el('strong', {}, 'The job asks: '), String(event.prompt ?? '')),
-    options.length > 0 ? el('div', {}, ...options.map((option) => el('button', { type: 'button', class: 'answer', onclick: () => void send(option) }, String(option)))) : el('form', { onsubmit: (submitted) => (submitted.preventDefault(), void send(free.value)) }, free, el('button', { type: 'submit' }, 'Answer')),
+    options.length > 0
+      ? el('div', {}, ...options.map((option) => el('button', { type: 'button', class: 'answer', onclick: () => void send(option) }, String(option))))
+      : el('form', { onsubmit: (submitted) => (submitted.preventDefault(), void send(free.value)) }, free, el('button', { type: 'submit' }, 'Answer')),
   );
 }
 
@@ -351,7 +401,16 @@ function rawView() {
     root.buildChildren();
     root.open = true;
   }
-  const issues = view.issues.map((issue) => el('li', {}, el('button', { type: 'button', class: 'issue', onclick: () => revealPointer(tree, issue.pointer) }, el('code', {}, issue.pointer || '/')), ' ', el('span', { class: issue.severity === 'error' ? 'bad' : 'warn' }, issue.severity), ` ${issue.code}: ${issue.message}`));
+  const issues = view.issues.map((issue) =>
+    el(
+      'li',
+      {},
+      el('button', { type: 'button', class: 'issue', onclick: () => revealPointer(tree, issue.pointer) }, el('code', {}, issue.pointer || '/')),
+      ' ',
+      el('span', { class: issue.severity === 'error' ? 'bad' : 'warn' }, issue.severity),
+      ` ${issue.code}: ${issue.message}`,
+    ),
+  );
   return [el('h2', {}, 'Validation issues'), issues.length ? el('ul', { id: 'issues' }, ...issues) : el('p', { class: 'good' }, 'No issues.'), el('h2', {}, 'Manifest'), tree];
 }
 
@@ -364,9 +423,33 @@ function trustView() {
     el('h2', {}, 'Origin binding'),
     el('p', { class: bound ? 'good' : 'warn' }, `Manifest from ${trust.origin}; base_url ${trust.baseUrl}: ${bound ? 'same origin, bound' : 'another origin, allowed by configuration'}.`),
     el('h2', {}, 'Withheld tools'),
-    catalog.withheld.length === 0 ? el('p', { class: 'good' }, 'None.') : el('table', { id: 'withheld' }, ...catalog.withheld.map((entry) => el('tr', {}, el('td', {}, entry.name), el('td', {}, entry.reason), el('td', {}, entry.findings.map((finding) => `${finding.code}: ${finding.message}`).join('; '))))),
+    catalog.withheld.length === 0
+      ? el('p', { class: 'good' }, 'None.')
+      : el(
+          'table',
+          { id: 'withheld' },
+          ...catalog.withheld.map((entry) =>
+            el('tr', {}, el('td', {}, entry.name), el('td', {}, entry.reason), el('td', {}, entry.findings.map((finding) => `${finding.code}: ${finding.message}`).join('; '))),
+          ),
+        ),
     el('h2', {}, 'Findings of the poisoning scan and pins'),
-    trust.findings.length === 0 ? el('p', { class: 'good' }, 'None.') : el('table', { id: 'findings' }, el('tr', {}, el('th', {}, 'severity'), el('th', {}, 'code'), el('th', {}, 'where'), el('th', {}, 'text')), ...trust.findings.map((finding) => el('tr', {}, el('td', { class: finding.severity === 'high' ? 'bad' : 'warn' }, finding.severity), el('td', {}, finding.code), el('td', {}, el('code', {}, finding.pointer)), el('td', {}, finding.text)))),
+    trust.findings.length === 0
+      ? el('p', { class: 'good' }, 'None.')
+      : el(
+          'table',
+          { id: 'findings' },
+          el('tr', {}, el('th', {}, 'severity'), el('th', {}, 'code'), el('th', {}, 'where'), el('th', {}, 'text')),
+          ...trust.findings.map((finding) =>
+            el(
+              'tr',
+              {},
+              el('td', { class: finding.severity === 'high' ? 'bad' : 'warn' }, finding.severity),
+              el('td', {}, finding.code),
+              el('td', {}, el('code', {}, finding.pointer)),
+              el('td', {}, finding.text),
+            ),
+          ),
+        ),
     el('p', { class: 'muted' }, `Catalog warnings: ${catalog.warnings.join(' ') || 'none'}`),
   ];
 }
@@ -374,12 +457,24 @@ function trustView() {
 function checkView() {
   const check = state.view.check;
   if (!check) return el('p', { class: 'muted' }, 'The check runs for origins, not files.');
-  return [el('h2', {}, `aicap check ${check.url}: ${check.ok ? 'passed' : 'failed'}`), el('table', { id: 'check' }, ...check.checks.map((result) => el('tr', {}, el('td', { class: result.outcome === 'fail' ? 'bad' : result.outcome === 'warn' ? 'warn' : 'good' }, result.outcome), el('td', {}, result.id), el('td', {}, result.message))))];
+  return [
+    el('h2', {}, `aicap check ${check.url}: ${check.ok ? 'passed' : 'failed'}`),
+    el(
+      'table',
+      { id: 'check' },
+      ...check.checks.map((result) =>
+        el('tr', {}, el('td', { class: result.outcome === 'fail' ? 'bad' : result.outcome === 'warn' ? 'warn' : 'good' }, result.outcome), el('td', {}, result.id), el('td', {}, result.message)),
+      ),
+    ),
+  ];
 }
 
 function catalogView() {
   const document_ = state.view.aiCatalog;
-  return [el('h2', {}, 'AI Catalog (/.well-known/ai-catalog.json)'), document_ === undefined || document_ === null ? el('p', { class: 'muted' }, 'This origin serves none.') : el('div', { class: 'json' }, jsonTree(document_))];
+  return [
+    el('h2', {}, 'AI Catalog (/.well-known/ai-catalog.json)'),
+    document_ === undefined || document_ === null ? el('p', { class: 'muted' }, 'This origin serves none.') : el('div', { class: 'json' }, jsonTree(document_)),
+  ];
 }
 
 function diffView() {
@@ -388,7 +483,20 @@ function diffView() {
   const show = (diff) => {
     output.replaceChildren(
       el('p', { id: 'diff-summary' }, `${diff.changes.length} changes; version bump: ${diff.bump}${diff.suggestedVersion ? ` (to ${diff.suggestedVersion})` : ''}.`),
-      el('table', {}, ...diff.changes.map((change) => el('tr', {}, el('td', { class: change.classification === 'breaking' ? 'bad' : change.classification === 'trust-sensitive' ? 'warn' : '' }, change.classification, change.weakened ? ' (weakened)' : ''), el('td', {}, `${change.kind} ${change.id ?? ''} ${change.change}`), el('td', {}, el('code', {}, change.newPointer ?? change.oldPointer ?? '')), el('td', {}, change.message)))),
+      el(
+        'table',
+        {},
+        ...diff.changes.map((change) =>
+          el(
+            'tr',
+            {},
+            el('td', { class: change.classification === 'breaking' ? 'bad' : change.classification === 'trust-sensitive' ? 'warn' : '' }, change.classification, change.weakened ? ' (weakened)' : ''),
+            el('td', {}, `${change.kind} ${change.id ?? ''} ${change.change}`),
+            el('td', {}, el('code', {}, change.newPointer ?? change.oldPointer ?? '')),
+            el('td', {}, change.message),
+          ),
+        ),
+      ),
     );
   };
   const run = async (body) => {
@@ -398,26 +506,46 @@ function diffView() {
       output.replaceChildren(el('p', { class: 'bad' }, error.message));
     }
   };
-  return [el('h2', {}, 'Diff'), el('button', { type: 'button', onclick: () => void run({ pinned: true }) }, 'Against the pinned manifest (first load)'), el('div', {}, other), el('button', { type: 'button', onclick: () => void run({ manifestText: other.value }) }, 'Against the pasted manifest'), output];
+  return [
+    el('h2', {}, 'Diff'),
+    el('button', { type: 'button', onclick: () => void run({ pinned: true }) }, 'Against the pinned manifest (first load)'),
+    el('div', {}, other),
+    el('button', { type: 'button', onclick: () => void run({ manifestText: other.value }) }, 'Against the pasted manifest'),
+    output,
+  ];
 }
 
 function selectionView() {
   const output = el('div', { id: 'selection-output' });
   const query = el('input', { type: 'search', size: '60', placeholder: 'What the user asks, e.g. "show unusual transactions on account 12345"' });
-  const form = el('form', {
-    onsubmit: async (event) => {
-      event.preventDefault();
-      try {
-        const answer = await api('/api/select', { query: query.value, limit: 5 });
-        output.replaceChildren(
-          el('p', {}, `Top ${answer.ranked.length}: ${answer.tokens.selected} tokens instead of ${answer.tokens.all} for the whole list${answer.tokens.approximate ? ' (approximate)' : ''}.`),
-          answer.ranked.length === 0 ? el('p', { class: 'warn' }, 'No tool matched: rephrase, or hand the model the whole list.') : el('table', {}, el('tr', {}, el('th', {}, '#'), el('th', {}, 'tool'), el('th', {}, 'score'), el('th', {}, 'tokens')), ...answer.ranked.map((entry, index) => el('tr', {}, el('td', {}, String(index + 1)), el('td', {}, entry.name), el('td', {}, entry.score.toFixed(3)), el('td', {}, String(entry.tokens))))),
-        );
-      } catch (error) {
-        output.replaceChildren(el('p', { class: 'bad' }, error.message));
-      }
+  const form = el(
+    'form',
+    {
+      onsubmit: async (event) => {
+        event.preventDefault();
+        try {
+          const answer = await api('/api/select', { query: query.value, limit: 5 });
+          output.replaceChildren(
+            el('p', {}, `Top ${answer.ranked.length}: ${answer.tokens.selected} tokens instead of ${answer.tokens.all} for the whole list${answer.tokens.approximate ? ' (approximate)' : ''}.`),
+            answer.ranked.length === 0
+              ? el('p', { class: 'warn' }, 'No tool matched: rephrase, or hand the model the whole list.')
+              : el(
+                  'table',
+                  {},
+                  el('tr', {}, el('th', {}, '#'), el('th', {}, 'tool'), el('th', {}, 'score'), el('th', {}, 'tokens')),
+                  ...answer.ranked.map((entry, index) =>
+                    el('tr', {}, el('td', {}, String(index + 1)), el('td', {}, entry.name), el('td', {}, entry.score.toFixed(3)), el('td', {}, String(entry.tokens))),
+                  ),
+                ),
+          );
+        } catch (error) {
+          output.replaceChildren(el('p', { class: 'bad' }, error.message));
+        }
+      },
     },
-  }, query, el('button', { type: 'submit' }, 'Rank tools'));
+    query,
+    el('button', { type: 'submit' }, 'Rank tools'),
+  );
   return [el('h2', {}, 'Tool selection'), form, output];
 }
 
@@ -425,17 +553,22 @@ function scopesView() {
   const output = el('div', { id: 'scopes-output' });
   const declared = Object.keys(state.view.manifest?.auth?.scopes ?? {});
   const input = el('input', { type: 'text', size: '40', placeholder: declared.join(' ') || 'no scopes declared' });
-  const form = el('form', {
-    onsubmit: async (event) => {
-      event.preventDefault();
-      try {
-        const answer = await api('/api/scopes', { scopes: input.value.split(/[\s,]+/).filter(Boolean) });
-        output.replaceChildren(el('p', {}, `Unlocked: ${answer.unlocked.join(', ') || 'none'}`), el('p', { class: 'muted' }, `Still locked: ${answer.locked.join(', ') || 'none'}`));
-      } catch (error) {
-        output.replaceChildren(el('p', { class: 'bad' }, error.message));
-      }
+  const form = el(
+    'form',
+    {
+      onsubmit: async (event) => {
+        event.preventDefault();
+        try {
+          const answer = await api('/api/scopes', { scopes: input.value.split(/[\s,]+/).filter(Boolean) });
+          output.replaceChildren(el('p', {}, `Unlocked: ${answer.unlocked.join(', ') || 'none'}`), el('p', { class: 'muted' }, `Still locked: ${answer.locked.join(', ') || 'none'}`));
+        } catch (error) {
+          output.replaceChildren(el('p', { class: 'bad' }, error.message));
+        }
+      },
     },
-  }, el('label', {}, 'Scopes the token holds ', input), el('button', { type: 'submit' }, 'Show tools'));
+    el('label', {}, 'Scopes the token holds ', input),
+    el('button', { type: 'submit' }, 'Show tools'),
+  );
   return [el('h2', {}, 'What a token unlocks'), form, output];
 }
 

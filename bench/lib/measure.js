@@ -168,7 +168,13 @@ export function cpuRatios(aicap, floor, mcp) {
 /** A value's spread over its samples, in the shape of a ratio (for targets that are a time, not a ratio). */
 export function spreadOf(values, against) {
   const sorted = [...values].sort((a, b) => a - b);
-  return { median: round(quantileOfSorted(sorted, 0.5), 3), p25: round(quantileOfSorted(sorted, 0.25), 3), p75: round(quantileOfSorted(sorted, 0.75), 3), rounds: sorted.length, ...(against === undefined ? {} : { against }) };
+  return {
+    median: round(quantileOfSorted(sorted, 0.5), 3),
+    p25: round(quantileOfSorted(sorted, 0.25), 3),
+    p75: round(quantileOfSorted(sorted, 0.75), 3),
+    rounds: sorted.length,
+    ...(against === undefined ? {} : { against }),
+  };
 }
 
 /** Rows without their raw samples, for results.json. */
@@ -183,7 +189,10 @@ export function withoutSamples(rows) {
 
 /** The median of any list of numbers. */
 export function medianOf(values) {
-  return quantileOfSorted([...values].sort((a, b) => a - b), 0.5);
+  return quantileOfSorted(
+    [...values].sort((a, b) => a - b),
+    0.5,
+  );
 }
 
 /** Linear interpolation between the two nearest ranks (the usual "type 7" quantile). */

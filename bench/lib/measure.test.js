@@ -42,7 +42,13 @@ describe('againstFloorAndMcp', () => {
 
 describe('fastestOf', () => {
   it('picks the lowest median, whatever the order', () => {
-    expect(fastestOf([{ name: 'a', medianInMs: 3 }, { name: 'b', medianInMs: 1 }, { name: 'c', medianInMs: 2 }]).name).toBe('b');
+    expect(
+      fastestOf([
+        { name: 'a', medianInMs: 3 },
+        { name: 'b', medianInMs: 1 },
+        { name: 'c', medianInMs: 2 },
+      ]).name,
+    ).toBe('b');
   });
 });
 
@@ -97,7 +103,7 @@ describe('CPU time beside wall time', () => {
     const busy = (milliseconds) => () => {
       const start = process.cpuUsage();
       const deadline = performance.now() + 2_000;
-      for (let used = 0; used < milliseconds * 1000 && performance.now() < deadline; ) {
+      for (let used = 0; used < milliseconds * 1000 && performance.now() < deadline;) {
         const delta = process.cpuUsage(start);
         used = delta.user + delta.system;
       }
@@ -108,7 +114,13 @@ describe('CPU time beside wall time', () => {
       [
         { name: 'aicap', run: busy(4) },
         { name: 'floor', run: busy(2) },
-        { name: 'mcp', run: async () => { await busy(2)(); await server(6)(); } },
+        {
+          name: 'mcp',
+          run: async () => {
+            await busy(2)();
+            await server(6)();
+          },
+        },
       ],
       { warmupIterations: 0, iterations: 5, maxTimeInMs: 5_000, serverCpuInMs: () => serverClock },
     );

@@ -19,7 +19,7 @@ export const RATIO_TARGETS = {
   fresh_process_discovery_vs_mcp: { label: 'MCP ÷ aicap, client CPU of the first discovery in a new process, GitHub', minimum: 1.5 },
   first_turn_vs_mcp: { label: 'MCP connect + list + convert all ÷ aicap discover + select 5 + export, GitHub, fresh client, wall', minimum: 1 },
   first_turn_vs_mcp_cpu: { label: 'the same by client + server CPU time', minimum: 1 },
-  first_turn_tokens_fewer: { label: 'tokens of that MCP tool list ÷ tokens of aicap\'s 5, GitHub', minimum: 50 },
+  first_turn_tokens_fewer: { label: "tokens of that MCP tool list ÷ tokens of aicap's 5, GitHub", minimum: 50 },
   first_turn_stripe_vs_mcp: { label: 'first turn as above, Stripe, wall', minimum: 1 },
   first_turn_stripe_vs_mcp_cpu: { label: 'the same by client + server CPU time', minimum: 1 },
   first_turn_stripe_tokens_fewer: { label: 'tokens, MCP ÷ aicap, Stripe', minimum: 50 },
@@ -31,9 +31,13 @@ export const RATIO_TARGETS = {
   serve_vs_mcp: { label: 'Express manifest route (`app.use`) requests/s ÷ fastest MCP `tools/list` requests/s (bounded by `serve_express_floor_vs_mcp`)' },
   kubernetes_discovery_cold_ms: { label: 'Kubernetes cold discovery in a fresh process, ms', maximum: 1000 },
   kubernetes_discovery_rss_mib: { label: 'Kubernetes cold discovery, peak RSS of the process, MiB', maximum: 300 },
-  discovery_cold_vs_floor_least: { label: '(floor + the checks\' median) ÷ floor, Payments: the least `discovery_cold_vs_floor` can be while every check runs (ratio of medians)' },
-  discovery_cold_vs_mcp_most: { label: 'fastest MCP `connect` + `listTools` ÷ (floor + the checks\' median), Payments: the most `discovery_cold_vs_mcp` can be while every check runs (ratio of medians)' },
-  big_discovery_cold_vs_mcp_most: { label: 'fastest MCP `connect` + `listTools` ÷ (floor + the checks\' median), GitHub: the most `big_discovery_cold_vs_mcp` can be while every check runs (ratio of medians)' },
+  discovery_cold_vs_floor_least: { label: "(floor + the checks' median) ÷ floor, Payments: the least `discovery_cold_vs_floor` can be while every check runs (ratio of medians)" },
+  discovery_cold_vs_mcp_most: {
+    label: "fastest MCP `connect` + `listTools` ÷ (floor + the checks' median), Payments: the most `discovery_cold_vs_mcp` can be while every check runs (ratio of medians)",
+  },
+  big_discovery_cold_vs_mcp_most: {
+    label: "fastest MCP `connect` + `listTools` ÷ (floor + the checks' median), GitHub: the most `big_discovery_cold_vs_mcp` can be while every check runs (ratio of medians)",
+  },
   revalidation_vs_mcp: { label: 'MCP second `listTools` time ÷ aicap 304 revalidation time, Payments' },
   call_vs_mcp: { label: 'MCP `callTool` time ÷ aicap `client.call` time, Payments' },
   serve_express_floor_vs_mcp: { label: 'Express floor (one `app.use` writing the same answer) requests/s ÷ fastest MCP `tools/list` requests/s: the most `serve_vs_mcp` can be' },
@@ -137,7 +141,10 @@ export function renderResults(results) {
     '',
     '| target | requests/s | p50 ms | p99 ms | requests | 200 share | errors | RSS at start → after, MiB |',
     '|---|---:|---:|---:|---:|---:|---:|---|',
-    ...results.serve.rows.map((row) => `| ${row.name} | ${row.requestsPerSecond} | ${row.latencyP50InMs} | ${row.latencyP99InMs} | ${row.requests} | ${row.okShare} | ${row.errors} | ${row.rssAtStartInMiB} → ${row.rssAfterInMiB} |`),
+    ...results.serve.rows.map(
+      (row) =>
+        `| ${row.name} | ${row.requestsPerSecond} | ${row.latencyP50InMs} | ${row.latencyP99InMs} | ${row.requests} | ${row.okShare} | ${row.errors} | ${row.rssAtStartInMiB} → ${row.rssAfterInMiB} |`,
+    ),
     '',
     '| framework | aicap ÷ static, requests/s |',
     '|---|---:|',
@@ -155,18 +162,27 @@ export function renderResults(results) {
     '',
     ...livenessSection(results.liveness),
   );
-  return `${lines.join('\n').replace(/\n{3,}/g, '\n\n').trim()}\n`;
+  return `${lines
+    .join('\n')
+    .replace(/\n{3,}/g, '\n\n')
+    .trim()}\n`;
 }
 
 /** Sentences computed from this run's figures (what the targets mean, where the time goes). */
 function readingOf(results) {
   const lines = [];
   const [aicap, floor] = results.discovery.rows;
-  lines.push(`Payments cold discovery: aicap ${aicap.medianInMs.toFixed(3)} ms, the floor ${floor.medianInMs.toFixed(3)} ms; the difference (${(aicap.medianInMs - floor.medianInMs).toFixed(3)} ms) is the client's own work: preparing and guarding the request, decoding, the strict parse, validation, the poisoning scan, the digest, caching and registering the service.${results.checks ? ` The checks among them take ${results.checks.checksInMs.median.toFixed(3)} ms on warm code ("What the checks cost" in bench/RESULTS.md).` : ''}`);
+  lines.push(
+    `Payments cold discovery: aicap ${aicap.medianInMs.toFixed(3)} ms, the floor ${floor.medianInMs.toFixed(3)} ms; the difference (${(aicap.medianInMs - floor.medianInMs).toFixed(3)} ms) is the client's own work: preparing and guarding the request, decoding, the strict parse, validation, the poisoning scan, the digest, caching and registering the service.${results.checks ? ` The checks among them take ${results.checks.checksInMs.median.toFixed(3)} ms on warm code ("What the checks cost" in bench/RESULTS.md).` : ''}`,
+  );
   const [revalidated, floor304, cached] = results.revalidation.rows;
-  lines.push(`A 304 revalidation takes ${revalidated.medianInMs.toFixed(3)} ms against the floor's ${floor304.medianInMs.toFixed(3)} ms; within max-age a discovery sends no request and takes ${cached.medianInMs.toFixed(3)} ms.`);
+  lines.push(
+    `A 304 revalidation takes ${revalidated.medianInMs.toFixed(3)} ms against the floor's ${floor304.medianInMs.toFixed(3)} ms; within max-age a discovery sends no request and takes ${cached.medianInMs.toFixed(3)} ms.`,
+  );
   for (const row of results.scale.rows ?? []) {
-    lines.push(`${row.label}: ${row.tools} tools, ${kib(row.manifestBytes)} compact (${kib(row.wire.gzip.bytes)} gzip, ${kib(row.wire.br.bytes)} br on the wire; MCP's \`tools/list\` answer ${kib(row.wire.mcpToolsList.bytes)}); cold discovery ${row.cold.aicapMedianInMs.toFixed(1)} ms, ${comparedWithMcp(row.cold.versusMcp.median)}.${row.checks ? ` Its checks alone take ${row.checks.checksInMs.median.toFixed(1)} ms (the poisoning scan ${row.checks.phases.find((phase) => phase.key === 'scanInMs').median.toFixed(1)}); the floor plus the checks is ${comparedWithMcp(row.checks.ceilings.versusMcpAtMost.median)}.` : ''}`);
+    lines.push(
+      `${row.label}: ${row.tools} tools, ${kib(row.manifestBytes)} compact (${kib(row.wire.gzip.bytes)} gzip, ${kib(row.wire.br.bytes)} br on the wire; MCP's \`tools/list\` answer ${kib(row.wire.mcpToolsList.bytes)}); cold discovery ${row.cold.aicapMedianInMs.toFixed(1)} ms, ${comparedWithMcp(row.cold.versusMcp.median)}.${row.checks ? ` Its checks alone take ${row.checks.checksInMs.median.toFixed(1)} ms (the poisoning scan ${row.checks.phases.find((phase) => phase.key === 'scanInMs').median.toFixed(1)}); the floor plus the checks is ${comparedWithMcp(row.checks.ceilings.versusMcpAtMost.median)}.` : ''}`,
+    );
   }
   return lines;
 }
@@ -216,8 +232,21 @@ function scaleSection(scale) {
     );
   }
   for (const row of scale.rows) {
-    lines.push('', `### ${row.label}`, '', `First selection for "${row.selection.query}": ${row.selection.top.map((name) => `\`${name}\``).join(', ')}.`, '', ...latencyTable(row.cold.rows), '', ...latencyTable(row.revalidation.rows, true));
-    if (row.wholeProcess) lines.push('', `Whole process (median of ${row.wholeProcess.runs}): one cold discovery ${row.wholeProcess.discoveryInMs} ms, peak RSS ${row.wholeProcess.peakRssInMiB} MiB (Node and the loaded modules alone: ${row.wholeProcess.baselineRssInMiB} MiB).`);
+    lines.push(
+      '',
+      `### ${row.label}`,
+      '',
+      `First selection for "${row.selection.query}": ${row.selection.top.map((name) => `\`${name}\``).join(', ')}.`,
+      '',
+      ...latencyTable(row.cold.rows),
+      '',
+      ...latencyTable(row.revalidation.rows, true),
+    );
+    if (row.wholeProcess)
+      lines.push(
+        '',
+        `Whole process (median of ${row.wholeProcess.runs}): one cold discovery ${row.wholeProcess.discoveryInMs} ms, peak RSS ${row.wholeProcess.peakRssInMiB} MiB (Node and the loaded modules alone: ${row.wholeProcess.baselineRssInMiB} MiB).`,
+      );
   }
   return lines;
 }
@@ -229,7 +258,12 @@ function checksSection(results) {
   const row = (label, format) => `| ${label} | ${columns.map(format).join(' | ')} |`;
   const [first] = columns;
   return [
-    `The client's own functions in the order a cold discovery runs them, in the bench process on warm code, each round on a fresh copy of the served bytes (${first.checks.rounds} rounds for Payments, ${columns.slice(1).map((column) => column.checks.rounds).join(', ') || 'none'} for the big APIs); median (p25–p75) ms. The floor plus the checks is about the fastest a cold discovery can be while it keeps every check; the last two rows divide by it (ratios of medians, the measured ratio in brackets). Warm code makes the checks cheaper here than inside a discovery, which meets them with cold caches after the network wait: by little on a big manifest, by a multiple on a small one.`,
+    `The client's own functions in the order a cold discovery runs them, in the bench process on warm code, each round on a fresh copy of the served bytes (${first.checks.rounds} rounds for Payments, ${
+      columns
+        .slice(1)
+        .map((column) => column.checks.rounds)
+        .join(', ') || 'none'
+    } for the big APIs); median (p25–p75) ms. The floor plus the checks is about the fastest a cold discovery can be while it keeps every check; the last two rows divide by it (ratios of medians, the measured ratio in brackets). Warm code makes the checks cheaper here than inside a discovery, which meets them with cold caches after the network wait: by little on a big manifest, by a multiple on a small one.`,
     '',
     `| phase | ${columns.map((column) => column.label).join(' | ')} |`,
     `|---|${columns.map(() => '---:').join('|')}|`,
@@ -239,8 +273,14 @@ function checksSection(results) {
     row('floor + checks', (column) => column.checks.ceilings.leastInMs.toFixed(3)),
     row('aicap cold discovery, measured', (column) => column.cold.aicapMedianInMs.toFixed(3)),
     row('fastest MCP `connect` + `listTools`', (column) => (column.cold.rows.find((entry) => entry.name === column.cold.versusMcp.against)?.medianInMs ?? Number.NaN).toFixed(3)),
-    row('fastest MCP ÷ (floor + checks): the most cold vs MCP can reach (measured)', (column) => `${column.checks.ceilings.versusMcpAtMost.median.toFixed(2)} (${column.cold.versusMcp.median.toFixed(2)})`),
-    row('(floor + checks) ÷ floor: the least cold vs floor can reach (measured)', (column) => `${column.checks.ceilings.versusFloorAtLeast.median.toFixed(2)} (${column.cold.versusFloor.median.toFixed(2)})`),
+    row(
+      'fastest MCP ÷ (floor + checks): the most cold vs MCP can reach (measured)',
+      (column) => `${column.checks.ceilings.versusMcpAtMost.median.toFixed(2)} (${column.cold.versusMcp.median.toFixed(2)})`,
+    ),
+    row(
+      '(floor + checks) ÷ floor: the least cold vs floor can reach (measured)',
+      (column) => `${column.checks.ceilings.versusFloorAtLeast.median.toFixed(2)} (${column.cold.versusFloor.median.toFixed(2)})`,
+    ),
   ];
 }
 
@@ -268,7 +308,12 @@ function tokensSection(tokens) {
       ),
     ),
     '',
-    ...tokens.rows.filter((row) => row.generationInMs !== undefined).map((row) => `${row.label}: converted by \`aicap/openapi\` in ${row.generationInMs} ms (${row.operations} operations → ${row.manifestTools} tools; ${row.catalogTools} in the catalog after deprecated and quarantined ones are held back).`),
+    ...tokens.rows
+      .filter((row) => row.generationInMs !== undefined)
+      .map(
+        (row) =>
+          `${row.label}: converted by \`aicap/openapi\` in ${row.generationInMs} ms (${row.operations} operations → ${row.manifestTools} tools; ${row.catalogTools} in the catalog after deprecated and quarantined ones are held back).`,
+      ),
     ...(tokens.pending ? [`Pending: ${tokens.pending}`] : []),
   ];
 }
@@ -282,7 +327,5 @@ function selectionSection(selection) {
 
 /** "2.8× slower than the fastest MCP mode" for a ratio below 1: "0.36× faster" reads as a win when it is a loss. */
 function comparedWithMcp(mcpTimeOverAicapTime) {
-  return mcpTimeOverAicapTime >= 1
-    ? `${mcpTimeOverAicapTime.toFixed(2)}× faster than the fastest MCP mode`
-    : `${(1 / mcpTimeOverAicapTime).toFixed(2)}× slower than the fastest MCP mode`;
+  return mcpTimeOverAicapTime >= 1 ? `${mcpTimeOverAicapTime.toFixed(2)}× faster than the fastest MCP mode` : `${(1 / mcpTimeOverAicapTime).toFixed(2)}× slower than the fastest MCP mode`;
 }

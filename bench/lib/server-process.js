@@ -70,7 +70,9 @@ async function listenRebound(name, source, cacheControl) {
 
 async function listenMcpModes(prefix, options) {
   for (const mode of MCP_MODES) {
-    const app = options.manifest ? (await createMcpPaymentsApp({ mode: mode.mode, manifest: options.manifest, enableJsonResponse: mode.enableJsonResponse })).app : createMcpToolsApp({ mode: mode.mode, tools: options.tools, enableJsonResponse: mode.enableJsonResponse }).app;
+    const app = options.manifest
+      ? (await createMcpPaymentsApp({ mode: mode.mode, manifest: options.manifest, enableJsonResponse: mode.enableJsonResponse })).app
+      : createMcpToolsApp({ mode: mode.mode, tools: options.tools, enableJsonResponse: mode.enableJsonResponse }).app;
     await listen(`${prefix}${mode.key}`, app);
   }
 }
@@ -155,7 +157,10 @@ async function startServingTarget(target) {
     }
     case 'fastify': {
       const app = Fastify();
-      if (fixed) app.get(WELL_KNOWN_PATH, (request, reply) => (answersNotModified(request.headers['if-none-match'], fixed.etag) ? reply.code(304).header('etag', fixed.etag).send() : reply.headers(fixed.headers).send(fixed.bytes)));
+      if (fixed)
+        app.get(WELL_KNOWN_PATH, (request, reply) =>
+          answersNotModified(request.headers['if-none-match'], fixed.etag) ? reply.code(304).header('etag', fixed.etag).send() : reply.headers(fixed.headers).send(fixed.bytes),
+        );
       else await app.register(aicapPlugin, { manifest });
       await app.listen({ port: 0, host: '127.0.0.1' });
       register(target, app.server, () => app.close());
@@ -163,7 +168,12 @@ async function startServingTarget(target) {
     }
     case 'hono': {
       const app = new Hono();
-      if (fixed) app.get(WELL_KNOWN_PATH, (context) => (answersNotModified(context.req.header('if-none-match'), fixed.etag) ? new Response(null, { status: 304, headers: { etag: fixed.etag } }) : new Response(fixed.bytes, { headers: fixed.headers })));
+      if (fixed)
+        app.get(WELL_KNOWN_PATH, (context) =>
+          answersNotModified(context.req.header('if-none-match'), fixed.etag)
+            ? new Response(null, { status: 304, headers: { etag: fixed.etag } })
+            : new Response(fixed.bytes, { headers: fixed.headers }),
+        );
       else app.use(honoCapabilities({ manifest }));
       await listen(target, getRequestListener(app.fetch));
       return;

@@ -52,7 +52,10 @@ export async function benchmarkFirstTurn(context) {
     async run(client) {
       await client.discover(context.origin);
       const selected = selectTools(client.catalog().tools, context.query, { limit: SELECTED });
-      return exportTools(selected.map((entry) => entry.tool), 'openai').tools;
+      return exportTools(
+        selected.map((entry) => entry.tool),
+        'openai',
+      ).tools;
     },
     check(tools) {
       if (tools.length !== SELECTED) throw new Error(`Expected ${SELECTED} selected tools, got ${tools.length}.`);

@@ -60,7 +60,9 @@ async function startProducer() {
 
 function within(promise, what, timeoutInMs = ROUND_TIMEOUT_IN_MS) {
   let timer;
-  return Promise.race([promise, new Promise((_resolve, reject) => (timer = setTimeout(() => reject(new Error(`${what} took over ${timeoutInMs} ms`)), timeoutInMs)))]).finally(() => clearTimeout(timer));
+  return Promise.race([promise, new Promise((_resolve, reject) => (timer = setTimeout(() => reject(new Error(`${what} took over ${timeoutInMs} ms`)), timeoutInMs)))]).finally(() =>
+    clearTimeout(timer),
+  );
 }
 
 async function until(condition, what) {
@@ -173,7 +175,12 @@ export async function benchmarkLiveness(settings) {
   const baseline = await startMcpBaseline();
   try {
     variants.push({ name: 'aicap client following the change feed (1 process)', follower: await startSingle(producer), subscribers: 1 });
-    if (redis) variants.push({ name: `aicap fleet of ${settings.fleetProcesses} processes over Redis (last to refuse)`, follower: await startFleet(producer, redis.url, settings.fleetProcesses), subscribers: 1 });
+    if (redis)
+      variants.push({
+        name: `aicap fleet of ${settings.fleetProcesses} processes over Redis (last to refuse)`,
+        follower: await startFleet(producer, redis.url, settings.fleetProcesses),
+        subscribers: 1,
+      });
     variants.push({ name: '`aicap mcp` over stdio: host sees list_changed and re-lists', follower: await startBridge(producer), subscribers: 1 });
     const expected = variants.reduce((sum, variant) => sum + variant.subscribers, 0);
     await until(() => producer.feed.subscriberCount === expected, `${expected} feed subscribers`);

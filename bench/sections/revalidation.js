@@ -85,4 +85,3 @@ export async function benchmarkRevalidation(context) {
     await Promise.all([stale.close(), fresh.close(), dispatcher.close(), ...mcpClients.map(({ mcp }) => mcp.close())]);
   }
 }
-

@@ -69,9 +69,20 @@ export async function benchmarkScale(iterations) {
 
 async function measureApi(api, servers, iterations) {
   const { origins } = servers;
-  const mcpOrigins = Object.fromEntries(Object.entries(origins).filter(([name]) => name.startsWith(`${api.name}Mcp`)).map(([name, origin]) => [name.slice(`${api.name}Mcp`.length), origin]));
+  const mcpOrigins = Object.fromEntries(
+    Object.entries(origins)
+      .filter(([name]) => name.startsWith(`${api.name}Mcp`))
+      .map(([name, origin]) => [name.slice(`${api.name}Mcp`.length), origin]),
+  );
   const wire = await bytesOnTheWire(origins[api.name], mcpOrigins.StatelessJson);
-  const cold = await benchmarkColdDiscovery({ origin: origins[api.name], mcpOrigins, toolCount: api.manifest.tools.length, mcpToolCount: api.mcpToolCount, serverCpuInMs: servers.serverCpuInMs, iterations: iterations.discovery });
+  const cold = await benchmarkColdDiscovery({
+    origin: origins[api.name],
+    mcpOrigins,
+    toolCount: api.manifest.tools.length,
+    mcpToolCount: api.mcpToolCount,
+    serverCpuInMs: servers.serverCpuInMs,
+    iterations: iterations.discovery,
+  });
   const served = await request(`${origins[api.name]}${WELL_KNOWN_PATH}`, { headers: { accept: MANIFEST_MEDIA_TYPE } });
   const checks = benchmarkChecks(Buffer.from(await served.body.arrayBuffer()), iterations.checks);
   checks.ceilings = ceilingsOf(cold, checks);
@@ -85,7 +96,10 @@ async function measureApi(api, servers, iterations) {
   });
   const selection = await firstSelection(origins[api.name], api.query);
   const wholeProcess = api.name === 'kubernetes' ? await wholeProcessDiscovery(origins[api.name]) : undefined;
-  const firstTurn = api.name === 'kubernetes' ? undefined : await benchmarkFirstTurn({ origin: origins[api.name], mcpOrigins, query: api.query, serverCpuInMs: servers.serverCpuInMs, iterations: iterations.discovery });
+  const firstTurn =
+    api.name === 'kubernetes'
+      ? undefined
+      : await benchmarkFirstTurn({ origin: origins[api.name], mcpOrigins, query: api.query, serverCpuInMs: servers.serverCpuInMs, iterations: iterations.discovery });
   const freshProcess = api.name === 'github' ? await freshProcessDiscovery(origins[api.name], mcpOrigins) : undefined;
   return {
     name: api.name,
@@ -147,7 +161,12 @@ async function bytesOnTheWire(origin, mcpOrigin) {
     headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-06-18' },
     body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} }),
   });
-  return { identity: await sizeOf('identity'), gzip: await sizeOf('gzip'), br: await sizeOf('br'), mcpToolsList: { bytes: Buffer.from(await mcp.body.arrayBuffer()).byteLength, contentEncoding: mcp.headers['content-encoding'] ?? 'identity' } };
+  return {
+    identity: await sizeOf('identity'),
+    gzip: await sizeOf('gzip'),
+    br: await sizeOf('br'),
+    mcpToolsList: { bytes: Buffer.from(await mcp.body.arrayBuffer()).byteLength, contentEncoding: mcp.headers['content-encoding'] ?? 'identity' },
+  };
 }
 
 /** The first `selectTools` on a fresh catalog (builds the index) and a second query on the same catalog. */
@@ -179,5 +198,10 @@ async function wholeProcessDiscovery(origin) {
     const { stdout } = await run(process.execPath, [DISCOVER_ONCE.pathname, origin], { timeout: 60_000 });
     runs.push(JSON.parse(stdout.trim().split('\n').at(-1)));
   }
-  return { runs: runs.length, discoveryInMs: round(medianOf(runs.map((entry) => entry.discoveryInMs)), 1), peakRssInMiB: round(medianOf(runs.map((entry) => entry.peakRssInMiB)), 1), baselineRssInMiB: round(medianOf(runs.map((entry) => entry.baselineRssInMiB)), 1) };
+  return {
+    runs: runs.length,
+    discoveryInMs: round(medianOf(runs.map((entry) => entry.discoveryInMs)), 1),
+    peakRssInMiB: round(medianOf(runs.map((entry) => entry.peakRssInMiB)), 1),
+    baselineRssInMiB: round(medianOf(runs.map((entry) => entry.baselineRssInMiB)), 1),
+  };
 }

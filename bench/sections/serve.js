@@ -29,7 +29,12 @@ const TARGETS = [
   { name: 'Express floor: one `app.use` writing the same answer, no checks', set: 'floor-express', request: manifestRequest },
   { name: 'aicap request listener in front of the Express app (`withAiCapabilities`), Express', set: 'listener-express', request: manifestRequest },
   ...MCP_MODES.map((mode) => ({ name: `MCP \`tools/list\`, ${mode.label}`, set: `mcp-${mode.key}`, request: mode.mode === 'stateful' ? statefulToolsListRequest : toolsListRequest, mcp: 'express' })),
-  ...MCP_MODES.map((mode) => ({ name: `MCP \`tools/list\` on node:http, ${mode.label}`, set: `mcpnode-${mode.key}`, request: mode.mode === 'stateful' ? statefulToolsListRequest : toolsListRequest, mcp: 'node' })),
+  ...MCP_MODES.map((mode) => ({
+    name: `MCP \`tools/list\` on node:http, ${mode.label}`,
+    set: `mcpnode-${mode.key}`,
+    request: mode.mode === 'stateful' ? statefulToolsListRequest : toolsListRequest,
+    mcp: 'node',
+  })),
 ];
 const rowNameOf = (set) => TARGETS.find((target) => target.set === set).name;
 
@@ -63,8 +68,7 @@ export async function benchmarkServing(options) {
     const versus = (row, baseline) => pairedRatio(row.requestsPerSecondByRound, baseline.requestsPerSecondByRound, baseline.name);
     const perFramework = FRAMEWORKS.map((framework) => ({ framework, ratio: versus(bySet(`aicap-${framework}`), bySet(`static-${framework}`)) }));
     const worst = perFramework.reduce((low, entry) => (entry.ratio.median < low.ratio.median ? entry : low));
-    const fastestMcpOn = (framework) =>
-      rows.filter((_row, index) => targets[index].mcp === framework).reduce((best, row) => (row.requestsPerSecond > best.requestsPerSecond ? row : best));
+    const fastestMcpOn = (framework) => rows.filter((_row, index) => targets[index].mcp === framework).reduce((best, row) => (row.requestsPerSecond > best.requestsPerSecond ? row : best));
     const fastestMcp = fastestMcpOn('express');
     const expressFloor = bySet('floor-express');
     return {
@@ -117,7 +121,12 @@ async function toolsListRequest(origin) {
 
 /** A stateful server answers `tools/list` only inside a session: open one as a client would, then reuse it. */
 async function statefulToolsListRequest(origin) {
-  const initialize = JSON.stringify({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: PROTOCOL_VERSION, capabilities: {}, clientInfo: { name: 'aicap-bench', version: '1.0.0' } } });
+  const initialize = JSON.stringify({
+    jsonrpc: '2.0',
+    id: 0,
+    method: 'initialize',
+    params: { protocolVersion: PROTOCOL_VERSION, capabilities: {}, clientInfo: { name: 'aicap-bench', version: '1.0.0' } },
+  });
   const opened = await fetch(`${origin}/mcp`, { method: 'POST', headers: MCP_HEADERS, body: initialize });
   await opened.arrayBuffer();
   const sessionId = opened.headers.get('mcp-session-id');

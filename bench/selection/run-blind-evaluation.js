@@ -44,7 +44,10 @@ async function main() {
       const selector = await ranksOf(servable, (request) => selectTools(tools, request, { limit: 50 }));
       const baseline = await ranksOf(servable, (request) => bm25(request).slice(0, 50));
       run.apis[api.key][split] = { withheld, selectTools: round(metricsOf(selector)), bm25: round(metricsOf(baseline)) };
-      for (const [name, ranks] of [['selectTools', selector], ['bm25', baseline]]) {
+      for (const [name, ranks] of [
+        ['selectTools', selector],
+        ['bm25', baseline],
+      ]) {
         pooledRanks[`${split}/${name}`] = [...(pooledRanks[`${split}/${name}`] ?? []), ...ranks];
         pooledRanks[`all/${name}`] = [...(pooledRanks[`all/${name}`] ?? []), ...ranks];
       }

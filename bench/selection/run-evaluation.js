@@ -20,7 +20,15 @@ const RESULTS = new URL('../selection-results.md', import.meta.url);
 const log = (message) => process.stderr.write(`${message}\n`);
 
 async function main() {
-  const { values } = parseArgs({ options: { split: { type: 'string', default: 'tuning' }, batch: { type: 'string' }, embedder: { type: 'string' }, write: { type: 'boolean', default: false }, quiet: { type: 'boolean', default: false } } });
+  const { values } = parseArgs({
+    options: {
+      split: { type: 'string', default: 'tuning' },
+      batch: { type: 'string' },
+      embedder: { type: 'string' },
+      write: { type: 'boolean', default: false },
+      quiet: { type: 'boolean', default: false },
+    },
+  });
   if (!['tuning', 'held-out', 'all'].includes(values.split)) throw new Error(`--split must be tuning, held-out or all, got ${JSON.stringify(values.split)}`);
   if (!corpusAvailable()) {
     log('Selection evaluation skipped: the corpus (../shared/corpus/big/) is not on this machine.');
@@ -47,7 +55,15 @@ async function main() {
       const entry = { lexical: metricsOf(lexical), withheld };
       if (embedder) entry.fused = metricsOf(await ranksOf(requests, (request) => selectToolsWithEmbeddings(tools, request, { limit: 50, embed: embedder.embed })));
       let topTokens = 0;
-      for (const { request } of requests) topTokens += (await estimateTokens(exportTools(selectTools(tools, request, { limit: 5 }).map((selected) => selected.tool), 'openai').tools)).tokens;
+      for (const { request } of requests)
+        topTokens += (
+          await estimateTokens(
+            exportTools(
+              selectTools(tools, request, { limit: 5 }).map((selected) => selected.tool),
+              'openai',
+            ).tools,
+          )
+        ).tokens;
       entry.topFiveTokens = topTokens / requests.length;
       if (split === 'tuning') entry.batches = batchMetrics(requests, lexical);
       row.splits[split] = entry;
@@ -112,7 +128,10 @@ function printMisses(api, tools, requests, ranks, selectTools) {
 async function loadEmbedder(specifier) {
   if (specifier === 'fake') {
     const { createHashedTrigramEmbedder } = await importAicap('tools/selection/hashed-trigram-embedder', '.js');
-    return { embed: createHashedTrigramEmbedder(), label: 'a deterministic FAKE embedder (hashed bag of character trigrams, 256 dimensions; no semantics, no model): it shows the fusion path works, not what a real embedding model would add' };
+    return {
+      embed: createHashedTrigramEmbedder(),
+      label: 'a deterministic FAKE embedder (hashed bag of character trigrams, 256 dimensions; no semantics, no model): it shows the fusion path works, not what a real embedding model would add',
+    };
   }
   const module = await import(new URL(specifier, `file://${process.cwd()}/`).href);
   if (typeof module.default !== 'function') throw new Error(`--embedder ${specifier}: the module must export default an embed(texts) function`);

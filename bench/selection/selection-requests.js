@@ -20,10 +20,14 @@ export const FIRST_BATCH = 'first';
 export function loadRequests(split, { batch } = {}) {
   const directory = new URL(`./${split}/`, SELECTION_DIRECTORY);
   const byApi = new Map();
-  for (const file of readdirSync(directory).filter((name) => name.endsWith('.jsonl')).sort()) {
+  for (const file of readdirSync(directory)
+    .filter((name) => name.endsWith('.jsonl'))
+    .sort()) {
     const [api, fileBatch = FIRST_BATCH] = file.replace(/\.jsonl$/, '').split('.');
     if (batch !== undefined && fileBatch !== batch) continue;
-    const lines = readFileSync(new URL(file, directory), 'utf8').split('\n').filter((line) => line.trim() !== '');
+    const lines = readFileSync(new URL(file, directory), 'utf8')
+      .split('\n')
+      .filter((line) => line.trim() !== '');
     const entries = lines.map((line, index) => {
       const entry = JSON.parse(line);
       if (typeof entry.request !== 'string' || !Array.isArray(entry.operations) || entry.operations.length === 0) {
@@ -40,7 +44,9 @@ export function loadRequests(split, { batch } = {}) {
 export function heldOutDigest() {
   const directory = new URL('./held-out/', SELECTION_DIRECTORY);
   const hash = createHash('sha256');
-  for (const file of readdirSync(directory).filter((name) => name.endsWith('.jsonl')).sort()) {
+  for (const file of readdirSync(directory)
+    .filter((name) => name.endsWith('.jsonl'))
+    .sort()) {
     hash.update(`${file}\n`);
     hash.update(readFileSync(new URL(file, directory)));
   }

@@ -74,7 +74,9 @@ function assertPrerequisites(settings) {
   if (!HAS_REDIS_SERVER) throw new Error('redis-server is not on PATH: install it (apt-get install -y redis-server); the soak starts its own on a free port.');
   const limit = openFileLimit();
   if (limit !== undefined && limit < settings.subscribers + FILE_DESCRIPTOR_MARGIN) {
-    throw new Error(`${settings.subscribers} subscribers need about ${settings.subscribers + FILE_DESCRIPTOR_MARGIN} open files and the soft limit is ${limit}: raise it for this shell (ulimit -n ${settings.subscribers + FILE_DESCRIPTOR_MARGIN}) or pass fewer --subscribers.`);
+    throw new Error(
+      `${settings.subscribers} subscribers need about ${settings.subscribers + FILE_DESCRIPTOR_MARGIN} open files and the soft limit is ${limit}: raise it for this shell (ulimit -n ${settings.subscribers + FILE_DESCRIPTOR_MARGIN}) or pass fewer --subscribers.`,
+    );
   }
   return limit;
 }
@@ -98,7 +100,15 @@ async function startJobs(fleet, settings) {
     await response.arrayBuffer();
     if (response.status !== 202) throw new Error(`Starting report job ${index + 1} answered ${response.status}, not 202.`);
     // `created`: ids of the job's events created in the window, as any subscriber saw them.
-    jobs.push({ statusPath: new URL(response.headers.get('location') ?? '', origin).pathname, worker, subscribers: 0, created: new Set(), lastSeenId: undefined, startedAtInMs: Date.now(), ended: undefined });
+    jobs.push({
+      statusPath: new URL(response.headers.get('location') ?? '', origin).pathname,
+      worker,
+      subscribers: 0,
+      created: new Set(),
+      lastSeenId: undefined,
+      startedAtInMs: Date.now(),
+      ended: undefined,
+    });
   }
   return jobs;
 }
@@ -116,13 +126,27 @@ async function openSubscribers(fleet, jobs, settings, tally) {
       const replica = Math.floor(index / jobs.length) % fleet.replicas.length;
       perReplica[replica]++;
       // Later subscribers start at the newest event a subscriber of the job has seen: replaying a long history to each would be the ramp's whole cost.
-      const subscription = subscribeJobStream(`${fleet.replicas[replica].origin}${job.statusPath}`, tally, { job: index % jobs.length, maxReconnects: 20, ...(job.lastSeenId === undefined ? {} : { lastEventId: job.lastSeenId }) });
+      const subscription = subscribeJobStream(`${fleet.replicas[replica].origin}${job.statusPath}`, tally, {
+        job: index % jobs.length,
+        maxReconnects: 20,
+        ...(job.lastSeenId === undefined ? {} : { lastEventId: job.lastSeenId }),
+      });
       // Only an open subscriber is expected to receive the job's events.
-      subscription.opened.then(() => job.subscribers++, () => undefined);
+      subscription.opened.then(
+        () => job.subscribers++,
+        () => undefined,
+      );
       batch.push(subscription);
     }
     subscriptions.push(...batch);
-    const outcomes = Promise.allSettled(batch.map((subscription) => subscription.opened.then(() => opened.count++, () => opened.failed++)));
+    const outcomes = Promise.allSettled(
+      batch.map((subscription) =>
+        subscription.opened.then(
+          () => opened.count++,
+          () => opened.failed++,
+        ),
+      ),
+    );
     let timer;
     await Promise.race([outcomes, new Promise((resolve) => (timer = setTimeout(resolve, Math.max(0, deadlineInMs - Date.now()))))]);
     clearTimeout(timer);
@@ -183,7 +207,24 @@ async function runSoak(settings) {
     await new Promise((resolve) => setTimeout(resolve, DRAIN_IN_MS));
     clearInterval(sampler);
     loopDelay.disable();
-    return summarizeSoak({ settings, startedAt, openFiles, loadAtStart, loadAtEnd: loadAverage(), machine: describeMachine(), window, tally, latencies, rampInMs, jobs, loopDelay, perReplica: opened.perReplica, connected: opened.opened.count, replicas: fleet.replicas, redisSamples });
+    return summarizeSoak({
+      settings,
+      startedAt,
+      openFiles,
+      loadAtStart,
+      loadAtEnd: loadAverage(),
+      machine: describeMachine(),
+      window,
+      tally,
+      latencies,
+      rampInMs,
+      jobs,
+      loopDelay,
+      perReplica: opened.perReplica,
+      connected: opened.opened.count,
+      replicas: fleet.replicas,
+      redisSamples,
+    });
   } finally {
     for (const subscription of subscriptions) subscription.stop();
     SUBSCRIBER_AGENT.destroy();
@@ -193,7 +234,9 @@ async function runSoak(settings) {
 
 async function main() {
   const { settings, output } = readSoakSettings(process.argv.slice(2));
-  process.stderr.write(`Soak: ${settings.subscribers} SSE subscribers, ${settings.replicas} replicas, ${settings.jobs} jobs, one event per job every ${settings.eventIntervalInMs} ms, ${settings.durationInSeconds} s…\n`);
+  process.stderr.write(
+    `Soak: ${settings.subscribers} SSE subscribers, ${settings.replicas} replicas, ${settings.jobs} jobs, one event per job every ${settings.eventIntervalInMs} ms, ${settings.durationInSeconds} s…\n`,
+  );
   const results = await runSoak(settings);
   const json = output.replace(/\.md$/, '') + '.json';
   mkdirSync(dirname(output), { recursive: true });

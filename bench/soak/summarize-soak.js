@@ -105,7 +105,13 @@ Run ${results.startedAt} on ${machine.cpuModel} (${machine.cores} cores, ${machi
 
 A delivery is one event parsed by one subscriber; expected is each event created in the window times its job's subscribers; nominal is the pace the jobs would keep on an idle machine (one event per interval).
 
-${subscribers.connected} of ${subscribers.requested} subscribers connected in ${subscribers.rampInMs} ms (${subscribers.perReplica.join(' + ')} assigned to the replicas); errors ${subscribers.errors}, reconnects ${subscribers.reconnects}, id gaps ${subscribers.gaps}, duplicates ${subscribers.duplicates}; jobs ended early: ${Object.keys(subscribers.jobsEndedEarly).length === 0 ? 'none' : Object.entries(subscribers.jobsEndedEarly).map(([key, count]) => `${count} ${key} (after ${subscribers.jobEnds.map((end) => end.afterInSeconds).join(', ')} s)`).join(', ')}; the subscribing process's event-loop delay p99 ${subscribers.clientEventLoopDelayP99InMs} ms (it bounds how much of the latency is the measuring side).${subscribers.errorSamples.length > 0 ? `\n\nFirst errors: ${subscribers.errorSamples.map((text) => `\`${text}\``).join(', ')}.` : ''}
+${subscribers.connected} of ${subscribers.requested} subscribers connected in ${subscribers.rampInMs} ms (${subscribers.perReplica.join(' + ')} assigned to the replicas); errors ${subscribers.errors}, reconnects ${subscribers.reconnects}, id gaps ${subscribers.gaps}, duplicates ${subscribers.duplicates}; jobs ended early: ${
+    Object.keys(subscribers.jobsEndedEarly).length === 0
+      ? 'none'
+      : Object.entries(subscribers.jobsEndedEarly)
+          .map(([key, count]) => `${count} ${key} (after ${subscribers.jobEnds.map((end) => end.afterInSeconds).join(', ')} s)`)
+          .join(', ')
+  }; the subscribing process's event-loop delay p99 ${subscribers.clientEventLoopDelayP99InMs} ms (it bounds how much of the latency is the measuring side).${subscribers.errorSamples.length > 0 ? `\n\nFirst errors: ${subscribers.errorSamples.map((text) => `\`${text}\``).join(', ')}.` : ''}
 
 ## Memory over the window (sampled once a second)
 

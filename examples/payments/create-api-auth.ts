@@ -68,7 +68,9 @@ export function createApiAuth(options: CreateApiAuthOptions): ApiAuth {
     }
     if (++window.count <= rateLimit.requests) return false;
     const retryAfter = Math.max(1, Math.ceil((window.startedAt + rateLimit.windowInMs - now) / 1000));
-    sendProblem(outgoing, 429, 'rate-limited', 'Too Many Requests', `Agent ${agentId} made more than ${rateLimit.requests} requests in ${rateLimit.windowInMs} ms; retry after ${retryAfter} s.`, { 'Retry-After': String(retryAfter) });
+    sendProblem(outgoing, 429, 'rate-limited', 'Too Many Requests', `Agent ${agentId} made more than ${rateLimit.requests} requests in ${rateLimit.windowInMs} ms; retry after ${retryAfter} s.`, {
+      'Retry-After': String(retryAfter),
+    });
     return true;
   };
 

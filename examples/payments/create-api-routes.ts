@@ -104,7 +104,14 @@ export function createApiRoutes(options: CreateApiRoutesOptions): ApiListener {
 
 function findAccount(api: ApiState, outgoing: ServerResponse, accountId: unknown): Account | undefined {
   const account = typeof accountId === 'string' ? api.accounts.get(accountId) : undefined;
-  if (!account) sendProblem(outgoing, 404, 'account-not-found', 'Account Not Found', `There is no account ${JSON.stringify(String(accountId).slice(0, 64))}. Known demo accounts: ${[...api.accounts.keys()].join(', ')}.`);
+  if (!account)
+    sendProblem(
+      outgoing,
+      404,
+      'account-not-found',
+      'Account Not Found',
+      `There is no account ${JSON.stringify(String(accountId).slice(0, 64))}. Known demo accounts: ${[...api.accounts.keys()].join(', ')}.`,
+    );
   return account;
 }
 
@@ -186,8 +193,12 @@ async function closeAccount(api: ApiState, request: ApiRequest, params: Record<s
   const slot = `${caller.principal}\u0000${key}`;
   const known = api.idempotency.get(slot);
   if (known) {
-    if (known.payloadDigest !== payloadDigest) return sendProblem(outgoing, 422, 'idempotency-key-reused', 'Idempotency Key Reused', 'This `Idempotency-Key` was used with a different payload; use a new key for a new request.');
-    if (!known.done) return sendProblem(outgoing, 409, 'idempotency-request-in-progress', 'Request In Progress', 'A request with this `Idempotency-Key` is still running; retry with the same key shortly.', { 'Retry-After': '1' });
+    if (known.payloadDigest !== payloadDigest)
+      return sendProblem(outgoing, 422, 'idempotency-key-reused', 'Idempotency Key Reused', 'This `Idempotency-Key` was used with a different payload; use a new key for a new request.');
+    if (!known.done)
+      return sendProblem(outgoing, 409, 'idempotency-request-in-progress', 'Request In Progress', 'A request with this `Idempotency-Key` is still running; retry with the same key shortly.', {
+        'Retry-After': '1',
+      });
     return sendStored(outgoing, known.done, { 'Idempotent-Replayed': 'true' });
   }
   const entry: { payloadDigest: string; done?: StoredAnswer } = { payloadDigest };
@@ -215,7 +226,14 @@ function closeOrRefuse(api: ApiState, account: Account | undefined, accountId: s
   const paidOut = account.balance;
   account.status = 'closed';
   account.balance = 0;
-  api.ledger.push({ toolId: 'close_account', principal: call.caller.principal, agentId: call.caller.agentId, idempotencyKey: call.key, payloadDigest: call.payloadDigest, accountId: account.account_id });
+  api.ledger.push({
+    toolId: 'close_account',
+    principal: call.caller.principal,
+    agentId: call.caller.agentId,
+    idempotencyKey: call.key,
+    payloadDigest: call.payloadDigest,
+    accountId: account.account_id,
+  });
   return { status: 200, body: { account_id: account.account_id, status: 'closed', reason, paid_out: paidOut, final_balance: 0, currency: account.currency } };
 }
 
@@ -263,7 +281,12 @@ async function downloadReport(api: ApiState, request: ApiRequest, params: Record
     return sendProblem(request.outgoing, 404, 'report-not-found', 'Report Not Found', 'There is no completed report with this id for this caller.');
   }
   const result = record.result as ReportResult;
-  sendText(request.outgoing, 200, 'text/csv; charset=utf-8', `account_id,period,transaction_count,total_spent\n${result.account_id},${result.period},${result.transaction_count},${result.total_spent}\n`);
+  sendText(
+    request.outgoing,
+    200,
+    'text/csv; charset=utf-8',
+    `account_id,period,transaction_count,total_spent\n${result.account_id},${result.period},${result.transaction_count},${result.total_spent}\n`,
+  );
 }
 
 function integerQuery(values: readonly string[], fallback: number): number | undefined {

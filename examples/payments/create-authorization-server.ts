@@ -106,8 +106,23 @@ export async function createAuthorizationServer(options: CreateAuthorizationServ
   const { issuer, resource, scopes } = options;
   const users = options.users ?? DEMO_USERS;
   const provider = new oidc.Provider(issuer, {
-    clients: [{ ...DEMO_NATIVE_CLIENT, redirect_uris: [...DEMO_NATIVE_CLIENT.redirect_uris], application_type: 'native', token_endpoint_auth_method: 'none', grant_types: USER_GRANT_TYPES, response_types: ['code'] }],
-    clientDefaults: { application_type: 'native', token_endpoint_auth_method: 'none', grant_types: ['authorization_code', 'refresh_token'], response_types: ['code'], id_token_signed_response_alg: 'ES256' },
+    clients: [
+      {
+        ...DEMO_NATIVE_CLIENT,
+        redirect_uris: [...DEMO_NATIVE_CLIENT.redirect_uris],
+        application_type: 'native',
+        token_endpoint_auth_method: 'none',
+        grant_types: USER_GRANT_TYPES,
+        response_types: ['code'],
+      },
+    ],
+    clientDefaults: {
+      application_type: 'native',
+      token_endpoint_auth_method: 'none',
+      grant_types: ['authorization_code', 'refresh_token'],
+      response_types: ['code'],
+      id_token_signed_response_alg: 'ES256',
+    },
     // Fresh keys per process: the provider's development keys would print a notice to stdout.
     jwks: { keys: [{ ...generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey.export({ format: 'jwk' }), alg: 'ES256', use: 'sig' }] },
     cookies: { keys: [randomBytes(32).toString('base64url')] },
@@ -137,10 +152,21 @@ export async function createAuthorizationServer(options: CreateAuthorizationServ
     },
     // Dynamic registration is open, so it admits only what a CLI or desktop agent needs: public
     // clients (no secret) whose redirect URIs are loopback addresses (RFC 8252 §7.3).
-    extraClientMetadata: { properties: ['client_name'], validator: (_context: unknown, _key: string, _value: unknown, metadata: Record<string, unknown>) => assertPublicLoopbackClient(metadata, oidc.errors.InvalidClientMetadata) },
+    extraClientMetadata: {
+      properties: ['client_name'],
+      validator: (_context: unknown, _key: string, _value: unknown, metadata: Record<string, unknown>) => assertPublicLoopbackClient(metadata, oidc.errors.InvalidClientMetadata),
+    },
     issueRefreshToken: (_context: unknown, client: OidcClient) => client.grantTypeAllowed('refresh_token'),
     rotateRefreshToken: true,
-    ttl: { AccessToken: accessTokenTtlInSeconds, RefreshToken: refreshTokenTtlInSeconds, Grant: refreshTokenTtlInSeconds, DeviceCode: deviceCodeTtlInSeconds, AuthorizationCode: 60, Interaction: 600, Session: 3600 },
+    ttl: {
+      AccessToken: accessTokenTtlInSeconds,
+      RefreshToken: refreshTokenTtlInSeconds,
+      Grant: refreshTokenTtlInSeconds,
+      DeviceCode: deviceCodeTtlInSeconds,
+      AuthorizationCode: 60,
+      Interaction: 600,
+      Session: 3600,
+    },
     // The provider's defaults print advice to stdout, where the example prints only its origin.
     renderError: (context: { body: unknown; type: string }, output: { error: string; error_description?: string }) => {
       context.type = 'application/json';

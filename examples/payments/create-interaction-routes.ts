@@ -154,7 +154,10 @@ interface PageContext {
 export const DEVICE_FLOW_PAGES = {
   userCodeInputSource(context: PageContext, form: string, _out?: unknown, error?: Error): void {
     const message = error === undefined ? 'Enter the code shown on your device.' : `The code was not accepted (${error.message}); try again.`;
-    context.body = renderPage('Sign in a device', `<main data-page="device-code"><p role="alert">${escapeHtml(message)}</p>\n${form}\n<button type="submit" form="op.deviceInputForm">Continue</button></main>`);
+    context.body = renderPage(
+      'Sign in a device',
+      `<main data-page="device-code"><p role="alert">${escapeHtml(message)}</p>\n${form}\n<button type="submit" form="op.deviceInputForm">Continue</button></main>`,
+    );
   },
   userCodeConfirmSource(context: PageContext, form: string, client: { clientId: string }, _deviceInfo: unknown, userCode: string): void {
     const detail = `${escapeHtml(client.clientId)} shows the code <code>${escapeHtml(userCode)}</code>. Continue only if your device shows it too.`;

@@ -116,7 +116,9 @@ function grantClientCredentials(incoming: IncomingMessage, outgoing: ServerRespo
   const client = oauthClientOf(incoming.headers.authorization, form);
   outgoing.setHeader('Cache-Control', 'no-store');
   if (!client) {
-    sendJson(outgoing, { error: 'invalid_client', error_description: 'Unknown client or wrong secret (try demo-read-client / demo-read-secret).' }, 401, { 'WWW-Authenticate': 'Basic realm="payments-oauth"' });
+    sendJson(outgoing, { error: 'invalid_client', error_description: 'Unknown client or wrong secret (try demo-read-client / demo-read-secret).' }, 401, {
+      'WWW-Authenticate': 'Basic realm="payments-oauth"',
+    });
     return undefined;
   }
   if (form['grant_type'] !== 'client_credentials') {

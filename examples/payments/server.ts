@@ -52,11 +52,20 @@ const payments = await startPaymentsServer({ port, ...(publicUrl === undefined ?
 });
 // Installed before the origin is printed: whoever reads the origin may stop the server right away.
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-  process.once(signal, () => void payments.close().then(closeRedis).then(() => process.exit(0)));
+  process.once(
+    signal,
+    () =>
+      void payments
+        .close()
+        .then(closeRedis)
+        .then(() => process.exit(0)),
+  );
 }
 process.stdout.write(`${payments.origin}\n`);
 process.stderr.write(
-  `Payments API listening${payments.publicOrigin === payments.origin ? '' : ` (clients reach it as ${payments.publicOrigin})`}${redisUrl === undefined ? '' : ', jobs in Redis'}. Manifest: ${payments.manifestUrl}\nTokens: ${Object.entries(PAYMENTS_TOKENS)
+  `Payments API listening${payments.publicOrigin === payments.origin ? '' : ` (clients reach it as ${payments.publicOrigin})`}${redisUrl === undefined ? '' : ', jobs in Redis'}. Manifest: ${payments.manifestUrl}\nTokens: ${Object.entries(
+    PAYMENTS_TOKENS,
+  )
     .map(([token, scopes]) => `${token} (${scopes.join(', ')})`)
     .join(', ')}; send X-Agent-ID on every call. Ctrl-C stops.\n`,
 );

@@ -146,15 +146,15 @@ export async function startPaymentsServer(options: StartPaymentsServerOptions = 
   // the demo and the benchmarks never need it.
   let authorizationServer: Promise<AuthorizationServer | undefined> | undefined;
   const authorizationServerOnce = (): Promise<AuthorizationServer | undefined> =>
-    (authorizationServer ??= userAuthorization ? originKnown.then((known) => createAuthorizationServer({ ...authorization, issuer: known, resource: `${known}${BASE_PATH}`, scopes })) : Promise.resolve(undefined));
+    (authorizationServer ??= userAuthorization
+      ? originKnown.then((known) => createAuthorizationServer({ ...authorization, issuer: known, resource: `${known}${BASE_PATH}`, scopes }))
+      : Promise.resolve(undefined));
   // The served manifest points at this server: its API under /v2 and its RFC 9728 protected-resource metadata.
-  const manifestReady = originKnown.then(
-    (known): Manifest => ({
-      ...base,
-      service: { ...base.service, base_url: `${known}${BASE_PATH}` },
-      ...(base.auth ? { auth: { ...base.auth, provider_discovery: `${known}${PROTECTED_RESOURCE_PATH}${BASE_PATH}` } } : {}),
-    }),
-  );
+  const manifestReady = originKnown.then((known): Manifest => ({
+    ...base,
+    service: { ...base.service, base_url: `${known}${BASE_PATH}` },
+    ...(base.auth ? { auth: { ...base.auth, provider_discovery: `${known}${PROTECTED_RESOURCE_PATH}${BASE_PATH}` } } : {}),
+  }));
   const auth = createApiAuth({
     rateLimit: options.rateLimit ?? { requests: 1000, windowInMs: 60_000 },
     resolveToken: (token) => resolveToken(token, tokens, authorizationServerOnce),
@@ -162,7 +162,12 @@ export async function startPaymentsServer(options: StartPaymentsServerOptions = 
   });
   const jobs = createJobStreams({
     store: options.jobStore ?? createMemoryJobEventStore({ maxEventsPerJob: options.jobs?.maxEventsPerJob ?? 1000 }),
-    routes: { status: `${BASE_PATH}/reports/{job_id}/status`, result: `${BASE_PATH}/reports/{job_id}/result`, cancel: `${BASE_PATH}/reports/{job_id}/cancel`, respond: `${BASE_PATH}/reports/{job_id}/respond` },
+    routes: {
+      status: `${BASE_PATH}/reports/{job_id}/status`,
+      result: `${BASE_PATH}/reports/{job_id}/result`,
+      cancel: `${BASE_PATH}/reports/{job_id}/cancel`,
+      respond: `${BASE_PATH}/reports/{job_id}/respond`,
+    },
     principal: async (request) => (await auth.grantOf(request.headers.get('Authorization') ?? undefined))?.principal,
     heartbeatIntervalInMs: options.jobs?.heartbeatIntervalInMs ?? 15_000,
     retryInMs: options.jobs?.retryInMs ?? 1000,
@@ -175,7 +180,9 @@ export async function startPaymentsServer(options: StartPaymentsServerOptions = 
     oauth,
     // The manifest is public: no token, no agent id, no rate limit; `base_url` is the real origin.
     manifest: createManifestHandler({ load: () => manifestReady }),
-    catalog: originKnown.then((known) => toNodeListener(createCatalogHandler({ manifests: [{ url: `${known}${WELL_KNOWN_PATH}`, name: 'Payments API', description: 'Processes and analyzes financial transactions' }] }))),
+    catalog: originKnown.then((known) =>
+      toNodeListener(createCatalogHandler({ manifests: [{ url: `${known}${WELL_KNOWN_PATH}`, name: 'Payments API', description: 'Processes and analyzes financial transactions' }] })),
+    ),
     api: createApiRoutes({
       accounts: createPaymentsData(options.seed ?? 42, options.transactionsPerAccount ?? 240),
       ledger,

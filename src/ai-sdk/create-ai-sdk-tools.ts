@@ -1,5 +1,15 @@
 import { jsonSchema, tool as aiTool, type JSONSchema7, type Tool } from 'ai';
-import { callNeedsApproval, createFollowUpMemory, FOLLOW_UP_TOOL_DESCRIPTION, FOLLOW_UP_TOOL_NAME, FOLLOW_UP_TOOL_SCHEMA, followUpTarget, runFollowUp, type AgentToolOptions, type FollowUpMemory } from '../client/seam.js';
+import {
+  callNeedsApproval,
+  createFollowUpMemory,
+  FOLLOW_UP_TOOL_DESCRIPTION,
+  FOLLOW_UP_TOOL_NAME,
+  FOLLOW_UP_TOOL_SCHEMA,
+  followUpTarget,
+  runFollowUp,
+  type AgentToolOptions,
+  type FollowUpMemory,
+} from '../client/seam.js';
 import { runToolCall, type ToolCallOutcome } from '../client/index.js';
 import { isToolCallApproved } from './is-tool-call-approved.js';
 import type { CatalogTool } from '../tools/create-catalog.js';
@@ -69,7 +79,8 @@ export function aiSDKToolSet(options: AISDKToolsOptions, tools: readonly Catalog
   return toolSet;
 }
 
-const toModelOutput = ({ output }: { output: ToolCallOutcome }): { type: 'text' | 'error-text'; value: string } => (output.ok ? { type: 'text', value: output.text } : { type: 'error-text', value: output.text });
+const toModelOutput = ({ output }: { output: ToolCallOutcome }): { type: 'text' | 'error-text'; value: string } =>
+  output.ok ? { type: 'text', value: output.text } : { type: 'error-text', value: output.text };
 
 /** The `follow_up` tool: needs the SDK's approval exactly when its target tool would. */
 function followUpTool(options: AISDKToolsOptions, tools: readonly CatalogTool[], memory: FollowUpMemory): AISDKTool {

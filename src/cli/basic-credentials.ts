@@ -22,7 +22,11 @@ ${pad('--password-env <V>')}environment variable holding the Basic password (def
  * `--password-env` names (never from the command line, where history and `ps` would show it). Prints
  * why and returns 2 when `--password-env` names a variable that is not set.
  */
-export function readBasicCredentials(io: CliIo, values: { username?: string | undefined; 'password-env'?: string | undefined }, environment: NodeJS.ProcessEnv = process.env): { username: string; password: string } | undefined | number {
+export function readBasicCredentials(
+  io: CliIo,
+  values: { username?: string | undefined; 'password-env'?: string | undefined },
+  environment: NodeJS.ProcessEnv = process.env,
+): { username: string; password: string } | undefined | number {
   if (values.username === undefined) {
     if (values['password-env'] !== undefined) {
       io.error('`--password-env` needs `--username`: it is the password of HTTP Basic credentials.');

@@ -12,7 +12,9 @@ function socketError(code: string): Error {
 describe('cliErrorMessage', () => {
   it('says that nothing is listening for a refused connection', () => {
     const error = new NetworkError({ method: 'GET', url: 'http://127.0.0.1:3917/.well-known/ai-capabilities', cause: socketError('ECONNREFUSED') });
-    expect(cliErrorMessage(error)).toBe('Nothing is listening on 127.0.0.1:3917 (connection refused): is the server running, and on that port? (GET http://127.0.0.1:3917/.well-known/ai-capabilities)');
+    expect(cliErrorMessage(error)).toBe(
+      'Nothing is listening on 127.0.0.1:3917 (connection refused): is the server running, and on that port? (GET http://127.0.0.1:3917/.well-known/ai-capabilities)',
+    );
   });
 
   it('says that the name does not resolve for a DNS failure', () => {
@@ -32,7 +34,9 @@ describe('cliErrorMessage', () => {
 
   it('names the <origin> argument and the scheme to add when an origin is not an absolute URL', () => {
     const notAbsolute = (given: string) => new AicapError('INVALID_ARGUMENT', `\`discover\` needs an absolute URL such as https://api.example.com, got ${JSON.stringify(given)}.`);
-    expect(cliErrorMessage(notAbsolute('127.0.0.1:3917'))).toBe('The <origin> argument must be an absolute URL such as https://api.example.com, got "127.0.0.1:3917": add the scheme, http://127.0.0.1:3917.');
+    expect(cliErrorMessage(notAbsolute('127.0.0.1:3917'))).toBe(
+      'The <origin> argument must be an absolute URL such as https://api.example.com, got "127.0.0.1:3917": add the scheme, http://127.0.0.1:3917.',
+    );
     expect(cliErrorMessage(notAbsolute('api.example.com'))).toBe(
       'The <origin> argument must be an absolute URL such as https://api.example.com, got "api.example.com": add the scheme, https://api.example.com (or http://api.example.com for a plain-HTTP server).',
     );
@@ -46,15 +50,22 @@ describe('cliErrorMessage', () => {
     expect(cliAdvice('The API requires credentials and none are configured for this origin; pass them to `discover`.')).toBe(
       'The API requires credentials and none are configured for this origin; pass `--token <token>` or `--api-key <key>`, or act as you after `aicap login <origin>`.',
     );
-    expect(cliErrorMessage(new AicapError('AUTH_FAILED', 'The refresh token was rejected; run `aicap login https://api.example.com` (from code: call startUserAuthorization and completeUserAuthorization again).'))).toBe(
-      'The refresh token was rejected; run `aicap login https://api.example.com`.',
-    );
+    expect(
+      cliErrorMessage(
+        new AicapError('AUTH_FAILED', 'The refresh token was rejected; run `aicap login https://api.example.com` (from code: call startUserAuthorization and completeUserAuthorization again).'),
+      ),
+    ).toBe('The refresh token was rejected; run `aicap login https://api.example.com`.');
     expect(cliErrorMessage(new AicapError('RESPONSE_TOO_LARGE', 'Shrink it or raise `discovery.maxManifestSizeInBytes`.'))).toBe('Shrink it or raise `--max-size <bytes>`.');
-    expect(cliErrorMessage(new AicapError('JOB_FAILED', 'Stopped following the job after 5 ms (`follow.maxDurationInMs`): GET http://x/jobs/1.'))).toBe('Stopped following the job after 5 ms (`--max-duration <ms>`): GET http://x/jobs/1.');
+    expect(cliErrorMessage(new AicapError('JOB_FAILED', 'Stopped following the job after 5 ms (`follow.maxDurationInMs`): GET http://x/jobs/1.'))).toBe(
+      'Stopped following the job after 5 ms (`--max-duration <ms>`): GET http://x/jobs/1.',
+    );
   });
 
   it('adds the localhost/127.0.0.1 hint to an origin mismatch between the two', () => {
-    const error = new AicapError('ORIGIN_MISMATCH', 'Manifest from http://localhost:3000 declares /service/base_url http://127.0.0.1:3000: different origin. Serve the manifest from the API origin, or add the API origin to `trust.allowedOrigins` if you trust it.');
+    const error = new AicapError(
+      'ORIGIN_MISMATCH',
+      'Manifest from http://localhost:3000 declares /service/base_url http://127.0.0.1:3000: different origin. Serve the manifest from the API origin, or add the API origin to `trust.allowedOrigins` if you trust it.',
+    );
     const message = cliErrorMessage(error);
     expect(message).toContain('pass `--allow-origin <origin>`');
     expect(message).toContain('localhost and 127.0.0.1 are different origins');

@@ -69,7 +69,9 @@ describe('createFileCacheStore', () => {
       const store = createFileCacheStore({ directory: process.argv[1], warn: (m) => { console.error(m); process.exitCode = 3; } });
       for (let round = 0; round < 20; round++) await store.set('shared', { writer: process.pid, round, padding: 'x'.repeat(200_000) });`;
     const run = (): Promise<number> =>
-      new Promise((resolve) => execFile(process.execPath, ['--input-type=module', '-e', writer, directory], { timeout: 60_000 }, (error) => resolve(error ? (typeof error.code === 'number' ? error.code : -1) : 0)));
+      new Promise((resolve) =>
+        execFile(process.execPath, ['--input-type=module', '-e', writer, directory], { timeout: 60_000 }, (error) => resolve(error ? (typeof error.code === 'number' ? error.code : -1) : 0)),
+      );
     const reader = createFileCacheStore({ directory, warn: (message) => expect.fail(message) });
     const readsWhileWriting = (async () => {
       const deadline = Date.now() + 20_000;
@@ -83,7 +85,15 @@ describe('createFileCacheStore', () => {
     })();
     expect(await Promise.all([run(), run(), run()])).toEqual([0, 0, 0]);
     await readsWhileWriting;
-    const final = JSON.parse(await readFile(join(directory, (await readdir(directory)).find((name) => name.endsWith('.json'))!), 'utf8')) as { value: { round: number } };
+    const final = JSON.parse(
+      await readFile(
+        join(
+          directory,
+          (await readdir(directory)).find((name) => name.endsWith('.json'))!,
+        ),
+        'utf8',
+      ),
+    ) as { value: { round: number } };
     expect(final.value.round).toBe(19);
     expect((await readdir(directory)).filter((name) => name.endsWith('.tmp'))).toEqual([]);
   });

@@ -64,7 +64,11 @@ export function withExcludedTools(overlay: ManifestOverlay | undefined, ids: rea
 export function overlayScaffold(manifest: Manifest): string {
   const tools: Record<string, { intent: { when: string; avoid_when: string } }> = {};
   for (const tool of manifest.tools) {
-    const summary = tool.description.split(/\n|(?<=[.!?])\s/, 1)[0]!.replace(/\s+/g, ' ').trim().slice(0, 200);
+    const summary = tool.description
+      .split(/\n|(?<=[.!?])\s/, 1)[0]!
+      .replace(/\s+/g, ' ')
+      .trim()
+      .slice(0, 200);
     tools[tool.id] = { intent: { when: `TODO: when should an agent call this? (${summary})`, avoid_when: 'TODO: when should it not?' } };
   }
   return `# Overlay scaffold: replace each TODO with real intent, delete the entries you keep as generated,\n# then run: aicap generate <description> --overlay <this file>\n${loadYaml().stringify({ tools }, { lineWidth: 0 })}`;

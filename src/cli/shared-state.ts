@@ -123,7 +123,9 @@ export async function openSharedState(io: CliIo, options: OpenSharedStateOptions
   const signingKey = (options.environment ?? process.env)[MANIFEST_SIGNING_KEY_VARIABLE] || undefined;
   if (signingKey !== undefined && signingKey.length < MIN_SIGNING_KEY_LENGTH) {
     await redis.close();
-    io.error(`\`${MANIFEST_SIGNING_KEY_VARIABLE}\` must be at least ${MIN_SIGNING_KEY_LENGTH} characters (random, e.g. \`openssl rand -hex 32\`), got ${signingKey.length}; unset it to keep no verified manifests in Redis.`);
+    io.error(
+      `\`${MANIFEST_SIGNING_KEY_VARIABLE}\` must be at least ${MIN_SIGNING_KEY_LENGTH} characters (random, e.g. \`openssl rand -hex 32\`), got ${signingKey.length}; unset it to keep no verified manifests in Redis.`,
+    );
     return 2;
   }
   const verified = signingKey === undefined ? {} : { verifiedManifests: { signingKey } };
@@ -162,7 +164,9 @@ export async function openSharedState(io: CliIo, options: OpenSharedStateOptions
 function explainConnectFailure(error: unknown, url: string, where: string): AicapError {
   const cause = AicapError.isInstance(error) && error.cause instanceof Error ? error.cause : error;
   if (AicapError.isInstance(error) && (cause as { code?: unknown }).code === 'ERR_MODULE_NOT_FOUND') {
-    return new AicapError(error.code, `\`${REDIS_URL_VARIABLE}\` is set, and sharing state through Redis needs the optional \`redis\` package: npm install redis (or unset ${REDIS_URL_VARIABLE}).`, { cause: error });
+    return new AicapError(error.code, `\`${REDIS_URL_VARIABLE}\` is set, and sharing state through Redis needs the optional \`redis\` package: npm install redis (or unset ${REDIS_URL_VARIABLE}).`, {
+      cause: error,
+    });
   }
   const password = safePassword(url);
   const reason = cause instanceof Error ? cause.message : String(cause);

@@ -48,7 +48,14 @@ export function storedLoginsFor(io: CliIo, given: OriginCredentials): EncryptedF
  * a shared origin is never used for another, nor for an API another origin's discovery led to. The
  * login's tokens join the redactor.
  */
-export async function discoverWithStoredLogin(client: Client, io: RedactingIo | CliIo, target: string, given: OriginCredentials, logins: EncryptedFileTokenStore | undefined, grantedScopes?: string[]): Promise<DiscoveredService> {
+export async function discoverWithStoredLogin(
+  client: Client,
+  io: RedactingIo | CliIo,
+  target: string,
+  given: OriginCredentials,
+  logins: EncryptedFileTokenStore | undefined,
+  grantedScopes?: string[],
+): Promise<DiscoveredService> {
   const scoped = grantedScopes === undefined ? {} : { grantedScopes };
   const service = await client.discover(target, { credentials: given, ...scoped });
   if (logins === undefined || service.origin !== new URL(target).origin) return service;

@@ -19,7 +19,9 @@ describe('help texts', () => {
   });
 
   it('indents a continuation under the description column, and keeps a long word whole', () => {
-    expect(wrapUsage(`  --flag <v>   ${'word '.repeat(20).trim()}`, 40)).toBe(['  --flag <v>   word word word word word', '               word word word word word', '               word word word word word', '               word word word word word'].join('\n'));
+    expect(wrapUsage(`  --flag <v>   ${'word '.repeat(20).trim()}`, 40)).toBe(
+      ['  --flag <v>   word word word word word', '               word word word word word', '               word word word word word', '               word word word word word'].join('\n'),
+    );
     expect(wrapUsage(`  ${'x'.repeat(50)}`, 40)).toBe(`  ${'x'.repeat(50)}`);
   });
 });

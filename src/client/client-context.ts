@@ -59,7 +59,13 @@ export function createClientContext(options: ClientOptions = {}): ClientContext 
   const trustedOrigins = new Set<string>();
   const isTrustedOrigin = (origin: string): boolean => trustedOrigins.has(origin);
   const { fetch: transport, ...guard } = network;
-  const networkNames = { timeouts: 'network.timeouts', maxResponseSizeInBytes: 'network.maxResponseSizeInBytes', maxRedirects: 'network.maxRedirects', allow: 'network.allow', allowPrivateNames: 'network.allowPrivateNames' };
+  const networkNames = {
+    timeouts: 'network.timeouts',
+    maxResponseSizeInBytes: 'network.maxResponseSizeInBytes',
+    maxRedirects: 'network.maxRedirects',
+    allow: 'network.allow',
+    allowPrivateNames: 'network.allowPrivateNames',
+  };
   const fetch = createNamedGuardedFetch({ ...guard, isTrustedOrigin, ...(transport ? { fetch: transport } : {}) }, networkNames);
   const manifestFetch = createNamedGuardedFetch(
     {
@@ -90,7 +96,8 @@ export function createClientContext(options: ClientOptions = {}): ClientContext 
   }
   const now = options.now ?? Date.now;
   const givenPins = options.trust?.pins;
-  const pins: { store: CacheStore<string>; writes(): number | undefined } = givenPins === undefined ? countWrites(createMemoryCacheStore<string>({ maxEntries: 100_000 })) : { store: givenPins, writes: () => undefined };
+  const pins: { store: CacheStore<string>; writes(): number | undefined } =
+    givenPins === undefined ? countWrites(createMemoryCacheStore<string>({ maxEntries: 100_000 })) : { store: givenPins, writes: () => undefined };
   const context: ClientContext = {
     options,
     fetch,

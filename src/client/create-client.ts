@@ -227,7 +227,10 @@ export function createClient(options: ClientOptions = {}): Client {
       return undefined;
     },
     async health(target) {
-      const services = typeof target === 'string' ? [...context.services.values()].filter((service) => service.manifestUrl === target || service.origin === target.replace(/\/$/, '') || service.namespace === target) : [target];
+      const services =
+        typeof target === 'string'
+          ? [...context.services.values()].filter((service) => service.manifestUrl === target || service.origin === target.replace(/\/$/, '') || service.namespace === target)
+          : [target];
       return Promise.all(services.map((service) => health.read(service)));
     },
     async close() {

@@ -50,17 +50,7 @@ export { createMemorySessionStore } from './policy/session-store.js';
 export type { SessionStore, MemorySessionStoreOptions } from './policy/session-store.js';
 export type { Job, JobCheckpoint, ResumeJobOptions, StartJobOptions, ClientJobsOptions, NeedsInputHandler } from './jobs/job.js';
 export type { FollowJobOptions } from './jobs/follow-job-options.js';
-export type {
-  JobEvent,
-  JobEventBase,
-  JobStatusEvent,
-  JobProgressEvent,
-  JobWarningEvent,
-  JobNeedsInputEvent,
-  JobResyncEvent,
-  JobSignalEvent,
-  JobState,
-} from './jobs/job-event.js';
+export type { JobEvent, JobEventBase, JobStatusEvent, JobProgressEvent, JobWarningEvent, JobNeedsInputEvent, JobResyncEvent, JobSignalEvent, JobState } from './jobs/job-event.js';
 export { JobError } from './jobs/job-error.js';
 export type { JobErrorReason } from './jobs/job-error.js';
 export { findResourceMetadataUrl } from '../internal/http/parse-www-authenticate.js';

@@ -110,7 +110,9 @@ export function assertEntryEnabled(service: DiscoveredService, entry: Tool | Res
   }
   // The scan where text reaches a model (a call's error guidance, a prompt's template), once per version.
   if (service.quarantinedToolIds.includes(id) || isQuarantinedForModel(entry)) {
-    const reasons = new Set([...service.findings, ...scanEntryForModel(entry)].filter((finding) => finding.toolId === id && finding.severity === 'high').map((finding) => `${finding.code} at ${finding.pointer}`));
+    const reasons = new Set(
+      [...service.findings, ...scanEntryForModel(entry)].filter((finding) => finding.toolId === id && finding.severity === 'high').map((finding) => `${finding.code} at ${finding.pointer}`),
+    );
     throw new AicapError('TOOL_DISABLED', `${kind} "${id}" of ${service.origin} is quarantined (${[...reasons].join('; ')}); add it to \`trust.allowQuarantined\` only after reading the findings.`);
   }
 }

@@ -10,7 +10,12 @@ export function resolveFollowUpInput(memory: FollowUpMemory, input: unknown): Re
   const remembered = handle === undefined ? undefined : memory.resolve(handle);
   if (remembered !== undefined) return remembered;
   const shown = handle === undefined ? 'no handle' : JSON.stringify(handle.slice(0, 16));
-  return { ok: false, retryable: false, code: 'LINK_UNRESOLVED', text: `Error LINK_UNRESOLVED (not retryable): ${shown} is not a follow-up handle of this conversation (or it was forgotten); call the earlier tool again and use a handle its result lists.` };
+  return {
+    ok: false,
+    retryable: false,
+    code: 'LINK_UNRESOLVED',
+    text: `Error LINK_UNRESOLVED (not retryable): ${shown} is not a follow-up handle of this conversation (or it was forgotten); call the earlier tool again and use a handle its result lists.`,
+  };
 }
 
 /**

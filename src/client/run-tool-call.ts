@@ -106,7 +106,13 @@ export function withFollowUps(outcome: ToolCallOutcome, toolName: string, memory
   return listed === '' ? outcome : { ...outcome, text: `${outcome.text}\n${listed}` };
 }
 
-async function runJob(client: ToolCallClient, tool: CatalogTool, args: Record<string, unknown>, callOptions: Pick<CallOptions, 'approve' | 'signal'>, options: RunToolCallOptions): Promise<ToolCallOutcome> {
+async function runJob(
+  client: ToolCallClient,
+  tool: CatalogTool,
+  args: Record<string, unknown>,
+  callOptions: Pick<CallOptions, 'approve' | 'signal'>,
+  options: RunToolCallOptions,
+): Promise<ToolCallOutcome> {
   let job: Job;
   try {
     job = await client.startJob(tool.name, args, { call: callOptions, ...(options.signal ? { signal: options.signal } : {}), ...(options.needsInput ? { needsInput: options.needsInput } : {}) });

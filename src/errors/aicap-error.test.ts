@@ -64,7 +64,12 @@ describe('AicapError', () => {
     const short = new HTTPError({ status: 400, method: 'GET', url: 'https://api.example.com/x', body: new TextEncoder().encode('{"detail":"bad"}') });
     expect(short).toMatchObject({ responseBody: '{"detail":"bad"}', responseBodyTruncated: false });
     // 2047 ASCII bytes, then a 3-byte character across the limit: the cut character is dropped, not mangled.
-    const long = new HTTPError({ status: 502, method: 'GET', url: 'https://api.example.com/x', body: new TextEncoder().encode(`${'a'.repeat(HTTP_ERROR_BODY_MAX_SIZE_IN_BYTES - 1)}€${'b'.repeat(10_000)}`) });
+    const long = new HTTPError({
+      status: 502,
+      method: 'GET',
+      url: 'https://api.example.com/x',
+      body: new TextEncoder().encode(`${'a'.repeat(HTTP_ERROR_BODY_MAX_SIZE_IN_BYTES - 1)}€${'b'.repeat(10_000)}`),
+    });
     expect(long.responseBodyTruncated).toBe(true);
     expect(long.responseBody).toBe('a'.repeat(HTTP_ERROR_BODY_MAX_SIZE_IN_BYTES - 1));
     expect(long.message).not.toContain('aaa');

@@ -37,17 +37,25 @@ describe('checkIntegerOption', () => {
 
   it('says the bounds in the rule', () => {
     expect(() => checkIntegerOption('retry.limit', -1)).toThrow(expect.objectContaining({ code: 'INVALID_OPTION', message: 'The `retry.limit` option must be an integer ≥ 0, got -1.' }));
-    expect(() => checkIntegerOption('maxSizeInBytes', 0, { minimum: 1, of: '`client.load`' })).toThrow(expect.objectContaining({ message: 'The `maxSizeInBytes` option of `client.load` must be a positive integer, got 0.' }));
+    expect(() => checkIntegerOption('maxSizeInBytes', 0, { minimum: 1, of: '`client.load`' })).toThrow(
+      expect.objectContaining({ message: 'The `maxSizeInBytes` option of `client.load` must be a positive integer, got 0.' }),
+    );
     expect(() => checkIntegerOption('maxJobs', 0, { minimum: 1 })).toThrow(expect.objectContaining({ code: 'INVALID_OPTION', message: 'The `maxJobs` option must be a positive integer, got 0.' }));
-    expect(() => checkIntegerOption('maxRedirects', 21, { maximum: 20 })).toThrow(expect.objectContaining({ code: 'INVALID_OPTION', message: 'The `maxRedirects` option must be an integer from 0 to 20, got 21.' }));
+    expect(() => checkIntegerOption('maxRedirects', 21, { maximum: 20 })).toThrow(
+      expect.objectContaining({ code: 'INVALID_OPTION', message: 'The `maxRedirects` option must be an integer from 0 to 20, got 21.' }),
+    );
   });
 });
 
 describe('checkNumberOption', () => {
   it('accepts finite numbers within the bounds and refuses the rest', () => {
     expect(checkNumberOption('weight', 0.5, { minimum: 0, maximum: 1 })).toBe(0.5);
-    expect(() => checkNumberOption('weight', 2, { minimum: 0, maximum: 1 })).toThrow(expect.objectContaining({ code: 'INVALID_OPTION', message: 'The `weight` option must be a number from 0 to 1, got 2.' }));
-    expect(() => checkNumberOption('delayInMs', Number.POSITIVE_INFINITY, { minimum: 0 })).toThrow(expect.objectContaining({ code: 'INVALID_OPTION', message: 'The `delayInMs` option must be a finite number ≥ 0, got Infinity.' }));
+    expect(() => checkNumberOption('weight', 2, { minimum: 0, maximum: 1 })).toThrow(
+      expect.objectContaining({ code: 'INVALID_OPTION', message: 'The `weight` option must be a number from 0 to 1, got 2.' }),
+    );
+    expect(() => checkNumberOption('delayInMs', Number.POSITIVE_INFINITY, { minimum: 0 })).toThrow(
+      expect.objectContaining({ code: 'INVALID_OPTION', message: 'The `delayInMs` option must be a finite number ≥ 0, got Infinity.' }),
+    );
     expect(() => checkNumberOption('delayInMs', '1' as unknown as number, { minimum: 0 })).toThrow(expect.objectContaining({ code: 'INVALID_OPTION' }));
   });
 });

@@ -12,10 +12,7 @@ export class TimeoutError extends AicapError {
   readonly timeoutInMs: number;
 
   constructor(details: { phase: TimeoutPhase; timeoutInMs: number; method: string; url: string; option: string }) {
-    super(
-      'TIMEOUT',
-      `Timed out after ${details.timeoutInMs} ms waiting for ${details.phase}: ${details.method} ${details.url}. Raise \`${details.option}\` if the server is legitimately slow.`,
-    );
+    super('TIMEOUT', `Timed out after ${details.timeoutInMs} ms waiting for ${details.phase}: ${details.method} ${details.url}. Raise \`${details.option}\` if the server is legitimately slow.`);
     this.phase = details.phase;
     this.timeoutInMs = details.timeoutInMs;
   }

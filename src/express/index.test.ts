@@ -34,7 +34,13 @@ describe('defineTool', () => {
     expect(await (await fetch(`${origin}/api/orders/o-7`)).json()).toEqual({ order_id: 'o-7' });
     const served = (await (await fetch(`${origin}/.well-known/ai-capabilities`)).json()) as Manifest;
     expect(served.tools).toEqual([
-      { id: 'get_order', method: 'GET', path: '/orders/{order_id}', description: 'Reads an order', parameters: { order_id: { type: 'string', required: true, in: 'path', json_schema: { type: 'string' } } } },
+      {
+        id: 'get_order',
+        method: 'GET',
+        path: '/orders/{order_id}',
+        description: 'Reads an order',
+        parameters: { order_id: { type: 'string', required: true, in: 'path', json_schema: { type: 'string' } } },
+      },
     ]);
     expect(served.auth?.scopes).toEqual({ read: ['get_order'] });
   });
@@ -70,8 +76,7 @@ describe('defineTool schema enforcement', () => {
     closers.push(() => server.close());
     return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   };
-  const post = (origin: string, path: string, body: string, contentType = 'application/json') =>
-    fetch(`${origin}${path}`, { method: 'POST', headers: { 'Content-Type': contentType }, body });
+  const post = (origin: string, path: string, body: string, contentType = 'application/json') => fetch(`${origin}${path}`, { method: 'POST', headers: { 'Content-Type': contentType }, body });
 
   it.each([true, false])('answers 400 problem+json naming the pointer for {"title":5} (body parser mounted: %s)', async (withParser) => {
     const origin = await startTodos(withParser);
@@ -105,9 +110,9 @@ describe('defineTool schema enforcement', () => {
 
   it('refuses at start-up a schema ajv cannot compile, naming the route', () => {
     const router = express.Router();
-    expect(() => defineTool(router, { id: 'bad', method: 'POST', path: '/bad', description: 'Bad', schema: { body: { type: 'object', properties: { a: { type: 'nope' } } } } }, () => undefined)).toThrow(
-      /defineTool POST \/bad: the `schema.body` JSON Schema does not compile/,
-    );
+    expect(() =>
+      defineTool(router, { id: 'bad', method: 'POST', path: '/bad', description: 'Bad', schema: { body: { type: 'object', properties: { a: { type: 'nope' } } } } }, () => undefined),
+    ).toThrow(/defineTool POST \/bad: the `schema.body` JSON Schema does not compile/);
   });
 });
 

@@ -66,7 +66,10 @@ export type ManifestRouteListener = ((request: IncomingMessage, response: Server
 export function withAiCapabilities(app: (request: IncomingMessage, response: ServerResponse) => void, options: CreateManifestHandlerOptions): ManifestRouteListener {
   // Checked now: a wrong `app` would otherwise throw inside the server on the first other request.
   if (typeof app !== 'function') {
-    throw new AicapError('INVALID_ARGUMENT', `\`withAiCapabilities\` needs the Express app (or any request listener) as its first argument, got ${app === null ? 'null' : typeof app}. Call it as withAiCapabilities(app, { manifest }).`);
+    throw new AicapError(
+      'INVALID_ARGUMENT',
+      `\`withAiCapabilities\` needs the Express app (or any request listener) as its first argument, got ${app === null ? 'null' : typeof app}. Call it as withAiCapabilities(app, { manifest }).`,
+    );
   }
   const handler = createManifestHandler(options);
   return Object.assign(withManifestRoute(handler, app), { manifestHandler: handler });

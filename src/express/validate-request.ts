@@ -70,7 +70,13 @@ export function validateRequest(schema: RouteDescription['schema'], where: strin
       }
       if (problems.length === 0) return next();
       const [first] = problems as [RequestProblem];
-      send(response, 400, 'Bad Request', `The request ${first.in} at ${first.pointer || '/'} ${first.message}${problems.length > 1 ? ` (and ${problems.length - 1} more problem(s), listed in \`errors\`)` : ''}.`, { errors: problems.slice(0, 20) });
+      send(
+        response,
+        400,
+        'Bad Request',
+        `The request ${first.in} at ${first.pointer || '/'} ${first.message}${problems.length > 1 ? ` (and ${problems.length - 1} more problem(s), listed in \`errors\`)` : ''}.`,
+        { errors: problems.slice(0, 20) },
+      );
     })().catch((error: unknown) => (next as NextFunction)(error));
   };
 }

@@ -106,7 +106,13 @@ describe('aicap/hono on @hono/node-server', () => {
   it('hands resolveScopes the request Hono has, with its headers', async () => {
     const app = new Hono();
     const seen: Array<string | null> = [];
-    app.use(aiCapabilities({ manifest, requireAuth: true, resolveScopes: (request) => (seen.push(request.headers.get('authorization')), request.headers.get('authorization') === 'Bearer ok' ? ['read'] : undefined) }));
+    app.use(
+      aiCapabilities({
+        manifest,
+        requireAuth: true,
+        resolveScopes: (request) => (seen.push(request.headers.get('authorization')), request.headers.get('authorization') === 'Bearer ok' ? ['read'] : undefined),
+      }),
+    );
     const url = await start(app);
     expect((await get(url)).status).toBe(401);
     expect((await get(url, { Authorization: 'Bearer ok' })).status).toBe(200);

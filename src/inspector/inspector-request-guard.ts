@@ -27,7 +27,7 @@ export function guardInspectorRequest(request: IncomingMessage, url: URL, expect
   }
   const presented = url.searchParams.get('token') ?? cookieValue(request.headers.cookie, INSPECTOR_COOKIE);
   if (presented === undefined || !sameToken(presented, expected.token)) {
-    return { status: 403, message: 'Refused: this request does not carry the inspector\'s token. Open the URL `aicap inspect` printed (it contains the token).' };
+    return { status: 403, message: "Refused: this request does not carry the inspector's token. Open the URL `aicap inspect` printed (it contains the token)." };
   }
   if (request.method === 'GET' || request.method === 'HEAD') return undefined;
   if (request.method !== 'POST') return { status: 405, message: `Refused: ${request.method ?? '?'} is not used by the inspector (GET reads, POST acts).` };

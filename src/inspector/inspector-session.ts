@@ -73,7 +73,12 @@ export function createInspectorSession(options: InspectorSessionOptions = {}): I
 
   function newClient(): Client {
     // An audit view: the whole poisoning scan on discovery, so every finding shows.
-    return createClient({ agentId: options.agentId ?? 'aicap-inspector', network: { allow, timeouts: { totalInMs: timeoutInMs } }, trust: { scan: 'eager' }, onAudit: (event) => void audit.push(event) });
+    return createClient({
+      agentId: options.agentId ?? 'aicap-inspector',
+      network: { allow, timeouts: { totalInMs: timeoutInMs } },
+      trust: { scan: 'eager' },
+      onAudit: (event) => void audit.push(event),
+    });
   }
 
   async function load(source: string, given: { token?: string } = {}): Promise<InspectorView> {
@@ -105,7 +110,15 @@ export function createInspectorSession(options: InspectorSessionOptions = {}): I
     return {
       approve: (approval) => {
         if (approved) return true;
-        question = { toolId: tool.id, method: approval.method, origin: approval.origin, path: tool.path, url: String(display(approval.url)), reason: approval.reasons.join(' '), arguments: display(approval.arguments) };
+        question = {
+          toolId: tool.id,
+          method: approval.method,
+          origin: approval.origin,
+          path: tool.path,
+          url: String(display(approval.url)),
+          reason: approval.reasons.join(' '),
+          arguments: display(approval.arguments),
+        };
         return false;
       },
       question: () => question,
@@ -168,7 +181,8 @@ export function createInspectorSession(options: InspectorSessionOptions = {}): I
     const loaded = requireService();
     if ('pinned' in against) return diffManifests(pinned.get(loaded.manifestUrl) ?? loaded.manifest, loaded.manifest);
     const other = parseManifest(against.manifestText);
-    if (!other.valid || !other.manifest) throw Object.assign(new Error(`The other manifest is invalid: ${other.issues.find((issue) => issue.severity === 'error')?.message ?? 'unknown'}.`), { status: 400 });
+    if (!other.valid || !other.manifest)
+      throw Object.assign(new Error(`The other manifest is invalid: ${other.issues.find((issue) => issue.severity === 'error')?.message ?? 'unknown'}.`), { status: 400 });
     return diffManifests(other.manifest, loaded.manifest);
   }
 
@@ -178,7 +192,13 @@ export function createInspectorSession(options: InspectorSessionOptions = {}): I
     const scopesOfTool = Object.entries(manifest.auth?.scopes ?? {})
       .filter(([, ids]) => ids.includes(entry.id))
       .map(([scope]) => scope);
-    return { summary: summarizeTool(entry, new Set(manifest.policy?.human_approval_required ?? [])), definition: entry.definition, inputSchema: toolInputSchema(entry.definition), scopes: scopesOfTool, policy: manifest.policy ?? {} };
+    return {
+      summary: summarizeTool(entry, new Set(manifest.policy?.human_approval_required ?? [])),
+      definition: entry.definition,
+      inputSchema: toolInputSchema(entry.definition),
+      scopes: scopesOfTool,
+      policy: manifest.policy ?? {},
+    };
   }
 
   return {
@@ -197,4 +217,3 @@ export function createInspectorSession(options: InspectorSessionOptions = {}): I
     },
   };
 }
-

@@ -82,7 +82,15 @@ export async function loadInspectorView(input: LoadInspectorViewInput): Promise<
 function describeService(view: InspectorView, loaded: DiscoveredService, client: Client): void {
   const manifest = loaded.manifest;
   view.origin = new URL(manifest.service.base_url).origin;
-  view.trust = { digest: loaded.digest, findings: loaded.findings, quarantinedToolIds: loaded.quarantinedToolIds, disabledToolIds: loaded.disabledToolIds, origin: loaded.origin, manifestUrl: loaded.manifestUrl, baseUrl: manifest.service.base_url };
+  view.trust = {
+    digest: loaded.digest,
+    findings: loaded.findings,
+    quarantinedToolIds: loaded.quarantinedToolIds,
+    disabledToolIds: loaded.disabledToolIds,
+    origin: loaded.origin,
+    manifestUrl: loaded.manifestUrl,
+    baseUrl: manifest.service.base_url,
+  };
   const catalog = client.catalog();
   const approval = new Set(manifest.policy?.human_approval_required ?? []);
   view.catalog = {

@@ -29,7 +29,11 @@ export interface LangChainToolSearch {
 export function createLangChainToolSearch(options: LangChainToolSearchOptions): LangChainToolSearch {
   const catalogTools = options.tools ?? options.client.catalog().tools;
   const search = createAgentToolSearch(options, catalogTools);
-  const searchTool = langchainTool((input: Record<string, unknown>) => search.search(input['query']).text, { name: search.name, description: search.description, schema: search.inputSchema as Record<string, unknown> }) as unknown as StructuredToolInterface;
+  const searchTool = langchainTool((input: Record<string, unknown>) => search.search(input['query']).text, {
+    name: search.name,
+    description: search.description,
+    schema: search.inputSchema as Record<string, unknown>,
+  }) as unknown as StructuredToolInterface;
   const tools = [searchTool, ...createLangChainTools({ ...options, tools: catalogTools })];
   const byName = new Map(tools.map((entry) => [entry.name, entry]));
   const activeTools = (): StructuredToolInterface[] => [searchTool, ...search.loaded().flatMap((tool) => byName.get(tool.name) ?? [])];

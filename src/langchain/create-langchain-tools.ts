@@ -1,7 +1,17 @@
 import { tool as langchainTool, type StructuredToolInterface } from '@langchain/core/tools';
 import type { CatalogTool } from '../tools/create-catalog.js';
 import { scanToolsForModel } from '../tools/scan-tools-for-model.js';
-import { callNeedsApproval, createFollowUpMemory, FOLLOW_UP_TOOL_DESCRIPTION, FOLLOW_UP_TOOL_NAME, FOLLOW_UP_TOOL_SCHEMA, followUpTarget, runFollowUp, type AgentToolOptions, type FollowUpMemory } from '../client/seam.js';
+import {
+  callNeedsApproval,
+  createFollowUpMemory,
+  FOLLOW_UP_TOOL_DESCRIPTION,
+  FOLLOW_UP_TOOL_NAME,
+  FOLLOW_UP_TOOL_SCHEMA,
+  followUpTarget,
+  runFollowUp,
+  type AgentToolOptions,
+  type FollowUpMemory,
+} from '../client/seam.js';
 import { runToolCall } from '../client/index.js';
 
 /** What {@link LangChainToolsOptions.approve} is asked to decide. */
@@ -44,25 +54,26 @@ export function createLangChainTools(options: LangChainToolsOptions): LangChainT
   // Only definitions that pass the poisoning scan reach the model.
   const tools = scanToolsForModel(options.tools ?? options.client.catalog().tools);
   const followUps = options.followUps === true ? createFollowUpMemory() : undefined;
-  const structured = tools.map((catalogTool) =>
-    langchainTool(
-      async (input: Record<string, unknown>, config?: { toolCall?: { id?: string }; signal?: AbortSignal }) => {
-        const needsApproval = callNeedsApproval(options, catalogTool, input);
-        if (needsApproval) {
-          const approved = options.approve ? (await options.approve({ tool: catalogTool, args: input, toolCallId: config?.toolCall?.id })) === true : false;
-          if (!approved) return `Error APPROVAL_DENIED (not retryable): The call to "${catalogTool.name}" was not approved, so nothing was done. Ask the user before trying again.`;
-        }
-        const outcome = await runToolCall(options.client, catalogTool, input, {
-          approved: needsApproval,
-          ...(config?.signal ? { signal: config.signal } : {}),
-          ...(options.onJobEvent ? { onJobEvent: options.onJobEvent } : {}),
-          ...(options.needsInput ? { needsInput: options.needsInput } : {}),
-          ...(followUps ? { followUps } : {}),
-        });
-        return outcome.text;
-      },
-      { name: catalogTool.name, description: catalogTool.description, schema: catalogTool.inputSchema as Record<string, unknown> },
-    ) as unknown as StructuredToolInterface,
+  const structured = tools.map(
+    (catalogTool) =>
+      langchainTool(
+        async (input: Record<string, unknown>, config?: { toolCall?: { id?: string }; signal?: AbortSignal }) => {
+          const needsApproval = callNeedsApproval(options, catalogTool, input);
+          if (needsApproval) {
+            const approved = options.approve ? (await options.approve({ tool: catalogTool, args: input, toolCallId: config?.toolCall?.id })) === true : false;
+            if (!approved) return `Error APPROVAL_DENIED (not retryable): The call to "${catalogTool.name}" was not approved, so nothing was done. Ask the user before trying again.`;
+          }
+          const outcome = await runToolCall(options.client, catalogTool, input, {
+            approved: needsApproval,
+            ...(config?.signal ? { signal: config.signal } : {}),
+            ...(options.onJobEvent ? { onJobEvent: options.onJobEvent } : {}),
+            ...(options.needsInput ? { needsInput: options.needsInput } : {}),
+            ...(followUps ? { followUps } : {}),
+          });
+          return outcome.text;
+        },
+        { name: catalogTool.name, description: catalogTool.description, schema: catalogTool.inputSchema as Record<string, unknown> },
+      ) as unknown as StructuredToolInterface,
   );
   if (followUps) structured.push(followUpTool(options, tools, followUps));
   return structured;

@@ -47,7 +47,9 @@ describe('argumentsSchema', () => {
   it('rewrites references to the parameter schema’s own root and members', () => {
     const tree = { type: 'object', properties: { value: { type: 'integer' }, left: { $ref: '#' }, copy: { $ref: '#/properties/value' } }, additionalProperties: false };
     const validate = validator({ 'a/b': { type: 'object', json_schema: tree } });
-    expect(argumentsSchema({ parameters: { 'a/b': { type: 'object', json_schema: tree } } }).properties['a/b']).toMatchObject({ properties: { left: { $ref: '#/properties/a~1b' }, copy: { $ref: '#/properties/a~1b/properties/value' } } });
+    expect(argumentsSchema({ parameters: { 'a/b': { type: 'object', json_schema: tree } } }).properties['a/b']).toMatchObject({
+      properties: { left: { $ref: '#/properties/a~1b' }, copy: { $ref: '#/properties/a~1b/properties/value' } },
+    });
     expect(validate({ 'a/b': { value: 1, left: { value: 2, left: { copy: 3 } } } })).toBe(true);
     expect(validate({ 'a/b': { value: 1, left: { copy: 'three' } } })).toBe(false);
   });
@@ -83,7 +85,10 @@ describe('argumentsSchema', () => {
     };
 
     it('hoists the definitions a parameter reaches, transitively and recursively, and nothing else', () => {
-      const parameters: Record<string, Parameter> = { tag: { type: 'object', json_schema: { $ref: '#/definitions/Tag' } }, shade: { type: 'string', json_schema: { $ref: '#/definitions/Tag/properties/color' } } };
+      const parameters: Record<string, Parameter> = {
+        tag: { type: 'object', json_schema: { $ref: '#/definitions/Tag' } },
+        shade: { type: 'string', json_schema: { $ref: '#/definitions/Tag/properties/color' } },
+      };
       const schema = argumentsSchema({ parameters }, { definitions });
       expect(schema.properties).toEqual({ tag: { $ref: '#/$defs/Tag' }, shade: { $ref: '#/$defs/Tag/properties/color' } });
       expect(schema.$defs).toEqual({
@@ -98,9 +103,15 @@ describe('argumentsSchema', () => {
 
     it('keeps a hoisted shared definition apart from a parameter definition that took its name', () => {
       const own = { $ref: '#/$defs/Color', $defs: { Color: { type: 'integer' } } };
-      const schema = argumentsSchema({ parameters: { c: { type: 'integer', json_schema: own }, Color__x: { type: 'string', json_schema: { $ref: '#/definitions/Color' } } } }, { definitions: { ...definitions, c__Color: { type: 'boolean' } } });
+      const schema = argumentsSchema(
+        { parameters: { c: { type: 'integer', json_schema: own }, Color__x: { type: 'string', json_schema: { $ref: '#/definitions/Color' } } } },
+        { definitions: { ...definitions, c__Color: { type: 'boolean' } } },
+      );
       expect(schema.$defs).toEqual({ c__Color: { type: 'integer' }, Color: { enum: ['red', 'blue'] } });
-      const clash = argumentsSchema({ parameters: { c: { type: 'integer', json_schema: own }, other: { type: 'boolean', json_schema: { $ref: '#/definitions/c__Color' } } } }, { definitions: { c__Color: { type: 'boolean' } } });
+      const clash = argumentsSchema(
+        { parameters: { c: { type: 'integer', json_schema: own }, other: { type: 'boolean', json_schema: { $ref: '#/definitions/c__Color' } } } },
+        { definitions: { c__Color: { type: 'boolean' } } },
+      );
       expect(clash.$defs).toEqual({ c__Color: { type: 'integer' }, c__Color_: { type: 'boolean' } });
       expect(clash.properties['other']).toEqual({ $ref: '#/$defs/c__Color_' });
     });
@@ -119,13 +130,24 @@ describe('argumentsSchema', () => {
   });
 
   it('keeps what an optional body requires required whenever the body is sent (body_required as dependentRequired)', () => {
-    const schema = argumentsSchema({ path: '/orgs/{org}/repos', parameters: { org: { type: 'string', in: 'path', required: true }, name: { type: 'string', in: 'body' }, description: { type: 'string', in: 'body' } }, body_required: ['name'] });
+    const schema = argumentsSchema({
+      path: '/orgs/{org}/repos',
+      parameters: { org: { type: 'string', in: 'path', required: true }, name: { type: 'string', in: 'body' }, description: { type: 'string', in: 'body' } },
+      body_required: ['name'],
+    });
     expect(schema.required).toEqual(['org']);
     expect(schema['dependentRequired']).toEqual({ description: ['name'] });
   });
 
   it('refuses an empty required query or header string unless allow_empty_value says so', () => {
-    const schema = argumentsSchema({ parameters: { scopes: { type: 'string', in: 'query', required: true }, token: { type: 'string', in: 'header', required: true, json_schema: { type: 'string', pattern: '.' } }, q: { type: 'string', in: 'query', required: true, allow_empty_value: true }, note: { type: 'string', in: 'body', required: true } } });
+    const schema = argumentsSchema({
+      parameters: {
+        scopes: { type: 'string', in: 'query', required: true },
+        token: { type: 'string', in: 'header', required: true, json_schema: { type: 'string', pattern: '.' } },
+        q: { type: 'string', in: 'query', required: true, allow_empty_value: true },
+        note: { type: 'string', in: 'body', required: true },
+      },
+    });
     expect(schema.properties['scopes']).toEqual({ type: 'string', minLength: 1 });
     expect(schema.properties['token']).toEqual({ type: 'string', pattern: '.', minLength: 1 });
     expect(schema.properties['q']).toEqual({ type: 'string' });

@@ -89,7 +89,11 @@ function referenceVerdict(reference: string, scope: ReferenceScope, ownDefinitio
   const parsed = parseDefinitionReference(reference);
   if (parsed === undefined) {
     if (!scope.insideDefinition) return null;
-    return { code: 'schema.unresolved_ref', message: `"$ref": ${quote(reference)} inside a shared definition would point at the manifest itself; refer to another definition as "#/definitions/<name>"`, severity: 'error' };
+    return {
+      code: 'schema.unresolved_ref',
+      message: `"$ref": ${quote(reference)} inside a shared definition would point at the manifest itself; refer to another definition as "#/definitions/<name>"`,
+      severity: 'error',
+    };
   }
   if (ownDefinitions) return null;
   const target = scope.definitions !== undefined && Object.hasOwn(scope.definitions, parsed.name) ? scope.definitions[parsed.name] : undefined;
@@ -133,7 +137,12 @@ export function checkDefinitionCycles(definitions: Readonly<Record<string, JsonS
       const state = colour.get(target);
       if (state === 1) {
         const cycle = [...path.slice(path.findIndex((entry) => entry.name === target)).map((entry) => entry.name), target];
-        issues.push({ pointer: `/definitions/${escapePointerToken(target)}`, code: 'schema.ref_cycle', message: `refers to itself through ${cycle.map(quote).join(' → ')} without descending into a property or item, so validating any value would never end`, severity: 'error' });
+        issues.push({
+          pointer: `/definitions/${escapePointerToken(target)}`,
+          code: 'schema.ref_cycle',
+          message: `refers to itself through ${cycle.map(quote).join(' → ')} without descending into a property or item, so validating any value would never end`,
+          severity: 'error',
+        });
       } else if (state === undefined) {
         colour.set(target, 1);
         path.push({ name: target, next: 0 });

@@ -56,7 +56,12 @@ export function checkEmbeddedSchema(schema: unknown, basePointer: string, limits
       const childPointer = `${pointer}/${escapePointerToken(key)}`;
       if (!isArray) {
         if ((key === '$ref' || key === '$dynamicRef') && typeof child === 'string' && !child.startsWith('#')) {
-          issues.push({ pointer: childPointer, code: 'schema.remote_ref', message: `"${key}": "${child.slice(0, 200)}" points outside the manifest; only local references ("#/...") are allowed`, severity: 'error' });
+          issues.push({
+            pointer: childPointer,
+            code: 'schema.remote_ref',
+            message: `"${key}": "${child.slice(0, 200)}" points outside the manifest; only local references ("#/...") are allowed`,
+            severity: 'error',
+          });
         }
         if (key === '$data') {
           issues.push({ pointer: childPointer, code: 'schema.data_reference', message: '"$data" references are not allowed in manifests', severity: 'error' });
@@ -107,7 +112,10 @@ export function patternProblem(pattern: string, maxPatternLength: number): { cod
     return { code: 'schema.invalid_pattern', message: `pattern ${JSON.stringify(pattern.slice(0, 200))} is not a valid regular expression` };
   }
   if (hasNestedQuantifier(pattern)) {
-    return { code: 'schema.unsafe_pattern', message: `pattern ${JSON.stringify(pattern.slice(0, 200))} nests quantifiers and can backtrack catastrophically; rewrite it without a repeated group that contains a quantifier or "|", and without two repeated atoms in a row that can match the same character` };
+    return {
+      code: 'schema.unsafe_pattern',
+      message: `pattern ${JSON.stringify(pattern.slice(0, 200))} nests quantifiers and can backtrack catastrophically; rewrite it without a repeated group that contains a quantifier or "|", and without two repeated atoms in a row that can match the same character`,
+    };
   }
   return undefined;
 }

@@ -28,7 +28,12 @@ export function checkLinks(tool: Record<string, unknown>, base: string, context:
     const pointer = `${base}/links/${index}`;
     const target = context.tools.get(link['tool']);
     if (target === undefined) {
-      issues.push({ pointer: `${pointer}/tool`, code: 'link.unknown_tool', message: `${quote(link['tool'])} is not a tool or resource id of this manifest, so the link is never offered`, severity: 'warning' });
+      issues.push({
+        pointer: `${pointer}/tool`,
+        code: 'link.unknown_tool',
+        message: `${quote(link['tool'])} is not a tool or resource id of this manifest, so the link is never offered`,
+        severity: 'warning',
+      });
     }
     const targetParameters = target !== undefined && isRecord(target['parameters']) ? target['parameters'] : {};
     for (const [name, text] of Object.entries(link['parameters'])) {
@@ -47,7 +52,12 @@ export function checkResolvers(parameters: ReadonlyArray<[string, Record<string,
   for (const [name, parameter] of parameters) {
     const resolver = parameter['resolved_by'];
     if (typeof resolver !== 'string' || context.tools.has(resolver)) continue;
-    issues.push({ pointer: `${base}/parameters/${escapePointerToken(name)}/resolved_by`, code: 'parameter.unknown_resolver', message: `${quote(resolver)} is not a tool or resource id of this manifest`, severity: 'warning' });
+    issues.push({
+      pointer: `${base}/parameters/${escapePointerToken(name)}/resolved_by`,
+      code: 'parameter.unknown_resolver',
+      message: `${quote(resolver)} is not a tool or resource id of this manifest`,
+      severity: 'warning',
+    });
   }
 }
 
@@ -66,7 +76,12 @@ function checkExpression(tool: Record<string, unknown>, expression: LinkExpressi
   const missing = missingToken(schema, expression.tokens, context);
   if (missing !== undefined) {
     const where = expression.source === 'result' ? 'returns.schema' : 'the item schema of returns';
-    issues.push({ pointer, code: 'link.unresolved_pointer', message: `${quote(`$${expression.source}#${expression.pointer}`)} names ${quote(missing)}, which ${where} does not declare`, severity: 'error' });
+    issues.push({
+      pointer,
+      code: 'link.unresolved_pointer',
+      message: `${quote(`$${expression.source}#${expression.pointer}`)} names ${quote(missing)}, which ${where} does not declare`,
+      severity: 'error',
+    });
   }
 }
 

@@ -27,9 +27,46 @@ function nested(levels: number, keyword = 'items'): Record<string, unknown> {
   return node;
 }
 
-const keyword = fc.constantFrom('$ref', '$dynamicRef', '$data', 'pattern', 'patternProperties', 'properties', 'items', 'uniqueItems', 'maxItems', 'enum', 'const', 'default', 'examples', 'example', 'definitions', 'type', 'allOf', 'x');
+const keyword = fc.constantFrom(
+  '$ref',
+  '$dynamicRef',
+  '$data',
+  'pattern',
+  'patternProperties',
+  'properties',
+  'items',
+  'uniqueItems',
+  'maxItems',
+  'enum',
+  'const',
+  'default',
+  'examples',
+  'example',
+  'definitions',
+  'type',
+  'allOf',
+  'x',
+);
 const scalar = fc.oneof(
-  fc.constantFrom('#/definitions/user', '#/definitions/missing', '#/definitions/user/properties/name', '#/definitions/user/nope', '#/definitions/a~1b', '#/$defs/x', '#', 'https://evil.example/s', '^(a+)+$', '^[a-z]+$', '(', 'string', 'object', true, false, 10, 5000),
+  fc.constantFrom(
+    '#/definitions/user',
+    '#/definitions/missing',
+    '#/definitions/user/properties/name',
+    '#/definitions/user/nope',
+    '#/definitions/a~1b',
+    '#/$defs/x',
+    '#',
+    'https://evil.example/s',
+    '^(a+)+$',
+    '^[a-z]+$',
+    '(',
+    'string',
+    'object',
+    true,
+    false,
+    10,
+    5000,
+  ),
   fc.jsonValue({ maxDepth: 0 }),
 );
 /** Schema-shaped values: the keywords both checks look at, anywhere, at any depth. */
@@ -80,7 +117,12 @@ describe('checkSchemaInManifest', () => {
     const safePatterns = new Map<string, boolean>();
     const context = { scope: scopes[0]!, safePatterns };
     checkSchemaInManifest({ pattern: '^[a-z]+$', properties: { a: { pattern: '^(a+)+$' } } }, '/s', context);
-    expect(safePatterns).toEqual(new Map([['^[a-z]+$', true], ['^(a+)+$', false]]));
+    expect(safePatterns).toEqual(
+      new Map([
+        ['^[a-z]+$', true],
+        ['^(a+)+$', false],
+      ]),
+    );
     expect(checkSchemaInManifest({ pattern: '^(a+)+$' }, '/t', context).map((issue) => [issue.code, issue.pointer])).toEqual([['schema.unsafe_pattern', '/t/pattern']]);
   });
 });

@@ -1,12 +1,7 @@
 import type { ValidationIssue } from '../errors/validation-issue.js';
 import { checkEmbeddedSchema, DEFAULT_EMBEDDED_SCHEMA_LIMITS, hasUnboundedUniqueItems, patternProblem } from './check-embedded-schema.js';
 import { DATA_KEYWORDS } from './reachable-definitions.js';
-import {
-  checkDefinitionReferences,
-  hasOwnDefinitions,
-  referenceVerdictInScope,
-  type ReferenceScope,
-} from './check-definition-references.js';
+import { checkDefinitionReferences, hasOwnDefinitions, referenceVerdictInScope, type ReferenceScope } from './check-definition-references.js';
 
 /** What the embedded schemas of one manifest share while they are checked. @internal */
 export interface SchemaCheckContext {

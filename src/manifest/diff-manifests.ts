@@ -176,7 +176,12 @@ function diffEntry(kind: ManifestChangeKind, id: string, oldEntry: Record<string
       const oldType = (before as { type?: unknown } | undefined)?.type;
       const newType = (after as { type?: unknown } | undefined)?.type;
       const typeChanged = oldType !== undefined && newType !== undefined && oldType !== newType;
-      changes.push({ ...base, change, classification: typeChanged ? 'breaking' : 'non-breaking', message: `${kind} "${id}": returns ${typeChanged ? `type changed from ${short(oldType)} to ${short(newType)}` : change}` });
+      changes.push({
+        ...base,
+        change,
+        classification: typeChanged ? 'breaking' : 'non-breaking',
+        message: `${kind} "${id}": returns ${typeChanged ? `type changed from ${short(oldType)} to ${short(newType)}` : change}`,
+      });
     } else if (field === 'idempotent' && before === true) {
       changes.push({ ...base, change, classification: 'trust-sensitive', weakened: true, message: `${kind} "${id}" is no longer declared idempotent; clients must stop retrying it` });
     } else {
@@ -207,13 +212,21 @@ function diffReachedDefinitions(kind: ManifestChangeKind, id: string, oldEntry: 
       changes.push(
         reasons.length > 0
           ? { ...base, classification: 'breaking', message: `${kind} "${id}": shared definition "${name}" of its parameters ${reasons.join('; ')}` }
-          : { ...base, classification: 'trust-sensitive', message: `${kind} "${id}": shared definition "${name}" of its parameters ${change}; what the model reads and sends is different, review it before re-approving` },
+          : {
+              ...base,
+              classification: 'trust-sensitive',
+              message: `${kind} "${id}": shared definition "${name}" of its parameters ${change}; what the model reads and sends is different, review it before re-approving`,
+            },
       );
     } else {
       const oldType = asRecord(before)['type'];
       const newType = asRecord(after)['type'];
       const typeChanged = oldType !== undefined && newType !== undefined && canonicalJson(oldType) !== canonicalJson(newType);
-      changes.push({ ...base, classification: typeChanged ? 'breaking' : 'non-breaking', message: `${kind} "${id}": shared definition "${name}" of its returns ${typeChanged ? `type changed from ${short(oldType)} to ${short(newType)}` : change}` });
+      changes.push({
+        ...base,
+        classification: typeChanged ? 'breaking' : 'non-breaking',
+        message: `${kind} "${id}": shared definition "${name}" of its returns ${typeChanged ? `type changed from ${short(oldType)} to ${short(newType)}` : change}`,
+      });
     }
   }
 }
@@ -282,16 +295,43 @@ function diffService(oldManifest: Manifest, newManifest: Manifest, changes: Mani
   const after = newManifest.service;
   if (before.base_url !== after.base_url) {
     const originMoved = originOf(before.base_url) !== originOf(after.base_url);
-    changes.push({ kind: 'service', change: 'changed', oldPointer: '/service/base_url', newPointer: '/service/base_url', classification: 'breaking', message: `base_url changed from ${before.base_url} to ${after.base_url}; every tool now calls a different URL` });
+    changes.push({
+      kind: 'service',
+      change: 'changed',
+      oldPointer: '/service/base_url',
+      newPointer: '/service/base_url',
+      classification: 'breaking',
+      message: `base_url changed from ${before.base_url} to ${after.base_url}; every tool now calls a different URL`,
+    });
     if (originMoved) {
-      changes.push({ kind: 'service', change: 'changed', oldPointer: '/service/base_url', newPointer: '/service/base_url', classification: 'trust-sensitive', weakened: true, message: `base_url moved to another origin (${originOf(after.base_url)}); credentials would now be sent there` });
+      changes.push({
+        kind: 'service',
+        change: 'changed',
+        oldPointer: '/service/base_url',
+        newPointer: '/service/base_url',
+        classification: 'trust-sensitive',
+        weakened: true,
+        message: `base_url moved to another origin (${originOf(after.base_url)}); credentials would now be sent there`,
+      });
     }
   }
   for (const field of ['name', 'description'] as const) {
-    if ((before[field] ?? '') !== (after[field] ?? '')) changes.push({ kind: 'service', ...pointers(`/service/${field}`, before[field], after[field]), classification: 'trust-sensitive', message: `service ${field} ${changeOf(before[field], after[field])}; the model reads it` });
+    if ((before[field] ?? '') !== (after[field] ?? ''))
+      changes.push({
+        kind: 'service',
+        ...pointers(`/service/${field}`, before[field], after[field]),
+        classification: 'trust-sensitive',
+        message: `service ${field} ${changeOf(before[field], after[field])}; the model reads it`,
+      });
   }
   for (const field of ['documentation_url', 'contact'] as const) {
-    if ((before[field] ?? '') !== (after[field] ?? '')) changes.push({ kind: 'service', ...pointers(`/service/${field}`, before[field], after[field]), classification: 'non-breaking', message: `service ${field} ${changeOf(before[field], after[field])}` });
+    if ((before[field] ?? '') !== (after[field] ?? ''))
+      changes.push({
+        kind: 'service',
+        ...pointers(`/service/${field}`, before[field], after[field]),
+        classification: 'non-breaking',
+        message: `service ${field} ${changeOf(before[field], after[field])}`,
+      });
   }
 }
 
@@ -299,10 +339,21 @@ function diffAuth(oldManifest: Manifest, newManifest: Manifest, changes: Manifes
   const before = oldManifest.auth;
   const after = newManifest.auth;
   if ((before?.type ?? 'none') !== (after?.type ?? 'none')) {
-    changes.push({ kind: 'auth', ...pointers('/auth/type', before?.type, after?.type), classification: 'breaking', message: `auth type changed from ${before?.type ?? 'none'} to ${after?.type ?? 'none'}` });
+    changes.push({
+      kind: 'auth',
+      ...pointers('/auth/type', before?.type, after?.type),
+      classification: 'breaking',
+      message: `auth type changed from ${before?.type ?? 'none'} to ${after?.type ?? 'none'}`,
+    });
   }
   if ((before?.provider_discovery ?? '') !== (after?.provider_discovery ?? '')) {
-    changes.push({ kind: 'auth', ...pointers('/auth/provider_discovery', before?.provider_discovery, after?.provider_discovery), classification: 'trust-sensitive', weakened: before?.provider_discovery !== undefined, message: `auth provider_discovery ${changeOf(before?.provider_discovery, after?.provider_discovery)}; tokens would be obtained from ${after?.provider_discovery ?? 'nowhere declared'}` });
+    changes.push({
+      kind: 'auth',
+      ...pointers('/auth/provider_discovery', before?.provider_discovery, after?.provider_discovery),
+      classification: 'trust-sensitive',
+      weakened: before?.provider_discovery !== undefined,
+      message: `auth provider_discovery ${changeOf(before?.provider_discovery, after?.provider_discovery)}; tokens would be obtained from ${after?.provider_discovery ?? 'nowhere declared'}`,
+    });
   }
   if (canonicalJson(before?.api_key ?? null) !== canonicalJson(after?.api_key ?? null)) {
     changes.push({ kind: 'auth', ...pointers('/auth/api_key', before?.api_key, after?.api_key), classification: 'breaking', message: 'where the API key travels changed' });
@@ -310,7 +361,15 @@ function diffAuth(oldManifest: Manifest, newManifest: Manifest, changes: Manifes
   const required = (manifest: Manifest): boolean => manifest.auth?.agent_identification?.requires_agent_id === true;
   if (required(oldManifest) !== required(newManifest)) {
     const nowRequired = required(newManifest);
-    changes.push({ kind: 'auth', change: 'changed', oldPointer: '/auth/agent_identification', newPointer: '/auth/agent_identification', classification: nowRequired ? 'breaking' : 'trust-sensitive', ...(nowRequired ? {} : { weakened: true }), message: nowRequired ? 'calls now require an agent id' : 'calls no longer require an agent id' });
+    changes.push({
+      kind: 'auth',
+      change: 'changed',
+      oldPointer: '/auth/agent_identification',
+      newPointer: '/auth/agent_identification',
+      classification: nowRequired ? 'breaking' : 'trust-sensitive',
+      ...(nowRequired ? {} : { weakened: true }),
+      message: nowRequired ? 'calls now require an agent id' : 'calls no longer require an agent id',
+    });
   }
   // Scopes are compared per tool: which scopes unlock it before and after.
   const scopesOf = (manifest: Manifest): Map<string, Set<string>> => {
@@ -329,11 +388,21 @@ function diffAuth(oldManifest: Manifest, newManifest: Manifest, changes: Manifes
     const gained = [...after].filter((scope) => !before.has(scope));
     const lost = [...before].filter((scope) => !after.has(scope));
     if (gained.length > 0) {
-      const message = before.size === 0 ? `"${id}" is now unlocked by scope ${list(gained)}` : `"${id}" is now also unlocked by scope ${list(gained)} (was ${list([...before])}): a broader grant reaches it`;
+      const message =
+        before.size === 0 ? `"${id}" is now unlocked by scope ${list(gained)}` : `"${id}" is now also unlocked by scope ${list(gained)} (was ${list([...before])}): a broader grant reaches it`;
       changes.push({ kind: 'auth', id, change: 'changed', oldPointer: '/auth/scopes', newPointer: '/auth/scopes', classification: 'trust-sensitive', weakened: before.size > 0, message });
     }
     if (lost.length > 0) {
-      changes.push({ kind: 'auth', id, change: 'changed', oldPointer: '/auth/scopes', newPointer: '/auth/scopes', classification: after.size === 0 ? 'trust-sensitive' : 'breaking', ...(after.size === 0 ? { weakened: true } : {}), message: after.size === 0 ? `"${id}" no longer needs any scope (was ${list([...before])})` : `"${id}" is no longer unlocked by scope ${list(lost)}; holders of only that scope lose access` });
+      changes.push({
+        kind: 'auth',
+        id,
+        change: 'changed',
+        oldPointer: '/auth/scopes',
+        newPointer: '/auth/scopes',
+        classification: after.size === 0 ? 'trust-sensitive' : 'breaking',
+        ...(after.size === 0 ? { weakened: true } : {}),
+        message: after.size === 0 ? `"${id}" no longer needs any scope (was ${list([...before])})` : `"${id}" is no longer unlocked by scope ${list(lost)}; holders of only that scope lose access`,
+      });
     }
   }
 }
@@ -345,27 +414,58 @@ function diffPolicy(oldManifest: Manifest, newManifest: Manifest, changes: Manif
   const oldApproval = new Set(before.human_approval_required ?? []);
   const newApproval = new Set(after.human_approval_required ?? []);
   for (const id of oldApproval) {
-    if (!newApproval.has(id) && newIds.has(id)) changes.push({ kind: 'policy', id, change: 'removed', oldPointer: '/policy/human_approval_required', classification: 'trust-sensitive', weakened: true, message: `"${id}" no longer requires human approval` });
+    if (!newApproval.has(id) && newIds.has(id))
+      changes.push({
+        kind: 'policy',
+        id,
+        change: 'removed',
+        oldPointer: '/policy/human_approval_required',
+        classification: 'trust-sensitive',
+        weakened: true,
+        message: `"${id}" no longer requires human approval`,
+      });
   }
   for (const id of newApproval) {
-    if (!oldApproval.has(id)) changes.push({ kind: 'policy', id, change: 'added', newPointer: '/policy/human_approval_required', classification: 'non-breaking', message: `"${id}" now requires human approval` });
+    if (!oldApproval.has(id))
+      changes.push({ kind: 'policy', id, change: 'added', newPointer: '/policy/human_approval_required', classification: 'non-breaking', message: `"${id}" now requires human approval` });
   }
   const oldRedact = new Set(before.redact_from_logs ?? []);
   const newRedact = new Set(after.redact_from_logs ?? []);
   for (const name of oldRedact) {
-    if (!newRedact.has(name)) changes.push({ kind: 'policy', id: name, change: 'removed', oldPointer: '/policy/redact_from_logs', classification: 'trust-sensitive', weakened: true, message: `"${name}" is no longer redacted from logs` });
+    if (!newRedact.has(name))
+      changes.push({
+        kind: 'policy',
+        id: name,
+        change: 'removed',
+        oldPointer: '/policy/redact_from_logs',
+        classification: 'trust-sensitive',
+        weakened: true,
+        message: `"${name}" is no longer redacted from logs`,
+      });
   }
   for (const name of newRedact) {
-    if (!oldRedact.has(name)) changes.push({ kind: 'policy', id: name, change: 'added', newPointer: '/policy/redact_from_logs', classification: 'non-breaking', message: `"${name}" is now redacted from logs` });
+    if (!oldRedact.has(name))
+      changes.push({ kind: 'policy', id: name, change: 'added', newPointer: '/policy/redact_from_logs', classification: 'non-breaking', message: `"${name}" is now redacted from logs` });
   }
   const oldBudget = before.max_actions_per_session;
   const newBudget = after.max_actions_per_session;
   if (oldBudget !== newBudget) {
     const weaker = newBudget === undefined || (oldBudget !== undefined && newBudget > oldBudget);
-    changes.push({ kind: 'policy', ...pointers('/policy/max_actions_per_session', oldBudget, newBudget), classification: weaker ? 'trust-sensitive' : 'non-breaking', ...(weaker ? { weakened: true } : {}), message: `max_actions_per_session ${changeOf(oldBudget, newBudget)}` });
+    changes.push({
+      kind: 'policy',
+      ...pointers('/policy/max_actions_per_session', oldBudget, newBudget),
+      classification: weaker ? 'trust-sensitive' : 'non-breaking',
+      ...(weaker ? { weakened: true } : {}),
+      message: `max_actions_per_session ${changeOf(oldBudget, newBudget)}`,
+    });
   }
   if ((before.policy_url ?? '') !== (after.policy_url ?? '')) {
-    changes.push({ kind: 'policy', ...pointers('/policy/policy_url', before.policy_url, after.policy_url), classification: 'trust-sensitive', message: `policy_url ${changeOf(before.policy_url, after.policy_url)}` });
+    changes.push({
+      kind: 'policy',
+      ...pointers('/policy/policy_url', before.policy_url, after.policy_url),
+      classification: 'trust-sensitive',
+      message: `policy_url ${changeOf(before.policy_url, after.policy_url)}`,
+    });
   }
 }
 
@@ -373,13 +473,23 @@ function diffVersioning(oldManifest: Manifest, newManifest: Manifest, changes: M
   const before = oldManifest.versioning;
   const after = newManifest.versioning;
   if ((before?.current ?? '') !== (after?.current ?? '')) {
-    changes.push({ kind: 'versioning', ...pointers('/versioning/current', before?.current, after?.current), classification: 'non-breaking', message: `versioning.current ${changeOf(before?.current, after?.current)}` });
+    changes.push({
+      kind: 'versioning',
+      ...pointers('/versioning/current', before?.current, after?.current),
+      classification: 'non-breaking',
+      message: `versioning.current ${changeOf(before?.current, after?.current)}`,
+    });
   }
   const oldMinimum = before?.min_supported;
   const newMinimum = after?.min_supported;
   if (oldMinimum !== newMinimum && newMinimum !== undefined) {
     const raised = oldMinimum === undefined || (compareSemver(newMinimum, oldMinimum) ?? 0) > 0;
-    changes.push({ kind: 'versioning', ...pointers('/versioning/min_supported', oldMinimum, newMinimum), classification: raised ? 'breaking' : 'non-breaking', message: `versioning.min_supported ${changeOf(oldMinimum, newMinimum)}${raised ? '; clients on older versions are no longer supported' : ''}` });
+    changes.push({
+      kind: 'versioning',
+      ...pointers('/versioning/min_supported', oldMinimum, newMinimum),
+      classification: raised ? 'breaking' : 'non-breaking',
+      message: `versioning.min_supported ${changeOf(oldMinimum, newMinimum)}${raised ? '; clients on older versions are no longer supported' : ''}`,
+    });
   }
 }
 
@@ -400,7 +510,7 @@ function changeOf(before: unknown, after: unknown): string {
 }
 
 function short(value: unknown): string {
-  const text = typeof value === 'string' ? value : JSON.stringify(value) ?? 'nothing';
+  const text = typeof value === 'string' ? value : (JSON.stringify(value) ?? 'nothing');
   return text.length > 80 ? `${text.slice(0, 77)}…` : text;
 }
 

@@ -12,7 +12,11 @@ const DIGEST_FORMAT = /^sha256-[A-Za-z0-9_-]{43}$/;
 function reverseKeys(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(reverseKeys);
   if (typeof value !== 'object' || value === null) return value;
-  return Object.fromEntries(Object.entries(value).reverse().map(([key, child]) => [key, reverseKeys(child)]));
+  return Object.fromEntries(
+    Object.entries(value)
+      .reverse()
+      .map(([key, child]) => [key, reverseKeys(child)]),
+  );
 }
 
 describe('digestManifest', () => {
@@ -20,7 +24,9 @@ describe('digestManifest', () => {
     const payments = loadPayments();
     const digest = digestManifest(payments);
     expect(digest).toMatch(DIGEST_FORMAT);
-    const expected = createHash('sha256').update(Buffer.from(canonicalJson(payments), 'utf8')).digest('base64url');
+    const expected = createHash('sha256')
+      .update(Buffer.from(canonicalJson(payments), 'utf8'))
+      .digest('base64url');
     expect(digest).toBe(`sha256-${expected}`);
   });
 
@@ -97,13 +103,19 @@ describe('canonicalJson (RFC 8785)', () => {
   });
 
   it('sorts keys by UTF-16 code units, recursively, and drops insignificant whitespace', () => {
-    expect(canonicalJson({ b: [2, { z: 1, a: null }], a: true, '😀': 1, '€': 2, '\r': 3, '1': 4 })).toBe(
-      '{"\\r":3,"1":4,"a":true,"b":[2,{"a":null,"z":1}],"€":2,"😀":1}',
-    );
+    expect(canonicalJson({ b: [2, { z: 1, a: null }], a: true, '😀': 1, '€': 2, '\r': 3, '1': 4 })).toBe('{"\\r":3,"1":4,"a":true,"b":[2,{"a":null,"z":1}],"€":2,"😀":1}');
   });
 
   it('matches the RFC 8785 §3.2.3 sorting example', () => {
-    const input = { '\u20ac': 'Euro Sign', '\r': 'Carriage Return', '\ufb33': 'Hebrew Letter Dalet With Dagesh', '1': 'One', '\ud83d\ude00': 'Emoji: Grinning Face', '\u0080': 'Control', '\u00f6': 'Latin Small Letter O With Diaeresis' };
+    const input = {
+      '\u20ac': 'Euro Sign',
+      '\r': 'Carriage Return',
+      '\ufb33': 'Hebrew Letter Dalet With Dagesh',
+      '1': 'One',
+      '\ud83d\ude00': 'Emoji: Grinning Face',
+      '\u0080': 'Control',
+      '\u00f6': 'Latin Small Letter O With Diaeresis',
+    };
     // U+FB33 sorts after U+1F600 because its UTF-16 unit 0xFB33 is above the surrogate 0xD83D.
     expect(canonicalJson(input)).toBe(
       '{"\\r":"Carriage Return","1":"One","\u0080":"Control","\u00f6":"Latin Small Letter O With Diaeresis","\u20ac":"Euro Sign","\ud83d\ude00":"Emoji: Grinning Face","\ufb33":"Hebrew Letter Dalet With Dagesh"}',
@@ -122,7 +134,16 @@ describe('canonicalJson: native serialisation matches the general RFC 8785 seria
   it('gives the same text for random JSON values, array-index keys and odd code units included (property)', () => {
     const key = fc.oneof(fc.string({ unit: 'binary' }), fc.constantFrom('0', '1', '10', '9', '4294967295', '01', '-1', '\u0000', 'é', '\ud83d\ude00'));
     const value = fc.letrec((tie) => ({
-      node: fc.oneof({ depthSize: 'small' }, fc.double(), fc.integer(), fc.boolean(), fc.constant(null), fc.string({ unit: 'binary' }), fc.array(tie('node'), { maxLength: 4 }), fc.dictionary(key, tie('node'), { maxKeys: 5 })),
+      node: fc.oneof(
+        { depthSize: 'small' },
+        fc.double(),
+        fc.integer(),
+        fc.boolean(),
+        fc.constant(null),
+        fc.string({ unit: 'binary' }),
+        fc.array(tie('node'), { maxLength: 4 }),
+        fc.dictionary(key, tie('node'), { maxKeys: 5 }),
+      ),
     })).node;
     fc.assert(
       fc.property(value, (input) => {
@@ -155,10 +176,19 @@ describe('canonicalJsonOfParsed: parsed values serialised in place where they ar
     expect(() => canonicalJsonOfParsed(JSON.parse('{"a":"\\ud83d"}'), { membersInOrder: true })).toThrow(/cannot be canonicalized/);
   });
 
-  it('gives the general serialiser\'s text for parsed random JSON, sorted, unsorted and array-index keys included (property)', () => {
+  it("gives the general serialiser's text for parsed random JSON, sorted, unsorted and array-index keys included (property)", () => {
     const key = fc.oneof(fc.string({ unit: 'binary' }), fc.constantFrom('a', 'b', 'z', '0', '1', '10', '9', '4294967295', '01', 'é', '\ud83d\ude00'));
     const value = fc.letrec((tie) => ({
-      node: fc.oneof({ depthSize: 'small' }, fc.double({ noNaN: true, noDefaultInfinity: true }), fc.integer(), fc.boolean(), fc.constant(null), fc.string({ unit: 'binary' }), fc.array(tie('node'), { maxLength: 4 }), fc.dictionary(key, tie('node'), { maxKeys: 5 })),
+      node: fc.oneof(
+        { depthSize: 'small' },
+        fc.double({ noNaN: true, noDefaultInfinity: true }),
+        fc.integer(),
+        fc.boolean(),
+        fc.constant(null),
+        fc.string({ unit: 'binary' }),
+        fc.array(tie('node'), { maxLength: 4 }),
+        fc.dictionary(key, tie('node'), { maxKeys: 5 }),
+      ),
     })).node;
     fc.assert(
       fc.property(value, fc.boolean(), (input, sortFirst) => {

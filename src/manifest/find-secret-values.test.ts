@@ -13,13 +13,20 @@ describe('findSecretValues', () => {
     ['a URL with a password', { service: { base_url: 'https://user:hunter2@api.example.com' } }, '/service/base_url'],
     ['a PEM private key', { 'x-key': '-----BEGIN RSA PRIVATE KEY-----\nMIIE' }, '/x-key'],
     ['any sample of a parameter named like a secret', tool({ api_key: { type: 'string', example: 'f3a9c0d2b1' } }), '/tools/0/parameters/api_key/example'],
-    ['a sample inside a json_schema property named password', tool({ login: { type: 'object', json_schema: { properties: { password: { type: 'string', examples: ['correct horse'] } } } } }), '/tools/0/parameters/login/json_schema/properties/password/examples/0'],
+    [
+      'a sample inside a json_schema property named password',
+      tool({ login: { type: 'object', json_schema: { properties: { password: { type: 'string', examples: ['correct horse'] } } } } }),
+      '/tools/0/parameters/login/json_schema/properties/password/examples/0',
+    ],
   ])('finds %s', (_name, manifest, pointer) => {
     expect(findSecretValues(manifest).map((finding) => finding.pointer)).toEqual([pointer]);
   });
 
   it.each([
-    ['placeholders for a secret parameter', tool({ api_key: { type: 'string', example: '<your-api-key>' }, token: { type: 'string', default: '' }, password: { type: 'string', example: '********' } })],
+    [
+      'placeholders for a secret parameter',
+      tool({ api_key: { type: 'string', example: '<your-api-key>' }, token: { type: 'string', default: '' }, password: { type: 'string', example: '********' } }),
+    ],
     ['ordinary values', tool({ account_id: { type: 'string', example: '12345' }, period: { type: 'string', default: '2026-03' } })],
     ['a description that mentions tokens', { service: { description: 'Send your API key as a bearer token. Bearer tokens-are-rotated-daily.' } }],
     ['a pagination token sample', tool({ page_token: { type: 'string', example: 'CAESBggBEAAYAQ' } })],

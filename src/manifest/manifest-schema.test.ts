@@ -130,7 +130,17 @@ const completeManifest: Complete<Manifest> = {
       description: 'A ledger and its balances.',
       intent: { when: 'Before any ledger tool.', prerequisites: 'None.', avoid_when: 'Never.' },
       parameters: { ledger_id: { type: 'string', required: true, description: 'The ledger.', in: 'path', enum: ['main'], default: 'main', example: 'main', json_schema: true, ...serialisation } },
-      returns: { type: 'object', description: 'The ledger.', item_schema: {}, schema: {}, typical_size: 'small', max_items: 1, content_type: 'application/json', redirect_statuses: [], pagination: { style: 'link', parameter: 'p', limit_parameter: 'l', next_field: 'n', cursor_item_field: 'c', items_field: 'i', has_more_field: 'h', total_field: 't' } },
+      returns: {
+        type: 'object',
+        description: 'The ledger.',
+        item_schema: {},
+        schema: {},
+        typical_size: 'small',
+        max_items: 1,
+        content_type: 'application/json',
+        redirect_statuses: [],
+        pagination: { style: 'link', parameter: 'p', limit_parameter: 'l', next_field: 'n', cursor_item_field: 'c', items_field: 'i', has_more_field: 'h', total_field: 't' },
+      },
       mime_type: 'text/html;profile=mcp-app',
       ui: { connect_domains: ['https://api.example.com'], resource_domains: ['https://cdn.example.com'], prefers_border: true },
       links: [{ tool: 'export_ledger', parameters: { ledger_id: '$result#/ledger_id' }, description: 'Summarize it.' }],
@@ -255,7 +265,9 @@ describe('manifest types and JSON Schema', () => {
   });
 
   it('keeps publishing the v0.1 and v0.2 schemas, and every document valid under them is valid under v0.3', () => {
-    const published = ['0.1', '0.2'].map((version) => JSON.parse(readFileSync(new URL(`../../schema/ai-capabilities-${version}.schema.json`, import.meta.url), 'utf8')) as { $id: string; properties: Record<string, unknown> });
+    const published = ['0.1', '0.2'].map(
+      (version) => JSON.parse(readFileSync(new URL(`../../schema/ai-capabilities-${version}.schema.json`, import.meta.url), 'utf8')) as { $id: string; properties: Record<string, unknown> },
+    );
     expect(published.map((schema) => schema.$id)).toEqual(['https://aicap.dev/schema/ai-capabilities-0.1.schema.json', 'https://aicap.dev/schema/ai-capabilities-0.2.schema.json']);
     // v0.1 lacks the root definitions; v0.3 adds only optional root members (listed here) to v0.2's.
     const { definitions, change_feed: changeFeed, ...rootProperties } = manifestSchema.properties;
@@ -289,8 +301,14 @@ describe('manifest types and JSON Schema', () => {
   it('defines exactly the fields the types define: a field added to one side only fails here', () => {
     const fromSchema = new Set(schemaFieldPaths(manifestSchema as unknown as SchemaNode, ''));
     const fromTypes = new Set(valueFieldPaths(completeManifest, manifestSchema as unknown as SchemaNode, ''));
-    expect([...fromSchema].filter((path) => !fromTypes.has(path)), 'in the schema but not in the types').toEqual([]);
-    expect([...fromTypes].filter((path) => !fromSchema.has(path)), 'in the types but not in the schema').toEqual([]);
+    expect(
+      [...fromSchema].filter((path) => !fromTypes.has(path)),
+      'in the schema but not in the types',
+    ).toEqual([]);
+    expect(
+      [...fromTypes].filter((path) => !fromSchema.has(path)),
+      'in the types but not in the schema',
+    ).toEqual([]);
     // Sanity: the walk reached the deep corners.
     expect(fromSchema).toContain('tools[].temporal_behavior.reconnection.fallback_poll_interval_seconds');
     expect(fromSchema).toContain('auth.agent_identification.id_header');

@@ -23,7 +23,9 @@ function inputs(): Array<{ name: string; value: unknown }> {
       .map((file) => ({ name: `${kind}/${file}`, value: JSON.parse(readFileSync(join(folder, kind, file), 'utf8')) as unknown })),
   );
   named.push({ name: 'payments', value: JSON.parse(readFileSync(fixturePath('payments'), 'utf8')) as unknown });
-  const mutated = named.filter(({ name }) => !name.startsWith('invalid/')).flatMap(({ name, value }) => mutations(value).map((variant, index) => ({ name: `${name} mutation ${index}`, value: variant })));
+  const mutated = named
+    .filter(({ name }) => !name.startsWith('invalid/'))
+    .flatMap(({ name, value }) => mutations(value).map((variant, index) => ({ name: `${name} mutation ${index}`, value: variant })));
   return [...named, ...mutated];
 }
 
@@ -71,7 +73,10 @@ describe('manifest validators generated at build time', () => {
     directory = mkdtempSync(join(tmpdir(), 'aicap-standalone-validators-'));
     const file = join(directory, 'standalone-manifest-validators.mjs');
     // The helpers are imported from this checkout's ajv, wherever the temporary file lives.
-    writeFileSync(file, render(createManifestAjv({ source: true, esm: true }), MANIFEST_VALIDATOR_REFERENCES, (specifier) => require.resolve(specifier)));
+    writeFileSync(
+      file,
+      render(createManifestAjv({ source: true, esm: true }), MANIFEST_VALIDATOR_REFERENCES, (specifier) => require.resolve(specifier)),
+    );
     standalone = ((await import(pathToFileURL(file).href)) as { standaloneManifestValidators: StandaloneManifestValidators }).standaloneManifestValidators;
     compiled = compileManifestValidators();
   }, 60_000);
@@ -103,4 +108,3 @@ describe('manifest validators generated at build time', () => {
     expect(getManifestValidators()).toBe(validators);
   });
 });
-

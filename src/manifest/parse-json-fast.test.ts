@@ -39,12 +39,17 @@ const mutations: Array<(text: string) => string> = [
 ];
 
 describe('parseJsonFast', () => {
-  it('gives the strict parser\'s value or error for random and mutated JSON (property)', () => {
+  it("gives the strict parser's value or error for random and mutated JSON (property)", () => {
     fc.assert(
-      fc.property(fc.oneof(fc.json(), fc.json({ stringUnit: 'binary' }), fc.json({ stringUnit: 'grapheme' })), fc.integer({ min: 0, max: mutations.length - 1 }), fc.integer({ min: 1, max: 8 }), (json, mutation, maxDepth) => {
-        const text = mutations[mutation]!(json);
-        expect(documentOutcome(text, maxDepth)).toEqual(strictOutcome(text, maxDepth));
-      }),
+      fc.property(
+        fc.oneof(fc.json(), fc.json({ stringUnit: 'binary' }), fc.json({ stringUnit: 'grapheme' })),
+        fc.integer({ min: 0, max: mutations.length - 1 }),
+        fc.integer({ min: 1, max: 8 }),
+        (json, mutation, maxDepth) => {
+          const text = mutations[mutation]!(json);
+          expect(documentOutcome(text, maxDepth)).toEqual(strictOutcome(text, maxDepth));
+        },
+      ),
       { numRuns: 2000 },
     );
   });

@@ -83,10 +83,7 @@ export function readJsonDocument(input: string | Uint8Array, options: ParseJsonO
 }
 
 function tooLarge(maxSizeInBytes: number): ManifestParseError {
-  return new ManifestParseError(
-    `Document is larger than ${maxSizeInBytes} bytes. Shrink it or raise \`maxSizeInBytes\`.`,
-    { issueCode: 'json.too_large' },
-  );
+  return new ManifestParseError(`Document is larger than ${maxSizeInBytes} bytes. Shrink it or raise \`maxSizeInBytes\`.`, { issueCode: 'json.too_large' });
 }
 
 function describeType(value: unknown): string {

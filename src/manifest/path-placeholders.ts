@@ -9,7 +9,7 @@ const CLOSE = 0x7d; // }
  */
 export function pathPlaceholders(path: string): string[] {
   const names: string[] = [];
-  for (let open = path.indexOf('{'); open !== -1; ) {
+  for (let open = path.indexOf('{'); open !== -1;) {
     let end = open + 1;
     while (end < path.length && path.charCodeAt(end) !== OPEN && path.charCodeAt(end) !== CLOSE) end++;
     if (end > open + 1 && path.charCodeAt(end) === CLOSE) {

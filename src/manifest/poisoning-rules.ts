@@ -44,19 +44,74 @@ export interface PoisoningRule {
 // Phrases that address the model rather than describe the API. Sources: the Invariant Labs tool
 // poisoning write-up, the mcp-scan issue codes and the tool-scan / mcp-scanner rule families.
 export const INSTRUCTION_RULES: readonly PoisoningRule[] = [
-  { code: 'text.instruction', pattern: /<\s*\/?\s*(important|system|instructions?|secret|hidden)\s*>/i, severity: 'high', message: 'contains a pseudo-tag that addresses the model', literals: ['important', 'system', 'instruction', 'secret', 'hidden'] },
+  {
+    code: 'text.instruction',
+    pattern: /<\s*\/?\s*(important|system|instructions?|secret|hidden)\s*>/i,
+    severity: 'high',
+    message: 'contains a pseudo-tag that addresses the model',
+    literals: ['important', 'system', 'instruction', 'secret', 'hidden'],
+  },
   // "System" with a message is ordinary API prose ("Override the default system message of the
   // assistant", OpenAI); with instructions, prompts or rules it addresses the model.
-  { code: 'text.instruction', pattern: /\b(ignore|disregard|forget|override)\b.{0,40}\b((previous|prior|above|earlier|all|other)\b.{0,30}\b(instructions?|prompts?|rules|guidelines|messages?)|system\b.{0,30}\b(instructions?|prompts?|rules|guidelines))\b/i, severity: 'high', message: 'tells the model to ignore its instructions', literals: ['ignore', 'disregard', 'forget', 'override'] },
-  { code: 'text.instruction', pattern: /\b(do not|don't|never|without)\b.{0,20}\b(tell|telling|inform|informing|notify|notifying|mention|mentioning|reveal|revealing|show|showing|alert|alerting)\b.{0,20}\b(the )?users?\b/i, severity: 'high', message: 'asks the model to hide something from the user', literals: ['do not', "don't", 'never', 'without'] },
+  {
+    code: 'text.instruction',
+    pattern:
+      /\b(ignore|disregard|forget|override)\b.{0,40}\b((previous|prior|above|earlier|all|other)\b.{0,30}\b(instructions?|prompts?|rules|guidelines|messages?)|system\b.{0,30}\b(instructions?|prompts?|rules|guidelines))\b/i,
+    severity: 'high',
+    message: 'tells the model to ignore its instructions',
+    literals: ['ignore', 'disregard', 'forget', 'override'],
+  },
+  {
+    code: 'text.instruction',
+    pattern: /\b(do not|don't|never|without)\b.{0,20}\b(tell|telling|inform|informing|notify|notifying|mention|mentioning|reveal|revealing|show|showing|alert|alerting)\b.{0,20}\b(the )?users?\b/i,
+    severity: 'high',
+    message: 'asks the model to hide something from the user',
+    literals: ['do not', "don't", 'never', 'without'],
+  },
   { code: 'text.instruction', pattern: /\b(secretly|covertly|surreptitiously)\b/i, severity: 'high', message: 'asks for covert behaviour', literals: ['secret', 'covert', 'surreptitious'] },
-  { code: 'text.instruction', pattern: /(~\/\.ssh|\bid_rsa\b|\bid_ed25519\b|\.aws\/credentials|\bmcp\.json\b|\.cursor\/|\/etc\/(passwd|shadow))/i, severity: 'high', message: 'refers to local secrets or configuration files', literals: ['.ssh', 'id_rsa', 'id_ed25519', '.aws/', 'mcp.json', '.cursor/', '/etc/'] },
+  {
+    code: 'text.instruction',
+    pattern: /(~\/\.ssh|\bid_rsa\b|\bid_ed25519\b|\.aws\/credentials|\bmcp\.json\b|\.cursor\/|\/etc\/(passwd|shadow))/i,
+    severity: 'high',
+    message: 'refers to local secrets or configuration files',
+    literals: ['.ssh', 'id_rsa', 'id_ed25519', '.aws/', 'mcp.json', '.cursor/', '/etc/'],
+  },
   // A real key in an example or default leaks a secret, whatever the intent (an API about keys may still *mention* them).
   { code: 'text.secret', pattern: /-----BEGIN [A-Z ]*PRIVATE KEY-----/, severity: 'high', message: 'contains a private key', literals: ['private key'] },
   { code: 'text.instruction', pattern: /(^|[\s"'`(])\.env\b/i, severity: 'medium', message: 'refers to an environment file', literals: ['.env'] },
-  { code: 'text.instruction', pattern: /\b(system prompt|you are now|act as|pretend to be|new instructions|\[INST\]|<\|im_start\|>)/i, severity: 'high', message: 'tries to redefine the model\'s role', literals: ['system', 'you are now', 'act as', 'pretend to be', 'instruction', '[inst]', 'im_start'] },
-  { code: 'text.instruction', pattern: /\b(before|instead of|after) (using|calling|running) (this|any|the|other)\b.{0,40}\b(tool|function)s?\b/i, severity: 'medium', message: 'prescribes how the model uses other tools', literals: ['using', 'calling', 'running'] },
-  { code: 'text.instruction', pattern: /\b(bcc|cc|forward|send|post|upload|exfiltrate)\b.{0,40}\b(to|at)\b.{0,10}\b(https?:\/\/|[\w.-]+@[\w-]+\.[\w.]+|webhook)/i, severity: 'high', message: 'asks to send data to an address', literals: ['http', '@', 'webhook'] },
-  { code: 'text.suspicious_word', pattern: /\b(important|crucial|critical|must always|mandatory|urgent)\b/i, severity: 'low', message: 'uses emphatic wording common in injected instructions', literals: ['important', 'crucial', 'critical', 'must always', 'mandatory', 'urgent'] },
-  { code: 'text.ssrf_literal', pattern: /\b(169\.254\.\d+\.\d+|metadata\.google\.internal|file:\/\/|gopher:\/\/)/i, severity: 'medium', message: 'names an internal address or a local scheme', literals: ['169.254.', 'metadata.google.internal', 'file://', 'gopher://'] },
+  {
+    code: 'text.instruction',
+    pattern: /\b(system prompt|you are now|act as|pretend to be|new instructions|\[INST\]|<\|im_start\|>)/i,
+    severity: 'high',
+    message: "tries to redefine the model's role",
+    literals: ['system', 'you are now', 'act as', 'pretend to be', 'instruction', '[inst]', 'im_start'],
+  },
+  {
+    code: 'text.instruction',
+    pattern: /\b(before|instead of|after) (using|calling|running) (this|any|the|other)\b.{0,40}\b(tool|function)s?\b/i,
+    severity: 'medium',
+    message: 'prescribes how the model uses other tools',
+    literals: ['using', 'calling', 'running'],
+  },
+  {
+    code: 'text.instruction',
+    pattern: /\b(bcc|cc|forward|send|post|upload|exfiltrate)\b.{0,40}\b(to|at)\b.{0,10}\b(https?:\/\/|[\w.-]+@[\w-]+\.[\w.]+|webhook)/i,
+    severity: 'high',
+    message: 'asks to send data to an address',
+    literals: ['http', '@', 'webhook'],
+  },
+  {
+    code: 'text.suspicious_word',
+    pattern: /\b(important|crucial|critical|must always|mandatory|urgent)\b/i,
+    severity: 'low',
+    message: 'uses emphatic wording common in injected instructions',
+    literals: ['important', 'crucial', 'critical', 'must always', 'mandatory', 'urgent'],
+  },
+  {
+    code: 'text.ssrf_literal',
+    pattern: /\b(169\.254\.\d+\.\d+|metadata\.google\.internal|file:\/\/|gopher:\/\/)/i,
+    severity: 'medium',
+    message: 'names an internal address or a local scheme',
+    literals: ['169.254.', 'metadata.google.internal', 'file://', 'gopher://'],
+  },
 ];

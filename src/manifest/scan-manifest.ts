@@ -37,7 +37,6 @@ export interface ScanManifestOptions {
   foreignToolIds?: Iterable<string>;
 }
 
-
 // Length of a run of either base64 alphabet that holds a payload worth decoding.
 const MIN_BASE64_RUN = 40;
 // Printable ASCII, tabs and line feeds only: no tag, invisible or control character (the tab and the
@@ -148,7 +147,8 @@ export function scanManifest(manifest: Manifest, options: ScanManifestOptions = 
       findings.push(toolId === undefined ? finding : { ...finding, toolId });
     };
     verdict.before.forEach(add);
-    if (verdict.mixed !== undefined) add({ code: 'text.homoglyph', severity: isName ? 'high' : 'medium', message: `the word "${verdict.mixed}" mixes Latin with look-alike letters of another script` });
+    if (verdict.mixed !== undefined)
+      add({ code: 'text.homoglyph', severity: isName ? 'high' : 'medium', message: `the word "${verdict.mixed}" mixes Latin with look-alike letters of another script` });
     // Length alone is not poisoning (real APIs ship long upstream descriptions, such as Kubernetes'
     // `Quantity`): worth a look, never a quarantine. The whole text was checked by the other rules above.
     if (oversize) add({ code: 'text.oversize', severity: 'medium', message: `is ${text.length} characters long (limit ${maxTextLength}); long texts can bury instructions` });
@@ -365,9 +365,9 @@ function base64Runs(text: string): string[] {
   // Exclusive ends of the runs of each alphabet that start at or before `index` (only valid while `index` is below them).
   let standardEnd = 0;
   let urlSafeEnd = 0;
-  for (let index = 0; index + MIN_BASE64_RUN <= text.length; ) {
-    if (index >= standardEnd) for (standardEnd = index; standardEnd < text.length && isBase64Character(text.charCodeAt(standardEnd), 0x2b, 0x2f); ) standardEnd++;
-    if (index >= urlSafeEnd) for (urlSafeEnd = index; urlSafeEnd < text.length && isBase64Character(text.charCodeAt(urlSafeEnd), 0x2d, 0x5f); ) urlSafeEnd++;
+  for (let index = 0; index + MIN_BASE64_RUN <= text.length;) {
+    if (index >= standardEnd) for (standardEnd = index; standardEnd < text.length && isBase64Character(text.charCodeAt(standardEnd), 0x2b, 0x2f);) standardEnd++;
+    if (index >= urlSafeEnd) for (urlSafeEnd = index; urlSafeEnd < text.length && isBase64Character(text.charCodeAt(urlSafeEnd), 0x2d, 0x5f);) urlSafeEnd++;
     if (standardEnd - index >= MIN_BASE64_RUN) {
       let end = standardEnd;
       // `={0,2}`: the padding belongs to the run.

@@ -62,7 +62,11 @@ const RULES: readonly SchemaRule[] = [
   },
   {
     schemaPath: /\/then\/required$/,
-    issue: (pointer) => ({ code: 'auth.api_key_required', pointer: `${pointer}/api_key`, message: 'is required when type is "api_key": say where the key goes, for example {"in": "header", "name": "X-API-Key"}' }),
+    issue: (pointer) => ({
+      code: 'auth.api_key_required',
+      pointer: `${pointer}/api_key`,
+      message: 'is required when type is "api_key": say where the key goes, for example {"in": "header", "name": "X-API-Key"}',
+    }),
   },
 ];
 

@@ -51,7 +51,9 @@ function nodesOf(value: unknown, pointer = ''): Node[] {
   return nodes;
 }
 
-const paymentsPointers = nodesOf(loadPayments()).map((node) => node.pointer).filter((pointer) => pointer !== '');
+const paymentsPointers = nodesOf(loadPayments())
+  .map((node) => node.pointer)
+  .filter((pointer) => pointer !== '');
 
 /** A deep copy of Payments with a few members replaced, deleted or added, anywhere in the tree. */
 const mutatedPayments = fc
@@ -161,14 +163,17 @@ describe('parseManifest and validateManifest never throw', () => {
 
   it('on manifests whose record keys need pointer escaping', () => {
     fc.assert(
-      fc.property(fc.string({ maxLength: 6 }).map((key) => `${key}/~${key}`), (key) => {
-        const manifest = loadPayments();
-        manifest.tools[0] = { ...manifest.tools[0], parameters: { [key]: { type: 'string', in: 'path' } }, errors: { [key]: { status: 200 } } };
-        manifest['auth'] = { type: 'bearer', scopes: { [key]: ['missing_tool'] } };
-        const result = validateManifest(manifest);
-        expect(result.valid).toBe(false);
-        expectPointersResolve(result, manifest);
-      }),
+      fc.property(
+        fc.string({ maxLength: 6 }).map((key) => `${key}/~${key}`),
+        (key) => {
+          const manifest = loadPayments();
+          manifest.tools[0] = { ...manifest.tools[0], parameters: { [key]: { type: 'string', in: 'path' } }, errors: { [key]: { status: 200 } } };
+          manifest['auth'] = { type: 'bearer', scopes: { [key]: ['missing_tool'] } };
+          const result = validateManifest(manifest);
+          expect(result.valid).toBe(false);
+          expectPointersResolve(result, manifest);
+        },
+      ),
       { numRuns: 100 },
     );
   });

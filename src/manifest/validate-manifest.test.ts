@@ -38,7 +38,21 @@ describe('validateManifest', () => {
   });
 
   it('refuses every hop-by-hop, framing and client-owned header as a header parameter, in any case', () => {
-    for (const name of ['host', 'Connection', 'CONTENT-LENGTH', 'Transfer-Encoding', 'Upgrade', 'TE', 'Trailer', 'Keep-Alive', 'Expect', 'Proxy-Authorization', 'proxy-connection', 'Cookie', 'Authorization']) {
+    for (const name of [
+      'host',
+      'Connection',
+      'CONTENT-LENGTH',
+      'Transfer-Encoding',
+      'Upgrade',
+      'TE',
+      'Trailer',
+      'Keep-Alive',
+      'Expect',
+      'Proxy-Authorization',
+      'proxy-connection',
+      'Cookie',
+      'Authorization',
+    ]) {
       const payments = loadPayments();
       (payments.tools[0]!['parameters'] as Record<string, unknown>)[name] = { type: 'string', in: 'header' };
       expect(errorsOf(payments), name).toEqual([{ code: 'parameter.forbidden_header', pointer: `/tools/0/parameters/${name}` }]);
@@ -52,7 +66,10 @@ describe('validateManifest', () => {
 
   it('resolves #/definitions references from parameters, returns and other definitions, and keeps v0.1 local definitions local', () => {
     const payments = loadPayments();
-    payments['definitions'] = { Money: { type: 'object', properties: { amount: { type: 'integer' } } }, Node: { type: 'object', properties: { next: { $ref: '#/definitions/Node' }, value: { $ref: '#/definitions/Money/properties/amount' } } } };
+    payments['definitions'] = {
+      Money: { type: 'object', properties: { amount: { type: 'integer' } } },
+      Node: { type: 'object', properties: { next: { $ref: '#/definitions/Node' }, value: { $ref: '#/definitions/Money/properties/amount' } } },
+    };
     const tool = payments.tools[0]! as { parameters: Record<string, { json_schema?: unknown }>; returns?: unknown };
     tool.parameters['account_id']!.json_schema = { $ref: '#/definitions/Node' };
     // A v0.1 schema with its own "definitions": its #/definitions/… references point into itself.
@@ -82,9 +99,7 @@ describe('validateManifest', () => {
   it.each(warningFixtures)('accepts warning/$file.json with the single warning $code at $pointer', ({ file, code, pointer }) => {
     const result = validateManifest(JSON.parse(readFixture(`warning/${file}.json`)));
     expect(result.valid).toBe(true);
-    expect(result.issues.map((issue) => ({ code: issue.code, pointer: issue.pointer, severity: issue.severity }))).toEqual([
-      { code, pointer, severity: 'warning' },
-    ]);
+    expect(result.issues.map((issue) => ({ code: issue.code, pointer: issue.pointer, severity: issue.severity }))).toEqual([{ code, pointer, severity: 'warning' }]);
   });
 
   it('has a distinct fixture for every semantic issue code it can emit', () => {
@@ -141,19 +156,14 @@ describe('validateManifest', () => {
   });
 
   describe('service.base_url', () => {
-    it.each([
-      'https://api.example.com',
-      'https://api.example.com/v2/',
-      'http://localhost:3000',
-      'http://api.localhost/v1',
-      'http://127.0.0.1:8080',
-      'http://127.10.20.30',
-      'http://[::1]:8080/v2',
-    ])('accepts %s', (baseUrl) => {
-      const manifest = loadPayments();
-      manifest['service'] = { name: 'Payments API', base_url: baseUrl };
-      expect(errorsOf(manifest)).toEqual([]);
-    });
+    it.each(['https://api.example.com', 'https://api.example.com/v2/', 'http://localhost:3000', 'http://api.localhost/v1', 'http://127.0.0.1:8080', 'http://127.10.20.30', 'http://[::1]:8080/v2'])(
+      'accepts %s',
+      (baseUrl) => {
+        const manifest = loadPayments();
+        manifest['service'] = { name: 'Payments API', base_url: baseUrl };
+        expect(errorsOf(manifest)).toEqual([]);
+      },
+    );
 
     it.each([
       ['http://api.example.com', 'service.base_url_insecure'],
@@ -228,9 +238,7 @@ describe('validateManifest', () => {
   it('reports one "must be A or B" issue for an anyOf mismatch instead of one per branch', () => {
     const manifest = loadPayments();
     manifest.tools[0] = { ...manifest.tools[0], deprecated: 'yes' };
-    expect(validateManifest(manifest).issues).toEqual([
-      { pointer: '/tools/0/deprecated', code: 'schema.type', message: 'must be boolean or object', severity: 'error' },
-    ]);
+    expect(validateManifest(manifest).issues).toEqual([{ pointer: '/tools/0/deprecated', code: 'schema.type', message: 'must be boolean or object', severity: 'error' }]);
   });
 
   it('keeps only the deeper error when an anyOf branch matched the type but not the content', () => {
@@ -320,7 +328,12 @@ describe('validateManifest', () => {
 
   it('answers input.unreadable for a value whose getter throws', () => {
     const manifest = loadPayments();
-    Object.defineProperty(manifest, 'service', { enumerable: true, get: () => { throw new Error('boom'); } });
+    Object.defineProperty(manifest, 'service', {
+      enumerable: true,
+      get: () => {
+        throw new Error('boom');
+      },
+    });
     expect(validateManifest(manifest)).toEqual({ valid: false, issues: [expect.objectContaining({ pointer: '', code: 'input.unreadable', severity: 'error' })] });
   });
 
@@ -346,6 +359,10 @@ describe('validateManifest', () => {
     const [first] = Object.keys(tool['parameters'] as Record<string, unknown>);
     (tool['parameters'] as Record<string, Record<string, unknown>>)[first!] = { type: 'string', in: 'header', style: 'deepObject' };
     tool['body_required'] = ['nope'];
-    expect(errorsOf(manifest).map((issue) => issue.code).sort()).toEqual(['parameter.style_location', 'tool.body_required_unknown']);
+    expect(
+      errorsOf(manifest)
+        .map((issue) => issue.code)
+        .sort(),
+    ).toEqual(['parameter.style_location', 'tool.body_required_unknown']);
   });
 });

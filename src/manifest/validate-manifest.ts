@@ -243,7 +243,12 @@ function checkSemantics(manifest: Record<string, unknown>, issues: ValidationIss
     if (!ID_PATTERN.test(id)) continue;
     const earlier = firstSeen.get(id);
     if (earlier) {
-      issues.push({ pointer: `${entryPointer(entry)}/id`, code: 'id.duplicate', message: `id "${id}" is already used at ${entryPointer(earlier)}/id; ids must be unique across tools, resources and prompts`, severity: 'error' });
+      issues.push({
+        pointer: `${entryPointer(entry)}/id`,
+        code: 'id.duplicate',
+        message: `id "${id}" is already used at ${entryPointer(earlier)}/id; ids must be unique across tools, resources and prompts`,
+        severity: 'error',
+      });
     } else firstSeen.set(id, entry);
   }
   // Parameter names often look like ids in prose ("resolve account_id first"); they are not references.
@@ -257,7 +262,10 @@ function checkSemantics(manifest: Record<string, unknown>, issues: ValidationIss
   const safePatterns = new Map<string, boolean>();
   if (definitions) checkDefinitions(definitions, { scope: { definitions, insideDefinition: true }, safePatterns }, issues);
   const schemas: SchemaCheckContext = { scope: { definitions, insideDefinition: false }, safePatterns };
-  const links: LinkCheckContext = { tools: new Map(entries.filter((entry) => entry.kind !== 'prompts' && typeof entry.value['id'] === 'string').map((entry) => [entry.value['id'] as string, entry.value])), definitions };
+  const links: LinkCheckContext = {
+    tools: new Map(entries.filter((entry) => entry.kind !== 'prompts' && typeof entry.value['id'] === 'string').map((entry) => [entry.value['id'] as string, entry.value])),
+    definitions,
+  };
   for (const entry of entries) {
     const base = entryPointer(entry);
     if (entry.kind !== 'prompts') checkPathPlaceholders(entry.value, base, entry.parameters, issues);
@@ -338,11 +346,21 @@ function checkBodyParameter(tool: Record<string, unknown>, base: string, entries
   const path = typeof tool['path'] === 'string' ? tool['path'] : '';
   const method = tool['method'];
   if (method === 'GET' || method === 'HEAD' || (declared.in ?? defaultLocation(name, path, method)) !== 'body') {
-    issues.push({ pointer, code: 'tool.body_parameter_location', message: `${quote(name)} must travel in the body of a method that has one (declare "in": "body" on a POST, PUT, PATCH or DELETE tool)`, severity: 'error' });
+    issues.push({
+      pointer,
+      code: 'tool.body_parameter_location',
+      message: `${quote(name)} must travel in the body of a method that has one (declare "in": "body" on a POST, PUT, PATCH or DELETE tool)`,
+      severity: 'error',
+    });
   }
   for (const [other, parameter] of parameters) {
     if (other !== name && (parameter.in ?? defaultLocation(other, path, method)) === 'body') {
-      issues.push({ pointer: toPointer([...base.slice(1).split('/'), 'parameters', other]), code: 'tool.body_parameter_conflict', message: `${quote(other)} would also go in the body, but ${quote(name)} is the whole body; give ${quote(other)} another "in"`, severity: 'error' });
+      issues.push({
+        pointer: toPointer([...base.slice(1).split('/'), 'parameters', other]),
+        code: 'tool.body_parameter_conflict',
+        message: `${quote(other)} would also go in the body, but ${quote(name)} is the whole body; give ${quote(other)} another "in"`,
+        severity: 'error',
+      });
     }
   }
 }
@@ -366,7 +384,12 @@ function checkSerialisation(tool: Record<string, unknown>, base: string, entries
     if (typeof style !== 'string') continue;
     const location = locationOf(name, parameter);
     if (!(STYLES_BY_LOCATION[location] ?? []).includes(style)) {
-      issues.push({ pointer: toPointer([...base.slice(1).split('/'), 'parameters', name, 'style']), code: 'parameter.style_location', message: `style ${quote(style)} is not defined for a parameter in ${location} (allowed: ${(STYLES_BY_LOCATION[location] ?? []).join(', ')})`, severity: 'error' });
+      issues.push({
+        pointer: toPointer([...base.slice(1).split('/'), 'parameters', name, 'style']),
+        code: 'parameter.style_location',
+        message: `style ${quote(style)} is not defined for a parameter in ${location} (allowed: ${(STYLES_BY_LOCATION[location] ?? []).join(', ')})`,
+        severity: 'error',
+      });
     }
   }
   const required = tool['body_required'];
@@ -400,14 +423,29 @@ function checkPathPlaceholders(value: Record<string, unknown>, base: string, ent
     const parameter = parameters?.get(name);
     if (!parameter) {
       // The proposal's own example does this; clients treat it as a required string path parameter.
-      issues.push({ pointer: `${base}/path`, code: 'path.implicit_parameter', message: `placeholder {${truncate(name)}} has no parameter of that name, so it is an implicit required string path parameter; declare it under parameters to describe it`, severity: 'warning' });
+      issues.push({
+        pointer: `${base}/path`,
+        code: 'path.implicit_parameter',
+        message: `placeholder {${truncate(name)}} has no parameter of that name, so it is an implicit required string path parameter; declare it under parameters to describe it`,
+        severity: 'warning',
+      });
     } else if (parameter.in !== undefined && parameter.in !== 'path') {
-      issues.push({ pointer: `${base}/parameters/${escapePointerToken(name)}/in`, code: 'path.parameter_location', message: `${quote(name)} fills the path placeholder {${truncate(name)}} but is declared "in": ${quote(String(parameter.in))}`, severity: 'error' });
+      issues.push({
+        pointer: `${base}/parameters/${escapePointerToken(name)}/in`,
+        code: 'path.parameter_location',
+        message: `${quote(name)} fills the path placeholder {${truncate(name)}} but is declared "in": ${quote(String(parameter.in))}`,
+        severity: 'error',
+      });
     }
   }
   for (const [name, parameter] of entries) {
     if (parameter.in === 'path' && !names.includes(name)) {
-      issues.push({ pointer: `${base}/parameters/${escapePointerToken(name)}`, code: 'path.unused_parameter', message: `parameter ${quote(name)} is declared "in": "path" but the path has no {${truncate(name)}} placeholder`, severity: 'error' });
+      issues.push({
+        pointer: `${base}/parameters/${escapePointerToken(name)}`,
+        code: 'path.unused_parameter',
+        message: `parameter ${quote(name)} is declared "in": "path" but the path has no {${truncate(name)}} placeholder`,
+        severity: 'error',
+      });
     }
   }
 }
@@ -430,7 +468,12 @@ function checkPromptPlaceholders(value: Record<string, unknown>, base: string, e
   for (const match of template.matchAll(/\{\{\s*([^{}\s]+)\s*\}\}/g)) {
     const name = match[1] ?? '';
     if (!declared.has(name)) {
-      issues.push({ pointer: `${base}/template`, code: 'prompt.missing_parameter', message: `placeholder {{${truncate(name)}}} has no parameter of that name; declare it under parameters`, severity: 'error' });
+      issues.push({
+        pointer: `${base}/template`,
+        code: 'prompt.missing_parameter',
+        message: `placeholder {{${truncate(name)}}} has no parameter of that name; declare it under parameters`,
+        severity: 'error',
+      });
     }
   }
 }
@@ -440,7 +483,12 @@ function checkTemporal(tool: Record<string, unknown>, base: string, issues: Vali
   const events = tool['event_schema'];
   if (!isRecord(temporal)) {
     if (isRecord(events)) {
-      issues.push({ pointer: `${base}/event_schema`, code: 'temporal.event_schema_without_job', message: 'event_schema describes job events but the tool has no temporal_behavior, so no client will read them', severity: 'warning' });
+      issues.push({
+        pointer: `${base}/event_schema`,
+        code: 'temporal.event_schema_without_job',
+        message: 'event_schema describes job events but the tool has no temporal_behavior, so no client will read them',
+        severity: 'warning',
+      });
     }
     return;
   }
@@ -465,7 +513,12 @@ function checkTemporal(tool: Record<string, unknown>, base: string, issues: Vali
     checkDotSegments(endpoint, pointer, issues);
     for (const name of pathPlaceholders(endpoint)) {
       if (!available.has(name)) {
-        issues.push({ pointer, code: 'temporal.unknown_placeholder', message: `placeholder {${truncate(name)}} cannot be filled: only ${supplied} are available (set job_id_field to the start response's field)`, severity: 'error' });
+        issues.push({
+          pointer,
+          code: 'temporal.unknown_placeholder',
+          message: `placeholder {${truncate(name)}} cannot be filled: only ${supplied} are available (set job_id_field to the start response's field)`,
+          severity: 'error',
+        });
       }
     }
   }
@@ -473,7 +526,12 @@ function checkTemporal(tool: Record<string, unknown>, base: string, issues: Vali
   if (isRecord(events)) {
     for (const name of Object.keys(events)) {
       if (!signals.includes(name)) {
-        issues.push({ pointer: `${base}/event_schema/${escapePointerToken(name)}`, code: 'temporal.undeclared_signal', message: `event ${quote(name)} is described but not listed in temporal_behavior.signals`, severity: 'warning' });
+        issues.push({
+          pointer: `${base}/event_schema/${escapePointerToken(name)}`,
+          code: 'temporal.undeclared_signal',
+          message: `event ${quote(name)} is described but not listed in temporal_behavior.signals`,
+          severity: 'warning',
+        });
       }
     }
   }
@@ -483,7 +541,12 @@ function checkTemporal(tool: Record<string, unknown>, base: string, issues: Vali
 function checkUiResource(tool: Record<string, unknown>, base: string, uiResourceIds: ReadonlySet<unknown>, issues: ValidationIssue[]): void {
   const id = tool['ui_resource'];
   if (typeof id !== 'string' || !ID_PATTERN.test(id) || uiResourceIds.has(id)) return;
-  issues.push({ pointer: `${base}/ui_resource`, code: 'tool.ui_resource_unknown', message: `${quote(id)} is not a resource of this manifest with mime_type ${quote(MCP_APP_MEDIA_TYPE)}`, severity: 'error' });
+  issues.push({
+    pointer: `${base}/ui_resource`,
+    code: 'tool.ui_resource_unknown',
+    message: `${quote(id)} is not a resource of this manifest with mime_type ${quote(MCP_APP_MEDIA_TYPE)}`,
+    severity: 'error',
+  });
 }
 
 function checkDeprecation(tool: Record<string, unknown>, base: string, knownIds: Set<string>, issues: ValidationIssue[]): void {
@@ -502,7 +565,12 @@ function checkPrerequisites(value: Record<string, unknown>, base: string, knownI
   // Identifiers in prose are recognised by their snake_case shape; plain words are left alone.
   for (const match of intent['prerequisites'].matchAll(/\b[a-z][a-z0-9]*(?:_[a-z0-9]+)+\b/g)) {
     if (!knownIds.has(match[0]) && !parameterNames.has(match[0])) {
-      issues.push({ pointer: `${base}/intent/prerequisites`, code: 'intent.unknown_prerequisite', message: `mentions ${quote(match[0])}, which is not a tool, resource or prompt id`, severity: 'warning' });
+      issues.push({
+        pointer: `${base}/intent/prerequisites`,
+        code: 'intent.unknown_prerequisite',
+        message: `mentions ${quote(match[0])}, which is not a tool, resource or prompt id`,
+        severity: 'warning',
+      });
     }
   }
 }
@@ -545,7 +613,12 @@ function checkHeaderParameters(base: string, parameters: ParameterEntries, issue
     if (parameter.in !== 'header') continue;
     const instead = forbiddenHeaderReason(name);
     if (instead === undefined) continue;
-    issues.push({ pointer: `${base}/parameters/${escapePointerToken(name)}`, code: 'parameter.forbidden_header', message: `${quote(name)} cannot be a header parameter: ${instead}`, severity: 'error' });
+    issues.push({
+      pointer: `${base}/parameters/${escapePointerToken(name)}`,
+      code: 'parameter.forbidden_header',
+      message: `${quote(name)} cannot be a header parameter: ${instead}`,
+      severity: 'error',
+    });
   }
 }
 
@@ -605,7 +678,12 @@ function checkVersioning(manifest: Record<string, unknown>, issues: ValidationIs
   if (typeof current !== 'string' || typeof minimum !== 'string') return;
   const order = compareSemver(minimum, current);
   if (order !== undefined && order > 0) {
-    issues.push({ pointer: '/versioning/min_supported', code: 'versioning.min_after_current', message: `min_supported ${quote(minimum)} is greater than current ${quote(current)}`, severity: 'error' });
+    issues.push({
+      pointer: '/versioning/min_supported',
+      code: 'versioning.min_after_current',
+      message: `min_supported ${quote(minimum)} is greater than current ${quote(current)}`,
+      severity: 'error',
+    });
   }
 }
 
@@ -649,7 +727,12 @@ function checkUnknownFields(value: unknown, schemaNode: SchemaNode, pointer: str
       if (isRecord(childSchema)) {
         if (typeof child === 'object' && child !== null) checkUnknownFields(child, childSchema, `${pointer}/${escapePointerToken(key)}`, issues);
       } else if (childSchema === undefined && !key.startsWith('x-')) {
-        issues.push({ pointer: `${pointer}/${escapePointerToken(key)}`, code: 'field.unknown', message: `${quote(key)} is not defined by spec ${SCHEMA_VERSION}; clients ignore it (prefix extensions with "x-")`, severity: 'warning' });
+        issues.push({
+          pointer: `${pointer}/${escapePointerToken(key)}`,
+          code: 'field.unknown',
+          message: `${quote(key)} is not defined by spec ${SCHEMA_VERSION}; clients ignore it (prefix extensions with "x-")`,
+          severity: 'warning',
+        });
       }
     }
   } else if (isRecord(additional)) {

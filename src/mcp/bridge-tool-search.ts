@@ -45,7 +45,13 @@ export function createBridgeToolSearch(input: { client: Client; exposure: ToolEx
     name,
     definition() {
       const { description, inputSchema } = search();
-      return { name, title: 'Search tools', description, inputSchema: inputSchema as MCPTool['inputSchema'], annotations: { title: 'Search tools', readOnlyHint: true, destructiveHint: false, idempotentHint: false, openWorldHint: false } };
+      return {
+        name,
+        title: 'Search tools',
+        description,
+        inputSchema: inputSchema as MCPTool['inputSchema'],
+        annotations: { title: 'Search tools', readOnlyHint: true, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+      };
     },
     listed: () => describeBridgeTools(input.client, search().loaded()),
     callable(toolName) {
@@ -62,4 +68,3 @@ export function createBridgeToolSearch(input: { client: Client; exposure: ToolEx
     },
   };
 }
-

@@ -54,7 +54,9 @@ export function isUiResource(resource: Resource): boolean {
 export function toolUiMeta(client: Client, origin: string, definition: Tool | Resource): { ui: { resourceUri: string } } | undefined {
   const id = 'ui_resource' in definition ? definition.ui_resource : undefined;
   if (id === undefined) return undefined;
-  const entry = uiEntries(client).find((candidate) => candidate.service.origin === origin && candidate.resource.id === id && (candidate.service.manifest.tools as readonly unknown[]).includes(definition));
+  const entry = uiEntries(client).find(
+    (candidate) => candidate.service.origin === origin && candidate.resource.id === id && (candidate.service.manifest.tools as readonly unknown[]).includes(definition),
+  );
   return entry ? { ui: { resourceUri: entry.uri } } : undefined;
 }
 
@@ -65,7 +67,11 @@ export function toolUiMeta(client: Client, origin: string, definition: Tool | Re
  * shows it (the tool's results) can travel back to that API only.
  * @internal
  */
-export async function readUiResource(client: Client, sdk: McpSdk, uri: string): Promise<{ contents: Array<{ uri: string; mimeType: string; text: string; _meta: { ui: { csp: McpAppCsp; prefersBorder?: boolean } } }> }> {
+export async function readUiResource(
+  client: Client,
+  sdk: McpSdk,
+  uri: string,
+): Promise<{ contents: Array<{ uri: string; mimeType: string; text: string; _meta: { ui: { csp: McpAppCsp; prefersBorder?: boolean } } }> }> {
   const entry = uiEntries(client).find((candidate) => candidate.uri === uri);
   if (!entry) throw new sdk.ResourceNotFoundError(uri, `No resource ${JSON.stringify(uri)}: resources/list names the UI resources this bridge serves.`);
   const envelope = await client.readResource(`${entry.service.namespace}__${entry.resource.id}`, {});
@@ -83,11 +89,13 @@ export function isUiResourceUri(uri: string): boolean {
 }
 
 function uiEntries(client: Client): UiEntry[] {
-  return client.services().flatMap((service) =>
-    (service.manifest.resources ?? [])
-      .filter((resource) => isUiResource(resource) && !service.quarantinedToolIds.includes(resource.id) && !service.disabledToolIds.includes(resource.id))
-      .map((resource) => ({ uri: `${UI_SCHEME}//${service.namespace}/${resource.id}`, resource, service })),
-  );
+  return client
+    .services()
+    .flatMap((service) =>
+      (service.manifest.resources ?? [])
+        .filter((resource) => isUiResource(resource) && !service.quarantinedToolIds.includes(resource.id) && !service.disabledToolIds.includes(resource.id))
+        .map((resource) => ({ uri: `${UI_SCHEME}//${service.namespace}/${resource.id}`, resource, service })),
+    );
 }
 
 function uiMeta(service: DiscoveredService, resource: Resource): { csp: McpAppCsp; prefersBorder?: boolean } {

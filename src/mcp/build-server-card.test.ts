@@ -4,12 +4,18 @@ import { buildServerCard, SERVER_CARD_SCHEMA_URL } from './build-server-card.js'
 import { humanTitle } from './list-bridge-tools.js';
 import { deriveCacheHint } from './derive-cache-hint.js';
 
-const service = (name: string, auth?: string): DiscoveredService => ({ manifest: { service: { name }, ...(auth ? { auth: { type: auth } } : {}) }, grantedScopes: undefined }) as unknown as DiscoveredService;
+const service = (name: string, auth?: string): DiscoveredService =>
+  ({ manifest: { service: { name }, ...(auth ? { auth: { type: auth } } : {}) }, grantedScopes: undefined }) as unknown as DiscoveredService;
 
 describe('buildServerCard', () => {
   it('names the endpoint host, lists both revisions and keeps title and description within the schema bounds', () => {
     const card = buildServerCard('http://127.0.0.1:8808/mcp', [service('A very long service name '.repeat(8))], { name: 'aicap bridge!', version: '1.2.3' });
-    expect(card).toMatchObject({ $schema: SERVER_CARD_SCHEMA_URL, name: '127.0.0.1/aicap-bridge-', version: '1.2.3', remotes: [{ type: 'streamable-http', url: 'http://127.0.0.1:8808/mcp', supportedProtocolVersions: ['2026-07-28', '2025-11-25'] }] });
+    expect(card).toMatchObject({
+      $schema: SERVER_CARD_SCHEMA_URL,
+      name: '127.0.0.1/aicap-bridge-',
+      version: '1.2.3',
+      remotes: [{ type: 'streamable-http', url: 'http://127.0.0.1:8808/mcp', supportedProtocolVersions: ['2026-07-28', '2025-11-25'] }],
+    });
     expect(card.name).toMatch(/^[a-zA-Z0-9.-]+\/[a-zA-Z0-9._-]+$/);
     expect(card.title!.length).toBeLessThanOrEqual(100);
     expect(card.description.length).toBeLessThanOrEqual(100);

@@ -28,7 +28,16 @@ const bridgeTool = {
 } as unknown as BridgeTool;
 
 const ok: BridgeCallToolResult = { isError: false, content: [{ type: 'text', text: 'sent' }] };
-const request: ApprovalRequest = { toolId: 'createPayment', exposedName: 'createPayment', origin: 'https://api.example.test', method: 'POST', url: 'https://api.example.test/payments', description: 'Creates a payment.', arguments: { amount: 10 }, reasons: ['the manifest requires approval'] };
+const request: ApprovalRequest = {
+  toolId: 'createPayment',
+  exposedName: 'createPayment',
+  origin: 'https://api.example.test',
+  method: 'POST',
+  url: 'https://api.example.test/payments',
+  description: 'Creates a payment.',
+  arguments: { amount: 10 },
+  reasons: ['the manifest requires approval'],
+};
 
 function call(options: { elicits: boolean; answer?: Answer; state?: BridgeRequestState | undefined; args?: Record<string, unknown>; needsApproval?: boolean; claimed?: Set<string> }) {
   const sent: { approved: boolean | undefined }[] = [];

@@ -46,7 +46,8 @@ export async function callBridgeTool(call: BridgeToolCall): Promise<BridgeCallTo
   const answer = sdk.inputResponse(context.mcpReq.inputResponses, APPROVAL_KEY);
   if (answer.kind === 'elicit') {
     const state = context.mcpReq.requestState<BridgeRequestState>();
-    if (typeof state !== 'object' || state === null || state.kind !== 'approval' || state.binding !== binding) return refusal(`The approval of "${bridgeTool.definition.title}" was given for other arguments, so nothing was sent. Call it again to be asked anew.`);
+    if (typeof state !== 'object' || state === null || state.kind !== 'approval' || state.binding !== binding)
+      return refusal(`The approval of "${bridgeTool.definition.title}" was given for other arguments, so nothing was sent. Call it again to be asked anew.`);
     // One question, one answer: a decline cannot be turned into an acceptance by a retry, nor one acceptance into several requests.
     if (typeof state.nonce !== 'string' || !(await call.claimApproval(state.nonce))) {
       return refusal(`This approval of "${bridgeTool.definition.title}" was already answered and is used once only, so nothing was sent. Call it again to be asked anew.`);
@@ -66,7 +67,10 @@ export async function callBridgeTool(call: BridgeToolCall): Promise<BridgeCallTo
       return false;
     }, true);
     if (asked === undefined) return result;
-    return sdk.inputRequired({ inputRequests: { [APPROVAL_KEY]: sdk.inputRequired.elicit(approvalQuestion(bridgeTool, asked)) }, requestState: await call.mintState({ kind: 'approval', binding, nonce: approvalNonce() }) });
+    return sdk.inputRequired({
+      inputRequests: { [APPROVAL_KEY]: sdk.inputRequired.elicit(approvalQuestion(bridgeTool, asked)) },
+      requestState: await call.mintState({ kind: 'approval', binding, nonce: approvalNonce() }),
+    });
   }
   return call.invoke(undefined, false);
 }
@@ -83,7 +87,10 @@ function approvalBinding(name: string, args: Record<string, unknown>): string {
   return digestText(canonicalJson({ tool: name, arguments: args }));
 }
 
-function approvalQuestion(bridgeTool: BridgeTool, request: ApprovalRequest): { message: string; requestedSchema: { type: 'object'; properties: Record<string, { type: 'boolean'; title: string; description: string }>; required: string[] } } {
+function approvalQuestion(
+  bridgeTool: BridgeTool,
+  request: ApprovalRequest,
+): { message: string; requestedSchema: { type: 'object'; properties: Record<string, { type: 'boolean'; title: string; description: string }>; required: string[] } } {
   const { tool } = bridgeTool;
   const args = JSON.stringify(request.arguments);
   const shown = args.length > 2_000 ? `${args.slice(0, 2_000)}…` : args;

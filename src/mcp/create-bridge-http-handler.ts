@@ -31,7 +31,11 @@ export function createBridgeHttpHandler(input: BridgeHttpHandlerInput): { fetch:
     async fetch(request) {
       const url = new URL(request.url);
       if (!allowed.has(url.hostname.toLowerCase())) {
-        return problemResponse({ title: 'Forbidden', status: 403, detail: `Host ${JSON.stringify(url.hostname)} is not served here; allowed: ${[...allowed].join(', ')} (option \`allowedHostnames\`).` });
+        return problemResponse({
+          title: 'Forbidden',
+          status: 403,
+          detail: `Host ${JSON.stringify(url.hostname)} is not served here; allowed: ${[...allowed].join(', ')} (option \`allowedHostnames\`).`,
+        });
       }
       const endpoint = `${url.origin}${input.path}`;
       if (url.pathname === input.path) return mcp.fetch(request);
@@ -39,7 +43,19 @@ export function createBridgeHttpHandler(input: BridgeHttpHandlerInput): { fetch:
       if (url.pathname === CATALOG_PATH) {
         if (request.method === 'OPTIONS') return new Response(null, { status: 204, headers: { ...CORS_HEADERS, 'Access-Control-Allow-Headers': 'If-None-Match' } });
         const card = input.serverCard(endpoint);
-        return createCatalogHandler({ manifests: [], entries: [{ identifier: `urn:air:${url.hostname}:mcp:${card.name.split('/')[1] ?? 'aicap-bridge'}`, type: SERVER_CARD_MEDIA_TYPE, url: `${url.origin}${cardPath}`, displayName: card.title ?? card.name, description: card.description }], cacheControl: 'no-cache' })(request);
+        return createCatalogHandler({
+          manifests: [],
+          entries: [
+            {
+              identifier: `urn:air:${url.hostname}:mcp:${card.name.split('/')[1] ?? 'aicap-bridge'}`,
+              type: SERVER_CARD_MEDIA_TYPE,
+              url: `${url.origin}${cardPath}`,
+              displayName: card.title ?? card.name,
+              description: card.description,
+            },
+          ],
+          cacheControl: 'no-cache',
+        })(request);
       }
       return problemResponse({ title: 'Not Found', status: 404, detail: `This bridge serves MCP at ${input.path}, its Server Card at ${cardPath} and ${CATALOG_PATH}.` });
     },
@@ -49,7 +65,8 @@ export function createBridgeHttpHandler(input: BridgeHttpHandlerInput): { fetch:
 
 function serveJson(request: Request, text: string, mediaType: string): Response {
   if (request.method === 'OPTIONS') return new Response(null, { status: 204, headers: { ...CORS_HEADERS, 'Access-Control-Allow-Headers': 'If-None-Match' } });
-  if (request.method !== 'GET' && request.method !== 'HEAD') return problemResponse({ title: 'Method Not Allowed', status: 405, detail: `${request.method} is not allowed here; use GET.` }, { Allow: 'GET, HEAD, OPTIONS' });
+  if (request.method !== 'GET' && request.method !== 'HEAD')
+    return problemResponse({ title: 'Method Not Allowed', status: 405, detail: `${request.method} is not allowed here; use GET.` }, { Allow: 'GET, HEAD, OPTIONS' });
   const etag = `"${digestText(text)}"`;
   // The card names the bridged services, which can change when a manifest is refreshed: revalidate each time.
   const headers = new Headers({ ...CORS_HEADERS, ETag: etag, 'Cache-Control': 'no-cache' });

@@ -183,7 +183,9 @@ export async function createMcpBridge(options: CreateMcpBridgeOptions): Promise<
       requestState: { verify: codec.verify },
     });
     const unavailableTools = () => unavailable.map((entry, index) => unavailableTool(entry, index));
-    const toolSearch = options.toolSearch ? createBridgeToolSearch({ client, exposure, options: options.toolSearch === true ? {} : options.toolSearch, toolsChanged: () => server.sendToolListChanged() }) : undefined;
+    const toolSearch = options.toolSearch
+      ? createBridgeToolSearch({ client, exposure, options: options.toolSearch === true ? {} : options.toolSearch, toolsChanged: () => server.sendToolListChanged() })
+      : undefined;
     const exposed = (): BridgeTool[] => (toolSearch ? toolSearch.listed() : listBridgeTools(client, exposure));
     server.setRequestHandler('tools/list', async (request) => {
       await refreshBridgeHealth(client);
@@ -238,11 +240,14 @@ export async function createMcpBridge(options: CreateMcpBridgeOptions): Promise<
         };
       });
       const stops: Array<() => void> = [];
-      const handle = sdk.serveStdio(() => {
-        const server = buildServer(true);
-        stops.push(forwardListChanged(client, server));
-        return server;
-      }, { transport });
+      const handle = sdk.serveStdio(
+        () => {
+          const server = buildServer(true);
+          stops.push(forwardListChanged(client, server));
+          return server;
+        },
+        { transport },
+      );
       await closed;
       for (const stop of stops) stop();
       await handle.close().catch(() => undefined);
@@ -268,7 +273,10 @@ function hostElicits(sdk: McpSdk, server: Server, context: ServerContext): boole
   return capabilities?.elicitation !== undefined && capabilities.elicitation !== null;
 }
 
-function unavailableTool(entry: UnavailableService, index: number): { entry: UnavailableService; definition: { name: string; title: string; description: string; inputSchema: { type: 'object'; properties: Record<string, never> } } } {
+function unavailableTool(
+  entry: UnavailableService,
+  index: number,
+): { entry: UnavailableService; definition: { name: string; title: string; description: string; inputSchema: { type: 'object'; properties: Record<string, never> } } } {
   return {
     entry,
     definition: {
@@ -294,10 +302,13 @@ async function reportUnavailable(entry: UnavailableService, unavailable: Unavail
 }
 
 function checkOptions(options: CreateMcpBridgeOptions): void {
-  if (typeof options !== 'object' || options === null || typeof options.client?.catalog !== 'function') throw new AicapError('INVALID_OPTION', 'createMcpBridge needs `client`: a client made by createClient() that has discovered the services to expose.');
+  if (typeof options !== 'object' || options === null || typeof options.client?.catalog !== 'function')
+    throw new AicapError('INVALID_OPTION', 'createMcpBridge needs `client`: a client made by createClient() that has discovered the services to expose.');
   if (options.maxTools !== undefined) checkIntegerOption('maxTools', options.maxTools, { minimum: 1, of: 'createMcpBridge' });
   if (options.pageSize !== undefined) checkIntegerOption('pageSize', options.pageSize, { minimum: 1, of: 'createMcpBridge' });
-  if (options.toolSearch && options.query !== undefined) throw new AicapError('INVALID_OPTION', 'createMcpBridge takes `toolSearch` or `query`, not both: `query` fixes the listed tools once, `toolSearch` lets the model search for them.');
-  if (options.toolSearch !== undefined && typeof options.toolSearch !== 'boolean' && (typeof options.toolSearch !== 'object' || options.toolSearch === null)) throw invalidOptionError('toolSearch', 'true or an object of tool-search options', options.toolSearch, { of: 'createMcpBridge' });
+  if (options.toolSearch && options.query !== undefined)
+    throw new AicapError('INVALID_OPTION', 'createMcpBridge takes `toolSearch` or `query`, not both: `query` fixes the listed tools once, `toolSearch` lets the model search for them.');
+  if (options.toolSearch !== undefined && typeof options.toolSearch !== 'boolean' && (typeof options.toolSearch !== 'object' || options.toolSearch === null))
+    throw invalidOptionError('toolSearch', 'true or an object of tool-search options', options.toolSearch, { of: 'createMcpBridge' });
   if (options.path !== undefined && !/^\/[^?#]*$/.test(options.path)) throw invalidOptionError('path', 'a path starting with "/" without a query', options.path, { of: 'createMcpBridge' });
 }

@@ -25,6 +25,9 @@ export function describeBridgeHealth(state: ToolHealthState | undefined): { meta
   const meta = { [HEALTH_META_KEY]: { status: state.status, retryAt } };
   if (state.status === 'ok') return { meta, suffix: '' };
   const until = retryAt === null ? '' : ` until ${retryAt}`;
-  const suffix = state.status === 'maintenance' ? `\n\n[Service status: maintenance${until}. Calls are refused until then; do not call this tool now.]` : `\n\n[Service status: degraded${until}. Calls may be slow or fail.]`;
+  const suffix =
+    state.status === 'maintenance'
+      ? `\n\n[Service status: maintenance${until}. Calls are refused until then; do not call this tool now.]`
+      : `\n\n[Service status: degraded${until}. Calls may be slow or fail.]`;
   return { meta, suffix };
 }

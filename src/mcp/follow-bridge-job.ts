@@ -65,8 +65,17 @@ export async function followBridgeJob(call: BridgeJobCall): Promise<BridgeCallTo
       }
       if (event.type === 'needs_input') {
         if (answered !== undefined && JSON.stringify(event.data) === answered) continue;
-        if (!call.hostElicits) return handle(client, job, bridgeTool, `It waits for an answer to: ${event.prompt ?? 'a question'}${event.options ? ` (options: ${JSON.stringify(event.options)})` : ''}. This host cannot ask the user (no MCP elicitation).`);
-        return sdk.inputRequired({ inputRequests: { [JOB_INPUT_KEY]: sdk.inputRequired.elicit(question(bridgeTool, event)) }, requestState: await call.mintState({ kind: 'job', checkpoint: job.checkpoint() }) });
+        if (!call.hostElicits)
+          return handle(
+            client,
+            job,
+            bridgeTool,
+            `It waits for an answer to: ${event.prompt ?? 'a question'}${event.options ? ` (options: ${JSON.stringify(event.options)})` : ''}. This host cannot ask the user (no MCP elicitation).`,
+          );
+        return sdk.inputRequired({
+          inputRequests: { [JOB_INPUT_KEY]: sdk.inputRequired.elicit(question(bridgeTool, event)) },
+          requestState: await call.mintState({ kind: 'job', checkpoint: job.checkpoint() }),
+        });
       }
       if (event.type === 'status' && event.terminal) break;
     }
@@ -77,7 +86,10 @@ export async function followBridgeJob(call: BridgeJobCall): Promise<BridgeCallTo
   return toCallToolResult(await job.result(), bridgeTool);
 }
 
-function question(bridgeTool: BridgeTool, event: JobNeedsInputEvent): { message: string; requestedSchema: { type: 'object'; properties: Record<string, { type: 'string'; title: string; enum?: string[] }>; required: string[] } } {
+function question(
+  bridgeTool: BridgeTool,
+  event: JobNeedsInputEvent,
+): { message: string; requestedSchema: { type: 'object'; properties: Record<string, { type: 'string'; title: string; enum?: string[] }>; required: string[] } } {
   const options = event.options?.filter((option): option is string => typeof option === 'string');
   return {
     message: `"${bridgeTool.definition.title}" asks: ${event.prompt ?? 'an answer is needed to continue'}`,

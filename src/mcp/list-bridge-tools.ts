@@ -36,7 +36,9 @@ export function listBridgeTools(client: Client, exposure: ToolExposure): BridgeT
   // Only definitions that pass the poisoning scan reach the host (`selectTools` scans its picks).
   let chosen: CatalogTool[];
   if (exposure.query !== undefined && exposure.query.trim() !== '' && all.length > 0) {
-    chosen = selectTools(all, exposure.query, { limit: Math.min(all.length, exposure.maxTools ?? DEFAULT_QUERY_LIMIT), health: (tool) => client.toolHealth(tool)?.status }).map((selected) => selected.tool);
+    chosen = selectTools(all, exposure.query, { limit: Math.min(all.length, exposure.maxTools ?? DEFAULT_QUERY_LIMIT), health: (tool) => client.toolHealth(tool)?.status }).map(
+      (selected) => selected.tool,
+    );
   } else if (exposure.maxTools !== undefined) {
     chosen = scanToolsForModel(all).slice(0, exposure.maxTools);
   } else {

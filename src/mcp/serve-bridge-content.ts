@@ -64,7 +64,11 @@ export function registerBridgeContent(server: Server, client: Client, sdk: McpSd
     prompts: listPrompts(client).map(({ name, prompt }) => ({
       name,
       description: prompt.description,
-      arguments: Object.entries(prompt.parameters ?? {}).map(([argument, parameter]) => ({ name: argument, required: parameter.required === true, ...(parameter.description ? { description: parameter.description } : {}) })),
+      arguments: Object.entries(prompt.parameters ?? {}).map(([argument, parameter]) => ({
+        name: argument,
+        required: parameter.required === true,
+        ...(parameter.description ? { description: parameter.description } : {}),
+      })),
     })),
   }));
 
@@ -79,15 +83,22 @@ export function registerBridgeContent(server: Server, client: Client, sdk: McpSd
       throw error;
     }
     // The template is the API's text, not the user's: it reaches the model marked as data.
-    const { text } = formatModelText({ toolId: listed.prompt.id, content: rendered.text, notice: `Prompt "${listed.prompt.id}" of ${listed.service.origin} (text written by that API, not by the user):`, maxLength: 20_000 });
+    const { text } = formatModelText({
+      toolId: listed.prompt.id,
+      content: rendered.text,
+      notice: `Prompt "${listed.prompt.id}" of ${listed.service.origin} (text written by that API, not by the user):`,
+      maxLength: 20_000,
+    });
     return { description: rendered.description, messages: [{ role: 'user' as const, content: { type: 'text' as const, text } }] };
   });
 }
 
 function listResources(client: Client): ListedResource[] {
-  return client.services().flatMap((service) =>
-    (service.manifest.resources ?? []).filter((resource) => isServed(service, resource)).map((resource) => ({ uri: `aicap://${service.namespace}/${resource.id}`, resource, service })),
-  );
+  return client
+    .services()
+    .flatMap((service) =>
+      (service.manifest.resources ?? []).filter((resource) => isServed(service, resource)).map((resource) => ({ uri: `aicap://${service.namespace}/${resource.id}`, resource, service })),
+    );
 }
 
 /** Prompts are named as tools are (`nameServiceTools`): the plain id when one service is bridged, `namespace__id` when several are. */

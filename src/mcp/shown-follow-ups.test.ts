@@ -4,7 +4,11 @@ import { formatModelText } from '../client/call/format-model-text.js';
 import type { BridgeTool } from './list-bridge-tools.js';
 import { FOLLOW_UPS_KEY, toCallToolResult } from './to-call-tool-result.js';
 
-const bridgeTool = { structure: 'object', definition: { name: 'find_account' }, tool: { name: 'find_account', origin: 'https://bank.example', readOnly: true, definition: {} } } as unknown as BridgeTool;
+const bridgeTool = {
+  structure: 'object',
+  definition: { name: 'find_account' },
+  tool: { name: 'find_account', origin: 'https://bank.example', readOnly: true, definition: {} },
+} as unknown as BridgeTool;
 
 function envelope(shownBody: unknown, next: NonNullable<CallEnvelope['next']>): CallEnvelope {
   const { text } = formatModelText({ toolId: 'find_account', content: JSON.stringify(shownBody), maxLength: 20_000 });

@@ -13,7 +13,12 @@ function bridgeTool(structure: BridgeTool['structure'], readOnly = true, itemsFi
   return {
     structure,
     definition: { name: 'tool', title: 'Tool' } as BridgeTool['definition'],
-    tool: { name: 'tool', origin: 'https://api.example', readOnly, definition: { returns: itemsField ? { type: 'array', pagination: { style: 'page', items_field: itemsField } } : {} } } as unknown as BridgeTool['tool'],
+    tool: {
+      name: 'tool',
+      origin: 'https://api.example',
+      readOnly,
+      definition: { returns: itemsField ? { type: 'array', pagination: { style: 'page', items_field: itemsField } } : {} },
+    } as unknown as BridgeTool['tool'],
   };
 }
 

@@ -1,5 +1,15 @@
 import { tool as agentTool, type FunctionTool, type RunContext } from '@openai/agents';
-import { callNeedsApproval, createFollowUpMemory, FOLLOW_UP_TOOL_DESCRIPTION, FOLLOW_UP_TOOL_NAME, FOLLOW_UP_TOOL_SCHEMA, followUpTarget, runFollowUp, type AgentToolOptions, type FollowUpMemory } from '../client/seam.js';
+import {
+  callNeedsApproval,
+  createFollowUpMemory,
+  FOLLOW_UP_TOOL_DESCRIPTION,
+  FOLLOW_UP_TOOL_NAME,
+  FOLLOW_UP_TOOL_SCHEMA,
+  followUpTarget,
+  runFollowUp,
+  type AgentToolOptions,
+  type FollowUpMemory,
+} from '../client/seam.js';
 import { runToolCall } from '../client/index.js';
 import type { CatalogTool } from '../tools/create-catalog.js';
 import { toStrictSchema } from '../tools/to-openai-tools.js';
@@ -57,7 +67,11 @@ export function toOpenAIAgentsTool(options: OpenAIAgentsToolsOptions, catalogToo
   // The SDK types parameters from literal schemas; these are data, typed as the SDK's JSON schema object.
   return (strictSchema
     ? agentTool({ ...common, parameters: strictSchema as unknown as { type: 'object'; properties: Record<string, never>; required: never[]; additionalProperties: false }, strict: true })
-    : agentTool({ ...common, parameters: catalogTool.inputSchema as unknown as { type: 'object'; properties: Record<string, never>; required: never[]; additionalProperties: true }, strict: false })) as unknown as FunctionTool;
+    : agentTool({
+        ...common,
+        parameters: catalogTool.inputSchema as unknown as { type: 'object'; properties: Record<string, never>; required: never[]; additionalProperties: true },
+        strict: false,
+      })) as unknown as FunctionTool;
 }
 
 /** The `follow_up` tool: interrupts the run for approval exactly when its target tool would. */

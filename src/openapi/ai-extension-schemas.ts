@@ -78,7 +78,13 @@ const prompt: Schema = {
 };
 
 function extension(name: string, where: string, schema: Schema): Schema {
-  return { $schema: DIALECT, $id: `https://aicap.dev/schema/openapi-extensions/${name}.schema.json`, title: `${name} (${where})`, description: `The value of the ${name} OpenAPI extension on ${where}; docs/spec.md section 11.`, ...schema };
+  return {
+    $schema: DIALECT,
+    $id: `https://aicap.dev/schema/openapi-extensions/${name}.schema.json`,
+    title: `${name} (${where})`,
+    description: `The value of the ${name} OpenAPI extension on ${where}; docs/spec.md section 11.`,
+    ...schema,
+  };
 }
 
 /** Every extension schema, by file name without `.schema.json`. */
@@ -87,7 +93,12 @@ export const aiExtensionSchemas: Readonly<Record<string, Schema>> = {
   'x-ai-errors': extension('x-ai-errors', 'an Operation', { type: 'object', propertyNames: { minLength: 1, maxLength: 128 }, additionalProperties: errorContract }),
   'x-ai-policy-operation': extension('x-ai-policy', 'an Operation', {
     type: 'object',
-    properties: { human_approval_required: { type: 'boolean' }, redact_from_logs: names, idempotent: { type: 'boolean' }, idempotency_key_header: { type: 'string', pattern: "^[!#$%&'*+.^_`|~0-9A-Za-z-]{1,256}$" } },
+    properties: {
+      human_approval_required: { type: 'boolean' },
+      redact_from_logs: names,
+      idempotent: { type: 'boolean' },
+      idempotency_key_header: { type: 'string', pattern: "^[!#$%&'*+.^_`|~0-9A-Za-z-]{1,256}$" },
+    },
   }),
   'x-ai-policy-root': extension('x-ai-policy', 'the root OpenAPI Object', {
     type: 'object',

@@ -63,7 +63,11 @@ export function checkAiExtensions(operation: Record<string, unknown>, where: Ope
   }
   for (const name of Object.keys(operation)) {
     if (name.startsWith('x-ai-') && !OPERATION_EXTENSIONS.has(name)) {
-      context.warn({ code: 'x-ai.unknown', where: `${where.method.toUpperCase()} ${where.path}`, message: `${name} is not an extension aicap knows (section 11 defines ${[...OPERATION_EXTENSIONS].join(', ')} on operations); check the spelling. It was ignored` });
+      context.warn({
+        code: 'x-ai.unknown',
+        where: `${where.method.toUpperCase()} ${where.path}`,
+        message: `${name} is not an extension aicap knows (section 11 defines ${[...OPERATION_EXTENSIONS].join(', ')} on operations); check the spelling. It was ignored`,
+      });
     }
   }
   return operation['x-ai-exclude'] === true;

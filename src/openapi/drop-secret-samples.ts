@@ -41,7 +41,14 @@ export function dropSecretSamples(manifest: Manifest, warnings: GeneratorWarning
   }
   const operations = [...touchedTools].sort();
   const listed = operations.length > 20 ? `${operations.slice(0, 20).join(', ')} and ${operations.length - 20} more` : operations.join(', ');
-  const definitions = touchedDefinitions.size > 0 ? ` (through the shared definitions ${[...touchedDefinitions].sort().slice(0, 10).map((name) => `"${name}"`).join(', ')}${touchedDefinitions.size > 10 ? ', …' : ''})` : '';
+  const definitions =
+    touchedDefinitions.size > 0
+      ? ` (through the shared definitions ${[...touchedDefinitions]
+          .sort()
+          .slice(0, 10)
+          .map((name) => `"${name}"`)
+          .join(', ')}${touchedDefinitions.size > 10 ? ', …' : ''})`
+      : '';
   warnings.push({
     code: 'example.secret_dropped',
     where: listed || 'manifest',

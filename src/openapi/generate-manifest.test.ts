@@ -11,7 +11,13 @@ describe('generateManifest', () => {
   it('maps the Payments description: service, tools, resource, prompts, auth, policy, versioning', async () => {
     const { manifest, warnings } = await generateManifest({ input: fixture('payments.openapi.yaml') });
     expect(validateManifest(manifest).valid).toBe(true);
-    expect(manifest.service).toEqual({ name: 'Payments API', description: 'Processes and analyzes financial transactions', base_url: 'https://api.example.com/v2', documentation_url: 'https://api.example.com/docs', contact: 'api@example.com' });
+    expect(manifest.service).toEqual({
+      name: 'Payments API',
+      description: 'Processes and analyzes financial transactions',
+      base_url: 'https://api.example.com/v2',
+      documentation_url: 'https://api.example.com/docs',
+      contact: 'api@example.com',
+    });
     expect(manifest.tools.map((tool) => tool.id)).toEqual(['list_transactions', 'close_account', 'generate_report']);
     expect(manifest.resources?.map((resource) => resource.id)).toEqual(['account_summary']);
     expect(manifest.prompts?.map((prompt) => prompt.id)).toEqual(['monthly_review']);
@@ -66,7 +72,10 @@ describe('generateManifest', () => {
     const book = manifest.tools.find((tool) => tool.id === 'get_book')!;
     expect(book.parameters?.['isbn']?.json_schema).toEqual({ type: 'string', pattern: '^[0-9-]{10,17}$' });
     expect(book.returns?.schema).toEqual({ $ref: '#/definitions/Book' });
-    expect(manifest.definitions).toMatchObject({ Book: { type: 'object', properties: { title: { type: 'string' }, author: { $ref: '#/definitions/Author' } } }, Author: { type: 'object', properties: { name: { type: 'string' }, books: { type: 'array', items: { $ref: '#/definitions/Book' } } } } });
+    expect(manifest.definitions).toMatchObject({
+      Book: { type: 'object', properties: { title: { type: 'string' }, author: { $ref: '#/definitions/Author' } } },
+      Author: { type: 'object', properties: { name: { type: 'string' }, books: { type: 'array', items: { $ref: '#/definitions/Book' } } } },
+    });
   });
 
   it('refuses a $ref that leaves the description directory, naming the option that allows it', async () => {
@@ -90,7 +99,9 @@ describe('generateManifest', () => {
   it('accepts the description as text and as an object', async () => {
     const text = 'openapi: 3.0.0\ninfo: { title: T, version: "1" }\nservers: [{ url: "https://t.example.com" }]\npaths:\n  /ping:\n    get:\n      responses: { "200": { description: pong } }\n';
     const fromText = await generateManifest({ input: text });
-    const fromObject = await generateManifest({ input: { openapi: '3.0.0', info: { title: 'T', version: '1' }, servers: [{ url: 'https://t.example.com' }], paths: { '/ping': { get: { responses: { '200': { description: 'pong' } } } } } } });
+    const fromObject = await generateManifest({
+      input: { openapi: '3.0.0', info: { title: 'T', version: '1' }, servers: [{ url: 'https://t.example.com' }], paths: { '/ping': { get: { responses: { '200': { description: 'pong' } } } } } },
+    });
     expect(fromText.manifest).toEqual(fromObject.manifest);
     expect(fromText.manifest.tools[0]!.id).toBe('get_ping');
   });
@@ -99,7 +110,11 @@ describe('generateManifest', () => {
     ['a document that is not OpenAPI', '{"asyncapi": "2.0.0"}', /neither an `openapi` nor a `swagger` field/],
     ['an unsupported version', '{"swagger": "1.2"}', /"swagger": "1.2" is not supported/],
     ['broken YAML, naming the line', 'openapi: 3.0.0\ninfo: [\n', /not valid YAML at line \d+/],
-    ['a spec violation (strict)', { openapi: '3.0.0', info: { title: 'T', version: '1' }, paths: { '/a/{id}': { get: { responses: { '200': { description: 'x' } } } } } }, /missing path parameter.*--lenient/s],
+    [
+      'a spec violation (strict)',
+      { openapi: '3.0.0', info: { title: 'T', version: '1' }, paths: { '/a/{id}': { get: { responses: { '200': { description: 'x' } } } } } },
+      /missing path parameter.*--lenient/s,
+    ],
     ['a $ref to a missing component', { openapi: '3.0.0', info: { title: 'T', version: '1' }, paths: { '/a': { $ref: '#/paths/b' } } }, /"\$ref": "#\/paths\/b" cannot be resolved/],
   ];
   it.each(invalid)('throws OPENAPI_INVALID for %s', async (_name, input, message) => {
@@ -123,7 +138,12 @@ describe('generateManifest', () => {
   });
 
   it('drops a pattern that is not a Unicode regular expression and says so', async () => {
-    const input = { openapi: '3.0.0', info: { title: 'T', version: '1' }, servers: [{ url: 'https://t.example.com' }], paths: { '/a': { get: { parameters: [{ name: 'q', in: 'query', schema: { type: 'string', pattern: '^[a-z\\_]+$' } }], responses: { '200': { description: 'x' } } } } } };
+    const input = {
+      openapi: '3.0.0',
+      info: { title: 'T', version: '1' },
+      servers: [{ url: 'https://t.example.com' }],
+      paths: { '/a': { get: { parameters: [{ name: 'q', in: 'query', schema: { type: 'string', pattern: '^[a-z\\_]+$' } }], responses: { '200': { description: 'x' } } } } },
+    };
     const { manifest, warnings } = await generateManifest({ input });
     expect(manifest.tools[0]!.parameters?.['q']?.json_schema).toEqual({ type: 'string' });
     expect(warnings).toContainEqual(expect.objectContaining({ code: 'schema.keyword_dropped', message: expect.stringContaining('not valid in Unicode mode') }));
@@ -163,7 +183,15 @@ describe('generateManifest: component references', () => {
       info: { title: 'Tags', version: '1.0.0' },
       servers: [{ url: 'https://tags.example.com' }],
       components: { schemas: { Tag: { type: 'object', properties: { name: { type: 'string' }, child: { $ref: '#/components/schemas/Tag' } }, required: ['name'] } } },
-      paths: { '/tags': { post: { operationId: 'addTag', requestBody: { required: true, content: { 'application/json': { schema: { type: 'object', properties: { tag: { $ref: '#/components/schemas/Tag' } } } } } }, responses: { '200': { description: 'ok' } } } } },
+      paths: {
+        '/tags': {
+          post: {
+            operationId: 'addTag',
+            requestBody: { required: true, content: { 'application/json': { schema: { type: 'object', properties: { tag: { $ref: '#/components/schemas/Tag' } } } } } },
+            responses: { '200': { description: 'ok' } },
+          },
+        },
+      },
     };
     const { manifest } = await generateManifest({ input: description });
     const tool = manifest.tools[0]!;
@@ -179,7 +207,15 @@ describe('generateManifest: real-API hygiene', () => {
     const emptyForm = { content: { 'application/x-www-form-urlencoded': { schema: { type: 'object', properties: {}, additionalProperties: false } } } };
     const withFields = { content: { 'application/json': { schema: { type: 'object', properties: { filter: { type: 'string' } } } } } };
     const { manifest, warnings } = await generateManifest({
-      input: { ...base, paths: { '/account': { get: { operationId: 'getAccount', requestBody: emptyForm, responses: { '200': { description: 'ok' } } }, head: { operationId: 'headAccount', requestBody: withFields, responses: { '200': { description: 'ok' } } } } } },
+      input: {
+        ...base,
+        paths: {
+          '/account': {
+            get: { operationId: 'getAccount', requestBody: emptyForm, responses: { '200': { description: 'ok' } } },
+            head: { operationId: 'headAccount', requestBody: withFields, responses: { '200': { description: 'ok' } } },
+          },
+        },
+      },
     });
     expect(manifest.tools.map((tool) => [tool.id, tool.parameters, tool.body_parameter])).toEqual([
       ['getAccount', undefined, undefined],
@@ -194,9 +230,19 @@ describe('generateManifest: real-API hygiene', () => {
     const { manifest, warnings } = await generateManifest({
       input: {
         ...base,
-        components: { schemas: { App: { type: 'object', properties: { pem: { type: 'string', example: key }, client_secret: { type: 'string', example: 'a1b2c3d4e5f6' }, name: { type: 'string', example: 'My app' } } } } },
+        components: {
+          schemas: {
+            App: { type: 'object', properties: { pem: { type: 'string', example: key }, client_secret: { type: 'string', example: 'a1b2c3d4e5f6' }, name: { type: 'string', example: 'My app' } } },
+          },
+        },
         paths: {
-          '/apps': { get: { operationId: 'listApps', parameters: [{ name: 'api_key', in: 'query', schema: { type: 'string', default: 'ghp_' + 'a'.repeat(36) } }], responses: { '200': { description: 'ok', content: { 'application/json': { schema: { type: 'array', items: { $ref: '#/components/schemas/App' } } } } } } } },
+          '/apps': {
+            get: {
+              operationId: 'listApps',
+              parameters: [{ name: 'api_key', in: 'query', schema: { type: 'string', default: 'ghp_' + 'a'.repeat(36) } }],
+              responses: { '200': { description: 'ok', content: { 'application/json': { schema: { type: 'array', items: { $ref: '#/components/schemas/App' } } } } } },
+            },
+          },
           '/ping': { get: { operationId: 'ping', responses: { '200': { description: 'ok' } } } },
         },
       },
@@ -216,7 +262,21 @@ describe('generateManifest: real-API hygiene', () => {
 
   it('skips header parameters a manifest may not declare, with a warning', async () => {
     const { manifest, warnings } = await generateManifest({
-      input: { ...base, paths: { '/items': { get: { operationId: 'listItems', parameters: [{ name: 'Host', in: 'header', schema: { type: 'string' } }, { name: 'X-Tenant', in: 'header', schema: { type: 'string' } }], responses: { '200': { description: 'ok' } } } } } },
+      input: {
+        ...base,
+        paths: {
+          '/items': {
+            get: {
+              operationId: 'listItems',
+              parameters: [
+                { name: 'Host', in: 'header', schema: { type: 'string' } },
+                { name: 'X-Tenant', in: 'header', schema: { type: 'string' } },
+              ],
+              responses: { '200': { description: 'ok' } },
+            },
+          },
+        },
+      },
     });
     expect(Object.keys(manifest.tools[0]!.parameters ?? {})).toEqual(['X-Tenant']);
     expect(warnings.map((warning) => warning.code)).toContain('parameter.forbidden_header');
@@ -224,7 +284,18 @@ describe('generateManifest: real-API hygiene', () => {
 
   it('warns about an x-ai-errors entry without status instead of dropping it silently', async () => {
     const { manifest, warnings } = await generateManifest({
-      input: { ...base, paths: { '/items': { post: { operationId: 'addItem', 'x-ai-errors': { oops: { context: 'Something' }, not_found: { context: 'No such list' } }, responses: { '201': { description: 'ok' }, '404': { description: 'missing' } } } } } },
+      input: {
+        ...base,
+        paths: {
+          '/items': {
+            post: {
+              operationId: 'addItem',
+              'x-ai-errors': { oops: { context: 'Something' }, not_found: { context: 'No such list' } },
+              responses: { '201': { description: 'ok' }, '404': { description: 'missing' } },
+            },
+          },
+        },
+      },
     });
     expect(manifest.tools[0]!.errors).toEqual({ not_found: { status: 404, context: 'No such list' } });
     expect(warnings.find((warning) => warning.code === 'x-ai-errors.no_status')).toMatchObject({ where: 'POST /items', message: expect.stringContaining('"not_found"') });
@@ -242,10 +313,21 @@ describe('generateManifest: real-API hygiene', () => {
 
 describe('generateManifest: repeated parameters', () => {
   it('writes a parameter that several operations repeat word for word once, as a shared definition', async () => {
-    const limit = { name: 'limit', in: 'query', description: `limit is a maximum number of responses to return for a list call.${' More words about paging.'.repeat(8)}`, schema: { type: 'integer', minimum: 1 } };
+    const limit = {
+      name: 'limit',
+      in: 'query',
+      description: `limit is a maximum number of responses to return for a list call.${' More words about paging.'.repeat(8)}`,
+      schema: { type: 'integer', minimum: 1 },
+    };
     const operation = (operationId: string) => ({ operationId, parameters: [{ $ref: '#/components/parameters/limit' }], responses: { '200': { description: 'ok' } } });
     const { manifest } = await generateManifest({
-      input: { openapi: '3.1.0', info: { title: 'K', version: '1' }, servers: [{ url: 'https://k.example.com' }], components: { parameters: { limit } }, paths: { '/pods': { get: operation('listPods') }, '/nodes': { get: operation('listNodes') } } },
+      input: {
+        openapi: '3.1.0',
+        info: { title: 'K', version: '1' },
+        servers: [{ url: 'https://k.example.com' }],
+        components: { parameters: { limit } },
+        paths: { '/pods': { get: operation('listPods') }, '/nodes': { get: operation('listNodes') } },
+      },
     });
     expect(manifest.tools.map((tool) => tool.parameters?.['limit'])).toEqual([
       { type: 'integer', in: 'query', json_schema: { $ref: '#/definitions/parameter.limit' } },

@@ -126,7 +126,13 @@ export async function generateManifest(options: GenerateManifestOptions): Promis
 }
 
 /** Everything after loading: conversion, mapping, the overlay, the repairs and the final validation. */
-async function mapDescription(loaded: LoadedOpenApiDescription, version: { swagger: boolean; text: string }, location: string, options: GenerateManifestOptions, progress: (message: string) => void): Promise<GenerateManifestResult> {
+async function mapDescription(
+  loaded: LoadedOpenApiDescription,
+  version: { swagger: boolean; text: string },
+  location: string,
+  options: GenerateManifestOptions,
+  progress: (message: string) => void,
+): Promise<GenerateManifestResult> {
   const warnings: GeneratorWarning[] = [];
   let root = loaded.root;
   if (version.swagger) {
@@ -165,7 +171,11 @@ async function mapDescription(loaded: LoadedOpenApiDescription, version: { swagg
     if (mapping.schemaOmitted) omittedSchemas++;
   }
   if (omittedSchemas > 0) {
-    warnings.push({ code: 'returns.schema_omitted', where: 'responses', message: `${omittedSchemas} response schemas are larger than \`maxReturnSchemaNodes\` (${options.maxReturnSchemaNodes ?? DEFAULT_MAX_RETURN_SCHEMA_NODES} nodes); returns keeps only their top-level fields` });
+    warnings.push({
+      code: 'returns.schema_omitted',
+      where: 'responses',
+      message: `${omittedSchemas} response schemas are larger than \`maxReturnSchemaNodes\` (${options.maxReturnSchemaNodes ?? DEFAULT_MAX_RETURN_SCHEMA_NODES} nodes); returns keeps only their top-level fields`,
+    });
   }
   if (resources.length > 0) manifest.resources = resources;
   const prompts: Prompt[] = readPromptsExtension(root['x-ai-prompts'], context);
@@ -187,7 +197,12 @@ async function mapDescription(loaded: LoadedOpenApiDescription, version: { swagg
   const definitions = collectDefinitions(context);
   if (Object.keys(definitions).length > 0) manifest.definitions = definitions;
   const imported = options.arazzo === undefined ? [] : await importArazzoLinks(options.arazzo, warnings);
-  declareLinks(manifest, mappings.linkSources.map((source) => ({ ...source, id: finalIds.get(source.id) ?? source.id })), context, imported);
+  declareLinks(
+    manifest,
+    mappings.linkSources.map((source) => ({ ...source, id: finalIds.get(source.id) ?? source.id })),
+    context,
+    imported,
+  );
 
   if (options.overlay) applyManifestOverlay(manifest, options.overlay, warnings);
   markMissingIntents(manifest, warnings);
@@ -197,7 +212,11 @@ async function mapDescription(loaded: LoadedOpenApiDescription, version: { swagg
   manifest.tools = manifest.tools.map((tool) => orderFields(tool, TOOL_FIELD_ORDER));
   progress('validating the manifest');
   const result = validateManifest(manifest, { warnUnknownFields: false });
-  if (!result.valid) throw new ManifestValidationError(result.issues, `The manifest generated from ${location} (x-ai-* extensions and the overlay are copied as written: check the fields named here there first; otherwise please report an aicap bug)`);
+  if (!result.valid)
+    throw new ManifestValidationError(
+      result.issues,
+      `The manifest generated from ${location} (x-ai-* extensions and the overlay are copied as written: check the fields named here there first; otherwise please report an aicap bug)`,
+    );
   return {
     manifest,
     warnings,
@@ -218,7 +237,14 @@ function detectVersion(root: Record<string, unknown>, location: string): { swagg
   throw new OpenApiInvalidError(`"openapi": ${JSON.stringify(openapi)} is not supported; only Swagger 2.0 and OpenAPI 3.0.x/3.1.x are`, { location });
 }
 
-function mapOperations(root: Record<string, unknown>, documentUrl: string, location: string, scopedSchemes: ReadonlySet<string>, maxReturnSchemaNodes: number, context: TransformContext): { list: OperationMapping[]; operations: number; linkSources: LinkSourceOperation[] } {
+function mapOperations(
+  root: Record<string, unknown>,
+  documentUrl: string,
+  location: string,
+  scopedSchemes: ReadonlySet<string>,
+  maxReturnSchemaNodes: number,
+  context: TransformContext,
+): { list: OperationMapping[]; operations: number; linkSources: LinkSourceOperation[] } {
   const allocate = createToolIdAllocator();
   const list: OperationMapping[] = [];
   const linkSources: LinkSourceOperation[] = [];
@@ -251,7 +277,18 @@ function mapOperations(root: Record<string, unknown>, documentUrl: string, locat
       if (checkAiExtensions(operation, { location, path, method }, context)) continue;
       const id = allocate(nonEmptyString(operation['operationId']), upper, path);
       const mapping = transformOperationObject(
-        { id, path, method: upper as HttpMethod, operation, pathParameters, pathItemDocumentUrl: pathItem.documentUrl, rootSecurity: root['security'], scopedSchemes, documentUrl: located.documentUrl, maxReturnSchemaNodes },
+        {
+          id,
+          path,
+          method: upper as HttpMethod,
+          operation,
+          pathParameters,
+          pathItemDocumentUrl: pathItem.documentUrl,
+          rootSecurity: root['security'],
+          scopedSchemes,
+          documentUrl: located.documentUrl,
+          maxReturnSchemaNodes,
+        },
         context,
       );
       if (!mapping) continue;
@@ -267,7 +304,8 @@ function addResource(mapping: OperationMapping, resources: Resource[], manifest:
   const overrides = mapping.resource ?? {};
   let id = tool.id;
   if (overrides.id !== undefined) {
-    if (/^[A-Za-z][A-Za-z0-9_-]{0,63}$/.test(overrides.id) && !resources.some((resource) => resource.id === overrides.id) && !manifest.tools.some((other) => other.id === overrides.id)) id = overrides.id;
+    if (/^[A-Za-z][A-Za-z0-9_-]{0,63}$/.test(overrides.id) && !resources.some((resource) => resource.id === overrides.id) && !manifest.tools.some((other) => other.id === overrides.id))
+      id = overrides.id;
     else context.warn({ code: 'x-ai-resource.id', where: `GET ${tool.path}`, message: `x-ai-resource id "${overrides.id}" is invalid or taken; "${tool.id}" is used` });
   }
   const resource: Resource = { id, path: tool.path, description: overrides.description ?? tool.description };
@@ -281,7 +319,25 @@ function addResource(mapping: OperationMapping, resources: Resource[], manifest:
 }
 
 // The order of the spec's own examples, so that generated manifests read like hand-written ones.
-const TOOL_FIELD_ORDER = ['id', 'path', 'method', 'description', 'intent', 'parameters', 'request_content_type', 'returns', 'errors', 'example_trigger', 'temporal_behavior', 'event_schema', 'version', 'deprecated', 'idempotent', 'idempotency_key_header', 'links'];
+const TOOL_FIELD_ORDER = [
+  'id',
+  'path',
+  'method',
+  'description',
+  'intent',
+  'parameters',
+  'request_content_type',
+  'returns',
+  'errors',
+  'example_trigger',
+  'temporal_behavior',
+  'event_schema',
+  'version',
+  'deprecated',
+  'idempotent',
+  'idempotency_key_header',
+  'links',
+];
 
 function orderFields<T extends object>(value: T, order: readonly string[]): T {
   const record = value as Record<string, unknown>;
@@ -301,6 +357,9 @@ function markMissingIntents(manifest: Manifest, warnings: GeneratorWarning[]): v
   }
   if (missing.length === 0) return;
   const listed = missing.length > 20 ? `${missing.slice(0, 20).join(', ')} and ${missing.length - 20} more` : missing.join(', ');
-  warnings.push({ code: 'intent.missing', where: 'tools', message: `${missing.length} of ${manifest.tools.length} tools have no intent (marked "TODO: …" in intent.when): ${listed}. Add x-ai-intent to the operations or an overlay entry per tool id` });
+  warnings.push({
+    code: 'intent.missing',
+    where: 'tools',
+    message: `${missing.length} of ${manifest.tools.length} tools have no intent (marked "TODO: …" in intent.when): ${listed}. Add x-ai-intent to the operations or an overlay entry per tool id`,
+  });
 }
-

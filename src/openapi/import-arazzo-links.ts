@@ -51,7 +51,8 @@ export async function importArazzoLinks(input: string | Record<string, unknown>,
       for (const [from, parameters] of linkedParameters(step, steps, where, warnings)) {
         imported.push({ from, link: { ...operationTarget(operation), parameters }, where });
       }
-      if (step['requestBody'] !== undefined) warnings.push({ code: 'arazzo.unsupported', where, message: 'the step fills a request body; a link fills parameters only, so the body is left to the caller' });
+      if (step['requestBody'] !== undefined)
+        warnings.push({ code: 'arazzo.unsupported', where, message: 'the step fills a request body; a link fills parameters only, so the body is left to the caller' });
     }
   }
   return imported;
@@ -77,19 +78,33 @@ function operationTarget(operation: string): Record<string, unknown> {
 }
 
 /** The step's parameters that take exactly one earlier step's output, grouped by that step's operation. */
-function linkedParameters(step: Record<string, unknown>, earlier: ReadonlyMap<string, { operation: string; outputs: Record<string, unknown> }>, where: string, warnings: GeneratorWarning[]): Map<string, Record<string, string>> {
+function linkedParameters(
+  step: Record<string, unknown>,
+  earlier: ReadonlyMap<string, { operation: string; outputs: Record<string, unknown> }>,
+  where: string,
+  warnings: GeneratorWarning[],
+): Map<string, Record<string, string>> {
   const bySource = new Map<string, Record<string, string>>();
   for (const parameter of Array.isArray(step['parameters']) ? step['parameters'] : []) {
     if (!isRecord(parameter) || typeof parameter['name'] !== 'string' || typeof parameter['value'] !== 'string') continue;
     const reference = /^\{?\$steps\.([^.{}]+)\.outputs\.([^{}]+?)\}?$/.exec(parameter['value']);
     if (!reference) {
-      if (parameter['value'].includes('$steps.')) warnings.push({ code: 'arazzo.unsupported', where, message: `parameter ${JSON.stringify(parameter['name'])} is built from ${JSON.stringify(parameter['value'].slice(0, 200))}, not one step output; it was not imported` });
+      if (parameter['value'].includes('$steps.'))
+        warnings.push({
+          code: 'arazzo.unsupported',
+          where,
+          message: `parameter ${JSON.stringify(parameter['name'])} is built from ${JSON.stringify(parameter['value'].slice(0, 200))}, not one step output; it was not imported`,
+        });
       continue;
     }
     const source = earlier.get(reference[1] ?? '');
     const output = source?.outputs[reference[2] ?? ''];
     if (source === undefined || typeof output !== 'string' || !/^\$response\.body(?:#.*)?$/.test(output)) {
-      warnings.push({ code: 'arazzo.unsupported', where, message: `parameter ${JSON.stringify(parameter['name'])} takes ${JSON.stringify(parameter['value'].slice(0, 200))}, which is not a response-body output of an earlier step; it was not imported` });
+      warnings.push({
+        code: 'arazzo.unsupported',
+        where,
+        message: `parameter ${JSON.stringify(parameter['name'])} takes ${JSON.stringify(parameter['value'].slice(0, 200))}, which is not a response-body output of an earlier step; it was not imported`,
+      });
       continue;
     }
     const location = typeof parameter['in'] === 'string' ? `${parameter['in']}.` : '';

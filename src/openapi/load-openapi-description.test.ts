@@ -29,7 +29,10 @@ beforeAll(async () => {
       case '/api/openapi.yaml':
         return send(200, `openapi: 3.0.3\ninfo: { title: Yaml, version: '1' }\nservers: [{ url: '/v1' }]\npaths: {}\n`, { 'content-type': 'application/yaml' });
       case '/api/cross-origin.json':
-        return send(200, JSON.stringify({ ...root, paths: { '/x': { get: { responses: { '200': { description: 'OK', content: { 'application/json': { schema: { $ref: 'http://127.0.0.2:1/evil.json' } } } } } } } } }));
+        return send(
+          200,
+          JSON.stringify({ ...root, paths: { '/x': { get: { responses: { '200': { description: 'OK', content: { 'application/json': { schema: { $ref: 'http://127.0.0.2:1/evil.json' } } } } } } } } }),
+        );
       case '/api/huge.json':
         return send(200, JSON.stringify({ ...root, padding: 'x'.repeat(200_000) }));
       case '/api/slow.json':
@@ -62,17 +65,26 @@ describe('loadOpenApiDescription', () => {
 
   it('refuses a $ref to another origin without requesting it', async () => {
     const before = requests.length;
-    await expect(loadOpenApiDescription({ input: `${origin}/api/cross-origin.json` })).rejects.toMatchObject({ code: 'OPENAPI_INVALID', message: expect.stringContaining('only reference documents on its own origin') });
+    await expect(loadOpenApiDescription({ input: `${origin}/api/cross-origin.json` })).rejects.toMatchObject({
+      code: 'OPENAPI_INVALID',
+      message: expect.stringContaining('only reference documents on its own origin'),
+    });
     expect(requests.slice(before)).toEqual(['/api/cross-origin.json']);
   });
 
   it('stops reading a document larger than maxDocumentBytes', async () => {
-    await expect(loadOpenApiDescription({ input: `${origin}/api/huge.json`, maxDocumentBytes: 10_000 })).rejects.toMatchObject({ code: 'OPENAPI_INVALID', message: expect.stringContaining('`maxDocumentBytes` (10000)') });
+    await expect(loadOpenApiDescription({ input: `${origin}/api/huge.json`, maxDocumentBytes: 10_000 })).rejects.toMatchObject({
+      code: 'OPENAPI_INVALID',
+      message: expect.stringContaining('`maxDocumentBytes` (10000)'),
+    });
   });
 
   it('gives up on a server that does not answer within timeoutInMs', async () => {
     const started = performance.now();
-    await expect(loadOpenApiDescription({ input: `${origin}/api/slow.json`, timeoutInMs: 200 })).rejects.toMatchObject({ code: 'OPENAPI_INVALID', message: expect.stringContaining('no answer within 200 ms') });
+    await expect(loadOpenApiDescription({ input: `${origin}/api/slow.json`, timeoutInMs: 200 })).rejects.toMatchObject({
+      code: 'OPENAPI_INVALID',
+      message: expect.stringContaining('no answer within 200 ms'),
+    });
     expect(performance.now() - started).toBeLessThan(5_000);
   });
 
@@ -86,6 +98,9 @@ describe('loadOpenApiDescription', () => {
   });
 
   it('names a missing file', async () => {
-    await expect(loadOpenApiDescription({ input: '/nonexistent/openapi.yaml' })).rejects.toMatchObject({ code: 'OPENAPI_INVALID', message: '/nonexistent/openapi.yaml: cannot read the description: no such file' });
+    await expect(loadOpenApiDescription({ input: '/nonexistent/openapi.yaml' })).rejects.toMatchObject({
+      code: 'OPENAPI_INVALID',
+      message: '/nonexistent/openapi.yaml: cannot read the description: no such file',
+    });
   });
 });

@@ -178,7 +178,9 @@ function checkScope(target: URL, scope: Scope, reference: string, documentUrl: s
   const where = `"$ref": "${reference}" in ${displayLocation(documentUrl)}`;
   if (scope.kind === 'directory') {
     if (target.protocol !== 'file:') {
-      throw new OpenApiInvalidError(`${where} points at ${target.protocol.slice(0, -1)} URL ${target.origin}; a file description may only reference files next to it (download the referenced document and point the $ref at the copy)`);
+      throw new OpenApiInvalidError(
+        `${where} points at ${target.protocol.slice(0, -1)} URL ${target.origin}; a file description may only reference files next to it (download the referenced document and point the $ref at the copy)`,
+      );
     }
     const path = fileURLToPath(target);
     const fromScope = relative(scope.directory, path);
@@ -213,7 +215,10 @@ async function readDocument(url: URL, limits: ReadLimits, what: string): Promise
     response = await limits.fetch(url, { headers: { accept: 'application/json, application/yaml;q=0.9, */*;q=0.5' }, signal: AbortSignal.timeout(limits.timeoutInMs), redirect: 'follow' });
   } catch (error) {
     const timedOut = error instanceof DOMException && error.name === 'TimeoutError';
-    throw new OpenApiInvalidError(timedOut ? `cannot download ${what}: no answer within ${limits.timeoutInMs} ms (\`timeoutInMs\`)` : `cannot download ${what}: ${(error as Error).message}`, { location: `GET ${url.href}`, cause: error });
+    throw new OpenApiInvalidError(timedOut ? `cannot download ${what}: no answer within ${limits.timeoutInMs} ms (\`timeoutInMs\`)` : `cannot download ${what}: ${(error as Error).message}`, {
+      location: `GET ${url.href}`,
+      cause: error,
+    });
   }
   if (response.url && new URL(response.url).origin !== url.origin) {
     await response.body?.cancel();
@@ -252,7 +257,7 @@ export function parseDocumentText(text: string, location: string): unknown {
     return parseYaml(text, { maxAliasCount: 10_000, merge: true, uniqueKeys: false });
   } catch (error) {
     const where = error instanceof YAMLParseError && error.linePos ? ` at line ${error.linePos[0].line}, column ${error.linePos[0].col}` : '';
-    const reason = error instanceof YAMLParseError ? error.message.split('\n')[0] ?? error.message : (error as Error).message;
+    const reason = error instanceof YAMLParseError ? (error.message.split('\n')[0] ?? error.message) : (error as Error).message;
     throw new OpenApiInvalidError(`is not valid YAML${where}: ${reason}`, { location, cause: error });
   }
 }

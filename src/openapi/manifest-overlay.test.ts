@@ -19,12 +19,43 @@ function manifest(): Manifest {
 describe('applyManifestOverlay', () => {
   const cases: Array<[string, { overlay: string; want: (result: Manifest) => unknown; expected: unknown }]> = [
     ['sets a tool intent', { overlay: 'tools:\n  pay:\n    intent: { when: User pays }\n', want: (result) => result.tools[0]!.intent, expected: { when: 'User pays' } }],
-    ['merges parameter fields by name', { overlay: 'tools:\n  pay:\n    parameters:\n      amount: { description: In cents }\n', want: (result) => result.tools[0]!.parameters, expected: { amount: { type: 'number', required: true, description: 'In cents' } } }],
-    ['merges and adds error contracts', { overlay: 'tools:\n  pay:\n    errors:\n      bad_request: { context: Check the amount }\n      declined: { status: 402 }\n', want: (result) => result.tools[0]!.errors, expected: { bad_request: { status: 400, context: 'Check the amount' }, declined: { status: 402 } } }],
+    [
+      'merges parameter fields by name',
+      {
+        overlay: 'tools:\n  pay:\n    parameters:\n      amount: { description: In cents }\n',
+        want: (result) => result.tools[0]!.parameters,
+        expected: { amount: { type: 'number', required: true, description: 'In cents' } },
+      },
+    ],
+    [
+      'merges and adds error contracts',
+      {
+        overlay: 'tools:\n  pay:\n    errors:\n      bad_request: { context: Check the amount }\n      declined: { status: 402 }\n',
+        want: (result) => result.tools[0]!.errors,
+        expected: { bad_request: { status: 400, context: 'Check the amount' }, declined: { status: 402 } },
+      },
+    ],
     ['removes approval for a tool', { overlay: 'tools:\n  pay:\n    human_approval_required: false\n', want: (result) => result.policy, expected: undefined }],
-    ['excludes a tool and its scope entries', { overlay: 'tools:\n  pay:\n    exclude: true\n', want: (result) => [result.tools.map((tool) => tool.id), result.auth?.scopes, result.policy?.human_approval_required], expected: [['list'], { read: ['list'] }, undefined] }],
-    ['adds policy limits and redactions', { overlay: 'policy:\n  max_actions_per_session: 10\n  redact_from_logs: [card]\n', want: (result) => result.policy, expected: { human_approval_required: ['pay'], max_actions_per_session: 10, redact_from_logs: ['card'] } }],
-    ['sets service fields and versioning', { overlay: 'service: { description: Better }\nversioning: { current: 1.0.0 }\n', want: (result) => [result.service.description, result.versioning], expected: ['Better', { current: '1.0.0' }] }],
+    [
+      'excludes a tool and its scope entries',
+      {
+        overlay: 'tools:\n  pay:\n    exclude: true\n',
+        want: (result) => [result.tools.map((tool) => tool.id), result.auth?.scopes, result.policy?.human_approval_required],
+        expected: [['list'], { read: ['list'] }, undefined],
+      },
+    ],
+    [
+      'adds policy limits and redactions',
+      {
+        overlay: 'policy:\n  max_actions_per_session: 10\n  redact_from_logs: [card]\n',
+        want: (result) => result.policy,
+        expected: { human_approval_required: ['pay'], max_actions_per_session: 10, redact_from_logs: ['card'] },
+      },
+    ],
+    [
+      'sets service fields and versioning',
+      { overlay: 'service: { description: Better }\nversioning: { current: 1.0.0 }\n', want: (result) => [result.service.description, result.versioning], expected: ['Better', { current: '1.0.0' }] },
+    ],
     ['adds prompts', { overlay: 'prompts:\n  - { id: p, description: D, template: T }\n', want: (result) => result.prompts, expected: [{ id: 'p', description: 'D', template: 'T' }] }],
   ];
   it.each(cases)('%s', (_name, { overlay, want, expected }) => {

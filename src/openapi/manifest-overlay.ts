@@ -111,7 +111,11 @@ export function applyManifestOverlay(manifest: Manifest, overlay: ManifestOverla
       for (const [name, parameter] of Object.entries(parameters)) {
         const existing = tool.parameters[name];
         if (existing === undefined && parameter.type === undefined) {
-          warnings.push({ code: 'overlay.unknown_parameter', where: `overlay tools.${id}.parameters.${name}`, message: `tool "${id}" has no parameter "${name}" and the entry has no \`type\`; it was not applied` });
+          warnings.push({
+            code: 'overlay.unknown_parameter',
+            where: `overlay tools.${id}.parameters.${name}`,
+            message: `tool "${id}" has no parameter "${name}" and the entry has no \`type\`; it was not applied`,
+          });
           continue;
         }
         tool.parameters[name] = { ...existing, ...parameter } as Parameter;
@@ -176,6 +180,11 @@ function overlayErrorWithoutStatus(overlay: ManifestOverlay, id: string, code: s
   const generated = Object.keys(tool.errors ?? {});
   const listed = generated.length > 0 ? `its generated errors are ${generated.map((name) => `"${name}"`).join(', ')}` : 'it has no generated errors';
   // Keying by the status is the usual slip: error codes are names, derived from the reason phrase.
-  const hint = /^[45]\d\d$/.test(code) ? `; error codes are names, not statuses: the generated name for ${code} is "${errorCodeForStatus(Number(code))}", so key the entry by it or add \`status: ${code}\`` : '; add a `status` or use one of those names';
-  return new OpenApiInvalidError(`/tools/${escapePointerToken(id)}/errors/${escapePointerToken(code)}: the error "${code}" of tool "${id}" has no status and merges into no generated error (${listed})${hint}`, { location: overlayLocations.get(overlay) ?? 'overlay' });
+  const hint = /^[45]\d\d$/.test(code)
+    ? `; error codes are names, not statuses: the generated name for ${code} is "${errorCodeForStatus(Number(code))}", so key the entry by it or add \`status: ${code}\``
+    : '; add a `status` or use one of those names';
+  return new OpenApiInvalidError(
+    `/tools/${escapePointerToken(id)}/errors/${escapePointerToken(code)}: the error "${code}" of tool "${id}" has no status and merges into no generated error (${listed})${hint}`,
+    { location: overlayLocations.get(overlay) ?? 'overlay' },
+  );
 }

@@ -21,7 +21,10 @@ export class OpenApiInvalidError extends AicapError {
   readonly problems: readonly string[];
 
   constructor(message: string, options: OpenApiInvalidErrorOptions = {}) {
-    super('OPENAPI_INVALID', options.location ? `${options.location}: ${message}` : message, { ...(options.cause === undefined ? {} : { cause: options.cause }), ...(options.option === undefined ? {} : { option: options.option }) });
+    super('OPENAPI_INVALID', options.location ? `${options.location}: ${message}` : message, {
+      ...(options.cause === undefined ? {} : { cause: options.cause }),
+      ...(options.option === undefined ? {} : { option: options.option }),
+    });
     this.location = options.location;
     this.problems = options.problems ?? [message];
   }

@@ -38,8 +38,15 @@ export function repairEmbeddedSchemas(manifest: Manifest, warnings: GeneratorWar
   }
   repairDefinitions(manifest, dropped, warnings);
   for (const [code, values] of dropped) {
-    const listed = [...values].slice(0, 5).map((value) => JSON.stringify(value).slice(0, 60)).join(', ');
-    warnings.push({ code: 'schema.keyword_dropped', where: 'schemas', message: `${values.size} distinct ${DROPPABLE[code]} were left out of embedded schemas (${listed}${values.size > 5 ? ', …' : ''})` });
+    const listed = [...values]
+      .slice(0, 5)
+      .map((value) => JSON.stringify(value).slice(0, 60))
+      .join(', ');
+    warnings.push({
+      code: 'schema.keyword_dropped',
+      where: 'schemas',
+      message: `${values.size} distinct ${DROPPABLE[code]} were left out of embedded schemas (${listed}${values.size > 5 ? ', …' : ''})`,
+    });
   }
 }
 
@@ -85,6 +92,10 @@ function repairDefinitions(manifest: Manifest, dropped: Map<string, Set<string>>
     }
   }
   if (loosened.length > 0) {
-    warnings.push({ code: 'schema.simplified', where: 'definitions', message: `${loosened.length} shared definitions were too large, too deep or referred to themselves without consuming a value, and accept anything now: ${loosened.slice(0, 10).join(', ')}${loosened.length > 10 ? ', …' : ''}` });
+    warnings.push({
+      code: 'schema.simplified',
+      where: 'definitions',
+      message: `${loosened.length} shared definitions were too large, too deep or referred to themselves without consuming a value, and accept anything now: ${loosened.slice(0, 10).join(', ')}${loosened.length > 10 ? ', …' : ''}`,
+    });
   }
 }

@@ -27,7 +27,11 @@ export async function validateOpenApiDescription(loaded: LoadedOpenApiDescriptio
   if (strict) {
     const more = shown.length > 5 ? ` (and ${shown.length - 5} more)` : '';
     const listed = `${shown.slice(0, 5).join('; ')}${more}`.replace(/\.$/, '');
-    throw new OpenApiInvalidError(`is not a valid OpenAPI description: ${listed}. Fix the description, or pass \`strict: false\` (CLI --lenient) to generate anyway`, { location, problems: shown, option: 'strict' });
+    throw new OpenApiInvalidError(`is not a valid OpenAPI description: ${listed}. Fix the description, or pass \`strict: false\` (CLI --lenient) to generate anyway`, {
+      location,
+      problems: shown,
+      option: 'strict',
+    });
   }
   for (const problem of shown) warnings.push({ code: 'openapi.invalid', where: location, message: problem });
 }
@@ -71,7 +75,10 @@ export async function findDescriptionProblems(input: ValidationInput, ownsDocume
   const { root } = input;
   // Read before the validator runs: with `ownsDocuments` it dereferences `root` itself.
   const formatProblems = checkFormats(root);
-  const shape = { pathKeys: isRecord(root['paths']) ? Object.keys(root['paths']) : undefined, empty: root['paths'] === undefined && root['webhooks'] === undefined && root['components'] === undefined };
+  const shape = {
+    pathKeys: isRecord(root['paths']) ? Object.keys(root['paths']) : undefined,
+    empty: root['paths'] === undefined && root['webhooks'] === undefined && root['components'] === undefined,
+  };
   // Loaded here rather than at the top: where the check runs in its worker, the generating thread
   // never pays for loading the validator (a quarter of a second). A missing validator is no finding.
   const { validate: validateOpenApi } = await loadOpenApiDependency(VALIDATOR, VALIDATOR_PURPOSE, () => import('@readme/openapi-parser'));
@@ -83,7 +90,12 @@ export async function findDescriptionProblems(input: ValidationInput, ownsDocume
     const copy = ownsDocuments && input.documents.size === 1 ? root : structuredClone(root);
     if (input.documents.size > 1) inlineExternalReferences(copy, input);
     const result = await validateOpenApi(copy as never, { resolve: { external: false } });
-    problems = result.valid ? [] : relevantProblems(result.errors.map((error) => error.message), shape);
+    problems = result.valid
+      ? []
+      : relevantProblems(
+          result.errors.map((error) => error.message),
+          shape,
+        );
   } catch (error) {
     problems = [(error as Error).message];
   }
@@ -155,12 +167,21 @@ function checkFormats(root: Record<string, unknown>): string[] {
   const contact = isRecord(info['contact']) ? info['contact'] : {};
   const license = isRecord(info['license']) ? info['license'] : {};
   const externalDocs = isRecord(root['externalDocs']) ? root['externalDocs'] : {};
-  const urls: Array<[string, unknown]> = [['/info/termsOfService', info['termsOfService']], ['/info/contact/url', contact['url']], ['/info/license/url', license['url']], ['/externalDocs/url', externalDocs['url']]];
+  const urls: Array<[string, unknown]> = [
+    ['/info/termsOfService', info['termsOfService']],
+    ['/info/contact/url', contact['url']],
+    ['/info/license/url', license['url']],
+    ['/externalDocs/url', externalDocs['url']],
+  ];
   for (const [pointer, value] of urls) {
     if (typeof value === 'string' && !URL.canParse(value)) problems.push(`${pointer} must be a URL, got ${JSON.stringify(value.slice(0, 100))}`);
   }
-  if (typeof contact['email'] === 'string' && !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(contact['email'])) problems.push(`/info/contact/email must be an e-mail address, got ${JSON.stringify(contact['email'].slice(0, 100))}`);
-  const stack: Array<[unknown, string]> = [[root['components'] ?? root['definitions'], root['components'] ? '/components' : '/definitions'], [root['paths'], '/paths']];
+  if (typeof contact['email'] === 'string' && !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(contact['email']))
+    problems.push(`/info/contact/email must be an e-mail address, got ${JSON.stringify(contact['email'].slice(0, 100))}`);
+  const stack: Array<[unknown, string]> = [
+    [root['components'] ?? root['definitions'], root['components'] ? '/components' : '/definitions'],
+    [root['paths'], '/paths'],
+  ];
   while (stack.length > 0 && problems.length < 20) {
     const [value, pointer] = stack.pop()!;
     if (typeof value !== 'object' || value === null) continue;
@@ -183,6 +204,11 @@ function summarizeProblem(problem: string): string {
   const lines = problem.split('\n').map((line) => line.trimEnd());
   const marked = lines.find((line) => line.trimStart().startsWith('>'));
   // The frame's line numbers count lines of the validator's own JSON rendering, not of the file: left out.
-  const summary = marked ? `${lines[0]} (near ${marked.replace(/^\s*>\s*\d*\s*\|?\s*/, '').replace(/\s+/g, ' ').slice(0, 120)})` : (lines[0] ?? problem);
+  const summary = marked
+    ? `${lines[0]} (near ${marked
+        .replace(/^\s*>\s*\d*\s*\|?\s*/, '')
+        .replace(/\s+/g, ' ')
+        .slice(0, 120)})`
+    : (lines[0] ?? problem);
   return summary.slice(0, 400);
 }

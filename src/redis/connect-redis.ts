@@ -139,14 +139,16 @@ export async function connectRedis(options: ConnectRedisOptions): Promise<AicapR
     },
     async close() {
       const connections = [client, ...(subscriber ? [await subscriber.catch(() => undefined)] : [])];
-      await Promise.all(connections.map(async (connection) => {
-        if (!connection) return;
-        try {
-          await (connection.close ? connection.close() : connection.quit?.());
-        } catch {
-          connection.destroy?.();
-        }
-      }));
+      await Promise.all(
+        connections.map(async (connection) => {
+          if (!connection) return;
+          try {
+            await (connection.close ? connection.close() : connection.quit?.());
+          } catch {
+            connection.destroy?.();
+          }
+        }),
+      );
     },
   };
 }

@@ -35,7 +35,12 @@ describe.skipIf(!HAS_REDIS_SERVER)('createJobChangeSubscriptions', () => {
 
   it('calls watch for each followed job on its interval', async () => {
     const watched: string[] = [];
-    const subscriptions = createJobChangeSubscriptions({ redis: redis.first, channelOf: (jobId) => `subscriptions-test:changed:${jobId}`, watch: (jobId) => watched.push(jobId), watchIntervalInMs: 20 });
+    const subscriptions = createJobChangeSubscriptions({
+      redis: redis.first,
+      channelOf: (jobId) => `subscriptions-test:changed:${jobId}`,
+      watch: (jobId) => watched.push(jobId),
+      watchIntervalInMs: 20,
+    });
     subscriptions.subscribe('k', () => undefined);
     for (let attempt = 0; attempt < 100 && watched.length < 2; attempt++) await new Promise((resolve) => setTimeout(resolve, 10));
     expect(watched.slice(0, 2)).toEqual(['k', 'k']);

@@ -43,11 +43,17 @@ export function createJobChangeSubscriptions({ redis, channelOf, watch, watchInt
       if (!entry) {
         const timer = setInterval(() => watch(jobId), watchIntervalInMs);
         timer.unref();
-        const stop = redis.subscribe(channelOf(jobId), () => notify(jobId), () => notify(jobId)).then(
-          (unsubscribe) => (notify(jobId), unsubscribe),
-          // Redis is down: the watch timer keeps readers looking until it is back.
-          () => async () => undefined,
-        );
+        const stop = redis
+          .subscribe(
+            channelOf(jobId),
+            () => notify(jobId),
+            () => notify(jobId),
+          )
+          .then(
+            (unsubscribe) => (notify(jobId), unsubscribe),
+            // Redis is down: the watch timer keeps readers looking until it is back.
+            () => async () => undefined,
+          );
         entry = { listeners: new Set(), stop, timer };
         local.set(jobId, entry);
       }

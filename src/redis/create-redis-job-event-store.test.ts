@@ -53,7 +53,10 @@ describe.skipIf(!HAS_REDIS_SERVER)('createRedisJobEventStore', () => {
     await stores[0]?.create('c', { snapshot: { ...snapshotOf('c'), progress: 0 }, principal: 'p' }, []);
     await Promise.all(
       Array.from({ length: 40 }, (_, index) =>
-        stores[index % 2]?.update('c', (record) => ({ record: { ...record, snapshot: { ...record.snapshot, progress: (record.snapshot.progress ?? 0) + 1 } }, events: [{ event: 'tick', data: { index } }] })),
+        stores[index % 2]?.update('c', (record) => ({
+          record: { ...record, snapshot: { ...record.snapshot, progress: (record.snapshot.progress ?? 0) + 1 } },
+          events: [{ event: 'tick', data: { index } }],
+        })),
       ),
     );
     const record = await stores[0]?.get('c');

@@ -123,8 +123,17 @@ export function createRedisJobEventStore(options: CreateRedisJobEventStoreOption
       record.snapshot.last_event_id = current.last + events.length;
       const texts = events.map((event) => bounded({ event: event.event, data: event.data }, `Event ${event.event} of job ${jobId}`));
       const outcome = await redis.command<number>([
-        'EVAL', UPDATE_SCRIPT, '2', key.job(jobId), key.events(jobId),
-        current.revision, bounded(record, `The record of job ${jobId}`), String(maxEvents), String(ttlFor(record)), key.channel(jobId), ...texts,
+        'EVAL',
+        UPDATE_SCRIPT,
+        '2',
+        key.job(jobId),
+        key.events(jobId),
+        current.revision,
+        bounded(record, `The record of job ${jobId}`),
+        String(maxEvents),
+        String(ttlFor(record)),
+        key.channel(jobId),
+        ...texts,
       ]);
       if (outcome === -1) return undefined;
       if (outcome === 1) return { record, events };
@@ -175,7 +184,15 @@ export function createRedisJobEventStore(options: CreateRedisJobEventStoreOption
       // The creator runs the job: the lease exists before anyone can read the job.
       await redis.command(['SET', key.lease(jobId), owner, 'PX', String(leaseInMs)]);
       for (const [index, event] of events.entries()) {
-        await redis.command(['XADD', key.events(jobId), 'MAXLEN', String(maxEvents), `0-${index + 1}`, 'event', bounded({ event: event.event, data: event.data }, `Event ${event.event} of job ${jobId}`)]);
+        await redis.command([
+          'XADD',
+          key.events(jobId),
+          'MAXLEN',
+          String(maxEvents),
+          `0-${index + 1}`,
+          'event',
+          bounded({ event: event.event, data: event.data }, `Event ${event.event} of job ${jobId}`),
+        ]);
       }
       await redis.command(['HSET', key.job(jobId), 'revision', '0', 'last', String(events.length)]);
       await redis.command(['PEXPIRE', key.job(jobId), ttl]);

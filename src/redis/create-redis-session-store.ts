@@ -55,7 +55,8 @@ export function createRedisSessionStore(options: CreateRedisSessionStoreOptions)
     },
     async set(key, value, timeToLiveInMs) {
       const text = JSON.stringify(value);
-      if (Buffer.byteLength(text) > maxValueBytes) throw new AicapError('INVALID_ARGUMENT', `The session value for ${key} is ${Buffer.byteLength(text)} bytes, over \`maxValueBytes\` (${maxValueBytes}).`);
+      if (Buffer.byteLength(text) > maxValueBytes)
+        throw new AicapError('INVALID_ARGUMENT', `The session value for ${key} is ${Buffer.byteLength(text)} bytes, over \`maxValueBytes\` (${maxValueBytes}).`);
       const expiry = timeToLiveInMs === undefined ? [] : ['PX', String(Math.max(1, Math.ceil(timeToLiveInMs)))];
       await redis.command(['SET', prefix + key, text, ...expiry]);
     },

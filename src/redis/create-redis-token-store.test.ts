@@ -5,7 +5,14 @@ import { createRedisTokenStore } from './create-redis-token-store.js';
 
 if (!HAS_REDIS_SERVER) console.warn(`Skipping the Redis token store tests: ${REDIS_MISSING}`);
 
-const tokens = (accessToken: string, scopes: string[]): TokenSet => ({ accessToken, refreshToken: `refresh-${accessToken}`, expiresAtInMs: 1_900_000_000_000, scopes, issuer: 'https://idp.example', clientId: 'aicap' });
+const tokens = (accessToken: string, scopes: string[]): TokenSet => ({
+  accessToken,
+  refreshToken: `refresh-${accessToken}`,
+  expiresAtInMs: 1_900_000_000_000,
+  scopes,
+  issuer: 'https://idp.example',
+  clientId: 'aicap',
+});
 
 describe.skipIf(!HAS_REDIS_SERVER)('createRedisTokenStore', () => {
   const connections = useRedisConnections('token-test:');

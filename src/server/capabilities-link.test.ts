@@ -21,7 +21,9 @@ describe('createCatalogHandler', () => {
     expect(response.headers.get('content-type')).toBe('application/ai-catalog+json');
     expect(await response.json()).toEqual({
       specVersion: '1.0',
-      entries: [{ identifier: 'urn:air:api.example.com:ai-capabilities', type: 'application/ai-capabilities+json', url: 'https://api.example.com/.well-known/ai-capabilities', displayName: 'Payments API' }],
+      entries: [
+        { identifier: 'urn:air:api.example.com:ai-capabilities', type: 'application/ai-capabilities+json', url: 'https://api.example.com/.well-known/ai-capabilities', displayName: 'Payments API' },
+      ],
     });
   });
 

@@ -94,7 +94,11 @@ export function createCatalogHandler(options: CreateCatalogHandlerOptions): (req
   return async (request) => {
     if (new URL(request.url).pathname !== CATALOG_PATH) return problemResponse({ title: 'Not Found', status: 404, detail: `Only ${CATALOG_PATH} is served here.` });
     // Browser-based directories read catalogs cross-origin; a preflight (conditional GET) must not fail.
-    if (request.method === 'OPTIONS') return new Response(null, { status: 204, headers: { 'Access-Control-Allow-Origin': '*', 'Access-Control-Allow-Methods': 'GET, HEAD, OPTIONS', 'Access-Control-Allow-Headers': 'If-None-Match', 'Access-Control-Max-Age': '86400' } });
+    if (request.method === 'OPTIONS')
+      return new Response(null, {
+        status: 204,
+        headers: { 'Access-Control-Allow-Origin': '*', 'Access-Control-Allow-Methods': 'GET, HEAD, OPTIONS', 'Access-Control-Allow-Headers': 'If-None-Match', 'Access-Control-Max-Age': '86400' },
+      });
     if (request.method !== 'GET' && request.method !== 'HEAD') {
       return problemResponse({ title: 'Method Not Allowed', status: 405, detail: `${request.method} is not allowed on ${CATALOG_PATH}; use GET.` }, { Allow: 'GET, HEAD, OPTIONS' });
     }

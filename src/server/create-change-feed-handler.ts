@@ -125,7 +125,8 @@ export function createChangeFeedHandler(options: CreateChangeFeedHandlerOptions)
     timer = undefined;
   };
   function publish(digest: string): void {
-    if (!DIGEST.test(digest)) throw new AicapError('INVALID_ARGUMENT', `\`publish\` needs a manifest digest (sha256- and 43 base64url characters), got ${JSON.stringify(String(digest).slice(0, 80))}.`);
+    if (!DIGEST.test(digest))
+      throw new AicapError('INVALID_ARGUMENT', `\`publish\` needs a manifest digest (sha256- and 43 base64url characters), got ${JSON.stringify(String(digest).slice(0, 80))}.`);
     if (digest === current || closed) return;
     current = digest;
     send(encoder.encode(changeEvent(digest)));

@@ -54,7 +54,8 @@ export function createHealthHandler(options: CreateHealthHandlerOptions): Health
   const cacheControl = `public, max-age=${maxAgeInSeconds}`;
   const handler = async (request: Request): Promise<Response> => {
     if (pathOfUrl(request.url, path) !== path) return problemResponse({ status: 404, title: 'Not Found', detail: `This handler serves ${path} only.` });
-    if (request.method !== 'GET' && request.method !== 'HEAD') return problemResponse({ status: 405, title: 'Method Not Allowed', detail: 'The health resource answers GET and HEAD.' }, { allow: 'GET, HEAD' });
+    if (request.method !== 'GET' && request.method !== 'HEAD')
+      return problemResponse({ status: 405, title: 'Method Not Allowed', detail: 'The health resource answers GET and HEAD.' }, { allow: 'GET, HEAD' });
     let text: string;
     try {
       text = canonicalJson(parseHealthReport(await options.read()));

@@ -14,7 +14,7 @@ async function started(run: JobRunner, options: Parameters<typeof createJobStrea
     if (!answer) throw new Error(`no route for ${path}`);
     return answer;
   };
-  const statusOf = async () => ((await (await call(snapshot.status_url)).json()) as JobSnapshot);
+  const statusOf = async () => (await (await call(snapshot.status_url)).json()) as JobSnapshot;
   const until = async (status: string) => {
     for (let attempt = 0; attempt < 500; attempt++) {
       const current = await statusOf();
@@ -26,7 +26,11 @@ async function started(run: JobRunner, options: Parameters<typeof createJobStrea
   return { jobs, snapshot, call, until };
 }
 
-const respond = (body: unknown, contentType = 'application/json'): RequestInit => ({ method: 'POST', headers: { 'Content-Type': contentType }, body: typeof body === 'string' ? body : JSON.stringify(body) });
+const respond = (body: unknown, contentType = 'application/json'): RequestInit => ({
+  method: 'POST',
+  headers: { 'Content-Type': contentType },
+  body: typeof body === 'string' ? body : JSON.stringify(body),
+});
 
 describe('createJobStreams', () => {
   it('resolves requestInput with the answer POSTed to the resolution path', async () => {
@@ -81,7 +85,10 @@ describe('createJobStreams', () => {
     };
     const store = { ...createMemoryJobEventStore(), create: async () => down(), get: async () => down() };
     const jobs = createJobStreams({ store });
-    for (const answer of [await jobs.start(new Request(`${ORIGIN}/start`, { method: 'POST', headers: AUTH }), async () => 1), await jobs.handle(new Request(`${ORIGIN}/jobs/abc`, { headers: AUTH }))]) {
+    for (const answer of [
+      await jobs.start(new Request(`${ORIGIN}/start`, { method: 'POST', headers: AUTH }), async () => 1),
+      await jobs.handle(new Request(`${ORIGIN}/jobs/abc`, { headers: AUTH })),
+    ]) {
       expect(answer?.status).toBe(503);
       expect(answer?.headers.get('retry-after')).toBe('2');
       expect(((await answer?.json()) as { code: string }).code).toBe('job_store_unavailable');

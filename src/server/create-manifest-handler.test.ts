@@ -84,7 +84,12 @@ describe('createManifestHandler', () => {
   });
 
   it('answers 500 when resolveScopes throws, without the error text', async () => {
-    const handler = createManifestHandler({ manifest, resolveScopes: () => { throw new Error('database password wrong'); } });
+    const handler = createManifestHandler({
+      manifest,
+      resolveScopes: () => {
+        throw new Error('database password wrong');
+      },
+    });
     const response = await handler(new Request(URL_OF_MANIFEST));
     expect(response.status).toBe(500);
     expect(await response.text()).not.toContain('password');

@@ -184,13 +184,20 @@ export function createManifestHandler(options: CreateManifestHandlerOptions): Ma
   }
   const cacheControl = options.cacheControl ?? (variants ? 'private, max-age=300' : 'public, max-age=300');
   if (variants && /(?:^|,)\s*public\b/i.test(cacheControl)) {
-    throw new AicapError('INVALID_OPTION', 'The `cacheControl` option must not be `public` together with `resolveScopes`: shared caches would hand one principal\'s manifest to another. Use `private, max-age=…`.');
+    throw new AicapError(
+      'INVALID_OPTION',
+      "The `cacheControl` option must not be `public` together with `resolveScopes`: shared caches would hand one principal's manifest to another. Use `private, max-age=…`.",
+    );
   }
   const cors = options.cors === false ? undefined : { origin: '*', maxAgeInSeconds: 86_400, ...(options.cors === true ? {} : options.cors) };
   const challenge = typeof options.requireAuth === 'object' ? options.requireAuth.challenge : 'Bearer realm="ai-capabilities"';
   const allow = cors ? 'GET, HEAD, OPTIONS' : 'GET, HEAD';
   // These go into every answer's headers, which are prepared once: a bad value must fail here, not on each request.
-  for (const [option, value] of [['cacheControl', cacheControl], ['cors.origin', cors?.origin], ['requireAuth.challenge', challenge]] as const) {
+  for (const [option, value] of [
+    ['cacheControl', cacheControl],
+    ['cors.origin', cors?.origin],
+    ['requireAuth.challenge', challenge],
+  ] as const) {
     if (value !== undefined && !HEADER_VALUE.test(value)) {
       throw invalidOptionError(option, 'a valid HTTP header value (no line breaks or control characters)', value);
     }
@@ -279,7 +286,11 @@ export function createManifestHandler(options: CreateManifestHandlerOptions): Ma
       return problemAnswer({ title: 'Method Not Allowed', status: 405, detail: `${request.method} is not allowed on ${path}; use GET.` }, { Allow: allow });
     }
     // Until `load` settles (and forever when it failed) requests wait for it; `ready` never resolves without `whole`.
-    if (whole === undefined) return ready.then(() => decide(request), () => unavailable);
+    if (whole === undefined)
+      return ready.then(
+        () => decide(request),
+        () => unavailable,
+      );
     if (variants) return answerVariant(request, variants);
     return answerWith(whole, request);
   };

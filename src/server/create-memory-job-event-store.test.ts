@@ -11,9 +11,22 @@ describe('createMemoryJobEventStore', () => {
   it('numbers events 1, 2, 3… per job and reads strictly after an id', async () => {
     const store = createMemoryJobEventStore();
     await store.create('j', record(), [{ event: 'status', data: 1 }]);
-    await store.update('j', (current) => ({ record: current, events: [{ event: 'tick', data: 2 }, { event: 'tick', data: 3 }] }));
+    await store.update('j', (current) => ({
+      record: current,
+      events: [
+        { event: 'tick', data: 2 },
+        { event: 'tick', data: 3 },
+      ],
+    }));
     const page = await store.read('j', 1, 10);
-    expect(page).toEqual({ events: [{ id: 2, event: 'tick', data: 2 }, { id: 3, event: 'tick', data: 3 }], firstId: 1, lastId: 3 });
+    expect(page).toEqual({
+      events: [
+        { id: 2, event: 'tick', data: 2 },
+        { id: 3, event: 'tick', data: 3 },
+      ],
+      firstId: 1,
+      lastId: 3,
+    });
     expect((await store.get('j'))?.snapshot.last_event_id).toBe(3);
   });
 
@@ -61,7 +74,11 @@ describe('createMemoryJobEventStore', () => {
     expect((await store.get('j'))?.principal).toBe('p');
   });
 
-  it.each([['maxEventsPerJob', 0], ['maxJobs', -1], ['retentionInMs', 1.5]] as const)('rejects `%s` = %s at creation', (name, value) => {
+  it.each([
+    ['maxEventsPerJob', 0],
+    ['maxJobs', -1],
+    ['retentionInMs', 1.5],
+  ] as const)('rejects `%s` = %s at creation', (name, value) => {
     expect(() => createMemoryJobEventStore({ [name]: value })).toThrow(new RegExp(`\`${name}\` option must be a positive integer`));
   });
 });

@@ -46,10 +46,13 @@ describe('deriveTool', () => {
 
 describe('withDerivedTools', () => {
   it('adds tools, their scopes and approval to a base manifest that stays valid', () => {
-    const manifest = withDerivedTools({ schema_version: '0.1.0', service: { name: 'Notes', base_url: 'https://notes.example.com' }, auth: { type: 'api_key', api_key: { in: 'header', name: 'X-Key' } } }, [
-      deriveTool({ method: 'GET', path: '/notes', ai: { id: 'list_notes', description: 'Lists notes', scopes: ['read'] } }),
-      deriveTool({ method: 'DELETE', path: '/notes/:note_id', ai: { id: 'delete_note', description: 'Deletes a note', scopes: ['write'], humanApproval: true } }),
-    ]);
+    const manifest = withDerivedTools(
+      { schema_version: '0.1.0', service: { name: 'Notes', base_url: 'https://notes.example.com' }, auth: { type: 'api_key', api_key: { in: 'header', name: 'X-Key' } } },
+      [
+        deriveTool({ method: 'GET', path: '/notes', ai: { id: 'list_notes', description: 'Lists notes', scopes: ['read'] } }),
+        deriveTool({ method: 'DELETE', path: '/notes/:note_id', ai: { id: 'delete_note', description: 'Deletes a note', scopes: ['write'], humanApproval: true } }),
+      ],
+    );
     expect(manifest.auth).toEqual({ type: 'api_key', api_key: { in: 'header', name: 'X-Key' }, scopes: { read: ['list_notes'], write: ['delete_note'] } });
     expect(manifest.policy?.human_approval_required).toEqual(['delete_note']);
     expect(validateManifest(manifest).valid).toBe(true);
@@ -80,7 +83,9 @@ describe('toToolPath', () => {
 describe('withDerivedTools without auth', () => {
   it('refuses scopes when the base declares no auth instead of inventing one', () => {
     const derived = [deriveTool({ method: 'GET', path: '/notes', ai: { id: 'list_notes', description: 'Lists notes', scopes: ['read'] } })];
-    expect(() => withDerivedTools({ schema_version: '0.1.0', service: { name: 'Notes', base_url: 'https://notes.example.com' } }, derived)).toThrow(/list_notes carry `scopes` but the base manifest declares no `auth`/);
+    expect(() => withDerivedTools({ schema_version: '0.1.0', service: { name: 'Notes', base_url: 'https://notes.example.com' } }, derived)).toThrow(
+      /list_notes carry `scopes` but the base manifest declares no `auth`/,
+    );
     const unscoped = [deriveTool({ method: 'GET', path: '/notes', ai: { id: 'list_notes', description: 'Lists notes' } })];
     expect(withDerivedTools({ schema_version: '0.1.0', service: { name: 'Notes', base_url: 'https://notes.example.com' } }, unscoped).auth).toBeUndefined();
   });

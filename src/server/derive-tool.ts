@@ -66,7 +66,8 @@ export function deriveTool(route: RouteDescription): DerivedTool {
   const { scopes = [], humanApproval = false, ...overrides } = route.ai;
   const schema = route.schema ?? {};
   const description = overrides.description ?? schema.description ?? schema.summary;
-  if (!description) throw new AicapError('INVALID_CONFIGURATION', `Route ${method} ${route.path}: give the tool a \`description\` (in the AI config or the route schema) so an agent knows what it does.`);
+  if (!description)
+    throw new AicapError('INVALID_CONFIGURATION', `Route ${method} ${route.path}: give the tool a \`description\` (in the AI config or the route schema) so an agent knows what it does.`);
   const id = overrides.id ?? schema.operationId ?? `${method.toLowerCase()}${path.replace(/[{}]/g, '').replace(/[^A-Za-z0-9]+/g, '_')}`.replace(/_+$/, '').slice(0, 64);
 
   const parameters: Record<string, Parameter> = {};
@@ -113,7 +114,7 @@ export function toToolPath(routePath: string, where: string): { path: string; pa
   const patterns: Record<string, string> = {};
   let path = '';
   let wildcard: string | undefined;
-  for (let index = 0; index < routePath.length; ) {
+  for (let index = 0; index < routePath.length;) {
     const character = routePath[index] as string;
     const name = /^[A-Za-z_][A-Za-z0-9_]*/.exec(routePath.slice(index + 1))?.[0] ?? '';
     if (character === ':' && name) {

@@ -38,5 +38,5 @@ function isPathAt(text: string, start: number, expected: string): boolean {
   const end = start + expected.length;
   if (end === text.length) return true;
   const next = text.charCodeAt(end);
-  return next === 0x3f /* ? */ || next === 0x23 /* # */;
+  return next === 0x3f /* ? */ || next === 0x23; /* # */
 }

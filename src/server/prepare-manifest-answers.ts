@@ -66,7 +66,10 @@ export function prepareManifestAnswers(manifest: Manifest, headers: Readonly<Rec
         [constants.BROTLI_PARAM_QUALITY]: identityBytes.byteLength <= BEST_LEVEL_UP_TO_BYTES ? constants.BROTLI_MAX_QUALITY : 9,
         [constants.BROTLI_PARAM_SIZE_HINT]: identityBytes.byteLength,
       },
-    }).then((bytes) => build('br', bytes), () => identity),
+    }).then(
+      (bytes) => build('br', bytes),
+      () => identity,
+    ),
     gzip: compressGzip(identityBytes, { level: identityBytes.byteLength <= BEST_LEVEL_UP_TO_BYTES ? 9 : 6 }).then(
       (bytes) => build('gzip', bytes),
       () => identity,

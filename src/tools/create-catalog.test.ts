@@ -52,7 +52,10 @@ describe('createCatalog', () => {
   it('withholds quarantined and changed tools with their reason', () => {
     const finding = { code: 'text.instruction', pointer: '/tools/1/description', text: 'x', severity: 'high' as const, message: 'm', toolId: 'list_transactions' };
     const catalog = createCatalog([service(paymentsManifest('https://api.example.com/v2'), { findings: [finding], quarantinedToolIds: ['list_transactions'], disabledToolIds: ['close_account'] })]);
-    expect(catalog.withheld.map((tool) => [tool.id, tool.reason])).toEqual([['list_transactions', 'quarantined'], ['close_account', 'changed']]);
+    expect(catalog.withheld.map((tool) => [tool.id, tool.reason])).toEqual([
+      ['list_transactions', 'quarantined'],
+      ['close_account', 'changed'],
+    ]);
     expect(catalog.withheld[0]!.findings).toEqual([finding]);
   });
 
@@ -74,7 +77,11 @@ describe('createCatalog', () => {
   });
 
   it('namespaces names when several services are loaded', () => {
-    const other = service(paymentsManifest('https://billing.example.com/v2'), { namespace: 'billing', origin: 'https://billing.example.com', manifestUrl: 'https://billing.example.com/.well-known/ai-capabilities' });
+    const other = service(paymentsManifest('https://billing.example.com/v2'), {
+      namespace: 'billing',
+      origin: 'https://billing.example.com',
+      manifestUrl: 'https://billing.example.com/.well-known/ai-capabilities',
+    });
     const catalog = createCatalog([service(paymentsManifest('https://api.example.com/v2')), other]);
     expect(catalog.tools.map((tool) => tool.name).slice(0, 2)).toEqual(['payments__analyze_transactions', 'payments__list_transactions']);
     expect(catalog.tools.at(-1)!.name).toBe('billing__generate_report');

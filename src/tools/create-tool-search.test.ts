@@ -6,7 +6,17 @@ import { createToolSearch } from './create-tool-search.js';
 import { EXPORT_FORMATS } from './export-tools.js';
 
 function paymentsTools(): CatalogTool[] {
-  const service: DiscoveredService = { namespace: 'svc', origin: 'https://api.example.com', manifestUrl: 'https://api.example.com/m', manifest: paymentsManifest('https://api.example.com/v2'), digest: 'sha256-x', grantedScopes: undefined, findings: [], quarantinedToolIds: [], disabledToolIds: [] };
+  const service: DiscoveredService = {
+    namespace: 'svc',
+    origin: 'https://api.example.com',
+    manifestUrl: 'https://api.example.com/m',
+    manifest: paymentsManifest('https://api.example.com/v2'),
+    digest: 'sha256-x',
+    grantedScopes: undefined,
+    findings: [],
+    quarantinedToolIds: [],
+    disabledToolIds: [],
+  };
   return createCatalog([service]).tools;
 }
 

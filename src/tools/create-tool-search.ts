@@ -101,7 +101,12 @@ export function createToolSearch(options: ToolSearchOptions): ToolSearch {
   let found: CatalogTool[] = [];
   const loaded = (): CatalogTool[] => [...pinned, ...found.filter((tool) => !pinned.includes(tool))];
   const description = `Finds the tools of this API that fit a task and loads them for your next step. Describe the task in plain words ("refund a payment", "list my open orders"); if none of the tools returned fits, search again with other words. ${tools.length} tools can be found.`;
-  const inputSchema: ToolInputSchema = { type: 'object', properties: { query: { type: 'string', description: 'What you want to do, in plain words.' } }, required: ['query'], additionalProperties: false };
+  const inputSchema: ToolInputSchema = {
+    type: 'object',
+    properties: { query: { type: 'string', description: 'What you want to do, in plain words.' } },
+    required: ['query'],
+    additionalProperties: false,
+  };
   const search: ToolSearch = {
     name,
     description,
@@ -130,7 +135,13 @@ export function createToolSearch(options: ToolSearchOptions): ToolSearch {
         path: '/',
         description,
         inputSchema,
-        definition: { id: name, description, method: 'POST', path: '/', parameters: { query: { type: 'string', in: 'body', required: true, description: 'What you want to do, in plain words.' } } } as unknown as CatalogTool['definition'],
+        definition: {
+          id: name,
+          description,
+          method: 'POST',
+          path: '/',
+          parameters: { query: { type: 'string', in: 'body', required: true, description: 'What you want to do, in plain words.' } },
+        } as unknown as CatalogTool['definition'],
         readOnly: true,
         requiresApproval: false,
         idempotent: true,

@@ -13,10 +13,71 @@ import { toStrictSchema } from './to-openai-tools.js';
 const OPENAI_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
 const ANTHROPIC_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
 const GEMINI_NAME = /^[A-Za-z_][A-Za-z0-9_.:-]{0,63}$/;
-const STRICT_ALLOWED = new Set(['type', 'properties', 'required', 'additionalProperties', 'enum', 'const', 'anyOf', 'items', 'description', '$ref', '$defs', 'pattern', 'format', 'multipleOf', 'maximum', 'exclusiveMaximum', 'minimum', 'exclusiveMinimum', 'minItems', 'maxItems']);
-const GEMINI_ALLOWED = new Set(['type', 'format', 'title', 'description', 'nullable', 'enum', 'items', 'properties', 'required', 'minimum', 'maximum', 'minItems', 'maxItems', 'minLength', 'maxLength', 'minProperties', 'maxProperties', 'pattern', 'example', 'default', 'anyOf', 'propertyOrdering']);
+const STRICT_ALLOWED = new Set([
+  'type',
+  'properties',
+  'required',
+  'additionalProperties',
+  'enum',
+  'const',
+  'anyOf',
+  'items',
+  'description',
+  '$ref',
+  '$defs',
+  'pattern',
+  'format',
+  'multipleOf',
+  'maximum',
+  'exclusiveMaximum',
+  'minimum',
+  'exclusiveMinimum',
+  'minItems',
+  'maxItems',
+]);
+const GEMINI_ALLOWED = new Set([
+  'type',
+  'format',
+  'title',
+  'description',
+  'nullable',
+  'enum',
+  'items',
+  'properties',
+  'required',
+  'minimum',
+  'maximum',
+  'minItems',
+  'maxItems',
+  'minLength',
+  'maxLength',
+  'minProperties',
+  'maxProperties',
+  'pattern',
+  'example',
+  'default',
+  'anyOf',
+  'propertyOrdering',
+]);
 const GEMINI_PARAMETER_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,63}$/;
-const ANTHROPIC_STRICT_ALLOWED = new Set(['type', 'description', 'title', 'enum', 'const', 'default', 'properties', 'required', 'additionalProperties', 'items', 'minItems', 'anyOf', '$ref', '$defs', 'format', 'pattern']);
+const ANTHROPIC_STRICT_ALLOWED = new Set([
+  'type',
+  'description',
+  'title',
+  'enum',
+  'const',
+  'default',
+  'properties',
+  'required',
+  'additionalProperties',
+  'items',
+  'minItems',
+  'anyOf',
+  '$ref',
+  '$defs',
+  'format',
+  'pattern',
+]);
 
 /** Every schema node (not the member maps `properties`/`$defs`), with its pointer. */
 function* schemaNodes(node: unknown, pointer = ''): Generator<[Record<string, unknown>, string]> {
@@ -28,7 +89,8 @@ function* schemaNodes(node: unknown, pointer = ''): Generator<[Record<string, un
     if (members && typeof members === 'object') for (const [name, child] of Object.entries(members)) yield* schemaNodes(child, `${pointer}/${key}/${name}`);
   }
   if (schema['items']) yield* schemaNodes(schema['items'], `${pointer}/items`);
-  for (const key of ['anyOf', 'oneOf', 'allOf']) if (Array.isArray(schema[key])) for (const [index, child] of (schema[key] as unknown[]).entries()) yield* schemaNodes(child, `${pointer}/${key}/${index}`);
+  for (const key of ['anyOf', 'oneOf', 'allOf'])
+    if (Array.isArray(schema[key])) for (const [index, child] of (schema[key] as unknown[]).entries()) yield* schemaNodes(child, `${pointer}/${key}/${index}`);
 }
 
 /** OpenAI strict-mode rules: closed objects, all members required, supported keywords only, root object. */
@@ -52,14 +114,25 @@ function geminiViolations(schema: Record<string, unknown>): string[] {
   const violations: string[] = [];
   for (const [node, pointer] of schemaNodes(schema)) {
     for (const keyword of Object.keys(node)) if (!GEMINI_ALLOWED.has(keyword)) violations.push(`${pointer}/${keyword} not allowed`);
-    if (node['type'] !== undefined && !['string', 'number', 'integer', 'boolean', 'array', 'object'].includes(node['type'] as string)) violations.push(`${pointer}/type ${JSON.stringify(node['type'])}`);
+    if (node['type'] !== undefined && !['string', 'number', 'integer', 'boolean', 'array', 'object'].includes(node['type'] as string))
+      violations.push(`${pointer}/type ${JSON.stringify(node['type'])}`);
     if (node['enum'] !== undefined && !(node['enum'] as unknown[]).every((value) => typeof value === 'string')) violations.push(`${pointer}/enum holds non-strings`);
   }
   return violations;
 }
 
 function service(manifest: Manifest): DiscoveredService {
-  return { namespace: 'payments', origin: 'https://api.example.com', manifestUrl: 'https://api.example.com/m', manifest, digest: 'sha256-x', grantedScopes: undefined, findings: [], quarantinedToolIds: [], disabledToolIds: [] };
+  return {
+    namespace: 'payments',
+    origin: 'https://api.example.com',
+    manifestUrl: 'https://api.example.com/m',
+    manifest,
+    digest: 'sha256-x',
+    grantedScopes: undefined,
+    findings: [],
+    quarantinedToolIds: [],
+    disabledToolIds: [],
+  };
 }
 
 /** Payments plus tools whose schemas stress every converter. */
@@ -112,7 +185,14 @@ describe('exportTools', () => {
     expect(strictViolations(tools[0]!.inputSchema)).not.toEqual([]);
     expect(exported.warnings).toEqual(['free_form: exported without strict mode: /properties/metadata is an object without declared properties']);
     expect(exported.dropped.map((entry) => `${entry.tool}${entry.pointer}`)).toEqual(
-      expect.arrayContaining(['search_merchants/properties/query/minLength', 'search_merchants/properties/query/format', 'search_merchants/properties/query/examples', 'search_merchants/properties/category/default', 'search_merchants/properties/kind/oneOf', 'search_merchants/properties/tags/uniqueItems']),
+      expect.arrayContaining([
+        'search_merchants/properties/query/minLength',
+        'search_merchants/properties/query/format',
+        'search_merchants/properties/query/examples',
+        'search_merchants/properties/category/default',
+        'search_merchants/properties/kind/oneOf',
+        'search_merchants/properties/tags/uniqueItems',
+      ]),
     );
   });
 
@@ -158,7 +238,13 @@ describe('exportTools', () => {
     const properties = search.parameters!['properties'] as Record<string, Record<string, unknown>>;
     expect(properties['amount']).toEqual({ type: 'number', nullable: true });
     expect(exported.dropped.map((entry) => `${entry.pointer}:${entry.keyword}`)).toEqual(
-      expect.arrayContaining(['/additionalProperties:additionalProperties', '/properties/query/format:format', '/properties/kind/oneOf:oneOf', '/properties/amount/exclusiveMinimum:exclusiveMinimum', '/properties/level/enum:enum']),
+      expect.arrayContaining([
+        '/additionalProperties:additionalProperties',
+        '/properties/query/format:format',
+        '/properties/kind/oneOf:oneOf',
+        '/properties/amount/exclusiveMinimum:exclusiveMinimum',
+        '/properties/level/enum:enum',
+      ]),
     );
   });
 
@@ -190,7 +276,11 @@ describe('exportTools', () => {
       expect(properties['_2fa']!['default']).toBe('x');
       expect(properties['body']!['required']).toEqual(['content_md5']);
       expect(schema['required']).toEqual(['file_id']);
-      expect(exported.dropped.filter((entry) => entry.keyword === 'properties').map((entry) => entry.pointer)).toEqual(['/properties/if-match', '/properties/2fa', '/properties/body/properties/content-md5']);
+      expect(exported.dropped.filter((entry) => entry.keyword === 'properties').map((entry) => entry.pointer)).toEqual([
+        '/properties/if-match',
+        '/properties/2fa',
+        '/properties/body/properties/content-md5',
+      ]);
       expect(exported.warnings).toEqual([]);
     }
     expect(exportTools([tool!], 'gemini').tools[0]).not.toHaveProperty('parametersJsonSchema');
@@ -210,15 +300,30 @@ describe('exportTools', () => {
     const search = strict.find((tool) => tool.name === 'search_merchants')!;
     expect(search.input_schema['required']).toEqual(['query']);
     expect(exported.warnings).toEqual(['free_form: exported without strict mode: /properties/metadata is an object without declared properties']);
-    expect(exported.dropped.map((entry) => `${entry.tool}${entry.pointer}`)).toEqual(expect.arrayContaining(['search_merchants/properties/query/minLength', 'search_merchants/properties/query/maxLength', 'search_merchants/properties/tags/maxItems', 'search_merchants/properties/amount/exclusiveMinimum']));
+    expect(exported.dropped.map((entry) => `${entry.tool}${entry.pointer}`)).toEqual(
+      expect.arrayContaining([
+        'search_merchants/properties/query/minLength',
+        'search_merchants/properties/query/maxLength',
+        'search_merchants/properties/tags/maxItems',
+        'search_merchants/properties/amount/exclusiveMinimum',
+      ]),
+    );
   });
 
   it('Anthropic strict: past the per-request limits (20 strict tools), later tools go without strict mode', () => {
     const manifest = paymentsManifest('https://api.example.com/v2');
-    manifest.tools = Array.from({ length: 22 }, (_, index) => ({ id: `tool_${index}`, path: `/t${index}`, method: 'POST' as const, description: 'A tool', parameters: { a: { type: 'string', required: true } } }));
+    manifest.tools = Array.from({ length: 22 }, (_, index) => ({
+      id: `tool_${index}`,
+      path: `/t${index}`,
+      method: 'POST' as const,
+      description: 'A tool',
+      parameters: { a: { type: 'string', required: true } },
+    }));
     const exported = exportTools(createCatalog([service(manifest)]).tools, 'anthropic-strict');
     expect(exported.tools.filter((tool) => tool.strict).length).toBe(20);
-    expect(exported.warnings).toEqual(['tool_20', 'tool_21'].map((name) => `${name}: exported without strict mode: the request would have more than 20 strict tools (Anthropic's strict tool use limit)`));
+    expect(exported.warnings).toEqual(
+      ['tool_20', 'tool_21'].map((name) => `${name}: exported without strict mode: the request would have more than 20 strict tools (Anthropic's strict tool use limit)`),
+    );
   });
 
   it('refuses the removed ai-sdk format with a pointer to aicap/ai-sdk', () => {
@@ -248,7 +353,17 @@ describe('Gemini and references', () => {
     const manifest = paymentsManifest('https://api.example.com/v2');
     const tag = { $ref: '#/$defs/Tag', $defs: { Tag: { type: 'object', properties: { name: { type: 'string' }, child: { $ref: '#/$defs/Tag', description: 'A sub-tag' } }, required: ['name'] } } };
     manifest.tools = [{ id: 'add_tag', path: '/tags', method: 'POST', description: 'Adds a tag', parameters: { tag: { type: 'object', required: true, json_schema: tag } } }];
-    const service = { namespace: 'p', origin: 'https://api.example.com', manifestUrl: 'https://api.example.com/.well-known/ai-capabilities', manifest, digest: 'sha256-x', grantedScopes: undefined, findings: [], quarantinedToolIds: [], disabledToolIds: [] } as DiscoveredService;
+    const service = {
+      namespace: 'p',
+      origin: 'https://api.example.com',
+      manifestUrl: 'https://api.example.com/.well-known/ai-capabilities',
+      manifest,
+      digest: 'sha256-x',
+      grantedScopes: undefined,
+      findings: [],
+      quarantinedToolIds: [],
+      disabledToolIds: [],
+    } as DiscoveredService;
     const exported = exportTools(createCatalog([service]).tools, 'gemini');
     const parameters = exported.tools[0]!.parameters!;
     expect(JSON.stringify(parameters)).not.toContain('$ref');
@@ -269,14 +384,26 @@ describe('toStrictSchema', () => {
     [{ type: 'object', properties: { a: { type: 'array' } }, required: ['a'] }, 'array without an item schema'],
     [{ type: 'object', properties: { a: {} }, required: ['a'] }, 'has no type'],
     [{ type: 'object', properties: { a: { type: 'object', properties: { b: { type: 'string' } }, required: ['c'] } }, required: ['a'] }, '/properties/a requires "c" without declaring it'],
-    [{ type: 'object', properties: { a: { $ref: '#/$defs/map' } }, required: ['a'], $defs: { map: { type: 'object', additionalProperties: { type: 'string' } } } }, 'refers to #/$defs/map, which cannot be strict'],
+    [
+      { type: 'object', properties: { a: { $ref: '#/$defs/map' } }, required: ['a'], $defs: { map: { type: 'object', additionalProperties: { type: 'string' } } } },
+      'refers to #/$defs/map, which cannot be strict',
+    ],
   ])('explains why %j cannot be strict', (schema, reason) => {
     expect(toStrictSchema('t', schema).reason).toContain(reason);
   });
   it('leaves out optional members and anyOf branches that cannot be strict (a free-form map), reporting them, instead of the whole tool', () => {
     const schema = {
       type: 'object',
-      properties: { name: { type: 'string' }, metadata: { $ref: '#/$defs/map' }, extra: { anyOf: [{ type: 'object', additionalProperties: true }, { type: 'string', enum: [''] }] } },
+      properties: {
+        name: { type: 'string' },
+        metadata: { $ref: '#/$defs/map' },
+        extra: {
+          anyOf: [
+            { type: 'object', additionalProperties: true },
+            { type: 'string', enum: [''] },
+          ],
+        },
+      },
       required: ['name'],
       additionalProperties: false,
       $defs: { map: { type: 'object', additionalProperties: { type: 'string' } } },

@@ -14,7 +14,17 @@ import { toOpenAIChatTools, toOpenAIResponsesTools, type OpenAIChatTool, type Op
 export type ExportFormat = 'openai' | 'openai-strict' | 'openai-responses' | 'openai-responses-strict' | 'anthropic' | 'anthropic-strict' | 'gemini' | 'gemini-json-schema' | 'mcp';
 
 /** Every format name, for CLIs and validation. */
-export const EXPORT_FORMATS: readonly ExportFormat[] = ['openai', 'openai-strict', 'openai-responses', 'openai-responses-strict', 'anthropic', 'anthropic-strict', 'gemini', 'gemini-json-schema', 'mcp'];
+export const EXPORT_FORMATS: readonly ExportFormat[] = [
+  'openai',
+  'openai-strict',
+  'openai-responses',
+  'openai-responses-strict',
+  'anthropic',
+  'anthropic-strict',
+  'gemini',
+  'gemini-json-schema',
+  'mcp',
+];
 
 /** The tools of each format. */
 export interface ExportedToolsByFormat {
@@ -52,7 +62,8 @@ export interface ExportedTools<Format extends ExportFormat = ExportFormat> {
 export function exportTools<Format extends ExportFormat>(tools: readonly CatalogTool[], format: Format): ExportedTools<Format> {
   const allowed = scanToolsForModel(tools);
   const converted = convert(allowed, format);
-  const held = allowed.length === tools.length ? [] : tools.filter((tool) => !allowed.includes(tool)).map((tool) => `${tool.name}: left out, quarantined by the poisoning scan (see client.catalog().withheld)`);
+  const held =
+    allowed.length === tools.length ? [] : tools.filter((tool) => !allowed.includes(tool)).map((tool) => `${tool.name}: left out, quarantined by the poisoning scan (see client.catalog().withheld)`);
   return { format, tools: converted.tools as ExportedToolsByFormat[Format], dropped: converted.dropped ?? [], warnings: [...held, ...(converted.warnings ?? [])] };
 }
 
@@ -77,6 +88,9 @@ function convert(tools: readonly CatalogTool[], format: ExportFormat): { tools: 
     case 'mcp':
       return toMCPTools(tools);
     default:
-      throw new AicapError('INVALID_ARGUMENT', `Unknown export format ${JSON.stringify(format)}; use one of ${EXPORT_FORMATS.join(', ')}${String(format) === 'ai-sdk' ? ' (for the Vercel AI SDK, use createAISDKTools from aicap/ai-sdk)' : ''}.`);
+      throw new AicapError(
+        'INVALID_ARGUMENT',
+        `Unknown export format ${JSON.stringify(format)}; use one of ${EXPORT_FORMATS.join(', ')}${String(format) === 'ai-sdk' ? ' (for the Vercel AI SDK, use createAISDKTools from aicap/ai-sdk)' : ''}.`,
+      );
   }
 }

@@ -26,12 +26,17 @@ describe('sanitizeToolName', () => {
 describe('assignToolNames', () => {
   it('gives valid, unique names to any list of distinct raw names (property)', () => {
     fc.assert(
-      fc.property(fc.uniqueArray(fc.oneof(fc.string({ unit: 'binary', maxLength: 100 }), fc.stringMatching(/^[a-z_]{1,70}$/), fc.constantFrom('send_email', 'a__send_email', 'x'.repeat(64), 'x'.repeat(65))), { maxLength: 40 }), (raws) => {
-        const names = assignToolNames(raws);
-        expect(names).toHaveLength(raws.length);
-        expect(new Set(names).size).toBe(names.length);
-        for (const name of names) expect(name).toMatch(TOOL_NAME_PATTERN);
-      }),
+      fc.property(
+        fc.uniqueArray(fc.oneof(fc.string({ unit: 'binary', maxLength: 100 }), fc.stringMatching(/^[a-z_]{1,70}$/), fc.constantFrom('send_email', 'a__send_email', 'x'.repeat(64), 'x'.repeat(65))), {
+          maxLength: 40,
+        }),
+        (raws) => {
+          const names = assignToolNames(raws);
+          expect(names).toHaveLength(raws.length);
+          expect(new Set(names).size).toBe(names.length);
+          for (const name of names) expect(name).toMatch(TOOL_NAME_PATTERN);
+        },
+      ),
       { numRuns: 400 },
     );
   });

@@ -65,7 +65,12 @@ export function inlineReferences(schema: SchemaNode, toolName: string, dropped: 
       const target = resolve(reference);
       const depth = stack.filter((entry) => entry === reference).length;
       if (target === undefined || budget <= 0 || depth >= maxRecursion) {
-        const reason = target === undefined ? `unresolvable reference ${reference}` : budget <= 0 ? `reference ${reference} not expanded (size bound)` : `recursive reference ${reference} cut after ${maxRecursion} levels`;
+        const reason =
+          target === undefined
+            ? `unresolvable reference ${reference}`
+            : budget <= 0
+              ? `reference ${reference} not expanded (size bound)`
+              : `recursive reference ${reference} cut after ${maxRecursion} levels`;
         dropped.push({ tool: toolName, pointer: `${pointer}/$ref`, keyword: '$ref', note: `${reason}: replaced by an unconstrained object` });
         return visit({ type: 'object', ...siblings }, pointer, stack);
       }

@@ -9,7 +9,17 @@ import { createCatalog, type CatalogTool } from './create-catalog.js';
 import { selectTools } from './select-tools.js';
 
 function catalogOf(manifest: Manifest): CatalogTool[] {
-  const service: DiscoveredService = { namespace: 'svc', origin: 'https://api.example.com', manifestUrl: 'https://api.example.com/m', manifest, digest: 'sha256-x', grantedScopes: undefined, findings: [], quarantinedToolIds: [], disabledToolIds: [] };
+  const service: DiscoveredService = {
+    namespace: 'svc',
+    origin: 'https://api.example.com',
+    manifestUrl: 'https://api.example.com/m',
+    manifest,
+    digest: 'sha256-x',
+    grantedScopes: undefined,
+    findings: [],
+    quarantinedToolIds: [],
+    disabledToolIds: [],
+  };
   return createCatalog([service]).tools;
 }
 
@@ -76,7 +86,13 @@ describe('selectTools on the Payments manifest', () => {
     const manifest = paymentsManifest('https://api.example.com/v2');
     manifest.tools = [
       { id: 'delete_project', path: '/projects/{project_gid}', method: 'DELETE', description: 'Delete a project', parameters: { project_gid: { type: 'string', required: true } } },
-      { id: 'remove_members', path: '/projects/{project_gid}/removeMembers', method: 'POST', description: 'Remove users from a project', parameters: { project_gid: { type: 'string', required: true } } },
+      {
+        id: 'remove_members',
+        path: '/projects/{project_gid}/removeMembers',
+        method: 'POST',
+        description: 'Remove users from a project',
+        parameters: { project_gid: { type: 'string', required: true } },
+      },
       { id: 'get_user', path: '/users/{user_gid}', method: 'GET', description: 'Get a user', parameters: { user_gid: { type: 'string', required: true } } },
       { id: 'get_user_teams', path: '/users/{user_gid}/teams', method: 'GET', description: 'Get the teams of a user', parameters: { user_gid: { type: 'string', required: true } } },
     ];

@@ -10,7 +10,24 @@ export interface AnthropicTool {
 }
 
 // Strict tool use accepts this subset of JSON Schema (Anthropic's structured-outputs limits).
-const STRICT_KEYWORDS = new Set(['type', 'description', 'title', 'enum', 'const', 'default', 'properties', 'required', 'additionalProperties', 'items', 'minItems', 'anyOf', '$ref', '$defs', 'format', 'pattern']);
+const STRICT_KEYWORDS = new Set([
+  'type',
+  'description',
+  'title',
+  'enum',
+  'const',
+  'default',
+  'properties',
+  'required',
+  'additionalProperties',
+  'items',
+  'minItems',
+  'anyOf',
+  '$ref',
+  '$defs',
+  'format',
+  'pattern',
+]);
 const STRICT_FORMATS = new Set(['date-time', 'time', 'date', 'duration', 'email', 'hostname', 'uri', 'ipv4', 'ipv6', 'uuid']);
 const REFUSED = ['allOf', 'not', 'if', 'then', 'else', 'patternProperties', 'dependentSchemas', 'prefixItems'];
 // Documented per-request limits of strict tool use.
@@ -39,7 +56,13 @@ export function toAnthropicTools(tools: readonly CatalogTool[], options: { stric
       return plain;
     }
     const limit =
-      totals.tools + 1 > MAX_STRICT_TOOLS ? `more than ${MAX_STRICT_TOOLS} strict tools` : totals.optional + converted.optional > MAX_OPTIONAL_PARAMETERS ? `more than ${MAX_OPTIONAL_PARAMETERS} optional parameters` : totals.unions + converted.unions > MAX_UNION_PARAMETERS ? `more than ${MAX_UNION_PARAMETERS} union-typed parameters` : undefined;
+      totals.tools + 1 > MAX_STRICT_TOOLS
+        ? `more than ${MAX_STRICT_TOOLS} strict tools`
+        : totals.optional + converted.optional > MAX_OPTIONAL_PARAMETERS
+          ? `more than ${MAX_OPTIONAL_PARAMETERS} optional parameters`
+          : totals.unions + converted.unions > MAX_UNION_PARAMETERS
+            ? `more than ${MAX_UNION_PARAMETERS} union-typed parameters`
+            : undefined;
     if (limit) {
       warnings.push(`${tool.name}: exported without strict mode: the request would have ${limit} (Anthropic's strict tool use limit)`);
       return plain;

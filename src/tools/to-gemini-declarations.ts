@@ -24,8 +24,28 @@ export interface GeminiDeclarationsOptions {
 
 // The "select subset of an OpenAPI 3.0 schema object" Gemini accepts in function declarations.
 const GEMINI_KEYWORDS = new Set([
-  'type', 'format', 'title', 'description', 'nullable', 'enum', 'items', 'properties', 'required', 'minimum', 'maximum', 'minItems', 'maxItems',
-  'minLength', 'maxLength', 'minProperties', 'maxProperties', 'pattern', 'example', 'default', 'anyOf', 'propertyOrdering',
+  'type',
+  'format',
+  'title',
+  'description',
+  'nullable',
+  'enum',
+  'items',
+  'properties',
+  'required',
+  'minimum',
+  'maximum',
+  'minItems',
+  'maxItems',
+  'minLength',
+  'maxLength',
+  'minProperties',
+  'maxProperties',
+  'pattern',
+  'example',
+  'default',
+  'anyOf',
+  'propertyOrdering',
 ]);
 const GEMINI_FORMATS = new Set(['enum', 'date-time', 'int32', 'int64', 'float', 'double']);
 const GEMINI_TYPES = new Set(['string', 'number', 'integer', 'boolean', 'array', 'object']);
@@ -54,7 +74,13 @@ export function toGeminiDeclarations(tools: readonly CatalogTool[], options: Gem
 function renamedNames(properties: SchemaNode, pointer: string, toolName: string, dropped: DroppedKeyword[]): Map<string, string> {
   const names = geminiPropertyNames(properties);
   for (const [original, exported] of names) {
-    if (original !== exported) dropped.push({ tool: toolName, pointer: `${pointer}/properties/${original}`, keyword: 'properties', note: `property "${original}" renamed "${exported}" (not a valid Gemini parameter name; toManifestArguments maps it back)` });
+    if (original !== exported)
+      dropped.push({
+        tool: toolName,
+        pointer: `${pointer}/properties/${original}`,
+        keyword: 'properties',
+        note: `property "${original}" renamed "${exported}" (not a valid Gemini parameter name; toManifestArguments maps it back)`,
+      });
   }
   return names;
 }

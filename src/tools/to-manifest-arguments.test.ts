@@ -7,7 +7,18 @@ import { exportTools } from './export-tools.js';
 import { toManifestArguments } from './to-manifest-arguments.js';
 
 function catalog(manifest: Manifest): CatalogTool[] {
-  return createCatalog([{ namespace: 'payments', origin: 'https://api.example.com', manifestUrl: 'https://api.example.com/m', manifest, grantedScopes: undefined, findings: [], quarantinedToolIds: [], disabledToolIds: [] }]).tools;
+  return createCatalog([
+    {
+      namespace: 'payments',
+      origin: 'https://api.example.com',
+      manifestUrl: 'https://api.example.com/m',
+      manifest,
+      grantedScopes: undefined,
+      findings: [],
+      quarantinedToolIds: [],
+      disabledToolIds: [],
+    },
+  ]).tools;
 }
 
 describe('toManifestArguments', () => {
@@ -26,7 +37,15 @@ describe('toManifestArguments', () => {
 
   it('keeps a null the manifest itself allows, and a null for a required member (the validator names it)', () => {
     const manifest = paymentsManifest('https://api.example.com/v2');
-    manifest.tools = [{ id: 'set_note', path: '/notes', method: 'POST', description: 'Sets a note', parameters: { id: { type: 'string', required: true }, note: { type: 'string', json_schema: { type: ['string', 'null'] } } } }];
+    manifest.tools = [
+      {
+        id: 'set_note',
+        path: '/notes',
+        method: 'POST',
+        description: 'Sets a note',
+        parameters: { id: { type: 'string', required: true }, note: { type: 'string', json_schema: { type: ['string', 'null'] } } },
+      },
+    ];
     const [tool] = catalog(manifest);
     expect(toManifestArguments('openai-strict', tool!, { id: null, note: null })).toEqual({ id: null, note: null });
   });
@@ -41,7 +60,19 @@ describe('toManifestArguments', () => {
 
   it('gives Gemini-renamed parameters their manifest names back, at every depth', () => {
     const manifest = paymentsManifest('https://api.example.com/v2');
-    manifest.tools = [{ id: 'update_file', path: '/files/{id}', method: 'PUT', description: 'Updates a file', parameters: { id: { type: 'string', required: true }, 'if-match': { type: 'string', in: 'header' }, body: { type: 'object', json_schema: { type: 'object', properties: { 'content-md5': { type: 'string' } } } } } }];
+    manifest.tools = [
+      {
+        id: 'update_file',
+        path: '/files/{id}',
+        method: 'PUT',
+        description: 'Updates a file',
+        parameters: {
+          id: { type: 'string', required: true },
+          'if-match': { type: 'string', in: 'header' },
+          body: { type: 'object', json_schema: { type: 'object', properties: { 'content-md5': { type: 'string' } } } },
+        },
+      },
+    ];
     const [tool] = catalog(manifest);
     const exported = exportTools([tool!], 'gemini').tools[0]!;
     expect(Object.keys(exported.parameters!['properties'] as object)).toEqual(['id', 'if_match', 'body']);
@@ -51,6 +82,8 @@ describe('toManifestArguments', () => {
   });
 
   it('refuses arguments that are not an object with INVALID_ARGUMENTS', () => {
-    expect(() => toManifestArguments('openai', analyze, ['12345'])).toThrow(expect.objectContaining({ code: 'INVALID_ARGUMENTS', message: expect.stringContaining('must be a JSON object, got an array') }));
+    expect(() => toManifestArguments('openai', analyze, ['12345'])).toThrow(
+      expect.objectContaining({ code: 'INVALID_ARGUMENTS', message: expect.stringContaining('must be a JSON object, got an array') }),
+    );
   });
 });

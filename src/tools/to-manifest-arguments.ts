@@ -26,7 +26,10 @@ const MAX_REFERENCE_HOPS = 32;
 export function toManifestArguments(format: ExportFormat, tool: CatalogTool, args: unknown): Record<string, unknown> {
   if (args === null || args === undefined) return {};
   if (!isSchemaNode(args)) {
-    throw new AicapError('INVALID_ARGUMENTS', `The arguments for tool "${tool.name}" must be a JSON object, got ${Array.isArray(args) ? 'an array' : typeof args}; call it again with an object of its parameters.`);
+    throw new AicapError(
+      'INVALID_ARGUMENTS',
+      `The arguments for tool "${tool.name}" must be a JSON object, got ${Array.isArray(args) ? 'an array' : typeof args}; call it again with an object of its parameters.`,
+    );
   }
   const strict = format === 'openai-strict' || format === 'openai-responses-strict';
   const renamed = format === 'gemini' || format === 'gemini-json-schema';

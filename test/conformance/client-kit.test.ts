@@ -52,7 +52,8 @@ function bodyOf(serve: ClientScenario['serve'], origin: string): Buffer {
 
 function codesOf(error: unknown): string[] {
   const codes: string[] = [];
-  for (let node = error as { code?: unknown; cause?: unknown } | undefined, depth = 0; node && depth < 5; node = node.cause as typeof node, depth++) if (typeof node.code === 'string') codes.push(node.code);
+  for (let node = error as { code?: unknown; cause?: unknown } | undefined, depth = 0; node && depth < 5; node = node.cause as typeof node, depth++)
+    if (typeof node.code === 'string') codes.push(node.code);
   return codes;
 }
 

@@ -24,7 +24,12 @@ describe('the producer scenarios of the conformance kit, against the Payments ex
   it.each(scenarios.map((scenario) => [scenario.id, scenario] as const))('%s', async (_id, scenario) => {
     const outcome = await runProducerScenario(scenario, {
       origin: payments.origin,
-      job: { toolId: 'generate_report', arguments: { account_id: '12345', period: '2026-03' }, headers: { authorization: 'Bearer demo-read', 'x-agent-id': 'conformance' }, otherHeaders: { authorization: 'Bearer demo-admin', 'x-agent-id': 'conformance' } },
+      job: {
+        toolId: 'generate_report',
+        arguments: { account_id: '12345', period: '2026-03' },
+        headers: { authorization: 'Bearer demo-read', 'x-agent-id': 'conformance' },
+        otherHeaders: { authorization: 'Bearer demo-admin', 'x-agent-id': 'conformance' },
+      },
     });
     expect(outcome, outcome.message).toMatchObject({ outcome: notApplicableToPayments.has(scenario.id) || scenario.requires === 'change_feed' ? 'skip' : 'pass' });
   });
@@ -62,7 +67,12 @@ describe('the producer scenarios, against a service that breaks them on purpose'
       'producer.manifest.cors': 'fail',
       'producer.job.start': 'skip',
     });
-    const message = (await runProducerScenario(scenarios.find((scenario) => scenario.id === 'producer.manifest.get')!, { origin: broken.origin })).message;
+    const message = (
+      await runProducerScenario(
+        scenarios.find((scenario) => scenario.id === 'producer.manifest.get')!,
+        { origin: broken.origin },
+      )
+    ).message;
     expect(message).toMatch(/content-type is "text\/plain"; expected application\/ai-capabilities\+json/);
   });
 });

@@ -123,8 +123,10 @@ async function resolveTarget(step: Step, context: Context): Promise<{ url: strin
   const tool = await jobTool(context);
   const base = context.manifest!.service.base_url.replace(/\/+$/, '');
   const jobHeaders = { ...(step.request.as === 'other' ? context.target.job!.otherHeaders : context.target.job!.headers), ...headers };
-  const withArguments = (path: string): string => path.replace(/\{([^{}]+)\}/g, (_whole, name: string) => encodeURIComponent(name === 'job_id' ? (context.variables['job_id'] ?? '') : String(context.target.job!.arguments[name] ?? '')));
-  if (step.request.target === 'job.start') return { url: `${base}${withArguments(tool.path)}`, method: tool.method, headers: { 'content-type': 'application/json', ...jobHeaders }, body: JSON.stringify(context.target.job!.arguments) };
+  const withArguments = (path: string): string =>
+    path.replace(/\{([^{}]+)\}/g, (_whole, name: string) => encodeURIComponent(name === 'job_id' ? (context.variables['job_id'] ?? '') : String(context.target.job!.arguments[name] ?? '')));
+  if (step.request.target === 'job.start')
+    return { url: `${base}${withArguments(tool.path)}`, method: tool.method, headers: { 'content-type': 'application/json', ...jobHeaders }, body: JSON.stringify(context.target.job!.arguments) };
   const behavior = tool.temporal_behavior!;
   const paths: Record<string, string | undefined> = {
     'job.status': behavior.status_endpoint,
@@ -141,10 +143,16 @@ async function runStep(step: Step, context: Context, label: string): Promise<voi
   const request = await resolveTarget(step, context);
   const attempts = step.repeat_until?.max_attempts ?? 1;
   for (let attempt = 1; attempt <= attempts; attempt++) {
-    const response = await fetch(request.url, { method: request.method, headers: request.headers, ...(request.body === undefined ? {} : { body: request.body }), signal: AbortSignal.timeout(step.read_events?.timeout_ms ?? 10_000) });
+    const response = await fetch(request.url, {
+      method: request.method,
+      headers: request.headers,
+      ...(request.body === undefined ? {} : { body: request.body }),
+      signal: AbortSignal.timeout(step.read_events?.timeout_ms ?? 10_000),
+    });
     const where = `${label}: ${request.method} ${request.url}`;
     if (step.when?.header_present && !response.headers.has(step.when.header_present)) throw new NotApplicable(`${where}: no ${step.when.header_present}, so the rule does not apply`);
-    for (const [name, token] of Object.entries(step.when?.header_has_token ?? {})) if (!hasToken(response.headers.get(name), token)) throw new NotApplicable(`${where}: ${name} lacks ${token}, so the rule does not apply`);
+    for (const [name, token] of Object.entries(step.when?.header_has_token ?? {}))
+      if (!hasToken(response.headers.get(name), token)) throw new NotApplicable(`${where}: ${name} lacks ${token}, so the rule does not apply`);
     const stream = step.read_events ? await readEvents(response, step.read_events) : undefined;
     const events = stream?.events;
     const text = events ? '' : await response.text();
@@ -167,7 +175,16 @@ async function runStep(step: Step, context: Context, label: string): Promise<voi
     if (step.expect.events) checkEvents(stream ?? { events: [], ended: false }, fillValue(step.expect.events, context.variables) as Matcher, where);
     for (const [name, source] of Object.entries(step.capture ?? {})) {
       const header = source.header ? response.headers.get(source.header) : undefined;
-      const value = header !== undefined ? (source.unquote ? header?.replace(/^"|"$/g, '') : header) : source.json ? pointerValue(safeJson(text), source.json) : source.event_id !== undefined ? events?.[source.event_id]?.id : undefined;
+      const value =
+        header !== undefined
+          ? source.unquote
+            ? header?.replace(/^"|"$/g, '')
+            : header
+          : source.json
+            ? pointerValue(safeJson(text), source.json)
+            : source.event_id !== undefined
+              ? events?.[source.event_id]?.id
+              : undefined;
       if (value === undefined || value === null) throw new Expectation(`${where}: nothing to capture as ${name}`);
       context.variables[name] = String(value);
     }
@@ -200,10 +217,17 @@ function checkBody(text: string, etag: string | null, matcher: Matcher, variable
   if (matcher['empty'] === true && text.length > 0) throw new Expectation(`${where}: has a body of ${text.length} characters; expected none`);
   if (matcher['manifest_valid'] === true || matcher['no_secrets'] === true || matcher['etag_is_digest'] === true) {
     const result = parseManifest(text);
-    if (!result.valid || !result.manifest) throw new Expectation(`${where}: the manifest is invalid: ${result.issues.slice(0, 3).map((issue) => `${issue.pointer} ${issue.code}`).join(', ')}`);
+    if (!result.valid || !result.manifest)
+      throw new Expectation(
+        `${where}: the manifest is invalid: ${result.issues
+          .slice(0, 3)
+          .map((issue) => `${issue.pointer} ${issue.code}`)
+          .join(', ')}`,
+      );
     const secrets = matcher['no_secrets'] === true ? findSecretValues(result.manifest) : [];
     if (secrets.length > 0) throw new Expectation(`${where}: secret-looking values at ${secrets.map((secret) => secret.pointer).join(', ')}`);
-    if (matcher['etag_is_digest'] === true && etag !== `"${digestManifest(result.manifest)}"`) throw new Expectation(`${where}: ETag ${etag} is not the quoted digest "${digestManifest(result.manifest)}"`);
+    if (matcher['etag_is_digest'] === true && etag !== `"${digestManifest(result.manifest)}"`)
+      throw new Expectation(`${where}: ETag ${etag} is not the quoted digest "${digestManifest(result.manifest)}"`);
   }
   const parsed = safeJson(text);
   if (typeof matcher['schema'] === 'string') checkSchema(parsed, matcher['schema'], where);
@@ -222,7 +246,8 @@ function checkEvents({ events, ended }: { events: EventSourceMessage[]; ended: b
   const last = events.at(-1);
   if (typeof matcher['max_count'] === 'number' && events.length > matcher['max_count']) throw new Expectation(`${where}: ${events.length} event(s); expected at most ${matcher['max_count']}`);
   const first = events[0];
-  if (typeof matcher['first_id'] === 'string' && first?.id !== matcher['first_id']) throw new Expectation(`${where}: the first event's id is ${JSON.stringify(first?.id)}; expected ${JSON.stringify(matcher['first_id'])}`);
+  if (typeof matcher['first_id'] === 'string' && first?.id !== matcher['first_id'])
+    throw new Expectation(`${where}: the first event's id is ${JSON.stringify(first?.id)}; expected ${JSON.stringify(matcher['first_id'])}`);
   for (const [pointer, rule] of Object.entries((matcher['first_data'] as Record<string, Matcher> | undefined) ?? {})) {
     const value = pointerValue(safeJson(first?.data ?? ''), pointer);
     if (value !== rule['equals']) throw new Expectation(`${where}: the first event's ${pointer} is ${JSON.stringify(value)}; expected ${JSON.stringify(rule['equals'])}`);
@@ -232,14 +257,17 @@ function checkEvents({ events, ended }: { events: EventSourceMessage[]; ended: b
     if (value !== rule['equals']) throw new Expectation(`${where}: the last event's ${pointer} is ${JSON.stringify(value)}; expected ${JSON.stringify(rule['equals'])}`);
   }
   const names = events.map((event) => event.event ?? 'message');
-  for (const name of (matcher['contains'] as string[] | undefined) ?? []) if (!names.includes(name)) throw new Expectation(`${where}: the stream had no ${name} event (got ${names.join(', ') || 'none'})`);
+  for (const name of (matcher['contains'] as string[] | undefined) ?? [])
+    if (!names.includes(name)) throw new Expectation(`${where}: the stream had no ${name} event (got ${names.join(', ') || 'none'})`);
   const ids = events.map((event) => Number(event.id));
   if (typeof matcher['min_count'] === 'number' && events.length < matcher['min_count']) throw new Expectation(`${where}: ${events.length} event(s); expected at least ${matcher['min_count']}`);
-  if (matcher['ids_increasing'] === true && ids.some((id, index) => !Number.isFinite(id) || (index > 0 && id <= ids[index - 1]!))) throw new Expectation(`${where}: event ids ${ids.join(', ')} do not increase`);
+  if (matcher['ids_increasing'] === true && ids.some((id, index) => !Number.isFinite(id) || (index > 0 && id <= ids[index - 1]!)))
+    throw new Expectation(`${where}: event ids ${ids.join(', ')} do not increase`);
   for (const [name, definition] of Object.entries((matcher['data_schemas'] as Record<string, string> | undefined) ?? {})) {
     for (const event of events.filter((candidate) => candidate.event === name)) checkSchema(safeJson(event.data), definition, `${where}: event ${event.id ?? ''} ${name}`);
   }
-  if (matcher['ids_greater_than'] !== undefined && ids.some((id) => id <= Number(matcher['ids_greater_than']))) throw new Expectation(`${where}: replayed ids ${ids.join(', ')}; expected only ids after ${String(matcher['ids_greater_than'])}`);
+  if (matcher['ids_greater_than'] !== undefined && ids.some((id) => id <= Number(matcher['ids_greater_than'])))
+    throw new Expectation(`${where}: replayed ids ${ids.join(', ')}; expected only ids after ${String(matcher['ids_greater_than'])}`);
 }
 
 async function readEvents(response: Response, bounds: { until: string[]; max_events: number; timeout_ms: number }): Promise<{ events: EventSourceMessage[]; ended: boolean }> {

@@ -50,11 +50,41 @@ describe('a validator that has only the published JSON Schema', () => {
 
   it('covers every MUST the schema carries with at least one case', () => {
     const codes = new Set(carried.flatMap(([, entry]) => entry.issues.map((issue) => issue.code)));
-    for (const code of ['service.base_url_insecure', 'service.base_url_invalid', 'service.base_url_credentials', 'url.invalid', 'path.dot_segment', 'parameter.forbidden_header', 'tool.body_parameter_location', 'auth.api_key_required']) expect(codes).toContain(code);
+    for (const code of [
+      'service.base_url_insecure',
+      'service.base_url_invalid',
+      'service.base_url_credentials',
+      'url.invalid',
+      'path.dot_segment',
+      'parameter.forbidden_header',
+      'tool.body_parameter_location',
+      'auth.api_key_required',
+    ])
+      expect(codes).toContain(code);
   });
 
   it('forbids exactly the header parameter names the reference validator forbids, in any case', () => {
-    const names = ['Host', 'connection', 'Content-Length', 'TRANSFER-ENCODING', 'Upgrade', 'te', 'Trailer', 'Keep-Alive', 'Expect', 'Cookie', 'AUTHORIZATION', 'Proxy-Authorization', 'proxy-x', 'X-Request-Id', 'Hosts', 'Teapot', 'Accept', 'X-Proxy-Id', 'Idempotency-Key'];
+    const names = [
+      'Host',
+      'connection',
+      'Content-Length',
+      'TRANSFER-ENCODING',
+      'Upgrade',
+      'te',
+      'Trailer',
+      'Keep-Alive',
+      'Expect',
+      'Cookie',
+      'AUTHORIZATION',
+      'Proxy-Authorization',
+      'proxy-x',
+      'X-Request-Id',
+      'Hosts',
+      'Teapot',
+      'Accept',
+      'X-Proxy-Id',
+      'Idempotency-Key',
+    ];
     for (const name of names) {
       const manifest = baseManifest();
       manifest['tools'][0].parameters[name] = { type: 'string', in: 'header' };

@@ -28,7 +28,9 @@ describe.skipIf(!available)('serialisation carried from the big corpus descripti
     expect(tool('PostFiles')).toMatchObject({ request_content_type: 'multipart/form-data', parameters: { file: { required: true }, file_link_data: { style: 'deepObject', explode: true } } });
     // Every object form field says how it travels (none is left to JSON text); the whole-body
     // parameters left are Stripe's empty DELETE bodies.
-    const formObjects = manifest.tools.filter((entry) => entry.request_content_type === 'application/x-www-form-urlencoded').flatMap((entry) => Object.entries(entry.parameters ?? {}).filter(([name, parameter]) => parameter.in === 'body' && parameter.type === 'object' && name !== entry.body_parameter));
+    const formObjects = manifest.tools
+      .filter((entry) => entry.request_content_type === 'application/x-www-form-urlencoded')
+      .flatMap((entry) => Object.entries(entry.parameters ?? {}).filter(([name, parameter]) => parameter.in === 'body' && parameter.type === 'object' && name !== entry.body_parameter));
     expect(formObjects.length).toBeGreaterThan(100);
     expect(formObjects.filter(([, parameter]) => parameter.style !== 'deepObject')).toEqual([]);
   });

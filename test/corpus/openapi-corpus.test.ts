@@ -89,27 +89,31 @@ describe.skipIf(!available)(`OpenAPI corpus (${available ? corpus : 'skipped: ..
     expect(counts.error).toBeGreaterThan(50);
   });
 
-  it.each(entries)('%s → %s', async (path, expectation) => {
-    const input = join(corpus, path);
-    const generate = (strict: boolean) => withTimeout(generateManifest({ input, strict, refRoot: corpus }), path);
-    if (expectation === 'manifest') {
-      const { manifest } = await generate(true);
-      expectServable(manifest);
-      return;
-    }
-    const error: unknown = await generate(true).then(
-      () => undefined,
-      (thrown: unknown) => thrown,
-    );
-    // A clear typed error that names the file (or the file a $ref reached), never a crash.
-    expect(AicapError.isInstance(error), `expected OPENAPI_INVALID, got ${String(error)}`).toBe(true);
-    expect(error).toMatchObject({ code: 'OPENAPI_INVALID', message: expect.stringContaining(corpus) });
-    if (expectation === 'lenient') {
-      const { manifest, warnings } = await generate(false);
-      expectServable(manifest);
-      expect(warnings.some((warning) => warning.code === 'openapi.invalid')).toBe(true);
-    }
-  }, PER_FILE_TIMEOUT_IN_MS * 2);
+  it.each(entries)(
+    '%s → %s',
+    async (path, expectation) => {
+      const input = join(corpus, path);
+      const generate = (strict: boolean) => withTimeout(generateManifest({ input, strict, refRoot: corpus }), path);
+      if (expectation === 'manifest') {
+        const { manifest } = await generate(true);
+        expectServable(manifest);
+        return;
+      }
+      const error: unknown = await generate(true).then(
+        () => undefined,
+        (thrown: unknown) => thrown,
+      );
+      // A clear typed error that names the file (or the file a $ref reached), never a crash.
+      expect(AicapError.isInstance(error), `expected OPENAPI_INVALID, got ${String(error)}`).toBe(true);
+      expect(error).toMatchObject({ code: 'OPENAPI_INVALID', message: expect.stringContaining(corpus) });
+      if (expectation === 'lenient') {
+        const { manifest, warnings } = await generate(false);
+        expectServable(manifest);
+        expect(warnings.some((warning) => warning.code === 'openapi.invalid')).toBe(true);
+      }
+    },
+    PER_FILE_TIMEOUT_IN_MS * 2,
+  );
 });
 
 /** What every generated manifest must be: valid with the validator's defaults and accepted by the server (no secret-looking values). */
@@ -123,18 +127,22 @@ function expectServable(manifest: Manifest): void {
 const BIG = ['github-api.github.com-2020-07.json', 'kubernetes-swagger.json', 'stripe-spec3-2022-04.json'];
 
 describe.skipIf(!available)(`big APIs at scale (${available ? 'corpus/big' : 'skipped: ../shared/corpus is absent next to the repository'})`, () => {
-  it.each(BIG)('%s: compact manifest ≤ compact description, default validator, parser and server accept it, gzip < 1 MiB, every tool callable', async (file) => {
-    const input = join(corpus, 'big', file);
-    const { manifest } = await withTimeout(generateManifest({ input }), file);
-    const compact = JSON.stringify(manifest);
-    const description = JSON.stringify(JSON.parse(readFileSync(input, 'utf8')));
-    expect(Buffer.byteLength(compact)).toBeLessThanOrEqual(Buffer.byteLength(description));
-    expectServable(manifest);
-    expect(parseManifest(compact).valid).toBe(true);
-    expect(parseManifest(JSON.stringify(manifest, null, 2)).valid).toBe(true);
-    expect(gzipSync(canonicalJson(manifest)).length).toBeLessThan(1_048_576);
-    // The client refuses a tool whose arguments schema breaks the embedded-schema limits; none may.
-    const disabled = manifest.tools.filter((tool) => checkEmbeddedSchema(argumentsSchema(tool, { definitions: manifest.definitions }), '').length > 0).map((tool) => tool.id);
-    expect(disabled).toEqual([]);
-  }, PER_FILE_TIMEOUT_IN_MS * 2);
+  it.each(BIG)(
+    '%s: compact manifest ≤ compact description, default validator, parser and server accept it, gzip < 1 MiB, every tool callable',
+    async (file) => {
+      const input = join(corpus, 'big', file);
+      const { manifest } = await withTimeout(generateManifest({ input }), file);
+      const compact = JSON.stringify(manifest);
+      const description = JSON.stringify(JSON.parse(readFileSync(input, 'utf8')));
+      expect(Buffer.byteLength(compact)).toBeLessThanOrEqual(Buffer.byteLength(description));
+      expectServable(manifest);
+      expect(parseManifest(compact).valid).toBe(true);
+      expect(parseManifest(JSON.stringify(manifest, null, 2)).valid).toBe(true);
+      expect(gzipSync(canonicalJson(manifest)).length).toBeLessThan(1_048_576);
+      // The client refuses a tool whose arguments schema breaks the embedded-schema limits; none may.
+      const disabled = manifest.tools.filter((tool) => checkEmbeddedSchema(argumentsSchema(tool, { definitions: manifest.definitions }), '').length > 0).map((tool) => tool.id);
+      expect(disabled).toEqual([]);
+    },
+    PER_FILE_TIMEOUT_IN_MS * 2,
+  );
 });

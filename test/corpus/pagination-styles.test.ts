@@ -159,7 +159,19 @@ const OFFSET_DESCRIPTION = {
         responses: {
           '200': {
             description: 'A page of incidents.',
-            content: { 'application/json': { schema: { type: 'object', properties: { incidents: { type: 'array', items: { type: 'object', properties: { id: { type: 'string' } } } }, offset: { type: 'integer' }, limit: { type: 'integer' }, more: { type: 'boolean' } } } } },
+            content: {
+              'application/json': {
+                schema: {
+                  type: 'object',
+                  properties: {
+                    incidents: { type: 'array', items: { type: 'object', properties: { id: { type: 'string' } } } },
+                    offset: { type: 'integer' },
+                    limit: { type: 'integer' },
+                    more: { type: 'boolean' },
+                  },
+                },
+              },
+            },
           },
         },
       },

@@ -41,7 +41,13 @@ function unvouchedForm(canonical: string): boolean {
   // A `\u` escape: after an even run of backslashes (an odd one ends in an escaped backslash).
   if (/(?<!\\)(?:\\\\)*\\u/.test(canonical) || /[:,[]-?\d+(?:\.\d+)?e/.test(canonical)) return true;
   const found = (value: unknown): boolean => {
-    if (typeof value === 'number') return !Number.isSafeInteger(value) && String(value).replace(/^-?[0.]*/, '').replace('.', '').length > 15;
+    if (typeof value === 'number')
+      return (
+        !Number.isSafeInteger(value) &&
+        String(value)
+          .replace(/^-?[0.]*/, '')
+          .replace('.', '').length > 15
+      );
     if (Array.isArray(value)) return value.some(found);
     if (typeof value !== 'object' || value === null) return false;
     const keys = Object.keys(value);
@@ -51,36 +57,40 @@ function unvouchedForm(canonical: string): boolean {
 }
 
 describe.skipIf(!available)(`manifest reading, digest and scan match their reference versions (${available ? corpus : 'skipped: ../shared/corpus is absent next to the repository'})`, () => {
-  it.each(files())('%s', async (file) => {
-    const { manifest } = await generateManifest({ input: join(corpus, file), strict: false, refRoot: corpus });
-    for (const text of [JSON.stringify(manifest), JSON.stringify(manifest, null, 2)]) {
-      const value = parseJsonDocument(text, { maxSizeInBytes: 100_000_000 }) as Manifest;
-      const reference = new StrictJsonParser(text, 64).parseDocument();
-      expect(value).toEqual(reference);
-      expect(JSON.stringify(value)).toBe(JSON.stringify(reference));
-      const canonical = canonicalize(value)!;
-      expect(canonicalJson(value)).toBe(canonical);
-      expect(canonicalJsonOfParsed(value)).toBe(canonical);
-      expect(canonicalJsonOfParsed(JSON.parse(canonical))).toBe(canonical);
-      expect(digestManifest(value)).toBe(digestText(canonical));
-      const body = new TextEncoder().encode(text);
-      const reading = readJsonDocument(body, { maxSizeInBytes: 100_000_000 });
-      expect(digestParsedBody(body, reading)).toBe(digestText(canonical));
-      // Served canonical, a real manifest's bytes are hashed as they are, unless it holds one of the forms the reader cannot vouch for.
-      const canonicalBody = new TextEncoder().encode(canonical);
-      const canonicalReading = readJsonDocument(canonicalBody, { maxSizeInBytes: 100_000_000 });
-      expect(canonicalReading.textIsCanonical).toBe(!unvouchedForm(canonical));
-      // Pretty-printed, never.
-      if (text !== JSON.stringify(manifest)) expect(reading.textIsCanonical).toBe(false);
-      expect(digestParsedBody(canonicalBody, canonicalReading)).toBe(digestText(canonical));
-      for (const tool of value.tools) expect(digestTool(tool)).toBe(digestText(canonicalize(tool)!));
-      const findings = scanManifest(value).findings;
-      // No false quarantine with the default options: no tool of an honest real API has a high finding.
-      expect(quarantinedToolIds(undefined, '', findings)).toEqual([]);
-      const expected = referenceScanManifest(value).findings;
-      expect(comparable(findings)).toEqual(comparable(expected));
-      const flagged = new Set(findings.filter((finding) => finding.code === 'text.control_character').map((finding) => finding.pointer));
-      for (const finding of expected.filter((candidate) => candidate.code === 'text.control_character')) expect(flagged).toContain(finding.pointer);
-    }
-  }, 120_000);
+  it.each(files())(
+    '%s',
+    async (file) => {
+      const { manifest } = await generateManifest({ input: join(corpus, file), strict: false, refRoot: corpus });
+      for (const text of [JSON.stringify(manifest), JSON.stringify(manifest, null, 2)]) {
+        const value = parseJsonDocument(text, { maxSizeInBytes: 100_000_000 }) as Manifest;
+        const reference = new StrictJsonParser(text, 64).parseDocument();
+        expect(value).toEqual(reference);
+        expect(JSON.stringify(value)).toBe(JSON.stringify(reference));
+        const canonical = canonicalize(value)!;
+        expect(canonicalJson(value)).toBe(canonical);
+        expect(canonicalJsonOfParsed(value)).toBe(canonical);
+        expect(canonicalJsonOfParsed(JSON.parse(canonical))).toBe(canonical);
+        expect(digestManifest(value)).toBe(digestText(canonical));
+        const body = new TextEncoder().encode(text);
+        const reading = readJsonDocument(body, { maxSizeInBytes: 100_000_000 });
+        expect(digestParsedBody(body, reading)).toBe(digestText(canonical));
+        // Served canonical, a real manifest's bytes are hashed as they are, unless it holds one of the forms the reader cannot vouch for.
+        const canonicalBody = new TextEncoder().encode(canonical);
+        const canonicalReading = readJsonDocument(canonicalBody, { maxSizeInBytes: 100_000_000 });
+        expect(canonicalReading.textIsCanonical).toBe(!unvouchedForm(canonical));
+        // Pretty-printed, never.
+        if (text !== JSON.stringify(manifest)) expect(reading.textIsCanonical).toBe(false);
+        expect(digestParsedBody(canonicalBody, canonicalReading)).toBe(digestText(canonical));
+        for (const tool of value.tools) expect(digestTool(tool)).toBe(digestText(canonicalize(tool)!));
+        const findings = scanManifest(value).findings;
+        // No false quarantine with the default options: no tool of an honest real API has a high finding.
+        expect(quarantinedToolIds(undefined, '', findings)).toEqual([]);
+        const expected = referenceScanManifest(value).findings;
+        expect(comparable(findings)).toEqual(comparable(expected));
+        const flagged = new Set(findings.filter((finding) => finding.code === 'text.control_character').map((finding) => finding.pointer));
+        for (const finding of expected.filter((candidate) => candidate.code === 'text.control_character')) expect(flagged).toContain(finding.pointer);
+      }
+    },
+    120_000,
+  );
 });

@@ -76,7 +76,19 @@ function sampleTools(tools: Tool[], api: string): Tool[] {
 }
 
 function argumentsFor(tool: Tool, manifest: Manifest, pass: Pass, seed: number): Record<string, unknown> {
-  jsf.option({ requiredOnly: pass === 'required', alwaysFakeOptionals: pass === 'all', random: seededRandom(seed), failOnInvalidTypes: false, failOnInvalidFormat: false, maxItems: 3, maxLength: 40, useExamplesValue: false, useDefaultValue: false, fixedProbabilities: true, ignoreMissingRefs: true });
+  jsf.option({
+    requiredOnly: pass === 'required',
+    alwaysFakeOptionals: pass === 'all',
+    random: seededRandom(seed),
+    failOnInvalidTypes: false,
+    failOnInvalidFormat: false,
+    maxItems: 3,
+    maxLength: 40,
+    useExamplesValue: false,
+    useDefaultValue: false,
+    fixedProbabilities: true,
+    ignoreMissingRefs: true,
+  });
   const schema = argumentsSchema(tool, { definitions: manifest.definitions });
   return jsf.generate(schema as Parameters<typeof jsf.generate>[0]) as Record<string, unknown>;
 }
@@ -110,14 +122,26 @@ describe.skipIf(!available)('real APIs accept the calls aicap makes (Prism judge
       const tools = sampleTools(manifest.tools, api.name);
       const description = JSON.parse(readFileSync(descriptionPath, 'utf8')) as Record<string, unknown>;
       const trimmedPath = join(mkdtempSync(join(tmpdir(), `aicap-prism-${api.name}-`)), 'description.json');
-      writeFileSync(trimmedPath, JSON.stringify(trimOpenApiDescription(description, tools.map((tool) => ({ path: tool.path, method: tool.method })), { stubResponses: api.stubResponses })));
+      writeFileSync(
+        trimmedPath,
+        JSON.stringify(
+          trimOpenApiDescription(
+            description,
+            tools.map((tool) => ({ path: tool.path, method: tool.method })),
+            { stubResponses: api.stubResponses },
+          ),
+        ),
+      );
       const loadStarted = performance.now();
       const prism = await startPrismMock({ descriptionPath: trimmedPath, startTimeoutInMs: 180_000 });
       const loadInMs = performance.now() - loadStarted;
       const recorder = await startPrismRecorder({ ...manifest, tools }, prism.origin, 20_000);
       const client = createClient({ approve: () => true, retry: { limit: 0, totalTimeoutInMs: 20_000 }, cache: false });
       const rejected: Record<Pass, Record<string, string>> = { required: {}, all: {} };
-      const counts: Record<Pass, { sent: number; accepted: number; generationFailed: number }> = { required: { sent: 0, accepted: 0, generationFailed: 0 }, all: { sent: 0, accepted: 0, generationFailed: 0 } };
+      const counts: Record<Pass, { sent: number; accepted: number; generationFailed: number }> = {
+        required: { sent: 0, accepted: 0, generationFailed: 0 },
+        all: { sent: 0, accepted: 0, generationFailed: 0 },
+      };
       try {
         await client.discover(recorder.origin, api.credentials === undefined ? {} : { credentials: api.credentials });
         for (const pass of PASSES) {
@@ -133,7 +157,10 @@ describe.skipIf(!available)('real APIs accept the calls aicap makes (Prism judge
               if (verdict === undefined) outcome = { accepted: false, reason: `aicap sent nothing: ${envelope.error?.code ?? ''} ${envelope.error?.message ?? ''}`.slice(0, 400) };
               else outcome = { accepted: verdict.status > 0 && verdict.status < 400 && verdict.violations.length === 0, reason: reasonOf(verdict.status, verdict.violations) };
               // The request itself, for whoever has to explain a rejection.
-              if (verdict !== undefined && !outcome.accepted) console.log(`prism ${api.name} ${pass} rejected ${tool.id}: ${verdict.method} ${verdict.target} content-type ${String(verdict.requestHeaders['content-type'])}\n  ${verdict.requestBody.slice(0, 1_500)}`);
+              if (verdict !== undefined && !outcome.accepted)
+                console.log(
+                  `prism ${api.name} ${pass} rejected ${tool.id}: ${verdict.method} ${verdict.target} content-type ${String(verdict.requestHeaders['content-type'])}\n  ${verdict.requestBody.slice(0, 1_500)}`,
+                );
             }
             if (outcome === undefined) {
               counts[pass].generationFailed++;
@@ -152,7 +179,9 @@ describe.skipIf(!available)('real APIs accept the calls aicap makes (Prism judge
       observed[api.name] = rejected;
       for (const pass of PASSES) {
         const { sent, accepted, generationFailed } = counts[pass];
-        console.log(`prism ${api.name} ${pass}: ${accepted}/${sent} accepted (${((100 * accepted) / Math.max(sent, 1)).toFixed(1)} %), ${generationFailed} without schema-valid arguments; ${tools.length} of ${manifest.tools.length} tools; Prism loaded in ${Math.round(loadInMs)} ms`);
+        console.log(
+          `prism ${api.name} ${pass}: ${accepted}/${sent} accepted (${((100 * accepted) / Math.max(sent, 1)).toFixed(1)} %), ${generationFailed} without schema-valid arguments; ${tools.length} of ${manifest.tools.length} tools; Prism loaded in ${Math.round(loadInMs)} ms`,
+        );
       }
       const sampled = new Set(tools.map((tool) => tool.id));
       for (const pass of PASSES) {
@@ -166,7 +195,9 @@ describe.skipIf(!available)('real APIs accept the calls aicap makes (Prism judge
         // listed oracle fault may not show (whether Prism trips over a generated value depends on
         // the value: its reserved-character check on multipart parts, for one), so it may be absent.
         const unlisted = Object.keys(rejected[pass]).filter((toolId) => expected[toolId] === undefined);
-        const stale = Object.entries(expected).filter(([toolId, reason]) => rejected[pass][toolId] === undefined && !reason.startsWith('oracle:')).map(([toolId]) => toolId);
+        const stale = Object.entries(expected)
+          .filter(([toolId, reason]) => rejected[pass][toolId] === undefined && !reason.startsWith('oracle:'))
+          .map(([toolId]) => toolId);
         expect({ unlisted, stale }, `${api.name} ${pass}: rejections (observed: ${JSON.stringify(rejected[pass], null, 1)})`).toEqual({ unlisted: [], stale: [] });
       }
     });

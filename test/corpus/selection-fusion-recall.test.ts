@@ -16,7 +16,9 @@ import { createHashedTrigramEmbedder } from '../../src/tools/selection/hashed-tr
 
 // The evaluation's own lists (plain JavaScript under bench/, typed here).
 const { APIS } = (await import(new URL('../../bench/selection/evaluate-selection.js', import.meta.url).href)) as { APIS: Array<{ key: string; file: string }> };
-const { loadRequests } = (await import(new URL('../../bench/selection/selection-requests.js', import.meta.url).href)) as { loadRequests: (split: string) => Map<string, Array<{ request: string; operations: string[] }>> };
+const { loadRequests } = (await import(new URL('../../bench/selection/selection-requests.js', import.meta.url).href)) as {
+  loadRequests: (split: string) => Map<string, Array<{ request: string; operations: string[] }>>;
+};
 
 const corpus = resolve(import.meta.dirname, '../../../shared/corpus/big');
 const available = existsSync(corpus);
@@ -50,18 +52,24 @@ for (const split of ['tuning', 'held-out']) for (const [api, requests] of loadRe
 describe.skipIf(!available)('selectToolsWithEmbeddings keeps the recall of the lexical ranking (FAKE embedder)', () => {
   if (!available) it.skip(`needs the corpus at ${corpus} (../shared next to the repository)`, () => undefined);
   const embed = createHashedTrigramEmbedder();
-  it.each(APIS.map((api) => [api.key, api] as const))('%s', async (_key, api) => {
-    const tools = await catalogOf(await manifestOf(api));
-    const keys = new Set(tools.map((tool) => `${tool.method} ${tool.path}`));
-    const requests = (requestsByApi.get(api.key) ?? []).filter((entry) => entry.operations.some((operation) => keys.has(operation)));
-    expect(requests.length).toBeGreaterThan(10);
-    const gold = requests.map((entry) => entry.operations);
-    const lexical = requests.map((entry) => selectTools(tools, entry.request, { limit: 5 }));
-    const fused: SelectedTool[][] = [];
-    for (const entry of requests) fused.push(await selectToolsWithEmbeddings(tools, entry.request, { embed, limit: 5 }));
-    const figures = { lexical: [recall(lexical, gold, 1), recall(lexical, gold, 5)], fused: [recall(fused, gold, 1), recall(fused, gold, 5)] };
-    console.log(`${api.key} (${requests.length} requests): lexical r@1 ${figures.lexical[0]!.toFixed(3)} r@5 ${figures.lexical[1]!.toFixed(3)}; fused r@1 ${figures.fused[0]!.toFixed(3)} r@5 ${figures.fused[1]!.toFixed(3)}`);
-    expect(figures.fused[0]).toBeGreaterThanOrEqual(figures.lexical[0]!);
-    expect(figures.fused[1]).toBeGreaterThanOrEqual(figures.lexical[1]!);
-  }, 240_000);
+  it.each(APIS.map((api) => [api.key, api] as const))(
+    '%s',
+    async (_key, api) => {
+      const tools = await catalogOf(await manifestOf(api));
+      const keys = new Set(tools.map((tool) => `${tool.method} ${tool.path}`));
+      const requests = (requestsByApi.get(api.key) ?? []).filter((entry) => entry.operations.some((operation) => keys.has(operation)));
+      expect(requests.length).toBeGreaterThan(10);
+      const gold = requests.map((entry) => entry.operations);
+      const lexical = requests.map((entry) => selectTools(tools, entry.request, { limit: 5 }));
+      const fused: SelectedTool[][] = [];
+      for (const entry of requests) fused.push(await selectToolsWithEmbeddings(tools, entry.request, { embed, limit: 5 }));
+      const figures = { lexical: [recall(lexical, gold, 1), recall(lexical, gold, 5)], fused: [recall(fused, gold, 1), recall(fused, gold, 5)] };
+      console.log(
+        `${api.key} (${requests.length} requests): lexical r@1 ${figures.lexical[0]!.toFixed(3)} r@5 ${figures.lexical[1]!.toFixed(3)}; fused r@1 ${figures.fused[0]!.toFixed(3)} r@5 ${figures.fused[1]!.toFixed(3)}`,
+      );
+      expect(figures.fused[0]).toBeGreaterThanOrEqual(figures.lexical[0]!);
+      expect(figures.fused[1]).toBeGreaterThanOrEqual(figures.lexical[1]!);
+    },
+    240_000,
+  );
 });

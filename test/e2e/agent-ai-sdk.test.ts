@@ -74,7 +74,10 @@ describe('aicap/ai-sdk with generateText and MockLanguageModelV3', () => {
     const prompt: ModelMessage[] = [{ role: 'user', content: 'Raise the daily spend limit of account 12345 to 900.' }];
     const before = requests('PATCH', '/accounts/12345/limits');
     for (const approved of [false, true]) {
-      const { model, prompts } = scriptedModel([callTool('modify_limits', { account_id: '12345', daily_spend_limit: 900 }, `call-${approved}`), say(approved ? 'Done.' : 'Understood, nothing changed.')]);
+      const { model, prompts } = scriptedModel([
+        callTool('modify_limits', { account_id: '12345', daily_spend_limit: 900 }, `call-${approved}`),
+        say(approved ? 'Done.' : 'Understood, nothing changed.'),
+      ]);
       const first = await generateText({ model, tools, stopWhen: stepCountIs(3), messages: prompt });
       const request = first.content.find((part) => part.type === 'tool-approval-request');
       expect(request).toMatchObject({ toolCall: { toolName: 'modify_limits' } });
@@ -91,12 +94,19 @@ describe('aicap/ai-sdk with generateText and MockLanguageModelV3', () => {
   it('a direct execute, without the SDK approval of that call, meets the client approve: none means APPROVAL_REQUIRED and nothing is sent (R3-3)', async () => {
     const input = { account_id: '12345', daily_spend_limit: 5 };
     const before = requests('PATCH', '/accounts/12345/limits');
-    const execute = async (tools: ReturnType<typeof createAISDKTools>, options: { toolCallId: string; messages: ModelMessage[] }): Promise<ToolCallOutcome> => (await tools['modify_limits']!.execute!(input, options)) as ToolCallOutcome;
+    const execute = async (tools: ReturnType<typeof createAISDKTools>, options: { toolCallId: string; messages: ModelMessage[] }): Promise<ToolCallOutcome> =>
+      (await tools['modify_limits']!.execute!(input, options)) as ToolCallOutcome;
     const tools = createAISDKTools({ client: await client() });
     expect(await execute(tools, { toolCallId: 'direct', messages: [] })).toMatchObject({ ok: false, code: 'APPROVAL_REQUIRED' });
     // A granted approval of another tool call does not stand for this one.
     const otherCall: ModelMessage[] = [
-      { role: 'assistant', content: [{ type: 'tool-call', toolCallId: 'other', toolName: 'modify_limits', input }, { type: 'tool-approval-request', approvalId: 'approval-1', toolCallId: 'other' }] },
+      {
+        role: 'assistant',
+        content: [
+          { type: 'tool-call', toolCallId: 'other', toolName: 'modify_limits', input },
+          { type: 'tool-approval-request', approvalId: 'approval-1', toolCallId: 'other' },
+        ],
+      },
       { role: 'tool', content: [{ type: 'tool-approval-response', approvalId: 'approval-1', approved: true }] },
     ];
     expect(await execute(tools, { toolCallId: 'direct', messages: otherCall })).toMatchObject({ ok: false, code: 'APPROVAL_REQUIRED' });

@@ -61,7 +61,11 @@ describe('an agent follows a typed link without typing the id', () => {
     const toolSet = createAISDKTools({ client, followUps: true });
     expect(Object.keys(toolSet).sort()).toEqual(['analyze_account', 'find_account', 'follow_up']);
 
-    const { model, prompts } = scriptedLanguageModel([callTool('find_account', { holder: 'Ada Lovelace' }, 'c1'), callTool('follow_up', { handle: 'f1', arguments: { months: 3 } }, 'c2'), say('Two transactions look unusual.')]);
+    const { model, prompts } = scriptedLanguageModel([
+      callTool('find_account', { holder: 'Ada Lovelace' }, 'c1'),
+      callTool('follow_up', { handle: 'f1', arguments: { months: 3 } }, 'c2'),
+      say('Two transactions look unusual.'),
+    ]);
     const result = await generateText({ model, tools: toolSet, stopWhen: stepCountIs(4), prompt: "Is anything odd on Ada Lovelace's account?" });
 
     expect(result.text).toBe('Two transactions look unusual.');

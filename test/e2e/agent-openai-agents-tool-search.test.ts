@@ -22,7 +22,11 @@ describe('createOpenAIAgentsToolSearch with a scripted Model', () => {
 
   it('the agent sees only search_tools, misses on its first search, finds the tool on the second and calls it', async () => {
     const { tools, search } = createOpenAIAgentsToolSearch({ client: await client(), limit: 1 });
-    const { model, toolsSeen, requests: prompts } = scriptedModel([
+    const {
+      model,
+      toolsSeen,
+      requests: prompts,
+    } = scriptedModel([
       { call: 'search_tools', input: { query: 'spot unusual patterns' } },
       { call: 'search_tools', input: { query: 'list the transactions of an account' } },
       { call: 'list_transactions', input: { account_id: '12345', page: null, limit: 2 } },

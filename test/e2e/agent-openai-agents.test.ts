@@ -45,7 +45,10 @@ describe('aicap/openai-agents with a scripted Model', () => {
     const tools = createOpenAIAgentsTools({ client: await client() });
     const before = requests('PATCH', '/accounts/12345/limits');
     for (const approved of [false, true]) {
-      const { model, requests: prompts } = scriptedModel([{ call: 'modify_limits', input: { account_id: '12345', daily_spend_limit: 700, daily_withdrawal_limit: null } }, { say: approved ? 'Done.' : 'Nothing changed.' }]);
+      const { model, requests: prompts } = scriptedModel([
+        { call: 'modify_limits', input: { account_id: '12345', daily_spend_limit: 700, daily_withdrawal_limit: null } },
+        { say: approved ? 'Done.' : 'Nothing changed.' },
+      ]);
       const agent = new Agent({ name: 'Payments', model, tools });
       const first = await runner.run(agent, 'Raise the daily spend limit of account 12345 to 700.');
       expect(first.interruptions.map((item) => item.name)).toEqual(['modify_limits']);

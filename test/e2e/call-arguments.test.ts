@@ -61,7 +61,11 @@ describe('call arguments and budgets', () => {
   });
   afterAll(() => server.close());
   const open = async (options: ClientOptions, budget?: number): Promise<Client> => {
-    const client = await discoverCallService(server, callManifest(server.origin, tools, { policy: { human_approval_required: ['transfer'], ...(budget === undefined ? {} : { max_actions_per_session: budget }) } }), options);
+    const client = await discoverCallService(
+      server,
+      callManifest(server.origin, tools, { policy: { human_approval_required: ['transfer'], ...(budget === undefined ? {} : { max_actions_per_session: budget }) } }),
+      options,
+    );
     clients.push(client);
     return client;
   };

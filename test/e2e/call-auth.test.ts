@@ -10,7 +10,6 @@ const tools: Tool[] = [
   { id: 'admin', path: '/admin', method: 'POST', description: 'Needs admin', errors: { insufficient_scope: { status: 403, context: 'Ask an administrator.' } } },
 ];
 
-
 describe('credentials are bound to their exact origin', () => {
   let serverA: ClientTestServer;
   let serverB: ClientTestServer;
@@ -204,8 +203,16 @@ describe('OAuth 2 client credentials through provider_discovery', () => {
   });
 
   it.each([
-    ['the issuer in the metadata differs from the one discovered', () => authorizationServer.routes.set('/.well-known/oauth-authorization-server', json({ issuer: 'https://evil.example', token_endpoint: `${authorizationServer.origin}/token` })), /issuer/],
-    ['the protected-resource metadata names another resource', () => api.routes.set('/.well-known/oauth-protected-resource/api', json({ resource: `${api.origin}/other`, authorization_servers: [authorizationServer.origin] })), /resource/],
+    [
+      'the issuer in the metadata differs from the one discovered',
+      () => authorizationServer.routes.set('/.well-known/oauth-authorization-server', json({ issuer: 'https://evil.example', token_endpoint: `${authorizationServer.origin}/token` })),
+      /issuer/,
+    ],
+    [
+      'the protected-resource metadata names another resource',
+      () => api.routes.set('/.well-known/oauth-protected-resource/api', json({ resource: `${api.origin}/other`, authorization_servers: [authorizationServer.origin] })),
+      /resource/,
+    ],
   ])('refuses to obtain a token when %s', async (_name, arrange, pattern) => {
     arrange();
     const client = await open(`${api.origin}/.well-known/oauth-protected-resource/api`);
@@ -256,16 +263,21 @@ describe('OAuth 2 client credentials through provider_discovery', () => {
 
   it('passes forceRefresh to a tokenProvider after a 401', async () => {
     const calls: boolean[] = [];
-    const client = await discoverCallService(api, callManifest(api.origin, tools), {}, {
-      credentials: {
-        tokenProvider: ({ forceRefresh }) => {
-          calls.push(forceRefresh);
-          const token = `tp-${calls.length}`;
-          if (forceRefresh) accepted.add(token);
-          return token;
+    const client = await discoverCallService(
+      api,
+      callManifest(api.origin, tools),
+      {},
+      {
+        credentials: {
+          tokenProvider: ({ forceRefresh }) => {
+            calls.push(forceRefresh);
+            const token = `tp-${calls.length}`;
+            if (forceRefresh) accepted.add(token);
+            return token;
+          },
         },
       },
-    });
+    );
     clients.push(client);
     // Discovery asked for a token for the manifest request already.
     calls.length = 0;

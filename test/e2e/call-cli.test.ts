@@ -22,13 +22,17 @@ const tools: Tool[] = [
   },
 ];
 
-
 describe('aicap call', () => {
   let server: ClientTestServer;
   beforeAll(async () => {
     server = await startClientTestServer();
-    server.routes.set('/.well-known/ai-capabilities', json(callManifest(server.origin, tools, { policy: { human_approval_required: ['close_account'] }, auth: { type: 'bearer', agent_identification: { requires_agent_id: true } } })));
-    server.routes.set('/api/accounts/12345', (request, response) => json({ id: '12345', authorization: request.headers['authorization'] ?? null, agent: request.headers['x-agent-id'] ?? null })(request, response, ''));
+    server.routes.set(
+      '/.well-known/ai-capabilities',
+      json(callManifest(server.origin, tools, { policy: { human_approval_required: ['close_account'] }, auth: { type: 'bearer', agent_identification: { requires_agent_id: true } } })),
+    );
+    server.routes.set('/api/accounts/12345', (request, response) =>
+      json({ id: '12345', authorization: request.headers['authorization'] ?? null, agent: request.headers['x-agent-id'] ?? null })(request, response, ''),
+    );
     server.routes.set('/api/accounts/12345/close', json({ closed: true }));
     server.routes.set('/api/list', (request, response) => {
       const cursor = new URL(request.url ?? '/', server.origin).searchParams.get('cursor');
@@ -52,7 +56,7 @@ describe('aicap call', () => {
     expect(io.err).toContain('✔ get_account: 200');
   });
 
-  it.skipIf(!existsSync(BUILT_CLI))('takes a strict-mode model\'s null for an absent optional field (the built CLI)', async () => {
+  it.skipIf(!existsSync(BUILT_CLI))("takes a strict-mode model's null for an absent optional field (the built CLI)", async () => {
     const run = await runBuiltCli(['call', server.origin, 'list', '{"cursor":null}', '--agent-id', 'a', '--json']);
     expect(run.code, run.stderr).toBe(0);
     expect(JSON.parse(run.stdout)).toMatchObject({ ok: true, items: [1, 2] });
@@ -118,7 +122,9 @@ describe('aicap call', () => {
 
   // `npm test` builds before vitest runs; this checks the real binary end to end.
   it.runIf(existsSync('dist/cli/commands/call.js'))('works through the built binary', async () => {
-    const result = await promisify(execFile)(process.execPath, ['dist/cli/main.js', 'call', server.origin, 'get_account', '{"account_id":"12345"}', '--agent-id', 'bin', '--json'], { timeout: 20_000 });
+    const result = await promisify(execFile)(process.execPath, ['dist/cli/main.js', 'call', server.origin, 'get_account', '{"account_id":"12345"}', '--agent-id', 'bin', '--json'], {
+      timeout: 20_000,
+    });
     expect(JSON.parse(result.stdout)).toMatchObject({ ok: true, data: { agent: 'bin' } });
   });
 });

@@ -33,7 +33,7 @@ beforeAll(async () => {
 afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
 
 describe('credentials scoped to their service', () => {
-  it('sends Alice\'s token to Alice\'s tools only, never to another manifest on the same origin', async () => {
+  it("sends Alice's token to Alice's tools only, never to another manifest on the same origin", async () => {
     const client = createClient();
     try {
       await client.discover(`${origin}/.well-known/ai-capabilities/alice`, { credentials: { token: 'alice-token-123' } });

@@ -51,7 +51,10 @@ describe('client.call against the Payments example', () => {
     expect(summary).toMatchObject({ ok: true, data: { account_id: '12345' } });
     const prompt = await payments1.getPrompt('explain_anomaly', { account_id: '12345', transaction_id: 'tx-1' });
     expect(prompt.text).toBe('Explain to the holder of account 12345 why transaction tx-1 was flagged, in plain language, without blaming them.');
-    await expect(payments1.getPrompt('explain_anomaly', { account_id: '12345' })).rejects.toMatchObject({ code: 'INVALID_ARGUMENTS', problems: [expect.objectContaining({ pointer: '/transaction_id', rule: 'required' })] });
+    await expect(payments1.getPrompt('explain_anomaly', { account_id: '12345' })).rejects.toMatchObject({
+      code: 'INVALID_ARGUMENTS',
+      problems: [expect.objectContaining({ pointer: '/transaction_id', rule: 'required' })],
+    });
   });
 
   it('never lets readResource reach a tool', async () => {

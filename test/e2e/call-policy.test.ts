@@ -64,7 +64,15 @@ describe('policy: approval', () => {
     const client = await open({ approve: (request) => (asked.push(request), false) });
     const result = await client.call('close_account', { account_id: 'acc_1', reason: 'fraud' });
     expect(result.error?.code).toBe('APPROVAL_DENIED');
-    expect(asked).toEqual([expect.objectContaining({ toolId: 'close_account', method: 'POST', arguments: { account_id: 'acc_1', reason: 'fraud' }, reasons: [expect.stringContaining('human_approval_required')], url: `${server.origin}/api/accounts/acc_1/close` })]);
+    expect(asked).toEqual([
+      expect.objectContaining({
+        toolId: 'close_account',
+        method: 'POST',
+        arguments: { account_id: 'acc_1', reason: 'fraud' },
+        reasons: [expect.stringContaining('human_approval_required')],
+        url: `${server.origin}/api/accounts/acc_1/close`,
+      }),
+    ]);
     expect(closeHits()).toBe(0);
   });
 
@@ -159,7 +167,10 @@ describe('redaction: canaries never reach audit events or errors', () => {
 
   const scenarios: Array<[string, (server: ClientTestServer) => void]> = [
     ['success', (target) => target.routes.set('/api/lookup', json({ ok: true }))],
-    ['declared-free 4xx echoing the inputs', (target) => target.routes.set('/api/lookup', (request, response) => json({ echo: request.url, auth: request.headers['authorization'] }, {}, 400)(request, response, ''))],
+    [
+      'declared-free 4xx echoing the inputs',
+      (target) => target.routes.set('/api/lookup', (request, response) => json({ echo: request.url, auth: request.headers['authorization'] }, {}, 400)(request, response, '')),
+    ],
     ['5xx with retries', (target) => target.routes.set('/api/lookup', json({ error: 'down' }, {}, 503))],
     ['socket reset on every attempt', (target) => target.routes.set('/api/lookup', (_request, response) => void response.socket?.destroy())],
   ];

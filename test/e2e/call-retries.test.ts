@@ -14,7 +14,14 @@ const tools: Tool[] = [
   },
   { id: 'read_fixed', path: '/read-fixed', method: 'GET', description: 'Reads', errors: { busy: { status: 429, retry_strategy: 'fixed_delay', max_retries: 1 } } },
   { id: 'transfer', path: '/transfer', method: 'POST', description: 'Moves money', parameters: { amount: { type: 'number', required: true } } },
-  { id: 'transfer_idempotent', path: '/transfer-idempotent', method: 'POST', description: 'Moves money', idempotency_key_header: 'Idempotency-Key', parameters: { amount: { type: 'number', required: true } } },
+  {
+    id: 'transfer_idempotent',
+    path: '/transfer-idempotent',
+    method: 'POST',
+    description: 'Moves money',
+    idempotency_key_header: 'Idempotency-Key',
+    parameters: { amount: { type: 'number', required: true } },
+  },
   { id: 'replace', path: '/replace', method: 'PUT', description: 'Replaces a record' },
   // The manifest claims the money-moving POST is idempotent: an untrusted claim.
   { id: 'pay', path: '/pay', method: 'POST', description: 'Pays', idempotent: true },

@@ -17,7 +17,12 @@ afterEach(async () => {
 });
 
 async function open(tools: Tool[], auth?: Auth, credentials?: OriginCredentials): Promise<Client> {
-  const client = await discoverCallService(server, { ...callManifest(server.origin, tools, auth === undefined ? {} : { auth }), schema_version: '0.3.0' }, { approve: () => true }, credentials === undefined ? {} : { credentials });
+  const client = await discoverCallService(
+    server,
+    { ...callManifest(server.origin, tools, auth === undefined ? {} : { auth }), schema_version: '0.3.0' },
+    { approve: () => true },
+    credentials === undefined ? {} : { credentials },
+  );
   clients.push(client);
   return client;
 }
@@ -31,7 +36,12 @@ describe('parameter serialisation on the wire', () => {
         method: 'POST',
         description: 'Creates a SKU.',
         request_content_type: 'application/x-www-form-urlencoded',
-        parameters: { inventory: { type: 'object', style: 'deepObject', explode: true }, items: { type: 'array', style: 'deepObject', explode: true }, note: { type: 'string' }, created: { type: 'object', in: 'query', style: 'deepObject', explode: true } },
+        parameters: {
+          inventory: { type: 'object', style: 'deepObject', explode: true },
+          items: { type: 'array', style: 'deepObject', explode: true },
+          note: { type: 'string' },
+          created: { type: 'object', in: 'query', style: 'deepObject', explode: true },
+        },
       },
     ]);
     const envelope = await client.call('create_sku', { inventory: { type: 'infinite' }, items: [{ price: 'p 1', quantity: 2 }], note: 'two words', created: { gt: 5 } });
@@ -40,12 +50,24 @@ describe('parameter serialisation on the wire', () => {
     expect(request.path).toBe('/api/echo?created[gt]=5');
     expect(request.headers['content-type']).toBe('application/x-www-form-urlencoded');
     expect(request.body).toBe('inventory[type]=infinite&items[0][price]=p%201&items[0][quantity]=2&note=two%20words');
-    expect([...new URLSearchParams(request.body)]).toEqual([['inventory[type]', 'infinite'], ['items[0][price]', 'p 1'], ['items[0][quantity]', '2'], ['note', 'two words']]);
+    expect([...new URLSearchParams(request.body)]).toEqual([
+      ['inventory[type]', 'infinite'],
+      ['items[0][price]', 'p 1'],
+      ['items[0][quantity]', '2'],
+      ['note', 'two words'],
+    ]);
   });
 
   it('builds a multipart body whose parts a multipart parser reads: text, JSON and a file decoded from base64', async () => {
     const client = await open([
-      { id: 'upload', path: '/echo', method: 'POST', description: 'Uploads a file.', request_content_type: 'multipart/form-data', parameters: { purpose: { type: 'string' }, file: { type: 'string', content_type: 'application/octet-stream' }, meta: { type: 'object' } } },
+      {
+        id: 'upload',
+        path: '/echo',
+        method: 'POST',
+        description: 'Uploads a file.',
+        request_content_type: 'multipart/form-data',
+        parameters: { purpose: { type: 'string' }, file: { type: 'string', content_type: 'application/octet-stream' }, meta: { type: 'object' } },
+      },
     ]);
     const bytes = Buffer.from([0, 1, 2, 0x41, 0x7f]);
     const envelope = await client.call('upload', { purpose: 'dispute_evidence', file: bytes.toString('base64'), meta: { a: 1 } });
@@ -59,7 +81,16 @@ describe('parameter serialisation on the wire', () => {
   });
 
   it('refuses an empty array the form would drop, naming the argument, and sends nothing', async () => {
-    const client = await open([{ id: 'create_link', path: '/echo', method: 'POST', description: 'Creates a link.', request_content_type: 'application/x-www-form-urlencoded', parameters: { line_items: { type: 'array', style: 'deepObject', explode: true } } }]);
+    const client = await open([
+      {
+        id: 'create_link',
+        path: '/echo',
+        method: 'POST',
+        description: 'Creates a link.',
+        request_content_type: 'application/x-www-form-urlencoded',
+        parameters: { line_items: { type: 'array', style: 'deepObject', explode: true } },
+      },
+    ]);
     const envelope = await client.call('create_link', { line_items: [] });
     expect(envelope.ok).toBe(false);
     expect(envelope.error).toMatchObject({ code: 'INVALID_ARGUMENTS', message: expect.stringContaining('/line_items') });
@@ -67,7 +98,16 @@ describe('parameter serialisation on the wire', () => {
   });
 
   it('keeps what an optional body requires required when the body is sent (body_required)', async () => {
-    const client = await open([{ id: 'create_repo', path: '/echo', method: 'POST', description: 'Creates a repository.', parameters: { name: { type: 'string', in: 'body' }, description: { type: 'string', in: 'body' } }, body_required: ['name'] }]);
+    const client = await open([
+      {
+        id: 'create_repo',
+        path: '/echo',
+        method: 'POST',
+        description: 'Creates a repository.',
+        parameters: { name: { type: 'string', in: 'body' }, description: { type: 'string', in: 'body' } },
+        body_required: ['name'],
+      },
+    ]);
     const envelope = await client.call('create_repo', { description: 'the model left out the name' });
     expect(envelope.error).toMatchObject({ code: 'INVALID_ARGUMENTS' });
     expect((await client.call('create_repo', {})).ok).toBe(true);
@@ -89,7 +129,11 @@ describe('content types and redirects as the description declares them', () => {
       server.routes.set('/api/zipball', (_request, response) => {
         response.writeHead(302, { location: `${other.origin}/archive.zip` }).end();
       });
-      const client = await open([{ id: 'download_zipball', path: '/zipball', method: 'GET', description: 'Downloads an archive.', returns: { redirect_statuses: [302] } }], { type: 'bearer' }, { token: 'secret-token' });
+      const client = await open(
+        [{ id: 'download_zipball', path: '/zipball', method: 'GET', description: 'Downloads an archive.', returns: { redirect_statuses: [302] } }],
+        { type: 'bearer' },
+        { token: 'secret-token' },
+      );
       const envelope = await client.call('download_zipball');
       expect(envelope).toMatchObject({ ok: true, status: 302, meta: { location: `${other.origin}/archive.zip` } });
       expect(other.requests).toHaveLength(0);

@@ -29,7 +29,10 @@ afterAll(() => server.close());
 /** A manifest whose one tool has 12 parameters of 30 allowed values each: a compiled validator of some 90 KiB. */
 function manifest(nonce: number): Manifest {
   const parameters = Object.fromEntries(
-    Array.from({ length: 12 }, (_, index) => [`field_${index}`, { type: 'string', json_schema: { type: 'string', maxLength: 40 + index, enum: Array.from({ length: 30 }, (_, value) => `value_${index}_${value}`) } }]),
+    Array.from({ length: 12 }, (_, index) => [
+      `field_${index}`,
+      { type: 'string', json_schema: { type: 'string', maxLength: 40 + index, enum: Array.from({ length: 30 }, (_, value) => `value_${index}_${value}`) } },
+    ]),
   );
   return {
     schema_version: '0.1.0',

@@ -13,14 +13,22 @@ afterAll(async () => {
 });
 
 async function windowCheck(cacheControl: string | undefined, maxStaleInSeconds?: number): Promise<{ outcome: string; message: string; level: string; section: string } | undefined> {
-  server.routes.set('/.well-known/ai-capabilities', json(smallManifest('Orders API', server.origin, [{ id: 'get_order', description: 'Reads one order.' }]), cacheControl === undefined ? {} : { 'cache-control': cacheControl }));
+  server.routes.set(
+    '/.well-known/ai-capabilities',
+    json(smallManifest('Orders API', server.origin, [{ id: 'get_order', description: 'Reads one order.' }]), cacheControl === undefined ? {} : { 'cache-control': cacheControl }),
+  );
   const report = await checkCapabilities(server.origin, { probeEndpoints: false, ...(maxStaleInSeconds === undefined ? {} : { maxStaleInSeconds }) });
   return gradeCheckReport(report).checks.find((check) => check.id === 'http.revocation_window');
 }
 
 describe('http.revocation_window', () => {
   it('passes a max-age within a day and names the sum', async () => {
-    expect(await windowCheck('public, max-age=300, stale-while-revalidate=60')).toMatchObject({ outcome: 'pass', level: 'SHOULD', section: '8.8', message: 'clients keep the manifest at most 360 s without asking (max-age 300 + stale-while-revalidate 60)' });
+    expect(await windowCheck('public, max-age=300, stale-while-revalidate=60')).toMatchObject({
+      outcome: 'pass',
+      level: 'SHOULD',
+      section: '8.8',
+      message: 'clients keep the manifest at most 360 s without asking (max-age 300 + stale-while-revalidate 60)',
+    });
   });
 
   it('warns when max-age plus the stale windows pass the threshold, saying what to do', async () => {

@@ -53,7 +53,9 @@ describe('aicap check grades a live service (built CLI)', () => {
     expect(report.ok).toBe(true);
     expect(report.must.met).toBe(report.must.total);
     expect(report.must.total).toBeGreaterThanOrEqual(8);
-    expect(report.summary).toBe(`conforms to aicap ${report.suite}: ${report.must.met}/${report.must.total} MUST, ${report.should.met}/${report.should.total} SHOULD${report.skipped > 0 ? ` (${report.skipped} skipped)` : ''}`);
+    expect(report.summary).toBe(
+      `conforms to aicap ${report.suite}: ${report.must.met}/${report.must.total} MUST, ${report.should.met}/${report.should.total} SHOULD${report.skipped > 0 ? ` (${report.skipped} skipped)` : ''}`,
+    );
     expect(run.stderr).toContain(`${payments.origin}/.well-known/ai-capabilities: ${report.summary}`);
     expect(lines.length).toBe(report.checks.length);
     for (const line of lines) expect(line).toMatch(LINE);
@@ -67,8 +69,16 @@ describe('aicap check grades a live service (built CLI)', () => {
     expect(lines.length).toBe(report.checks.length);
     for (const line of lines) expect(line).toMatch(LINE);
     expect(run.code).toBe(report.ok ? 0 : 1);
-    for (const id of ['manifest.media_type', 'manifest.valid', 'manifest.origin_binding', 'http.compression_vary']) expect(report.checks.find((entry) => entry.id === id), id).toMatchObject({ outcome: 'pass', level: 'MUST' });
-    for (const id of ['http.etag', 'http.conditional', 'http.cors', 'http.head']) expect(report.checks.find((entry) => entry.id === id), id).toMatchObject({ outcome: 'pass', level: 'SHOULD' });
+    for (const id of ['manifest.media_type', 'manifest.valid', 'manifest.origin_binding', 'http.compression_vary'])
+      expect(
+        report.checks.find((entry) => entry.id === id),
+        id,
+      ).toMatchObject({ outcome: 'pass', level: 'MUST' });
+    for (const id of ['http.etag', 'http.conditional', 'http.cors', 'http.head'])
+      expect(
+        report.checks.find((entry) => entry.id === id),
+        id,
+      ).toMatchObject({ outcome: 'pass', level: 'SHOULD' });
   });
 
   it('goes on after an invalid manifest on a broken service: HTTP rules still graded, the rest marked skipped, exit 1', async () => {
@@ -97,8 +107,18 @@ describe('aicap check on a valid manifest that leaks a key and poisons a descrip
   it('fails the secret as a MUST and the poisoning as a SHOULD, naming where', async () => {
     const { run, report } = await check(poisoned.origin, '--no-probe');
     expect(run.code).toBe(1);
-    expect(report.checks.find((entry) => entry.id === 'manifest.no_secrets')).toMatchObject({ outcome: 'fail', level: 'MUST', section: '10.5', message: expect.stringContaining('/service/description') as unknown });
-    expect(report.checks.find((entry) => entry.id === 'trust.poisoning')).toMatchObject({ outcome: 'fail', level: 'SHOULD', section: '10.2', message: expect.stringContaining('/tools/0/description text.instruction') as unknown });
+    expect(report.checks.find((entry) => entry.id === 'manifest.no_secrets')).toMatchObject({
+      outcome: 'fail',
+      level: 'MUST',
+      section: '10.5',
+      message: expect.stringContaining('/service/description') as unknown,
+    });
+    expect(report.checks.find((entry) => entry.id === 'trust.poisoning')).toMatchObject({
+      outcome: 'fail',
+      level: 'SHOULD',
+      section: '10.2',
+      message: expect.stringContaining('/tools/0/description text.instruction') as unknown,
+    });
   });
 });
 

@@ -42,7 +42,9 @@ describe.skipIf(!HAS_REDIS_SERVER)('aicap call processes sharing AICAP_REDIS_URL
         return envelopes.map((envelope) => (envelope.ok ? 'ok' : `1:${envelope.error.code}`));
       };
       const attempt = async (): Promise<string> => {
-        const run = await runCli([payments.origin, 'list_transactions', '{"account_id":"12345","limit":1}', '--token', 'demo-read', '--agent-id', 'cli-fleet', '--session', 's1', '--json'], { AICAP_REDIS_URL: redisServer.url });
+        const run = await runCli([payments.origin, 'list_transactions', '{"account_id":"12345","limit":1}', '--token', 'demo-read', '--agent-id', 'cli-fleet', '--session', 's1', '--json'], {
+          AICAP_REDIS_URL: redisServer.url,
+        });
         const envelope = JSON.parse(run.stdout || '{}') as { ok?: boolean; error?: { code?: string } };
         return envelope.ok === true && run.code === 0 ? 'ok' : `${run.code}:${envelope.error?.code ?? run.stderr}`;
       };
@@ -77,7 +79,10 @@ describe.skipIf(!HAS_REDIS_SERVER)('aicap call pins shared through AICAP_REDIS_U
   let server: ClientTestServer;
   let redis: RedisServer;
   const serve = (description: string): void => {
-    server.routes.set('/.well-known/ai-capabilities', json(callManifest(server.origin, [{ ...readAccount, description }]), { 'cache-control': 'no-store', 'content-type': 'application/ai-capabilities+json' }));
+    server.routes.set(
+      '/.well-known/ai-capabilities',
+      json(callManifest(server.origin, [{ ...readAccount, description }]), { 'cache-control': 'no-store', 'content-type': 'application/ai-capabilities+json' }),
+    );
   };
   beforeAll(async () => {
     server = await startClientTestServer();
@@ -91,7 +96,8 @@ describe.skipIf(!HAS_REDIS_SERVER)('aicap call pins shared through AICAP_REDIS_U
   beforeEach(() => {
     server.requests.length = 0;
   });
-  const call = (extra: string[], environment: Record<string, string | undefined>): Promise<CliRun> => runCli([server.origin, 'get_account', '{"account_id":"1"}', '--session', 'p1', '--json', ...extra], environment);
+  const call = (extra: string[], environment: Record<string, string | undefined>): Promise<CliRun> =>
+    runCli([server.origin, 'get_account', '{"account_id":"1"}', '--session', 'p1', '--json', ...extra], environment);
 
   it('a pin recorded by one process disables the changed tool in another until it is pinned again', async () => {
     serve('Reads an account');

@@ -16,7 +16,6 @@ import { runBuiltCli, type CliRun } from '../helpers/run-built-cli.js';
 
 const fixture = (name: string): string => fileURLToPath(new URL(`../fixtures/openapi/${name}`, import.meta.url));
 
-
 const run = (...args: string[]): Promise<CliRun> => runBuiltCli(args, { timeoutInMs: 60_000, maxBufferInBytes: 64 * 1024 * 1024 });
 
 let directory: string;
@@ -44,7 +43,8 @@ describe('README "Generate from OpenAPI"', () => {
   it('runs its library snippet against the Payments fixtures', async () => {
     const readme = await readFile(fileURLToPath(new URL('../../README.md', import.meta.url)), 'utf8');
     const section = readme.slice(readme.indexOf('## Generate from OpenAPI'));
-    const snippet = /```ts\n([\s\S]*?)```/.exec(section)![1]!
+    const snippet = /```ts\n([\s\S]*?)```/
+      .exec(section)![1]!
       .replace("'aicap/openapi'", JSON.stringify(new URL('../../dist/openapi/index.js', import.meta.url).href))
       .replaceAll("'ai.overlay.yaml'", JSON.stringify(fixture('payments.overlay.yaml')))
       .replace("'openapi.yaml'", JSON.stringify(fixture('payments.openapi.yaml')));
@@ -127,7 +127,14 @@ describe('aicap generate', () => {
   it('shows progress on stderr for a description over 1 MiB', async () => {
     const paths: Record<string, unknown> = {};
     for (let index = 0; index < 400; index++) {
-      paths[`/items${index}/{id}`] = { get: { operationId: `get_item_${index}`, description: 'x'.repeat(3_000), parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string' } }], responses: { '200': { description: 'OK' } } } };
+      paths[`/items${index}/{id}`] = {
+        get: {
+          operationId: `get_item_${index}`,
+          description: 'x'.repeat(3_000),
+          parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string' } }],
+          responses: { '200': { description: 'OK' } },
+        },
+      };
     }
     const large = join(directory, 'large.json');
     await writeFile(large, JSON.stringify({ openapi: '3.0.3', info: { title: 'Large', version: '1.0.0' }, servers: [{ url: 'https://large.example.com' }], paths }));

@@ -87,7 +87,11 @@ describe.concurrent('a newcomer’s mistakes, through the built CLI', { timeout:
   });
 
   it('a refused connection says that nothing is listening (exit 1, discovery failed)', async () => {
-    expectOneLineError(await runBuiltCli(['tools', `http://127.0.0.1:${closedPort}`], SLOW_MACHINE), 1, new RegExp(`Nothing is listening on 127\\.0\\.0\\.1:${closedPort} \\(connection refused\\): is the server running`));
+    expectOneLineError(
+      await runBuiltCli(['tools', `http://127.0.0.1:${closedPort}`], SLOW_MACHINE),
+      1,
+      new RegExp(`Nothing is listening on 127\\.0\\.0\\.1:${closedPort} \\(connection refused\\): is the server running`),
+    );
   });
 
   it('a slow server names the --timeout flag, not a library option', async () => {
@@ -111,7 +115,11 @@ describe.concurrent('a newcomer’s mistakes, through the built CLI', { timeout:
   });
 
   it('validate of an OpenAPI description points at aicap generate (exit 2)', async () => {
-    expectOneLineError(await runBuiltCli(['validate', OPENAPI], SLOW_MACHINE), 2, /is not a manifest\. It looks like an OpenAPI description: run `aicap generate .*payments\.openapi\.yaml -o manifest\.json`/);
+    expectOneLineError(
+      await runBuiltCli(['validate', OPENAPI], SLOW_MACHINE),
+      2,
+      /is not a manifest\. It looks like an OpenAPI description: run `aicap generate .*payments\.openapi\.yaml -o manifest\.json`/,
+    );
   });
 
   it('serve of a missing file is one line, not ENOENT (exit 2)', async () => {
@@ -163,11 +171,19 @@ describe.concurrent('a newcomer’s mistakes, through the built CLI', { timeout:
   });
 
   it('a --max-duration that is not a number names the flag (exit 2)', async () => {
-    expectOneLineError(await runBuiltCli(['call', origin, 'generate_report', '--max-duration', 'forever'], SLOW_MACHINE), 2, /The `--max-duration` option must be a whole number \(milliseconds\), 0 or more; got "forever"\./);
+    expectOneLineError(
+      await runBuiltCli(['call', origin, 'generate_report', '--max-duration', 'forever'], SLOW_MACHINE),
+      2,
+      /The `--max-duration` option must be a whole number \(milliseconds\), 0 or more; got "forever"\./,
+    );
   });
 
   it('a --timeout that is not a number names the flag and the unit (exit 2)', async () => {
-    expectOneLineError(await runBuiltCli(['call', origin, 'list_transactions', '--timeout', '5s'], SLOW_MACHINE), 2, /The `--timeout` option must be a whole number \(milliseconds\), 1 or more; got "5s"\./);
+    expectOneLineError(
+      await runBuiltCli(['call', origin, 'list_transactions', '--timeout', '5s'], SLOW_MACHINE),
+      2,
+      /The `--timeout` option must be a whole number \(milliseconds\), 1 or more; got "5s"\./,
+    );
   });
 });
 

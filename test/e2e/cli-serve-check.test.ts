@@ -10,7 +10,6 @@ import { checkCapabilities } from '../../src/client/check/check-capabilities.js'
 import { createManifestHandler, toNodeListener } from '../../src/server/index.js';
 import { BUILT_CLI, runBuiltCli } from '../helpers/run-built-cli.js';
 
-
 const paymentsFile = join(import.meta.dirname, '../../examples/payments/payments.manifest.json');
 const servers: Server[] = [];
 
@@ -164,10 +163,16 @@ describe('aicap serve + aicap check (built CLI)', () => {
     }
   });
 
-  it('checks a preview (aicap serve): one grouped line for the probes that answered 404, the preview named, the manifest\'s own spec version', async () => {
+  it("checks a preview (aicap serve): one grouped line for the probes that answered 404, the preview named, the manifest's own spec version", async () => {
     const directory = await mkdtemp(join(tmpdir(), 'aicap-serve-'));
     const file = join(directory, 'manifest.json');
-    const tools = Array.from({ length: 12 }, (_, index) => ({ id: `read_thing_${index}`, path: `/things/${index}/{thing_id}`, method: 'GET', description: `Reads thing ${index}`, parameters: { thing_id: { type: 'string', required: true } } }));
+    const tools = Array.from({ length: 12 }, (_, index) => ({
+      id: `read_thing_${index}`,
+      path: `/things/${index}/{thing_id}`,
+      method: 'GET',
+      description: `Reads thing ${index}`,
+      parameters: { thing_id: { type: 'string', required: true } },
+    }));
     const manifest = { schema_version: '0.2.0', service: { name: 'Things', base_url: 'https://things.example.com/v1' }, auth: { type: 'bearer' }, tools };
     await writeFile(file, JSON.stringify(manifest));
     const { child, origin: served } = startServe([file]);
@@ -175,7 +180,9 @@ describe('aicap serve + aicap check (built CLI)', () => {
       const check = await runBuiltCli(['check', await served]);
       const probeLines = check.stderr.split('\n').filter((line) => /endpoints?\.(?:probe|read_thing)/.test(line));
       expect(probeLines, check.stderr).toHaveLength(1);
-      expect(probeLines[0]).toMatch(/endpoints\.probe +12 of 12 read-only tools answered 404 without credentials \(GET http:\/\/127\.0\.0\.1:\d+\/v1\/things\/0\/aicap-check, GET .*, and 10 more\); expected 401 with WWW-Authenticate: this server serves none of the tools its manifest declares \(a preview such as `aicap serve` serves the manifest only\)/);
+      expect(probeLines[0]).toMatch(
+        /endpoints\.probe +12 of 12 read-only tools answered 404 without credentials \(GET http:\/\/127\.0\.0\.1:\d+\/v1\/things\/0\/aicap-check, GET .*, and 10 more\); expected 401 with WWW-Authenticate: this server serves none of the tools its manifest declares \(a preview such as `aicap serve` serves the manifest only\)/,
+      );
       expect(check.stderr).toContain('valid against spec v0.2.0');
     } finally {
       const exited = new Promise((resolve) => child.once('exit', resolve));

@@ -9,8 +9,6 @@ import { invalidFixtures, unparsableFixtures, warningFixtures } from '../fixture
 import { fixturePath, readFixture } from '../fixtures/manifests/load-fixture.js';
 import { runBuiltCli, type CliRun } from '../helpers/run-built-cli.js';
 
-
-
 const run = (...args: string[]): Promise<CliRun> => runBuiltCli(args);
 
 let server: Server;
@@ -139,7 +137,11 @@ describe('aicap validate <file>', () => {
   it('reports an unreadable input as JSON too with --json', async () => {
     const result = await run('validate', '--json', '/nonexistent/manifest.json');
     expect(result.code).toBe(2);
-    expect(JSON.parse(result.stdout)).toEqual({ source: '/nonexistent/manifest.json', valid: false, error: { code: 'INPUT_UNREADABLE', message: 'Cannot read /nonexistent/manifest.json: no such file.' } });
+    expect(JSON.parse(result.stdout)).toEqual({
+      source: '/nonexistent/manifest.json',
+      valid: false,
+      error: { code: 'INPUT_UNREADABLE', message: 'Cannot read /nonexistent/manifest.json: no such file.' },
+    });
   });
 
   it.each([

@@ -19,10 +19,37 @@ import { existsSync } from 'node:fs';
 const LIBRARY_VOCABULARY = /createClient|agentId|includeDeprecated: true|strict: false/;
 
 const CODES: AicapErrorCode[] = [
-  'MANIFEST_PARSE_FAILED', 'MANIFEST_INVALID', 'MANIFEST_UNSUPPORTED_VERSION', 'MANIFEST_SECRET_DETECTED', 'DISCOVERY_FAILED', 'HTTP_ERROR', 'TIMEOUT', 'NETWORK_ERROR',
-  'RESPONSE_TOO_LARGE', 'CONTENT_ENCODING_REFUSED', 'SSRF_BLOCKED', 'ORIGIN_MISMATCH', 'REDIRECT_BLOCKED', 'TRUST_FAILED', 'TOOL_NOT_FOUND', 'TOOL_DISABLED', 'INVALID_ARGUMENTS',
-  'APPROVAL_REQUIRED', 'APPROVAL_DENIED', 'BUDGET_EXCEEDED', 'AUTH_FAILED', 'INSUFFICIENT_SCOPE', 'JOB_FAILED', 'OPENAPI_INVALID', 'INVALID_OPTION', 'INVALID_ARGUMENT',
-  'INVALID_CONFIGURATION', 'DEPENDENCY_MISSING', 'INPUT_UNREADABLE', 'STORE_UNAVAILABLE', 'ABORTED',
+  'MANIFEST_PARSE_FAILED',
+  'MANIFEST_INVALID',
+  'MANIFEST_UNSUPPORTED_VERSION',
+  'MANIFEST_SECRET_DETECTED',
+  'DISCOVERY_FAILED',
+  'HTTP_ERROR',
+  'TIMEOUT',
+  'NETWORK_ERROR',
+  'RESPONSE_TOO_LARGE',
+  'CONTENT_ENCODING_REFUSED',
+  'SSRF_BLOCKED',
+  'ORIGIN_MISMATCH',
+  'REDIRECT_BLOCKED',
+  'TRUST_FAILED',
+  'TOOL_NOT_FOUND',
+  'TOOL_DISABLED',
+  'INVALID_ARGUMENTS',
+  'APPROVAL_REQUIRED',
+  'APPROVAL_DENIED',
+  'BUDGET_EXCEEDED',
+  'AUTH_FAILED',
+  'INSUFFICIENT_SCOPE',
+  'JOB_FAILED',
+  'OPENAPI_INVALID',
+  'INVALID_OPTION',
+  'INVALID_ARGUMENT',
+  'INVALID_CONFIGURATION',
+  'DEPENDENCY_MISSING',
+  'INPUT_UNREADABLE',
+  'STORE_UNAVAILABLE',
+  'ABORTED',
 ];
 
 /** How the library words advice about each option a CLI flag sets (as the errors and warnings of src/ write it). */
@@ -88,7 +115,10 @@ describe.skipIf(!built)('library vocabulary, from the built CLI', () => {
     const directory = await mkdtemp(join(tmpdir(), 'aicap-vocabulary-'));
     const file = join(directory, 'openapi.json');
     const operation = { operationId: 'getThing', responses: { '200': { description: 'ok' } } };
-    await writeFile(file, JSON.stringify({ openapi: '3.0.3', info: { title: 'Things', version: '1' }, servers: [{ url: 'https://things.example.com' }], paths: { '/a': { get: operation }, '/b': { get: operation } } }));
+    await writeFile(
+      file,
+      JSON.stringify({ openapi: '3.0.3', info: { title: 'Things', version: '1' }, servers: [{ url: 'https://things.example.com' }], paths: { '/a': { get: operation }, '/b': { get: operation } } }),
+    );
     const run = await runBuiltCli(['generate', file, '-o', join(directory, 'out.json')], { timeoutInMs: 60_000 });
     expect(run.code, run.stderr).toBe(2);
     expect(run.stderr).toContain('--lenient');

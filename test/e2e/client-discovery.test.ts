@@ -27,7 +27,6 @@ function clientWith(options: ClientOptions = {}): Client {
   return client;
 }
 
-
 const servers = useClientTestServers();
 beforeEach(() => {
   dials = [];
@@ -40,7 +39,11 @@ describe('the manifest digest', () => {
   it('is the canonical digest whether the bytes served are the canonical text, pretty-printed, reordered or compressed', async () => {
     const manifest = paymentsManifest(`${servers.a.origin}/v2`);
     const canonical = canonicalJson(manifest);
-    const reordered = JSON.stringify(JSON.parse(canonical, (_key, value: unknown) => (value && typeof value === 'object' && !Array.isArray(value) ? Object.fromEntries(Object.entries(value).reverse()) : value)), null, 2);
+    const reordered = JSON.stringify(
+      JSON.parse(canonical, (_key, value: unknown) => (value && typeof value === 'object' && !Array.isArray(value) ? Object.fromEntries(Object.entries(value).reverse()) : value)),
+      null,
+      2,
+    );
     const bodies: Array<[string, Record<string, string>, string | Buffer]> = [
       ['canonical', {}, canonical],
       ['pretty', {}, JSON.stringify(JSON.parse(canonical), null, 2)],
@@ -71,7 +74,9 @@ describe('discovery order', () => {
   });
 
   it('follows a Link rel="ai-capabilities" on the origin response when the well-known path is missing', async () => {
-    servers.a.routes.set('/', (_request, response) => response.writeHead(200, { link: '</docs>; rel="help", </api/capabilities.json>; rel="ai-capabilities"; type="application/ai-capabilities+json"' }).end('home'));
+    servers.a.routes.set('/', (_request, response) =>
+      response.writeHead(200, { link: '</docs>; rel="help", </api/capabilities.json>; rel="ai-capabilities"; type="application/ai-capabilities+json"' }).end('home'),
+    );
     servers.a.routes.set('/api/capabilities.json', json(paymentsManifest(`${servers.a.origin}/api`)));
     const service = await clientWith().discover(servers.a.origin);
     expect(service.manifestUrl).toBe(`${servers.a.origin}/api/capabilities.json`);
@@ -79,13 +84,16 @@ describe('discovery order', () => {
   });
 
   it('reads /.well-known/ai-catalog.json entries last', async () => {
-    servers.a.routes.set('/.well-known/ai-catalog.json', json({
-      specVersion: '1.0',
-      entries: [
-        { identifier: 'urn:mcp', type: 'application/mcp-server-card+json', url: '/mcp/card' },
-        { identifier: 'urn:payments', type: 'application/ai-capabilities+json', url: '/payments/manifest' },
-      ],
-    }));
+    servers.a.routes.set(
+      '/.well-known/ai-catalog.json',
+      json({
+        specVersion: '1.0',
+        entries: [
+          { identifier: 'urn:mcp', type: 'application/mcp-server-card+json', url: '/mcp/card' },
+          { identifier: 'urn:payments', type: 'application/ai-capabilities+json', url: '/payments/manifest' },
+        ],
+      }),
+    );
     servers.a.routes.set('/payments/manifest', json(paymentsManifest(`${servers.a.origin}/payments`)));
     const service = await clientWith().discover(servers.a.origin);
     expect(service.manifestUrl).toBe(`${servers.a.origin}/payments/manifest`);
@@ -160,11 +168,31 @@ describe('hostile manifest bytes', () => {
   it.each([
     ['HTML instead of JSON', (_request: unknown, response: ServerResponse) => response.writeHead(200, { 'content-type': 'text/html' }).end('<html></html>'), 'MANIFEST_PARSE_FAILED'],
     ['invalid JSON', (_request: unknown, response: ServerResponse) => response.writeHead(200, { 'content-type': 'application/json' }).end('{"schema_version": '), 'MANIFEST_PARSE_FAILED'],
-    ['duplicate keys', (_request: unknown, response: ServerResponse) => response.writeHead(200, { 'content-type': 'application/json' }).end('{"schema_version":"0.1.0","schema_version":"0.1.0"}'), 'MANIFEST_PARSE_FAILED'],
-    ['a __proto__ key', (_request: unknown, response: ServerResponse) => response.writeHead(200, { 'content-type': 'application/json' }).end('{"__proto__":{"polluted":true}}'), 'MANIFEST_PARSE_FAILED'],
-    ['a body over the 8 MiB default', (_request: unknown, response: ServerResponse) => response.writeHead(200, { 'content-type': 'application/json' }).end(`{"x":"${'a'.repeat(8_500_000)}"}`), 'RESPONSE_TOO_LARGE'],
-    ['a gzip bomb', (_request: unknown, response: ServerResponse) => response.writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'gzip' }).end(gzipSync(Buffer.alloc(50 * 1024 * 1024, 32))), 'RESPONSE_TOO_LARGE'],
-    ['nesting 10 000 deep', (_request: unknown, response: ServerResponse) => response.writeHead(200, { 'content-type': 'application/json' }).end(`${'['.repeat(10_000)}${']'.repeat(10_000)}`), 'MANIFEST_PARSE_FAILED'],
+    [
+      'duplicate keys',
+      (_request: unknown, response: ServerResponse) => response.writeHead(200, { 'content-type': 'application/json' }).end('{"schema_version":"0.1.0","schema_version":"0.1.0"}'),
+      'MANIFEST_PARSE_FAILED',
+    ],
+    [
+      'a __proto__ key',
+      (_request: unknown, response: ServerResponse) => response.writeHead(200, { 'content-type': 'application/json' }).end('{"__proto__":{"polluted":true}}'),
+      'MANIFEST_PARSE_FAILED',
+    ],
+    [
+      'a body over the 8 MiB default',
+      (_request: unknown, response: ServerResponse) => response.writeHead(200, { 'content-type': 'application/json' }).end(`{"x":"${'a'.repeat(8_500_000)}"}`),
+      'RESPONSE_TOO_LARGE',
+    ],
+    [
+      'a gzip bomb',
+      (_request: unknown, response: ServerResponse) => response.writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'gzip' }).end(gzipSync(Buffer.alloc(50 * 1024 * 1024, 32))),
+      'RESPONSE_TOO_LARGE',
+    ],
+    [
+      'nesting 10 000 deep',
+      (_request: unknown, response: ServerResponse) => response.writeHead(200, { 'content-type': 'application/json' }).end(`${'['.repeat(10_000)}${']'.repeat(10_000)}`),
+      'MANIFEST_PARSE_FAILED',
+    ],
   ])('refuses %s with a typed error', async (_name, route, code) => {
     servers.a.routes.set(WELL_KNOWN, route);
     const error = await errorOf(clientWith().discover(servers.a.origin));
@@ -230,11 +258,14 @@ describe('SSRF through discovery', () => {
     expect(servers.b.hits(WELL_KNOWN)[0]?.headers.authorization).toBeUndefined();
   });
 
-  it.each(['file:///etc/passwd', 'http://169.254.169.254/', 'http://[fe80::1]/', 'http://0.0.0.0/', 'gopher://localhost/'])('refuses to start discovery from %s, even typed by the user', async (url) => {
-    const error = await errorOf(clientWith().discover(url));
-    expect(error.code).toBe('SSRF_BLOCKED');
-    expect(dials).toEqual([]);
-  });
+  it.each(['file:///etc/passwd', 'http://169.254.169.254/', 'http://[fe80::1]/', 'http://0.0.0.0/', 'gopher://localhost/'])(
+    'refuses to start discovery from %s, even typed by the user',
+    async (url) => {
+      const error = await errorOf(clientWith().discover(url));
+      expect(error.code).toBe('SSRF_BLOCKED');
+      expect(dials).toEqual([]);
+    },
+  );
 });
 
 describe('origin binding of service.base_url', () => {
@@ -309,7 +340,11 @@ describe('HTTP caching of manifests', () => {
     servers.a.routes.set(WELL_KNOWN, (request, response) => {
       let manifest = paymentsManifest(`${servers.a.origin}/v2`);
       // Deliberately no Vary header: the client must key by principal on its own.
-      if (request.headers.authorization !== 'Bearer tokA') manifest = withoutTools(manifest, manifest.tools.map((tool) => tool.id).filter((id) => id !== 'list_transactions'));
+      if (request.headers.authorization !== 'Bearer tokA')
+        manifest = withoutTools(
+          manifest,
+          manifest.tools.map((tool) => tool.id).filter((id) => id !== 'list_transactions'),
+        );
       response.writeHead(200, { 'content-type': 'application/json', 'cache-control': 'private, max-age=60' }).end(JSON.stringify(manifest));
     });
     const asA = await clientWith().discover(servers.a.origin, { credentials: { token: 'tokA' } });

@@ -63,7 +63,10 @@ describe('manifests over 1 MiB', () => {
     const capped = createClient({ discovery: { maxManifestSizeInBytes: MEBIBYTE } });
     try {
       expect((await capped.load(toInput(largeManifest(server.origin)), { maxSizeInBytes: 2 * MEBIBYTE })).manifest.tools).toHaveLength(1_400);
-      await expect(capped.load(toInput(largeManifest(server.origin)))).rejects.toMatchObject({ code: 'MANIFEST_PARSE_FAILED', message: expect.stringMatching(/larger than 1048576 bytes; raise `discovery\.maxManifestSizeInBytes`/) });
+      await expect(capped.load(toInput(largeManifest(server.origin)))).rejects.toMatchObject({
+        code: 'MANIFEST_PARSE_FAILED',
+        message: expect.stringMatching(/larger than 1048576 bytes; raise `discovery\.maxManifestSizeInBytes`/),
+      });
       await expect(capped.load(toInput(largeManifest(server.origin)), { maxSizeInBytes: MEBIBYTE })).rejects.toThrow(/raise `maxSizeInBytes`/);
     } finally {
       await capped.close();
@@ -72,6 +75,9 @@ describe('manifests over 1 MiB', () => {
 
   it('refuses a bad `maxSizeInBytes` of `client.load` with INVALID_OPTION', async () => {
     client = createClient();
-    await expect(client.load(largeManifest(server.origin), { maxSizeInBytes: 0 })).rejects.toMatchObject({ code: 'INVALID_OPTION', message: expect.stringContaining('`maxSizeInBytes` option of `client.load`') });
+    await expect(client.load(largeManifest(server.origin), { maxSizeInBytes: 0 })).rejects.toMatchObject({
+      code: 'INVALID_OPTION',
+      message: expect.stringContaining('`maxSizeInBytes` option of `client.load`'),
+    });
   });
 });

@@ -7,7 +7,6 @@ import { json, startClientTestServer, type ClientTestServer } from '../helpers/c
 import { paymentsManifest } from '../helpers/client-manifests.js';
 import { runBuiltCli, type CliRun } from '../helpers/run-built-cli.js';
 
-
 const run = (...args: string[]): Promise<CliRun> => runBuiltCli(args);
 
 let server: ClientTestServer;
@@ -29,7 +28,11 @@ it('is listed by aicap --help', async () => {
 it('prints the selected tools as JSON with their manifest id, method and path', async () => {
   const { code, stdout, stderr } = await run('tools', server.origin, '--format', 'openai-strict', '--query', 'raise my spending limit', '--top', '1', '--json');
   expect(code).toBe(0);
-  const result = JSON.parse(stdout) as { tools: Array<{ id: string; method: string; path: string; type: string; function: { name: string; strict: boolean } }>; quarantined: unknown[]; warnings: string[] };
+  const result = JSON.parse(stdout) as {
+    tools: Array<{ id: string; method: string; path: string; type: string; function: { name: string; strict: boolean } }>;
+    quarantined: unknown[];
+    warnings: string[];
+  };
   expect(result.tools).toEqual([expect.objectContaining({ id: 'modify_limits', method: 'PATCH', path: '/accounts/{account_id}/limits', type: 'function' })]);
   expect(result.tools[0]!.function.strict).toBe(true);
   expect(result.quarantined).toEqual([]);

@@ -68,7 +68,11 @@ const credentialKinds: Array<[string, () => { credentials: OriginCredentials; as
 
 /** Every header value B received that carries A's secret, on any request (discovery included). */
 function secretsSeenByB(): string[] {
-  return apiB.requests.flatMap((request) => Object.entries(request.headers).filter(([, value]) => String(value).includes(SECRET)).map(([name]) => `${request.method} ${request.path} ${name}`));
+  return apiB.requests.flatMap((request) =>
+    Object.entries(request.headers)
+      .filter(([, value]) => String(value).includes(SECRET))
+      .map(([name]) => `${request.method} ${request.path} ${name}`),
+  );
 }
 
 describe('credentials given for origin A never reach origin B that discovery found', () => {
@@ -132,7 +136,11 @@ describe('credentials given for origin A never reach origin B that discovery fou
 
   it('credentials still go to A when A serves its own manifest, and to B when B is discovered with its own', async () => {
     apiA.routes.set('/.well-known/ai-capabilities', (_request, response) => {
-      const manifest = { schema_version: '0.1.0', service: { name: 'Home', description: 'A', base_url: apiA.origin }, tools: [{ id: 'a_tool', path: '/a', method: 'GET', description: 'Reads a record of A' }] };
+      const manifest = {
+        schema_version: '0.1.0',
+        service: { name: 'Home', description: 'A', base_url: apiA.origin },
+        tools: [{ id: 'a_tool', path: '/a', method: 'GET', description: 'Reads a record of A' }],
+      };
       response.writeHead(200, { 'content-type': 'application/ai-capabilities+json' }).end(JSON.stringify(manifest));
     });
     apiA.routes.set('/a', (_request, response) => void response.writeHead(200, { 'content-type': 'application/json' }).end('{"ok":true}'));

@@ -36,7 +36,10 @@ afterEach(async () => {
 const JOB_LEASE_IN_MS = 2_000;
 
 async function startReplica(publicUrl: string, redisUrl: string, replicas: ChildProcess[]): Promise<string> {
-  const child = spawn(process.execPath, [serverScript], { env: { ...process.env, PORT: '0', PUBLIC_URL: publicUrl, REDIS_URL: redisUrl, JOB_LEASE_IN_MS: String(JOB_LEASE_IN_MS) }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [serverScript], {
+    env: { ...process.env, PORT: '0', PUBLIC_URL: publicUrl, REDIS_URL: redisUrl, JOB_LEASE_IN_MS: String(JOB_LEASE_IN_MS) },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   replicas.push(child);
   const lines = createInterface({ input: child.stdout as NodeJS.ReadableStream });
   return new Promise<string>((resolve, reject) => {

@@ -15,7 +15,11 @@ describe('typed links on the Payments example (account_summary → analyze_trans
     const analysis = await agent.call('analyze_transactions', { date_range: { start: '2000-01-01' } }, { from: summary });
     expect(analysis.ok).toBe(true);
     // Offered, never made: only the call the agent asked for reached the server.
-    expect(server().requestLog.slice(before).map((entry) => `${entry.method} ${entry.path}`)).toEqual(['POST /v2/transactions/analyze']);
+    expect(
+      server()
+        .requestLog.slice(before)
+        .map((entry) => `${entry.method} ${entry.path}`),
+    ).toEqual(['POST /v2/transactions/analyze']);
     const listed = await agent.call('list_transactions', { limit: 5 }, { from: summary });
     expect(listed).toMatchObject({ ok: true, status: 200 });
     expect((listed.items as Array<{ transaction_id: string }>)[0]?.transaction_id).toMatch(/^txn_67890_/);

@@ -12,7 +12,6 @@ import { startPaymentsServer, type PaymentsServer } from '../../examples/payment
 import { startInspector, type Inspector } from '../../src/inspector/start-inspector.js';
 import { findChromium } from '../helpers/find-chromium.js';
 
-
 const chromiumPath = findChromium();
 if (!chromiumPath) console.warn('Skipping the inspector browser tests: no chromium on PATH (install it with `apt-get install -y chromium`).');
 const screenshots = process.env['AICAP_SCREENSHOTS_DIR'];
@@ -96,7 +95,8 @@ describe.skipIf(!chromiumPath)('aicap inspect in headless Chromium', { timeout: 
     const stray = await page.evaluate(() => {
       const walker = document.createTreeWalker(document.getElementById('views') ?? document.body, NodeFilter.SHOW_TEXT);
       const found: string[] = [];
-      for (let node = walker.nextNode(); node !== null && found.length < 10; node = walker.nextNode()) if (/^\s*(?:null|undefined)\s*$/.test(node.nodeValue ?? '')) found.push(node.parentElement?.outerHTML.slice(0, 120) ?? '');
+      for (let node = walker.nextNode(); node !== null && found.length < 10; node = walker.nextNode())
+        if (/^\s*(?:null|undefined)\s*$/.test(node.nodeValue ?? '')) found.push(node.parentElement?.outerHTML.slice(0, 120) ?? '');
       return found;
     });
     expect(stray).toEqual([]);

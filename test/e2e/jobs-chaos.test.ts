@@ -91,7 +91,9 @@ async function runFlow(): Promise<RunOutcome> {
     agentId: 'agent-chaos',
     network: { fetch: transport, timeouts: { connectInMs: 1000, headersInMs: 1000, bodyIdleInMs: 1000, totalInMs: 5000 } },
     retry: { limit: 4, baseDelayInMs: 5, maxDelayInMs: 30, totalTimeoutInMs: 5000 },
-    jobs: { follow: { reconnectDelayInMs: 10, minReconnectDelayInMs: 5, maxReconnectDelayInMs: 40, minPollIntervalInMs: 10, maxPollIntervalInMs: 40, idleTimeoutInMs: 300, maxConsecutiveFailures: 15 } },
+    jobs: {
+      follow: { reconnectDelayInMs: 10, minReconnectDelayInMs: 5, maxReconnectDelayInMs: 40, minPollIntervalInMs: 10, maxPollIntervalInMs: 40, idleTimeoutInMs: 300, maxConsecutiveFailures: 15 },
+    },
   });
   const events: JobEvent[] = [];
   let jobId: string | undefined;
@@ -164,13 +166,15 @@ describe(`seeded chaos over the whole job flow (${SEEDS.length} seeds, canary ${
       summary.connections += proxy.connectionCount - connectionsBefore;
       summary.resumedStreams += chaotic.egress.filter((request) => request.lastEventId !== null).length;
       for (const problem of await violations(chaotic)) failures.push(`seed ${seed}: ${problem}`);
-    if (otherRequests.length > 0) failures.push(`seed ${seed}: the other origin received ${otherRequests.length} requests`);
+      if (otherRequests.length > 0) failures.push(`seed ${seed}: the other origin received ${otherRequests.length} requests`);
       if (chaotic.result?.ok === true) {
         summary.completedUnderChaos++;
         if (JSON.stringify(chaotic.result.data).length === 0 || !matches(chaotic.result.data, expected)) failures.push(`seed ${seed}: wrong result ${JSON.stringify(chaotic.result.data)}`);
         continue;
       }
-      const code = AicapError.isInstance(chaotic.error) ? `${chaotic.error.code}${'reason' in chaotic.error ? `/${String(chaotic.error.reason)}` : ''}` : `envelope/${chaotic.result?.error?.code ?? 'none'}`;
+      const code = AicapError.isInstance(chaotic.error)
+        ? `${chaotic.error.code}${'reason' in chaotic.error ? `/${String(chaotic.error.reason)}` : ''}`
+        : `envelope/${chaotic.result?.error?.code ?? 'none'}`;
       summary.typedFailures[code] = (summary.typedFailures[code] ?? 0) + 1;
       proxy.setToxics([]);
       const calm = await runFlow();

@@ -7,7 +7,6 @@ import { startPaymentsServer } from '../../examples/payments/start-payments-serv
 import type { PaymentsServer } from '../../examples/payments/start-payments-server.js';
 import { runBuiltCli, type CliRun } from '../helpers/run-built-cli.js';
 
-
 const run = (...args: string[]): Promise<CliRun> => runBuiltCli(args);
 
 let payments: PaymentsServer;
@@ -18,7 +17,19 @@ afterAll(() => payments?.close());
 
 describe('aicap call <origin> generate_report --events (built CLI)', () => {
   it('shows progress, takes the decision, prints each event then the final result', async () => {
-    const result = await run('call', payments.origin, 'generate_report', '{"account_id":"12345","period":"2026-03","format":"csv"}', '--token', 'demo-read', '--agent-id', 'cli-e2e', '--events', '--input', 'exclude');
+    const result = await run(
+      'call',
+      payments.origin,
+      'generate_report',
+      '{"account_id":"12345","period":"2026-03","format":"csv"}',
+      '--token',
+      'demo-read',
+      '--agent-id',
+      'cli-e2e',
+      '--events',
+      '--input',
+      'exclude',
+    );
     expect(result.code).toBe(0);
     const lines = result.stdout.split('\n');
     const envelopeStart = lines.indexOf('{');

@@ -20,7 +20,10 @@ describe('a JSON-only producer that names the job in Location, with job_id_field
   let server: JobsSseServer;
   let location = '/jobs/j1/status';
   beforeAll(async () => {
-    const snapshots = [{ status: 'running', progress: 50 }, { status: 'completed', progress: 100 }];
+    const snapshots = [
+      { status: 'running', progress: 50 },
+      { status: 'completed', progress: 100 },
+    ];
     server = await startJobsSseServer({
       log: [],
       snapshot: (index) => snapshots[Math.min(index, snapshots.length - 1)] as Record<string, unknown>,

@@ -23,14 +23,24 @@ function jobTool(id: string): Tool {
     method: 'POST',
     // No word of it names another tool (that would be a cross-service reference finding).
     description: 'Summarises the ledger in the background',
-    temporal_behavior: { pattern: 'async_job', status_endpoint: '/jobs/{job_id}', result_endpoint: '/jobs/{job_id}/result', status_response_type: 'json', terminal_states: ['done'], reconnection: { fallback_poll_interval_seconds: 0.01 } },
+    temporal_behavior: {
+      pattern: 'async_job',
+      status_endpoint: '/jobs/{job_id}',
+      result_endpoint: '/jobs/{job_id}/result',
+      status_response_type: 'json',
+      terminal_states: ['done'],
+      reconnection: { fallback_poll_interval_seconds: 0.01 },
+    },
   };
 }
 
 /** An API on its own origin whose job `job-1` ends with `{ owner }`. */
 async function startJobApi(name: string, toolId: string, owner: string): Promise<ClientTestServer> {
   const server = await startClientTestServer();
-  server.routes.set('/.well-known/ai-capabilities', json(callManifest(server.origin, [jobTool(toolId)], { service: { name, base_url: `${server.origin}/api` } }), { 'cache-control': 'no-store', 'content-type': 'application/ai-capabilities+json' }));
+  server.routes.set(
+    '/.well-known/ai-capabilities',
+    json(callManifest(server.origin, [jobTool(toolId)], { service: { name, base_url: `${server.origin}/api` } }), { 'cache-control': 'no-store', 'content-type': 'application/ai-capabilities+json' }),
+  );
   server.routes.set(`/api/${toolId}`, json({ job_id: JOB_ID, status: 'running' }, {}, 202));
   server.routes.set(`/api/jobs/${JOB_ID}`, json({ status: 'done' }));
   server.routes.set(`/api/jobs/${JOB_ID}/result`, json({ owner }));

@@ -53,7 +53,9 @@ function startFleetProcess(origin: string, redisUrl: string, follow: boolean): F
 
 function withTimeout<T>(promise: Promise<T>, timeoutInMs: number, what: string): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
-  return Promise.race([promise, new Promise<never>((_resolve, reject) => (timer = setTimeout(() => reject(new Error(`${what} took over ${timeoutInMs} ms`)), timeoutInMs)))]).finally(() => clearTimeout(timer));
+  return Promise.race([promise, new Promise<never>((_resolve, reject) => (timer = setTimeout(() => reject(new Error(`${what} took over ${timeoutInMs} ms`)), timeoutInMs)))]).finally(() =>
+    clearTimeout(timer),
+  );
 }
 
 let redis: RedisServer | undefined;
@@ -87,7 +89,9 @@ describe.skipIf(!HAS_REDIS_SERVER || !BUILT)(`a removal across a fleet of ${PROC
     const results = await withTimeout(Promise.all(fleet.map((member) => member.next())), 10_000, 'every process reporting');
     const delays = results.map((result) => (result.refusedAtInMs ?? Number.NaN) - removedAtInMs).sort((a, b) => a - b);
     const quantile = (q: number): number => delays[Math.min(delays.length - 1, Math.floor(q * delays.length))]!;
-    console.info(`fleet of ${PROCESSES}: removal → refused call, ms: min ${delays[0]!.toFixed(1)}, median ${quantile(0.5).toFixed(1)}, p90 ${quantile(0.9).toFixed(1)}, max ${delays.at(-1)!.toFixed(1)}`);
+    console.info(
+      `fleet of ${PROCESSES}: removal → refused call, ms: min ${delays[0]!.toFixed(1)}, median ${quantile(0.5).toFixed(1)}, p90 ${quantile(0.9).toFixed(1)}, max ${delays.at(-1)!.toFixed(1)}`,
+    );
     expect(results.map((result) => result.code)).toEqual(results.map(() => 'TOOL_NOT_FOUND'));
     expect(delays.at(-1)).toBeLessThan(1000);
     expect(server.hits.get('/refund')).toBeUndefined();

@@ -145,7 +145,8 @@ describe('health in selection and in the MCP bridge', () => {
     await client.discover(servers.a.origin);
     await client.discover(servers.b.origin);
     const { tools } = client.catalog();
-    const namesFor = (request: string, withHealth: boolean): string[] => selectTools(tools, request, { limit: 4, ...(withHealth ? { health: (tool) => client!.toolHealth(tool)?.status } : {}) }).map((selected) => selected.tool.name);
+    const namesFor = (request: string, withHealth: boolean): string[] =>
+      selectTools(tools, request, { limit: 4, ...(withHealth ? { health: (tool) => client!.toolHealth(tool)?.status } : {}) }).map((selected) => selected.tool.name);
     // Unknown health: the order of equals is by name (alpha first).
     expect(namesFor('read one order', true).slice(0, 2)).toEqual(['alpha_orders__get_order', 'beta_orders__get_order']);
     await client.health(servers.a.origin);

@@ -153,7 +153,9 @@ describe('revocation from the API own answers', () => {
     const api = ordersApi(servers.a);
     const client = clientWith();
     const service = await client.discover(servers.a.origin);
-    expect(await client.revalidate(servers.a.origin)).toEqual([{ manifestUrl: service.manifestUrl, origin: servers.a.origin, previousDigest: service.digest, digest: service.digest, changed: false, revoked: [] }]);
+    expect(await client.revalidate(servers.a.origin)).toEqual([
+      { manifestUrl: service.manifestUrl, origin: servers.a.origin, previousDigest: service.digest, digest: service.digest, changed: false, revoked: [] },
+    ]);
     expect(servers.a.hits(WELL_KNOWN)[1]!.headers['if-none-match']).toBe(`"${service.digest}"`);
     api.withdraw();
     const [result] = await client.revalidate(service, { reason: 'change feed' });
@@ -202,7 +204,16 @@ describe('staleness', () => {
     const service = await client.discover(servers.a.origin);
     now += 5_000;
     expect(client.freshness()).toEqual([
-      { manifestUrl: service.manifestUrl, origin: servers.a.origin, digest: service.digest, receivedAtInMs: 1_000_000, ageInMs: 5_000, lastRevalidatedAtInMs: 1_000_000, freshUntilInMs: expect.any(Number) as number, fresh: true },
+      {
+        manifestUrl: service.manifestUrl,
+        origin: servers.a.origin,
+        digest: service.digest,
+        receivedAtInMs: 1_000_000,
+        ageInMs: 5_000,
+        lastRevalidatedAtInMs: 1_000_000,
+        freshUntilInMs: expect.any(Number) as number,
+        fresh: true,
+      },
     ]);
     await client.revalidate(service);
     now += 1_000;

@@ -38,14 +38,21 @@ async function startBridge(options: Omit<CreateMcpBridgeOptions, 'client'>): Pro
 
 /** A v2 SDK host on 2026-07-28 in manual multi-round-trip mode: it sees `requestState` and sends the retries itself, as a replaying attacker would. */
 async function connectManualHost(endpoint: string): Promise<McpClient> {
-  const host = new McpClient({ name: 'replaying-host', version: '1.0.0' }, { capabilities: { elicitation: {} }, versionNegotiation: { mode: { pin: '2026-07-28' } }, inputRequired: { autoFulfill: false } });
+  const host = new McpClient(
+    { name: 'replaying-host', version: '1.0.0' },
+    { capabilities: { elicitation: {} }, versionNegotiation: { mode: { pin: '2026-07-28' } }, inputRequired: { autoFulfill: false } },
+  );
   await host.connect(new StreamableHTTPClientTransport(new URL(endpoint)));
   return host;
 }
 
 /** Asks for the approval-gated `modify_limits` and returns the sealed state of its approval question. */
 async function askApproval(host: McpClient): Promise<string> {
-  const asked = (await host.callTool({ name: 'modify_limits', arguments: ARGUMENTS }, { allowInputRequired: true })) as { resultType?: string; requestState?: string; inputRequests?: Record<string, unknown> };
+  const asked = (await host.callTool({ name: 'modify_limits', arguments: ARGUMENTS }, { allowInputRequired: true })) as {
+    resultType?: string;
+    requestState?: string;
+    inputRequests?: Record<string, unknown>;
+  };
   expect(asked.resultType).toBe('input_required');
   expect(Object.keys(asked.inputRequests ?? {})).toEqual(['approval']);
   return asked.requestState!;
@@ -53,7 +60,10 @@ async function askApproval(host: McpClient): Promise<string> {
 
 /** Brings the user's answer back with the sealed state, as the host's retry does. */
 async function answer(host: McpClient, requestState: string, responses: Record<string, unknown> = ACCEPT): Promise<{ isError?: boolean; content?: unknown }> {
-  return (await host.callTool({ name: 'modify_limits', arguments: ARGUMENTS, inputResponses: responses, requestState } as never, { allowInputRequired: true })) as { isError?: boolean; content?: unknown };
+  return (await host.callTool({ name: 'modify_limits', arguments: ARGUMENTS, inputResponses: responses, requestState } as never, { allowInputRequired: true })) as {
+    isError?: boolean;
+    content?: unknown;
+  };
 }
 
 const patches = (): number => payments.requestLog.filter((entry) => entry.method === 'PATCH').length;

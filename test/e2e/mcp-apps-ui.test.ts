@@ -82,7 +82,13 @@ describe('MCP Apps UI through aicap mcp', () => {
     const { resources } = await mcp.listResources();
     const listed = resources.find((resource) => resource.uri.startsWith('ui://'));
     const csp = { connectDomains: [api.origin], resourceDomains: [] };
-    expect(listed).toEqual({ uri: 'ui://dashboard/dashboard', name: 'dashboard', description: 'A dashboard of the accounts.', mimeType: 'text/html;profile=mcp-app', _meta: { ui: { csp, prefersBorder: true } } });
+    expect(listed).toEqual({
+      uri: 'ui://dashboard/dashboard',
+      name: 'dashboard',
+      description: 'A dashboard of the accounts.',
+      mimeType: 'text/html;profile=mcp-app',
+      _meta: { ui: { csp, prefersBorder: true } },
+    });
 
     const read = await mcp.readResource({ uri: 'ui://dashboard/dashboard' });
     expect(read.contents).toEqual([{ uri: 'ui://dashboard/dashboard', mimeType: 'text/html;profile=mcp-app', text: page(api.origin, collector.origin), _meta: { ui: { csp, prefersBorder: true } } }]);
@@ -125,10 +131,14 @@ describe('MCP Apps UI through aicap mcp', () => {
         await tab.goto(`http://127.0.0.1:${(host.address() as AddressInfo).port}/`);
         const frame = tab.frames().find((candidate) => candidate.url().endsWith('/frame'));
         expect(frame).toBeDefined();
-        await frame!.waitForFunction(() => {
-          const report = (window as unknown as { report?: { api: unknown; other: unknown } }).report;
-          return report !== undefined && report.api !== 'pending' && report.other !== 'pending';
-        }, undefined, { timeout: 15_000 });
+        await frame!.waitForFunction(
+          () => {
+            const report = (window as unknown as { report?: { api: unknown; other: unknown } }).report;
+            return report !== undefined && report.api !== 'pending' && report.other !== 'pending';
+          },
+          undefined,
+          { timeout: 15_000 },
+        );
         const report = await frame!.evaluate(() => (window as unknown as { report: { violations: Array<{ directive: string; blocked: string }>; api: unknown; other: unknown } }).report);
         expect(report.api).toBe(200);
         expect(report.other).toBe('blocked');

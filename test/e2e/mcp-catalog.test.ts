@@ -24,9 +24,14 @@ describe('AI Catalog: what aicap emits and what it reads', () => {
       ],
     });
     const catalog = (await (await handler(new Request('https://api.example.com/.well-known/ai-catalog.json'))).json()) as { entries: Array<Record<string, unknown>> };
-    expect(catalog.entries[0]).toEqual({ identifier: 'urn:air:api.example.com:ai-capabilities', type: 'application/ai-capabilities+json', url: 'https://api.example.com/.well-known/ai-capabilities', displayName: 'Payments API' });
+    expect(catalog.entries[0]).toEqual({
+      identifier: 'urn:air:api.example.com:ai-capabilities',
+      type: 'application/ai-capabilities+json',
+      url: 'https://api.example.com/.well-known/ai-capabilities',
+      displayName: 'Payments API',
+    });
     expect(catalog.entries[1]).toMatchObject({ data: { name: 'example.com/payments' } });
-    expect(catalog.entries.every((entry) => ('url' in entry) !== ('data' in entry))).toBe(true);
+    expect(catalog.entries.every((entry) => 'url' in entry !== 'data' in entry)).toBe(true);
     const preflight = await handler(new Request('https://api.example.com/.well-known/ai-catalog.json', { method: 'OPTIONS' }));
     expect(preflight.status).toBe(204);
     expect(preflight.headers.get('access-control-allow-methods')).toContain('GET');
@@ -34,9 +39,24 @@ describe('AI Catalog: what aicap emits and what it reads', () => {
   });
 
   it('discovers a manifest listed with the older mediaType field inside a nested catalog', async () => {
-    server.routes.set('/.well-known/ai-catalog.json', json({ specVersion: '1.0', entries: [{ identifier: 'urn:air:x:mcp:a', type: 'application/mcp-server-card+json', url: '/mcp/server-card' }, { identifier: 'urn:air:x:catalog:apis', type: 'application/ai-catalog+json', url: '/apis/ai-catalog.json' }] }));
-    server.routes.set('/apis/ai-catalog.json', json({ specVersion: '1.0', entries: [{ identifier: 'urn:air:x:ai-capabilities:todo', mediaType: 'application/ai-capabilities+json', url: '/apis/todo/manifest.json' }] }));
-    server.routes.set('/apis/todo/manifest.json', json(smallManifest('Todo', server.origin, [{ id: 'list_todos', description: 'Lists the to-dos.' }]), { 'content-type': 'application/ai-capabilities+json' }));
+    server.routes.set(
+      '/.well-known/ai-catalog.json',
+      json({
+        specVersion: '1.0',
+        entries: [
+          { identifier: 'urn:air:x:mcp:a', type: 'application/mcp-server-card+json', url: '/mcp/server-card' },
+          { identifier: 'urn:air:x:catalog:apis', type: 'application/ai-catalog+json', url: '/apis/ai-catalog.json' },
+        ],
+      }),
+    );
+    server.routes.set(
+      '/apis/ai-catalog.json',
+      json({ specVersion: '1.0', entries: [{ identifier: 'urn:air:x:ai-capabilities:todo', mediaType: 'application/ai-capabilities+json', url: '/apis/todo/manifest.json' }] }),
+    );
+    server.routes.set(
+      '/apis/todo/manifest.json',
+      json(smallManifest('Todo', server.origin, [{ id: 'list_todos', description: 'Lists the to-dos.' }]), { 'content-type': 'application/ai-capabilities+json' }),
+    );
     const client = createClient();
     try {
       const service = await client.discover(server.origin);
@@ -48,14 +68,30 @@ describe('AI Catalog: what aicap emits and what it reads', () => {
   });
 
   it('reads an inline nested catalog and says why an inline manifest is not used', async () => {
-    server.routes.set('/.well-known/ai-catalog.json', json({ specVersion: '1.0', entries: [{ identifier: 'urn:air:x:ai-capabilities:inline', type: 'application/ai-capabilities+json', data: smallManifest('Inline', server.origin, [{ id: 'a', description: 'A.' }]) }, { identifier: 'urn:air:x:catalog:n', type: 'application/ai-catalog+json', data: { specVersion: '1.0', entries: [{ identifier: 'urn:air:x:ai-capabilities:todo', type: 'application/ai-capabilities+json', url: '/apis/todo/manifest.json' }] } }] }));
+    server.routes.set(
+      '/.well-known/ai-catalog.json',
+      json({
+        specVersion: '1.0',
+        entries: [
+          { identifier: 'urn:air:x:ai-capabilities:inline', type: 'application/ai-capabilities+json', data: smallManifest('Inline', server.origin, [{ id: 'a', description: 'A.' }]) },
+          {
+            identifier: 'urn:air:x:catalog:n',
+            type: 'application/ai-catalog+json',
+            data: { specVersion: '1.0', entries: [{ identifier: 'urn:air:x:ai-capabilities:todo', type: 'application/ai-capabilities+json', url: '/apis/todo/manifest.json' }] },
+          },
+        ],
+      }),
+    );
     const client = createClient();
     try {
       expect((await client.discover(server.origin)).manifestUrl).toBe(`${server.origin}/apis/todo/manifest.json`);
     } finally {
       await client.close();
     }
-    server.routes.set('/.well-known/ai-catalog.json', json({ specVersion: '1.0', entries: [{ identifier: 'urn:air:x:ai-capabilities:inline', type: 'application/ai-capabilities+json', data: { service: {} } }] }));
+    server.routes.set(
+      '/.well-known/ai-catalog.json',
+      json({ specVersion: '1.0', entries: [{ identifier: 'urn:air:x:ai-capabilities:inline', type: 'application/ai-capabilities+json', data: { service: {} } }] }),
+    );
     const second = createClient();
     try {
       await expect(second.discover(server.origin)).rejects.toThrow(/inline \(`data`\); only manifests linked by `url` are used/);

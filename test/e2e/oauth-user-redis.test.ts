@@ -12,13 +12,23 @@ describe.skipIf(!HAS_REDIS_SERVER)('user tokens in Redis, shared by two processe
   let authorizationServer: OidcAuthorizationServer;
   let api: ProtectedApi;
   beforeAll(() => {
-    ({ authorizationServer, apis: { 'User API': api } } = servers);
+    ({
+      authorizationServer,
+      apis: { 'User API': api },
+    } = servers);
   });
 
   it('logs in through one connection, refreshes through the other, and both see the rotated tokens', async () => {
     const loginStore = createRedisTokenStore({ redis: connections.first });
     const callerStore = createRedisTokenStore({ redis: connections.second });
-    const pending = await startUserAuthorization({ origin: api.origin, discoveryUrl: api.resourceMetadataUrl, issuer: authorizationServer.issuer, redirectUri: 'http://127.0.0.1:1/callback', clientId: PRE_REGISTERED_CLIENT_ID, scopes: ['read'] });
+    const pending = await startUserAuthorization({
+      origin: api.origin,
+      discoveryUrl: api.resourceMetadataUrl,
+      issuer: authorizationServer.issuer,
+      redirectUri: 'http://127.0.0.1:1/callback',
+      clientId: PRE_REGISTERED_CLIENT_ID,
+      scopes: ['read'],
+    });
     const { key, tokens } = await completeUserAuthorization(pending, await followAuthorizationRedirects(pending.authorizationUrl), { tokenStore: loginStore });
     expect(await callerStore.get(key)).toEqual([tokens]);
     await loginStore.put(key, { ...tokens, expiresAtInMs: Date.now() - 1_000 });
@@ -38,7 +48,15 @@ describe.skipIf(!HAS_REDIS_SERVER)('user tokens in Redis, shared by two processe
 
   it('sends one refresh request when two processes race one expired token (the refresh lock)', async () => {
     const stores = [createRedisTokenStore({ redis: connections.first }), createRedisTokenStore({ redis: connections.second })];
-    const pending = await startUserAuthorization({ origin: api.origin, discoveryUrl: api.resourceMetadataUrl, issuer: authorizationServer.issuer, redirectUri: 'http://127.0.0.1:1/callback', clientId: PRE_REGISTERED_CLIENT_ID, scopes: ['read'], user: 'racer' });
+    const pending = await startUserAuthorization({
+      origin: api.origin,
+      discoveryUrl: api.resourceMetadataUrl,
+      issuer: authorizationServer.issuer,
+      redirectUri: 'http://127.0.0.1:1/callback',
+      clientId: PRE_REGISTERED_CLIENT_ID,
+      scopes: ['read'],
+      user: 'racer',
+    });
     const { key, tokens } = await completeUserAuthorization(pending, await followAuthorizationRedirects(pending.authorizationUrl), { tokenStore: stores[0]! });
     await stores[0]!.put(key, { ...tokens, expiresAtInMs: Date.now() - 1_000 });
     const processes = stores.map((tokenStore) => ({ tokenStore, client: createClient({ cache: false, network: { allow: [authorizationServer.issuer] } }) }));

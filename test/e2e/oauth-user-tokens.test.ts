@@ -21,7 +21,10 @@ let api: ProtectedApi;
 let otherApi: ProtectedApi;
 const clients: Client[] = [];
 beforeAll(() => {
-  ({ authorizationServer, apis: { 'User API': api, 'Other API': otherApi } } = servers);
+  ({
+    authorizationServer,
+    apis: { 'User API': api, 'Other API': otherApi },
+  } = servers);
 });
 afterAll(async () => {
   await Promise.all(clients.map((client) => client.close()));
@@ -29,7 +32,14 @@ afterAll(async () => {
 
 /** Logs the test user in to `target` (the test plays the browser) and stores the tokens in `tokenStore`. */
 async function login(tokenStore: TokenStore, scopes: readonly string[], target: ProtectedApi = api): Promise<{ key: TokenStoreKey; tokens: TokenSet }> {
-  const pending = await startUserAuthorization({ origin: target.origin, discoveryUrl: target.resourceMetadataUrl, issuer: authorizationServer.issuer, redirectUri: 'http://127.0.0.1:1/callback', clientId: PRE_REGISTERED_CLIENT_ID, scopes });
+  const pending = await startUserAuthorization({
+    origin: target.origin,
+    discoveryUrl: target.resourceMetadataUrl,
+    issuer: authorizationServer.issuer,
+    redirectUri: 'http://127.0.0.1:1/callback',
+    clientId: PRE_REGISTERED_CLIENT_ID,
+    scopes,
+  });
   return completeUserAuthorization(pending, await followAuthorizationRedirects(pending.authorizationUrl), { tokenStore });
 }
 
@@ -39,7 +49,12 @@ async function expire(tokenStore: TokenStore, key: TokenStoreKey): Promise<void>
 }
 
 async function userClient(user: UserCredentials, audit?: AuditEvent[], target: ProtectedApi = api): Promise<Client> {
-  const client = createClient({ cache: false, network: { allow: [authorizationServer.issuer] }, retry: { baseDelayInMs: 5, maxDelayInMs: 20 }, ...(audit === undefined ? {} : { onAudit: (event: AuditEvent) => audit.push(event) }) });
+  const client = createClient({
+    cache: false,
+    network: { allow: [authorizationServer.issuer] },
+    retry: { baseDelayInMs: 5, maxDelayInMs: 20 },
+    ...(audit === undefined ? {} : { onAudit: (event: AuditEvent) => audit.push(event) }),
+  });
   clients.push(client);
   await client.discover(target.origin, { credentials: { user: { issuer: authorizationServer.issuer, ...user } } });
   return client;
@@ -126,7 +141,14 @@ describe('user tokens: step-up and resource binding', () => {
       tokenStore,
       onInsufficientScope: async (request) => {
         asked.push(request.scopes);
-        const pending = await startUserAuthorization({ origin: request.origin, discoveryUrl: request.discoveryUrl, issuer: request.issuer!, redirectUri: 'http://127.0.0.1:1/callback', clientId: PRE_REGISTERED_CLIENT_ID, scopes: request.scopes });
+        const pending = await startUserAuthorization({
+          origin: request.origin,
+          discoveryUrl: request.discoveryUrl,
+          issuer: request.issuer!,
+          redirectUri: 'http://127.0.0.1:1/callback',
+          clientId: PRE_REGISTERED_CLIENT_ID,
+          scopes: request.scopes,
+        });
         await completeUserAuthorization(pending, await followAuthorizationRedirects(pending.authorizationUrl), { tokenStore });
       },
     });

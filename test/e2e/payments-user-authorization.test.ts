@@ -37,7 +37,16 @@ async function authorize(client: oauth.Client, user: string, password: string, s
   const verifier = oauth.generateRandomCodeVerifier();
   const state = oauth.generateRandomState();
   const url = new URL(as.authorization_endpoint!);
-  url.search = new URLSearchParams({ client_id: client.client_id, redirect_uri: REDIRECT_URI, response_type: 'code', scope, state, resource: payments.baseUrl, code_challenge: await oauth.calculatePKCECodeChallenge(verifier), code_challenge_method: 'S256' }).toString();
+  url.search = new URLSearchParams({
+    client_id: client.client_id,
+    redirect_uri: REDIRECT_URI,
+    response_type: 'code',
+    scope,
+    state,
+    resource: payments.baseUrl,
+    code_challenge: await oauth.calculatePKCECodeChallenge(verifier),
+    code_challenge_method: 'S256',
+  }).toString();
   const callbackUrl = await loginAsUser({ authorizationUrl: url, user, password });
   expect(callbackUrl.startsWith(REDIRECT_URI)).toBe(true);
   const parameters = oauth.validateAuthResponse(as, client, new URL(callbackUrl), state);
@@ -53,15 +62,28 @@ describe('Payments example: a real authorization server for users', () => {
   it('publishes one RFC 8414 document that the MCP SDK accepts, on the API origin', async () => {
     expect(payments.userAuthorization).toBe(true);
     const metadata = await discoverAuthorizationServerMetadata(new URL(payments.origin));
-    expect(metadata).toMatchObject({ issuer: payments.origin, response_types_supported: ['code'], code_challenge_methods_supported: ['S256'], registration_endpoint: `${payments.origin}/oauth/register` });
+    expect(metadata).toMatchObject({
+      issuer: payments.origin,
+      response_types_supported: ['code'],
+      code_challenge_methods_supported: ['S256'],
+      registration_endpoint: `${payments.origin}/oauth/register`,
+    });
     // The v1 SDK parses the documents with its own schemas: both are accepted as they are served.
     expect((await discoverOAuthProtectedResourceMetadata(new URL(payments.baseUrl))).authorization_servers).toEqual([payments.origin]);
-    expect(await discoverWithSdkV1(new URL(payments.origin))).toMatchObject({ issuer: payments.origin, device_authorization_endpoint: `${payments.origin}/oauth/device/auth`, revocation_endpoint: `${payments.origin}/oauth/revoke` });
+    expect(await discoverWithSdkV1(new URL(payments.origin))).toMatchObject({
+      issuer: payments.origin,
+      device_authorization_endpoint: `${payments.origin}/oauth/device/auth`,
+      revocation_endpoint: `${payments.origin}/oauth/revoke`,
+    });
     expect(as.grant_types_supported).toEqual(expect.arrayContaining(['authorization_code', 'refresh_token', 'client_credentials', 'urn:ietf:params:oauth:grant-type:device_code']));
   });
 
   it('registers a public loopback client, logs alice in with PKCE, and the API accepts her token', async () => {
-    const registration = await oauth.dynamicClientRegistrationRequest(as, { redirect_uris: [REDIRECT_URI], token_endpoint_auth_method: 'none', grant_types: ['authorization_code', 'refresh_token'], response_types: ['code'], application_type: 'native' }, allowInsecure);
+    const registration = await oauth.dynamicClientRegistrationRequest(
+      as,
+      { redirect_uris: [REDIRECT_URI], token_endpoint_auth_method: 'none', grant_types: ['authorization_code', 'refresh_token'], response_types: ['code'], application_type: 'native' },
+      allowInsecure,
+    );
     const client = (await oauth.processDynamicClientRegistrationResponse(registration)) as oauth.Client;
     const tokens = await authorize(client, 'alice', 'alice-password', 'read offline_access');
     expect(tokens.scope?.split(' ')).toContain('read');
@@ -72,8 +94,14 @@ describe('Payments example: a real authorization server for users', () => {
 
   it('refuses confidential or non-loopback registrations', async () => {
     const cases = [
-      { metadata: { redirect_uris: ['https://evil.example/cb'], token_endpoint_auth_method: 'none' }, want: { error: 'invalid_redirect_uri', error_description: expect.stringContaining('loopback') as unknown } },
-      { metadata: { redirect_uris: [REDIRECT_URI], token_endpoint_auth_method: 'client_secret_basic' }, want: { error: 'invalid_client_metadata', error_description: expect.stringContaining('public clients') as unknown } },
+      {
+        metadata: { redirect_uris: ['https://evil.example/cb'], token_endpoint_auth_method: 'none' },
+        want: { error: 'invalid_redirect_uri', error_description: expect.stringContaining('loopback') as unknown },
+      },
+      {
+        metadata: { redirect_uris: [REDIRECT_URI], token_endpoint_auth_method: 'client_secret_basic' },
+        want: { error: 'invalid_client_metadata', error_description: expect.stringContaining('public clients') as unknown },
+      },
     ];
     for (const { metadata, want } of cases) {
       const response = await fetch(as.registration_endpoint!, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ application_type: 'native', ...metadata }) });
@@ -84,7 +112,11 @@ describe('Payments example: a real authorization server for users', () => {
 
   it('answers 403 insufficient_scope naming the scope a user token lacks, and 401 with resource_metadata for a bad one', async () => {
     const tokens = await authorize({ client_id: DEMO_NATIVE_CLIENT.client_id, token_endpoint_auth_method: 'none' }, 'bob', 'bob-password', 'read');
-    const close = await fetch(`${payments.baseUrl}/accounts/12345/close`, { method: 'POST', headers: { Authorization: `Bearer ${tokens.access_token}`, 'X-Agent-ID': 'user-test', 'Idempotency-Key': 'k1', 'Content-Type': 'application/json' }, body: '{"reason":"fraud"}' });
+    const close = await fetch(`${payments.baseUrl}/accounts/12345/close`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${tokens.access_token}`, 'X-Agent-ID': 'user-test', 'Idempotency-Key': 'k1', 'Content-Type': 'application/json' },
+      body: '{"reason":"fraud"}',
+    });
     expect(close.status).toBe(403);
     expect(close.headers.get('www-authenticate')).toBe('Bearer realm="payments", error="insufficient_scope", scope="admin"');
     const bad = await callSummary(`${tokens.access_token}x`);
@@ -111,7 +143,15 @@ describe('Payments example: a real authorization server for users', () => {
     const client: oauth.Client = { client_id: DEMO_NATIVE_CLIENT.client_id, token_endpoint_auth_method: 'none' };
     const url = (scope: string): URL => {
       const built = new URL(as.authorization_endpoint!);
-      built.search = new URLSearchParams({ client_id: client.client_id, redirect_uri: REDIRECT_URI, response_type: 'code', scope, state: 's1', code_challenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM', code_challenge_method: 'S256' }).toString();
+      built.search = new URLSearchParams({
+        client_id: client.client_id,
+        redirect_uri: REDIRECT_URI,
+        response_type: 'code',
+        scope,
+        state: 's1',
+        code_challenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM',
+        code_challenge_method: 'S256',
+      }).toString();
       return built;
     };
     const denied = new URL(await loginAsUser({ authorizationUrl: url('read'), user: 'alice', password: 'alice-password', consent: false }));
@@ -124,7 +164,11 @@ describe('Payments example: a real authorization server for users', () => {
 
   it('runs the device authorization grant (RFC 8628)', async () => {
     const client: oauth.Client = { client_id: DEMO_NATIVE_CLIENT.client_id, token_endpoint_auth_method: 'none' };
-    const device = await oauth.processDeviceAuthorizationResponse(as, client, await oauth.deviceAuthorizationRequest(as, client, oauth.None(), new URLSearchParams({ scope: 'read', resource: payments.baseUrl }), allowInsecure));
+    const device = await oauth.processDeviceAuthorizationResponse(
+      as,
+      client,
+      await oauth.deviceAuthorizationRequest(as, client, oauth.None(), new URLSearchParams({ scope: 'read', resource: payments.baseUrl }), allowInsecure),
+    );
     const pending = await oauth.deviceCodeGrantRequest(as, client, oauth.None(), device.device_code, allowInsecure);
     await expect(oauth.processDeviceCodeResponse(as, client, pending)).rejects.toMatchObject({ error: 'authorization_pending' });
     expect(device.verification_uri_complete).toContain(`${payments.origin}/oauth/device`);

@@ -58,7 +58,9 @@ describe("trust.scan 'on-export' (the default)", () => {
     }
     const service = client.services()[0]!;
     expect(service.quarantinedToolIds).toEqual(['list_transactions']);
-    expect(service.findings).toContainEqual(expect.objectContaining({ code: 'text.instruction', toolId: 'list_transactions', severity: 'high', pointer: expect.stringMatching(/^\/tools\/1\/parameters\//) }));
+    expect(service.findings).toContainEqual(
+      expect.objectContaining({ code: 'text.instruction', toolId: 'list_transactions', severity: 'high', pointer: expect.stringMatching(/^\/tools\/1\/parameters\//) }),
+    );
     expect(client.catalog().withheld.map((tool) => tool.id)).toEqual(['list_transactions']);
   });
 
@@ -90,8 +92,16 @@ describe("trust.scan 'on-export' (the default)", () => {
     expect(Object.keys(createAISDKTools({ client }))).not.toContain(expect.stringContaining('list_transactions'));
     expect(Object.keys(createAISDKTools({ client }))).toHaveLength(4);
     expect(createOpenAIAgentsTools({ client }).map((tool) => tool.name)).toHaveLength(4);
-    expect(createOpenAIAgentsTools({ client }).map((tool) => tool.name).join()).not.toContain('list_transactions');
-    expect(createLangChainTools({ client }).map((tool) => tool.name).join()).not.toContain('list_transactions');
+    expect(
+      createOpenAIAgentsTools({ client })
+        .map((tool) => tool.name)
+        .join(),
+    ).not.toContain('list_transactions');
+    expect(
+      createLangChainTools({ client })
+        .map((tool) => tool.name)
+        .join(),
+    ).not.toContain('list_transactions');
   });
 
   it('a call, a resource read and a prompt are refused as quarantined, before anything is sent', async () => {

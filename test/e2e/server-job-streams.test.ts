@@ -55,10 +55,7 @@ interface StreamRead {
  * arrived and parses only those bytes, as a client whose connection died mid-event would.
  * `idleTimeoutInMs` fails the read if the socket stays silent that long (a client idle timeout).
  */
-function readStream(
-  url: string,
-  options: { authorization?: string; lastEventId?: string; cutAfterBytes?: number; idleTimeoutInMs?: number; totalTimeoutInMs?: number } = {},
-): Promise<StreamRead> {
+function readStream(url: string, options: { authorization?: string; lastEventId?: string; cutAfterBytes?: number; idleTimeoutInMs?: number; totalTimeoutInMs?: number } = {}): Promise<StreamRead> {
   return new Promise((resolve, reject) => {
     const result: StreamRead = { events: [], comments: [], retry: undefined, status: 0, contentType: undefined, bytes: 0, endedByServer: false };
     const parser = createParser({
@@ -236,7 +233,7 @@ describe.each(FRAMEWORKS)('job streams through %s', (name) => {
     await expect(readStream(`${server.origin}${snapshot.status_url}`, { authorization: ALICE, idleTimeoutInMs: 400 })).rejects.toThrow(/idle/);
   });
 
-  it('releases a stream\'s store subscription when the client disconnects from a silent job', async () => {
+  it("releases a stream's store subscription when the client disconnects from a silent job", async () => {
     const store = createMemoryJobEventStore();
     let subscriptions = 0;
     const counting: JobEventStore = {
@@ -368,7 +365,7 @@ describe.each(FRAMEWORKS)('job streams through %s', (name) => {
     });
   });
 
-  it('answers HEAD on a running job\'s stream with the SSE headers and no body, then serves the next request on the same connection', async () => {
+  it("answers HEAD on a running job's stream with the SSE headers and no body, then serves the next request on the same connection", async () => {
     let release = (): void => undefined;
     const server = await startJobServer(
       async (job) => {
@@ -424,7 +421,11 @@ describe.each(FRAMEWORKS)('job streams through %s', (name) => {
       const after = await server.jobs.store.get(snapshot.job_id);
       expect(after).toEqual(before);
       // The owner still can.
-      const answer = await fetch(`${server.origin}/jobs/${snapshot.job_id}/respond`, { method: 'POST', headers: { Authorization: ALICE, 'Content-Type': 'application/json' }, body: JSON.stringify({ answer: 'yes' }) });
+      const answer = await fetch(`${server.origin}/jobs/${snapshot.job_id}/respond`, {
+        method: 'POST',
+        headers: { Authorization: ALICE, 'Content-Type': 'application/json' },
+        body: JSON.stringify({ answer: 'yes' }),
+      });
       expect(answer.status).toBe(200);
       const done = await waitForStatus(server, snapshot, ['completed'], ALICE);
       expect(done.status).toBe('completed');

@@ -22,16 +22,18 @@ const TRANSPORT_HEADERS = new Set(['date', 'connection', 'keep-alive', 'transfer
 
 /** The headers of an answer, leaving out transport headers (and a Content-Length the fetch handler does not set). */
 function comparableHeaders(headers: Headers, fromFetchHandler: Headers): Record<string, string> {
-  return Object.fromEntries(
-    [...headers].filter(([name]) => !TRANSPORT_HEADERS.has(name) && (name !== 'content-length' || fromFetchHandler.has('content-length'))),
-  );
+  return Object.fromEntries([...headers].filter(([name]) => !TRANSPORT_HEADERS.has(name) && (name !== 'content-length' || fromFetchHandler.has('content-length'))));
 }
 
 /** The same manifest with every object's keys in reverse order: a different text, the same document. */
 function reversedKeys(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(reversedKeys);
   if (typeof value !== 'object' || value === null) return value;
-  return Object.fromEntries(Object.entries(value).reverse().map(([key, child]) => [key, reversedKeys(child)]));
+  return Object.fromEntries(
+    Object.entries(value)
+      .reverse()
+      .map(([key, child]) => [key, reversedKeys(child)]),
+  );
 }
 
 /** A GET through `node:http`, which neither asks for nor decodes any content coding: the bytes as sent. */
@@ -266,7 +268,14 @@ describe.each(MANIFEST_ADAPTERS)('manifest route on %s', (framework) => {
         ['DELETE', { method: 'DELETE' }],
       ],
     ],
-    ['the manifest without CORS', { cors: false }, [['GET', {}], ['OPTIONS', { method: 'OPTIONS' }]]],
+    [
+      'the manifest without CORS',
+      { cors: false },
+      [
+        ['GET', {}],
+        ['OPTIONS', { method: 'OPTIONS' }],
+      ],
+    ],
     [
       'per-credential variants behind requireAuth',
       { resolveScopes, requireAuth: true },

@@ -53,7 +53,11 @@ describe('Payments example API', () => {
 
   it('answers a read token on an admin tool with 403 and the declared problem type', async () => {
     const payments = await start();
-    const response = await fetch(`${payments.baseUrl}/accounts/12345/limits`, { method: 'PATCH', headers: { ...READ, 'Content-Type': 'application/json' }, body: JSON.stringify({ daily_spend_limit: 5 }) });
+    const response = await fetch(`${payments.baseUrl}/accounts/12345/limits`, {
+      method: 'PATCH',
+      headers: { ...READ, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ daily_spend_limit: 5 }),
+    });
     expect(response.status).toBe(403);
     const declared = payments.manifest.tools.find((tool) => tool.id === 'modify_limits')?.errors?.['insufficient_scope']?.type;
     expect((await problemOf(response)).type).toBe(declared);
@@ -133,9 +137,17 @@ describe('Payments example API', () => {
 
     it('rejects a cursor from another query with 400', async () => {
       const payments = await start();
-      const first = await fetch(`${payments.baseUrl}/transactions/analyze`, { method: 'POST', headers: { ...READ, 'Content-Type': 'application/json' }, body: JSON.stringify({ account_id: '12345', date_range: { start: '2020-01-01' }, limit: 2 }) });
+      const first = await fetch(`${payments.baseUrl}/transactions/analyze`, {
+        method: 'POST',
+        headers: { ...READ, 'Content-Type': 'application/json' },
+        body: JSON.stringify({ account_id: '12345', date_range: { start: '2020-01-01' }, limit: 2 }),
+      });
       const { next_cursor: cursor } = (await first.json()) as { next_cursor: string };
-      const other = await fetch(`${payments.baseUrl}/transactions/analyze`, { method: 'POST', headers: { ...READ, 'Content-Type': 'application/json' }, body: JSON.stringify({ account_id: '67890', cursor }) });
+      const other = await fetch(`${payments.baseUrl}/transactions/analyze`, {
+        method: 'POST',
+        headers: { ...READ, 'Content-Type': 'application/json' },
+        body: JSON.stringify({ account_id: '67890', cursor }),
+      });
       expect(other.status).toBe(400);
     });
   });
@@ -205,7 +217,11 @@ describe('Payments example API', () => {
 
   it('runs generate_report through progress, one needs_input decision and a result', async () => {
     const payments = await start();
-    const started = await fetch(`${payments.baseUrl}/reports/generate`, { method: 'POST', headers: { ...READ, 'Content-Type': 'application/json' }, body: JSON.stringify({ account_id: '12345', period: '2026-03', format: 'csv' }) });
+    const started = await fetch(`${payments.baseUrl}/reports/generate`, {
+      method: 'POST',
+      headers: { ...READ, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ account_id: '12345', period: '2026-03', format: 'csv' }),
+    });
     expect(started.status).toBe(202);
     const snapshot = (await started.json()) as JobSnapshot;
     expect(started.headers.get('location')).toBe(`/v2/reports/${snapshot.job_id}/status`);
@@ -222,7 +238,11 @@ describe('Payments example API', () => {
           const question = JSON.parse(event.data) as { input_id: string; options: string[]; resolution_url: string };
           expect(question.options).toEqual(['include', 'exclude']);
           expect(question.resolution_url).toBe(`/v2/reports/${snapshot.job_id}/respond`);
-          void fetch(`${payments.origin}${question.resolution_url}`, { method: 'POST', headers: { ...READ, 'Content-Type': 'application/json' }, body: JSON.stringify({ input_id: question.input_id, answer: 'include' }) }).then((response) => expect(response.status).toBe(200));
+          void fetch(`${payments.origin}${question.resolution_url}`, {
+            method: 'POST',
+            headers: { ...READ, 'Content-Type': 'application/json' },
+            body: JSON.stringify({ input_id: question.input_id, answer: 'include' }),
+          }).then((response) => expect(response.status).toBe(200));
         }
       },
     });
@@ -258,13 +278,21 @@ describe('Payments example on node:http: what a framework used to do', () => {
     expect(await problemOf(malformed)).toMatchObject({ type: `${PROBLEMS}invalid-request`, status: 400 });
     const scalar = await post('"12345"');
     expect(scalar.status).toBe(400);
-    const fits = await fetch(`${payments.baseUrl}/transactions/analyze`, { method: 'POST', headers: { ...READ, 'Content-Type': 'application/json' }, body: JSON.stringify({ account_id: '12345', limit: 1, padding: 'x'.repeat(60 * 1024) }) });
+    const fits = await fetch(`${payments.baseUrl}/transactions/analyze`, {
+      method: 'POST',
+      headers: { ...READ, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ account_id: '12345', limit: 1, padding: 'x'.repeat(60 * 1024) }),
+    });
     expect(fits.status).toBe(200);
   });
 
   it('refuses a token request form over 8 KB with 413', async () => {
     const payments = await start();
-    const response = await fetch(`${payments.origin}/oauth/token`, { method: 'POST', headers: { 'Content-Type': 'application/x-www-form-urlencoded' }, body: `grant_type=client_credentials&scope=${'x'.repeat(8 * 1024)}` });
+    const response = await fetch(`${payments.origin}/oauth/token`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+      body: `grant_type=client_credentials&scope=${'x'.repeat(8 * 1024)}`,
+    });
     expect(response.status).toBe(413);
   });
 

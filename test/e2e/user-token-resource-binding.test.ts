@@ -18,7 +18,10 @@ const ALICE_TOKEN = 'alice-user-token-123';
 beforeAll(async () => {
   api = await startClientTestServer();
   const { origin } = api;
-  const json = (value: unknown, type = 'application/json') => (_request: unknown, response: ServerResponse) => void response.writeHead(200, { 'content-type': type }).end(JSON.stringify(value));
+  const json =
+    (value: unknown, type = 'application/json') =>
+    (_request: unknown, response: ServerResponse) =>
+      void response.writeHead(200, { 'content-type': type }).end(JSON.stringify(value));
   const manifest = (name: string, providerDiscovery: string) => ({
     schema_version: '0.1.0',
     service: { name, description: `${name}'s API`, base_url: `${origin}/${name}` },
@@ -29,7 +32,10 @@ beforeAll(async () => {
   api.routes.set('/.well-known/ai-capabilities/alice', json(manifest('alice', aliceMetadata), 'application/ai-capabilities+json'));
   api.routes.set('/.well-known/ai-capabilities/mallory', json(manifest('mallory', aliceMetadata), 'application/ai-capabilities+json'));
   api.routes.set('/.well-known/oauth-protected-resource/alice', json({ resource: `${origin}/alice`, authorization_servers: [origin], scopes_supported: ['read'] }));
-  api.routes.set('/.well-known/oauth-authorization-server', json({ issuer: origin, authorization_endpoint: `${origin}/authorize`, token_endpoint: `${origin}/token`, response_types_supported: ['code'], code_challenge_methods_supported: ['S256'] }));
+  api.routes.set(
+    '/.well-known/oauth-authorization-server',
+    json({ issuer: origin, authorization_endpoint: `${origin}/authorize`, token_endpoint: `${origin}/token`, response_types_supported: ['code'], code_challenge_methods_supported: ['S256'] }),
+  );
   for (const name of ['alice', 'mallory']) api.routes.set(`/${name}/r`, json({ ok: true }));
 });
 

@@ -137,10 +137,21 @@ export async function startFaultProxy(options: FaultProxyOptions): Promise<Fault
       }
     }
     const context = { random, schedule, finish, isFinished: () => finished };
-    pipe(client, upstream, connectionToxics.filter((toxic) => (toxic.stream ?? 'downstream') === 'upstream'), context);
-    pipe(upstream, client, connectionToxics.filter((toxic) => (toxic.stream ?? 'downstream') === 'downstream'), context, (bytes) => {
-      downstreamBytes += bytes;
-    });
+    pipe(
+      client,
+      upstream,
+      connectionToxics.filter((toxic) => (toxic.stream ?? 'downstream') === 'upstream'),
+      context,
+    );
+    pipe(
+      upstream,
+      client,
+      connectionToxics.filter((toxic) => (toxic.stream ?? 'downstream') === 'downstream'),
+      context,
+      (bytes) => {
+        downstreamBytes += bytes;
+      },
+    );
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -243,7 +254,7 @@ function pipe(source: Socket, destination: Socket, toxics: Toxic[], context: Pip
 function slice(data: Buffer, slicer: Extract<Toxic, { type: 'slicer' }> | undefined, random: () => number): Buffer[] {
   if (!slicer) return [data];
   const pieces: Buffer[] = [];
-  for (let offset = 0; offset < data.length; ) {
+  for (let offset = 0; offset < data.length;) {
     const variation = slicer.sizeVariationInBytes ?? 0;
     const size = Math.max(1, Math.round(slicer.averageSizeInBytes + (random() * 2 - 1) * variation));
     pieces.push(data.subarray(offset, offset + size));

@@ -33,7 +33,9 @@ export function injectedGuardedFetch(handler: InjectedHandler): GuardedFetch & {
     sent.push(request);
     return handler(request, sent.length - 1);
   };
-  const fetch = (async (input: string | URL | Request, init?: RequestInit) => exchange(input, init as { method?: string; headers?: HeadersInit; body?: unknown })) as GuardedFetch & { sent: SentRequest[] };
+  const fetch = (async (input: string | URL | Request, init?: RequestInit) => exchange(input, init as { method?: string; headers?: HeadersInit; body?: unknown })) as GuardedFetch & {
+    sent: SentRequest[];
+  };
   fetch.fetchBuffered = async (input, init): Promise<BufferedResponse> => {
     const response = await exchange(input, init);
     return { status: response.status, statusText: response.statusText, headers: response.headers, url: String(input), body: new Uint8Array(await response.arrayBuffer()) };

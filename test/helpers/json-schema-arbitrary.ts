@@ -105,7 +105,9 @@ function typed(type: string, schema: Schema, root: Schema, depth: number): Arbit
       const maxItems = Math.max(minItems, Math.min(typeof schema['maxItems'] === 'number' ? schema['maxItems'] : 3, 3));
       if (depth >= MAX_DEPTH) return fc.constant([]);
       const items = arbitraryFromSchema(schema['items'] ?? true, root, depth + 1);
-      return schema['uniqueItems'] === true ? fc.uniqueArray(items, { minLength: minItems, maxLength: maxItems, selector: (value) => JSON.stringify(value) }) : fc.array(items, { minLength: minItems, maxLength: maxItems });
+      return schema['uniqueItems'] === true
+        ? fc.uniqueArray(items, { minLength: minItems, maxLength: maxItems, selector: (value) => JSON.stringify(value) })
+        : fc.array(items, { minLength: minItems, maxLength: maxItems });
     }
     case 'object': {
       const properties = isSchema(schema['properties']) ? schema['properties'] : {};
@@ -117,7 +119,9 @@ function typed(type: string, schema: Schema, root: Schema, depth: number): Arbit
         record[name] = arbitraryFromSchema(child, root, depth + 1);
       }
       // A required member that is not declared takes the additionalProperties schema.
-      for (const name of required) if (!Object.hasOwn(record, name) && schema['additionalProperties'] !== false) record[name] = arbitraryFromSchema(isSchema(schema['additionalProperties']) ? schema['additionalProperties'] : true, root, depth + 1);
+      for (const name of required)
+        if (!Object.hasOwn(record, name) && schema['additionalProperties'] !== false)
+          record[name] = arbitraryFromSchema(isSchema(schema['additionalProperties']) ? schema['additionalProperties'] : true, root, depth + 1);
       const requiredKeys = Object.keys(record).filter((name) => required.has(name));
       return fc.record(record, { requiredKeys });
     }

@@ -40,7 +40,8 @@ export async function connectV2Host(target: HostTarget, options: { mode: Version
       return answerFor('requestedSchema' in request.params ? (request.params.requestedSchema as never) : undefined, log.answer);
     });
   }
-  const transport = 'url' in target ? new StreamableHTTPClientTransport(new URL(target.url)) : new StdioClientTransport({ command: process.execPath, args: [BUILT_CLI, ...target.stdio], stderr: 'pipe' });
+  const transport =
+    'url' in target ? new StreamableHTTPClientTransport(new URL(target.url)) : new StdioClientTransport({ command: process.execPath, args: [BUILT_CLI, ...target.stdio], stderr: 'pipe' });
   await client.connect(transport);
   return { client, log };
 }
@@ -53,7 +54,8 @@ export async function connectV1Host(target: HostTarget): Promise<{ client: V1Cli
     log.messages.push(request.params.message);
     return answerFor('requestedSchema' in request.params ? (request.params.requestedSchema as never) : undefined, log.answer);
   });
-  const transport = 'url' in target ? new V1StreamableHTTPClientTransport(new URL(target.url)) : new V1StdioClientTransport({ command: process.execPath, args: [BUILT_CLI, ...target.stdio], stderr: 'pipe' });
+  const transport =
+    'url' in target ? new V1StreamableHTTPClientTransport(new URL(target.url)) : new V1StdioClientTransport({ command: process.execPath, args: [BUILT_CLI, ...target.stdio], stderr: 'pipe' });
   await client.connect(transport);
   return { client, log };
 }

@@ -83,8 +83,23 @@ export async function startOidcAuthorizationServer(options: OidcAuthorizationSer
   const issuer = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const accessTokenTtl = options.accessTokenTtlInSeconds ?? 300;
   const provider = new oidc.default(issuer, {
-    clients: [{ client_id: PRE_REGISTERED_CLIENT_ID, redirect_uris: ['http://127.0.0.1/callback'], application_type: 'native', token_endpoint_auth_method: 'none', grant_types: ['authorization_code', 'refresh_token'], response_types: ['code'] }],
-    clientDefaults: { application_type: 'native', token_endpoint_auth_method: 'none', grant_types: ['authorization_code', 'refresh_token'], response_types: ['code'], id_token_signed_response_alg: 'ES256' },
+    clients: [
+      {
+        client_id: PRE_REGISTERED_CLIENT_ID,
+        redirect_uris: ['http://127.0.0.1/callback'],
+        application_type: 'native',
+        token_endpoint_auth_method: 'none',
+        grant_types: ['authorization_code', 'refresh_token'],
+        response_types: ['code'],
+      },
+    ],
+    clientDefaults: {
+      application_type: 'native',
+      token_endpoint_auth_method: 'none',
+      grant_types: ['authorization_code', 'refresh_token'],
+      response_types: ['code'],
+      id_token_signed_response_alg: 'ES256',
+    },
     jwks: { keys: [{ ...generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey.export({ format: 'jwk' }), alg: 'ES256', use: 'sig' }] },
     cookies: { keys: [randomBytes(32).toString('base64url')] },
     pkce: { required: () => true },
@@ -249,7 +264,8 @@ export async function startProtectedApi(options: ProtectedApiOptions): Promise<P
   async function serveApi(request: IncomingMessage, response: ServerResponse): Promise<void> {
     const path = new URL(request.url ?? '/', origin).pathname;
     if (path === '/.well-known/ai-capabilities') return send(response, 200, manifest, { 'content-type': 'application/ai-capabilities+json' });
-    if (path === '/.well-known/oauth-protected-resource/api') return send(response, 200, { resource, authorization_servers: [options.authorizationServer.issuer], scopes_supported: scopes, bearer_methods_supported: ['header'] });
+    if (path === '/.well-known/oauth-protected-resource/api')
+      return send(response, 200, { resource, authorization_servers: [options.authorizationServer.issuer], scopes_supported: scopes, bearer_methods_supported: ['header'] });
     const needed = path === '/api/whoami' ? 'read' : path === '/api/transfer' ? 'write' : undefined;
     if (needed === undefined) return send(response, 404, { title: 'not found' });
     request.resume();

@@ -68,7 +68,13 @@ export async function startPrismRecorder(manifest: Manifest, prismOrigin: string
       const verdict: PrismVerdict = { method: request.method ?? 'GET', target, requestHeaders: request.headers, requestBody: body.toString('utf8').slice(0, 4_000), status: 0, violations: [] };
       verdicts.push(verdict);
       try {
-        const answer = await fetch(prismOrigin + target, { method: verdict.method, headers, body: body.length > 0 ? new Uint8Array(body) : null, redirect: 'manual', signal: AbortSignal.timeout(requestTimeoutInMs) });
+        const answer = await fetch(prismOrigin + target, {
+          method: verdict.method,
+          headers,
+          body: body.length > 0 ? new Uint8Array(body) : null,
+          redirect: 'manual',
+          signal: AbortSignal.timeout(requestTimeoutInMs),
+        });
         const text = await answer.text();
         verdict.status = answer.status;
         const header = answer.headers.get('sl-violations');

@@ -44,16 +44,47 @@ interface Rule {
 // poisoning write-up, the mcp-scan issue codes and the tool-scan / mcp-scanner rule families.
 const INSTRUCTION_RULES: Rule[] = [
   { code: 'text.instruction', pattern: /<\s*\/?\s*(important|system|instructions?|secret|hidden)\s*>/i, severity: 'high', message: 'contains a pseudo-tag that addresses the model' },
-  { code: 'text.instruction', pattern: /\b(ignore|disregard|forget|override)\b.{0,40}\b((previous|prior|above|earlier|all|other)\b.{0,30}\b(instructions?|prompts?|rules|guidelines|messages?)|system\b.{0,30}\b(instructions?|prompts?|rules|guidelines))\b/i, severity: 'high', message: 'tells the model to ignore its instructions' },
-  { code: 'text.instruction', pattern: /\b(do not|don't|never|without)\b.{0,20}\b(tell|telling|inform|informing|notify|notifying|mention|mentioning|reveal|revealing|show|showing|alert|alerting)\b.{0,20}\b(the )?users?\b/i, severity: 'high', message: 'asks the model to hide something from the user' },
+  {
+    code: 'text.instruction',
+    pattern:
+      /\b(ignore|disregard|forget|override)\b.{0,40}\b((previous|prior|above|earlier|all|other)\b.{0,30}\b(instructions?|prompts?|rules|guidelines|messages?)|system\b.{0,30}\b(instructions?|prompts?|rules|guidelines))\b/i,
+    severity: 'high',
+    message: 'tells the model to ignore its instructions',
+  },
+  {
+    code: 'text.instruction',
+    pattern: /\b(do not|don't|never|without)\b.{0,20}\b(tell|telling|inform|informing|notify|notifying|mention|mentioning|reveal|revealing|show|showing|alert|alerting)\b.{0,20}\b(the )?users?\b/i,
+    severity: 'high',
+    message: 'asks the model to hide something from the user',
+  },
   { code: 'text.instruction', pattern: /\b(secretly|covertly|surreptitiously)\b/i, severity: 'high', message: 'asks for covert behaviour' },
-  { code: 'text.instruction', pattern: /(~\/\.ssh|\bid_rsa\b|\bid_ed25519\b|\.aws\/credentials|\bmcp\.json\b|\.cursor\/|\/etc\/(passwd|shadow))/i, severity: 'high', message: 'refers to local secrets or configuration files' },
+  {
+    code: 'text.instruction',
+    pattern: /(~\/\.ssh|\bid_rsa\b|\bid_ed25519\b|\.aws\/credentials|\bmcp\.json\b|\.cursor\/|\/etc\/(passwd|shadow))/i,
+    severity: 'high',
+    message: 'refers to local secrets or configuration files',
+  },
   // A real key in an example or default leaks a secret, whatever the intent (an API about keys may still *mention* them).
   { code: 'text.secret', pattern: /-----BEGIN [A-Z ]*PRIVATE KEY-----/, severity: 'high', message: 'contains a private key' },
   { code: 'text.instruction', pattern: /(^|[\s"'`(])\.env\b/i, severity: 'medium', message: 'refers to an environment file' },
-  { code: 'text.instruction', pattern: /\b(system prompt|you are now|act as|pretend to be|new instructions|\[INST\]|<\|im_start\|>)/i, severity: 'high', message: 'tries to redefine the model\'s role' },
-  { code: 'text.instruction', pattern: /\b(before|instead of|after) (using|calling|running) (this|any|the|other)\b.{0,40}\b(tool|function)s?\b/i, severity: 'medium', message: 'prescribes how the model uses other tools' },
-  { code: 'text.instruction', pattern: /\b(bcc|cc|forward|send|post|upload|exfiltrate)\b.{0,40}\b(to|at)\b.{0,10}\b(https?:\/\/|[\w.-]+@[\w-]+\.[\w.]+|webhook)/i, severity: 'high', message: 'asks to send data to an address' },
+  {
+    code: 'text.instruction',
+    pattern: /\b(system prompt|you are now|act as|pretend to be|new instructions|\[INST\]|<\|im_start\|>)/i,
+    severity: 'high',
+    message: "tries to redefine the model's role",
+  },
+  {
+    code: 'text.instruction',
+    pattern: /\b(before|instead of|after) (using|calling|running) (this|any|the|other)\b.{0,40}\b(tool|function)s?\b/i,
+    severity: 'medium',
+    message: 'prescribes how the model uses other tools',
+  },
+  {
+    code: 'text.instruction',
+    pattern: /\b(bcc|cc|forward|send|post|upload|exfiltrate)\b.{0,40}\b(to|at)\b.{0,10}\b(https?:\/\/|[\w.-]+@[\w-]+\.[\w.]+|webhook)/i,
+    severity: 'high',
+    message: 'asks to send data to an address',
+  },
   { code: 'text.suspicious_word', pattern: /\b(important|crucial|critical|must always|mandatory|urgent)\b/i, severity: 'low', message: 'uses emphatic wording common in injected instructions' },
   { code: 'text.ssrf_literal', pattern: /\b(169\.254\.\d+\.\d+|metadata\.google\.internal|file:\/\/|gopher:\/\/)/i, severity: 'medium', message: 'names an internal address or a local scheme' },
 ];
@@ -95,9 +126,11 @@ export function referenceScanManifest(manifest: Manifest, options: ScanManifestO
     if (INVISIBLE.test(text)) add({ code: 'text.invisible_character', pointer, text: shown(), severity: 'high', message: 'contains invisible or bidirectional-control characters' }, toolId);
     if (CONTROL.test(text)) add({ code: 'text.control_character', pointer, text: shown(), severity: 'high', message: 'contains control characters' }, toolId);
     const mixed = MIXED_SCRIPT_WORD.exec(text);
-    if (mixed) add({ code: 'text.homoglyph', pointer, text: shown(), severity: isName ? 'high' : 'medium', message: `the word "${mixed[0]}" mixes Latin with look-alike letters of another script` }, toolId);
+    if (mixed)
+      add({ code: 'text.homoglyph', pointer, text: shown(), severity: isName ? 'high' : 'medium', message: `the word "${mixed[0]}" mixes Latin with look-alike letters of another script` }, toolId);
     // Response schemas never reach the model's tool list, so a long example there is only worth a look.
-    if (text.length > maxTextLength) add({ code: 'text.oversize', pointer, text: shown(), severity: 'medium', message: `is ${text.length} characters long (limit ${maxTextLength}); long texts can bury instructions` }, toolId);
+    if (text.length > maxTextLength)
+      add({ code: 'text.oversize', pointer, text: shown(), severity: 'medium', message: `is ${text.length} characters long (limit ${maxTextLength}); long texts can bury instructions` }, toolId);
     for (const rule of INSTRUCTION_RULES) {
       if (rule.pattern.test(text)) add({ code: rule.code, pointer, text: shown(), severity: rule.severity, message: rule.message }, toolId);
     }
@@ -105,7 +138,16 @@ export function referenceScanManifest(manifest: Manifest, options: ScanManifestO
       const decoded = decodeBase64Text(run[0]);
       if (decoded === undefined) continue;
       const hidden = INSTRUCTION_RULES.some((rule) => rule.severity === 'high' && rule.pattern.test(decoded));
-      add({ code: 'text.encoded_payload', pointer, text: shown(), severity: hidden ? 'high' : 'medium', message: hidden ? 'carries base64-encoded instructions' : 'carries a base64-encoded text payload' }, toolId);
+      add(
+        {
+          code: 'text.encoded_payload',
+          pointer,
+          text: shown(),
+          severity: hidden ? 'high' : 'medium',
+          message: hidden ? 'carries base64-encoded instructions' : 'carries a base64-encoded text payload',
+        },
+        toolId,
+      );
     }
     for (const { id, pattern } of foreignPatterns) {
       if (pattern.test(text)) add({ code: 'text.cross_service_reference', pointer, text: shown(), severity: 'high', message: `names "${id}", a tool of another service (tool shadowing)` }, toolId);

@@ -28,7 +28,11 @@ export function runBuiltCli(args: readonly string[], options: { timeoutInMs?: nu
     execFile(
       process.execPath,
       [BUILT_CLI, ...args],
-      { timeout: options.timeoutInMs ?? 30_000, maxBuffer: options.maxBufferInBytes ?? 16 * 1024 * 1024, env: { ...process.env, NO_COLOR: '1', ...(cacheDirectory ? { AICAP_CACHE_DIR: cacheDirectory } : {}), ...options.env } },
+      {
+        timeout: options.timeoutInMs ?? 30_000,
+        maxBuffer: options.maxBufferInBytes ?? 16 * 1024 * 1024,
+        env: { ...process.env, NO_COLOR: '1', ...(cacheDirectory ? { AICAP_CACHE_DIR: cacheDirectory } : {}), ...options.env },
+      },
       (error, stdout, stderr) => {
         if (cacheDirectory) rmSync(cacheDirectory, { recursive: true, force: true });
         resolve({ code: error ? (typeof error.code === 'number' ? error.code : -1) : 0, stdout, stderr });

@@ -31,7 +31,11 @@ export interface LivenessServer {
  * Serves `manifest(origin)` with `createManifestHandler` and `createChangeFeedHandler` through one
  * framework's documented adapter; every other GET answers `{ ok: true, path }` (the tools' routes).
  */
-export async function startLivenessServer(framework: FeedFramework, manifest: (origin: string) => Manifest, feedOptions: Omit<CreateChangeFeedHandlerOptions, 'manifestHandler' | 'digest'> = {}): Promise<LivenessServer> {
+export async function startLivenessServer(
+  framework: FeedFramework,
+  manifest: (origin: string) => Manifest,
+  feedOptions: Omit<CreateChangeFeedHandlerOptions, 'manifestHandler' | 'digest'> = {},
+): Promise<LivenessServer> {
   // Made once the port is known (the manifest's base_url names it); requests wait for `listen` anyway.
   const made: { manifestHandler?: ManifestHandler; feed?: ChangeFeedHandler } = {};
   const hits = new Map<string, number>();

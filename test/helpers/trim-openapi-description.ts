@@ -50,7 +50,11 @@ function stubContent(content: Json, document: Json): Json {
     let schema = isRecord(media) ? media['schema'] : undefined;
     if (isRecord(schema) && typeof schema['$ref'] === 'string') schema = resolvePointer(document, schema['$ref']);
     const properties = isRecord(schema) && isRecord(schema['properties']) ? schema['properties'] : {};
-    const example = !/json/.test(mediaType) ? 'stub' : 'data' in properties && 'has_more' in properties ? { object: 'list', data: [{ id: 'obj_1' }], has_more: false, url: '/v1/stub' } : { id: 'obj_1' };
+    const example = !/json/.test(mediaType)
+      ? 'stub'
+      : 'data' in properties && 'has_more' in properties
+        ? { object: 'list', data: [{ id: 'obj_1' }], has_more: false, url: '/v1/stub' }
+        : { id: 'obj_1' };
     stubbed[mediaType] = { schema: typeof example === 'string' ? { type: 'string' } : { type: 'object' }, example };
   }
   return stubbed;
@@ -102,7 +106,13 @@ export function trimOpenApiDescription(document: Json, operations: readonly Kept
   }
   const keep = (section: unknown, prefix: string): Json | undefined => {
     if (!isRecord(section)) return undefined;
-    return Object.fromEntries(Object.entries(section).filter(([name]) => [...reached].some((reference) => reference === `${prefix}/${name.replaceAll('~', '~0').replaceAll('/', '~1')}` || reference.startsWith(`${prefix}/${name.replaceAll('~', '~0').replaceAll('/', '~1')}/`))));
+    return Object.fromEntries(
+      Object.entries(section).filter(([name]) =>
+        [...reached].some(
+          (reference) => reference === `${prefix}/${name.replaceAll('~', '~0').replaceAll('/', '~1')}` || reference.startsWith(`${prefix}/${name.replaceAll('~', '~0').replaceAll('/', '~1')}/`),
+        ),
+      ),
+    );
   };
   if (isRecord(document['components'])) {
     const components: Json = {};

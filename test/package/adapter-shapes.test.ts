@@ -10,7 +10,11 @@ function exportedNames(folder: string): Set<string> {
   const names = new Set<string>();
   for (const match of text.matchAll(/export\s+(?:type\s+)?\{([^}]*)\}/g)) {
     for (const part of match[1]!.split(',')) {
-      const name = part.trim().replace(/^type\s+/, '').split(/\s+as\s+/).at(-1);
+      const name = part
+        .trim()
+        .replace(/^type\s+/, '')
+        .split(/\s+as\s+/)
+        .at(-1);
       if (name) names.add(name);
     }
   }
@@ -20,6 +24,7 @@ function exportedNames(folder: string): Set<string> {
 describe('agent adapters export one shape', () => {
   it.each(Object.entries(ADAPTERS))('%s exports create<F>Tools, <F>Tool, <F>ToolsOptions and the shared client types', (folder, prefix) => {
     const names = exportedNames(folder);
-    for (const name of [`create${prefix}Tools`, `${prefix}Tool`, `${prefix}ToolsOptions`, 'AgentToolClient', 'AgentToolOptions', 'ToolCallOutcome']) expect(names, `${folder} lacks ${name}`).toContain(name);
+    for (const name of [`create${prefix}Tools`, `${prefix}Tool`, `${prefix}ToolsOptions`, 'AgentToolClient', 'AgentToolOptions', 'ToolCallOutcome'])
+      expect(names, `${folder} lacks ${name}`).toContain(name);
   });
 });

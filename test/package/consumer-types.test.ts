@@ -57,7 +57,9 @@ describe.skipIf(!built)('the published types, with skipLibCheck false', () => {
 
   for (const { moduleResolution } of RESOLUTIONS) {
     it(`compile under ${moduleResolution} with the TypeScript of the lock file`, async () => {
-      const checked = await runProcess(process.execPath, [join(REPOSITORY_ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', `tsconfig.${moduleResolution}.json`], project, { timeoutInMs: 240_000 });
+      const checked = await runProcess(process.execPath, [join(REPOSITORY_ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', `tsconfig.${moduleResolution}.json`], project, {
+        timeoutInMs: 240_000,
+      });
       expect(ownDiagnostics(checked.stdout + checked.stderr)).toEqual([]);
       expect(checked.code === 0 || checked.stdout.includes('error TS'), checked.stderr).toBe(true);
     }, 300_000);

@@ -74,7 +74,25 @@ const checked = snippets.filter((snippet) => snippet.mode !== 'skip');
 
 describe('extractSnippets', () => {
   it('reads the marker on the line before the fence, and nothing else', () => {
-    const markdown = ['<!-- snippet: skip a fragment -->', '```ts', 'a;', '```', 'text', '', '<!-- snippet: typecheck needs a model -->', '', '```ts', 'b;', '```', '```ts', 'c;', '```', '```sh', 'd', '```'].join('\n');
+    const markdown = [
+      '<!-- snippet: skip a fragment -->',
+      '```ts',
+      'a;',
+      '```',
+      'text',
+      '',
+      '<!-- snippet: typecheck needs a model -->',
+      '',
+      '```ts',
+      'b;',
+      '```',
+      '```ts',
+      'c;',
+      '```',
+      '```sh',
+      'd',
+      '```',
+    ].join('\n');
     expect(extractSnippets(markdown, 'x.md').map(({ where, mode, reason, code }) => ({ where, mode, reason, code }))).toEqual([
       { where: 'x.md:2', mode: 'skip', reason: 'a fragment', code: 'a;\n' },
       { where: 'x.md:9', mode: 'typecheck', reason: 'needs a model', code: 'b;\n' },

@@ -31,7 +31,20 @@ describe.each(drafts)('docs/ietf/%s', (name) => {
 
   it('follows the RFC 8615 and RFC 6838 templates', () => {
     for (const field of ['URI suffix:', 'Change controller:', 'Specification document(s):', 'Status:', 'Related information:']) expect(draft).toContain(field);
-    for (const field of ['Type name:', 'Subtype name:', 'Required parameters:', 'Optional parameters:', 'Encoding considerations:', 'Security considerations:', 'Interoperability considerations:', 'Published specification:', 'Fragment identifier considerations:', 'Intended usage:', 'Change controller:']) expect(draft).toContain(field);
+    for (const field of [
+      'Type name:',
+      'Subtype name:',
+      'Required parameters:',
+      'Optional parameters:',
+      'Encoding considerations:',
+      'Security considerations:',
+      'Interoperability considerations:',
+      'Published specification:',
+      'Fragment identifier considerations:',
+      'Intended usage:',
+      'Change controller:',
+    ])
+      expect(draft).toContain(field);
   });
 
   it('cites only sections the spec has', () => {

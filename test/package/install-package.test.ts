@@ -109,7 +109,9 @@ describe.skipIf(!built)('the packed tarball, installed', () => {
       const metadata = (await (await fetch(`${origin}/.well-known/oauth-authorization-server`)).json()) as { grant_types_supported: string[] };
       expect(metadata.grant_types_supported).toEqual(['client_credentials']);
       const stderr = await started.stop();
-      expect(stderr.split('\n').filter((line) => line.includes('oidc-provider'))).toEqual([expect.stringMatching(/^⚠ oidc-provider is not installed: OAuth serves the client_credentials grant only/) as unknown]);
+      expect(stderr.split('\n').filter((line) => line.includes('oidc-provider'))).toEqual([
+        expect.stringMatching(/^⚠ oidc-provider is not installed: OAuth serves the client_credentials grant only/) as unknown,
+      ]);
     } finally {
       await started.stop();
     }
@@ -127,11 +129,16 @@ describe.skipIf(!built)('the packed tarball, installed', () => {
   }, 60_000);
 
   it('resolves its types with moduleResolution node (node10)', async () => {
-    const imports = subpaths.map((subpath, index) => `import type * as entry${index} from '${subpath === '.' ? 'aicap' : `aicap/${subpath.slice(2)}`}';\nexport type Entry${index} = keyof typeof entry${index};`);
+    const imports = subpaths.map(
+      (subpath, index) => `import type * as entry${index} from '${subpath === '.' ? 'aicap' : `aicap/${subpath.slice(2)}`}';\nexport type Entry${index} = keyof typeof entry${index};`,
+    );
     writeFileSync(join(project, 'check.ts'), `${imports.join('\n')}\n`);
     writeFileSync(
       join(project, 'tsconfig.json'),
-      JSON.stringify({ compilerOptions: { module: 'commonjs', moduleResolution: 'node10', ignoreDeprecations: '6.0', target: 'es2022', strict: true, noEmit: true, skipLibCheck: true, types: [] }, files: ['check.ts'] }),
+      JSON.stringify({
+        compilerOptions: { module: 'commonjs', moduleResolution: 'node10', ignoreDeprecations: '6.0', target: 'es2022', strict: true, noEmit: true, skipLibCheck: true, types: [] },
+        files: ['check.ts'],
+      }),
     );
     const checked = await run(process.execPath, [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.json'], project);
     expect(checked.stdout + checked.stderr).toBe('');

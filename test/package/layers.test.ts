@@ -97,7 +97,9 @@ describe('layers of src/', () => {
 
   it('keeps client/auth and client/oauth from importing each other both ways (OAuth metadata discovery lives in oauth/)', () => {
     const between = (from: string, to: string): string[] =>
-      graph.filter(([, , file, specifier]) => file.startsWith(`client/${from}/`) && relative(SOURCE, resolve(dirname(join(SOURCE, file)), specifier)).startsWith(`client/${to}/`)).map(([, , file, specifier]) => `${file} imports ${specifier}`);
+      graph
+        .filter(([, , file, specifier]) => file.startsWith(`client/${from}/`) && relative(SOURCE, resolve(dirname(join(SOURCE, file)), specifier)).startsWith(`client/${to}/`))
+        .map(([, , file, specifier]) => `${file} imports ${specifier}`);
     // auth/ may build on oauth/ (user tokens, metadata discovery); oauth/ never reaches back.
     expect(between('oauth', 'auth')).toEqual([]);
   });

@@ -41,7 +41,9 @@ async function lint(text: string): Promise<Array<{ rule: string; pointer: string
     );
   });
   const report = JSON.parse(stdout) as { problems: Problem[] };
-  return report.problems.filter((problem) => problem.ruleId.startsWith('aicap/')).map((problem) => ({ rule: problem.ruleId, pointer: problem.location[0]!.pointer, severity: problem.severity, message: problem.message }));
+  return report.problems
+    .filter((problem) => problem.ruleId.startsWith('aicap/'))
+    .map((problem) => ({ rule: problem.ruleId, pointer: problem.location[0]!.pointer, severity: problem.severity, message: problem.message }));
 }
 
 describe.skipIf(!existsSync(REDOCLY))('the Redocly plugin, run by Redocly CLI (npm install -D @redocly/cli)', () => {
@@ -53,7 +55,12 @@ describe.skipIf(!existsSync(REDOCLY))('the Redocly plugin, run by Redocly CLI (n
     const found = await lint(broken);
     expect(found).toEqual(
       expect.arrayContaining([
-        expect.objectContaining({ rule: 'aicap/x-ai-extensions', pointer: '#/paths/~1internal~1metrics/get/x-ai-exclude', severity: 'error', message: expect.stringContaining('must be boolean') as unknown }),
+        expect.objectContaining({
+          rule: 'aicap/x-ai-extensions',
+          pointer: '#/paths/~1internal~1metrics/get/x-ai-exclude',
+          severity: 'error',
+          message: expect.stringContaining('must be boolean') as unknown,
+        }),
         expect.objectContaining({ rule: 'aicap/x-ai-extensions', pointer: '#/paths/~1internal~1metrics/get/x-ai-intent', severity: 'error' }),
         expect.objectContaining({ rule: 'aicap/x-ai-unknown', pointer: '#/paths/~1internal~1metrics/get/x-ai-temporl', severity: 'warn' }),
       ]),

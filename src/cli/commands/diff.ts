@@ -64,7 +64,10 @@ export const diffCommand: CliCommand = {
     }
     const counts = (classification: ManifestChange['classification']): number => diff.changes.filter((change) => change.classification === classification).length;
     const current = manifests[1]!.versioning?.current;
-    const version = diff.suggestedVersion === undefined ? '' : `; suggested versioning.current ${terminalSafeText(diff.suggestedVersion)}${current !== undefined && current !== diff.suggestedVersion ? ` (the new manifest says ${terminalSafeText(current)})` : ''}`;
+    const version =
+      diff.suggestedVersion === undefined
+        ? ''
+        : `; suggested versioning.current ${terminalSafeText(diff.suggestedVersion)}${current !== undefined && current !== diff.suggestedVersion ? ` (the new manifest says ${terminalSafeText(current)})` : ''}`;
     const line = `${diff.changes.length} change${diff.changes.length === 1 ? '' : 's'}: ${counts('breaking')} breaking, ${counts('trust-sensitive')} trust-sensitive, ${counts('non-breaking')} non-breaking${version}`;
     if (diff.breaking) io.error(line);
     else io.info(line);

@@ -13,7 +13,6 @@ beforeAll(async () => {
 });
 afterAll(() => payments.close());
 
-
 const REPORT = JSON.stringify({ account_id: '12345', period: '2026-03' });
 const run = (io: CliIo, ...extra: string[]): Promise<number> => callCommand.run([payments.origin, 'generate_report', REPORT, '--token', 'demo-read', '--agent-id', 'cli-test', ...extra], io);
 

@@ -29,7 +29,6 @@ export function isAsyncJob(client: Client, toolId: string): boolean {
   }
 }
 
-
 /**
  * Starts the job, follows it to its end and prints the result envelope: a progress bar on a terminal
  * (percentage lines otherwise) on stderr, `needs_input` asked on a terminal or answered by `--input`

@@ -49,7 +49,9 @@ export const inspectCommand: CliCommand = {
       inspector = await startInspector({ port, ...(parsed.positionals[0] ? { source: parsed.positionals[0] } : {}), ...(parsed.values.token ? { token: parsed.values.token } : {}) });
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
-      io.error(code === 'EADDRINUSE' ? `Port ${port} is in use on 127.0.0.1: pick another with \`--port\`, or \`--port 0\` for a free one.` : `Cannot start the inspector: ${(error as Error).message}`);
+      io.error(
+        code === 'EADDRINUSE' ? `Port ${port} is in use on 127.0.0.1: pick another with \`--port\`, or \`--port 0\` for a free one.` : `Cannot start the inspector: ${(error as Error).message}`,
+      );
       return 2;
     }
     io.stdout(`${inspector.url}\n`);

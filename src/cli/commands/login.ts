@@ -159,7 +159,9 @@ async function loginWithDeviceCode(io: RedactingIo, request: LoginRequest): Prom
     maxDurationInMs: request.timeoutInMs,
     onPrompt(prompt) {
       io.stdout(`${prompt.verificationUriComplete ?? prompt.verificationUri}\n`);
-      io.info(`Open ${terminalSafeText(prompt.verificationUri)} on any device and enter the code ${terminalSafeText(prompt.userCode)} (valid ${Math.round(prompt.expiresInMs / 60_000)} min). Waiting…`);
+      io.info(
+        `Open ${terminalSafeText(prompt.verificationUri)} on any device and enter the code ${terminalSafeText(prompt.userCode)} (valid ${Math.round(prompt.expiresInMs / 60_000)} min). Waiting…`,
+      );
     },
   });
   await request.store.put({ user: DEFAULT_TOKEN_USER, resource: discovered.resource ?? origin }, tokens);

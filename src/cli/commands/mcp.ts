@@ -112,7 +112,10 @@ export const mcpCommand: CliCommand = {
       ...(maxTools === undefined ? {} : { maxTools }),
     });
     const exposed = client.catalog().tools.length;
-    if (maxTools !== undefined && exposed > maxTools) io.warn(`${exposed} tools in the catalog; listing ${maxTools}${parsed.values.query === undefined ? ' (the first ones; --query picks the best fits)' : ` that fit ${JSON.stringify(terminalSafeText(parsed.values.query))}`}.`);
+    if (maxTools !== undefined && exposed > maxTools)
+      io.warn(
+        `${exposed} tools in the catalog; listing ${maxTools}${parsed.values.query === undefined ? ' (the first ones; --query picks the best fits)' : ` that fit ${JSON.stringify(terminalSafeText(parsed.values.query))}`}.`,
+      );
     if (parsed.values.http) return serveHttp(bridge, port, client, io);
     await bridge.serveStdio();
     await client.close();
@@ -151,7 +154,13 @@ function readCredentials(io: CliIo, targets: readonly string[], flags: Partial<R
     }
     return true;
   };
-  if (!(assign('token', 'token', flags.token) && assign('api-key', 'apiKey', flags['api-key']) && assign('username', 'username', flags.username) && assign('password-env', 'passwordVariable', flags['password-env']))) return undefined;
+  if (!(
+    assign('token', 'token', flags.token) &&
+    assign('api-key', 'apiKey', flags['api-key']) &&
+    assign('username', 'username', flags.username) &&
+    assign('password-env', 'passwordVariable', flags['password-env'])
+  ))
+    return undefined;
   for (const [target, credentials] of byTarget) {
     const variable = passwordVariables.get(target);
     if (credentials.username === undefined) {
@@ -177,7 +186,12 @@ function safeOrigin(value: string): string | undefined {
   }
 }
 
-async function discoverAll(client: Client, targets: readonly string[], given: { credentials: CredentialsByTarget; logins: Map<string, EncryptedFileTokenStore | undefined> }, io: CliIo): Promise<UnavailableService[]> {
+async function discoverAll(
+  client: Client,
+  targets: readonly string[],
+  given: { credentials: CredentialsByTarget; logins: Map<string, EncryptedFileTokenStore | undefined> },
+  io: CliIo,
+): Promise<UnavailableService[]> {
   const unavailable: UnavailableService[] = [];
   for (const target of targets) {
     const discover = () => discoverWithStoredLogin(client, io, target, given.credentials.get(target) ?? {}, given.logins.get(target));

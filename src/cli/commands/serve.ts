@@ -138,6 +138,7 @@ function listenFailure(host: string, port: number, error: unknown): string {
   const where = `${terminalSafeText(host)}:${port}`;
   if (code === 'EADDRINUSE') return `Cannot listen on ${where}: the port is in use; stop what listens there, or pick another with \`--port <n>\` (\`--port 0\` picks a free one).`;
   if (code === 'EACCES') return `Cannot listen on ${where}: permission denied; ports below 1024 need privileges, pick another with \`--port <n>\`.`;
-  if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND') return `Cannot listen on ${where}: ${terminalSafeText(host)} is not an address of this machine; give one with \`--host <address>\` (default 127.0.0.1).`;
+  if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND')
+    return `Cannot listen on ${where}: ${terminalSafeText(host)} is not an address of this machine; give one with \`--host <address>\` (default 127.0.0.1).`;
   return `Cannot listen on ${where}: ${cliErrorMessage(error)}.`;
 }

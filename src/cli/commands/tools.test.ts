@@ -12,7 +12,6 @@ const WELL_KNOWN = '/.well-known/ai-capabilities';
 let server: ClientTestServer;
 let directory: string;
 
-
 async function run(...argv: string[]): Promise<{ code: number; out: string; err: string }> {
   const io = captureCliIo();
   const code = await toolsCommand.run(argv, io);

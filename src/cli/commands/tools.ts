@@ -40,17 +40,17 @@ export const toolsCommand: CliCommand = {
     const parsed = parseCommandLine(argv, processIo, {
       usage: USAGE,
       options: {
-          format: { type: 'string', default: 'openai' },
-          query: { type: 'string' },
-          top: { type: 'string' },
-          token: { type: 'string' },
-          scopes: { type: 'string' },
-          'include-deprecated': { type: 'boolean', default: false },
-          json: { type: 'boolean', default: false },
-          ...CACHE_FLAGS,
-          ...MANIFEST_READING_FLAGS,
-          ...TRUST_FLAGS,
-        },
+        format: { type: 'string', default: 'openai' },
+        query: { type: 'string' },
+        top: { type: 'string' },
+        token: { type: 'string' },
+        scopes: { type: 'string' },
+        'include-deprecated': { type: 'boolean', default: false },
+        json: { type: 'boolean', default: false },
+        ...CACHE_FLAGS,
+        ...MANIFEST_READING_FLAGS,
+        ...TRUST_FLAGS,
+      },
       positionals: { min: 1, max: 1, missing: 'the origin, manifest URL or file', expected: 'one source' },
     });
     if (typeof parsed === 'number') return parsed;
@@ -72,7 +72,13 @@ export const toolsCommand: CliCommand = {
       io.error('The `--top` option only applies with `--query`.');
       return 2;
     }
-    const grantedScopes = values.scopes === undefined ? undefined : values.scopes.split(',').map((scope) => scope.trim()).filter(Boolean);
+    const grantedScopes =
+      values.scopes === undefined
+        ? undefined
+        : values.scopes
+            .split(',')
+            .map((scope) => scope.trim())
+            .filter(Boolean);
     const credentials: OriginCredentials = values.token === undefined ? {} : { token: values.token };
     const logins = isUrlSource(source) ? storedLoginsFor(io, credentials) : undefined;
     if (typeof logins === 'number') return logins;
@@ -113,11 +119,7 @@ export const toolsCommand: CliCommand = {
         format,
       );
       const list: unknown[] = exported.tools;
-      const warnings = [
-        ...catalog.warnings,
-        ...exported.warnings,
-        ...exported.dropped.map((entry) => `${entry.tool}: ${entry.pointer} ${entry.keyword}: ${entry.note}`),
-      ];
+      const warnings = [...catalog.warnings, ...exported.warnings, ...exported.dropped.map((entry) => `${entry.tool}: ${entry.pointer} ${entry.keyword}: ${entry.note}`)];
       if (values.json) {
         const tools = list.map((tool, index) => {
           const { tool: entry, score } = selected[index]!;
@@ -141,7 +143,11 @@ export const toolsCommand: CliCommand = {
 
 function report(io: CliIo, service: DiscoveredService, withheld: ReturnType<typeof createCatalog>['withheld'], warnings: string[], count: number, format: string, query: string | undefined): void {
   for (const tool of withheld) {
-    io.warn(terminalSafeText(`${tool.name} withheld (${tool.reason}): ${tool.findings.map((finding) => `${finding.code} at ${finding.pointer}: ${finding.message} — ${JSON.stringify(finding.text.slice(0, 200))}`).join('; ')}`));
+    io.warn(
+      terminalSafeText(
+        `${tool.name} withheld (${tool.reason}): ${tool.findings.map((finding) => `${finding.code} at ${finding.pointer}: ${finding.message} — ${JSON.stringify(finding.text.slice(0, 200))}`).join('; ')}`,
+      ),
+    );
   }
   for (const warning of warnings) io.warn(cliAdvice(warning));
   const what = query === undefined ? `${count} tool${count === 1 ? '' : 's'}` : `${count} best tool${count === 1 ? '' : 's'} for the query`;

@@ -122,4 +122,3 @@ async function readUrl(url: URL, timeoutInMs: number, maxSizeInBytes: number): P
     throw signal.aborted ? timedOut() : new NetworkError({ method: 'GET', url: url.href, cause: error });
   }
 }
-

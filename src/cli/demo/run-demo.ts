@@ -63,7 +63,9 @@ export async function runDemo(options: RunDemoOptions): Promise<number> {
     const reader = track(createClient({ agentId: 'demo-agent', onAudit: (event) => void audit.push(event) }));
     const before = countManifestRequests(server);
     const service = await reader.discover(server.origin, { credentials: { token: 'demo-read' }, grantedScopes: ['read'] });
-    say(`GET ${server.manifestUrl} → ${service.manifest.service.name}, ${service.manifest.tools.length} tools, ${service.manifest.resources?.length ?? 0} resource, ${service.manifest.prompts?.length ?? 0} prompt`);
+    say(
+      `GET ${server.manifestUrl} → ${service.manifest.service.name}, ${service.manifest.tools.length} tools, ${service.manifest.resources?.length ?? 0} resource, ${service.manifest.prompts?.length ?? 0} prompt`,
+    );
     say(`requests to the manifest: ${countManifestRequests(server) - before} (one document, no handshake, no session)`);
     const afterFirst = countManifestRequests(server);
     await reader.discover(server.origin, { credentials: { token: 'demo-read' }, grantedScopes: ['read'] });
@@ -77,7 +79,9 @@ export async function runDemo(options: RunDemoOptions): Promise<number> {
     heading(2, 'Trust checks');
     say(`origin binding   base_url ${service.manifest.service.base_url} belongs to ${service.origin} ✔`);
     say(`manifest digest  ${service.digest} (RFC 8785 canonical JSON, SHA-256)`);
-    say(`poisoning scan   ${service.findings.length === 0 ? 'no findings over every string leaf ✔' : `${service.findings.length} finding(s): ${service.findings.map((finding) => finding.code).join(', ')}`}`);
+    say(
+      `poisoning scan   ${service.findings.length === 0 ? 'no findings over every string leaf ✔' : `${service.findings.length} finding(s): ${service.findings.map((finding) => finding.code).join(', ')}`}`,
+    );
     await reader.approve('list_transactions');
     say('pinned          list_transactions — a later change to it disables it until approved again');
 
@@ -127,7 +131,9 @@ export async function runDemo(options: RunDemoOptions): Promise<number> {
     const limited = server.requestLog.filter((entry) => entry.agentId === 'demo-burst-agent' && entry.status === 429);
     say(`the example allows ${RATE_LIMIT.requests} requests per ${RATE_LIMIT.windowInMs} ms per agent; walking 10 pages of 10 items:`);
     say(`${walked.items?.length ?? 0} items in ${walked.meta.attempts} requests and ${Date.now() - startedAt} ms; the API answered 429 ${limited.length} time(s)`);
-    say(`   the client waited as the server's Retry-After asked (rate_limited is declared with retry_strategy exponential_backoff), then went on: ${walked.ok ? 'ok ✔' : `failed: ${walked.error?.userMessage}`}`);
+    say(
+      `   the client waited as the server's Retry-After asked (rate_limited is declared with retry_strategy exponential_backoff), then went on: ${walked.ok ? 'ok ✔' : `failed: ${walked.error?.userMessage}`}`,
+    );
 
     heading(8, 'An approval-gated call');
     const ledgerBefore = server.ledger.length;
@@ -169,7 +175,9 @@ export async function runDemo(options: RunDemoOptions): Promise<number> {
     const shown = audit.filter((entry) => entry.type === 'call.refused' || (entry.type === 'call.attempt' && (entry.status === 429 || entry.method !== 'GET')));
     for (const event of shown.slice(-10)) {
       const status = event.status === undefined ? '' : ` → ${event.status}`;
-      say(`   ${event.type.padEnd(13)} ${String(event.toolId).padEnd(16)} ${event.method ?? ''} ${event.url ?? ''}${status} ${event.arguments ? JSON.stringify(event.arguments) : (event.detail ?? '')}`.trimEnd());
+      say(
+        `   ${event.type.padEnd(13)} ${String(event.toolId).padEnd(16)} ${event.method ?? ''} ${event.url ?? ''}${status} ${event.arguments ? JSON.stringify(event.arguments) : (event.detail ?? '')}`.trimEnd(),
+      );
     }
     const leaked = JSON.stringify(audit).includes(account);
     say(`${audit.length} audit events; account_id is in redact_from_logs, and it appears in them ${leaked ? 'UNREDACTED ✘' : '0 times ✔'}`);

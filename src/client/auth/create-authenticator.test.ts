@@ -34,12 +34,25 @@ describe('createAuthenticator', () => {
   });
 
   it('explains what to do when OAuth is configured but the manifest has no provider_discovery', async () => {
-    const oauth = createAuthenticator({ credentials: new Map([['https://api.example.com', { oauth: { clientId: 'c', clientSecret: 's' } }]]), fetch: unreachable, now: Date.now, refreshBeforeExpiryInMs: 0 });
+    const oauth = createAuthenticator({
+      credentials: new Map([['https://api.example.com', { oauth: { clientId: 'c', clientSecret: 's' } }]]),
+      fetch: unreachable,
+      now: Date.now,
+      refreshBeforeExpiryInMs: 0,
+    });
     await expect(oauth.authenticate(request('https://api.example.com/x'), { auth: { type: 'oauth2' }, forceRefresh: false })).rejects.toThrow(/`auth.provider_discovery`.*`tokenProvider`/);
   });
 
   it('lists every static secret for redaction', () => {
-    const many = createAuthenticator({ credentials: new Map([['https://a.example', { token: 't-1234' }], ['https://b.example', { apiKey: 'k-1234', oauth: { clientId: 'c', clientSecret: 's-1234' } }]]), fetch: unreachable, now: Date.now, refreshBeforeExpiryInMs: 0 });
+    const many = createAuthenticator({
+      credentials: new Map([
+        ['https://a.example', { token: 't-1234' }],
+        ['https://b.example', { apiKey: 'k-1234', oauth: { clientId: 'c', clientSecret: 's-1234' } }],
+      ]),
+      fetch: unreachable,
+      now: Date.now,
+      refreshBeforeExpiryInMs: 0,
+    });
     expect(many.staticSecrets()).toEqual(['t-1234', 'k-1234', 's-1234']);
   });
 });

@@ -105,7 +105,8 @@ export function createAuthenticator(options: AuthenticatorOptions): Authenticato
     staticSecrets() {
       const secrets: string[] = [];
       for (const credentials of byOrigin.values()) {
-        for (const secret of [credentials.token, credentials.apiKey, credentials.password, credentials.oauth?.clientSecret, credentials.user?.clientSecret]) if (secret !== undefined && secret !== '') secrets.push(secret);
+        for (const secret of [credentials.token, credentials.apiKey, credentials.password, credentials.oauth?.clientSecret, credentials.user?.clientSecret])
+          if (secret !== undefined && secret !== '') secrets.push(secret);
       }
       return secrets;
     },
@@ -126,7 +127,8 @@ export function createAuthenticator(options: AuthenticatorOptions): Authenticato
       if (presentation === 'basic' && credentials.username !== undefined) {
         const pair = `${credentials.username}:${credentials.password ?? ''}`;
         // RFC 7617 §2: the user-id cannot contain a colon; neither part may hold control characters.
-        if (credentials.username.includes(':') || [...pair].some((character) => character.charCodeAt(0) < 0x20 || character.charCodeAt(0) === 0x7f)) throw new AicapError('AUTH_FAILED', `The Basic credentials for ${origin} contain a colon in the username or a control character; refusing to send them.`);
+        if (credentials.username.includes(':') || [...pair].some((character) => character.charCodeAt(0) < 0x20 || character.charCodeAt(0) === 0x7f))
+          throw new AicapError('AUTH_FAILED', `The Basic credentials for ${origin} contain a colon in the username or a control character; refusing to send them.`);
         const encoded = Buffer.from(pair, 'utf8').toString('base64');
         request.headers.set('authorization', `Basic ${encoded}`);
         return { secrets: [encoded, ...(credentials.password ? [credentials.password] : [])], refreshable: false };
@@ -139,7 +141,15 @@ export function createAuthenticator(options: AuthenticatorOptions): Authenticato
         canStepUp = true;
         let source = userTokenSources.get(key);
         if (source === undefined) {
-          source = createUserTokenSource({ credentials: credentials.user, providerDiscovery: auth?.provider_discovery, resourceOrigin: origin, baseUrl: context.service?.manifest?.service.base_url, fetch: options.fetch, now: options.now, refreshBeforeExpiryInMs: options.refreshBeforeExpiryInMs });
+          source = createUserTokenSource({
+            credentials: credentials.user,
+            providerDiscovery: auth?.provider_discovery,
+            resourceOrigin: origin,
+            baseUrl: context.service?.manifest?.service.base_url,
+            fetch: options.fetch,
+            now: options.now,
+            refreshBeforeExpiryInMs: options.refreshBeforeExpiryInMs,
+          });
           userTokenSources.set(key, source);
         }
         token = await source.getToken({ forceRefresh: context.forceRefresh, rejectedToken: context.rejectedToken, requiredScopes: context.requiredScopes });
@@ -156,7 +166,10 @@ export function createAuthenticator(options: AuthenticatorOptions): Authenticato
         let source = tokenSources.get(key);
         if (source === undefined) {
           if (auth?.provider_discovery === undefined) {
-            throw new AicapError('AUTH_FAILED', `OAuth client credentials are configured for ${origin} but its manifest has no \`auth.provider_discovery\`; pass a \`tokenProvider\` or a \`token\` instead.`);
+            throw new AicapError(
+              'AUTH_FAILED',
+              `OAuth client credentials are configured for ${origin} but its manifest has no \`auth.provider_discovery\`; pass a \`tokenProvider\` or a \`token\` instead.`,
+            );
           }
           source = createOAuthTokenSource({
             clientId: credentials.oauth.clientId,

@@ -59,7 +59,13 @@ export function createOAuthTokenSource(options: OAuthTokenSourceOptions): TokenS
     const tokenEndpoint = discovered.as.token_endpoint ?? discovered.as.issuer;
     binding.check(new URL(tokenEndpoint), 'token endpoint');
     try {
-      const response = await oauth.clientCredentialsGrantRequest(discovered.as, { client_id: options.clientId }, oauth.ClientSecretBasic(options.clientSecret), parameters, oauthRequestOptions(options.fetch, tokenEndpoint));
+      const response = await oauth.clientCredentialsGrantRequest(
+        discovered.as,
+        { client_id: options.clientId },
+        oauth.ClientSecretBasic(options.clientSecret),
+        parameters,
+        oauthRequestOptions(options.fetch, tokenEndpoint),
+      );
       const result = await oauth.processClientCredentialsResponse(discovered.as, { client_id: options.clientId }, response);
       const expiresAtInMs = typeof result.expires_in === 'number' ? options.now() + result.expires_in * 1000 : Number.POSITIVE_INFINITY;
       cached = { token: result.access_token, expiresAtInMs };

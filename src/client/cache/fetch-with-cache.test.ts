@@ -33,7 +33,10 @@ describe('fetchWithCache', () => {
   it('revalidates a stale entry with its validator and keeps the stored bytes on a 304', async () => {
     const cache = createMemoryCacheStore();
     const body = new TextEncoder().encode('{"a":1}');
-    const { send, sent } = server([{ status: 200, headers: new Headers({ etag: '"v1"', 'cache-control': 'max-age=0' }), body }, { status: 304, headers: new Headers({ etag: '"v1"', 'cache-control': 'max-age=0' }) }]);
+    const { send, sent } = server([
+      { status: 200, headers: new Headers({ etag: '"v1"', 'cache-control': 'max-age=0' }), body },
+      { status: 304, headers: new Headers({ etag: '"v1"', 'cache-control': 'max-age=0' }) },
+    ]);
     const first = await fetchWithCache(send, cache, URL_, { accept: 'application/json' });
     const revalidated = await fetchWithCache(send, cache, URL_, { accept: 'application/json' });
     expect(revalidated.source).toBe('revalidated');
@@ -41,18 +44,33 @@ describe('fetchWithCache', () => {
     expect(sent[1]!['if-none-match']).toBe('"v1"');
   });
 
-  it('keeps one principal\'s entry from another and throws HTTPError for a non-2xx answer', async () => {
+  it("keeps one principal's entry from another and throws HTTPError for a non-2xx answer", async () => {
     const cache = createMemoryCacheStore();
     const problem = new TextEncoder().encode('{"title":"Not Found"}');
-    const { send } = server([{ status: 200, headers: new Headers({ 'cache-control': 'max-age=60' }), body: new Uint8Array([1]) }, { status: 404, body: problem }]);
+    const { send } = server([
+      { status: 200, headers: new Headers({ 'cache-control': 'max-age=60' }), body: new Uint8Array([1]) },
+      { status: 404, body: problem },
+    ]);
     await fetchWithCache(send, cache, URL_, { authorization: 'Bearer alice' });
-    await expect(fetchWithCache(send, cache, URL_, { authorization: 'Bearer bob' })).rejects.toMatchObject({ code: 'HTTP_ERROR', status: 404, responseBody: '{"title":"Not Found"}', responseBodyTruncated: false });
+    await expect(fetchWithCache(send, cache, URL_, { authorization: 'Bearer bob' })).rejects.toMatchObject({
+      code: 'HTTP_ERROR',
+      status: 404,
+      responseBody: '{"title":"Not Found"}',
+      responseBodyTruncated: false,
+    });
   });
   it('stores entries a serialising store can keep: JSON round trips answer hits and 304s with the same bytes', async () => {
     const memory = createMemoryCacheStore<string>();
-    const cache = { get: (key: string) => (memory.get(key) === undefined ? undefined : JSON.parse(memory.get(key) as string)), set: (key: string, value: unknown, timeToLiveInMs?: number) => memory.set(key, JSON.stringify(value), timeToLiveInMs), delete: (key: string) => memory.delete(key) };
+    const cache = {
+      get: (key: string) => (memory.get(key) === undefined ? undefined : JSON.parse(memory.get(key) as string)),
+      set: (key: string, value: unknown, timeToLiveInMs?: number) => memory.set(key, JSON.stringify(value), timeToLiveInMs),
+      delete: (key: string) => memory.delete(key),
+    };
     const body = new TextEncoder().encode('{"a":1}');
-    const { send, sent } = server([{ status: 200, headers: new Headers({ etag: '"v1"', 'cache-control': 'max-age=0', 'content-type': 'application/json' }), body }, { status: 304, headers: new Headers({ etag: '"v1"', 'cache-control': 'max-age=60' }) }]);
+    const { send, sent } = server([
+      { status: 200, headers: new Headers({ etag: '"v1"', 'cache-control': 'max-age=0', 'content-type': 'application/json' }), body },
+      { status: 304, headers: new Headers({ etag: '"v1"', 'cache-control': 'max-age=60' }) },
+    ]);
     await fetchWithCache(send, cache, URL_, { accept: 'application/json' });
     const stored = JSON.parse(memory.get(`manifest|${URL_}|anonymous`) as string) as { body: string; url: string; policy: object };
     expect(Buffer.from(stored.body, 'base64').toString()).toBe('{"a":1}');

@@ -78,7 +78,14 @@ export async function fetchWithCache(
   let revalidationHeaders: CachePolicy.Headers | undefined;
   if (cached && !forceRevalidation) {
     const evaluation = cached.policy.evaluateRequest(request);
-    const hit = (): CachedFetchResult => ({ url: cached.entry.url, status: 200, headers: headersOf(cached.entry), body: bodyOf(cached.entry), source: 'cache', timeToLiveInMs: cached.policy.timeToLive() });
+    const hit = (): CachedFetchResult => ({
+      url: cached.entry.url,
+      status: 200,
+      headers: headersOf(cached.entry),
+      body: bodyOf(cached.entry),
+      source: 'cache',
+      timeToLiveInMs: cached.policy.timeToLive(),
+    });
     if (evaluation.response && !evaluation.revalidation) return hit();
     revalidationHeaders = evaluation.revalidation?.headers;
     if (evaluation.response && evaluation.revalidation && !evaluation.revalidation.synchronous) {
@@ -123,7 +130,14 @@ export async function fetchWithCache(
 }
 
 /** The background half of stale-while-revalidate: a conditional request whose answer only updates the cache. */
-async function revalidate(fetch: ManifestRequest, cache: CacheStore | undefined, key: string, url: string, request: CachePolicy.Request, cached: { entry: CacheEntry; policy: CachePolicy }): Promise<void> {
+async function revalidate(
+  fetch: ManifestRequest,
+  cache: CacheStore | undefined,
+  key: string,
+  url: string,
+  request: CachePolicy.Request,
+  cached: { entry: CacheEntry; policy: CachePolicy },
+): Promise<void> {
   const response = await fetch(url, { ...stringHeaders(request.headers), ...stringHeaders(cached.policy.revalidationHeaders(request)) });
   const plainResponse: CachePolicy.Response = { status: response.status, headers: Object.fromEntries(response.headers) };
   if (response.status === 304) {

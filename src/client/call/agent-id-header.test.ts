@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import type { Manifest } from '../../manifest/manifest-v0.js';
 import { agentIdHeader } from './agent-id-header.js';
 
-const manifest = (agent_identification?: object): Manifest => ({ schema_version: '0.1.0', service: { name: 'A', base_url: 'https://a.example' }, tools: [], ...(agent_identification ? { auth: { type: 'none', agent_identification } } : {}) }) as Manifest;
+const manifest = (agent_identification?: object): Manifest =>
+  ({ schema_version: '0.1.0', service: { name: 'A', base_url: 'https://a.example' }, tools: [], ...(agent_identification ? { auth: { type: 'none', agent_identification } } : {}) }) as Manifest;
 
 describe('agentIdHeader', () => {
   it('sends the id in the declared header, X-Agent-ID by default when required', () => {

@@ -10,7 +10,11 @@ export function agentIdHeader(manifest: Manifest, origin: string, agentId: strin
   const identification = manifest.auth?.agent_identification;
   if (identification?.requires_agent_id === true) {
     if (agentId === undefined) {
-      throw new AicapError('INVALID_OPTION', `${origin} requires an agent id on every call (\`auth.agent_identification\`), and none is set; pass \`agentId\` to createClient (the name your agent goes by, such as 'support-bot'). Nothing was sent.`, { option: 'agentId' });
+      throw new AicapError(
+        'INVALID_OPTION',
+        `${origin} requires an agent id on every call (\`auth.agent_identification\`), and none is set; pass \`agentId\` to createClient (the name your agent goes by, such as 'support-bot'). Nothing was sent.`,
+        { option: 'agentId' },
+      );
     }
     return { name: identification.id_header ?? 'X-Agent-ID', value: agentId };
   }

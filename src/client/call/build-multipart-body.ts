@@ -45,7 +45,8 @@ export function buildMultipartBody(fields: Record<string, unknown>, parameters: 
     try {
       if (declared?.style !== undefined) {
         // A declared style (Stripe's deepObject) makes one text part per pair: `file_link_data[create]`.
-        for (const [pairName, pairValue] of serialiseQueryParameter(name, value, { style: declared.style, explode: declared.explode ?? declared.style === 'form' })) part(decodeURIComponent(pairName), Buffer.from(decodeURIComponent(pairValue), 'utf8'), undefined, false);
+        for (const [pairName, pairValue] of serialiseQueryParameter(name, value, { style: declared.style, explode: declared.explode ?? declared.style === 'form' }))
+          part(decodeURIComponent(pairName), Buffer.from(decodeURIComponent(pairValue), 'utf8'), undefined, false);
         continue;
       }
       if (declaredType !== undefined && !/[\r\n]/.test(declaredType)) {

@@ -53,7 +53,10 @@ describe('buildToolRequest', () => {
   });
 
   it('repeats query keys for arrays and stringifies scalars', () => {
-    const request = build({ id: 't', path: '/search', method: 'GET', parameters: { tag: { type: 'array' }, limit: { type: 'integer' }, deep: { type: 'boolean' } } }, { tag: ['a', 'b c'], limit: 5, deep: false });
+    const request = build(
+      { id: 't', path: '/search', method: 'GET', parameters: { tag: { type: 'array' }, limit: { type: 'integer' }, deep: { type: 'boolean' } } },
+      { tag: ['a', 'b c'], limit: 5, deep: false },
+    );
     expect(request.url.search).toBe('?tag=a&tag=b%20c&limit=5&deep=false');
   });
 
@@ -61,14 +64,23 @@ describe('buildToolRequest', () => {
     const values = { tag: ['a b', 'ü&=+/?#%'], limit: 5, ssn: 'x y' };
     const parameters = { tag: { type: 'array' as const }, limit: { type: 'integer' as const }, ssn: { type: 'string' as const } };
     const query = 'tag=a%20b&tag=%C3%BC%26%3D%2B%2F%3F%23%25&limit=5&ssn=';
-    for (const [path, before, after] of [['/search', '/search?', ''], ['/search?fixed=%20x+y&z', '/search?fixed=%20x+y&z&', ''], ['/search#part', '/search?', '#part']] as const) {
+    for (const [path, before, after] of [
+      ['/search', '/search?', ''],
+      ['/search?fixed=%20x+y&z', '/search?fixed=%20x+y&z&', ''],
+      ['/search#part', '/search?', '#part'],
+    ] as const) {
       const request = build({ id: 't', path, method: 'GET', parameters }, values, ['ssn']);
       expect([request.url.href, request.displayUrl.href]).toEqual([`${base}${before}${query}x%20y${after}`, `${base}${before}${query}%5BREDACTED%5D${after}`]);
     }
   });
 
   it('sends header and cookie parameters, refusing line breaks in headers', () => {
-    const shape: RequestShape = { id: 't', path: '/a', method: 'GET', parameters: { 'X-Trace': { type: 'string', in: 'header' }, session: { type: 'string', in: 'cookie' }, theme: { type: 'string', in: 'cookie' } } };
+    const shape: RequestShape = {
+      id: 't',
+      path: '/a',
+      method: 'GET',
+      parameters: { 'X-Trace': { type: 'string', in: 'header' }, session: { type: 'string', in: 'cookie' }, theme: { type: 'string', in: 'cookie' } },
+    };
     const request = build(shape, { 'X-Trace': 'abc', session: 's 1', theme: 'dark' });
     expect(request.headers.get('x-trace')).toBe('abc');
     expect(request.headers.get('cookie')).toBe('session=s%201; theme=dark');
@@ -116,14 +128,23 @@ describe('buildToolRequest', () => {
   });
 
   it('hides redacted values in the display URL only', () => {
-    const request = build({ id: 't', path: '/accounts/{account_id}', method: 'GET', parameters: { account_id: { type: 'string' }, ssn: { type: 'string' } } }, { account_id: 'acc-9', ssn: '123-45' }, ['account_id', 'ssn']);
+    const request = build({ id: 't', path: '/accounts/{account_id}', method: 'GET', parameters: { account_id: { type: 'string' }, ssn: { type: 'string' } } }, { account_id: 'acc-9', ssn: '123-45' }, [
+      'account_id',
+      'ssn',
+    ]);
     expect(request.url.href).toBe(`${base}/accounts/acc-9?ssn=123-45`);
     expect(request.displayUrl.href).toBe(`${base}/accounts/[REDACTED]?ssn=%5BREDACTED%5D`);
   });
 
   it('refuses a service whose consumer requirements aicap cannot meet', () => {
     expect(() =>
-      buildToolRequest({ shape: { id: 't', path: '/a', method: 'GET' }, baseUrl: base, args: {}, redactor: createRedactor(), consumerRequirements: { content_types: ['application/json', 'application/msgpack'] } }),
+      buildToolRequest({
+        shape: { id: 't', path: '/a', method: 'GET' },
+        baseUrl: base,
+        args: {},
+        redactor: createRedactor(),
+        consumerRequirements: { content_types: ['application/json', 'application/msgpack'] },
+      }),
     ).toThrow(/application\/msgpack/);
   });
 
@@ -133,29 +154,60 @@ describe('buildToolRequest', () => {
       path: '/skus',
       method: 'POST',
       request_content_type: 'application/x-www-form-urlencoded',
-      parameters: { inventory: { type: 'object' }, items: { type: 'array', style: 'deepObject', explode: true }, expand: { type: 'array', style: 'deepObject', explode: true }, tags: { type: 'array' }, note: { type: 'string' }, raw: { type: 'object', content_type: 'application/json' } },
+      parameters: {
+        inventory: { type: 'object' },
+        items: { type: 'array', style: 'deepObject', explode: true },
+        expand: { type: 'array', style: 'deepObject', explode: true },
+        tags: { type: 'array' },
+        note: { type: 'string' },
+        raw: { type: 'object', content_type: 'application/json' },
+      },
     };
     const request = build(shape, { inventory: { type: 'infinite' }, items: [{ price: 'p 1', quantity: 2 }], expand: ['a'], tags: ['x', 'y'], note: 'two words', raw: { k: 1 } });
     expect(request.body).toBe('inventory[type]=infinite&items[0][price]=p%201&items[0][quantity]=2&expand[0]=a&tags=x&tags=y&note=two%20words&raw=%7B%22k%22%3A1%7D');
   });
 
   it('refuses an empty array in a form body with a problem naming it, instead of sending a body without it', () => {
-    const shape: RequestShape = { id: 't', path: '/links', method: 'POST', request_content_type: 'application/x-www-form-urlencoded', parameters: { line_items: { type: 'array', style: 'deepObject', explode: true } } };
-    expect(() => build(shape, { line_items: [] })).toThrow(expect.objectContaining({ problems: [expect.objectContaining({ pointer: '/line_items', message: expect.stringContaining('empty array') })] }));
+    const shape: RequestShape = {
+      id: 't',
+      path: '/links',
+      method: 'POST',
+      request_content_type: 'application/x-www-form-urlencoded',
+      parameters: { line_items: { type: 'array', style: 'deepObject', explode: true } },
+    };
+    expect(() => build(shape, { line_items: [] })).toThrow(
+      expect.objectContaining({ problems: [expect.objectContaining({ pointer: '/line_items', message: expect.stringContaining('empty array') })] }),
+    );
   });
 
   it('serialises query objects with their declared style: deepObject brackets, or form members', () => {
-    const shape: RequestShape = { id: 't', path: '/charges', method: 'GET', parameters: { created: { type: 'object', style: 'deepObject', explode: true }, point: { type: 'object' }, ids: { type: 'array', style: 'form', explode: false } } };
+    const shape: RequestShape = {
+      id: 't',
+      path: '/charges',
+      method: 'GET',
+      parameters: { created: { type: 'object', style: 'deepObject', explode: true }, point: { type: 'object' }, ids: { type: 'array', style: 'form', explode: false } },
+    };
     expect(build(shape, { created: { gt: 5, lte: 9 }, point: { x: 1 }, ids: ['a', 'b'] }).url.search).toBe('?created[gt]=5&created[lte]=9&x=1&ids=a,b');
   });
 
   it('writes path parameters in their declared style', () => {
-    const shape: RequestShape = { id: 't', path: '/items/{ids}/{filter}', method: 'GET', parameters: { ids: { type: 'array', in: 'path', required: true }, filter: { type: 'object', in: 'path', required: true, style: 'matrix', explode: true } } };
+    const shape: RequestShape = {
+      id: 't',
+      path: '/items/{ids}/{filter}',
+      method: 'GET',
+      parameters: { ids: { type: 'array', in: 'path', required: true }, filter: { type: 'object', in: 'path', required: true, style: 'matrix', explode: true } },
+    };
     expect(build(shape, { ids: ['a', 'b c'], filter: { x: 1 } }).url.pathname).toBe('/v2/items/a,b%20c/;x=1');
   });
 
   it('builds a multipart body with text fields, JSON parts and a file part decoded from base64', () => {
-    const shape: RequestShape = { id: 't', path: '/files', method: 'POST', request_content_type: 'multipart/form-data', parameters: { purpose: { type: 'string' }, file: { type: 'string', content_type: 'image/png' }, meta: { type: 'object' } } };
+    const shape: RequestShape = {
+      id: 't',
+      path: '/files',
+      method: 'POST',
+      request_content_type: 'multipart/form-data',
+      parameters: { purpose: { type: 'string' }, file: { type: 'string', content_type: 'image/png' }, meta: { type: 'object' } },
+    };
     const request = build(shape, { purpose: 'logo', file: Buffer.from([0, 1, 2, 255]).toString('base64'), meta: { a: 1 } });
     const contentType = request.headers.get('content-type')!;
     const boundary = /boundary=(.+)$/.exec(contentType)![1]!;

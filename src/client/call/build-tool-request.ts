@@ -118,7 +118,10 @@ export function buildToolRequest(input: BuildToolRequestInput): ToolRequest {
 
   const unsupported = (input.consumerRequirements?.content_types ?? []).filter((type) => !SUPPORTED_MEDIA_TYPE.test(mediaTypeOf(type)));
   if (unsupported.length > 0) {
-    throw new AicapError('TOOL_DISABLED', `The service requires consumers to handle ${unsupported.join(', ')} (\`consumer_requirements.content_types\`), which aicap cannot read; "${shape.id}" cannot be called.`);
+    throw new AicapError(
+      'TOOL_DISABLED',
+      `The service requires consumers to handle ${unsupported.join(', ')} (\`consumer_requirements.content_types\`), which aicap cannot read; "${shape.id}" cannot be called.`,
+    );
   }
 
   const path = shape.path.replace(PLACEHOLDER, (_match, name: string) => `\u0000${name}\u0000`);
@@ -139,7 +142,12 @@ export function buildToolRequest(input: BuildToolRequestInput): ToolRequest {
       continue;
     }
     if (text === '' || text === '.' || text === '..' || text === '%2E' || text === '%2E%2E') {
-      problems.push({ pointer: `/${segment}`, parameter: segment, rule: 'path', message: text === '' ? 'is required and must not be empty (it is part of the URL path)' : 'must not be "." or ".." (it is part of the URL path)' });
+      problems.push({
+        pointer: `/${segment}`,
+        parameter: segment,
+        rule: 'path',
+        message: text === '' ? 'is required and must not be empty (it is part of the URL path)' : 'must not be "." or ".." (it is part of the URL path)',
+      });
       continue;
     }
     realPath += text;

@@ -121,5 +121,17 @@ export type CallEnvelope = CallSuccess | CallFailure;
 export function toCallEnvelope(fields: CallEnvelopeBase & { ok: boolean; error?: CallError | undefined }): CallEnvelope {
   const { ok, error, ...rest } = fields;
   if (ok) return { ...rest, ok: true };
-  return { ...rest, ok: false, error: error ?? { code: 'HTTP_ERROR', status: fields.status, retryable: false, retryAfterInMs: null, userMessage: 'The call failed.', declared: false, message: 'The call failed without details.' } };
+  return {
+    ...rest,
+    ok: false,
+    error: error ?? {
+      code: 'HTTP_ERROR',
+      status: fields.status,
+      retryable: false,
+      retryAfterInMs: null,
+      userMessage: 'The call failed.',
+      declared: false,
+      message: 'The call failed without details.',
+    },
+  };
 }

@@ -2,7 +2,13 @@ import { describe, expect, it } from 'vitest';
 import type { Manifest, Tool } from '../../manifest/manifest-v0.js';
 import { computeFollowUps, MAX_FOLLOW_UPS } from './compute-follow-ups.js';
 
-const getAccount: Tool = { id: 'get_account', path: '/accounts/{account_id}', method: 'GET', description: 'One account.', parameters: { account_id: { type: 'string', required: true, json_schema: { type: 'string', pattern: '^acc_[a-z0-9]+$' } }, expand: { type: 'boolean' } } };
+const getAccount: Tool = {
+  id: 'get_account',
+  path: '/accounts/{account_id}',
+  method: 'GET',
+  description: 'One account.',
+  parameters: { account_id: { type: 'string', required: true, json_schema: { type: 'string', pattern: '^acc_[a-z0-9]+$' } }, expand: { type: 'boolean' } },
+};
 const findAccounts: Tool = {
   id: 'find_accounts',
   path: '/accounts',
@@ -34,7 +40,7 @@ describe('computeFollowUps', () => {
     expect(next).toEqual([]);
     expect(refused).toEqual([
       expect.objectContaining({ tool: 'get_account', link: 0, parameter: 'account_id', expression: '$item#/id', reason: 'the item has no value at "/id"' }),
-      expect.objectContaining({ link: 0, parameter: 'account_id', reason: expect.stringContaining('fails get_account\'s schema: /account_id must match pattern') }),
+      expect.objectContaining({ link: 0, parameter: 'account_id', reason: expect.stringContaining("fails get_account's schema: /account_id must match pattern") }),
       expect.objectContaining({ link: 0, parameter: 'account_id', reason: expect.stringContaining('must be string') }),
       expect.objectContaining({ tool: 'find_accounts', link: 1, parameter: 'holder', reason: 'the arguments have no value at "/holder"' }),
     ]);
@@ -48,7 +54,13 @@ describe('computeFollowUps', () => {
   });
 
   it('reads own members only: a pointer never reaches a prototype', () => {
-    const { next, refused } = computeFollowUps({ tool: { id: 'x', links: [{ tool: 'get_account', parameters: { account_id: '$result#/constructor/name' } }] }, manifest, data: {}, items: undefined, args: {} });
+    const { next, refused } = computeFollowUps({
+      tool: { id: 'x', links: [{ tool: 'get_account', parameters: { account_id: '$result#/constructor/name' } }] },
+      manifest,
+      data: {},
+      items: undefined,
+      args: {},
+    });
     expect(next).toEqual([]);
     expect(refused[0]?.reason).toBe('the result has no value at "/constructor/name"');
   });

@@ -73,7 +73,13 @@ export function computeFollowUps(input: FollowUpInput): { next: FollowUp[]; refu
       }
       const problem = schemaProblem(target, filled.arguments, input.manifest);
       if (problem !== undefined) {
-        refused.push({ tool: link.tool, link: index, parameter: problem.parameter, expression: link.parameters[problem.parameter] ?? '', reason: `the value fails ${link.tool}'s schema: ${problem.message}` });
+        refused.push({
+          tool: link.tool,
+          link: index,
+          parameter: problem.parameter,
+          expression: link.parameters[problem.parameter] ?? '',
+          reason: `the value fails ${link.tool}'s schema: ${problem.message}`,
+        });
         continue;
       }
       next.push({ tool: link.tool, arguments: filled.arguments, ...(link.description === undefined ? {} : { description: link.description }) });
@@ -89,7 +95,10 @@ function fillLink(link: Link, index: number, input: FollowUpInput, item: unknown
     const root = expression === undefined ? undefined : expression.source === 'result' ? input.data : expression.source === 'item' ? item : input.args;
     const value = expression === undefined ? undefined : readPointer(root, expression.tokens);
     if (value === undefined) {
-      const reason = expression === undefined ? 'the expression is not a link expression' : `the ${expression.source === 'arguments' ? 'arguments have' : expression.source === 'item' ? 'item has' : 'result has'} no value at ${JSON.stringify(expression.pointer || '/')}`;
+      const reason =
+        expression === undefined
+          ? 'the expression is not a link expression'
+          : `the ${expression.source === 'arguments' ? 'arguments have' : expression.source === 'item' ? 'item has' : 'result has'} no value at ${JSON.stringify(expression.pointer || '/')}`;
       return { refused: { tool: link.tool, link: index, parameter, expression: text, reason } };
     }
     filled[parameter] = value;

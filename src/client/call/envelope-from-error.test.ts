@@ -7,7 +7,12 @@ describe('envelopeFromError', () => {
   it('makes a status-0, non-retryable envelope with a redacted message and the user message of the code', () => {
     const redactor = createRedactor({ secrets: ['tok-SECRET-1'] });
     const envelope = envelopeFromError({ toolId: 't', error: new AicapError('BUDGET_EXCEEDED', 'used up with tok-SECRET-1'), redactor, startedInMs: 10, now: 25, maxTextLength: 1000 });
-    expect(envelope).toMatchObject({ ok: false, status: 0, error: { code: 'BUDGET_EXCEEDED', retryable: false, message: 'used up with [REDACTED]', userMessage: expect.stringContaining('limit') }, meta: { attempts: 0, durationInMs: 15 } });
+    expect(envelope).toMatchObject({
+      ok: false,
+      status: 0,
+      error: { code: 'BUDGET_EXCEEDED', retryable: false, message: 'used up with [REDACTED]', userMessage: expect.stringContaining('limit') },
+      meta: { attempts: 0, durationInMs: 15 },
+    });
     expect(envelope.text).not.toContain('tok-SECRET-1');
   });
 

@@ -40,7 +40,10 @@ export function envelopeFromError(input: { toolId: string; error: unknown; redac
 }
 
 /** The model text of an exchange: the redacted body, and a notice for an error. @internal */
-export function exchangeModelText(input: { toolId: string; redactor: Redactor; content: string | undefined; error: CallError | undefined; maxTextLength: number }): { text: string; truncated: boolean } {
+export function exchangeModelText(input: { toolId: string; redactor: Redactor; content: string | undefined; error: CallError | undefined; maxTextLength: number }): {
+  text: string;
+  truncated: boolean;
+} {
   const { error } = input;
   return formatModelText({
     toolId: input.toolId,

@@ -11,12 +11,19 @@ describe('fillLinkedArguments', () => {
     const from = envelope();
     rememberLinkContext(from, { origin: 'https://bank.example', toolId: 'find_account', next: [{ tool: 'get_account', arguments: { account_id: 'acc_1' } }], refused: [] });
     expect(fillLinkedArguments({ toolId: 'get_account', origin: 'https://bank.example', args: {}, from })).toEqual({ account_id: 'acc_1' });
-    expect(() => fillLinkedArguments({ toolId: 'get_account', origin: 'https://other.example', args: {}, from })).toThrow(expect.objectContaining({ code: 'LINK_UNRESOLVED', message: expect.stringContaining('never carry values from one service to another') }));
+    expect(() => fillLinkedArguments({ toolId: 'get_account', origin: 'https://other.example', args: {}, from })).toThrow(
+      expect.objectContaining({ code: 'LINK_UNRESOLVED', message: expect.stringContaining('never carry values from one service to another') }),
+    );
   });
 
   it('names the link, parameter and expression of a value it could not fill, and what to do', () => {
     const from = envelope();
-    rememberLinkContext(from, { origin: 'https://bank.example', toolId: 'find_account', next: [], refused: [{ tool: 'get_account', link: 0, parameter: 'account_id', expression: '$result#/account/id', reason: 'the result has no value at "/account/id"' }] });
+    rememberLinkContext(from, {
+      origin: 'https://bank.example',
+      toolId: 'find_account',
+      next: [],
+      refused: [{ tool: 'get_account', link: 0, parameter: 'account_id', expression: '$result#/account/id', reason: 'the result has no value at "/account/id"' }],
+    });
     expect(() => fillLinkedArguments({ toolId: 'get_account', origin: 'https://bank.example', args: {}, from })).toThrow(
       'Link 0 of "find_account" cannot fill "account_id" of "get_account" from "$result#/account/id": the result has no value at "/account/id". Nothing was sent; give "account_id" yourself or call "find_account" again.',
     );

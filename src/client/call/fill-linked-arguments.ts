@@ -32,22 +32,41 @@ export function fillLinkedArguments(input: { toolId: string; origin: string; arg
   const args = typeof input.args === 'object' && input.args !== null && !Array.isArray(input.args) ? (input.args as Record<string, unknown>) : {};
   const context = typeof from === 'object' && from !== null ? contexts.get(from) : undefined;
   if (context === undefined) {
-    throw new AicapError('LINK_UNRESOLVED', `The \`from\` envelope of the call to "${toolId}" was not returned by this client (a copy is not accepted, so that values never cross services unnoticed); pass the envelope \`client.call\` returned, or give the arguments yourself.`, { option: 'from' });
+    throw new AicapError(
+      'LINK_UNRESOLVED',
+      `The \`from\` envelope of the call to "${toolId}" was not returned by this client (a copy is not accepted, so that values never cross services unnoticed); pass the envelope \`client.call\` returned, or give the arguments yourself.`,
+      { option: 'from' },
+    );
   }
   if (context.origin !== origin) {
-    throw new AicapError('LINK_UNRESOLVED', `The \`from\` envelope comes from "${context.toolId}" on ${context.origin}, but "${toolId}" belongs to ${origin}; links never carry values from one service to another. Give the arguments yourself.`, { option: 'from' });
+    throw new AicapError(
+      'LINK_UNRESOLVED',
+      `The \`from\` envelope comes from "${context.toolId}" on ${context.origin}, but "${toolId}" belongs to ${origin}; links never carry values from one service to another. Give the arguments yourself.`,
+      { option: 'from' },
+    );
   }
   const offered = context.next.filter((followUp) => followUp.tool === toolId);
   // The caller's own values win; with several follow-ups (one per item) they also pick the one meant.
-  const candidates = offered.length <= 1 ? offered : offered.filter((followUp) => Object.entries(args).every(([name, value]) => !Object.hasOwn(followUp.arguments, name) || JSON.stringify(followUp.arguments[name]) === JSON.stringify(value)));
+  const candidates =
+    offered.length <= 1
+      ? offered
+      : offered.filter((followUp) => Object.entries(args).every(([name, value]) => !Object.hasOwn(followUp.arguments, name) || JSON.stringify(followUp.arguments[name]) === JSON.stringify(value)));
   const [only] = candidates;
   if (only !== undefined && candidates.length === 1) return { ...only.arguments, ...args };
   if (offered.length > 1) {
-    throw new AicapError('LINK_UNRESOLVED', `"${context.toolId}" offers ${offered.length} follow-ups to "${toolId}" (one per item) and the arguments pick ${candidates.length === 0 ? 'none' : candidates.length} of them; call with one \`envelope.next[i].arguments\` or pass the linked parameters (${Object.keys(offered[0]?.arguments ?? {}).join(', ')}) yourself.`, { option: 'from' });
+    throw new AicapError(
+      'LINK_UNRESOLVED',
+      `"${context.toolId}" offers ${offered.length} follow-ups to "${toolId}" (one per item) and the arguments pick ${candidates.length === 0 ? 'none' : candidates.length} of them; call with one \`envelope.next[i].arguments\` or pass the linked parameters (${Object.keys(offered[0]?.arguments ?? {}).join(', ')}) yourself.`,
+      { option: 'from' },
+    );
   }
   const refusal = context.refused.find((refused) => refused.tool === toolId && !Object.hasOwn(args, refused.parameter));
   if (refusal !== undefined) {
-    throw new AicapError('LINK_UNRESOLVED', `Link ${refusal.link} of "${context.toolId}" cannot fill "${refusal.parameter}" of "${toolId}" from ${JSON.stringify(refusal.expression)}: ${refusal.reason}. Nothing was sent; give "${refusal.parameter}" yourself or call "${context.toolId}" again.`, { option: 'from' });
+    throw new AicapError(
+      'LINK_UNRESOLVED',
+      `Link ${refusal.link} of "${context.toolId}" cannot fill "${refusal.parameter}" of "${toolId}" from ${JSON.stringify(refusal.expression)}: ${refusal.reason}. Nothing was sent; give "${refusal.parameter}" yourself or call "${context.toolId}" again.`,
+      { option: 'from' },
+    );
   }
   if (context.refused.some((refused) => refused.tool === toolId)) return { ...args };
   throw new AicapError('LINK_UNRESOLVED', `"${context.toolId}" declares no link to "${toolId}", so \`from\` has nothing to fill; give the arguments yourself.`, { option: 'from' });

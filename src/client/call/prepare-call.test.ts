@@ -9,9 +9,13 @@ import { prepareCall, type CallKind } from './prepare-call.js';
 // The stages before anything is sent, with an injected fetch that must never be called.
 
 function prepare(toolId: string, args: unknown, options: ClientCallOptions = {}, kind: CallKind = 'any', callOptions = {}) {
-  const { runtime, fetch } = stageCallRuntime(stageManifest(), () => {
-    throw new Error('prepareCall must not send anything');
-  }, options);
+  const { runtime, fetch } = stageCallRuntime(
+    stageManifest(),
+    () => {
+      throw new Error('prepareCall must not send anything');
+    },
+    options,
+  );
   return { fetch, runtime, promise: prepareCall(runtime, { toolId, args, callOptions, redactor: createRedactor(), startedInMs: 1_000, kind }) };
 }
 

@@ -1,6 +1,18 @@
 import type { Pagination, Parameter, Returns } from '../../manifest/manifest-v0.js';
 import { parseLinkHeader } from '../discover/parse-link-header.js';
-import { CURSOR_CONTAINERS, CURSOR_FIELDS, CURSOR_PARAMETERS, HAS_MORE_FIELDS, ITEM_FIELDS, LIMIT_PARAMETERS, memberPaths, NEXT_URL_CONTAINERS, NEXT_URL_FIELDS, OFFSET_PARAMETERS, PAGE_PARAMETERS } from '../../manifest/pagination-vocabulary.js';
+import {
+  CURSOR_CONTAINERS,
+  CURSOR_FIELDS,
+  CURSOR_PARAMETERS,
+  HAS_MORE_FIELDS,
+  ITEM_FIELDS,
+  LIMIT_PARAMETERS,
+  memberPaths,
+  NEXT_URL_CONTAINERS,
+  NEXT_URL_FIELDS,
+  OFFSET_PARAMETERS,
+  PAGE_PARAMETERS,
+} from '../../manifest/pagination-vocabulary.js';
 
 /** How to walk a tool's pages: its declaration, or what detection found. */
 export interface PaginationPlan extends Pagination {
@@ -76,7 +88,11 @@ function detectNextUrlField(body: Record<string, unknown>): string | undefined {
 function itemCursorField(body: unknown, itemsField: string | undefined): string | undefined {
   const items = readPath(body, itemsField);
   if (!Array.isArray(items) || items.length === 0) return undefined;
-  return items.every((item) => item !== null && typeof item === 'object' && (typeof (item as Record<string, unknown>)['id'] === 'string' || typeof (item as Record<string, unknown>)['id'] === 'number')) ? 'id' : undefined;
+  return items.every(
+    (item) => item !== null && typeof item === 'object' && (typeof (item as Record<string, unknown>)['id'] === 'string' || typeof (item as Record<string, unknown>)['id'] === 'number'),
+  )
+    ? 'id'
+    : undefined;
 }
 
 /**
@@ -86,7 +102,13 @@ function itemCursorField(body: unknown, itemsField: string | undefined): string 
  * has-more flag with a cursor parameter and items with ids (the last item's id is the cursor), or a
  * page / offset parameter. `undefined` when the result is a single page.
  */
-export function resolvePagination(returns: Returns | undefined, parameters: Record<string, Parameter> | undefined, body: unknown, linkHeader: string | null, responseUrl: URL): PaginationPlan | undefined {
+export function resolvePagination(
+  returns: Returns | undefined,
+  parameters: Record<string, Parameter> | undefined,
+  body: unknown,
+  linkHeader: string | null,
+  responseUrl: URL,
+): PaginationPlan | undefined {
   if (returns?.pagination !== undefined) return { ...returns.pagination, source: 'declared' };
   const params = parameters ?? {};
   const itemsField = detectItemsField(body);

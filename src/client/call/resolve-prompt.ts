@@ -16,7 +16,10 @@ export function resolvePrompt(services: Iterable<DiscoveredService>, nameOrId: s
   }
   if (matches.length === 1) return matches[0]!;
   if (matches.length > 1) {
-    throw new AicapError('TOOL_NOT_FOUND', `Prompt id "${nameOrId}" is declared by several services; use one of: ${matches.map(({ service, prompt }) => `${service.namespace}__${prompt.id}`).join(', ')}.`);
+    throw new AicapError(
+      'TOOL_NOT_FOUND',
+      `Prompt id "${nameOrId}" is declared by several services; use one of: ${matches.map(({ service, prompt }) => `${service.namespace}__${prompt.id}`).join(', ')}.`,
+    );
   }
   throw new AicapError('TOOL_NOT_FOUND', `No prompt named "${nameOrId.slice(0, 100)}" in the discovered services.`);
 }

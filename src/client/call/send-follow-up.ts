@@ -34,11 +34,16 @@ async function prepareFollowUp(runtime: CallRuntime, toolId: string, request: Fo
   const url = new URL(request.url);
   const baseOrigin = new URL(manifest.service.base_url).origin;
   if (url.origin !== baseOrigin) {
-    throw new AicapError('ORIGIN_MISMATCH', `A follow-up of "${toolId}" points at ${url.origin}, not the tool's origin ${baseOrigin}: ${request.method} ${redactUrl(url)}. Its credentials stay with its own origin; nothing was sent.`);
+    throw new AicapError(
+      'ORIGIN_MISMATCH',
+      `A follow-up of "${toolId}" points at ${url.origin}, not the tool's origin ${baseOrigin}: ${request.method} ${redactUrl(url)}. Its credentials stay with its own origin; nothing was sent.`,
+    );
   }
   const redactor = createRedactor({ secrets: runtime.authenticator.staticSecrets() });
   const method: HttpMethod = (resolved.tool as Partial<Tool>).method ?? 'GET';
-  redactor.addParameterNames(resolveEffectivePolicy(manifest.policy, runtime.callerPolicy, { toolId: resolved.tool.id, exposedName: resolved.exposedName, origin: resolved.service.origin, method }).redactNames);
+  redactor.addParameterNames(
+    resolveEffectivePolicy(manifest.policy, runtime.callerPolicy, { toolId: resolved.tool.id, exposedName: resolved.exposedName, origin: resolved.service.origin, method }).redactNames,
+  );
   const headers = new Headers(request.headers);
   const agentId = agentIdHeader(manifest, resolved.service.origin, runtime.agentId);
   if (agentId !== undefined) headers.set(agentId.name, agentId.value);
@@ -55,10 +60,25 @@ async function prepareFollowUp(runtime: CallRuntime, toolId: string, request: Fo
 export async function sendFollowUp(runtime: CallRuntime, toolId: string, request: FollowUpRequest): Promise<Response> {
   const { resolved, toolRequest, redactor } = await prepareFollowUp(runtime, toolId, request);
   const { url, headers } = toolRequest;
-  await runtime.authenticator.authenticate({ url, displayUrl: new URL(toolRequest.displayUrl), headers }, { auth: resolved.service.manifest.auth, forceRefresh: request.forceRefresh === true, service: resolved.service });
+  await runtime.authenticator.authenticate(
+    { url, displayUrl: new URL(toolRequest.displayUrl), headers },
+    { auth: resolved.service.manifest.auth, forceRefresh: request.forceRefresh === true, service: resolved.service },
+  );
   // The same redaction as a call's audit URL: a follow-up path can carry a redact_from_logs value.
-  runtime.dependencies.emitAudit({ type: 'call.attempt', toolId: resolved.tool.id, origin: url.origin, method: request.method, url: redactor.text(redactUrl(toolRequest.displayUrl)), detail: 'follow-up' });
-  return runtime.dependencies.fetch(url, { method: request.method, headers, ...(request.body === undefined ? {} : { body: request.body }), ...(request.signal === undefined ? {} : { signal: request.signal }) });
+  runtime.dependencies.emitAudit({
+    type: 'call.attempt',
+    toolId: resolved.tool.id,
+    origin: url.origin,
+    method: request.method,
+    url: redactor.text(redactUrl(toolRequest.displayUrl)),
+    detail: 'follow-up',
+  });
+  return runtime.dependencies.fetch(url, {
+    method: request.method,
+    headers,
+    ...(request.body === undefined ? {} : { body: request.body }),
+    ...(request.signal === undefined ? {} : { signal: request.signal }),
+  });
 }
 
 /** Like {@link sendFollowUp}, read, retried (GET only) and normalised into an envelope like a call's. @internal */

@@ -1,12 +1,23 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { encodeComponent, serialiseCookieParameter, serialiseHeaderParameter, serialisePathParameter, serialiseQueryParameter, UnserialisableValueError, type Serialisation } from './serialize-parameter.js';
+import {
+  encodeComponent,
+  serialiseCookieParameter,
+  serialiseHeaderParameter,
+  serialisePathParameter,
+  serialiseQueryParameter,
+  UnserialisableValueError,
+  type Serialisation,
+} from './serialize-parameter.js';
 
 // The values of OpenAPI 3.1's style examples (§4.8.12.4.2), and what each style writes for them.
 const blue = 'blue';
 const colours = ['blue', 'black', 'brown'];
 const rgb = { R: 100, G: 200, B: 150 };
-const query = (value: unknown, serialisation: Serialisation): string => serialiseQueryParameter('color', value, serialisation).map(([name, text]) => `${name}=${text}`).join('&');
+const query = (value: unknown, serialisation: Serialisation): string =>
+  serialiseQueryParameter('color', value, serialisation)
+    .map(([name, text]) => `${name}=${text}`)
+    .join('&');
 
 describe('path parameters (OpenAPI simple, label, matrix; RFC 6570)', () => {
   it.each([
@@ -18,7 +29,12 @@ describe('path parameters (OpenAPI simple, label, matrix; RFC 6570)', () => {
     ['matrix', true, ';color', ';color=blue', ';color=blue;color=black;color=brown', ';R=100;G=200;B=150'],
   ] as const)('%s, explode %s', (style, explode, empty, primitive, array, object) => {
     const serialisation = { style, explode };
-    expect([serialisePathParameter('color', '', serialisation), serialisePathParameter('color', blue, serialisation), serialisePathParameter('color', colours, serialisation), serialisePathParameter('color', rgb, serialisation)]).toEqual([empty, primitive, array, object]);
+    expect([
+      serialisePathParameter('color', '', serialisation),
+      serialisePathParameter('color', blue, serialisation),
+      serialisePathParameter('color', colours, serialisation),
+      serialisePathParameter('color', rgb, serialisation),
+    ]).toEqual([empty, primitive, array, object]);
   });
 
   it('percent-encodes every reserved character of a value, keeping the delimiters', () => {
@@ -48,7 +64,13 @@ describe('query parameters (OpenAPI form, spaceDelimited, pipeDelimited, deepObj
   });
 
   it('refuses an empty array or object that an exploded or deepObject style would make vanish', () => {
-    for (const [value, style, explode] of [[[], 'form', true], [{}, 'form', true], [[], 'deepObject', true], [{}, 'deepObject', true], [{ a: [] }, 'deepObject', true]] as const) {
+    for (const [value, style, explode] of [
+      [[], 'form', true],
+      [{}, 'form', true],
+      [[], 'deepObject', true],
+      [{}, 'deepObject', true],
+      [{ a: [] }, 'deepObject', true],
+    ] as const) {
       expect(() => query(value, { style, explode }), JSON.stringify(value)).toThrow(/empty (array|object)/);
     }
   });
@@ -95,7 +117,11 @@ describe('header and cookie parameters', () => {
 
   it('writes cookies in the form style', () => {
     expect(serialiseCookieParameter('color', colours, { style: 'form', explode: false })).toEqual([['color', 'blue,black,brown']]);
-    expect(serialiseCookieParameter('color', colours, { style: 'form', explode: true })).toEqual([['color', 'blue'], ['color', 'black'], ['color', 'brown']]);
+    expect(serialiseCookieParameter('color', colours, { style: 'form', explode: true })).toEqual([
+      ['color', 'blue'],
+      ['color', 'black'],
+      ['color', 'brown'],
+    ]);
     expect(() => serialiseCookieParameter('color', { a: { b: 1 } }, { style: 'form', explode: true })).toThrow(UnserialisableValueError);
   });
 });

@@ -119,9 +119,15 @@ export function serialisePathParameter(name: string, value: unknown, serialisati
       const text = primitiveText(value);
       return text === '' ? `;${encode(name)}` : `;${encode(name)}=${encode(text)}`;
     }
-    if (Array.isArray(value)) return explode ? value.map((item) => `;${encode(name)}=${encode(primitiveText(item))}`).join('') : `;${encode(name)}=${value.map((item) => encode(primitiveText(item))).join(',')}`;
+    if (Array.isArray(value))
+      return explode ? value.map((item) => `;${encode(name)}=${encode(primitiveText(item))}`).join('') : `;${encode(name)}=${value.map((item) => encode(primitiveText(item))).join(',')}`;
     const members = Object.entries(value);
-    return explode ? members.map(([key, item]) => `;${encode(key)}=${encode(primitiveText(item))}`).join('') : `;${encode(name)}=${members.flat().map((part) => encode(primitiveText(part))).join(',')}`;
+    return explode
+      ? members.map(([key, item]) => `;${encode(key)}=${encode(primitiveText(item))}`).join('')
+      : `;${encode(name)}=${members
+          .flat()
+          .map((part) => encode(primitiveText(part)))
+          .join(',')}`;
   }
   const prefix = style === 'label' ? '.' : '';
   const separator = style === 'label' && explode ? '.' : ',';
@@ -137,7 +143,12 @@ function simpleText(value: unknown, explode: boolean, encode: (text: string) => 
   if (!isComposite(value)) return encode(primitiveText(value));
   if (Array.isArray(value)) return value.map((item) => encode(primitiveText(item))).join(separator);
   const members = Object.entries(value);
-  return explode ? members.map(([key, item]) => `${encode(key)}=${encode(primitiveText(item))}`).join(separator) : members.flat().map((part) => encode(primitiveText(part))).join(',');
+  return explode
+    ? members.map(([key, item]) => `${encode(key)}=${encode(primitiveText(item))}`).join(separator)
+    : members
+        .flat()
+        .map((part) => encode(primitiveText(part)))
+        .join(',');
 }
 
 /**

@@ -11,7 +11,10 @@ const holder = {
     note: { type: 'string' as const, json_schema: { type: ['string', 'null'] } },
     kind: { type: 'string' as const, json_schema: { enum: ['a', null] } },
     any: { type: 'string' as const, json_schema: {} },
-    filter: { type: 'object' as const, json_schema: { type: 'object', properties: { since: { type: 'string' }, tags: { type: 'array', items: { type: 'object', properties: { name: { type: 'string' } } } } } } },
+    filter: {
+      type: 'object' as const,
+      json_schema: { type: 'object', properties: { since: { type: 'string' }, tags: { type: 'array', items: { type: 'object', properties: { name: { type: 'string' } } } } } },
+    },
     shared: { type: 'object' as const, json_schema: { $defs: { range: { type: 'object', properties: { to: { type: 'string' } } } }, $ref: '#/$defs/range' } },
   },
 };

@@ -40,7 +40,15 @@ describe('validateToolArguments', () => {
     ['a format mismatch', { account_id: 'a', period: '2026-03', when: 'yesterday' }, [{ pointer: '/when', rule: 'format' }]],
     ['an unknown parameter', { account_id: 'a', period: '2026-03', colour: 'red' }, [{ pointer: '/colour', rule: 'additionalProperties' }]],
     ['a nested violation', { account_id: 'a', period: '2026-03', tags: ['x', 3] }, [{ pointer: '/tags/1', rule: 'type' }]],
-    ['several problems at once', { period: 5, format: 'x' }, [{ pointer: '/account_id', rule: 'required' }, { pointer: '/period', rule: 'type' }, { pointer: '/format', rule: 'enum' }]],
+    [
+      'several problems at once',
+      { period: 5, format: 'x' },
+      [
+        { pointer: '/account_id', rule: 'required' },
+        { pointer: '/period', rule: 'type' },
+        { pointer: '/format', rule: 'enum' },
+      ],
+    ],
     ['an array instead of an object', [1], [{ pointer: '', rule: 'type' }]],
     ['null instead of an object', null, [{ pointer: '', rule: 'type' }]],
   ])('names each bad field: %s', (_name, args, expected) => {

@@ -83,7 +83,10 @@ function compile(holder: ParameterHolder, owner: object): ValidateFunction {
   // Defence in depth: the manifest was validated at discovery, but a caller may hand us any object.
   const issues = checkEmbeddedSchema(schema, '').filter((issue) => issue.severity === 'error');
   if (issues.length > 0) {
-    throw new AicapError('TOOL_DISABLED', `The parameter schema of "${holder.id}" is unsafe to run (${issues[0]?.pointer} ${issues[0]?.code}: ${issues[0]?.message}); the tool cannot be called. Report it to the API's operators.`);
+    throw new AicapError(
+      'TOOL_DISABLED',
+      `The parameter schema of "${holder.id}" is unsafe to run (${issues[0]?.pointer} ${issues[0]?.code}: ${issues[0]?.message}); the tool cannot be called. Report it to the API's operators.`,
+    );
   }
   let validate: ValidateFunction;
   try {
@@ -91,7 +94,9 @@ function compile(holder: ParameterHolder, owner: object): ValidateFunction {
     if (invalid !== undefined) throw new Error(invalid);
     validate = cache.ajv.compile(schema);
   } catch (error) {
-    throw new AicapError('TOOL_DISABLED', `The parameter schema of "${holder.id}" does not compile (${error instanceof Error ? error.message : String(error)}); the tool cannot be called.`, { cause: error });
+    throw new AicapError('TOOL_DISABLED', `The parameter schema of "${holder.id}" does not compile (${error instanceof Error ? error.message : String(error)}); the tool cannot be called.`, {
+      cause: error,
+    });
   }
   cache.validators.set(holder, validate);
   return validate;
@@ -127,7 +132,9 @@ function toProblem(error: ErrorObject): ArgumentProblem {
 export function validateToolArguments(holder: ParameterHolder, args: unknown, owner: object = holder): asserts args is Record<string, unknown> {
   const validate = compile(holder, owner);
   if (typeof args !== 'object' || args === null || Array.isArray(args)) {
-    throw new InvalidArgumentsError(holder.id, [{ pointer: '', rule: 'type', message: `arguments must be a JSON object, got ${Array.isArray(args) ? 'an array' : args === null ? 'null' : typeof args}` }]);
+    throw new InvalidArgumentsError(holder.id, [
+      { pointer: '', rule: 'type', message: `arguments must be a JSON object, got ${Array.isArray(args) ? 'an array' : args === null ? 'null' : typeof args}` },
+    ]);
   }
   if (!validate(args)) {
     throw new InvalidArgumentsError(holder.id, (validate.errors ?? []).map(toProblem));

@@ -32,13 +32,19 @@ function startingPoint(prepared: PreparedCall, plan: PaginationPlan | undefined,
     try {
       linkUrl = new URL(String(resume));
     } catch {
-      throw new AicapError('INVALID_OPTION', `\`resumeFrom\` of "${prepared.toolId}" is not an absolute URL: ${JSON.stringify(String(resume).slice(0, 200))}. Pass \`envelope.page.next\` as it was returned.`);
+      throw new AicapError(
+        'INVALID_OPTION',
+        `\`resumeFrom\` of "${prepared.toolId}" is not an absolute URL: ${JSON.stringify(String(resume).slice(0, 200))}. Pass \`envelope.page.next\` as it was returned.`,
+      );
     }
     const baseOrigin = new URL(prepared.manifest.service.base_url).origin;
     // The walk's credentials belong to this service: a URL elsewhere would receive them, and its
     // answer would be shown as this tool's data.
     if (linkUrl.origin !== baseOrigin) {
-      throw new AicapError('ORIGIN_MISMATCH', `\`resumeFrom\` of "${prepared.toolId}" points at ${linkUrl.origin}, not the tool's origin ${baseOrigin}: GET ${redactUrl(linkUrl)}. Nothing was sent; a walk only continues on its own service.`);
+      throw new AicapError(
+        'ORIGIN_MISMATCH',
+        `\`resumeFrom\` of "${prepared.toolId}" points at ${linkUrl.origin}, not the tool's origin ${baseOrigin}: GET ${redactUrl(linkUrl)}. Nothing was sent; a walk only continues on its own service.`,
+      );
     }
     return { args: prepared.args, linkUrl };
   }
@@ -74,7 +80,14 @@ export async function* walkPages(runtime: CallRuntime, prepared: PreparedCall, c
     const pageStarted = now();
     if (pageNumber > 1 && prepared.consequential) {
       const pageUrl = linkUrl?.href ?? buildCallRequest(prepared, args, undefined).url.href;
-      const refused = await refusedPage(runtime, prepared, args, callOptions, pageUrl, linkUrl?.href ?? (plan?.parameter === undefined ? undefined : (args[plan.parameter] as string | number | undefined)));
+      const refused = await refusedPage(
+        runtime,
+        prepared,
+        args,
+        callOptions,
+        pageUrl,
+        linkUrl?.href ?? (plan?.parameter === undefined ? undefined : (args[plan.parameter] as string | number | undefined)),
+      );
       if (refused !== undefined) {
         yield refused;
         return;
@@ -115,7 +128,9 @@ export async function* walkPages(runtime: CallRuntime, prepared: PreparedCall, c
     } else if (plan !== undefined && reading !== undefined) {
       const next = reading.next;
       page = { next: next ?? null, complete: next === undefined && !reading.moreAnnounced };
-      const bodyKey = createHash('sha256').update(outcome.body?.text ?? '').digest('base64');
+      const bodyKey = createHash('sha256')
+        .update(outcome.body?.text ?? '')
+        .digest('base64');
       if (next === undefined && reading.moreAnnounced) {
         stop = 'unrecognized_pagination';
         page = { next: null, complete: false, stopReason: stop };
@@ -167,7 +182,14 @@ export async function* walkPages(runtime: CallRuntime, prepared: PreparedCall, c
  * Whether the walk must stop before the next page: its cursor or URL was already requested, or
  * this page (after the first) repeats an earlier page's body byte for byte.
  */
-function repeatedStop(seen: ReadonlySet<string>, key: string, current: string | number | undefined, seenBodies: ReadonlySet<string>, bodyKey: string | undefined, reading: PageReading): PageStopReason | undefined {
+function repeatedStop(
+  seen: ReadonlySet<string>,
+  key: string,
+  current: string | number | undefined,
+  seenBodies: ReadonlySet<string>,
+  bodyKey: string | undefined,
+  reading: PageReading,
+): PageStopReason | undefined {
   if (seen.has(key) || key === String(current)) return 'repeated_cursor';
   // An empty page repeats trivially and ends the walk by itself.
   if (bodyKey !== undefined && seenBodies.has(bodyKey) && (reading.items?.length ?? 0) > 0) return 'repeated_page';
@@ -175,7 +197,14 @@ function repeatedStop(seen: ReadonlySet<string>, key: string, current: string | 
 }
 
 /** Approves and counts one more page (requested at `url`) of a consequential walk; the refusal as a resumable page. */
-async function refusedPage(runtime: CallRuntime, prepared: PreparedCall, args: Readonly<Record<string, unknown>>, callOptions: CallOptions, url: string, cursor: string | number | undefined): Promise<WalkedPage | undefined> {
+async function refusedPage(
+  runtime: CallRuntime,
+  prepared: PreparedCall,
+  args: Readonly<Record<string, unknown>>,
+  callOptions: CallOptions,
+  url: string,
+  cursor: string | number | undefined,
+): Promise<WalkedPage | undefined> {
   const startedInMs = runtime.dependencies.now();
   try {
     await approveAndCount(runtime, prepared, args, callOptions, url);

@@ -42,5 +42,9 @@ export async function checkAiCatalog(manifestUrl: string, fetch: FetchFunction, 
     ...catalog.problems,
     ...(listsManifest ? [] : [`no entry of type ${MANIFEST_MEDIA_TYPE} with url ${manifestUrl}`]),
   ];
-  add('catalog', problems.length === 0 ? 'pass' : 'warn', problems.length === 0 ? `${url} lists the manifest (${catalog.entries.length} entr${catalog.entries.length === 1 ? 'y' : 'ies'})` : `${url}: ${problems.slice(0, 5).join('; ')}`);
+  add(
+    'catalog',
+    problems.length === 0 ? 'pass' : 'warn',
+    problems.length === 0 ? `${url} lists the manifest (${catalog.entries.length} entr${catalog.entries.length === 1 ? 'y' : 'ies'})` : `${url}: ${problems.slice(0, 5).join('; ')}`,
+  );
 }

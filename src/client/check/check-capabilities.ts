@@ -110,13 +110,37 @@ export async function checkCapabilities(originOrUrl: string, options: CheckCapab
   const errors = result.issues.filter((issue) => issue.severity === 'error');
   const warnings = result.issues.filter((issue) => issue.severity === 'warning');
   if (!result.valid || !result.manifest) {
-    add('manifest.valid', 'fail', `invalid: ${errors.slice(0, 5).map((issue) => `${issue.pointer || '/'} ${issue.code}`).join(', ')}${errors.length > 5 ? ` and ${errors.length - 5} more` : ''}; run \`aicap validate ${url}\``);
+    add(
+      'manifest.valid',
+      'fail',
+      `invalid: ${errors
+        .slice(0, 5)
+        .map((issue) => `${issue.pointer || '/'} ${issue.code}`)
+        .join(', ')}${errors.length > 5 ? ` and ${errors.length - 5} more` : ''}; run \`aicap validate ${url}\``,
+    );
     // The HTTP behaviour and the catalog do not depend on the document: report them too.
-    await checkManifestResponse({ url, response, manifest: undefined, fetch, add, authorization, ...(options.maxStaleInSeconds === undefined ? {} : { maxStaleInSeconds: options.maxStaleInSeconds }) });
+    await checkManifestResponse({
+      url,
+      response,
+      manifest: undefined,
+      fetch,
+      add,
+      authorization,
+      ...(options.maxStaleInSeconds === undefined ? {} : { maxStaleInSeconds: options.maxStaleInSeconds }),
+    });
     await checkAiCatalog(url, fetch, add);
     return { url, ok: false, checks };
   }
-  add('manifest.valid', warnings.length > 0 ? 'warn' : 'pass', warnings.length > 0 ? `valid, with ${warnings.length} warning(s): ${warnings.slice(0, 3).map((issue) => `${issue.pointer} ${issue.code}`).join(', ')}` : `valid against spec v${result.manifest.schema_version}`);
+  add(
+    'manifest.valid',
+    warnings.length > 0 ? 'warn' : 'pass',
+    warnings.length > 0
+      ? `valid, with ${warnings.length} warning(s): ${warnings
+          .slice(0, 3)
+          .map((issue) => `${issue.pointer} ${issue.code}`)
+          .join(', ')}`
+      : `valid against spec v${result.manifest.schema_version}`,
+  );
   const manifest = result.manifest;
 
   const secrets = findSecretValues(manifest);
@@ -158,9 +182,22 @@ async function probeEndpoints(manifest: Manifest, fetch: FetchFunction, add: (id
       if (!authDeclared) add(id, answer.status < 500 ? 'pass' : 'warn', `GET ${target} answered ${answer.status}`);
       else if (answer.status === 401) {
         const challenge = answer.headers.get('www-authenticate');
-        add(id, challenge ? 'pass' : 'fail', challenge ? `GET ${target} without credentials: 401, WWW-Authenticate: ${challenge}` : `GET ${target} answered 401 without WWW-Authenticate; add the challenge so clients can start authorization`);
+        add(
+          id,
+          challenge ? 'pass' : 'fail',
+          challenge
+            ? `GET ${target} without credentials: 401, WWW-Authenticate: ${challenge}`
+            : `GET ${target} answered 401 without WWW-Authenticate; add the challenge so clients can start authorization`,
+        );
       } else if (answer.status >= 200 && answer.status < 300) add(id, 'warn', `GET ${target} answered ${answer.status} without credentials although auth is declared`);
-      else refused.push({ id, outcome: answer.status >= 500 ? 'fail' : 'warn', status: answer.status, target, message: `GET ${target} without credentials answered ${answer.status}; expected 401 with WWW-Authenticate` });
+      else
+        refused.push({
+          id,
+          outcome: answer.status >= 500 ? 'fail' : 'warn',
+          status: answer.status,
+          target,
+          message: `GET ${target} without credentials answered ${answer.status}; expected 401 with WWW-Authenticate`,
+        });
     } catch (error) {
       add(`endpoint.${entry.id}`, 'fail', `GET ${target} failed: ${describe(error)}`);
     }
@@ -173,7 +210,11 @@ async function probeEndpoints(manifest: Manifest, fetch: FetchFunction, add: (id
  * `aicap serve` (the manifest only) answers 404 for every tool, and fifty identical lines would
  * bury the rest of the report.
  */
-function reportRefusedProbes(refused: ReadonlyArray<{ id: string; outcome: CheckOutcome; status: number; target: string; message: string }>, probedCount: number, add: (id: string, outcome: CheckOutcome, message: string) => void): void {
+function reportRefusedProbes(
+  refused: ReadonlyArray<{ id: string; outcome: CheckOutcome; status: number; target: string; message: string }>,
+  probedCount: number,
+  add: (id: string, outcome: CheckOutcome, message: string) => void,
+): void {
   const byStatus = new Map<number, typeof refused>();
   for (const probe of refused) byStatus.set(probe.status, [...(byStatus.get(probe.status) ?? []), probe]);
   for (const [status, group] of byStatus) {
@@ -181,10 +222,20 @@ function reportRefusedProbes(refused: ReadonlyArray<{ id: string; outcome: Check
       add(group[0]!.id, group[0]!.outcome, group[0]!.message);
       continue;
     }
-    const examples = group.slice(0, 2).map((probe) => `GET ${probe.target}`).join(', ');
+    const examples = group
+      .slice(0, 2)
+      .map((probe) => `GET ${probe.target}`)
+      .join(', ');
     const more = group.length > 2 ? `, and ${group.length - 2} more` : '';
-    const noTools = status === 404 && group.length === probedCount ? ': this server serves none of the tools its manifest declares (a preview such as `aicap serve` serves the manifest only), so the probes say nothing about the API itself' : '';
-    add('endpoints.probe', group[0]!.outcome, `${group.length} of ${probedCount} read-only tools answered ${status} without credentials (${examples}${more}); expected 401 with WWW-Authenticate${noTools}`);
+    const noTools =
+      status === 404 && group.length === probedCount
+        ? ': this server serves none of the tools its manifest declares (a preview such as `aicap serve` serves the manifest only), so the probes say nothing about the API itself'
+        : '';
+    add(
+      'endpoints.probe',
+      group[0]!.outcome,
+      `${group.length} of ${probedCount} read-only tools answered ${status} without credentials (${examples}${more}); expected 401 with WWW-Authenticate${noTools}`,
+    );
   }
 }
 

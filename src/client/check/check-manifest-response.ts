@@ -38,7 +38,13 @@ export async function checkManifestResponse(input: ManifestResponseInput): Promi
   const perCredential = (response.headers.get('vary') ?? '').toLowerCase().includes('authorization');
   if (perCredential) {
     const isPrivate = /(^|,)\s*private\b/i.test(cacheControl ?? '');
-    add('http.per_credential_private', isPrivate ? 'pass' : 'fail', isPrivate ? `Vary: Authorization with Cache-Control: ${cacheControl}` : `Vary: Authorization with Cache-Control "${cacheControl ?? ''}": a per-credential manifest must be Cache-Control: private`);
+    add(
+      'http.per_credential_private',
+      isPrivate ? 'pass' : 'fail',
+      isPrivate
+        ? `Vary: Authorization with Cache-Control: ${cacheControl}`
+        : `Vary: Authorization with Cache-Control "${cacheControl ?? ''}": a per-credential manifest must be Cache-Control: private`,
+    );
   }
   if (!cacheControl) add('http.cache_control', 'warn', 'no Cache-Control: clients cannot tell how long the manifest stays fresh');
   else add('http.cache_control', /max-age=\d+/i.test(cacheControl) ? 'pass' : 'warn', `Cache-Control: ${cacheControl}`);
@@ -90,7 +96,11 @@ async function checkCompression({ url, fetch, add, authorization }: ManifestResp
       await revalidated.body?.cancel();
       if (revalidated.status === 304 && !varies(revalidated.headers.get('vary'))) problems.push('its 304 lacks Vary: Accept-Encoding');
     }
-    add('http.compression_vary', problems.length === 0 ? 'pass' : 'fail', problems.length === 0 ? `${coding} answer with Vary: Accept-Encoding and an ETag of its own` : `${problems.join('; ')}: shared caches would hand the wrong coding to other clients`);
+    add(
+      'http.compression_vary',
+      problems.length === 0 ? 'pass' : 'fail',
+      problems.length === 0 ? `${coding} answer with Vary: Accept-Encoding and an ETag of its own` : `${problems.join('; ')}: shared caches would hand the wrong coding to other clients`,
+    );
   } catch (error) {
     add('http.compression_vary', 'fail', `GET with Accept-Encoding failed: ${describeError(error)}`);
   }

@@ -27,7 +27,12 @@ export async function checkOAuthMetadata(manifest: Manifest, fetch: FetchFunctio
     const resource = metadata['resource'];
     const expected = [manifest.service.base_url.replace(/\/+$/, ''), new URL(manifest.service.base_url).origin];
     if (typeof resource !== 'string') add('auth.protected_resource', 'fail', `${discovery} has no \`resource\` (RFC 9728 §2 requires it); set it to ${expected[0]!}`);
-    else add('auth.protected_resource', expected.includes(resource.replace(/\/+$/, '')) ? 'pass' : 'fail', `resource is ${resource}${expected.includes(resource.replace(/\/+$/, '')) ? '' : `; it must identify this API (${expected[0]!})`}`);
+    else
+      add(
+        'auth.protected_resource',
+        expected.includes(resource.replace(/\/+$/, '')) ? 'pass' : 'fail',
+        `resource is ${resource}${expected.includes(resource.replace(/\/+$/, '')) ? '' : `; it must identify this API (${expected[0]!})`}`,
+      );
     const servers = metadata['authorization_servers'].filter((server): server is string => typeof server === 'string').slice(0, MAX_AUTHORIZATION_SERVERS);
     if (servers.length === 0) add('auth.authorization_server', 'fail', `${discovery} lists no authorization server URL`);
     for (const issuer of servers) await checkAuthorizationServer(issuer, fetch, add);
@@ -51,7 +56,11 @@ async function checkAuthorizationServer(issuer: string, fetch: FetchFunction, ad
     return;
   }
   const path = url.pathname.replace(/\/+$/, '');
-  const locations = [`${url.origin}/.well-known/oauth-authorization-server${path}`, `${url.origin}/.well-known/openid-configuration${path}`, ...(path ? [`${url.origin}${path}/.well-known/openid-configuration`] : [])];
+  const locations = [
+    `${url.origin}/.well-known/oauth-authorization-server${path}`,
+    `${url.origin}/.well-known/openid-configuration${path}`,
+    ...(path ? [`${url.origin}${path}/.well-known/openid-configuration`] : []),
+  ];
   const tried: string[] = [];
   for (const location of locations) {
     const metadata = await getJson(location, fetch);
@@ -72,9 +81,14 @@ function reportRequiredMembers(location: string, metadata: Record<string, unknow
   if (!Array.isArray(metadata['response_types_supported'])) problems.push('`response_types_supported` is missing');
   // Absent grant types default to authorization_code and implicit (RFC 8414 §2), which use the authorization endpoint.
   const grants = Array.isArray(metadata['grant_types_supported']) ? metadata['grant_types_supported'] : ['authorization_code', 'implicit'];
-  if (typeof metadata['authorization_endpoint'] !== 'string' && (grants.includes('authorization_code') || grants.includes('implicit'))) problems.push('`authorization_endpoint` is missing (required with the authorization_code or implicit grant)');
+  if (typeof metadata['authorization_endpoint'] !== 'string' && (grants.includes('authorization_code') || grants.includes('implicit')))
+    problems.push('`authorization_endpoint` is missing (required with the authorization_code or implicit grant)');
   if (typeof metadata['token_endpoint'] !== 'string' && grants.some((grant) => grant !== 'implicit')) problems.push('`token_endpoint` is missing');
-  add('auth.authorization_server', problems.length === 0 ? 'pass' : 'fail', problems.length === 0 ? `${location} has the members RFC 8414 §2 requires` : `${location}: ${problems.join('; ')} (RFC 8414 §2)`);
+  add(
+    'auth.authorization_server',
+    problems.length === 0 ? 'pass' : 'fail',
+    problems.length === 0 ? `${location} has the members RFC 8414 §2 requires` : `${location}: ${problems.join('; ')} (RFC 8414 §2)`,
+  );
 }
 
 async function getJson(url: string, fetch: FetchFunction): Promise<Record<string, unknown> | string> {

@@ -15,7 +15,14 @@ export function checkPoisoning(manifest: Manifest, add: AddCheck): void {
     return;
   }
   const high = findings.filter((finding) => finding.severity === 'high');
-  const listed = (high.length > 0 ? high : findings).slice(0, 3).map((finding) => `${finding.pointer} ${finding.code} (${finding.message})`).join('; ');
+  const listed = (high.length > 0 ? high : findings)
+    .slice(0, 3)
+    .map((finding) => `${finding.pointer} ${finding.code} (${finding.message})`)
+    .join('; ');
   const more = (high.length > 0 ? high : findings).length > 3 ? ` and ${(high.length > 0 ? high : findings).length - 3} more` : '';
-  add('trust.poisoning', high.length > 0 ? 'fail' : 'warn', high.length > 0 ? `clients will quarantine what these texts belong to: ${listed}${more}; rewrite them as plain descriptions` : `${listed}${more}`);
+  add(
+    'trust.poisoning',
+    high.length > 0 ? 'fail' : 'warn',
+    high.length > 0 ? `clients will quarantine what these texts belong to: ${listed}${more}; rewrite them as plain descriptions` : `${listed}${more}`,
+  );
 }

@@ -35,16 +35,30 @@ export async function detectMcpServer(target: string, fetch: FetchFunction, add:
   const found = await findServerCard(targetUrl, fetch);
   const remote = found ? firstRemote(found.card) : undefined;
   // A bare origin is what people type; MCP servers conventionally answer at /mcp (the bridge does).
-  const endpoint = remote ?? (targetUrl.pathname.length > 1 && !targetUrl.pathname.startsWith('/.well-known/') ? targetUrl.href.replace(/\/server-card$/, '') : new URL(DEFAULT_MCP_PATH, targetUrl.origin).href);
+  const endpoint =
+    remote ?? (targetUrl.pathname.length > 1 && !targetUrl.pathname.startsWith('/.well-known/') ? targetUrl.href.replace(/\/server-card$/, '') : new URL(DEFAULT_MCP_PATH, targetUrl.origin).href);
   const answered = endpoint ? await probeJsonRpc(endpoint, fetch) : undefined;
   if (!found && !answered) return false;
   if (found) {
     const missing = ['$schema', 'name', 'version', 'description'].filter((member) => typeof found.card[member] !== 'string');
     const where = found.url ?? 'inline in the AI Catalog';
-    add('mcp.server_card', missing.length === 0 ? 'pass' : 'warn', `MCP Server Card ${where}: "${String(found.card['name'] ?? '?')}" ${String(found.card['version'] ?? '')}${missing.length > 0 ? `; missing required ${missing.join(', ')}` : ''}`.trim());
+    add(
+      'mcp.server_card',
+      missing.length === 0 ? 'pass' : 'warn',
+      `MCP Server Card ${where}: "${String(found.card['name'] ?? '?')}" ${String(found.card['version'] ?? '')}${missing.length > 0 ? `; missing required ${missing.join(', ')}` : ''}`.trim(),
+    );
   }
-  if (endpoint) add('mcp.endpoint', answered ? 'pass' : 'warn', answered ? `${endpoint} answers MCP JSON-RPC (${answered})` : `${endpoint}${remote ? " (the card's remote)" : ''} did not answer an MCP initialize request`);
-  add('mcp.detected', 'warn', `This origin serves an MCP server${found?.url ? ` (Server Card at ${found.url})` : ''}, not an AI capabilities manifest: connect an MCP host to ${endpoint ?? 'the endpoint its card names'}. To offer both, also serve /.well-known/ai-capabilities.`);
+  if (endpoint)
+    add(
+      'mcp.endpoint',
+      answered ? 'pass' : 'warn',
+      answered ? `${endpoint} answers MCP JSON-RPC (${answered})` : `${endpoint}${remote ? " (the card's remote)" : ''} did not answer an MCP initialize request`,
+    );
+  add(
+    'mcp.detected',
+    'warn',
+    `This origin serves an MCP server${found?.url ? ` (Server Card at ${found.url})` : ''}, not an AI capabilities manifest: connect an MCP host to ${endpoint ?? 'the endpoint its card names'}. To offer both, also serve /.well-known/ai-capabilities.`,
+  );
   return true;
 }
 

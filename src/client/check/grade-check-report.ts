@@ -99,7 +99,14 @@ export function gradeCheckReport(report: { url: string; checks: readonly CheckRe
   if (!ran.has('mcp.detected')) {
     for (const [id, requirement] of Object.entries(requirements)) {
       if (ran.has(id) || id === 'endpoints.probe' || id.startsWith('mcp.')) continue;
-      const reason = requirement.needsResponse && responseFailed ? `not run: needs the manifest's answer (${outcomeOf('manifest.fetch') ? 'manifest.fetch' : 'manifest.status'} failed)` : requirement.needsManifest && manifestFailed ? 'not run: needs a valid manifest (manifest.valid failed)' : requirement.notApplicable && !manifestFailed ? `not applicable: ${requirement.notApplicable}` : undefined;
+      const reason =
+        requirement.needsResponse && responseFailed
+          ? `not run: needs the manifest's answer (${outcomeOf('manifest.fetch') ? 'manifest.fetch' : 'manifest.status'} failed)`
+          : requirement.needsManifest && manifestFailed
+            ? 'not run: needs a valid manifest (manifest.valid failed)'
+            : requirement.notApplicable && !manifestFailed
+              ? `not applicable: ${requirement.notApplicable}`
+              : undefined;
       if (reason) checks.push({ id, outcome: 'skip', message: reason, ...pick(requirement) });
     }
   }

@@ -16,7 +16,11 @@ export interface ChangeFeedFollowers {
  * revalidates that service at once. Options are checked here, at client creation.
  * @internal
  */
-export function createChangeFeedFollowers(context: ClientContext, given: ChangeFeedFollowOptions | false | undefined, revalidateNow: (service: DiscoveredService) => Promise<unknown>): ChangeFeedFollowers {
+export function createChangeFeedFollowers(
+  context: ClientContext,
+  given: ChangeFeedFollowOptions | false | undefined,
+  revalidateNow: (service: DiscoveredService) => Promise<unknown>,
+): ChangeFeedFollowers {
   const options = given === false ? undefined : resolveChangeFeedOptions(given);
   const followers = new Map<string, { feedUrl: string; follower: ChangeFeedFollower }>();
   let closed = false;

@@ -10,7 +10,12 @@ describe('discoverService', () => {
   it('calls tools of a base_url the URL parser normalises (scheme and host case, default port, dot segments)', async () => {
     servers.a.routes.set('/api/items', json({ items: [1, 2] }));
     const spelled = `HTTP://127.0.0.1:${servers.a.port}/api/../api`;
-    const client = await discoverCallService(servers.a, callManifest(spelled.replace(/\/api\/\.\.\/api$/, ''), [{ id: 'list_items', path: '/items', method: 'GET', description: 'Lists items.' }], { service: { name: 'Call Test API', base_url: spelled } }));
+    const client = await discoverCallService(
+      servers.a,
+      callManifest(spelled.replace(/\/api\/\.\.\/api$/, ''), [{ id: 'list_items', path: '/items', method: 'GET', description: 'Lists items.' }], {
+        service: { name: 'Call Test API', base_url: spelled },
+      }),
+    );
     const envelope = await client.call('list_items');
     expect(envelope.ok).toBe(true);
     expect(envelope.data).toEqual({ items: [1, 2] });

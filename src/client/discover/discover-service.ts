@@ -72,11 +72,7 @@ export async function discoverService(context: ClientContext, originOrUrl: strin
   const attempts: DiscoveryAttempt[] = [];
   const isOrigin = (target.pathname === '/' || target.pathname === '') && target.search === '';
   const candidates: Array<() => Promise<string[]>> = isOrigin
-    ? [
-        async () => [new URL(WELL_KNOWN_PATH, target).href],
-        async () => linkedManifests(context, target, attempts),
-        async () => catalogManifests(context, send, target, headers, attempts),
-      ]
+    ? [async () => [new URL(WELL_KNOWN_PATH, target).href], async () => linkedManifests(context, target, attempts), async () => catalogManifests(context, send, target, headers, attempts)]
     : [async () => [target.href]];
 
   for (const candidate of candidates) {
@@ -179,8 +175,7 @@ export interface LoadOptions extends DiscoverOptions {
  */
 export async function loadService(context: ClientContext, input: string | Uint8Array | Manifest, options: LoadOptions = {}): Promise<DiscoveredService> {
   const label = options.source ?? 'the loaded manifest';
-  const limit: ManifestSizeLimit =
-    options.maxSizeInBytes === undefined ? manifestSizeLimit(context) : { maxSizeInBytes: options.maxSizeInBytes, option: 'maxSizeInBytes' };
+  const limit: ManifestSizeLimit = options.maxSizeInBytes === undefined ? manifestSizeLimit(context) : { maxSizeInBytes: options.maxSizeInBytes, option: 'maxSizeInBytes' };
   checkIntegerOption(limit.option, limit.maxSizeInBytes, { minimum: 1, of: '`client.load`' });
   if (typeof input === 'string') refuseLocation(input);
   const { manifest } = parseOrThrow(typeof input === 'string' || input instanceof Uint8Array ? input : JSON.stringify(input), label, limit);
@@ -209,13 +204,18 @@ function refuseLocation(input: string): void {
   throw new AicapError(
     'INVALID_ARGUMENT',
     `client.load takes the manifest itself (its JSON text, bytes or object), not ${isUrl ? 'a URL' : 'a file path'}: got ${JSON.stringify(text.slice(0, 200))}. ` +
-      (isUrl ? 'Fetch it with `client.discover(url)` (an origin or the manifest URL).' : "Read the file first: `client.load(await readFile(path), { source: pathToFileURL(path).href })` (readFile from 'node:fs/promises'), or give `client.discover` its origin."),
+      (isUrl
+        ? 'Fetch it with `client.discover(url)` (an origin or the manifest URL).'
+        : "Read the file first: `client.load(await readFile(path), { source: pathToFileURL(path).href })` (readFile from 'node:fs/promises'), or give `client.discover` its origin."),
   );
 }
 
 /** The answer depends on who asked: `Cache-Control: private`, or `Vary` on the caller's credentials. */
 function variesPerCaller(headers: Pick<Headers, 'get'>): boolean {
   const cacheControl = (headers.get('cache-control') ?? '').toLowerCase();
-  const vary = (headers.get('vary') ?? '').toLowerCase().split(',').map((name) => name.trim());
+  const vary = (headers.get('vary') ?? '')
+    .toLowerCase()
+    .split(',')
+    .map((name) => name.trim());
   return /(^|[\s,])private([\s,=]|$)/.test(cacheControl) || vary.includes('authorization') || vary.includes('cookie') || vary.includes('*');
 }

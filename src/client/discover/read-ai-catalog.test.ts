@@ -26,7 +26,12 @@ describe('readAiCatalog', () => {
   it('skips entries with both or neither of url and data, or no type, saying where', () => {
     const catalog = readAiCatalog({ entries: [{ type: 'x', url: 'https://a.example', data: {} }, { type: 'x' }, { url: 'https://a.example' }, 'nope'] }, 'https://example.com/c.json');
     expect(catalog.entries).toEqual([]);
-    expect(catalog.problems).toEqual(['/entries/0: needs exactly one of `url` and `data`', '/entries/1: needs exactly one of `url` and `data`', '/entries/2: no `type` (or `mediaType`)', '/entries/3: not an object']);
+    expect(catalog.problems).toEqual([
+      '/entries/0: needs exactly one of `url` and `data`',
+      '/entries/1: needs exactly one of `url` and `data`',
+      '/entries/2: no `type` (or `mediaType`)',
+      '/entries/3: not an object',
+    ]);
   });
 
   it('bounds the entries read', () => {

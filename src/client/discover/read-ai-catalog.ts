@@ -66,5 +66,11 @@ function readEntry(raw: unknown, catalogUrl: string): AiCatalogEntry | string {
     }
   }
   const displayName = typeof raw['displayName'] === 'string' ? raw['displayName'] : typeof raw['name'] === 'string' ? raw['name'] : undefined;
-  return { identifier: typeof raw['identifier'] === 'string' ? raw['identifier'] : undefined, type: type.toLowerCase(), url, data: hasData ? (raw['data'] as Record<string, unknown>) : undefined, displayName };
+  return {
+    identifier: typeof raw['identifier'] === 'string' ? raw['identifier'] : undefined,
+    type: type.toLowerCase(),
+    url,
+    data: hasData ? (raw['data'] as Record<string, unknown>) : undefined,
+    displayName,
+  };
 }

@@ -55,7 +55,8 @@ export async function readManifestOnce(context: ClientContext, result: CachedFet
   const scanOptions = scanOptionsOf(context.options.trust);
   const eager = isEagerScan(context);
   // The scan mode is part of the key: a record stored without the scan must not stand for one with it.
-  const slot = result.body.byteLength <= limit.maxSizeInBytes ? verdictSlotOf(context, result.body, `${limit.maxSizeInBytes}|${scanOptions.maxTextLength ?? ''}${eager ? '' : '|on-export'}`) : undefined;
+  const slot =
+    result.body.byteLength <= limit.maxSizeInBytes ? verdictSlotOf(context, result.body, `${limit.maxSizeInBytes}|${scanOptions.maxTextLength ?? ''}${eager ? '' : '|on-export'}`) : undefined;
   const verdicts = slot && (await lookUpVerdicts(slot));
   let read: ReadManifest;
   if (verdicts) {

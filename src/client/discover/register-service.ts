@@ -28,7 +28,6 @@ export interface ManifestSource {
   findings?: readonly TrustFinding[];
 }
 
-
 /**
  * Stores a read manifest as a service, in a straight line: pins read, trust decided by a pure function
  * (`decideTrust`: weakening, pins, the eager scan's findings), cross-service findings added
@@ -95,7 +94,11 @@ export async function registerService(context: ClientContext, manifest: Manifest
  * the candidate with its cross-service findings and the other services whose findings changed, for
  * the caller to store.
  */
-function withCrossServiceFindings(context: ClientContext, previous: DiscoveredService | undefined, decided: DiscoveredService): { candidate: DiscoveredService; others: DiscoveredService[]; servicesKey: string } {
+function withCrossServiceFindings(
+  context: ClientContext,
+  previous: DiscoveredService | undefined,
+  decided: DiscoveredService,
+): { candidate: DiscoveredService; others: DiscoveredService[]; servicesKey: string } {
   const memo = context.discoveryMemo;
   const servicesKey = servicesKeyOf(context, decided);
   if (previous && previous.digest === decided.digest && memo.crossServiceKey === servicesKey) {
@@ -166,7 +169,8 @@ function auditDiscovery(context: ClientContext, service: DiscoveredService, sour
   const { origin } = service;
   context.emitAudit({ type: 'discovery', origin, url: redactUrl(service.manifestUrl), detail: `${source.source}; ${service.manifest.tools.length} tools; digest ${service.digest}` });
   for (const finding of service.findings) {
-    if (finding.severity !== 'low') context.emitAudit({ type: 'trust.finding', origin, ...(finding.toolId === undefined ? {} : { toolId: finding.toolId }), detail: `${finding.code} ${finding.pointer}: ${finding.message}` });
+    if (finding.severity !== 'low')
+      context.emitAudit({ type: 'trust.finding', origin, ...(finding.toolId === undefined ? {} : { toolId: finding.toolId }), detail: `${finding.code} ${finding.pointer}: ${finding.message}` });
   }
 }
 

@@ -94,4 +94,3 @@ describe('the verified-manifest cache', () => {
     expect(createMemoryCacheStore().private).toBe(true);
   });
 });
-

@@ -10,8 +10,7 @@ export class DiscoveryError extends AicapError {
     const tried = details.attempts.map((attempt) => `${attempt.url}: ${attempt.reason}`).join('; ');
     super(
       'DISCOVERY_FAILED',
-      `No AI capabilities manifest found for ${details.target} (${tried || 'nothing tried'}). ` +
-        'Serve one at /.well-known/ai-capabilities, or pass the manifest URL itself.',
+      `No AI capabilities manifest found for ${details.target} (${tried || 'nothing tried'}). ` + 'Serve one at /.well-known/ai-capabilities, or pass the manifest URL itself.',
       { cause: details.cause },
     );
     this.attempts = details.attempts;

@@ -9,8 +9,7 @@ export class ResponseTooLargeError extends AicapError {
   constructor(details: { maxSizeInBytes: number; method: string; url: string; option: string }) {
     super(
       'RESPONSE_TOO_LARGE',
-      `Response body is larger than ${details.maxSizeInBytes} bytes: ${details.method} ${details.url}. ` +
-        `Raise \`${details.option}\` if such a large response is expected.`,
+      `Response body is larger than ${details.maxSizeInBytes} bytes: ${details.method} ${details.url}. ` + `Raise \`${details.option}\` if such a large response is expected.`,
     );
     this.maxSizeInBytes = details.maxSizeInBytes;
   }

@@ -49,7 +49,11 @@ describe('fetchBuffered: the request and the body', () => {
       response.writeHead(201, { 'content-type': 'application/json', 'x-seen': `${request.method} ${request.headers['x-custom']} ${body}` });
       response.end('{"ok":true}');
     });
-    const response = await guarded({ isTrustedOrigin: () => true }).fetchBuffered(`${servers.a.origin}/echo?a=1`, { method: 'post', headers: { 'x-custom': 'yes', 'content-type': 'application/json' }, body: '{"n":1}' }, LIMIT);
+    const response = await guarded({ isTrustedOrigin: () => true }).fetchBuffered(
+      `${servers.a.origin}/echo?a=1`,
+      { method: 'post', headers: { 'x-custom': 'yes', 'content-type': 'application/json' }, body: '{"n":1}' },
+      LIMIT,
+    );
     expect(response.status).toBe(201);
     expect(response.headers.get('x-seen')).toBe('POST yes {"n":1}');
     expect(response.url).toBe(`${servers.a.origin}/echo?a=1`);

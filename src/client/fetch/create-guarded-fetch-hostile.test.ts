@@ -9,7 +9,6 @@ import { errorOf } from '../../../test/helpers/error-of.js';
 
 const LIMIT = { maxSizeInBytes: 1_048_576, option: 'test.limit' };
 
-
 const servers = useClientTestServers();
 
 describe('createGuardedFetch: trust by name (a typed DNS name gets no private access)', () => {

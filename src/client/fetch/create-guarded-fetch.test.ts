@@ -84,7 +84,12 @@ describe('createGuardedFetch: SSRF policy', () => {
   });
 
   it('refuses a name when any of its addresses is private (fail closed)', async () => {
-    const fetch = guarded({ lookup: async () => [{ address: '93.184.216.34', family: 4 }, { address: '127.0.0.1', family: 4 }] });
+    const fetch = guarded({
+      lookup: async () => [
+        { address: '93.184.216.34', family: 4 },
+        { address: '127.0.0.1', family: 4 },
+      ],
+    });
     expect(await codeOf(fetch('http://mixed.test/'))).toBe('SSRF_BLOCKED');
     expect(dials).toEqual([]);
     await fetch.close();

@@ -47,7 +47,12 @@ export function createGuardedFetch(options: GuardedFetchOptions = {}): GuardedFe
 export function createNamedGuardedFetch(options: GuardedFetchOptions, names: OptionNames): GuardedFetch {
   const settings = resolveGuardedFetchSettings(options, names);
   const policy = createAddressPolicy(options.allow ?? [], names.allow);
-  const trust = createOriginTrust({ isTrustedOrigin: options.isTrustedOrigin ?? (() => false), policy, allowPrivateNames: options.allowPrivateNames ?? false, allowPrivateNamesOption: names.allowPrivateNames });
+  const trust = createOriginTrust({
+    isTrustedOrigin: options.isTrustedOrigin ?? (() => false),
+    policy,
+    allowPrivateNames: options.allowPrivateNames ?? false,
+    allowPrivateNamesOption: names.allowPrivateNames,
+  });
   const hopSettings: HopLoopSettings = { checkUrl: (url) => checkUrl(url, policy, trust.trusts), maxRedirects: settings.maxRedirects, maxRedirectsOption: names.maxRedirects };
 
   let agent: Agent | undefined;
@@ -122,7 +127,8 @@ function bufferThroughFetch(guardedFetch: FetchFunction, settings: GuardedFetchS
   return async (input, init, limit) => {
     const cap = effectiveLimit(limit, settings);
     const response = await guardedFetch(input, init as RequestInit);
-    const tooLarge = (): ResponseTooLargeError => new ResponseTooLargeError({ maxSizeInBytes: cap.maxSizeInBytes, method: (init.method ?? 'GET').toUpperCase(), url: redactUrl(response.url), option: cap.option });
+    const tooLarge = (): ResponseTooLargeError =>
+      new ResponseTooLargeError({ maxSizeInBytes: cap.maxSizeInBytes, method: (init.method ?? 'GET').toUpperCase(), url: redactUrl(response.url), option: cap.option });
     return { status: response.status, statusText: response.statusText, headers: response.headers, url: response.url, body: await readBodyBytes(response, cap.maxSizeInBytes, tooLarge) };
   };
 }
@@ -149,7 +155,12 @@ function createBufferedFetch(dispatcher: Agent, settings: GuardedFetchSettings, 
     const cap = effectiveLimit(limit, settings);
     // The caller's `Headers` and `URL` as they are (parsing a `URL` again costs as much as parsing
     // text): no hop changes them, `followRedirect` replaces them.
-    const state = startState(input instanceof URL ? input : parseUrl(input), init.method, init.headers instanceof Headers ? init.headers : new Headers(init.headers), init.body as BodyInit | undefined);
+    const state = startState(
+      input instanceof URL ? input : parseUrl(input),
+      init.method,
+      init.headers instanceof Headers ? init.headers : new Headers(init.headers),
+      init.body as BodyInit | undefined,
+    );
     const abort = armDeadlines(state, init, settings);
     const callerSignal = init.signal;
     const fail = (error: unknown): AicapError => {
@@ -161,7 +172,14 @@ function createBufferedFetch(dispatcher: Agent, settings: GuardedFetchSettings, 
       return await runHops(state, init.redirect === 'manual' ? { ...hopSettings, maxRedirects: 0 } : hopSettings, async ({ url, method, headers, body }) => {
         let data: Dispatcher.ResponseData;
         try {
-          data = await dispatcher.request({ origin: url.origin, path: `${url.pathname}${url.search}`, method: method as Dispatcher.HttpMethod, headers: requestHeaders(headers, url), body: (body ?? null) as string | Uint8Array | null, signal: abort?.signal ?? null });
+          data = await dispatcher.request({
+            origin: url.origin,
+            path: `${url.pathname}${url.search}`,
+            method: method as Dispatcher.HttpMethod,
+            headers: requestHeaders(headers, url),
+            body: (body ?? null) as string | Uint8Array | null,
+            signal: abort?.signal ?? null,
+          });
         } catch (error) {
           throw fail(error);
         }
@@ -197,7 +215,11 @@ function createBufferedFetch(dispatcher: Agent, settings: GuardedFetchSettings, 
  * (`init.deadline`, whichever comes first; the caller's wins a tie) and the caller's signal.
  * `undefined` when none applies: no signal at all then.
  */
-function armDeadlines(state: HopState, init: BufferedRequestInit, settings: GuardedFetchSettings): { signal: RequestAbort; readonly aborted: boolean; readonly reason: unknown; release(): void } | undefined {
+function armDeadlines(
+  state: HopState,
+  init: BufferedRequestInit,
+  settings: GuardedFetchSettings,
+): { signal: RequestAbort; readonly aborted: boolean; readonly reason: unknown; release(): void } | undefined {
   const totalInMs = settings.timeouts.totalInMs;
   const callerSignal = init.signal;
   const deadline = init.deadline;

@@ -7,7 +7,7 @@ function state(method: string, body: RequestInit['body'] = undefined): HopState 
 }
 
 describe('followRedirect', () => {
-  it('turns a 303 into a GET without a body or content headers, without editing the caller\'s Headers', () => {
+  it("turns a 303 into a GET without a body or content headers, without editing the caller's Headers", () => {
     const hop = state('POST', '{"a":1}');
     const callerHeaders = hop.headers;
     followRedirect(hop, 303, '/done', 3, 'maxRedirects');

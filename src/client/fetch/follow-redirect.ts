@@ -31,7 +31,8 @@ export function followRedirect(state: HopState, status: number, location: string
     throw new RedirectBlockedError({ reason: `invalid Location ${JSON.stringify(location.slice(0, 200))}`, method: state.method, hops: hops() });
   }
   state.hops.push(next);
-  if (state.hops.length - 1 > maxRedirects) throw new RedirectBlockedError({ reason: `more than ${maxRedirects} hops; raise \`${maxRedirectsOption}\` if intended`, method: state.method, hops: hops() });
+  if (state.hops.length - 1 > maxRedirects)
+    throw new RedirectBlockedError({ reason: `more than ${maxRedirects} hops; raise \`${maxRedirectsOption}\` if intended`, method: state.method, hops: hops() });
   const crossOrigin = next.origin !== state.url.origin;
   const body = state.body;
   // RFC 9110 §15.4: 303 always becomes GET; browsers also turn POST into GET on 301/302.

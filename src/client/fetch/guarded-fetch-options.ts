@@ -163,7 +163,13 @@ export interface OptionNames {
 }
 
 /** @internal */
-export const DEFAULT_OPTION_NAMES: OptionNames = { timeouts: 'timeouts', maxResponseSizeInBytes: 'maxResponseSizeInBytes', maxRedirects: 'maxRedirects', allow: 'allow', allowPrivateNames: 'allowPrivateNames' };
+export const DEFAULT_OPTION_NAMES: OptionNames = {
+  timeouts: 'timeouts',
+  maxResponseSizeInBytes: 'maxResponseSizeInBytes',
+  maxRedirects: 'maxRedirects',
+  allow: 'allow',
+  allowPrivateNames: 'allowPrivateNames',
+};
 
 /** The options after defaults and checks. @internal */
 export interface GuardedFetchSettings {

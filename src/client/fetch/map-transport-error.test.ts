@@ -12,8 +12,10 @@ describe('mapTransportError', () => {
     expect(error.message).toContain('network.timeouts.headersInMs');
   });
 
-  it('maps undici fetch\'s coding refusal, the caller\'s abort, and anything else', () => {
-    expect(mapTransportError(new TypeError('fetch failed', { cause: new Error('too many content-encodings in response: 9, maximum allowed is 5') }), { method: 'GET', url, settings, signal: undefined })).toMatchObject({ code: 'CONTENT_ENCODING_REFUSED', codings: 9 });
+  it("maps undici fetch's coding refusal, the caller's abort, and anything else", () => {
+    expect(
+      mapTransportError(new TypeError('fetch failed', { cause: new Error('too many content-encodings in response: 9, maximum allowed is 5') }), { method: 'GET', url, settings, signal: undefined }),
+    ).toMatchObject({ code: 'CONTENT_ENCODING_REFUSED', codings: 9 });
     const controller = new AbortController();
     controller.abort();
     expect(mapTransportError(new Error('aborted'), { method: 'GET', url, settings, signal: controller.signal }).code).toBe('ABORTED');

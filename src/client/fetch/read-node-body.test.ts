@@ -17,7 +17,10 @@ describe('readNodeBody', () => {
 
   it('refuses a declared length over the cap before reading, and more than 5 codings before decoding', async () => {
     await expect(readNodeBody(Readable.from([Buffer.alloc(10)]), context({ 'content-length': '5000' }))).rejects.toMatchObject({ code: 'RESPONSE_TOO_LARGE' });
-    await expect(readNodeBody(Readable.from([Buffer.alloc(10)]), context({ 'content-encoding': 'gzip,gzip,gzip,gzip,gzip,gzip' }))).rejects.toMatchObject({ code: 'CONTENT_ENCODING_REFUSED', codings: 6 });
+    await expect(readNodeBody(Readable.from([Buffer.alloc(10)]), context({ 'content-encoding': 'gzip,gzip,gzip,gzip,gzip,gzip' }))).rejects.toMatchObject({
+      code: 'CONTENT_ENCODING_REFUSED',
+      codings: 6,
+    });
   });
 
   it('passes unknown codings through as fetch does', async () => {
@@ -62,7 +65,7 @@ describe('readNodeBody', () => {
       await expect(readNodeBody(Readable.from([bomb]), sized('gzip', bomb))).rejects.toMatchObject({ code: 'RESPONSE_TOO_LARGE' });
     });
 
-    it('refuses a corrupt body with the decoder\'s error', async () => {
+    it("refuses a corrupt body with the decoder's error", async () => {
       const corrupt = Buffer.from(coded.gzip);
       corrupt.fill(0x41, 10, 30);
       await expect(readNodeBody(Readable.from([corrupt]), sized('gzip', corrupt))).rejects.toThrow();

@@ -39,6 +39,8 @@ describe('runHops', () => {
   });
 
   it('refuses more hops than allowed, naming the option', async () => {
-    await expect(runHops(state('https://api.example/'), { checkUrl: () => undefined, maxRedirects: 2, maxRedirectsOption: 'discovery.maxRedirects' }, async () => answer(302, '/again'))).rejects.toMatchObject({ code: 'REDIRECT_BLOCKED', message: expect.stringContaining('discovery.maxRedirects') });
+    await expect(
+      runHops(state('https://api.example/'), { checkUrl: () => undefined, maxRedirects: 2, maxRedirectsOption: 'discovery.maxRedirects' }, async () => answer(302, '/again')),
+    ).rejects.toMatchObject({ code: 'REDIRECT_BLOCKED', message: expect.stringContaining('discovery.maxRedirects') });
   });
 });

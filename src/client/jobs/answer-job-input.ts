@@ -38,10 +38,16 @@ export function createJobAnswerer(input: JobAnswererInput): JobAnswerer {
   const { toolId, jobId } = input;
   const send = async (pending: JobNeedsInputEvent, answer: unknown): Promise<CallEnvelope> => {
     if (pending.resolutionUrl === undefined) {
-      throw new JobError({ reason: 'no-endpoint', jobId, message: `"${toolId}" declares no \`event_schema.needs_input.resolution_endpoint\`, so the question cannot be answered over HTTP. Check the tool's manifest.` });
+      throw new JobError({
+        reason: 'no-endpoint',
+        jobId,
+        message: `"${toolId}" declares no \`event_schema.needs_input.resolution_endpoint\`, so the question cannot be answered over HTTP. Check the tool's manifest.`,
+      });
     }
     if (pending.options !== undefined && pending.options.length > 0 && !pending.options.some((option) => JSON.stringify(option) === JSON.stringify(answer))) {
-      throw new InvalidArgumentsError(toolId, [{ pointer: '/answer', parameter: 'answer', rule: 'enum', message: `must be one of the offered options ${JSON.stringify(pending.options).slice(0, 500)}` }]);
+      throw new InvalidArgumentsError(toolId, [
+        { pointer: '/answer', parameter: 'answer', rule: 'enum', message: `must be one of the offered options ${JSON.stringify(pending.options).slice(0, 500)}` },
+      ]);
     }
     const data = pending.data;
     const inputId = isRecord(data) ? data['input_id'] : undefined;
@@ -58,7 +64,8 @@ export function createJobAnswerer(input: JobAnswererInput): JobAnswerer {
       // 409: the question is closed, so an earlier attempt whose response was lost did land (or the job moved on).
       if (envelope.ok || envelope.status === 409) return;
       // The answer names its question (`input_id`), so sending it again cannot answer another one.
-      const transient = envelope.error?.code === 'NETWORK_ERROR' || envelope.error?.code === 'TIMEOUT' || envelope.status === 0 || envelope.status === 408 || envelope.status === 429 || envelope.status >= 500;
+      const transient =
+        envelope.error?.code === 'NETWORK_ERROR' || envelope.error?.code === 'TIMEOUT' || envelope.status === 0 || envelope.status === 408 || envelope.status === 429 || envelope.status >= 500;
       if (!transient || attempt === AUTOMATIC_ANSWER_ATTEMPTS) {
         throw new JobError({
           reason: transient ? 'unavailable' : 'refused',

@@ -104,14 +104,22 @@ export function createJobTracker(options: ClientJobsOptions = {}, dependencies: 
       }
       const data = started.data;
       const initialStatus = isRecord(data) && typeof data['status'] === 'string' ? data['status'] : undefined;
-      const state: JobState = { jobId, status: initialStatus, terminal: initialStatus !== undefined && temporal.terminal_states.includes(initialStatus), lastEventId: undefined, percent: undefined, pendingInput: undefined };
+      const state: JobState = {
+        jobId,
+        status: initialStatus,
+        terminal: initialStatus !== undefined && temporal.terminal_states.includes(initialStatus),
+        lastEventId: undefined,
+        percent: undefined,
+        pendingInput: undefined,
+      };
       return newJob({ resolved, jobId: checkJobId(jobId, resolved.tool.id), pathArguments }, started, state, jobOptions);
     },
 
     async resumeJob(checkpointOrJobId, jobOptions = {}) {
       const stored = typeof checkpointOrJobId === 'string' ? await findCheckpoint(dependencies, checkpointOrJobId, jobOptions.tool) : checkpointOrJobId;
       if (!isCheckpoint(stored)) {
-        const what = typeof checkpointOrJobId === 'string' ? `No checkpoint for job ${JSON.stringify(checkpointOrJobId.slice(0, 128))} in the session store` : 'The checkpoint is not a version 1 job checkpoint';
+        const what =
+          typeof checkpointOrJobId === 'string' ? `No checkpoint for job ${JSON.stringify(checkpointOrJobId.slice(0, 128))} in the session store` : 'The checkpoint is not a version 1 job checkpoint';
         throw new JobError({
           reason: 'no-checkpoint',
           ...(typeof checkpointOrJobId === 'string' ? { jobId: checkpointOrJobId } : {}),
@@ -143,9 +151,15 @@ async function findCheckpoint(dependencies: JobTrackerDependencies, jobId: strin
     const resolved = dependencies.resolveTool(tool);
     return matching(await dependencies.sessionStore.get(checkpointKey({ origin: resolved.service.origin, toolId: resolved.tool.id, jobId })), resolved.service.origin, resolved.tool.id, jobId);
   }
-  const candidates = dependencies.services().flatMap((service) => service.manifest.tools.filter((entry) => entry.temporal_behavior !== undefined).map((entry) => ({ origin: service.origin, toolId: entry.id })));
+  const candidates = dependencies
+    .services()
+    .flatMap((service) => service.manifest.tools.filter((entry) => entry.temporal_behavior !== undefined).map((entry) => ({ origin: service.origin, toolId: entry.id })));
   if (candidates.length > MAX_CHECKPOINT_LOOKUPS) {
-    throw new JobError({ reason: 'no-checkpoint', jobId, message: `${candidates.length} async tools are discovered; name the job's tool: \`resumeJob(${JSON.stringify(jobId.slice(0, 128))}, { tool })\`.` });
+    throw new JobError({
+      reason: 'no-checkpoint',
+      jobId,
+      message: `${candidates.length} async tools are discovered; name the job's tool: \`resumeJob(${JSON.stringify(jobId.slice(0, 128))}, { tool })\`.`,
+    });
   }
   const found: JobCheckpoint[] = [];
   for (const candidate of candidates) {
@@ -153,7 +167,11 @@ async function findCheckpoint(dependencies: JobTrackerDependencies, jobId: strin
     if (stored !== undefined) found.push(stored);
   }
   if (found.length > 1) {
-    throw new JobError({ reason: 'no-checkpoint', jobId, message: `Job id ${JSON.stringify(jobId.slice(0, 128))} has checkpoints of several tools (${found.map((entry) => `"${entry.toolId}" on ${entry.origin}`).join(', ')}); name the one to resume: \`resumeJob(jobId, { tool })\`.` });
+    throw new JobError({
+      reason: 'no-checkpoint',
+      jobId,
+      message: `Job id ${JSON.stringify(jobId.slice(0, 128))} has checkpoints of several tools (${found.map((entry) => `"${entry.toolId}" on ${entry.origin}`).join(', ')}); name the one to resume: \`resumeJob(jobId, { tool })\`.`,
+    });
   }
   return found[0];
 }

@@ -18,7 +18,13 @@ const reportTool = {
   path: '/reports',
   method: 'POST',
   description: 'Builds a report.',
-  temporal_behavior: { pattern: 'async_job', status_endpoint: '/reports/{job_id}', status_response_type: 'json', terminal_states: ['completed', 'failed'], result_endpoint: '/reports/{job_id}/result' },
+  temporal_behavior: {
+    pattern: 'async_job',
+    status_endpoint: '/reports/{job_id}',
+    status_response_type: 'json',
+    terminal_states: ['completed', 'failed'],
+    result_endpoint: '/reports/{job_id}/result',
+  },
 } as unknown as Tool;
 
 function job(handler: InjectedHandler, tool: Tool = reportTool) {
@@ -39,7 +45,15 @@ function job(handler: InjectedHandler, tool: Tool = reportTool) {
     started: { ok: true, status: 202, data: { job_id: 'j1' } } as unknown as CallEnvelope,
     state: { jobId: 'j1', status: undefined, terminal: false, lastEventId: undefined, percent: undefined, pendingInput: undefined },
     jobOptions: {},
-    followOptions: resolveFollowJobOptions({ minPollIntervalInMs: 0, maxPollIntervalInMs: 5, reconnectDelayInMs: 0, minReconnectDelayInMs: 0, jitterRatio: 0, maxConsecutiveFailures: 2, maxDurationInMs: 10_000 }),
+    followOptions: resolveFollowJobOptions({
+      minPollIntervalInMs: 0,
+      maxPollIntervalInMs: 5,
+      reconnectDelayInMs: 0,
+      minReconnectDelayInMs: 0,
+      jitterRatio: 0,
+      maxConsecutiveFailures: 2,
+      maxDurationInMs: 10_000,
+    }),
     caller: {
       sendFollowUp: async (_toolId, request) => {
         forced.push(request.forceRefresh === true);
@@ -58,7 +72,10 @@ function job(handler: InjectedHandler, tool: Tool = reportTool) {
   return { job: created, sent, forced, sessionStore, audits, followed };
 }
 
-const statuses = (...names: string[]): InjectedHandler => (_request, index) => jsonResponse(200, { status: names[Math.min(index, names.length - 1)] });
+const statuses =
+  (...names: string[]): InjectedHandler =>
+  (_request, index) =>
+    jsonResponse(200, { status: names[Math.min(index, names.length - 1)] });
 
 describe('createJob', () => {
   it('polls the declared status endpoint until a terminal state, yielding each change once', async () => {
@@ -73,7 +90,12 @@ describe('createJob', () => {
   it('saves a checkpoint a later process can resume from, and stops being tracked when done', async () => {
     const { job: created, sessionStore, followed } = job(statuses('completed'));
     await created.finished();
-    expect(await sessionStore.get(checkpointKey({ origin: 'https://api.example.test', toolId: 'createReport', jobId: 'j1' }))).toMatchObject({ version: 1, jobId: 'j1', status: 'completed', terminal: true });
+    expect(await sessionStore.get(checkpointKey({ origin: 'https://api.example.test', toolId: 'createReport', jobId: 'j1' }))).toMatchObject({
+      version: 1,
+      jobId: 'j1',
+      status: 'completed',
+      terminal: true,
+    });
     expect(followed.size).toBe(0);
   });
 

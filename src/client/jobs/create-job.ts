@@ -114,7 +114,13 @@ export function createJob(input: CreateJobInput): Job {
         send: (url, init = {}) => {
           const refresh = forceRefresh;
           forceRefresh = false;
-          return caller.sendFollowUp(toolId, { method: 'GET', url: String(url), headers: Object.fromEntries(new Headers(init.headers)), ...(init.signal ? { signal: init.signal } : {}), forceRefresh: refresh });
+          return caller.sendFollowUp(toolId, {
+            method: 'GET',
+            url: String(url),
+            headers: Object.fromEntries(new Headers(init.headers)),
+            ...(init.signal ? { signal: init.signal } : {}),
+            forceRefresh: refresh,
+          });
         },
         refreshCredentials: async () => {
           forceRefresh = true;
@@ -167,7 +173,11 @@ export function createJob(input: CreateJobInput): Job {
     async respond(answer) {
       const pending = state.pendingInput;
       if (!pending) {
-        throw new JobError({ reason: 'no-pending-input', jobId, message: `Job ${jobId} of "${toolId}" is not waiting for input (status ${state.status ?? 'unknown'}); answer only a \`needs_input\` event.` });
+        throw new JobError({
+          reason: 'no-pending-input',
+          jobId,
+          message: `Job ${jobId} of "${toolId}" is not waiting for input (status ${state.status ?? 'unknown'}); answer only a \`needs_input\` event.`,
+        });
       }
       return answerer.send(pending, answer);
     },

@@ -112,8 +112,10 @@ export function resolveFollowJobOptions(options: FollowJobOptions = {}, optionPa
       throw invalidOptionError(`${optionPath}.${name}`, ratio ? 'a number between 0 and 1' : INTEGER_OPTIONS.has(name) ? 'an integer ≥ 0' : 'a finite number ≥ 0', value);
     }
   }
-  if (resolved.minReconnectDelayInMs > resolved.maxReconnectDelayInMs) throw invalidOptionError(`${optionPath}.minReconnectDelayInMs`, `at most \`maxReconnectDelayInMs\` (${resolved.maxReconnectDelayInMs})`, resolved.minReconnectDelayInMs);
-  if (resolved.minPollIntervalInMs > resolved.maxPollIntervalInMs) throw invalidOptionError(`${optionPath}.minPollIntervalInMs`, `at most \`maxPollIntervalInMs\` (${resolved.maxPollIntervalInMs})`, resolved.minPollIntervalInMs);
+  if (resolved.minReconnectDelayInMs > resolved.maxReconnectDelayInMs)
+    throw invalidOptionError(`${optionPath}.minReconnectDelayInMs`, `at most \`maxReconnectDelayInMs\` (${resolved.maxReconnectDelayInMs})`, resolved.minReconnectDelayInMs);
+  if (resolved.minPollIntervalInMs > resolved.maxPollIntervalInMs)
+    throw invalidOptionError(`${optionPath}.minPollIntervalInMs`, `at most \`maxPollIntervalInMs\` (${resolved.maxPollIntervalInMs})`, resolved.minPollIntervalInMs);
   if (resolved.maxEventSizeInChars < 1) throw invalidOptionError(`${optionPath}.maxEventSizeInChars`, 'at least 1', resolved.maxEventSizeInChars);
   // Node's timers overflow past 2^31-1 ms (about 24.8 days) and would fire at once.
   if (resolved.maxDurationInMs > 2_147_483_647) throw invalidOptionError(`${optionPath}.maxDurationInMs`, 'at most 2147483647 (about 24.8 days), or 0 for no limit', resolved.maxDurationInMs);

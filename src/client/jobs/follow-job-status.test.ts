@@ -412,70 +412,64 @@ describe('followJobStatus SSE framing', () => {
 
   it('delivers what eventsource-parser reads from the unsplit stream, for any chunking, line ending, BOM, comment and bogus field', async () => {
     await fc.assert(
-      fc.asyncProperty(
-        fc.array(block, { maxLength: 8 }),
-        fc.constantFrom('\n', '\r\n', '\r'),
-        fc.boolean(),
-        fc.array(fc.nat(), { maxLength: 40 }),
-        async (blocks, newline, bom, splits) => {
-          let text = bom ? '\uFEFF' : '';
-          blocks.forEach((entry, index) => {
-            const fields: string[] = [];
-            if (entry.comment !== undefined) fields.push(`:${entry.comment}`);
-            if (entry.retry !== undefined) fields.push(`retry: ${entry.retry}`);
-            if (entry.name !== undefined) fields.push(`event: ${entry.name}`);
-            if (entry.id !== 'none') fields.push(`id: e${index}${entry.id === 'with-null' ? '\u0000' : ''}`);
-            for (const value of entry.lines) fields.push(`data: ${value}`);
-            fields.push('unknown-field: ignored');
-            text += `${fields.join(newline)}${newline}${newline}`;
-          });
-          // A CR is only a line end once the next character shows it is not half of a CRLF: end with LF.
-          text += `event: status${newline}data: {"status":"completed"}${newline}${newline}${newline === '\r' ? '\n' : ''}`;
-          const bytes = new TextEncoder().encode(text);
-          const offsets = [...new Set(splits.map((split) => split % (bytes.length + 1)))].sort((left, right) => left - right);
-          const chunks: Uint8Array[] = [];
-          let previous = 0;
-          for (const offset of [...offsets, bytes.length]) {
-            if (offset > previous) chunks.push(bytes.subarray(previous, offset));
-            previous = Math.max(previous, offset);
-          }
+      fc.asyncProperty(fc.array(block, { maxLength: 8 }), fc.constantFrom('\n', '\r\n', '\r'), fc.boolean(), fc.array(fc.nat(), { maxLength: 40 }), async (blocks, newline, bom, splits) => {
+        let text = bom ? '\uFEFF' : '';
+        blocks.forEach((entry, index) => {
+          const fields: string[] = [];
+          if (entry.comment !== undefined) fields.push(`:${entry.comment}`);
+          if (entry.retry !== undefined) fields.push(`retry: ${entry.retry}`);
+          if (entry.name !== undefined) fields.push(`event: ${entry.name}`);
+          if (entry.id !== 'none') fields.push(`id: e${index}${entry.id === 'with-null' ? '\u0000' : ''}`);
+          for (const value of entry.lines) fields.push(`data: ${value}`);
+          fields.push('unknown-field: ignored');
+          text += `${fields.join(newline)}${newline}${newline}`;
+        });
+        // A CR is only a line end once the next character shows it is not half of a CRLF: end with LF.
+        text += `event: status${newline}data: {"status":"completed"}${newline}${newline}${newline === '\r' ? '\n' : ''}`;
+        const bytes = new TextEncoder().encode(text);
+        const offsets = [...new Set(splits.map((split) => split % (bytes.length + 1)))].sort((left, right) => left - right);
+        const chunks: Uint8Array[] = [];
+        let previous = 0;
+        for (const offset of [...offsets, bytes.length]) {
+          if (offset > previous) chunks.push(bytes.subarray(previous, offset));
+          previous = Math.max(previous, offset);
+        }
 
-          const reference: { name: string; id: string | undefined; data: unknown }[] = [];
-          let lastValidId: string | undefined;
-          const parser = createParser({
-            onEvent: (message) => {
-              reference.push({ name: message.event ?? 'message', id: message.id, data: parseJsonOrText(message.data) });
-              if (message.id !== undefined) lastValidId = message.id;
-            },
-          });
-          parser.feed(new TextDecoder().decode(bytes));
+        const reference: { name: string; id: string | undefined; data: unknown }[] = [];
+        let lastValidId: string | undefined;
+        const parser = createParser({
+          onEvent: (message) => {
+            reference.push({ name: message.event ?? 'message', id: message.id, data: parseJsonOrText(message.data) });
+            if (message.id !== undefined) lastValidId = message.id;
+          },
+        });
+        parser.feed(new TextDecoder().decode(bytes));
 
-          const delivered: { name: string; id: string | undefined; data: unknown }[] = [];
-          const stub: FetchFunction = async () =>
-            new Response(
-              new ReadableStream<Uint8Array>({
-                start(controller) {
-                  for (const chunk of chunks) controller.enqueue(chunk);
-                  controller.close();
-                },
-              }),
-              { headers: { 'content-type': 'text/event-stream' } },
-            );
-          const state = await followJobStatus({
-            statusUrl: 'http://127.0.0.1:9/jobs/j1/status',
-            temporal: temporal(),
-            eventSchema: undefined,
-            resolvePath: (path) => `http://127.0.0.1:9${path}`,
-            send: stub,
-            state: { jobId: 'j1', status: undefined, terminal: false, lastEventId: undefined, percent: undefined, pendingInput: undefined },
-            onEvent: (event) => void delivered.push({ name: event.name, id: event.id, data: event.data }),
-            options: resolveFollowJobOptions(FAST),
-          });
-          expect(delivered).toEqual(reference);
-          // An id with U+0000 is ignored: the last event id stays the previous valid one.
-          expect(state.lastEventId).toBe(lastValidId);
-        },
-      ),
+        const delivered: { name: string; id: string | undefined; data: unknown }[] = [];
+        const stub: FetchFunction = async () =>
+          new Response(
+            new ReadableStream<Uint8Array>({
+              start(controller) {
+                for (const chunk of chunks) controller.enqueue(chunk);
+                controller.close();
+              },
+            }),
+            { headers: { 'content-type': 'text/event-stream' } },
+          );
+        const state = await followJobStatus({
+          statusUrl: 'http://127.0.0.1:9/jobs/j1/status',
+          temporal: temporal(),
+          eventSchema: undefined,
+          resolvePath: (path) => `http://127.0.0.1:9${path}`,
+          send: stub,
+          state: { jobId: 'j1', status: undefined, terminal: false, lastEventId: undefined, percent: undefined, pendingInput: undefined },
+          onEvent: (event) => void delivered.push({ name: event.name, id: event.id, data: event.data }),
+          options: resolveFollowJobOptions(FAST),
+        });
+        expect(delivered).toEqual(reference);
+        // An id with U+0000 is ignored: the last event id stays the previous valid one.
+        expect(state.lastEventId).toBe(lastValidId);
+      }),
       { numRuns: 150 },
     );
   });

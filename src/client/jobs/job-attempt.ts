@@ -40,11 +40,7 @@ export interface FollowJobStatusInput {
 
 /** How one attempt ended. @internal */
 export type Attempt =
-  | { kind: 'terminal' }
-  | { kind: 'continue' }
-  | { kind: 'no-content' }
-  | { kind: 'unauthorized'; status: number }
-  | { kind: 'unavailable'; retryAfterInMs: number | undefined; detail: string };
+  { kind: 'terminal' } | { kind: 'continue' } | { kind: 'no-content' } | { kind: 'unauthorized'; status: number } | { kind: 'unavailable'; retryAfterInMs: number | undefined; detail: string };
 
 /** What an attempt shares with the follow loop. @internal */
 export interface AttemptContext {

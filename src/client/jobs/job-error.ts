@@ -21,17 +21,7 @@ import type { CallEnvelope } from '../call/call-envelope.js';
  * - `no-checkpoint`: `resumeJob` found no checkpoint for the job id.
  */
 export type JobErrorReason =
-  | 'refused'
-  | 'unauthorized'
-  | 'protocol'
-  | 'event-too-large'
-  | 'unavailable'
-  | 'timeout'
-  | 'no-endpoint'
-  | 'no-pending-input'
-  | 'not-started'
-  | 'not-async'
-  | 'no-checkpoint';
+  'refused' | 'unauthorized' | 'protocol' | 'event-too-large' | 'unavailable' | 'timeout' | 'no-endpoint' | 'no-pending-input' | 'not-started' | 'not-async' | 'no-checkpoint';
 
 /** A job could not be started, followed or answered. The message names the method, the URL and what to do. */
 export class JobError extends AicapError {

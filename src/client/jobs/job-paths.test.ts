@@ -4,7 +4,13 @@ import { checkJobId, jobIdFromBody, jobIdFromLocation, jobIdPlaceholder, pathArg
 
 function resolved(temporal: Record<string, unknown>, baseUrl = 'https://api.example.com/v1'): ResolvedTool {
   return {
-    tool: { id: 'export', description: 'Exports', method: 'POST', path: '/accounts/{account_id}/exports', temporal_behavior: { pattern: 'async_job', status_response_type: 'json', terminal_states: ['completed'], status_endpoint: '/accounts/{account_id}/jobs/{job_id}', ...temporal } },
+    tool: {
+      id: 'export',
+      description: 'Exports',
+      method: 'POST',
+      path: '/accounts/{account_id}/exports',
+      temporal_behavior: { pattern: 'async_job', status_response_type: 'json', terminal_states: ['completed'], status_endpoint: '/accounts/{account_id}/jobs/{job_id}', ...temporal },
+    },
     service: { manifest: { service: { base_url: baseUrl } }, origin: new URL(baseUrl).origin },
   } as unknown as ResolvedTool;
 }

@@ -57,7 +57,11 @@ export function resolveJobPath(location: JobLocation, path: string): string {
     if (whole === idPlaceholder) return encodeURIComponent(jobId);
     const value = location.pathArguments[name];
     if (value === undefined) {
-      throw new JobError({ reason: 'protocol', jobId, message: `The job path ${JSON.stringify(path)} of "${resolved.tool.id}" has the placeholder ${whole}, which is neither the job id (${idPlaceholder}) nor a path argument of the start call. Check the tool's \`temporal_behavior\`.` });
+      throw new JobError({
+        reason: 'protocol',
+        jobId,
+        message: `The job path ${JSON.stringify(path)} of "${resolved.tool.id}" has the placeholder ${whole}, which is neither the job id (${idPlaceholder}) nor a path argument of the start call. Check the tool's \`temporal_behavior\`.`,
+      });
     }
     return encodeURIComponent(value);
   });
@@ -105,14 +109,20 @@ export function jobIdFromLocation(location: string | undefined, resolved: Resolv
   try {
     return decodeURIComponent(encoded);
   } catch {
-    throw new JobError({ reason: 'protocol', message: `The start response of "${resolved.tool.id}" has a \`Location\` whose job id is not valid percent-encoding: ${JSON.stringify(location.slice(0, 200))}. The job may have started; its id cannot be read. Report it to the API's operators.` });
+    throw new JobError({
+      reason: 'protocol',
+      message: `The start response of "${resolved.tool.id}" has a \`Location\` whose job id is not valid percent-encoding: ${JSON.stringify(location.slice(0, 200))}. The job may have started; its id cannot be read. Report it to the API's operators.`,
+    });
   }
 }
 
 /** A job id goes into URL paths: it must stay one segment. @internal */
 export function checkJobId(jobId: string, toolId: string): string {
   if (jobId === '' || jobId === '.' || jobId === '..' || jobId.length > 256) {
-    throw new JobError({ reason: 'protocol', message: `The start response of "${toolId}" gave an unusable job id ${JSON.stringify(jobId.slice(0, 64))} (empty, a dot segment, or over 256 characters).` });
+    throw new JobError({
+      reason: 'protocol',
+      message: `The start response of "${toolId}" gave an unusable job id ${JSON.stringify(jobId.slice(0, 64))} (empty, a dot segment, or over 256 characters).`,
+    });
   }
   return jobId;
 }

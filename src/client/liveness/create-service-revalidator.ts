@@ -186,7 +186,8 @@ function namedService(event: ManifestChangeEvent): NamedService {
 function servicesOf(context: ClientContext, target: string | DiscoveredService): DiscoveredService[] {
   if (typeof target !== 'string') {
     const service = context.services.get(target?.manifestUrl);
-    if (service === undefined) throw new AicapError('INVALID_ARGUMENT', '`client.revalidate` was given a service this client does not hold; pass one from `client.services()`, its manifest URL or its origin.');
+    if (service === undefined)
+      throw new AicapError('INVALID_ARGUMENT', '`client.revalidate` was given a service this client does not hold; pass one from `client.services()`, its manifest URL or its origin.');
     return [service];
   }
   let origin: string | undefined;
@@ -195,13 +196,21 @@ function servicesOf(context: ClientContext, target: string | DiscoveredService):
   } catch {
     // A namespace, then.
   }
-  const matching = [...context.services.values()].filter((service) => service.manifestUrl === target || service.namespace === target || (origin !== undefined && target.replace(/\/$/, '') === origin && service.origin === origin));
+  const matching = [...context.services.values()].filter(
+    (service) => service.manifestUrl === target || service.namespace === target || (origin !== undefined && target.replace(/\/$/, '') === origin && service.origin === origin),
+  );
   if (matching.length === 0) {
-    throw new AicapError('INVALID_ARGUMENT', `\`client.revalidate\` found no discovered service for ${JSON.stringify(target.slice(0, 200))}; pass an origin, a manifest URL or a namespace from \`client.services()\`, after \`client.discover\`.`);
+    throw new AicapError(
+      'INVALID_ARGUMENT',
+      `\`client.revalidate\` found no discovered service for ${JSON.stringify(target.slice(0, 200))}; pass an origin, a manifest URL or a namespace from \`client.services()\`, after \`client.discover\`.`,
+    );
   }
   const revalidable = matching.filter((service) => service.caching !== undefined);
   if (revalidable.length === 0) {
-    throw new AicapError('INVALID_ARGUMENT', `\`client.revalidate\` needs a discovered service; ${JSON.stringify(target.slice(0, 200))} was loaded with \`client.load\` and has no URL to revalidate from. Load it again instead.`);
+    throw new AicapError(
+      'INVALID_ARGUMENT',
+      `\`client.revalidate\` needs a discovered service; ${JSON.stringify(target.slice(0, 200))} was loaded with \`client.load\` and has no URL to revalidate from. Load it again instead.`,
+    );
   }
   return revalidable;
 }

@@ -19,7 +19,11 @@ export function revocationTrigger(answer: { status: number; headers: Pick<Header
   if (status !== 401 && status !== 403) return undefined;
   const named = namedScopes(answer.headers?.get('www-authenticate') ?? null, answer.body);
   if (named.length === 0) return undefined;
-  const listed = new Set(Object.entries(auth?.scopes ?? {}).filter(([, ids]) => Array.isArray(ids) && ids.includes(tool.id)).map(([scope]) => scope));
+  const listed = new Set(
+    Object.entries(auth?.scopes ?? {})
+      .filter(([, ids]) => Array.isArray(ids) && ids.includes(tool.id))
+      .map(([scope]) => scope),
+  );
   return named.some((scope) => !listed.has(scope)) ? `HTTP ${status} naming a scope the manifest does not give to "${tool.id}"` : undefined;
 }
 

@@ -7,7 +7,14 @@ import { createEncryptedFileTokenStore, defaultTokenFilePath, TokenFileError } f
 import type { TokenSet } from './token-store.js';
 
 const key = { user: 'default', resource: 'https://api.example.com' };
-const tokens = (accessToken: string, scopes: string[] = ['payments:read']): TokenSet => ({ accessToken, refreshToken: `refresh-${accessToken}`, expiresAtInMs: 1_900_000_000_000, scopes, issuer: 'https://idp.example.com', clientId: 'aicap-cli' });
+const tokens = (accessToken: string, scopes: string[] = ['payments:read']): TokenSet => ({
+  accessToken,
+  refreshToken: `refresh-${accessToken}`,
+  expiresAtInMs: 1_900_000_000_000,
+  scopes,
+  issuer: 'https://idp.example.com',
+  clientId: 'aicap-cli',
+});
 
 describe('createEncryptedFileTokenStore', () => {
   let folder: string;
@@ -139,7 +146,10 @@ describe('createEncryptedFileTokenStore', () => {
     };
     expect(await Promise.all([stores[0]!.withRefreshLock!(key, refresh('a')), stores[1]!.withRefreshLock!(key, refresh('b'))])).toEqual(['a', 'b']);
     // Either may win the lock; the other starts only after the winner ended.
-    expect([['start a', 'end a', 'start b', 'end b'], ['start b', 'end b', 'start a', 'end a']]).toContainEqual(events);
+    expect([
+      ['start a', 'end a', 'start b', 'end b'],
+      ['start b', 'end b', 'start a', 'end a'],
+    ]).toContainEqual(events);
     await expect(stores[0]!.withRefreshLock!(key, () => Promise.reject(new Error('refused')))).rejects.toThrow('refused');
     expect(await stores[1]!.withRefreshLock!(key, async () => 'after')).toBe('after');
   });

@@ -267,7 +267,14 @@ function parseEnvelope(filePath: string, text: string): Envelope {
   } catch {
     throw unreadable(filePath, 'it is not an aicap token file (not JSON)');
   }
-  if (envelope === null || typeof envelope !== 'object' || envelope.format !== FORMAT || typeof envelope.iv !== 'string' || typeof envelope.tag !== 'string' || typeof envelope.ciphertext !== 'string') {
+  if (
+    envelope === null ||
+    typeof envelope !== 'object' ||
+    envelope.format !== FORMAT ||
+    typeof envelope.iv !== 'string' ||
+    typeof envelope.tag !== 'string' ||
+    typeof envelope.ciphertext !== 'string'
+  ) {
     throw unreadable(filePath, `it is not an aicap token file (no \`format: "${FORMAT}"\` with iv, tag and ciphertext)`);
   }
   return envelope as Envelope;
@@ -288,7 +295,11 @@ function decrypt(filePath: string, envelope: Envelope, key: Buffer): Contents {
 }
 
 function unreadable(filePath: string, reason: string, cause?: unknown): TokenFileError {
-  return new TokenFileError(filePath, `The token file ${filePath} cannot be decrypted: ${reason}. Delete it (rm ${filePath}) and run \`aicap login <origin>\` again.`, cause === undefined ? {} : { cause });
+  return new TokenFileError(
+    filePath,
+    `The token file ${filePath} cannot be decrypted: ${reason}. Delete it (rm ${filePath}) and run \`aicap login <origin>\` again.`,
+    cause === undefined ? {} : { cause },
+  );
 }
 
 async function writeAtomically(filePath: string, text: string): Promise<void> {
@@ -300,7 +311,9 @@ async function writeAtomically(filePath: string, text: string): Promise<void> {
     await chmod(filePath, 0o600);
   } catch (error) {
     await rm(temporary, { force: true });
-    throw new TokenFileError(filePath, `Cannot write the token file ${filePath} (${(error as Error).message}); check that its folder is writable, or set \`AICAP_TOKEN_FILE\` to another path.`, { cause: error });
+    throw new TokenFileError(filePath, `Cannot write the token file ${filePath} (${(error as Error).message}); check that its folder is writable, or set \`AICAP_TOKEN_FILE\` to another path.`, {
+      cause: error,
+    });
   }
 }
 
@@ -326,7 +339,10 @@ async function acquireLock(lockFilePath: string, timeoutInMs: number, staleAfter
       continue;
     }
     if (Date.now() >= deadline) {
-      throw new TokenFileError(lockFilePath, `Another aicap process has held the token file lock ${lockFilePath} for over ${timeoutInMs} ms; wait for it to finish, or delete the lock file if no aicap process is running.`);
+      throw new TokenFileError(
+        lockFilePath,
+        `Another aicap process has held the token file lock ${lockFilePath} for over ${timeoutInMs} ms; wait for it to finish, or delete the lock file if no aicap process is running.`,
+      );
     }
     await new Promise((resolve) => setTimeout(resolve, LOCK_RETRY_IN_MS));
   }

@@ -24,7 +24,15 @@ function authorizationServer(asIssuer = issuer): { fetch: (input: string | URL, 
   };
 }
 
-const stored = (overrides: Partial<TokenSet> = {}): TokenSet => ({ accessToken: 'access-token-1', refreshToken: 'refresh-token-1', expiresAtInMs: 0, scopes: ['read'], issuer, clientId: 'aicap', ...overrides });
+const stored = (overrides: Partial<TokenSet> = {}): TokenSet => ({
+  accessToken: 'access-token-1',
+  refreshToken: 'refresh-token-1',
+  expiresAtInMs: 0,
+  scopes: ['read'],
+  issuer,
+  clientId: 'aicap',
+  ...overrides,
+});
 
 function source(fetch: (input: string | URL, init?: RequestInit) => Promise<Response>, tokenStore = createMemoryTokenStore(), issuerOption: string | undefined = issuer) {
   return createUserTokenSource({

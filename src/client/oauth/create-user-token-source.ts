@@ -67,7 +67,12 @@ export function createUserTokenSource(options: UserTokenSourceOptions): UserToke
   const expiring = (tokens: TokenSet): boolean => tokens.expiresAtInMs !== undefined && options.now() >= tokens.expiresAtInMs - options.refreshBeforeExpiryInMs;
 
   const discover = async (): Promise<DiscoveredAuthorizationServer> => {
-    server ??= discoverAuthorizationServer({ discoveryUrl, discoveryLabel: options.providerDiscovery === undefined ? 'the protected-resource metadata URL' : '`auth.provider_discovery`', binding, fetch: options.fetch });
+    server ??= discoverAuthorizationServer({
+      discoveryUrl,
+      discoveryLabel: options.providerDiscovery === undefined ? 'the protected-resource metadata URL' : '`auth.provider_discovery`',
+      binding,
+      fetch: options.fetch,
+    });
     try {
       return await server;
     } catch (error) {
@@ -81,7 +86,9 @@ export function createUserTokenSource(options: UserTokenSourceOptions): UserToke
     const redactor = createRedactor({ secrets: [tokens.accessToken, tokens.refreshToken ?? ''] });
     if (tokens.refreshToken === undefined) throw authFailed(`The access token for ${resourceOrigin} expired and no refresh token was issued; ${loginAgainHint(resourceOrigin)}`);
     if (as.issuer !== tokens.issuer) {
-      throw authFailed(`The stored tokens for ${resourceOrigin} were issued by ${tokens.issuer}, but the API now names ${as.issuer}; refusing to send the refresh token there. ${loginAgainHint(resourceOrigin)}`);
+      throw authFailed(
+        `The stored tokens for ${resourceOrigin} were issued by ${tokens.issuer}, but the API now names ${as.issuer}; refusing to send the refresh token there. ${loginAgainHint(resourceOrigin)}`,
+      );
     }
     const tokenEndpoint = as.token_endpoint ?? as.issuer;
     binding.check(new URL(tokenEndpoint), 'token endpoint');
@@ -102,9 +109,15 @@ export function createUserTokenSource(options: UserTokenSourceOptions): UserToke
         // Another process may have rotated the refresh token a moment ago: its result is in the store.
         const rotated = pick(await store.get(key), tokens.scopes);
         if (rotated !== undefined && rotated.refreshToken !== tokens.refreshToken) return rotated;
-        throw new AicapError('AUTH_FAILED', `The authorization server ${as.issuer} rejected the refresh token for ${resourceOrigin} (invalid_grant: revoked or expired); the user must authorize again: ${loginAgainHint(resourceOrigin)}.`, { cause: error });
+        throw new AicapError(
+          'AUTH_FAILED',
+          `The authorization server ${as.issuer} rejected the refresh token for ${resourceOrigin} (invalid_grant: revoked or expired); the user must authorize again: ${loginAgainHint(resourceOrigin)}.`,
+          { cause: error },
+        );
       }
-      throw new AicapError('AUTH_FAILED', redactor.text(`Refreshing the user's token for ${resourceOrigin} at ${tokenEndpoint} failed${error instanceof Error ? ` (${error.message})` : ''}`), { cause: error });
+      throw new AicapError('AUTH_FAILED', redactor.text(`Refreshing the user's token for ${resourceOrigin} at ${tokenEndpoint} failed${error instanceof Error ? ` (${error.message})` : ''}`), {
+        cause: error,
+      });
     }
   };
 
@@ -142,7 +155,8 @@ export function createUserTokenSource(options: UserTokenSourceOptions): UserToke
     }
     await credentials.onInsufficientScope({ origin: resourceOrigin, discoveryUrl, resource, user, scopes, ...(credentials.issuer === undefined ? {} : { issuer: credentials.issuer }) });
     const granted = pick(await store.get(key), required);
-    if (granted === undefined) throw new AicapError('INSUFFICIENT_SCOPE', `After \`user.onInsufficientScope\`, the token store still holds no authorization of ${resource} granting ${required.join(' ')}.`);
+    if (granted === undefined)
+      throw new AicapError('INSUFFICIENT_SCOPE', `After \`user.onInsufficientScope\`, the token store still holds no authorization of ${resource} granting ${required.join(' ')}.`);
     return granted;
   };
 

@@ -29,7 +29,16 @@ beforeAll(async () => {
           forever: Array.from({ length: 1000 }, () => 'authorization_pending'),
         };
         scripts.set(`code-${scenario}`, [...(steps[scenario] ?? ['tokens'])]);
-        response.end(JSON.stringify({ device_code: `code-${scenario}`, user_code: 'WDJB-MJHT', verification_uri: `${issuer}/device`, verification_uri_complete: `${issuer}/device?user_code=WDJB-MJHT`, expires_in: 300, interval: 2 }));
+        response.end(
+          JSON.stringify({
+            device_code: `code-${scenario}`,
+            user_code: 'WDJB-MJHT',
+            verification_uri: `${issuer}/device`,
+            verification_uri_complete: `${issuer}/device?user_code=WDJB-MJHT`,
+            expires_in: 300,
+            interval: 2,
+          }),
+        );
         return;
       }
       const step = scripts.get(form.get('device_code') ?? '')?.shift() ?? 'invalid_grant';
@@ -65,7 +74,16 @@ describe('authorizeWithDeviceCode', () => {
     const time = fakeTime();
     const prompts: DeviceAuthorizationPrompt[] = [];
     requests.length = 0;
-    const tokens = await authorizeWithDeviceCode({ authorizationServer: metadata(), clientId: 'cli', scopes: ['ok'], resource: 'https://api.example.com', fetch: globalThis.fetch, onPrompt: (prompt) => prompts.push(prompt), now: time.now, sleep: time.sleep });
+    const tokens = await authorizeWithDeviceCode({
+      authorizationServer: metadata(),
+      clientId: 'cli',
+      scopes: ['ok'],
+      resource: 'https://api.example.com',
+      fetch: globalThis.fetch,
+      onPrompt: (prompt) => prompts.push(prompt),
+      now: time.now,
+      sleep: time.sleep,
+    });
     expect(prompts).toEqual([{ verificationUri: `${issuer}/device`, verificationUriComplete: `${issuer}/device?user_code=WDJB-MJHT`, userCode: 'WDJB-MJHT', expiresInMs: 300_000 }]);
     expect(time.delays).toEqual([2000, 2000, 7000, 7000]);
     expect(tokens).toMatchObject({ accessToken: 'user-access-token', refreshToken: 'user-refresh-token', scopes: ['payments:read'], issuer, clientId: 'cli', expiresAtInMs: time.now() + 60_000 });
@@ -75,16 +93,43 @@ describe('authorizeWithDeviceCode', () => {
 
   it('says the user denied it on access_denied', async () => {
     const time = fakeTime();
-    const error = await errorOf(authorizeWithDeviceCode({ authorizationServer: metadata(), clientId: 'cli', scopes: ['denied'], fetch: globalThis.fetch, onPrompt: () => undefined, now: time.now, sleep: time.sleep }));
+    const error = await errorOf(
+      authorizeWithDeviceCode({ authorizationServer: metadata(), clientId: 'cli', scopes: ['denied'], fetch: globalThis.fetch, onPrompt: () => undefined, now: time.now, sleep: time.sleep }),
+    );
     expect(error.code).toBe('AUTH_FAILED');
     expect(error.message).toContain('denied');
   });
 
   it('stops on expired_token and after the longest wait, with a bounded number of polls', async () => {
     const expired = fakeTime();
-    expect((await errorOf(authorizeWithDeviceCode({ authorizationServer: metadata(), clientId: 'cli', scopes: ['expired'], fetch: globalThis.fetch, onPrompt: () => undefined, now: expired.now, sleep: expired.sleep }))).message).toContain('not approved in time');
+    expect(
+      (
+        await errorOf(
+          authorizeWithDeviceCode({
+            authorizationServer: metadata(),
+            clientId: 'cli',
+            scopes: ['expired'],
+            fetch: globalThis.fetch,
+            onPrompt: () => undefined,
+            now: expired.now,
+            sleep: expired.sleep,
+          }),
+        )
+      ).message,
+    ).toContain('not approved in time');
     const waiting = fakeTime();
-    const error = await errorOf(authorizeWithDeviceCode({ authorizationServer: metadata(), clientId: 'cli', scopes: ['forever'], fetch: globalThis.fetch, onPrompt: () => undefined, maxDurationInMs: 20_000, now: waiting.now, sleep: waiting.sleep }));
+    const error = await errorOf(
+      authorizeWithDeviceCode({
+        authorizationServer: metadata(),
+        clientId: 'cli',
+        scopes: ['forever'],
+        fetch: globalThis.fetch,
+        onPrompt: () => undefined,
+        maxDurationInMs: 20_000,
+        now: waiting.now,
+        sleep: waiting.sleep,
+      }),
+    );
     expect(error.message).toMatch(/not approved in time \(20 s\)/);
     expect(waiting.delays).toHaveLength(10);
   });
@@ -92,9 +137,13 @@ describe('authorizeWithDeviceCode', () => {
   it('refuses a server without a device authorization endpoint, and an endpoint off the binding, before sending anything', async () => {
     requests.length = 0;
     const { device_authorization_endpoint: _omitted, ...withoutDevice } = metadata();
-    expect((await errorOf(authorizeWithDeviceCode({ authorizationServer: withoutDevice, clientId: 'cli', scopes: [], fetch: globalThis.fetch, onPrompt: () => undefined }))).message).toContain('no `device_authorization_endpoint`');
+    expect((await errorOf(authorizeWithDeviceCode({ authorizationServer: withoutDevice, clientId: 'cli', scopes: [], fetch: globalThis.fetch, onPrompt: () => undefined }))).message).toContain(
+      'no `device_authorization_endpoint`',
+    );
     const binding = createAuthorizationBinding('https://api.example.com', undefined, '`--issuer`', "the user's authorization");
-    expect((await errorOf(authorizeWithDeviceCode({ authorizationServer: metadata(), binding, clientId: 'cli', scopes: [], fetch: globalThis.fetch, onPrompt: () => undefined }))).code).toBe('AUTH_FAILED');
+    expect((await errorOf(authorizeWithDeviceCode({ authorizationServer: metadata(), binding, clientId: 'cli', scopes: [], fetch: globalThis.fetch, onPrompt: () => undefined }))).code).toBe(
+      'AUTH_FAILED',
+    );
     expect(requests).toHaveLength(0);
   });
 });

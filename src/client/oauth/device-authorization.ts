@@ -87,7 +87,10 @@ export async function authorizeWithDeviceCode(options: AuthorizeWithDeviceCodeOp
   const sleep = options.sleep ?? defaultSleep;
   const endpoint = as.device_authorization_endpoint;
   if (endpoint === undefined) {
-    throw new AicapError('AUTH_FAILED', `The authorization server ${as.issuer} offers no device authorization grant (its metadata has no \`device_authorization_endpoint\`); log in with the browser instead (drop \`--device\`; \`--no-open\` prints the URL to open elsewhere).`);
+    throw new AicapError(
+      'AUTH_FAILED',
+      `The authorization server ${as.issuer} offers no device authorization grant (its metadata has no \`device_authorization_endpoint\`); log in with the browser instead (drop \`--device\`; \`--no-open\` prints the URL to open elsewhere).`,
+    );
   }
   const tokenEndpoint = as.token_endpoint ?? as.issuer;
   options.binding?.check(new URL(endpoint), 'device authorization endpoint');
@@ -101,7 +104,10 @@ export async function authorizeWithDeviceCode(options: AuthorizeWithDeviceCodeOp
 
   let authorization: oauth.DeviceAuthorizationResponse;
   try {
-    const response = await oauth.deviceAuthorizationRequest(as, client, authentication, parameters, { ...oauthRequestOptions(fetch, endpoint), ...(options.signal === undefined ? {} : { signal: options.signal }) });
+    const response = await oauth.deviceAuthorizationRequest(as, client, authentication, parameters, {
+      ...oauthRequestOptions(fetch, endpoint),
+      ...(options.signal === undefined ? {} : { signal: options.signal }),
+    });
     authorization = await oauth.processDeviceAuthorizationResponse(as, client, response);
   } catch (error) {
     throw authFailed(`The device authorization request to ${endpoint} failed`, error);
@@ -141,7 +147,10 @@ export async function authorizeWithDeviceCode(options: AuthorizeWithDeviceCodeOp
       throw authFailed(`The device code token request to ${tokenEndpoint} failed`, error);
     }
   }
-  throw new AicapError('AUTH_FAILED', `The device code was not approved in time (${Math.round((deadlineInMs - startedAtInMs) / 1000)} s) at ${authorization.verification_uri}; run the login again and enter the new code there.`);
+  throw new AicapError(
+    'AUTH_FAILED',
+    `The device code was not approved in time (${Math.round((deadlineInMs - startedAtInMs) / 1000)} s) at ${authorization.verification_uri}; run the login again and enter the new code there.`,
+  );
 }
 
 function defaultSleep(delayInMs: number, signal?: AbortSignal): Promise<void> {

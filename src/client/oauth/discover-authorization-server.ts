@@ -92,7 +92,14 @@ export function createAuthorizationBinding(resourceOrigin: string, issuer: strin
 export function oauthRequestOptions<Method extends string, Body>(fetch: FetchFunction, url: string | URL): oauth.HttpRequestOptions<Method, Body> {
   const parsed = new URL(url);
   return {
-    [oauth.customFetch]: (input, init) => fetch(input, { method: init.method, headers: init.headers, redirect: init.redirect, ...(init.body === undefined ? {} : { body: init.body as BodyInit }), ...(init.signal === undefined ? {} : { signal: init.signal }) }),
+    [oauth.customFetch]: (input, init) =>
+      fetch(input, {
+        method: init.method,
+        headers: init.headers,
+        redirect: init.redirect,
+        ...(init.body === undefined ? {} : { body: init.body as BodyInit }),
+        ...(init.signal === undefined ? {} : { signal: init.signal }),
+      }),
     [oauth.allowInsecureRequests]: parsed.protocol === 'http:' && isLoopbackHostname(parsed.hostname),
   };
 }
@@ -161,7 +168,9 @@ export async function discoverAuthorizationServer(options: AuthorizationServerDi
     issuer = new URL(discoveryUrl.origin + path.slice(0, -OPENID_CONFIGURATION.length));
     algorithm = 'oidc';
   } else {
-    throw authFailed(`${discoveryLabel} ${discoveryUrl.href} is neither protected-resource metadata (RFC 9728) nor authorization-server metadata (RFC 8414 / OpenID Connect); pass a \`tokenProvider\` instead`);
+    throw authFailed(
+      `${discoveryLabel} ${discoveryUrl.href} is neither protected-resource metadata (RFC 9728) nor authorization-server metadata (RFC 8414 / OpenID Connect); pass a \`tokenProvider\` instead`,
+    );
   }
   binding.check(issuer, 'authorization server');
   return { as: await readIssuerMetadata(issuer, options.fetch, algorithm), resource: undefined, scopesSupported: undefined };

@@ -27,10 +27,21 @@ describe('resolveClientIdentity', () => {
   it.each<[string, UserClientOptions, oauth.AuthorizationServer, string]>([
     ['a pre-registered client first, whatever the server offers', { clientId: 'mine', clientMetadataDocumentUrl: documentUrl }, everything, 'pre-registered'],
     ['a client ID metadata document before dynamic registration', { clientMetadataDocumentUrl: documentUrl }, everything, 'client-id-metadata-document'],
-    ['dynamic registration when the server does not take metadata documents', { clientMetadataDocumentUrl: documentUrl }, { issuer, registration_endpoint: `${issuer}/register` }, 'dynamic-registration'],
+    [
+      'dynamic registration when the server does not take metadata documents',
+      { clientMetadataDocumentUrl: documentUrl },
+      { issuer, registration_endpoint: `${issuer}/register` },
+      'dynamic-registration',
+    ],
   ])('picks %s (the MCP 2025-11-25 order)', async (_name, client, as, method) => {
     const server = registrationServer();
-    const identity = await resolveClientIdentity({ client: { ...client, registrationStore: createMemoryClientRegistrationStore() }, as, redirectUri: 'http://127.0.0.1:5000/callback', binding, fetch: server.fetch });
+    const identity = await resolveClientIdentity({
+      client: { ...client, registrationStore: createMemoryClientRegistrationStore() },
+      as,
+      redirectUri: 'http://127.0.0.1:5000/callback',
+      binding,
+      fetch: server.fetch,
+    });
     expect(identity.method).toBe(method);
     if (method === 'client-id-metadata-document') expect(identity.clientId).toBe(documentUrl);
     expect(server.bodies).toHaveLength(method === 'dynamic-registration' ? 1 : 0);
@@ -43,7 +54,14 @@ describe('resolveClientIdentity', () => {
     const first = await resolveClientIdentity({ client: { registrationStore }, as, redirectUri: 'http://127.0.0.1:5000/callback', binding, fetch: server.fetch });
     const second = await resolveClientIdentity({ client: { registrationStore }, as, redirectUri: 'http://127.0.0.1:6000/callback', binding, fetch: server.fetch });
     expect(second).toEqual(first);
-    expect(server.bodies).toEqual([expect.objectContaining({ token_endpoint_auth_method: 'none', application_type: 'native', redirect_uris: ['http://127.0.0.1:5000/callback'], grant_types: ['authorization_code', 'refresh_token'] })]);
+    expect(server.bodies).toEqual([
+      expect.objectContaining({
+        token_endpoint_auth_method: 'none',
+        application_type: 'native',
+        redirect_uris: ['http://127.0.0.1:5000/callback'],
+        grant_types: ['authorization_code', 'refresh_token'],
+      }),
+    ]);
     expect(await registrationStore.list(issuer)).toEqual([first]);
   });
 
@@ -71,12 +89,16 @@ describe('resolveClientIdentity', () => {
 
   it('refuses a registration endpoint off the bound origins, and a server with no way to get a client id', async () => {
     const server = registrationServer();
-    const elsewhere = await errorOf(resolveClientIdentity({ client: {}, as: { issuer, registration_endpoint: 'https://evil.example/register' }, redirectUri: 'http://127.0.0.1:1/callback', binding, fetch: server.fetch }));
+    const elsewhere = await errorOf(
+      resolveClientIdentity({ client: {}, as: { issuer, registration_endpoint: 'https://evil.example/register' }, redirectUri: 'http://127.0.0.1:1/callback', binding, fetch: server.fetch }),
+    );
     expect(elsewhere.message).toMatch(/registration endpoint https:\/\/evil\.example\/register/);
     const none = await errorOf(resolveClientIdentity({ client: {}, as: { issuer }, redirectUri: 'http://127.0.0.1:1/callback', binding, fetch: server.fetch }));
     expect(none).toMatchObject({ code: 'AUTH_FAILED' });
     expect(none.message).toContain('pass a pre-registered `clientId`');
-    const notUrl = await errorOf(resolveClientIdentity({ client: { clientMetadataDocumentUrl: 'app.example/client.json' }, as: everything, redirectUri: 'http://127.0.0.1:1/callback', binding, fetch: server.fetch }));
+    const notUrl = await errorOf(
+      resolveClientIdentity({ client: { clientMetadataDocumentUrl: 'app.example/client.json' }, as: everything, redirectUri: 'http://127.0.0.1:1/callback', binding, fetch: server.fetch }),
+    );
     expect(notUrl).toMatchObject({ code: 'AUTH_FAILED' });
     expect(notUrl.message).toContain('must be an https URL with a path');
     expect(server.bodies).toEqual([]);

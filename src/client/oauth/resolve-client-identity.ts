@@ -82,7 +82,8 @@ export async function resolveClientIdentity(input: ResolveClientIdentityInput): 
   }
   if (client.clientMetadataDocumentUrl !== undefined && as['client_id_metadata_document_supported'] === true) {
     const url = URL.canParse(client.clientMetadataDocumentUrl) ? new URL(client.clientMetadataDocumentUrl) : undefined;
-    if (url?.protocol !== 'https:' || url.pathname === '/') throw authFailed(`\`clientMetadataDocumentUrl\` ${JSON.stringify(client.clientMetadataDocumentUrl.slice(0, 200))} must be an https URL with a path (a client ID metadata document)`);
+    if (url?.protocol !== 'https:' || url.pathname === '/')
+      throw authFailed(`\`clientMetadataDocumentUrl\` ${JSON.stringify(client.clientMetadataDocumentUrl.slice(0, 200))} must be an https URL with a path (a client ID metadata document)`);
     return { clientId: url.href, method: 'client-id-metadata-document' };
   }
   const registrationEndpoint = as.registration_endpoint;

@@ -60,7 +60,10 @@ export async function revokeTokenSet(tokens: TokenSet, options: RevokeTokenSetOp
   ] as const) {
     if (token === undefined) continue;
     try {
-      const response = await oauth.revocationRequest(as, client, clientAuthentication(clientSecret), token, { additionalParameters: { token_type_hint: hint }, ...oauthRequestOptions(fetch, endpoint) });
+      const response = await oauth.revocationRequest(as, client, clientAuthentication(clientSecret), token, {
+        additionalParameters: { token_type_hint: hint },
+        ...oauthRequestOptions(fetch, endpoint),
+      });
       await oauth.processRevocationResponse(response);
     } catch (error) {
       throw new AicapError('AUTH_FAILED', redactor.text(`Revoking the ${hint.replace('_', ' ')} at ${endpoint.href} failed${error instanceof Error ? ` (${error.message})` : ''}`), { cause: error });

@@ -102,8 +102,5 @@ function isIpv4Compatible(address: ipaddr.IPv4 | ipaddr.IPv6): boolean {
 }
 
 function invalidEntry(entry: unknown, optionName: string): AicapError {
-  return new AicapError(
-    'INVALID_OPTION',
-    `\`${optionName}\` entry ${JSON.stringify(entry)} is neither an origin (http://host:port), an IP address nor a CIDR block (10.0.0.0/8).`,
-  );
+  return new AicapError('INVALID_OPTION', `\`${optionName}\` entry ${JSON.stringify(entry)} is neither an origin (http://host:port), an IP address nor a CIDR block (10.0.0.0/8).`);
 }

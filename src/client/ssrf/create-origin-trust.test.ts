@@ -12,9 +12,12 @@ function trustFor(typed: string[], options: { allow?: string[]; allowPrivateName
 }
 
 describe('createOriginTrust', () => {
-  it.each(['http://127.0.0.1:8080', 'http://[::1]:3000', 'http://10.1.2.3', 'http://localhost:3000', 'http://api.localhost:3000'])('trusts the typed origin %s (an address literal or a localhost name)', (origin) => {
-    expect(trustFor([origin]).trusts(origin)).toBe(true);
-  });
+  it.each(['http://127.0.0.1:8080', 'http://[::1]:3000', 'http://10.1.2.3', 'http://localhost:3000', 'http://api.localhost:3000'])(
+    'trusts the typed origin %s (an address literal or a localhost name)',
+    (origin) => {
+      expect(trustFor([origin]).trusts(origin)).toBe(true);
+    },
+  );
 
   it('does not trust a typed DNS name, and says which option would', () => {
     const trust = trustFor(['https://partner-api.example']);

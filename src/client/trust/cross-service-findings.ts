@@ -41,6 +41,13 @@ export function sameFindings(left: readonly TrustFinding[], right: readonly Trus
   if (left.length !== right.length) return false;
   return left.every((finding, index) => {
     const other = right[index]!;
-    return finding.code === other.code && finding.pointer === other.pointer && finding.severity === other.severity && finding.message === other.message && finding.text === other.text && finding.toolId === other.toolId;
+    return (
+      finding.code === other.code &&
+      finding.pointer === other.pointer &&
+      finding.severity === other.severity &&
+      finding.message === other.message &&
+      finding.text === other.text &&
+      finding.toolId === other.toolId
+    );
   });
 }

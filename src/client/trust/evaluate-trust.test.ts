@@ -9,7 +9,10 @@ const ORIGIN = 'https://api.example.com';
 
 describe('decideTrust', () => {
   it('disables a pinned tool whose definition changed, and holds back one that lost its approval requirement', async () => {
-    const before = smallManifest('Pay API', `${ORIGIN}/v1`, [{ id: 'transfer', method: 'POST', description: 'Moves money.' }, { id: 'list', description: 'Lists.' }]);
+    const before = smallManifest('Pay API', `${ORIGIN}/v1`, [
+      { id: 'transfer', method: 'POST', description: 'Moves money.' },
+      { id: 'list', description: 'Lists.' },
+    ]);
     before.policy = { human_approval_required: ['transfer'] };
     const after = structuredClone(before);
     after.policy = { human_approval_required: [] };
@@ -27,6 +30,9 @@ describe('decideTrust', () => {
   it('passes an unchanged, unpinned manifest with its scan findings only', async () => {
     const manifest = smallManifest('Pay API', `${ORIGIN}/v1`, [{ id: 'list', description: 'Lists.' }]);
     const finding = { code: 'text.suspicious_word', pointer: '/tools/0/description', text: 'x', severity: 'low' as const, message: 'm', toolId: 'list' };
-    expect(decideTrust({ manifest, scanFindings: [finding], diff: undefined, pinned: await readPins(createMemoryCacheStore<string>(), ORIGIN, manifest) })).toEqual({ findings: [finding], disabledToolIds: [] });
+    expect(decideTrust({ manifest, scanFindings: [finding], diff: undefined, pinned: await readPins(createMemoryCacheStore<string>(), ORIGIN, manifest) })).toEqual({
+      findings: [finding],
+      disabledToolIds: [],
+    });
   });
 });

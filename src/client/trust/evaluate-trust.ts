@@ -69,7 +69,14 @@ export function decideTrust(input: TrustInput): TrustEvaluation {
     disabledToolIds.push(entry.id);
     const changes = diff?.changes.filter((candidate) => candidate.id === entry.id || candidate.kind === 'service') ?? [];
     const what = changes.length > 0 ? changes.map((candidate) => candidate.message).join('; ') : 'its definition, base URL, scopes or policy changed';
-    findings.push({ code: 'tool.pin_mismatch', pointer: pointerOf(manifest, index), text: entry.id, severity: 'high', message: `"${entry.id}" differs from the approved version (${what}); disabled until \`client.approve('${entry.id}')\``, toolId: entry.id });
+    findings.push({
+      code: 'tool.pin_mismatch',
+      pointer: pointerOf(manifest, index),
+      text: entry.id,
+      severity: 'high',
+      message: `"${entry.id}" differs from the approved version (${what}); disabled until \`client.approve('${entry.id}')\``,
+      toolId: entry.id,
+    });
   }
   return { findings, disabledToolIds };
 }

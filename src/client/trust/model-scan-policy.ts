@@ -30,7 +30,8 @@ export function applyModelScanPolicy(context: ClientContext, manifestUrl: string
     ...(manifest.definitions === undefined ? {} : { definitions: manifest.definitions }),
     foreignToolIds() {
       const key = othersKey(context, manifestUrl);
-      if (foreign?.key !== key) foreign = { key, ids: [...context.services.values()].filter((other) => other.manifestUrl !== manifestUrl).flatMap((other) => other.manifest.tools.map((tool) => tool.id)) };
+      if (foreign?.key !== key)
+        foreign = { key, ids: [...context.services.values()].filter((other) => other.manifestUrl !== manifestUrl).flatMap((other) => other.manifest.tools.map((tool) => tool.id)) };
       return foreign.ids;
     },
     isAllowed: (id) => overrides.has(id) || overrides.has(pinKey(origin(), id)),
@@ -60,7 +61,13 @@ function recordFindings(context: ClientContext, manifestUrl: string, manifest: M
   if (registration) context.discoveryMemo.registrations.set(updated, registration);
   context.services.set(manifestUrl, updated);
   for (const finding of added) {
-    if (finding.severity !== 'low') context.emitAudit({ type: 'trust.finding', origin: service.origin, ...(finding.toolId === undefined ? {} : { toolId: finding.toolId }), detail: `${finding.code} ${finding.pointer}: ${finding.message}` });
+    if (finding.severity !== 'low')
+      context.emitAudit({
+        type: 'trust.finding',
+        origin: service.origin,
+        ...(finding.toolId === undefined ? {} : { toolId: finding.toolId }),
+        detail: `${finding.code} ${finding.pointer}: ${finding.message}`,
+      });
   }
 }
 

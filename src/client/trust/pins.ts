@@ -18,20 +18,23 @@ export function pinDigest(manifest: Manifest, entry: Tool | Resource | Prompt): 
     .filter(([, ids]) => ids.includes(entry.id))
     .map(([scope]) => scope)
     .sort();
-  return digestTool({
-    entry,
-    base_url: manifest.service.base_url,
-    scopes,
-    human_approval_required: (manifest.policy?.human_approval_required ?? []).includes(entry.id),
-    redact_from_logs: [...(manifest.policy?.redact_from_logs ?? [])].sort(),
-    max_actions_per_session: manifest.policy?.max_actions_per_session ?? null,
-    auth: {
-      type: manifest.auth?.type ?? null,
-      api_key: manifest.auth?.api_key ?? null,
-      provider_discovery: manifest.auth?.provider_discovery ?? null,
-      agent_identification: manifest.auth?.agent_identification ?? null,
+  return digestTool(
+    {
+      entry,
+      base_url: manifest.service.base_url,
+      scopes,
+      human_approval_required: (manifest.policy?.human_approval_required ?? []).includes(entry.id),
+      redact_from_logs: [...(manifest.policy?.redact_from_logs ?? [])].sort(),
+      max_actions_per_session: manifest.policy?.max_actions_per_session ?? null,
+      auth: {
+        type: manifest.auth?.type ?? null,
+        api_key: manifest.auth?.api_key ?? null,
+        provider_discovery: manifest.auth?.provider_discovery ?? null,
+        agent_identification: manifest.auth?.agent_identification ?? null,
+      },
     },
-  }, { definitions: manifest.definitions });
+    { definitions: manifest.definitions },
+  );
 }
 
 /**

@@ -25,7 +25,13 @@ export function scanAllServices(context: ClientContext): DiscoveredService[] {
     if (context.services.get(service.manifestUrl) === final) continue;
     context.services.set(service.manifestUrl, final);
     for (const finding of final.findings) {
-      if (finding.severity !== 'low') context.emitAudit({ type: 'trust.finding', origin: final.origin, ...(finding.toolId === undefined ? {} : { toolId: finding.toolId }), detail: `${finding.code} ${finding.pointer}: ${finding.message}` });
+      if (finding.severity !== 'low')
+        context.emitAudit({
+          type: 'trust.finding',
+          origin: final.origin,
+          ...(finding.toolId === undefined ? {} : { toolId: finding.toolId }),
+          detail: `${finding.code} ${finding.pointer}: ${finding.message}`,
+        });
     }
   }
   return [...context.services.values()];

@@ -4,12 +4,24 @@ import { findResourceMetadataUrl, parseWwwAuthenticate } from './parse-www-authe
 describe('parseWwwAuthenticate', () => {
   it.each([
     ['Bearer', [{ scheme: 'bearer', parameters: {} }]],
-    ['Bearer realm="api", error="invalid_token", error_description="The token expired"', [{ scheme: 'bearer', parameters: { realm: 'api', error: 'invalid_token', error_description: 'The token expired' } }]],
+    [
+      'Bearer realm="api", error="invalid_token", error_description="The token expired"',
+      [{ scheme: 'bearer', parameters: { realm: 'api', error: 'invalid_token', error_description: 'The token expired' } }],
+    ],
     ['Bearer error="insufficient_scope", scope="admin read"', [{ scheme: 'bearer', parameters: { error: 'insufficient_scope', scope: 'admin read' } }]],
-    ['Basic realm="x", Bearer error=invalid_token', [{ scheme: 'basic', parameters: { realm: 'x' } }, { scheme: 'bearer', parameters: { error: 'invalid_token' } }]],
+    [
+      'Basic realm="x", Bearer error=invalid_token',
+      [
+        { scheme: 'basic', parameters: { realm: 'x' } },
+        { scheme: 'bearer', parameters: { error: 'invalid_token' } },
+      ],
+    ],
     ['Basic dXNlcjpwYXNz', [{ scheme: 'basic', parameters: {} }]],
     ['Bearer realm="a \\"quoted\\" word"', [{ scheme: 'bearer', parameters: { realm: 'a "quoted" word' } }]],
-    ['Bearer resource_metadata="https://api.example.com/.well-known/oauth-protected-resource"', [{ scheme: 'bearer', parameters: { resource_metadata: 'https://api.example.com/.well-known/oauth-protected-resource' } }]],
+    [
+      'Bearer resource_metadata="https://api.example.com/.well-known/oauth-protected-resource"',
+      [{ scheme: 'bearer', parameters: { resource_metadata: 'https://api.example.com/.well-known/oauth-protected-resource' } }],
+    ],
   ])('parses %j', (header, expected) => {
     expect(parseWwwAuthenticate(header)).toEqual(expected);
   });

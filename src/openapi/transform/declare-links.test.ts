@@ -25,7 +25,12 @@ describe('response links become manifest links', () => {
   });
 
   it('lets an overlay add links to the generated ones', async () => {
-    const overlay = { tools: { listTransactions: { links: [{ tool: 'findAccount', parameters: { holder: '$arguments#/account_id' } }] }, findAccount: { links: [{ tool: 'findAccount', parameters: { holder: '$result#/holder' }, description: 'Again.' }] } } };
+    const overlay = {
+      tools: {
+        listTransactions: { links: [{ tool: 'findAccount', parameters: { holder: '$arguments#/account_id' } }] },
+        findAccount: { links: [{ tool: 'findAccount', parameters: { holder: '$result#/holder' }, description: 'Again.' }] },
+      },
+    };
     const { manifest } = await generateManifest({ input: fixture, overlay });
     expect(manifest.tools.find((tool) => tool.id === 'listTransactions')?.links).toEqual(overlay.tools.listTransactions.links);
     expect(manifest.tools.find((tool) => tool.id === 'findAccount')?.links?.map((link) => link.description)).toEqual(["The account's transactions", undefined, 'Again.']);

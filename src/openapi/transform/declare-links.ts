@@ -161,7 +161,12 @@ function toLinkExpression(value: string, entry: Tool | Resource): string | undef
 /** Sets the entry's links, less those the manifest's own checks refuse (each reported). */
 function keepValidLinks(entry: Tool | Resource, links: Link[], input: { manifest: Manifest; entries: ReadonlyMap<string, Tool | Resource>; where: string }, context: TransformContext): void {
   const issues: ValidationIssue[] = [];
-  checkLinks({ ...entry, links } as unknown as Record<string, unknown>, '', { tools: input.entries as ReadonlyMap<string, unknown> as ReadonlyMap<string, Record<string, unknown>>, definitions: input.manifest.definitions as Record<string, unknown> | undefined }, issues);
+  checkLinks(
+    { ...entry, links } as unknown as Record<string, unknown>,
+    '',
+    { tools: input.entries as ReadonlyMap<string, unknown> as ReadonlyMap<string, Record<string, unknown>>, definitions: input.manifest.definitions as Record<string, unknown> | undefined },
+    issues,
+  );
   const refused = new Set<number>();
   for (const issue of issues) {
     if (issue.severity !== 'error') continue;

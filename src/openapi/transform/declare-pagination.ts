@@ -1,5 +1,17 @@
 import type { Pagination, Parameter } from '../../manifest/manifest-v0.js';
-import { CURSOR_CONTAINERS, CURSOR_FIELDS, CURSOR_PARAMETERS, HAS_MORE_FIELDS, ITEM_FIELDS, LIMIT_PARAMETERS, memberPaths, NEXT_URL_CONTAINERS, NEXT_URL_FIELDS, OFFSET_PARAMETERS, PAGE_PARAMETERS } from '../../manifest/pagination-vocabulary.js';
+import {
+  CURSOR_CONTAINERS,
+  CURSOR_FIELDS,
+  CURSOR_PARAMETERS,
+  HAS_MORE_FIELDS,
+  ITEM_FIELDS,
+  LIMIT_PARAMETERS,
+  memberPaths,
+  NEXT_URL_CONTAINERS,
+  NEXT_URL_FIELDS,
+  OFFSET_PARAMETERS,
+  PAGE_PARAMETERS,
+} from '../../manifest/pagination-vocabulary.js';
 import { isJsonMediaType } from './request-body-object.js';
 import { declaredTypeOf, followSchema } from './schema-object.js';
 import { isRecord, type TransformContext } from './transform-context.js';

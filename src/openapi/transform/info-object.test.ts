@@ -3,11 +3,14 @@ import { semverOf, transformInfoObject } from './info-object.js';
 
 describe('transformInfoObject', () => {
   const cases: Array<[string, { info: unknown; externalDocs?: unknown; want: unknown }]> = [
-    ['maps title, description, contact and version', {
-      info: { title: 'Pets', description: 'All about pets.\n\nLong details.', version: '1.2.3', contact: { email: 'api@example.com', url: 'https://example.com' } },
-      externalDocs: { url: 'https://docs.example.com' },
-      want: { service: { name: 'Pets', description: 'All about pets.', documentation_url: 'https://docs.example.com', contact: 'api@example.com' }, versioning: { current: '1.2.3' } },
-    }],
+    [
+      'maps title, description, contact and version',
+      {
+        info: { title: 'Pets', description: 'All about pets.\n\nLong details.', version: '1.2.3', contact: { email: 'api@example.com', url: 'https://example.com' } },
+        externalDocs: { url: 'https://docs.example.com' },
+        want: { service: { name: 'Pets', description: 'All about pets.', documentation_url: 'https://docs.example.com', contact: 'api@example.com' }, versioning: { current: '1.2.3' } },
+      },
+    ],
     ['prefers the 3.1 summary over the description', { info: { title: 'A', summary: 'Short.', description: 'Long.', version: 'x' }, want: { service: { name: 'A', description: 'Short.' } } }],
     ['falls back to the contact URL and a default name', { info: { contact: { url: 'https://example.com/support' } }, want: { service: { name: 'API', contact: 'https://example.com/support' } } }],
     ['ignores a relative documentation URL', { info: { title: 'A' }, externalDocs: { url: '/docs' }, want: { service: { name: 'A' } } }],

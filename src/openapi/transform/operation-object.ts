@@ -81,7 +81,11 @@ export function transformOperationObject(input: OperationInput, context: Transfo
       continue;
     }
     if (parameters[named.name] !== undefined) {
-      context.warn({ code: 'parameter.duplicate_name', where, message: `parameter "${named.name}" appears in both ${parameters[named.name]!.in} and ${named.parameter.in}; the manifest keys parameters by name, so the ${named.parameter.in} one was left out` });
+      context.warn({
+        code: 'parameter.duplicate_name',
+        where,
+        message: `parameter "${named.name}" appears in both ${parameters[named.name]!.in} and ${named.parameter.in}; the manifest keys parameters by name, so the ${named.parameter.in} one was left out`,
+      });
       continue;
     }
     parameters[named.name] = named.parameter;
@@ -95,7 +99,11 @@ export function transformOperationObject(input: OperationInput, context: Transfo
     // A body on GET or HEAD has no defined meaning (RFC 9110 §9.3.1) and clients may drop it; Stripe
     // declares an empty form body on every GET. Only a body that says something is worth a warning.
     if (!isEmptyBody(operation['requestBody'], input.documentUrl, context)) {
-      context.warn({ code: 'body.ignored', where, message: `${method} requests carry no body, so the request body the operation declares was left out; pass those values as query parameters instead` });
+      context.warn({
+        code: 'body.ignored',
+        where,
+        message: `${method} requests carry no body, so the request body the operation declares was left out; pass those values as query parameters instead`,
+      });
     }
   } else if (operation['requestBody'] !== undefined) {
     const body = transformRequestBodyObject(operation['requestBody'], input.documentUrl, context, where, new Set(Object.keys(parameters)));
@@ -216,7 +224,9 @@ function limitParameters(parameters: Record<string, Parameter>, context: Transfo
 
 function describe(operation: Record<string, unknown>, where: string): string {
   const summary = nonEmptyString(operation['summary']);
-  const description = nonEmptyString(operation['description'])?.split(/\n\s*\n/)[0]?.trim();
+  const description = nonEmptyString(operation['description'])
+    ?.split(/\n\s*\n/)[0]
+    ?.trim();
   const parts = [summary, description !== undefined && description !== summary ? description : undefined].filter((part): part is string => part !== undefined && part !== '');
   return clampText(parts.length > 0 ? parts.join('\n\n') : where);
 }
@@ -228,7 +238,11 @@ function mergeErrors(derived: Record<string, ErrorContract>, declared: Record<st
     if (status === undefined) {
       const derivedCodes = Object.keys(derived);
       const known = derivedCodes.length > 0 ? ` (the responses give ${derivedCodes.map((name) => `"${name}"`).join(', ')})` : '';
-      context.warn({ code: 'x-ai-errors.no_status', where, message: `x-ai-errors["${code.slice(0, 64)}"] has no status and names no error derived from the responses${known}; add a status or use a derived name. The entry was ignored` });
+      context.warn({
+        code: 'x-ai-errors.no_status',
+        where,
+        message: `x-ai-errors["${code.slice(0, 64)}"] has no status and names no error derived from the responses${known}; add a status or use a derived name. The entry was ignored`,
+      });
       continue;
     }
     // A declared code for a status replaces the generic code derived from the same status.

@@ -41,7 +41,12 @@ export function serialisationOf(declared: Record<string, unknown>, location: Par
   let style = allowed[0];
   if (typeof declared['style'] === 'string') {
     if (allowed.includes(declared['style'] as ParameterStyle)) style = declared['style'] as ParameterStyle;
-    else context.warn({ code: 'parameter.style', where, message: `style "${declared['style']}" is not defined for ${location === 'body' ? 'form body fields' : `${location} parameters`}; OpenAPI's default (${allowed[0] ?? 'none'}) is used` });
+    else
+      context.warn({
+        code: 'parameter.style',
+        where,
+        message: `style "${declared['style']}" is not defined for ${location === 'body' ? 'form body fields' : `${location} parameters`}; OpenAPI's default (${allowed[0] ?? 'none'}) is used`,
+      });
   }
   if (style !== undefined && style !== allowed[0]) result.style = style;
   if (typeof declared['explode'] === 'boolean' && declared['explode'] !== (style === 'form')) result.explode = declared['explode'];

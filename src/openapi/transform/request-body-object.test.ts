@@ -6,70 +6,126 @@ const pet = { type: 'object', required: ['name'], properties: { name: { type: 's
 
 describe('transformRequestBodyObject', () => {
   const cases: Array<[string, { given: unknown; taken?: string[]; want: unknown }]> = [
-    ['flattens a JSON object body into body parameters', {
-      given: { required: true, content: { 'application/json': { schema: pet } } },
-      want: { parameters: { name: { type: 'string', required: true, in: 'body' }, tag: { type: 'string', in: 'body' } }, unusable: false },
-    }],
-    ['keeps the properties an optional body requires as bodyRequired, required whenever the body is sent', {
-      given: { content: { 'application/json': { schema: pet } } },
-      want: { parameters: { name: { type: 'string', in: 'body' }, tag: { type: 'string', in: 'body' } }, unusable: false, bodyRequired: ['name'] },
-    }],
-    ['keeps the whole body as one `body` parameter when a property name collides', {
-      given: { required: true, content: { 'application/json': { schema: pet } } },
-      taken: ['name'],
-      want: { parameters: { body: { type: 'object', required: true, in: 'body', description: 'The whole request body.', json_schema: pet } }, unusable: false, bodyParameter: 'body' },
-    }],
-    ['keeps an array body as one `body` parameter', {
-      given: { required: true, description: 'Pets to add', content: { 'application/json': { schema: { type: 'array', items: pet } } } },
-      want: { parameters: { body: { type: 'array', required: true, in: 'body', description: 'Pets to add', json_schema: { type: 'array', items: pet } } }, unusable: false, bodyParameter: 'body' },
-    }],
-    ['keeps a composed (oneOf) body as one `body` parameter', {
-      given: { content: { 'application/json': { schema: { oneOf: [pet, { type: 'string' }] } } } },
-      want: { parameters: { body: { type: 'object', in: 'body', description: 'The whole request body.', json_schema: { oneOf: [pet, { type: 'string' }] } } }, unusable: false, bodyParameter: 'body' },
-    }],
-    ['declares a form-encoded body', {
-      given: { content: { 'application/x-www-form-urlencoded': { schema: { type: 'object', properties: { amount: { type: 'integer' } } } } } },
-      want: { parameters: { amount: { type: 'integer', in: 'body' } }, requestContentType: 'application/x-www-form-urlencoded', unusable: false },
-    }],
-    ['prefers JSON when JSON and form are both offered', {
-      given: { content: { 'application/x-www-form-urlencoded': { schema: pet }, 'application/merge-patch+json': { schema: pet } } },
-      want: { parameters: { name: { type: 'string', in: 'body' }, tag: { type: 'string', in: 'body' } }, unusable: false, bodyRequired: ['name'] },
-    }],
-    ['marks a required XML-only body as unusable', {
-      given: { required: true, content: { 'application/xml': { schema: { type: 'object' } } } },
-      want: { parameters: {}, unusable: true },
-    }],
-    ['maps a multipart body: a binary property becomes a base64 file part with its encoding contentType', {
-      given: { required: true, content: { 'multipart/form-data': { schema: { type: 'object', required: ['file'], properties: { file: { type: 'string', format: 'binary' }, purpose: { type: 'string' } } }, encoding: { file: { contentType: 'image/png' } } } } },
-      want: {
-        parameters: {
-          file: { type: 'string', required: true, in: 'body', content_type: 'image/png', json_schema: { type: 'string', contentEncoding: 'base64', contentMediaType: 'image/png', description: 'The file, base64-encoded.' } },
-          purpose: { type: 'string', in: 'body' },
-        },
-        unusable: false,
-        requestContentType: 'multipart/form-data',
+    [
+      'flattens a JSON object body into body parameters',
+      {
+        given: { required: true, content: { 'application/json': { schema: pet } } },
+        want: { parameters: { name: { type: 'string', required: true, in: 'body' }, tag: { type: 'string', in: 'body' } }, unusable: false },
       },
-    }],
-    ['carries a form body encoding (Stripe deepObject, OpenAPI defaults left out) and JSON-typed form fields', {
-      given: {
-        content: {
-          'application/x-www-form-urlencoded': {
-            schema: { type: 'object', properties: { metadata: { type: 'object' }, expand: { type: 'array', items: { type: 'string' } }, tags: { type: 'array', items: { type: 'string' } }, raw: { type: 'object' } } },
-            encoding: { metadata: { style: 'deepObject', explode: true }, expand: { style: 'deepObject', explode: true }, tags: { style: 'form', explode: true }, raw: { contentType: 'application/json' } },
+    ],
+    [
+      'keeps the properties an optional body requires as bodyRequired, required whenever the body is sent',
+      {
+        given: { content: { 'application/json': { schema: pet } } },
+        want: { parameters: { name: { type: 'string', in: 'body' }, tag: { type: 'string', in: 'body' } }, unusable: false, bodyRequired: ['name'] },
+      },
+    ],
+    [
+      'keeps the whole body as one `body` parameter when a property name collides',
+      {
+        given: { required: true, content: { 'application/json': { schema: pet } } },
+        taken: ['name'],
+        want: { parameters: { body: { type: 'object', required: true, in: 'body', description: 'The whole request body.', json_schema: pet } }, unusable: false, bodyParameter: 'body' },
+      },
+    ],
+    [
+      'keeps an array body as one `body` parameter',
+      {
+        given: { required: true, description: 'Pets to add', content: { 'application/json': { schema: { type: 'array', items: pet } } } },
+        want: { parameters: { body: { type: 'array', required: true, in: 'body', description: 'Pets to add', json_schema: { type: 'array', items: pet } } }, unusable: false, bodyParameter: 'body' },
+      },
+    ],
+    [
+      'keeps a composed (oneOf) body as one `body` parameter',
+      {
+        given: { content: { 'application/json': { schema: { oneOf: [pet, { type: 'string' }] } } } },
+        want: {
+          parameters: { body: { type: 'object', in: 'body', description: 'The whole request body.', json_schema: { oneOf: [pet, { type: 'string' }] } } },
+          unusable: false,
+          bodyParameter: 'body',
+        },
+      },
+    ],
+    [
+      'declares a form-encoded body',
+      {
+        given: { content: { 'application/x-www-form-urlencoded': { schema: { type: 'object', properties: { amount: { type: 'integer' } } } } } },
+        want: { parameters: { amount: { type: 'integer', in: 'body' } }, requestContentType: 'application/x-www-form-urlencoded', unusable: false },
+      },
+    ],
+    [
+      'prefers JSON when JSON and form are both offered',
+      {
+        given: { content: { 'application/x-www-form-urlencoded': { schema: pet }, 'application/merge-patch+json': { schema: pet } } },
+        want: { parameters: { name: { type: 'string', in: 'body' }, tag: { type: 'string', in: 'body' } }, unusable: false, bodyRequired: ['name'] },
+      },
+    ],
+    [
+      'marks a required XML-only body as unusable',
+      {
+        given: { required: true, content: { 'application/xml': { schema: { type: 'object' } } } },
+        want: { parameters: {}, unusable: true },
+      },
+    ],
+    [
+      'maps a multipart body: a binary property becomes a base64 file part with its encoding contentType',
+      {
+        given: {
+          required: true,
+          content: {
+            'multipart/form-data': {
+              schema: { type: 'object', required: ['file'], properties: { file: { type: 'string', format: 'binary' }, purpose: { type: 'string' } } },
+              encoding: { file: { contentType: 'image/png' } },
+            },
           },
         },
-      },
-      want: {
-        parameters: {
-          metadata: { type: 'object', in: 'body', style: 'deepObject', explode: true, json_schema: { type: 'object' } },
-          expand: { type: 'array', in: 'body', style: 'deepObject', explode: true, json_schema: { type: 'array', items: { type: 'string' } } },
-          tags: { type: 'array', in: 'body', json_schema: { type: 'array', items: { type: 'string' } } },
-          raw: { type: 'object', in: 'body', content_type: 'application/json', json_schema: { type: 'object' } },
+        want: {
+          parameters: {
+            file: {
+              type: 'string',
+              required: true,
+              in: 'body',
+              content_type: 'image/png',
+              json_schema: { type: 'string', contentEncoding: 'base64', contentMediaType: 'image/png', description: 'The file, base64-encoded.' },
+            },
+            purpose: { type: 'string', in: 'body' },
+          },
+          unusable: false,
+          requestContentType: 'multipart/form-data',
         },
-        unusable: false,
-        requestContentType: 'application/x-www-form-urlencoded',
       },
-    }],
+    ],
+    [
+      'carries a form body encoding (Stripe deepObject, OpenAPI defaults left out) and JSON-typed form fields',
+      {
+        given: {
+          content: {
+            'application/x-www-form-urlencoded': {
+              schema: {
+                type: 'object',
+                properties: { metadata: { type: 'object' }, expand: { type: 'array', items: { type: 'string' } }, tags: { type: 'array', items: { type: 'string' } }, raw: { type: 'object' } },
+              },
+              encoding: {
+                metadata: { style: 'deepObject', explode: true },
+                expand: { style: 'deepObject', explode: true },
+                tags: { style: 'form', explode: true },
+                raw: { contentType: 'application/json' },
+              },
+            },
+          },
+        },
+        want: {
+          parameters: {
+            metadata: { type: 'object', in: 'body', style: 'deepObject', explode: true, json_schema: { type: 'object' } },
+            expand: { type: 'array', in: 'body', style: 'deepObject', explode: true, json_schema: { type: 'array', items: { type: 'string' } } },
+            tags: { type: 'array', in: 'body', json_schema: { type: 'array', items: { type: 'string' } } },
+            raw: { type: 'object', in: 'body', content_type: 'application/json', json_schema: { type: 'object' } },
+          },
+          unusable: false,
+          requestContentType: 'application/x-www-form-urlencoded',
+        },
+      },
+    ],
   ];
   it.each(cases)('%s', (_name, { given, taken, want }) => {
     const context = createTestContext();

@@ -69,7 +69,8 @@ export function transformRequestBodyObject(value: unknown, documentUrl: string, 
         required: required && requiredNames.has(name),
         in: 'body',
       });
-      if (mapping.requestContentType !== undefined) Object.assign(parameter, fieldEncoding(encoding[name], properties[name], shape.documentUrl, mapping.requestContentType, context, `${where}/${name}`));
+      if (mapping.requestContentType !== undefined)
+        Object.assign(parameter, fieldEncoding(encoding[name], properties[name], shape.documentUrl, mapping.requestContentType, context, `${where}/${name}`));
       mapping.parameters[name] = parameter;
     }
     const bodyRequired = names.filter((name) => requiredNames.has(name));
@@ -77,7 +78,14 @@ export function transformRequestBodyObject(value: unknown, documentUrl: string, 
     return mapping;
   }
   if (collides) {
-    context.warn({ code: 'body.not_flattened', where, message: `body properties ${names.filter((name) => takenNames.has(name)).map((name) => `"${name}"`).join(', ')} collide with other parameters, so the body is one parameter named "${BODY_PARAMETER}"` });
+    context.warn({
+      code: 'body.not_flattened',
+      where,
+      message: `body properties ${names
+        .filter((name) => takenNames.has(name))
+        .map((name) => `"${name}"`)
+        .join(', ')} collide with other parameters, so the body is one parameter named "${BODY_PARAMETER}"`,
+    });
   }
   const parameter = parameterFromSchema(schema, located.documentUrl, context, {
     required,

@@ -12,13 +12,25 @@ describe('transformSchemaObject', () => {
     ['turns a boolean exclusiveMinimum into a number', { given: { type: 'number', minimum: 0, exclusiveMinimum: true }, want: { type: 'number', exclusiveMinimum: 0 } }],
     ['drops a false exclusiveMaximum and keeps maximum', { given: { type: 'number', maximum: 9, exclusiveMaximum: false }, want: { type: 'number', maximum: 9 } }],
     ['turns example into examples', { given: { type: 'string', example: 'x' }, want: { type: 'string', examples: ['x'] } }],
-    ['drops OpenAPI-only keywords and extensions', { given: { type: 'object', discriminator: { propertyName: 'k' }, xml: { name: 'a' }, externalDocs: { url: 'https://x' }, 'x-internal': 1 }, want: { type: 'object' } }],
+    [
+      'drops OpenAPI-only keywords and extensions',
+      { given: { type: 'object', discriminator: { propertyName: 'k' }, xml: { name: 'a' }, externalDocs: { url: 'https://x' }, 'x-internal': 1 }, want: { type: 'object' } },
+    ],
     ['maps Swagger file to a binary string', { given: { type: 'file' }, want: { type: 'string', format: 'binary' } }],
-    ['turns draft-4 tuple items into prefixItems', { given: { type: 'array', items: [{ type: 'string' }, { type: 'number' }] }, want: { type: 'array', prefixItems: [{ type: 'string' }, { type: 'number' }] } }],
-    ['ignores a boolean `required` on a property', { given: { type: 'object', properties: { a: { type: 'string', required: true } } }, want: { type: 'object', properties: { a: { type: 'string' } } } }],
+    [
+      'turns draft-4 tuple items into prefixItems',
+      { given: { type: 'array', items: [{ type: 'string' }, { type: 'number' }] }, want: { type: 'array', prefixItems: [{ type: 'string' }, { type: 'number' }] } },
+    ],
+    [
+      'ignores a boolean `required` on a property',
+      { given: { type: 'object', properties: { a: { type: 'string', required: true } } }, want: { type: 'object', properties: { a: { type: 'string' } } } },
+    ],
     ['drops uniqueItems on a scalar, where it means nothing', { given: { type: 'boolean', uniqueItems: true }, want: { type: 'boolean' } }],
     ['keeps uniqueItems on an array', { given: { type: 'array', uniqueItems: true }, want: { type: 'array', uniqueItems: true } }],
-    ['converts nested subschemas', { given: { anyOf: [{ type: 'string', nullable: true }], properties: { p: { example: 1 } } }, want: { anyOf: [{ type: ['string', 'null'] }], properties: { p: { examples: [1] } } } }],
+    [
+      'converts nested subschemas',
+      { given: { anyOf: [{ type: 'string', nullable: true }], properties: { p: { example: 1 } } }, want: { anyOf: [{ type: ['string', 'null'] }], properties: { p: { examples: [1] } } } },
+    ],
   ];
   it.each(cases)('%s', (_name, { given, dialect, want }) => {
     const context = createTestContext({}, dialect ? { dialect } : {});
@@ -54,10 +66,7 @@ describe('transformSchemaObject', () => {
   });
 
   it('names definitions from other files after the file and keeps names unique', () => {
-    const context = createTestContext(
-      { components: { schemas: { Pet: { type: 'string' } } } },
-      { documents: { 'file:///api/schemas/Pet.yaml': { type: 'object' } } },
-    );
+    const context = createTestContext({ components: { schemas: { Pet: { type: 'string' } } } }, { documents: { 'file:///api/schemas/Pet.yaml': { type: 'object' } } });
     const converted = transformSchemaObject({ anyOf: [{ $ref: '#/components/schemas/Pet' }, { $ref: 'schemas/Pet.yaml' }] }, TEST_DOCUMENT_URL, context);
     expect(converted.schema).toEqual({ anyOf: [{ $ref: '#/definitions/Pet' }, { $ref: '#/definitions/Pet_2' }] });
   });

@@ -10,7 +10,24 @@ const LIST = new Set(['allOf', 'anyOf', 'oneOf', 'prefixItems']);
 const MAP = new Set(['properties', 'patternProperties', 'dependentSchemas']);
 // OpenAPI-only or document-structure keywords that mean nothing (or something else) inside a manifest.
 // `$recursiveAnchor`/`$recursiveRef` are draft 2019-09 (some 3.1 descriptions carry them): 2020-12 validators refuse them, so they go with the other dynamic-scope keywords.
-const DROPPED = new Set(['discriminator', 'xml', 'externalDocs', 'nullable', 'x-nullable', '$schema', '$id', '$anchor', '$dynamicAnchor', '$dynamicRef', '$recursiveAnchor', '$recursiveRef', '$comment', 'definitions', '$defs', 'id']);
+const DROPPED = new Set([
+  'discriminator',
+  'xml',
+  'externalDocs',
+  'nullable',
+  'x-nullable',
+  '$schema',
+  '$id',
+  '$anchor',
+  '$dynamicAnchor',
+  '$dynamicRef',
+  '$recursiveAnchor',
+  '$recursiveRef',
+  '$comment',
+  'definitions',
+  '$defs',
+  'id',
+]);
 // Deeper than this is not a schema anyone wrote by hand; cut rather than overflow.
 const MAX_DEPTH = 64;
 
@@ -192,7 +209,13 @@ function stripHash(url: URL): string {
 
 function nameFor(pointer: string, documentUrl: string): string {
   const tokens = fromPointer(pointer);
-  const last = tokens.at(-1) ?? documentUrl.split('/').at(-1)?.replace(/\.(ya?ml|json)$/i, '') ?? 'schema';
+  const last =
+    tokens.at(-1) ??
+    documentUrl
+      .split('/')
+      .at(-1)
+      ?.replace(/\.(ya?ml|json)$/i, '') ??
+    'schema';
   // A pointer into a property (…/properties/name) is clearer with its owner: Owner.name.
   const owner = tokens.length >= 3 && tokens.at(-2) === 'properties' ? `${tokens.at(-3)}.` : '';
   const cleaned = `${owner}${last}`.replace(/[^A-Za-z0-9._-]+/g, '_').slice(0, 100);

@@ -39,7 +39,8 @@ export function transformSecuritySchemeObjects(schemes: unknown, rootSecurity: u
         // key in Authorization with the scheme as its prefix (spec v0.3 `auth.api_key.prefix`).
         types.set(name, 'api_key');
         apiKey ??= { in: 'header', name: 'Authorization', prefix: `${String(scheme['scheme']).slice(0, 60)} ` };
-      } else context.warn({ code: 'auth.unsupported', where, message: `HTTP authentication scheme "${httpScheme}" needs a challenge-response exchange, which spec v0.3 cannot express; it was left out` });
+      } else
+        context.warn({ code: 'auth.unsupported', where, message: `HTTP authentication scheme "${httpScheme}" needs a challenge-response exchange, which spec v0.3 cannot express; it was left out` });
     } else if (type === 'apiKey') {
       const location = scheme['in'];
       const keyName = nonEmptyString(scheme['name']);
@@ -87,7 +88,11 @@ function providerDiscovery(scheme: Record<string, unknown>, context: TransformCo
       // RFC 8414 §3: the metadata lives under the issuer's origin. Only a guess when the issuer has a
       // path, so say so; x-ai-provider-discovery on the scheme sets it exactly.
       const guessed = `${new URL(endpoint).origin}/.well-known/oauth-authorization-server`;
-      context.warn({ code: 'auth.discovery_guessed', where, message: `provider_discovery set to ${guessed} (RFC 8414, from the token URL's origin); declare "x-ai-provider-discovery" on the scheme if the metadata lives elsewhere` });
+      context.warn({
+        code: 'auth.discovery_guessed',
+        where,
+        message: `provider_discovery set to ${guessed} (RFC 8414, from the token URL's origin); declare "x-ai-provider-discovery" on the scheme if the metadata lives elsewhere`,
+      });
       return guessed;
     }
   }

@@ -13,7 +13,11 @@ export function transformServerObject(servers: unknown, documentUrl: string, con
   const server = Array.isArray(servers) ? servers[0] : undefined;
   const template = isRecord(server) ? nonEmptyString(server['url']) : undefined;
   if (template === undefined) {
-    context.warn({ code: 'service.base_url', where: 'servers', message: `no server URL is declared; base_url is the placeholder ${PLACEHOLDER_BASE_URL}: pass \`serverUrl\` (CLI --server-url) or add servers[0]` });
+    context.warn({
+      code: 'service.base_url',
+      where: 'servers',
+      message: `no server URL is declared; base_url is the placeholder ${PLACEHOLDER_BASE_URL}: pass \`serverUrl\` (CLI --server-url) or add servers[0]`,
+    });
     return PLACEHOLDER_BASE_URL;
   }
   const variables = isRecord(server) && isRecord(server['variables']) ? server['variables'] : {};
@@ -25,11 +29,19 @@ export function transformServerObject(servers: unknown, documentUrl: string, con
   try {
     url = new URL(expanded, documentUrl.startsWith('http') ? documentUrl : undefined);
   } catch {
-    context.warn({ code: 'service.base_url', where: 'servers/0', message: `server URL "${expanded}" is relative or invalid and the description has no http(s) location to resolve it against; base_url is the placeholder ${PLACEHOLDER_BASE_URL}: pass \`serverUrl\`` });
+    context.warn({
+      code: 'service.base_url',
+      where: 'servers/0',
+      message: `server URL "${expanded}" is relative or invalid and the description has no http(s) location to resolve it against; base_url is the placeholder ${PLACEHOLDER_BASE_URL}: pass \`serverUrl\``,
+    });
     return PLACEHOLDER_BASE_URL;
   }
   if (/\{[^{}]+\}/.test(decodeURI(url.href))) {
-    context.warn({ code: 'service.base_url', where: 'servers/0', message: `server URL "${template}" has a variable without a default; base_url is the placeholder ${PLACEHOLDER_BASE_URL}: pass \`serverUrl\`` });
+    context.warn({
+      code: 'service.base_url',
+      where: 'servers/0',
+      message: `server URL "${template}" has a variable without a default; base_url is the placeholder ${PLACEHOLDER_BASE_URL}: pass \`serverUrl\``,
+    });
     return PLACEHOLDER_BASE_URL;
   }
   if (url.protocol === 'http:' && !isLoopbackHostname(url.hostname)) {

@@ -48,7 +48,10 @@ export function readIntentExtension(value: unknown, context: TransformContext, w
   const trigger = value['example_trigger'];
   if (typeof trigger === 'string' && trigger.trim() !== '') result.exampleTrigger = clampText(trigger);
   else if (Array.isArray(trigger)) {
-    const triggers = trigger.filter((item): item is string => typeof item === 'string' && item.trim() !== '').slice(0, 50).map((item) => clampText(item));
+    const triggers = trigger
+      .filter((item): item is string => typeof item === 'string' && item.trim() !== '')
+      .slice(0, 50)
+      .map((item) => clampText(item));
     if (triggers.length > 0) result.exampleTrigger = triggers;
   }
   return result;
@@ -115,7 +118,8 @@ export function readPromptsExtension(value: unknown, context: TransformContext):
   }
   const prompts: Prompt[] = [];
   value.forEach((prompt, index) => {
-    if (isRecord(prompt) && nonEmptyString(prompt['id']) && nonEmptyString(prompt['description']) && nonEmptyString(prompt['template'])) prompts.push(pick(prompt, PROMPT_FIELDS, context, `x-ai-prompts/${index}`, 'the prompt') as unknown as Prompt);
+    if (isRecord(prompt) && nonEmptyString(prompt['id']) && nonEmptyString(prompt['description']) && nonEmptyString(prompt['template']))
+      prompts.push(pick(prompt, PROMPT_FIELDS, context, `x-ai-prompts/${index}`, 'the prompt') as unknown as Prompt);
     else context.warn({ code: 'x-ai-prompts.invalid', where: `x-ai-prompts/${index}`, message: 'a prompt needs `id`, `description` and `template`; it was ignored' });
   });
   return prompts;
@@ -130,7 +134,8 @@ function pick(value: Record<string, unknown>, fields: ReadonlySet<string>, conte
   const picked: Record<string, unknown> = {};
   for (const [key, field] of Object.entries(value)) {
     if (fields.has(key)) picked[key] = field;
-    else if (!key.startsWith('x-')) context.warn({ code: 'x-ai.unknown_field', where, message: `${what}: "${key}" is not a field the manifest defines; it was left out (expected ${[...fields].join(', ')})` });
+    else if (!key.startsWith('x-'))
+      context.warn({ code: 'x-ai.unknown_field', where, message: `${what}: "${key}" is not a field the manifest defines; it was left out (expected ${[...fields].join(', ')})` });
   }
   return picked;
 }

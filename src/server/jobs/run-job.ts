@@ -60,12 +60,18 @@ export async function runJob({ store, jobId, run, resolutionUrl }: RunJobInput):
     });
   const statusEvent = (record: JobRecord): Omit<JobEvent, 'id'> => ({ event: 'status', data: withoutEventId(record.snapshot) });
   waiters.add(() => {
-    void store.get(jobId).then((record) => {
-      if (!record || record.snapshot.status === 'cancelled') controller.abort(new AicapError('ABORTED', `Job ${jobId} was cancelled.`));
-    }, () => undefined);
+    void store.get(jobId).then(
+      (record) => {
+        if (!record || record.snapshot.status === 'cancelled') controller.abort(new AicapError('ABORTED', `Job ${jobId} was cancelled.`));
+      },
+      () => undefined,
+    );
   });
   try {
-    await change((record) => ({ ...record, snapshot: { ...record.snapshot, status: 'running' } }), (record) => [statusEvent(record)]);
+    await change(
+      (record) => ({ ...record, snapshot: { ...record.snapshot, status: 'running' } }),
+      (record) => [statusEvent(record)],
+    );
     try {
       const result = await run(createJobContext({ store, jobId, controller, waiters, change, resolutionUrl }));
       await change(
@@ -107,15 +113,18 @@ function createJobContext({ store, jobId, controller, waiters, change, resolutio
   const waitForAnswer = (inputId: string): Promise<unknown> =>
     new Promise((resolve, reject) => {
       const check = (): void => {
-        void store.get(jobId).then((record) => {
-          if (!record || record.snapshot.status === 'cancelled') {
-            waiters.delete(check);
-            reject(cancelled());
-          } else if (record.answer?.input_id === inputId) {
-            waiters.delete(check);
-            resolve(record.answer.value);
-          }
-        }, () => undefined);
+        void store.get(jobId).then(
+          (record) => {
+            if (!record || record.snapshot.status === 'cancelled') {
+              waiters.delete(check);
+              reject(cancelled());
+            } else if (record.answer?.input_id === inputId) {
+              waiters.delete(check);
+              resolve(record.answer.value);
+            }
+          },
+          () => undefined,
+        );
       };
       waiters.add(check);
       check();
@@ -134,7 +143,10 @@ function createJobContext({ store, jobId, controller, waiters, change, resolutio
       if (RESERVED_EVENTS.has(event) || !EVENT_NAME.test(event)) {
         throw new AicapError('INVALID_ARGUMENT', `Job event name ${JSON.stringify(event)} is reserved or invalid; use a signal name declared in the tool's \`temporal_behavior.signals\`.`);
       }
-      await change((record) => record, () => [{ event, data }]);
+      await change(
+        (record) => record,
+        () => [{ event, data }],
+      );
     },
     async requestInput(question) {
       const input: PendingInput = { input_id: String(++inputCount), prompt: question.prompt, options: question.options ?? [], resolution_url: resolutionUrl };

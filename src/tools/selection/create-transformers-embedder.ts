@@ -30,9 +30,14 @@ export interface TransformersEmbedderOptions {
  * when the model folder does not exist.
  */
 export function createTransformersEmbedder(options: TransformersEmbedderOptions): EmbedTexts {
-  if (typeof options?.modelDirectory !== 'string' || options.modelDirectory === '') throw invalidOptionError('modelDirectory', 'the directory that holds the model folder', options?.modelDirectory, { of: 'createTransformersEmbedder' });
+  if (typeof options?.modelDirectory !== 'string' || options.modelDirectory === '')
+    throw invalidOptionError('modelDirectory', 'the directory that holds the model folder', options?.modelDirectory, { of: 'createTransformersEmbedder' });
   const model = options.model ?? 'all-MiniLM-L6-v2';
-  if (!existsSync(join(options.modelDirectory, model))) throw new AicapError('INVALID_OPTION', `createTransformersEmbedder found no model folder ${JSON.stringify(join(options.modelDirectory, model))}: put the model there (config.json, tokenizer.json, onnx/model.onnx) or pass \`modelDirectory\` and \`model\` naming where it is.`);
+  if (!existsSync(join(options.modelDirectory, model)))
+    throw new AicapError(
+      'INVALID_OPTION',
+      `createTransformersEmbedder found no model folder ${JSON.stringify(join(options.modelDirectory, model))}: put the model there (config.json, tokenizer.json, onnx/model.onnx) or pass \`modelDirectory\` and \`model\` naming where it is.`,
+    );
   let extractor: Promise<FeatureExtractor> | undefined;
   return async (texts) => {
     extractor ??= loadExtractor(options.modelDirectory, model).catch((error: unknown) => {
@@ -59,7 +64,9 @@ async function loadExtractor(modelDirectory: string, model: string): Promise<Fea
   try {
     transformers = (await import(TRANSFORMERS_PACKAGE)) as TransformersModule;
   } catch (error) {
-    throw new AicapError('DEPENDENCY_MISSING', 'createTransformersEmbedder needs the optional peer dependency @huggingface/transformers (^4.3): run `npm install @huggingface/transformers`.', { cause: error });
+    throw new AicapError('DEPENDENCY_MISSING', 'createTransformersEmbedder needs the optional peer dependency @huggingface/transformers (^4.3): run `npm install @huggingface/transformers`.', {
+      cause: error,
+    });
   }
   // The library's settings are process-wide: local files only, from this directory.
   transformers.env.localModelPath = modelDirectory;

@@ -1,21 +1,11 @@
-import {
-  CONTEXT_PREPOSITIONS,
-  FILLER_WORDS,
-  isLexiconWord,
-  isQuestionWord,
-  LONGEST_PHRASE,
-  nounMeaning,
-  PARTICLES,
-  STOP_WORDS,
-  verbMeaning,
-  type ActionClass,
-} from './selection-lexicon.js';
+import { CONTEXT_PREPOSITIONS, FILLER_WORDS, isLexiconWord, isQuestionWord, LONGEST_PHRASE, nounMeaning, PARTICLES, STOP_WORDS, verbMeaning, type ActionClass } from './selection-lexicon.js';
 import type { VerbMeaning } from './selection-lexicon.js';
 import { catalogSensesOf } from './related-words.js';
 import { splitWords, stemWord } from './split-words.js';
 
 /** Kinds of argument value a request can carry; each hints at a parameter the right tool has. */
-export type ValueKind = 'text' | 'name' | 'person' | 'url' | 'email' | 'repository' | 'path' | 'identifier' | 'amount' | 'percent' | 'time' | 'version' | 'file' | 'commit' | 'number' | 'channel' | 'user';
+export type ValueKind =
+  'text' | 'name' | 'person' | 'url' | 'email' | 'repository' | 'path' | 'identifier' | 'amount' | 'percent' | 'time' | 'version' | 'file' | 'commit' | 'number' | 'channel' | 'user';
 
 /**
  * The words the tools of a catalog use, so that the parser can tell vocabulary from names: in
@@ -178,7 +168,9 @@ export function parseRequest(request: string, vocabulary?: Vocabulary): ParsedRe
   }
   for (const [position, stem] of stems.entries()) if (stem !== undefined) add(stem, inPhrase.has(position) ? PHRASE_WORD_WEIGHT : 1);
   // A word the catalog does not use reaches the catalog's words for the same thing through WordNet.
-  if (vocabulary) for (const stem of new Set(stems)) if (stem !== undefined && !vocabulary.has(stem) && !STOP_WORDS.has(stem)) for (const related of catalogSensesOf(stem, vocabulary.has)) add(related, SENSE_WEIGHT);
+  if (vocabulary)
+    for (const stem of new Set(stems))
+      if (stem !== undefined && !vocabulary.has(stem) && !STOP_WORDS.has(stem)) for (const related of catalogSensesOf(stem, vocabulary.has)) add(related, SENSE_WEIGHT);
   // "who …" asks about people: users, members.
   if (stems.find((stem) => stem !== undefined) === 'who') for (const noun of PEOPLE_NOUNS) add(noun, PEOPLE_WEIGHT);
   // APIs say "the authenticated user" where people say "my" and "I".
@@ -216,7 +208,16 @@ function markNames(tokens: Token[], vocabulary: Vocabulary, compounds: ReadonlyA
     const word = token.word;
     if (word === undefined || inCompound.has(position) || word.length < 2) continue;
     const stem = stemWord(word);
-    if (STOP_WORDS.has(stem) || FILLER_WORDS.has(stem) || CONTEXT_PREPOSITIONS.has(stem) || VALUE_INTRODUCERS.has(stem) || isLexiconWord(stem) || vocabulary.knows(stem) || catalogSensesOf(stem, vocabulary.has).length > 0) continue;
+    if (
+      STOP_WORDS.has(stem) ||
+      FILLER_WORDS.has(stem) ||
+      CONTEXT_PREPOSITIONS.has(stem) ||
+      VALUE_INTRODUCERS.has(stem) ||
+      isLexiconWord(stem) ||
+      vocabulary.knows(stem) ||
+      catalogSensesOf(stem, vocabulary.has).length > 0
+    )
+      continue;
     const next = original[position + 1];
     const nextIsNoun = next !== undefined && vocabulary.knows(stemWord(next)) && !STOP_WORDS.has(stemWord(next)) && !CONTEXT_PREPOSITIONS.has(stemWord(next));
     tokens[position] = { value: token.capitalised && position > 0 && !nextIsNoun ? 'person' : 'name' };

@@ -14,7 +14,7 @@ describe('catalogSensesOf', () => {
     for (const missing of ['', 'a', 'zzzzz', 'aaaaa', 'qwertyuiop']) expect(catalogSensesOf(missing, () => true)).toEqual([]);
   });
 
-  it("keeps only the related words the catalog uses: the catalog picks the sense", () => {
+  it('keeps only the related words the catalog uses: the catalog picks the sense', () => {
     const catalog = new Set(['track', 'playlist'].map(stemWord));
     expect(catalogSensesOf(stemWord('alert'), (term) => catalog.has(term))).toEqual([]);
     const notifications = new Set([stemWord('alarm')]);

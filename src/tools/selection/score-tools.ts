@@ -143,4 +143,3 @@ function structuralFactor(tool: IndexedTool, request: ParsedRequest, mentionCred
   for (const kind of request.valueKinds) if (kind !== 'path' && tool.parameterKinds.has(kind)) factor *= VALUE_KIND_MATCH;
   return factor;
 }
-

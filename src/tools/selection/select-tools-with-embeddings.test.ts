@@ -7,7 +7,17 @@ import { selectToolsWithEmbeddings, type EmbedTexts } from './select-tools-with-
 
 function catalogOf(tools: Manifest['tools']): CatalogTool[] {
   const manifest: Manifest = { schema_version: '0.1.0', service: { name: 'Todo', base_url: 'https://todo.example.com' }, tools };
-  const service: DiscoveredService = { namespace: 'todo', origin: 'https://todo.example.com', manifestUrl: 'https://todo.example.com/m', manifest, digest: 'sha256-x', grantedScopes: undefined, findings: [], quarantinedToolIds: [], disabledToolIds: [] };
+  const service: DiscoveredService = {
+    namespace: 'todo',
+    origin: 'https://todo.example.com',
+    manifestUrl: 'https://todo.example.com/m',
+    manifest,
+    digest: 'sha256-x',
+    grantedScopes: undefined,
+    findings: [],
+    quarantinedToolIds: [],
+    disabledToolIds: [],
+  };
   return createCatalog([service]).tools;
 }
 
@@ -47,13 +57,19 @@ describe('selectToolsWithEmbeddings (with a deterministic fake embedder)', () =>
 
   it('refuses an embedder that returns the wrong number or shape of vectors, naming the option', async () => {
     const short: EmbedTexts = async (texts) => texts.slice(1).map(() => [1, 0]);
-    await expect(selectToolsWithEmbeddings(catalogOf([{ id: 'a', path: '/a', method: 'GET', description: 'A' }]), 'x', { embed: short })).rejects.toMatchObject({ code: 'INVALID_OPTION', message: expect.stringContaining('`embed`') });
+    await expect(selectToolsWithEmbeddings(catalogOf([{ id: 'a', path: '/a', method: 'GET', description: 'A' }]), 'x', { embed: short })).rejects.toMatchObject({
+      code: 'INVALID_OPTION',
+      message: expect.stringContaining('`embed`'),
+    });
     const ragged: EmbedTexts = async (texts) => texts.map((_, index) => (index === 0 ? [1, 0] : [1]));
     await expect(selectToolsWithEmbeddings(tools, 'x', { embed: ragged })).rejects.toMatchObject({ code: 'INVALID_OPTION', message: expect.stringContaining('index 1') });
   });
 
   it('refuses bad options with INVALID_OPTION', async () => {
-    await expect(selectToolsWithEmbeddings(tools, 'x', { embed: fakeEmbed, semanticWeight: 2 })).rejects.toMatchObject({ code: 'INVALID_OPTION', message: expect.stringContaining('`semanticWeight`') });
+    await expect(selectToolsWithEmbeddings(tools, 'x', { embed: fakeEmbed, semanticWeight: 2 })).rejects.toMatchObject({
+      code: 'INVALID_OPTION',
+      message: expect.stringContaining('`semanticWeight`'),
+    });
     await expect(selectToolsWithEmbeddings(tools, 'x', { embed: undefined as unknown as EmbedTexts })).rejects.toMatchObject({ code: 'INVALID_OPTION' });
   });
 

@@ -53,7 +53,8 @@ export async function selectToolsWithEmbeddings(tools: readonly CatalogTool[], r
   if (tools.length === 0) return [];
   const compare = comparatorOf(options.health);
   const [vectors, [requestVector]] = await Promise.all([vectorsOf(tools, embed), embed([request]).then((result) => checkVectors(result, 1))]);
-  if (requestVector!.length !== vectors[0]!.length) throw new AicapError('INVALID_OPTION', `\`embed\` returned a vector of ${requestVector!.length} numbers for the request and of ${vectors[0]!.length} for the tools; use one model for both.`);
+  if (requestVector!.length !== vectors[0]!.length)
+    throw new AicapError('INVALID_OPTION', `\`embed\` returned a vector of ${requestVector!.length} numbers for the request and of ${vectors[0]!.length} for the tools; use one model for both.`);
   const index = indexFor(tools);
   const lexical = scoreTools(index, parseRequest(request, index.vocabulary), avoidPenalty);
   const similarity = vectors.map((vector) => cosine(vector, requestVector!));
@@ -76,7 +77,10 @@ export async function selectToolsWithEmbeddings(tools: readonly CatalogTool[], r
   }
   const fused = tools.map((tool, position) => ({ tool, score: lexicalScore(position) + liftOf.get(lexicalScore(position))!, lexical: lexicalScore(position) }));
   fused.sort((left, right) => right.score - left.score || compare({ tool: left.tool, score: left.lexical }, { tool: right.tool, score: right.lexical }));
-  return firstScanned(fused.map(({ tool, score }) => ({ tool, score })), limit);
+  return firstScanned(
+    fused.map(({ tool, score }) => ({ tool, score })),
+    limit,
+  );
 }
 
 function vectorsOf(tools: readonly CatalogTool[], embed: EmbedTexts): Promise<number[][]> {

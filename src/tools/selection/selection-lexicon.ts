@@ -148,7 +148,7 @@ const NOUN_ENTRIES: Array<[words: string, nouns: string]> = [
   ['client buyer', 'customer'],
   ['cost', 'price cost'],
   ['directory', 'folder'],
-]
+];
 
 // Request openings that ask a question: the request wants to read, whatever verb follows.
 const QUESTION_WORDS = new Set('what who which whose how when where is are does do did has have was were am'.split(' ').map(stemWord));
@@ -163,15 +163,16 @@ export const STOP_WORDS: ReadonlySet<string> = new Set(
     'how i in into is it its me my mine of on or our ours please that the their them then there these this those ' +
     'to us we what when where which who whom whose why with you your yours want need like let know just also again ' +
     'now right immediately some any all every so such than too very via up out over about here am was were been being ' +
-    'i\u2019m im i\'m ok okay thanks thank one'
+    "i\u2019m im i'm ok okay thanks thank one"
   )
     .split(' ')
     .map(stemWord),
 );
 
 /** Opening words skipped when looking for the request's main verb ("can you please …", "I want to …"). */
-export const FILLER_WORDS: ReadonlySet<string> = new Set('please can could would will you i we want wanna need like let lets me us to go ahead and help kindly just also quickly d ll'.split(' ').map(stemWord));
-
+export const FILLER_WORDS: ReadonlySet<string> = new Set(
+  'please can could would will you i we want wanna need like let lets me us to go ahead and help kindly just also quickly d ll'.split(' ').map(stemWord),
+);
 
 function stems(words: string): string[] {
   return splitWords(words).map(stemWord);
@@ -231,7 +232,10 @@ export function isQuestionWord(stemmedWord: string): boolean {
 // Verbs that open operation summaries ("Create an issue", "Retrieves a customer"), by class. A tool's
 // class comes from its summary verb when it has one of these, and from its HTTP method otherwise.
 const SUMMARY_VERB_ENTRIES: Array<[ActionClass, string]> = [
-  ['create', 'create add post upload insert register establish initiate generate issue open make start submit send schedule invite fork copy duplicate instantiate request share import attach assign pin star follow subscribe apply reply comment react ping test render trigger dispatch rerun rerequest promote transfer refund pay capture confirm verify accept approve join merge convert exchange mark_as ask extract'],
+  [
+    'create',
+    'create add post upload insert register establish initiate generate issue open make start submit send schedule invite fork copy duplicate instantiate request share import attach assign pin star follow subscribe apply reply comment react ping test render trigger dispatch rerun rerequest promote transfer refund pay capture confirm verify accept approve join merge convert exchange mark_as ask extract',
+  ],
   ['read', 'get list retrieve fetch show view check download search find lookup look read return count preview analyze analyse detect calculate compute summarize estimate'],
   ['update', 'update edit modify change set rename replace mark move reset suspend unsuspend configure enable restore unarchive lock finalize reverse snooze complete dismiss'],
   ['delete', 'delete remove destroy cancel revoke unstar unfollow unsubscribe unpin uninstall unblock unlock decline reject close archive void detach unassign kick leave end expire purge disable'],

@@ -9,7 +9,17 @@ import { restoreSelectionIndex, serializeSelectionIndex } from './serialize-sele
 import { indexFor } from './tool-index.js';
 
 function catalogOf(manifest: Manifest, grantedScopes?: readonly string[]): CatalogTool[] {
-  const service: DiscoveredService = { namespace: 'svc', origin: 'https://api.example.com', manifestUrl: 'https://api.example.com/m', manifest, digest: 'sha256-x', grantedScopes, findings: [], quarantinedToolIds: [], disabledToolIds: [] };
+  const service: DiscoveredService = {
+    namespace: 'svc',
+    origin: 'https://api.example.com',
+    manifestUrl: 'https://api.example.com/m',
+    manifest,
+    digest: 'sha256-x',
+    grantedScopes,
+    findings: [],
+    quarantinedToolIds: [],
+    disabledToolIds: [],
+  };
   return createCatalog([service]).tools;
 }
 

@@ -30,7 +30,16 @@ export function serializeSelectionIndex(tools: readonly CatalogTool[]): Serializ
   return {
     format: FORMAT,
     fingerprint: index.fingerprint,
-    tools: index.tools.map((tool) => [tool.actionClass, tool.objectTerms, tool.contextTerms, tool.itemEndpoint, tool.parameterText, tool.takesRepository, [...tool.parameterKinds], [...tool.avoidTerms]]),
+    tools: index.tools.map((tool) => [
+      tool.actionClass,
+      tool.objectTerms,
+      tool.contextTerms,
+      tool.itemEndpoint,
+      tool.parameterText,
+      tool.takesRepository,
+      [...tool.parameterKinds],
+      [...tool.avoidTerms],
+    ]),
     postings: [...index.postings],
   };
 }
@@ -57,7 +66,8 @@ export function restoreSelectionIndex(tools: readonly CatalogTool[], data: unkno
     for (let offset = 0; offset < flat.length; offset += 2) {
       const position: unknown = flat[offset];
       const weight: unknown = flat[offset + 1];
-      if (typeof position !== 'number' || !Number.isInteger(position) || position < 0 || position >= tools.length || typeof weight !== 'number' || !(weight > 0)) throw invalid(`/postings/${at}/1/${offset}`, `must be a tool position below ${tools.length} and a positive weight`);
+      if (typeof position !== 'number' || !Number.isInteger(position) || position < 0 || position >= tools.length || typeof weight !== 'number' || !(weight > 0))
+        throw invalid(`/postings/${at}/1/${offset}`, `must be a tool position below ${tools.length} and a positive weight`);
     }
     postings.set(term, flat as number[]);
   }
@@ -69,10 +79,30 @@ function indexedToolOf(entry: unknown, pointer: string): IndexedTool {
   const fields = Array.isArray(entry) ? entry : [];
   const [actionClass, objectTerms, contextTerms, itemEndpoint, parameterText, takesRepository, kinds, avoidTerms] = fields as unknown[];
   const strings = (value: unknown): value is string[] => Array.isArray(value) && value.every((item) => typeof item === 'string');
-  if (fields.length !== 8 || typeof actionClass !== 'string' || !ACTION_CLASSES.has(actionClass) || !strings(objectTerms) || !strings(contextTerms) || typeof itemEndpoint !== 'boolean' || typeof parameterText !== 'string' || typeof takesRepository !== 'boolean' || !strings(kinds) || !strings(avoidTerms)) {
+  if (
+    fields.length !== 8 ||
+    typeof actionClass !== 'string' ||
+    !ACTION_CLASSES.has(actionClass) ||
+    !strings(objectTerms) ||
+    !strings(contextTerms) ||
+    typeof itemEndpoint !== 'boolean' ||
+    typeof parameterText !== 'string' ||
+    typeof takesRepository !== 'boolean' ||
+    !strings(kinds) ||
+    !strings(avoidTerms)
+  ) {
     throw invalid(pointer, 'must be [class, object terms, context terms, item endpoint, parameter text, takes owner/repo, value kinds, avoid terms]');
   }
-  return { actionClass: actionClass as ActionClass, objectTerms, contextTerms, itemEndpoint, parameterText, takesRepository, parameterKinds: new Set(kinds as ValueKind[]), avoidTerms: new Set(avoidTerms) };
+  return {
+    actionClass: actionClass as ActionClass,
+    objectTerms,
+    contextTerms,
+    itemEndpoint,
+    parameterText,
+    takesRepository,
+    parameterKinds: new Set(kinds as ValueKind[]),
+    avoidTerms: new Set(avoidTerms),
+  };
 }
 
 function invalid(pointer: string, rule: string): AicapError {

@@ -100,7 +100,16 @@ export function toolsFingerprint(tools: readonly CatalogTool[]): string {
   const parts: string[] = [String(tools.length)];
   for (const tool of tools) {
     const definition = tool.definition;
-    parts.push(tool.name, tool.id, tool.method, tool.path, definition.description.slice(0, MAX_DESCRIPTION_LENGTH), Object.keys(definition.parameters ?? {}).join(','), ...intentTextsOf(tool), definition.intent?.avoid_when ?? '');
+    parts.push(
+      tool.name,
+      tool.id,
+      tool.method,
+      tool.path,
+      definition.description.slice(0, MAX_DESCRIPTION_LENGTH),
+      Object.keys(definition.parameters ?? {}).join(','),
+      ...intentTextsOf(tool),
+      definition.intent?.avoid_when ?? '',
+    );
   }
   return parts.join('\u0000');
 }

@@ -98,10 +98,7 @@ export interface RetryFailure {
 
 /** The decision. `retry.otherwise` is the failure to report when the wait is cut short (the caller cancelled). @internal */
 export type RetryDecision =
-  | { action: 'retry'; delayInMs: number; otherwise: RetryFailure }
-  | { action: 'refresh' }
-  | { action: 'step-up'; scopes: readonly string[] }
-  | { action: 'fail'; failure: RetryFailure };
+  { action: 'retry'; delayInMs: number; otherwise: RetryFailure } | { action: 'refresh' } | { action: 'step-up'; scopes: readonly string[] } | { action: 'fail'; failure: RetryFailure };
 
 /**
  * Decides what follows a failed attempt. Network failures: `TIMEOUT`/`NETWORK_ERROR` are retried

@@ -136,7 +136,12 @@ export async function sendWithRetries(input: ExchangeInput): Promise<ExchangeOut
     } catch (error) {
       const aicap = AicapError.isInstance(error) ? error : new AicapError('AUTH_FAILED', String(error));
       audit(undefined, `${aicap.code}: ${aicap.message}`);
-      return fail({ code: aicap.code, status: 0, retryable: false, retryAfterInMs: null, declared: false, userMessage: 'Could not obtain credentials for this API.', message: aicap.message }, 0, undefined, undefined);
+      return fail(
+        { code: aicap.code, status: 0, retryable: false, retryAfterInMs: null, declared: false, userMessage: 'Could not obtain credentials for this API.', message: aicap.message },
+        0,
+        undefined,
+        undefined,
+      );
     }
     for (const secret of secrets) redactor.addSecret(secret);
 
@@ -146,7 +151,14 @@ export async function sendWithRetries(input: ExchangeInput): Promise<ExchangeOut
     try {
       response = await input.fetch.fetchBuffered(
         url,
-        { method, headers, ...(request.body === undefined ? {} : { body: request.body }), ...(signal === undefined ? {} : { signal }), ...(input.redirectStatuses !== undefined && input.redirectStatuses.length > 0 ? { redirect: 'manual' as const } : {}), deadline: callDeadline(input, deadline) },
+        {
+          method,
+          headers,
+          ...(request.body === undefined ? {} : { body: request.body }),
+          ...(signal === undefined ? {} : { signal }),
+          ...(input.redirectStatuses !== undefined && input.redirectStatuses.length > 0 ? { redirect: 'manual' as const } : {}),
+          deadline: callDeadline(input, deadline),
+        },
         { maxSizeInBytes: input.maxResponseSizeInBytes, option: 'response.maxSizeInBytes' },
       );
       body = decodeResponseBody(response.body, response.headers.get('content-type'), input.maxResponseSizeInBytes);
@@ -167,7 +179,14 @@ export async function sendWithRetries(input: ExchangeInput): Promise<ExchangeOut
               retryUnsafeReason: input.retryUnsafeReason,
               errors: input.errors,
               auth: input.auth,
-              credentials: { refreshed, refreshable, authorizationSent: headers.has('authorization'), anySent: secrets.length > 0, canStepUp: canStepUp === true, steppedUp: requiredScopes !== undefined },
+              credentials: {
+                refreshed,
+                refreshable,
+                authorizationSent: headers.has('authorization'),
+                anySent: secrets.length > 0,
+                canStepUp: canStepUp === true,
+                steppedUp: requiredScopes !== undefined,
+              },
               retry,
               nowInMs: input.now(),
               deadlineInMs: input.deadlineInMs,
@@ -204,7 +223,12 @@ export async function sendWithRetries(input: ExchangeInput): Promise<ExchangeOut
       failure !== undefined
         ? `${failure.message}${ending.reason}`
         : `Request failed with status code ${statusLine}${ending.declaredCode === undefined ? ' (undeclared)' : ` (declared error "${ending.declaredCode}")`}: ${method} ${displayUrl()}.${ending.reason}`;
-    return fail({ code: ending.code, status, retryable: ending.retryable, retryAfterInMs: ending.retryAfterInMs, declared: ending.declared, userMessage: ending.userMessage, message }, status, response?.headers, body);
+    return fail(
+      { code: ending.code, status, retryable: ending.retryable, retryAfterInMs: ending.retryAfterInMs, declared: ending.declared, userMessage: ending.userMessage, message },
+      status,
+      response?.headers,
+      body,
+    );
   }
 }
 
