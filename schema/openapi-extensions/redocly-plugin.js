@@ -22,7 +22,8 @@ function validators() {
   const ajv = new Ajv2020({ allErrors: true, strict: false, validateFormats: false });
   // Without its $id: the operation and root forms of x-ai-policy share one.
   const load = (name) => {
-    const { $id: _id, ...schema } = JSON.parse(readFileSync(new URL(`./${name}.schema.json`, import.meta.url), 'utf8'));
+    const schema = JSON.parse(readFileSync(new URL(`./${name}.schema.json`, import.meta.url), 'utf8'));
+    delete schema.$id;
     return ajv.compile(schema);
   };
   compiled = {
