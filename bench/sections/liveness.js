@@ -103,7 +103,7 @@ async function startFleet(producer, redisUrl, processes) {
         const report = JSON.parse(line);
         // Other changes (the restores) print their digest; only removals are timed.
         if (report.digest !== undefined) return;
-        if (report.code !== 'TOOL_NOT_FOUND') throw new Error(`fleet process ${child.pid} got ${report.code} calling the removed tool`);
+        if (report.code !== 'TOOL_REVOKED') throw new Error(`fleet process ${child.pid} got ${report.code} calling the removed tool`);
         member.waiters.shift()?.(report.refusedAtInMs);
       });
     });

@@ -1,6 +1,6 @@
 import { AicapError } from '../errors/aicap-error.js';
 import { flagForOption, optionAsFlag } from './cli-option-flags.js';
-import { terminalSafeText } from './terminal-safe-text.js';
+import { terminalSafeText } from '../internal/terminal-safe-text.js';
 
 /**
  * Library messages name the option a program changes; a CLI user changes a flag. Each rule turns

@@ -1,4 +1,4 @@
-import { terminalSafeText } from './terminal-safe-text.js';
+import { terminalSafeText } from '../internal/terminal-safe-text.js';
 
 /** Where a command writes, so tests can capture it. Human output goes to stderr, machine output to stdout. */
 export interface CliIo {

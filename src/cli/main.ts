@@ -9,7 +9,7 @@ import { AICAP_VERSION } from '../internal/aicap-version.js';
 import { commands } from './commands/index.js';
 import { createProcessIo } from './cli-io.js';
 import { closestName } from './parse-command-line.js';
-import { terminalSafeText } from './terminal-safe-text.js';
+import { terminalSafeText } from '../internal/terminal-safe-text.js';
 import { wrapUsage } from './wrap-usage.js';
 
 const io = createProcessIo();

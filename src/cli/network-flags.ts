@@ -3,7 +3,7 @@ import type { ClientOptions } from '../client/index.js';
 import { defaultManifestMaxSizeInBytes } from '../manifest/manifest-size-limit.js';
 import type { CliIo } from './cli-io.js';
 import { readWholeNumberOption, type CommandOptions } from './parse-command-line.js';
-import { terminalSafeText } from './terminal-safe-text.js';
+import { terminalSafeText } from '../internal/terminal-safe-text.js';
 
 /** Deadline of each request when `--timeout` is not given: the client's headers deadline. */
 export const DEFAULT_TIMEOUT_IN_MS: number = DEFAULT_TIMEOUTS.headersInMs;

@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
 import type { CliIo } from './cli-io.js';
-import { terminalSafeText } from './terminal-safe-text.js';
+import { terminalSafeText } from '../internal/terminal-safe-text.js';
 import { wrapUsage } from './wrap-usage.js';
 
 /** The options of one command, in `node:util` `parseArgs` form (`-h`/`--help` is added). */

@@ -1,6 +1,6 @@
 import { open } from 'node:fs/promises';
 import { AicapError } from '../errors/aicap-error.js';
-import { terminalSafeText } from './terminal-safe-text.js';
+import { terminalSafeText } from '../internal/terminal-safe-text.js';
 
 /**
  * True when a command-line source names something to fetch (`https://…`, `http://…`) rather than a

@@ -1,6 +1,6 @@
 import { createRedactor, type Redactor } from '../client/seam.js';
 import type { CliIo } from './cli-io.js';
-import { terminalSafeJson } from './terminal-safe-text.js';
+import { terminalSafeJson } from '../internal/terminal-safe-text.js';
 
 /** A {@link CliIo} that removes secrets from everything written, with the redactor it uses. */
 export interface RedactingIo extends CliIo {

@@ -7,7 +7,7 @@ import { DEFAULT_TOKEN_USER } from '../client/seam.js';
 import type { CliIo } from './cli-io.js';
 import { CREDENTIALS_WITHHELD } from '../client/seam.js';
 import { cliErrorMessage } from './cli-error-message.js';
-import { terminalSafeText } from './terminal-safe-text.js';
+import { terminalSafeText } from '../internal/terminal-safe-text.js';
 import type { RedactingIo } from './redacting-io.js';
 
 /** The usage lines of the token file's environment variables, for the commands that read or write it. */

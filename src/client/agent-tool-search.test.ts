@@ -34,8 +34,12 @@ describe('createAgentToolSearch', () => {
     expect(JSON.stringify(search.export('mcp').tools)).not.toContain('Ignore all previous instructions');
   });
 
-  it('uses the scan it is given instead', () => {
-    const search = createAgentToolSearch({ scan: (found) => found, limit: 1 }, poisonedTools());
-    expect(search.search('list the transactions of an account').found.map((tool) => tool.name)).toEqual(['list_transactions']);
+  it('adds the scan it is given to the poisoning scan, never replaces it', () => {
+    const permissive = createAgentToolSearch({ scan: (found) => found, limit: 3 }, poisonedTools());
+    expect(permissive.search('list the transactions of an account').found.map((tool) => tool.name)).not.toContain('list_transactions');
+    const strict = createAgentToolSearch({ scan: (found) => found.filter((tool) => tool.name !== 'analyze_transactions'), limit: 3 }, poisonedTools());
+    const names = strict.search('list the transactions of an account').found.map((tool) => tool.name);
+    expect(names).not.toContain('analyze_transactions');
+    expect(names).not.toContain('list_transactions');
   });
 });

@@ -40,6 +40,7 @@ export { OriginMismatchError } from './errors/origin-mismatch-error.js';
 export { DiscoveryError } from './errors/discovery-error.js';
 export type { DiscoveryAttempt } from './errors/discovery-error.js';
 export type { CallEnvelope, CallEnvelopeBase, CallSuccess, CallFailure, CallError, CallMeta, PageState, PageStopReason } from './call/call-envelope.js';
+export type { FollowUp } from './call/compute-follow-ups.js';
 export type { CallOptions, ClientCallOptions, RetryOptions, SessionOptions, ResponseOptions, PaginationOptions } from './call/client-call-options.js';
 export { InvalidArgumentsError } from './call/invalid-arguments-error.js';
 export type { ArgumentProblem } from './call/invalid-arguments-error.js';

@@ -38,6 +38,10 @@ export { resourceCoversUrl } from './oauth/resource-covers-url.js';
 /** @internal */
 export { CREDENTIALS_WITHHELD } from './discover/discover-service.js';
 
+// CLI `check`: the default of `--max-stale`, printed in `--help`.
+/** @internal */
+export { DEFAULT_MAX_STALE_IN_SECONDS } from './check/check-revocation-window.js';
+
 // CLI network flags: the guarded fetch's defaults, printed in `--help`.
 /** @internal */
 export { DEFAULT_MAX_RESPONSE_SIZE_IN_BYTES, DEFAULT_TIMEOUTS } from './fetch/guarded-fetch-options.js';

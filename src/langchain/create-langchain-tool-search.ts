@@ -1,5 +1,5 @@
 import { tool as langchainTool, type StructuredToolInterface } from '@langchain/core/tools';
-import { createAgentToolSearch, type AgentToolSearchOptions } from '../client/agent-tool-search.js';
+import { createAgentToolSearch, type AgentToolSearchOptions } from '../client/seam.js';
 import type { ToolSearch } from '../tools/create-tool-search.js';
 import { createLangChainTools, type LangChainToolsOptions } from './create-langchain-tools.js';
 

@@ -1,8 +1,8 @@
 /**
  * The poisoning rules, as data: the character classes and phrases the scan (`scan-manifest.ts`, the
  * engine) looks for in every text that can reach a model. A rule changes here; how texts are walked,
- * memoised and attributed changes there.
- * @internal
+ * memoised and attributed changes there. Not a public module: nothing outside `manifest/` imports it.
+ * @module
  */
 /** Severity of a finding. Only `high` quarantines what the text belongs to. */
 export type ScanSeverity = 'low' | 'medium' | 'high';

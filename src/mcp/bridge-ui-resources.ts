@@ -1,5 +1,4 @@
-import type { Client } from '../client/create-client.js';
-import type { DiscoveredService } from '../client/client-types.js';
+import type { Client, DiscoveredService } from '../client/index.js';
 import { isMcpAppMediaType, MCP_APP_MEDIA_TYPE } from '../manifest/is-mcp-app-media-type.js';
 import type { Resource, Tool } from '../manifest/manifest-v0.js';
 import type { BridgeTool } from './list-bridge-tools.js';

@@ -3,7 +3,7 @@ import type { Client } from '../client/index.js';
 import type { CallEnvelope } from '../client/index.js';
 import type { ApprovalRequest, ApproveFunction } from '../client/index.js';
 import { canonicalJson, digestText } from '../manifest/digest-manifest.js';
-import { terminalSafeText } from '../cli/terminal-safe-text.js';
+import { terminalSafeText } from '../internal/terminal-safe-text.js';
 import { approvalNonce, type BridgeRequestState } from './bridge-request-state.js';
 import type { BridgeTool } from './list-bridge-tools.js';
 import type { McpSdk } from './load-mcp-sdk.js';

@@ -1,5 +1,4 @@
-import type { Client } from '../client/create-client.js';
-import type { ToolHealthState } from '../client/liveness/create-health-reader.js';
+import type { Client, ToolHealthState } from '../client/index.js';
 
 /** The `_meta` key under which a listed tool carries its service's health (Appendix A). */
 export const HEALTH_META_KEY = 'dev.aicap/health';

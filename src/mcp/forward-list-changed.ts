@@ -1,5 +1,5 @@
 import type { Server } from '@modelcontextprotocol/server';
-import type { Client } from '../client/create-client.js';
+import type { Client } from '../client/index.js';
 
 /**
  * Tells a connected MCP host that the tool list changed (`notifications/tools/list_changed`) whenever

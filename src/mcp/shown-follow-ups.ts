@@ -1,5 +1,4 @@
-import type { CallEnvelope } from '../client/call/call-envelope.js';
-import type { FollowUp } from '../client/call/compute-follow-ups.js';
+import type { CallEnvelope, FollowUp } from '../client/index.js';
 
 /**
  * The follow-ups of an envelope that an MCP host may see: those whose every value is also in the

@@ -1,5 +1,5 @@
 import { tool as agentTool, type FunctionTool } from '@openai/agents';
-import { createAgentToolSearch, type AgentToolSearchOptions } from '../client/agent-tool-search.js';
+import { createAgentToolSearch, type AgentToolSearchOptions } from '../client/seam.js';
 import type { ToolSearch } from '../tools/create-tool-search.js';
 import { toOpenAIAgentsTool, type OpenAIAgentsToolsOptions } from './create-openai-agents-tools.js';
 

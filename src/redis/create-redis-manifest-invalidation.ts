@@ -1,4 +1,4 @@
-import type { Client } from '../client/create-client.js';
+import type { Client } from '../client/index.js';
 import { AicapError } from '../errors/aicap-error.js';
 import { isRecord } from '../internal/is-record.js';
 import type { AicapRedis } from './connect-redis.js';

@@ -44,7 +44,7 @@ describe('a client following a declared change feed', () => {
     const changed = nextChange(client);
     await server.manifestHandler.update(feedManifest(server.origin, ['read_a']));
     expect((await changed).removed).toEqual(['refund']);
-    expect(await client.call('refund')).toMatchObject({ ok: false, error: { code: 'TOOL_NOT_FOUND' } });
+    expect(await client.call('refund')).toMatchObject({ ok: false, error: { code: 'TOOL_REVOKED' } });
     expect(server.hits.get('/refund')).toBe(1);
     // The manifest is public, max-age=300: without the feed the client would have kept it 5 minutes.
     expect(client.services()[0]!.manifest.tools.map((tool) => tool.id)).toEqual(['read_a']);

@@ -92,7 +92,7 @@ describe.skipIf(!HAS_REDIS_SERVER || !BUILT)(`a removal across a fleet of ${PROC
     console.info(
       `fleet of ${PROCESSES}: removal → refused call, ms: min ${delays[0]!.toFixed(1)}, median ${quantile(0.5).toFixed(1)}, p90 ${quantile(0.9).toFixed(1)}, max ${delays.at(-1)!.toFixed(1)}`,
     );
-    expect(results.map((result) => result.code)).toEqual(results.map(() => 'TOOL_NOT_FOUND'));
+    expect(results.map((result) => result.code)).toEqual(results.map(() => 'TOOL_REVOKED'));
     expect(delays.at(-1)).toBeLessThan(1000);
     expect(server.hits.get('/refund')).toBeUndefined();
   }, 120_000);

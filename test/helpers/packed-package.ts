@@ -33,7 +33,7 @@ export function runProcess(command: string, args: readonly string[], cwd: string
 export function codeSpecifiers(): string[] {
   const packageJson = JSON.parse(readFileSync(join(REPOSITORY_ROOT, 'package.json'), 'utf8')) as { name: string; exports: Record<string, unknown> };
   return Object.keys(packageJson.exports)
-    .filter((key) => key !== './package.json' && !key.endsWith('.json'))
+    .filter((key) => key !== './package.json' && !key.startsWith('./schema/'))
     .map((subpath) => (subpath === '.' ? packageJson.name : `${packageJson.name}/${subpath.slice(2)}`));
 }
 

@@ -38,7 +38,8 @@ const packageJson = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'))
   scripts: Record<string, string>;
   license: string;
 };
-const subpaths = Object.keys(packageJson.exports).filter((key) => key !== './package.json' && !key.endsWith('.json'));
+// Code entries only: the schema/ files (JSON schemas, the Redocly plugin that Redocly loads by path) carry no types.
+const subpaths = Object.keys(packageJson.exports).filter((key) => key !== './package.json' && !key.startsWith('./schema/'));
 
 describe('package.json for installs', () => {
   it('maps every code subpath for TypeScript with moduleResolution node (typesVersions) and names the root types', () => {

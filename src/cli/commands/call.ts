@@ -9,7 +9,7 @@ import { MANIFEST_READING_FLAGS, TRUST_FLAGS, clientOptionsFromFlags, manifestRe
 import { parseCommandLine, readWholeNumberOption } from '../parse-command-line.js';
 import { createRedactingIo, printRedactedJson, type RedactingIo } from '../redacting-io.js';
 import { SESSION_FLAGS, SHARED_STATE_ENVIRONMENT, openSharedState, sessionUsage } from '../shared-state.js';
-import { terminalSafeJson, terminalSafeText } from '../terminal-safe-text.js';
+import { terminalSafeJson, terminalSafeText } from '../../internal/terminal-safe-text.js';
 import { discoverWithStoredLogin, storedLoginsFor, warnAboutWithheldCredentials } from '../user-tokens.js';
 import { followJobInCli, isAsyncJob } from './follow-job.js';
 

@@ -2,7 +2,7 @@ import { AicapError, defaultManifestMaxSizeInBytes } from '../../index.js';
 import { checkCapabilities, gradeCheckReport, type CheckOutcome } from '../../client/index.js';
 import type { CliCommand, CliIo } from '../cli-io.js';
 import { parseCommandLine, readWholeNumberOption } from '../parse-command-line.js';
-import { DEFAULT_MAX_STALE_IN_SECONDS } from '../../client/check/check-revocation-window.js';
+import { DEFAULT_MAX_STALE_IN_SECONDS } from '../../client/seam.js';
 
 const USAGE = `Usage: aicap check <origin|manifest-url> [--token <t>] [--no-probe] [--timeout <ms>] [--max-size <bytes>] [--max-stale <seconds>] [--json]
 

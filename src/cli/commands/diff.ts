@@ -6,7 +6,7 @@ import { cliErrorMessage } from '../cli-error-message.js';
 import { readManifestReadingFlags } from '../network-flags.js';
 import { parseCommandLine } from '../parse-command-line.js';
 import { readManifestFile } from '../read-manifest-file.js';
-import { terminalSafeJson, terminalSafeText } from '../terminal-safe-text.js';
+import { terminalSafeJson, terminalSafeText } from '../../internal/terminal-safe-text.js';
 
 const USAGE = `Usage: aicap diff <old.json> <new.json> [--json] [--max-size <bytes>]
 

@@ -7,7 +7,7 @@ import type { CliIo } from '../cli-io.js';
 import { cliEnvelope, cliErrorMessage } from '../cli-error-message.js';
 import { printRedactedJson, type RedactingIo } from '../redacting-io.js';
 import { renderProgress } from '../render-progress.js';
-import { terminalSafeJson, terminalSafeText } from '../terminal-safe-text.js';
+import { terminalSafeJson, terminalSafeText } from '../../internal/terminal-safe-text.js';
 
 /** How `aicap call` follows an async job. */
 export interface FollowJobCliOptions {

@@ -7,7 +7,7 @@ import type { CliCommand, CliIo } from '../cli-io.js';
 import { cliErrorMessage } from '../cli-error-message.js';
 import { excludedToolIds, overlayScaffold, withExcludedTools } from '../generate-subset.js';
 import { parseCommandLine, readWholeNumberOption } from '../parse-command-line.js';
-import { terminalSafeJson, terminalSafeText } from '../terminal-safe-text.js';
+import { terminalSafeJson, terminalSafeText } from '../../internal/terminal-safe-text.js';
 
 const DEFAULT_TIMEOUT_IN_MS = 10_000;
 // Above this size a description takes long enough that silence looks like a hang.

@@ -10,7 +10,7 @@ import { DEFAULT_TIMEOUT_IN_MS, TRUST_FLAGS, clientOptionsFromFlags } from '../n
 import { openBrowser } from '../open-browser.js';
 import { parseCommandLine, readWholeNumberOption } from '../parse-command-line.js';
 import { createRedactingIo, type RedactingIo } from '../redacting-io.js';
-import { terminalSafeText } from '../terminal-safe-text.js';
+import { terminalSafeText } from '../../internal/terminal-safe-text.js';
 import { TOKEN_FILE_ENVIRONMENT, openTokenStore, protectedResourceMetadataUrl } from '../user-tokens.js';
 
 const DEFAULT_LOGIN_TIMEOUT_IN_MS = 300_000;

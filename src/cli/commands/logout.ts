@@ -3,7 +3,7 @@ import type { CliCommand, CliIo } from '../cli-io.js';
 import { cliAdvice, cliErrorMessage } from '../cli-error-message.js';
 import { parseCommandLine } from '../parse-command-line.js';
 import { createRedactingIo } from '../redacting-io.js';
-import { terminalSafeText } from '../terminal-safe-text.js';
+import { terminalSafeText } from '../../internal/terminal-safe-text.js';
 import { TOKEN_FILE_ENVIRONMENT, findLoginToForget, openTokenStore, redactStoredTokens } from '../user-tokens.js';
 
 const USAGE = `Usage: aicap logout <origin>

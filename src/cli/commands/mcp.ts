@@ -11,7 +11,7 @@ import { cliErrorMessage } from '../cli-error-message.js';
 import { MANIFEST_READING_FLAGS, clientOptionsFromFlags, manifestReadingUsage, readManifestReadingFlags } from '../network-flags.js';
 import { parseCommandLine, readWholeNumberOption } from '../parse-command-line.js';
 import { SESSION_FLAGS, SHARED_STATE_ENVIRONMENT, openSharedState, sessionUsage } from '../shared-state.js';
-import { terminalSafeText } from '../terminal-safe-text.js';
+import { terminalSafeText } from '../../internal/terminal-safe-text.js';
 import type { EncryptedFileTokenStore } from '../../client/seam.js';
 import { discoverWithStoredLogin, storedLoginsFor, warnAboutWithheldCredentials } from '../user-tokens.js';
 

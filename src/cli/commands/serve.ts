@@ -8,7 +8,7 @@ import { defaultManifestMaxSizeInBytes } from '../../manifest/manifest-size-limi
 import { readManifestReadingFlags } from '../network-flags.js';
 import { parseCommandLine, readWholeNumberOption } from '../parse-command-line.js';
 import { readManifestFile } from '../read-manifest-file.js';
-import { terminalSafeText } from '../terminal-safe-text.js';
+import { terminalSafeText } from '../../internal/terminal-safe-text.js';
 
 const USAGE = `Usage: aicap serve <manifest.json> [--port <n>] [--host <address>] [--base-url <url>] [--max-age <s>] [--max-size <bytes>]
 

@@ -9,7 +9,7 @@ import { parseCommandLine } from '../parse-command-line.js';
 import { createRedactingIo } from '../redacting-io.js';
 import { isUrlSource, readManifestFile } from '../read-manifest-file.js';
 import { SHARED_STATE_ENVIRONMENT, openSharedState } from '../shared-state.js';
-import { terminalSafeJson, terminalSafeText } from '../terminal-safe-text.js';
+import { terminalSafeJson, terminalSafeText } from '../../internal/terminal-safe-text.js';
 import { discoverWithStoredLogin, storedLoginsFor } from '../user-tokens.js';
 
 const DEFAULT_TOP = 5;

@@ -6,7 +6,7 @@ import { cliErrorMessage } from '../cli-error-message.js';
 import { MANIFEST_READING_FLAGS, manifestReadingUsage, readManifestReadingFlags } from '../network-flags.js';
 import { parseCommandLine } from '../parse-command-line.js';
 import { isUrlSource, openApiHint, readManifestFile } from '../read-manifest-file.js';
-import { terminalSafeJson, terminalSafeText } from '../terminal-safe-text.js';
+import { terminalSafeJson, terminalSafeText } from '../../internal/terminal-safe-text.js';
 
 const USAGE = `Usage: aicap validate <file | origin | manifest URL> [--json] [--strict] [--timeout <ms>]
                       [--max-size <bytes>]

@@ -19,10 +19,11 @@ function peerInstalled(): boolean {
 }
 
 describe('createTransformersEmbedder', () => {
-  it('refuses a model folder that does not exist, naming where it looked', () => {
-    expect(() => createTransformersEmbedder({ modelDirectory: directory, model: 'missing-model' })).toThrow(
-      expect.objectContaining({ code: 'INVALID_OPTION', message: expect.stringContaining(join(directory, 'missing-model')) }),
-    );
+  it('refuses a model folder that does not exist, naming where it looked', async () => {
+    await expect(createTransformersEmbedder({ modelDirectory: directory, model: 'missing-model' })(['hello'])).rejects.toMatchObject({
+      code: 'INVALID_OPTION',
+      message: expect.stringContaining(join(directory, 'missing-model')),
+    });
     expect(() => createTransformersEmbedder({ modelDirectory: '' })).toThrow(expect.objectContaining({ code: 'INVALID_OPTION', message: expect.stringContaining('modelDirectory') }));
   });
 

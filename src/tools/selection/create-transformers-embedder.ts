@@ -1,4 +1,3 @@
-import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { AicapError } from '../../errors/aicap-error.js';
 import { invalidOptionError } from '../../errors/invalid-option-error.js';
@@ -26,24 +25,22 @@ export interface TransformersEmbedderOptions {
  * @huggingface/transformers`), from a local model directory only, never the network. The package and
  * the model load on the first call, not before; texts are mean-pooled and normalised.
  *
- * Throws `DEPENDENCY_MISSING` (on the first call) when the package is not installed, `INVALID_OPTION`
- * when the model folder does not exist.
+ * Throws `INVALID_OPTION` at once without a `modelDirectory`; the first call rejects with
+ * `INVALID_OPTION` when the model folder does not exist and `DEPENDENCY_MISSING` when the package is
+ * not installed.
  */
 export function createTransformersEmbedder(options: TransformersEmbedderOptions): EmbedTexts {
   if (typeof options?.modelDirectory !== 'string' || options.modelDirectory === '')
     throw invalidOptionError('modelDirectory', 'the directory that holds the model folder', options?.modelDirectory, { of: 'createTransformersEmbedder' });
   const model = options.model ?? 'all-MiniLM-L6-v2';
-  if (!existsSync(join(options.modelDirectory, model)))
-    throw new AicapError(
-      'INVALID_OPTION',
-      `createTransformersEmbedder found no model folder ${JSON.stringify(join(options.modelDirectory, model))}: put the model there (config.json, tokenizer.json, onnx/model.onnx) or pass \`modelDirectory\` and \`model\` naming where it is.`,
-    );
   let extractor: Promise<FeatureExtractor> | undefined;
   return async (texts) => {
-    extractor ??= loadExtractor(options.modelDirectory, model).catch((error: unknown) => {
-      extractor = undefined;
-      throw error;
-    });
+    extractor ??= assertModelFolder(join(options.modelDirectory, model))
+      .then(() => loadExtractor(options.modelDirectory, model))
+      .catch((error: unknown) => {
+        extractor = undefined;
+        throw error;
+      });
     const output = await (await extractor)(texts, { pooling: 'mean', normalize: true });
     return output.tolist() as number[][];
   };
@@ -72,4 +69,22 @@ async function loadExtractor(modelDirectory: string, model: string): Promise<Fea
   transformers.env.localModelPath = modelDirectory;
   transformers.env.allowRemoteModels = false;
   return transformers.pipeline('feature-extraction', model, { local_files_only: true });
+}
+
+// A variable specifier, like the optional peer's: `aicap/tools` must bundle for browsers and edge
+// runtimes, where a literal `node:` import would be resolved (and fail) at build time; this embedder
+// runs only in Node, and only its first call loads the file-system module.
+const FILE_SYSTEM_MODULE = 'node:fs/promises';
+
+/** The model folder must exist; checked on the first call (see `FILE_SYSTEM_MODULE`). */
+async function assertModelFolder(folder: string): Promise<void> {
+  const { access } = (await import(FILE_SYSTEM_MODULE)) as { access(path: string): Promise<void> };
+  try {
+    await access(folder);
+  } catch {
+    throw new AicapError(
+      'INVALID_OPTION',
+      `createTransformersEmbedder found no model folder ${JSON.stringify(folder)}: put the model there (config.json, tokenizer.json, onnx/model.onnx) or pass \`modelDirectory\` and \`model\` naming where it is.`,
+    );
+  }
 }
