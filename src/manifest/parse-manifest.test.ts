@@ -201,7 +201,7 @@ describe('parseManifest', () => {
     }
   });
 
-  it.each(unparsableFixtures)('turns unparsable/$file.json into the single issue $code at $pointer', ({ file, code, pointer }) => {
+  it.each(unparsableFixtures)('turns unparsable/$file (.json) into the single issue $code at $pointer', ({ file, code, pointer }) => {
     const result = parseManifest(readFixture(`unparsable/${file}.json`));
     expect(result.valid).toBe(false);
     expect(result.manifest).toBeUndefined();

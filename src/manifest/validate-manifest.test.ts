@@ -89,14 +89,14 @@ describe('validateManifest', () => {
     ]);
   });
 
-  it.each(invalidFixtures)('rejects invalid/$file.json with $code at $pointer and nothing else', ({ file, code, pointer }) => {
+  it.each(invalidFixtures)('rejects invalid/$file (.json) with $code at $pointer and nothing else', ({ file, code, pointer }) => {
     const result = validateManifest(JSON.parse(readFixture(`invalid/${file}.json`)));
     expect(result.valid).toBe(false);
     expect(result.manifest).toBeUndefined();
     expect(errorsOf(JSON.parse(readFixture(`invalid/${file}.json`)))).toEqual([{ code, pointer }]);
   });
 
-  it.each(warningFixtures)('accepts warning/$file.json with the single warning $code at $pointer', ({ file, code, pointer }) => {
+  it.each(warningFixtures)('accepts warning/$file (.json) with the single warning $code at $pointer', ({ file, code, pointer }) => {
     const result = validateManifest(JSON.parse(readFixture(`warning/${file}.json`)));
     expect(result.valid).toBe(true);
     expect(result.issues.map((issue) => ({ code: issue.code, pointer: issue.pointer, severity: issue.severity }))).toEqual([{ code, pointer, severity: 'warning' }]);

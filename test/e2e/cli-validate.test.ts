@@ -80,14 +80,14 @@ describe('aicap validate <file>', () => {
     expect(output).toEqual({ source: fixturePath('payments'), valid: true, digest: expect.stringMatching(/^sha256-/), issues: [] });
   });
 
-  it.each(invalidFixtures)('rejects invalid/$file.json with exit 1, showing $code at $pointer', async ({ file, code, pointer }) => {
+  it.each(invalidFixtures)('rejects invalid/$file (.json) with exit 1, showing $code at $pointer', async ({ file, code, pointer }) => {
     const result = await run('validate', fixturePath(`invalid/${file}.json`));
     expect(result.code).toBe(1);
     expect(result.stderr).toContain(`✘ ${pointer}  ${code}  `);
     expect(result.stderr).toMatch(/is not a valid manifest: 1 error, 0 warnings\n$/);
   });
 
-  it.each(invalidFixtures.slice(0, 3))('reports invalid/$file.json as JSON with exit 1', async ({ file, code, pointer }) => {
+  it.each(invalidFixtures.slice(0, 3))('reports invalid/$file (.json) as JSON with exit 1', async ({ file, code, pointer }) => {
     const result = await run('validate', fixturePath(`invalid/${file}.json`), '--json');
     expect(result.code).toBe(1);
     const output = JSON.parse(result.stdout) as { valid: boolean; issues: Array<{ code: string; pointer: string; severity: string }> };
@@ -95,7 +95,7 @@ describe('aicap validate <file>', () => {
     expect(output.issues).toEqual([expect.objectContaining({ code, pointer, severity: 'error' })]);
   });
 
-  it.each(warningFixtures)('accepts warning/$file.json with exit 0 and a ⚠ line for $code', async ({ file, code, pointer }) => {
+  it.each(warningFixtures)('accepts warning/$file (.json) with exit 0 and a ⚠ line for $code', async ({ file, code, pointer }) => {
     const result = await run('validate', fixturePath(`warning/${file}.json`));
     expect(result.code).toBe(0);
     expect(result.stderr).toContain(`⚠ ${pointer}  ${code}  `);
@@ -111,7 +111,7 @@ describe('aicap validate <file>', () => {
     expect(clean.code, clean.stderr).toBe(0);
   });
 
-  it.each(unparsableFixtures)('rejects unparsable/$file.json with exit 1 and $code', async ({ file, code }) => {
+  it.each(unparsableFixtures)('rejects unparsable/$file (.json) with exit 1 and $code', async ({ file, code }) => {
     const result = await run('validate', fixturePath(`unparsable/${file}.json`));
     expect(result.code).toBe(1);
     expect(result.stderr).toContain(`  ${code}  Invalid JSON at line `);
