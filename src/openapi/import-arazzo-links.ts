@@ -25,21 +25,24 @@ export async function importArazzoLinks(input: string | Record<string, unknown>,
     try {
       text = await readFile(input, 'utf8');
     } catch (error) {
-      throw new OpenApiInvalidError(`the Arazzo document cannot be read (${(error as NodeJS.ErrnoException).code ?? 'error'}); check the path given to \`arazzo\` (--arazzo)`, { location });
+      throw new OpenApiInvalidError(`the Arazzo document cannot be read (${(error as NodeJS.ErrnoException).code ?? 'error'}); check the path given to \`arazzo\``, { location, option: 'arazzo' });
     }
     document = parseDocumentText(text, location);
   }
-  if (!isRecord(document) || typeof document['arazzo'] !== 'string' || !/^1\.\d+\.\d+/.test(document['arazzo'])) {
-    throw new OpenApiInvalidError('is not an Arazzo 1.x document: it needs an `arazzo: 1.0.x` field and `workflows`', { location });
+  // Arazzo 1.0 requires `workflows` (a non-empty list) and `steps` in each: a document without them is
+  // refused, never read as "no links" (the generator would report success on a file it did not use).
+  if (!isRecord(document) || typeof document['arazzo'] !== 'string' || !/^1\.\d+\.\d+/.test(document['arazzo']) || !Array.isArray(document['workflows']) || document['workflows'].length === 0) {
+    throw new OpenApiInvalidError('is not an Arazzo 1.x document: it needs its version field ("arazzo": "1.0.x") and a non-empty `workflows` list', { location, option: 'arazzo' });
   }
   const imported: ImportedLink[] = [];
-  const workflows = Array.isArray(document['workflows']) ? document['workflows'].slice(0, MAX_WORKFLOWS) : [];
-  for (const workflow of workflows) {
-    if (!isRecord(workflow) || !Array.isArray(workflow['steps'])) continue;
+  for (const [workflowIndex, workflow] of document['workflows'].slice(0, MAX_WORKFLOWS).entries()) {
+    if (!isRecord(workflow) || !Array.isArray(workflow['steps'])) {
+      throw new OpenApiInvalidError(`/workflows/${workflowIndex} is not an Arazzo workflow: it needs a \`steps\` list`, { location, option: 'arazzo' });
+    }
     const workflowId = nonEmptyString(workflow['workflowId']) ?? '?';
     const steps = new Map<string, { operation: string; outputs: Record<string, unknown> }>();
-    for (const step of workflow['steps'].slice(0, MAX_STEPS)) {
-      if (!isRecord(step)) continue;
+    for (const [stepIndex, step] of workflow['steps'].slice(0, MAX_STEPS).entries()) {
+      if (!isRecord(step)) throw new OpenApiInvalidError(`/workflows/${workflowIndex}/steps/${stepIndex} is not an Arazzo step (an object with a stepId)`, { location, option: 'arazzo' });
       const stepId = nonEmptyString(step['stepId']) ?? '?';
       const where = `arazzo ${workflowId}.${stepId}`;
       const operation = stepOperation(step);

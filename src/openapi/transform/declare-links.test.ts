@@ -56,6 +56,18 @@ describe('Arazzo steps become links', () => {
   it('refuses a document that is not Arazzo, and a bad option, naming it', async () => {
     await expect(generateManifest({ input: fixture, arazzo: fixture })).rejects.toMatchObject({ code: 'OPENAPI_INVALID', message: expect.stringContaining('is not an Arazzo 1.x document') });
     await expect(generateManifest({ input: fixture, arazzo: 42 as never })).rejects.toMatchObject({ code: 'INVALID_OPTION', option: 'arazzo' });
-    await expect(generateManifest({ input: fixture, arazzo: `${arazzo}.missing` })).rejects.toMatchObject({ code: 'OPENAPI_INVALID', message: expect.stringContaining('cannot be read (ENOENT)') });
+    await expect(generateManifest({ input: fixture, arazzo: `${arazzo}.missing` })).rejects.toMatchObject({
+      code: 'OPENAPI_INVALID',
+      option: 'arazzo',
+      message: expect.stringContaining('cannot be read (ENOENT)'),
+    });
+  });
+
+  it('refuses an Arazzo document whose workflows or steps are malformed instead of importing nothing', async () => {
+    const malformed = async (document: Record<string, unknown>) => generateManifest({ input: fixture, arazzo: { arazzo: '1.0.1', ...document } });
+    await expect(malformed({ workflows: 'x' })).rejects.toMatchObject({ code: 'OPENAPI_INVALID', option: 'arazzo', message: expect.stringContaining('non-empty `workflows` list') });
+    await expect(malformed({ workflows: [] })).rejects.toMatchObject({ code: 'OPENAPI_INVALID', option: 'arazzo' });
+    await expect(malformed({ workflows: [{ workflowId: 'w' }] })).rejects.toMatchObject({ code: 'OPENAPI_INVALID', message: expect.stringContaining('/workflows/0 is not an Arazzo workflow') });
+    await expect(malformed({ workflows: [{ workflowId: 'w', steps: ['x'] }] })).rejects.toMatchObject({ code: 'OPENAPI_INVALID', message: expect.stringContaining('/workflows/0/steps/0') });
   });
 });
