@@ -230,7 +230,7 @@ export function createClient(options: ClientOptions = {}): Client {
       const services =
         typeof target === 'string'
           ? [...context.services.values()].filter((service) => service.manifestUrl === target || service.origin === target.replace(/\/$/, '') || service.namespace === target)
-          : [target];
+          : [heldService(context, target, 'health')];
       return Promise.all(services.map((service) => health.read(service)));
     },
     async close() {
@@ -265,4 +265,15 @@ function resolveApprovable(context: ClientContext, nameOrId: string): { service:
       throw error;
     }
   }
+}
+
+/** The service itself when this client holds it; anything else is the caller's mistake, named. */
+function heldService(context: ClientContext, target: unknown, method: string): DiscoveredService {
+  const held = typeof target === 'object' && target !== null ? context.services.get((target as { manifestUrl?: unknown }).manifestUrl as string) : undefined;
+  if (held === undefined)
+    throw new AicapError(
+      'INVALID_ARGUMENT',
+      `\`client.${method}\` takes an origin, a manifest URL or a namespace (a string), or a service from \`client.services()\`; got ${typeof target === 'object' ? 'an object this client does not hold' : JSON.stringify(String(target)).slice(0, 200)}.`,
+    );
+  return held;
 }

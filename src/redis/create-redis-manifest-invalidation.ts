@@ -41,7 +41,7 @@ const MAX_MESSAGE_LENGTH = 4096;
  * ```
  */
 export async function createRedisManifestInvalidation(options: CreateRedisManifestInvalidationOptions): Promise<RedisManifestInvalidation> {
-  const { redis, client } = options;
+  const { redis, client } = options ?? {};
   if (!redis || typeof redis.subscribe !== 'function' || !client || typeof client.on !== 'function') {
     throw new AicapError('INVALID_OPTION', 'createRedisManifestInvalidation needs `redis` (from connectRedis) and `client` (from createClient).');
   }

@@ -83,10 +83,15 @@ const DIGEST = /^sha256-[A-Za-z0-9_-]{43}$/;
  * ```
  */
 export function createChangeFeedHandler(options: CreateChangeFeedHandlerOptions): ChangeFeedHandler {
+  if (options === null || typeof options !== 'object')
+    throw new AicapError('INVALID_OPTION', 'createChangeFeedHandler takes an options object with `manifestHandler` (from createManifestHandler) or `digest`.');
   const path = options.path ?? CHANGE_FEED_PATH;
   if (!path.startsWith('/')) throw invalidOptionError('path', 'a path starting with "/"', path);
   if ((options.digest === undefined) === (options.manifestHandler === undefined)) {
     throw new AicapError('INVALID_OPTION', 'createChangeFeedHandler needs exactly one of the `digest` and `manifestHandler` options.');
+  }
+  if (options.manifestHandler !== undefined && (typeof options.manifestHandler.onUpdate !== 'function' || typeof options.manifestHandler.digest !== 'function')) {
+    throw invalidOptionError('manifestHandler', 'the handler createManifestHandler returned', options.manifestHandler);
   }
   if (options.digest !== undefined && !DIGEST.test(options.digest)) throw invalidOptionError('digest', 'a manifest digest (sha256- and 43 base64url characters)', options.digest);
   const maxSubscribers = checkIntegerOption('maxSubscribers', options.maxSubscribers ?? 10_000, { minimum: 1 });

@@ -2,6 +2,7 @@ import { createParser, type EventSourceMessage } from 'eventsource-parser';
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import { digestManifest } from '../../src/manifest/digest-manifest.js';
+import { createChangeFeedHandler } from '../../src/server/index.js';
 import { feedManifest, FEED_FRAMEWORKS, startLivenessServer, type LivenessServer } from '../helpers/start-liveness-server.js';
 
 /** An SSE subscription over a raw socket: events as they arrive, comments counted, and a way to cut it. */
@@ -140,5 +141,11 @@ describe('change feed handler', () => {
     const before = server.manifestHandler.digest();
     await expect(server.manifestHandler.update({ schema_version: '0.3.0' } as never)).rejects.toMatchObject({ code: 'MANIFEST_INVALID' });
     expect(server.manifestHandler.digest()).toBe(before);
+  });
+
+  it('refuses missing or wrong options with INVALID_OPTION naming them, never a TypeError', () => {
+    expect(() => createChangeFeedHandler(undefined as never)).toThrow(expect.objectContaining({ code: 'INVALID_OPTION', message: expect.stringContaining('manifestHandler') }));
+    expect(() => createChangeFeedHandler({ manifestHandler: 5 as never })).toThrow(expect.objectContaining({ code: 'INVALID_OPTION', option: 'manifestHandler' }));
+    expect(() => createChangeFeedHandler({})).toThrow(expect.objectContaining({ code: 'INVALID_OPTION', message: expect.stringContaining('exactly one of') }));
   });
 });

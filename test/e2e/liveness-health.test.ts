@@ -130,6 +130,12 @@ describe('health', () => {
     expect(servers.a.hits(HEALTH)).toHaveLength(0);
   });
 
+  it('client.health refuses what is neither a string nor a held service, naming the method', async () => {
+    client = createClient();
+    await expect(client.health(5 as never)).rejects.toMatchObject({ code: 'INVALID_ARGUMENT', message: expect.stringContaining('`client.health`') });
+    await expect(client.health({ manifestUrl: 'https://elsewhere.example/.well-known/ai-capabilities' } as never)).rejects.toMatchObject({ code: 'INVALID_ARGUMENT' });
+  });
+
   it('ServiceMaintenanceError is exported for callers that branch on it', () => {
     const error = new ServiceMaintenanceError({ toolName: 'get_order', origin: 'https://api.example.com', healthUrl: 'https://api.example.com/h', retryAtInMs: null, nowInMs: 0 });
     expect(error).toMatchObject({ code: 'SERVICE_MAINTENANCE', retryable: true, retryAfterInMs: null });
