@@ -58,6 +58,9 @@ function withTimeout<T>(promise: Promise<T>, timeoutInMs: number, what: string):
   );
 }
 
+// How many processes start together.
+const START_BATCH = 10;
+
 let redis: RedisServer | undefined;
 let server: LivenessServer | undefined;
 const fleet: FleetProcess[] = [];
@@ -71,8 +74,13 @@ describe.skipIf(!HAS_REDIS_SERVER || !BUILT)(`a removal across a fleet of ${PROC
   it('refuses the removed tool in every process within 1 s of the removal, with no request to its endpoint', async () => {
     redis = await startRedisServer();
     server = await startLivenessServer('node:http', (origin) => feedManifest(origin, ['read_a', 'refund']));
-    for (let index = 0; index < PROCESSES; index++) fleet.push(startFleetProcess(server.origin, redis.url, index === 0));
-    await withTimeout(Promise.all(fleet.map((member) => member.ready)), 30_000 + PROCESSES * 5000, `starting ${PROCESSES} processes`);
+    // Started in batches: a hundred Node processes loading at once on two cores miss their 2 s Redis
+    // connect timeout (seen at 100), and start-up is not what the bar measures.
+    for (let first = 0; first < PROCESSES; first += START_BATCH) {
+      const batch = Array.from({ length: Math.min(START_BATCH, PROCESSES - first) }, (_, offset) => startFleetProcess(server!.origin, redis!.url, first + offset === 0));
+      fleet.push(...batch);
+      await withTimeout(Promise.all(batch.map((member) => member.ready)), 30_000 + batch.length * 5000, `starting processes ${first + 1}–${first + batch.length} of ${PROCESSES}`);
+    }
     const deadline = Date.now() + 10_000;
     while (server.feed.subscriberCount < 1 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 10));
     expect(server.feed.subscriberCount).toBe(1);
