@@ -1,4 +1,5 @@
 import { AicapError } from '../errors/aicap-error.js';
+import { checkIntegerOption, invalidOptionError } from '../errors/invalid-option-error.js';
 import { exponentialDelay } from '../internal/compute-backoff-delay.js';
 
 /** Options of {@link connectRedis}. */
@@ -17,6 +18,14 @@ export interface ConnectRedisOptions {
   @default 2000
   */
   commandTimeoutInMs?: number;
+  /**
+  How long the first connection may take before `connectRedis` rejects with `STORE_UNAVAILABLE`, in
+  milliseconds. Raise it where many processes start at once on a busy machine (a fleet rolling out):
+  there a process can take seconds to get its first turn on a core.
+
+  @default commandTimeoutInMs
+  */
+  connectTimeoutInMs?: number;
   /**
   Longest wait between reconnection attempts while Redis is down, in milliseconds (the wait doubles
   from 50 ms up to this).
@@ -68,9 +77,7 @@ interface NodeRedisClient {
  * installed.
  */
 export async function connectRedis(options: ConnectRedisOptions): Promise<AicapRedis> {
-  const prefix = options.prefix ?? 'aicap:';
-  const commandTimeoutInMs = options.commandTimeoutInMs ?? 2000;
-  const maxReconnectDelayInMs = options.maxReconnectDelayInMs ?? 2000;
+  const { prefix, commandTimeoutInMs, maxReconnectDelayInMs, connectTimeoutInMs } = checkConnectOptions(options);
   let createClient: (options: unknown) => NodeRedisClient;
   try {
     ({ createClient } = (await import('redis')) as unknown as { createClient: typeof createClient });
@@ -84,7 +91,7 @@ export async function connectRedis(options: ConnectRedisOptions): Promise<AicapR
   const client = createClient({
     url: options.url,
     disableOfflineQueue: true,
-    socket: { connectTimeout: commandTimeoutInMs, reconnectStrategy: (retries: number, cause: Error) => (connected ? Math.min(maxReconnectDelayInMs, exponentialDelay(50, retries + 1, 10)) : cause) },
+    socket: { connectTimeout: connectTimeoutInMs, reconnectStrategy: (retries: number, cause: Error) => (connected ? Math.min(maxReconnectDelayInMs, exponentialDelay(50, retries + 1, 10)) : cause) },
   });
   // node-redis emits every connection error; unheard, Node would crash the process on the first outage.
   client.on('error', () => undefined);
@@ -162,4 +169,21 @@ function redactedUrl(url: string): string {
   } catch {
     return '(an unparsable REDIS_URL)';
   }
+}
+
+// Checked before node-redis sees them: a wrong type there surfaces as a TypeError deep in its socket code.
+function checkConnectOptions(options: ConnectRedisOptions): Required<Omit<ConnectRedisOptions, 'url'>> {
+  if (typeof options !== 'object' || options === null) throw invalidOptionError('options', 'an object with `url`', options, { of: 'connectRedis' });
+  if (typeof options.url !== 'string' || !/^rediss?:\/\//.test(options.url))
+    throw invalidOptionError('url', 'a redis:// or rediss:// URL', typeof options.url === 'string' ? redactedUrl(options.url) : options.url, { of: 'connectRedis' });
+  if (options.prefix !== undefined && typeof options.prefix !== 'string') throw invalidOptionError('prefix', 'a string', options.prefix, { of: 'connectRedis' });
+  const milliseconds = (option: 'commandTimeoutInMs' | 'maxReconnectDelayInMs' | 'connectTimeoutInMs', fallback: number): number =>
+    options[option] === undefined ? fallback : checkIntegerOption(option, options[option], { minimum: 1, of: 'connectRedis' });
+  const commandTimeoutInMs = milliseconds('commandTimeoutInMs', 2000);
+  return {
+    prefix: options.prefix ?? 'aicap:',
+    commandTimeoutInMs,
+    maxReconnectDelayInMs: milliseconds('maxReconnectDelayInMs', 2000),
+    connectTimeoutInMs: milliseconds('connectTimeoutInMs', commandTimeoutInMs),
+  };
 }
