@@ -1,6 +1,6 @@
 import type { Tool } from '../../manifest/manifest-v0.js';
 import type { CallEnvelope } from '../call/call-envelope.js';
-import type { AuditEvent, ResolvedTool } from '../client-types.js';
+import type { AuditEvent, ResolvedTool } from '../shapes/client-types.js';
 import type { SessionStore } from '../policy/session-store.js';
 import type { ToolCaller } from '../call/create-tool-caller.js';
 import { createJobAnswerer } from './answer-job-input.js';
