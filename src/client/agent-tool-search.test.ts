@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { paymentsManifest } from '../../test/helpers/client-manifests.js';
 import { createCatalog } from '../tools/create-catalog.js';
-import type { DiscoveredService } from './client-types.js';
+import type { DiscoveredService } from './shapes/client-types.js';
 import { createAgentToolSearch } from './agent-tool-search.js';
 
 /** The Payments tools with one definition poisoned after the client's own scan (as a changed or injected definition would reach a search). */

@@ -3,7 +3,7 @@ import { defaultManifestMaxSizeInBytes } from '../manifest/manifest-size-limit.j
 import { createMemoryCacheStore, type CacheStore } from './cache/cache-store.js';
 import type { ClientOptions } from './client-options.js';
 import { createDiscoveryMemo, type DiscoveryMemo } from './discover/discovery-memo.js';
-import type { AuditEvent, DiscoveredService, OriginCredentials } from './client-types.js';
+import type { AuditEvent, DiscoveredService, OriginCredentials } from './shapes/client-types.js';
 import { createNamedGuardedFetch } from './fetch/create-guarded-fetch.js';
 import type { GuardedFetch } from './fetch/guarded-fetch-options.js';
 import type { ManifestChangeEvent } from './trust/manifest-change-event.js';

@@ -1,5 +1,5 @@
 import { createCatalog, type Catalog, type CatalogOptions } from '../tools/create-catalog.js';
-import type { DiscoveredService } from './client-types.js';
+import type { DiscoveredService } from './shapes/client-types.js';
 
 /** Catalogs already built for a client, by services and options. @internal */
 export interface CatalogCache {

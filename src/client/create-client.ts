@@ -1,6 +1,6 @@
 import { createClientContext } from './client-context.js';
 import type { ClientOptions } from './client-options.js';
-import type { DiscoveredService, ResolvedTool } from './client-types.js';
+import type { DiscoveredService, ResolvedTool } from './shapes/client-types.js';
 import type { Manifest, Prompt, Resource, Tool } from '../manifest/manifest-v0.js';
 import { discoverService, loadService, type DiscoverOptions, type LoadOptions } from './discover/discover-service.js';
 import { approvePin } from './trust/pins.js';
@@ -21,7 +21,7 @@ import { resolvePrompt } from './call/resolve-prompt.js';
 import type { ManifestChangeEvent } from './trust/manifest-change-event.js';
 import type { Catalog, CatalogOptions } from '../tools/create-catalog.js';
 import { createServiceRevalidator, type RevalidateOptions, type RevalidationResult, type ServiceRevalidator } from './liveness/create-service-revalidator.js';
-import { manifestFreshness, type ManifestFreshness } from './liveness/manifest-freshness.js';
+import { manifestFreshness, type ManifestFreshness } from './discover/manifest-freshness.js';
 import { createHealthReader, toolState, type ServiceHealth, type ToolHealthState } from './liveness/create-health-reader.js';
 
 /** An orchestrator's view of the HTTP APIs it uses: discovery, trust, the tool catalog, and calls. */

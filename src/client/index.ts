@@ -25,7 +25,7 @@ export type {
   TrustFinding,
   TrustSeverity,
   ServiceCaching,
-} from './client-types.js';
+} from './shapes/client-types.js';
 export { createGuardedFetch } from './fetch/create-guarded-fetch.js';
 export type { GuardedFetch, GuardedFetchOptions, GuardedFetchTimeouts } from './fetch/guarded-fetch-options.js';
 export type { LookupFunction, ResolvedAddress, ConnectTarget } from './ssrf/create-pinned-connector.js';
@@ -62,14 +62,14 @@ export type { CompleteUserAuthorizationOptions, CompletedUserAuthorization } fro
 export type { UserClientOptions } from './oauth/resolve-client-identity.js';
 export { authorizeWithDeviceCode } from './oauth/device-authorization.js';
 export type { AuthorizeWithDeviceCodeOptions, DeviceAuthorizationPrompt } from './oauth/device-authorization.js';
-export { createMemoryClientRegistrationStore } from './oauth/client-registration-store.js';
-export type { ClientRegistration, ClientRegistrationStore, ClientIdentityMethod } from './oauth/client-registration-store.js';
+export { createMemoryClientRegistrationStore } from './shapes/client-registration-store.js';
+export type { ClientRegistration, ClientRegistrationStore, ClientIdentityMethod } from './shapes/client-registration-store.js';
 export { createLoopbackRedirectReceiver } from './oauth/create-loopback-redirect-receiver.js';
 export type { LoopbackRedirectReceiver, LoopbackRedirectReceiverOptions } from './oauth/create-loopback-redirect-receiver.js';
 export { revokeTokenSet, revokeUserTokens } from './oauth/revoke-token-set.js';
 export type { RevokeTokenSetOptions, RevokeTokenSetResult, RevokeUserTokensOptions, RevokeUserTokensResult } from './oauth/revoke-token-set.js';
 export { createMemoryTokenStore } from './oauth/create-memory-token-store.js';
-export type { TokenStore, TokenStoreKey, TokenSet } from './oauth/token-store.js';
+export type { TokenStore, TokenStoreKey, TokenSet } from './shapes/token-store.js';
 export { checkCapabilities } from './check/check-capabilities.js';
 export { gradeCheckReport } from './check/grade-check-report.js';
 export type { GradedCheck, GradedCheckReport, LevelTally, RequirementLevel } from './check/grade-check-report.js';
@@ -79,7 +79,7 @@ export type { RunToolCallOptions, ToolCallClient, ToolCallOutcome } from './run-
 export type { AgentToolClient, AgentToolOptions } from './agent-tool-options.js';
 export type { LivenessOptions } from './liveness/liveness-options.js';
 export type { RevalidateOptions, RevalidationResult } from './liveness/create-service-revalidator.js';
-export type { ManifestFreshness } from './liveness/manifest-freshness.js';
+export type { ManifestFreshness } from './discover/manifest-freshness.js';
 export { ToolRevokedError } from './errors/tool-revoked-error.js';
 export type { ToolRevocation } from './errors/tool-revoked-error.js';
 export type { ServiceHealth, ToolHealthState } from './liveness/create-health-reader.js';

@@ -3,7 +3,7 @@ import type { Prompt, Resource, Tool } from '../manifest/manifest-v0.js';
 import { nameServiceTools, serviceToolKey } from '../tools/name-service-tools.js';
 import { isQuarantinedForModel, scanEntryForModel } from '../tools/scan-tools-for-model.js';
 import type { ClientContext } from './client-context.js';
-import type { DiscoveredService, ResolvedTool } from './client-types.js';
+import type { DiscoveredService, ResolvedTool } from './shapes/client-types.js';
 
 /** Every way a tool of the current services can be named, computed once per change of the service set. */
 interface ToolIndex {

@@ -32,7 +32,7 @@ export { createAuthorizationBinding, discoverAuthorizationServer } from './oauth
 /** @internal */
 export { createOAuthFetch } from './oauth/create-oauth-fetch.js';
 /** @internal */
-export { DEFAULT_TOKEN_USER } from './oauth/token-store.js';
+export { DEFAULT_TOKEN_USER } from './shapes/token-store.js';
 /** @internal */
 export { resourceCoversUrl } from './oauth/resource-covers-url.js';
 /** @internal */
@@ -51,7 +51,7 @@ export type { Redactor } from './policy/create-redactor.js';
 /** @internal */
 export { createRedactor } from './policy/create-redactor.js';
 /** @internal */
-export { redactUrl } from './redact-url.js';
+export { redactUrl } from '../internal/http/redact-url.js';
 
 // The MCP bridge hands responses to the host as the client hands them to a model.
 /** @internal */

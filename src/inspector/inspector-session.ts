@@ -1,8 +1,10 @@
 import { diffManifests, parseManifest, type Manifest, type ManifestDiff } from '../index.js';
-import { createClient, createGuardedFetch, type ApproveFunction, type AuditEvent, type CallEnvelope, type Client, type DiscoveredService, type Job } from '../client/index.js';
-import { estimateTokens, exportTools, selectTools, toolInputSchema, type CatalogTool } from '../tools/index.js';
+import { createClient, createGuardedFetch, type AuditEvent, type CallEnvelope, type Client, type DiscoveredService, type Job } from '../client/index.js';
+import type { CatalogTool } from '../tools/index.js';
+import { createApprovalGate, type ApprovalQuestion } from './approval-gate.js';
 import { createInspectorJobs } from './inspector-jobs.js';
-import { loadInspectorView, summarizeTool, type InspectorView } from './inspector-view.js';
+import { describeTool, loadInspectorView, type InspectorView } from './inspector-view.js';
+import { rankToolsForQuery } from './rank-tools-for-query.js';
 import { redactForDisplay } from './redact-for-display.js';
 import { toolsUnlockedByScopes } from './tools-unlocked-by-scopes.js';
 
@@ -20,19 +22,6 @@ export interface InspectorSessionOptions {
 
 /** The answer to a call from the page: either a request for approval or the (redacted) envelope. */
 export type InspectorCallAnswer = { approvalRequired: ApprovalQuestion } | { envelope: unknown; audit: unknown[] };
-
-/** What the confirm dialog asks the person. */
-export interface ApprovalQuestion {
-  toolId: string;
-  method: string;
-  origin: string;
-  path: string;
-  /** The URL the request goes to (base path included, placeholders filled), redacted for display. */
-  url: string;
-  reason: string;
-  /** The arguments that would be sent, redacted for display. */
-  arguments: unknown;
-}
 
 const MAX_JOBS = 20;
 
@@ -104,27 +93,6 @@ export function createInspectorSession(options: InspectorSessionOptions = {}): I
     return tool;
   }
 
-  /** An approval callback that either approves (the person confirmed) or records the question for the page. */
-  function approvalGate(tool: CatalogTool, approved: boolean): { approve: ApproveFunction; question(): ApprovalQuestion | undefined } {
-    let question: ApprovalQuestion | undefined;
-    return {
-      approve: (approval) => {
-        if (approved) return true;
-        question = {
-          toolId: tool.id,
-          method: approval.method,
-          origin: approval.origin,
-          path: tool.path,
-          url: String(display(approval.url)),
-          reason: approval.reasons.join(' '),
-          arguments: display(approval.arguments),
-        };
-        return false;
-      },
-      question: () => question,
-    };
-  }
-
   function display(value: unknown): unknown {
     return redactForDisplay(value, requireService().manifest, secrets);
   }
@@ -132,7 +100,7 @@ export function createInspectorSession(options: InspectorSessionOptions = {}): I
   async function call(toolId: string, args: Record<string, unknown>, approved: boolean): Promise<InspectorCallAnswer> {
     requireService();
     const tool = catalogTool(toolId);
-    const gate = approvalGate(tool, approved);
+    const gate = createApprovalGate(tool, approved, display);
     const before = audit.length;
     let envelope: CallEnvelope;
     try {
@@ -151,7 +119,7 @@ export function createInspectorSession(options: InspectorSessionOptions = {}): I
     requireService();
     if (jobs.size() >= MAX_JOBS) throw Object.assign(new Error(`At most ${MAX_JOBS} jobs per inspector run; restart \`aicap inspect\` to start more.`), { status: 429 });
     const tool = catalogTool(toolId);
-    const gate = approvalGate(tool, approved);
+    const gate = createApprovalGate(tool, approved, display);
     let job: Job;
     try {
       job = await client.startJob(tool.id, args, { call: { approve: gate.approve } });
@@ -163,20 +131,6 @@ export function createInspectorSession(options: InspectorSessionOptions = {}): I
     return { jobId: jobs.follow(job) };
   }
 
-  async function select(query: string, limit: number): Promise<unknown> {
-    requireService();
-    const tools = client.catalog().tools;
-    const ranked = selectTools(tools, query, { limit });
-    const selected = ranked.map((entry) => entry.tool);
-    const [all, top] = await Promise.all([estimateTokens(exportTools(tools, 'openai').tools), estimateTokens(exportTools(selected, 'openai').tools)]);
-    const perTool = await Promise.all(selected.map(async (tool) => (await estimateTokens(exportTools([tool], 'openai').tools)).tokens));
-    return {
-      query,
-      ranked: ranked.map((entry, index) => ({ name: entry.tool.name, id: entry.tool.id, score: entry.score, tokens: perTool[index] })),
-      tokens: { selected: top.tokens, all: all.tokens, approximate: top.approximate || all.approximate },
-    };
-  }
-
   function diff(against: { pinned: true } | { manifestText: string }): ManifestDiff {
     const loaded = requireService();
     if ('pinned' in against) return diffManifests(pinned.get(loaded.manifestUrl) ?? loaded.manifest, loaded.manifest);
@@ -186,30 +140,18 @@ export function createInspectorSession(options: InspectorSessionOptions = {}): I
     return diffManifests(other.manifest, loaded.manifest);
   }
 
-  function tool(toolId: string): unknown {
-    const entry = catalogTool(toolId);
-    const manifest = requireService().manifest;
-    const scopesOfTool = Object.entries(manifest.auth?.scopes ?? {})
-      .filter(([, ids]) => ids.includes(entry.id))
-      .map(([scope]) => scope);
-    return {
-      summary: summarizeTool(entry, new Set(manifest.policy?.human_approval_required ?? [])),
-      definition: entry.definition,
-      inputSchema: toolInputSchema(entry.definition),
-      scopes: scopesOfTool,
-      policy: manifest.policy ?? {},
-    };
-  }
-
   return {
     load,
     view: () => current,
-    tool,
+    tool: (toolId) => describeTool(catalogTool(toolId), requireService().manifest),
     call,
     startJob,
     subscribe: jobs.subscribe,
     respond: jobs.respond,
-    select,
+    select: async (query, limit) => {
+      requireService();
+      return rankToolsForQuery(client.catalog().tools, query, limit);
+    },
     scopes: (granted) => toolsUnlockedByScopes(requireService().manifest, granted),
     diff,
     async close() {

@@ -1,7 +1,8 @@
 import { readFile } from 'node:fs/promises';
-import { parseJsonDocument, parseManifest, WELL_KNOWN_PATH, type ValidationIssue } from '../index.js';
+import { parseManifest, WELL_KNOWN_PATH, type Manifest, type ValidationIssue } from '../index.js';
+import { parseJsonDocument } from '../manifest/parse-manifest.js';
 import { checkCapabilities, type CheckReport, type Client, type DiscoveredService, type GuardedFetch } from '../client/index.js';
-import type { CatalogTool } from '../tools/index.js';
+import { toolInputSchema, type CatalogTool } from '../tools/index.js';
 
 /** Everything the page shows about one service, computed once per load. */
 export interface InspectorView {
@@ -143,5 +144,19 @@ export function summarizeTool(tool: CatalogTool, approval: ReadonlySet<string>):
     readOnly: tool.method === 'GET' || tool.method === 'HEAD',
     async: definition.temporal_behavior?.pattern === 'async_job',
     needsApproval: approval.has(tool.id),
+  };
+}
+
+/** A tool's detail panel: its row, definition, input schema, the scopes that grant it and the manifest's policy. */
+export function describeTool(tool: CatalogTool, manifest: Manifest): unknown {
+  const scopes = Object.entries(manifest.auth?.scopes ?? {})
+    .filter(([, ids]) => ids.includes(tool.id))
+    .map(([scope]) => scope);
+  return {
+    summary: summarizeTool(tool, new Set(manifest.policy?.human_approval_required ?? [])),
+    definition: tool.definition,
+    inputSchema: toolInputSchema(tool.definition),
+    scopes,
+    policy: manifest.policy ?? {},
   };
 }

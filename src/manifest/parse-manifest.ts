@@ -5,7 +5,7 @@ import { parseJsonFast, type JsonReading } from './parse-json-fast.js';
 import { StrictJsonParser } from './strict-json-parser.js';
 import { defaultManifestMaxSizeInBytes } from './manifest-size-limit.js';
 
-/** Options of {@link parseJsonDocument} and `parseManifest`. */
+/** Options of {@link parseManifest} (and of the strict JSON reading under it). */
 export interface ParseJsonOptions {
   /**
   Largest accepted document, in bytes of UTF-8.

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { DiscoveredService } from '../client/client-types.js';
+import type { DiscoveredService } from '../client/shapes/client-types.js';
 import { buildServerCard, SERVER_CARD_SCHEMA_URL } from './build-server-card.js';
 import { humanTitle } from './list-bridge-tools.js';
 import { deriveCacheHint } from './derive-cache-hint.js';

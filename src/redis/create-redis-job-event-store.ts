@@ -5,6 +5,7 @@ import { TERMINAL_JOB_STATUSES, type JobEvent, type JobEventPage, type JobEventS
 import type { AicapRedis } from './connect-redis.js';
 import { createJobChangeSubscriptions } from './create-job-change-subscriptions.js';
 import { createJobEventFanOut } from './create-job-event-fan-out.js';
+import { workerLostChange } from './worker-lost-change.js';
 
 /** Options of {@link createRedisJobEventStore}. */
 export interface CreateRedisJobEventStoreOptions {
@@ -72,6 +73,8 @@ local events = redis.call('XRANGE', KEYS[2], '0-' .. (tonumber(ARGV[1]) + 1), '+
 return {last, first, events}`;
 
 type StreamEntry = [string, string[]];
+/** `READ_SCRIPT`'s reply: the last id, the oldest kept entry, the entries after the id asked. */
+type ReadReply = [string, StreamEntry[], StreamEntry[]];
 const MAX_CONFLICT_RETRIES = 100;
 // Events a process keeps in memory per followed job (a stream reads up to 256 at a time).
 const EVENTS_BUFFERED_PER_JOB = 256;
@@ -86,18 +89,9 @@ const EVENTS_BUFFERED_PER_JOB = 256;
  */
 export function createRedisJobEventStore(options: CreateRedisJobEventStoreOptions): JobEventStore & { close(): Promise<void> } {
   const { redis } = options;
-  const maxEvents = positive(options.maxEventsPerJob, 1000, 'maxEventsPerJob');
-  const retentionInMs = positive(options.retentionInMs, 3_600_000, 'retentionInMs');
-  const lifetimeInMs = positive(options.maxJobLifetimeInMs, 86_400_000, 'maxJobLifetimeInMs');
-  const leaseInMs = positive(options.leaseInMs, 10_000, 'leaseInMs');
-  const maxValueBytes = positive(options.maxValueBytes, 262_144, 'maxValueBytes');
+  const { maxEvents, retentionInMs, lifetimeInMs, leaseInMs, maxValueBytes } = resolveStoreOptions(options);
   const owner = randomUUID();
-  const key = {
-    job: (jobId: string) => `${redis.prefix}job:${jobId}`,
-    events: (jobId: string) => `${redis.prefix}job-events:${jobId}`,
-    lease: (jobId: string) => `${redis.prefix}job-lease:${jobId}`,
-    channel: (jobId: string) => `${redis.prefix}job-changed:${jobId}`,
-  };
+  const key = jobKeys(redis.prefix);
   const bounded = (value: unknown, what: string): string => {
     const text = JSON.stringify(value);
     if (Buffer.byteLength(text) > maxValueBytes) throw new AicapError('INVALID_ARGUMENT', `${what} is ${Buffer.byteLength(text)} bytes of JSON, over \`maxValueBytes\` (${maxValueBytes}).`);
@@ -145,16 +139,7 @@ export function createRedisJobEventStore(options: CreateRedisJobEventStoreOption
   const failIfWorkerLost = async (jobId: string, record: JobRecord): Promise<JobRecord> => {
     if (TERMINAL_JOB_STATUSES.includes(record.snapshot.status)) return record;
     if ((await redis.command<number>(['EXISTS', key.lease(jobId)])) === 1) return record;
-    const failed = await update(jobId, (current) => {
-      if (TERMINAL_JOB_STATUSES.includes(current.snapshot.status)) return undefined;
-      const { pending_input: _pending, ...snapshot } = current.snapshot;
-      const next: JobRecord = {
-        ...current,
-        snapshot: { ...snapshot, status: 'failed', error: { code: 'worker_lost', message: 'The server process running this job stopped; start the job again.' }, updated_at: new Date().toISOString() },
-      };
-      const { last_event_id: _id, ...data } = next.snapshot;
-      return { record: next, events: [{ event: 'status', data }] };
-    });
+    const failed = await update(jobId, (current) => workerLostChange(current, new Date()));
     return failed?.record ?? (await readRaw(jobId))?.record ?? record;
   };
 
@@ -204,16 +189,8 @@ export function createRedisJobEventStore(options: CreateRedisJobEventStoreOption
     },
     update,
     async read(jobId, afterId, limit): Promise<JobEventPage | undefined> {
-      const reply = await redis.command<[string, StreamEntry[], StreamEntry[]] | null>(['EVAL', READ_SCRIPT, '2', key.job(jobId), key.events(jobId), String(afterId), String(limit)]);
-      if (!reply) return undefined;
-      const [last, first, entries] = reply;
-      const lastId = Number(last);
-      const sequence = (entry: StreamEntry): number => Number(entry[0].split('-')[1]);
-      const events: JobEvent[] = entries.map((entry) => {
-        const { event, data } = JSON.parse(entry[1][1] as string) as { event: string; data: unknown };
-        return { id: sequence(entry), event, data };
-      });
-      return { events, firstId: first[0] ? sequence(first[0]) : lastId + 1, lastId };
+      const reply = await redis.command<ReadReply | null>(['EVAL', READ_SCRIPT, '2', key.job(jobId), key.events(jobId), String(afterId), String(limit)]);
+      return reply ? eventPageOf(reply) : undefined;
     },
     subscribe: fanOut.subscribe,
     readForSubscriber: fanOut.read,
@@ -229,6 +206,38 @@ export function createRedisJobEventStore(options: CreateRedisJobEventStoreOption
     close: subscriptions.close,
   };
   return store;
+}
+
+/** The options with their defaults, each checked to be a positive integer. */
+function resolveStoreOptions(options: CreateRedisJobEventStoreOptions): { maxEvents: number; retentionInMs: number; lifetimeInMs: number; leaseInMs: number; maxValueBytes: number } {
+  return {
+    maxEvents: positive(options.maxEventsPerJob, 1000, 'maxEventsPerJob'),
+    retentionInMs: positive(options.retentionInMs, 3_600_000, 'retentionInMs'),
+    lifetimeInMs: positive(options.maxJobLifetimeInMs, 86_400_000, 'maxJobLifetimeInMs'),
+    leaseInMs: positive(options.leaseInMs, 10_000, 'leaseInMs'),
+    maxValueBytes: positive(options.maxValueBytes, 262_144, 'maxValueBytes'),
+  };
+}
+
+/** The Redis keys of one job: record hash, event stream, worker lease, change channel. */
+function jobKeys(prefix: string): Record<'job' | 'events' | 'lease' | 'channel', (jobId: string) => string> {
+  return {
+    job: (jobId) => `${prefix}job:${jobId}`,
+    events: (jobId) => `${prefix}job-events:${jobId}`,
+    lease: (jobId) => `${prefix}job-lease:${jobId}`,
+    channel: (jobId) => `${prefix}job-changed:${jobId}`,
+  };
+}
+
+/** `READ_SCRIPT`'s reply as a page: entry ids `0-<event id>`, the first kept id (or last + 1 when the log is empty). */
+function eventPageOf([last, first, entries]: ReadReply): JobEventPage {
+  const lastId = Number(last);
+  const sequence = (entry: StreamEntry): number => Number(entry[0].split('-')[1]);
+  const events: JobEvent[] = entries.map((entry) => {
+    const { event, data } = JSON.parse(entry[1][1] as string) as { event: string; data: unknown };
+    return { id: sequence(entry), event, data };
+  });
+  return { events, firstId: first[0] ? sequence(first[0]) : lastId + 1, lastId };
 }
 
 function positive(value: number | undefined, fallback: number, name: string): number {

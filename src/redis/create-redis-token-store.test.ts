@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { TokenSet } from '../client/oauth/token-store.js';
+import type { TokenSet } from '../client/shapes/token-store.js';
 import { HAS_REDIS_SERVER, REDIS_MISSING, useRedisConnections } from '../../test/helpers/start-redis-server.js';
 import { createRedisTokenStore } from './create-redis-token-store.js';
 

@@ -1,13 +1,12 @@
 import { AicapError } from '../errors/aicap-error.js';
-import { invalidOptionError } from '../errors/invalid-option-error.js';
 import { assertValidManifest } from '../manifest/assert-valid-manifest.js';
-import { WELL_KNOWN_PATH, type Manifest } from '../manifest/manifest-v0.js';
+import type { Manifest } from '../manifest/manifest-v0.js';
 import { filterManifestByScopes } from './filter-manifest-by-scopes.js';
 import { pathOfUrl } from './path-of-url.js';
 import { findSecretValues } from '../manifest/find-secret-values.js';
 import { responseFromDecision, type HttpAnswer } from './http-answer.js';
 import { prepareManifestAnswers, type PreparedManifest } from './prepare-manifest-answers.js';
-import { problemAnswer } from './problem-response.js';
+import { resolveManifestRoute } from './manifest-route.js';
 
 /** CORS settings of the manifest route. */
 export interface ManifestCorsOptions {
@@ -148,9 +147,6 @@ export interface ManifestHandler {
   onUpdate(listener: (digest: string) => void): () => void;
 }
 
-// The characters Node's `http` accepts in a header value (RFC 9110 §5.5 field-value, plus obs-text).
-const HEADER_VALUE = /^[\t\x20-\x7e\x80-\xff]*$/;
-
 // Scope sets are server-chosen, but a bound keeps a misbehaving resolver from growing memory.
 const MAX_VARIANTS = 256;
 
@@ -173,66 +169,9 @@ const MAX_VARIANTS = 256;
  * ```
  */
 export function createManifestHandler(options: CreateManifestHandlerOptions): ManifestHandler {
-  if ((options.manifest === undefined) === (options.load === undefined)) {
-    throw new AicapError('INVALID_OPTION', 'createManifestHandler needs exactly one of the `manifest` and `load` options.');
-  }
-  const path = options.path ?? WELL_KNOWN_PATH;
-  if (!path.startsWith('/')) throw invalidOptionError('path', 'a path starting with "/"', path);
+  const route = resolveManifestRoute(options);
+  const { path, commonHeaders, notFound, unavailable, notAcceptable, scopesFailed, unauthorized, preflight } = route;
   const variants = options.resolveScopes;
-  if (options.requireAuth && !variants) {
-    throw new AicapError('INVALID_OPTION', 'The `requireAuth` option needs `resolveScopes`, which tells the handler whether a request carries a valid credential.');
-  }
-  const cacheControl = options.cacheControl ?? (variants ? 'private, max-age=300' : 'public, max-age=300');
-  if (variants && /(?:^|,)\s*public\b/i.test(cacheControl)) {
-    throw new AicapError(
-      'INVALID_OPTION',
-      "The `cacheControl` option must not be `public` together with `resolveScopes`: shared caches would hand one principal's manifest to another. Use `private, max-age=…`.",
-    );
-  }
-  const cors = options.cors === false ? undefined : { origin: '*', maxAgeInSeconds: 86_400, ...(options.cors === true ? {} : options.cors) };
-  const challenge = typeof options.requireAuth === 'object' ? options.requireAuth.challenge : 'Bearer realm="ai-capabilities"';
-  const allow = cors ? 'GET, HEAD, OPTIONS' : 'GET, HEAD';
-  // These go into every answer's headers, which are prepared once: a bad value must fail here, not on each request.
-  for (const [option, value] of [
-    ['cacheControl', cacheControl],
-    ['cors.origin', cors?.origin],
-    ['requireAuth.challenge', challenge],
-  ] as const) {
-    if (value !== undefined && !HEADER_VALUE.test(value)) {
-      throw invalidOptionError(option, 'a valid HTTP header value (no line breaks or control characters)', value);
-    }
-  }
-  const vary: Record<string, string> = variants ? { Vary: 'Authorization' } : {};
-  const commonHeaders: Record<string, string> = {
-    'Cache-Control': cacheControl,
-    'X-Content-Type-Options': 'nosniff',
-    ...vary,
-    ...(cors ? { 'Access-Control-Allow-Origin': cors.origin, 'Access-Control-Expose-Headers': 'ETag, Link' } : {}),
-  };
-  // Every answer that does not depend on the request is built here once; a request only picks one.
-  const notFound = problemAnswer({ title: 'Not Found', status: 404, detail: `Only ${path} is served here.` });
-  const unavailable = problemAnswer({ title: 'Manifest Unavailable', status: 500, detail: 'The capabilities manifest failed to load; the operator must check the server log.' });
-  const notAcceptable = problemAnswer(
-    { title: 'Not Acceptable', status: 406, detail: `${path} is available as br, gzip or identity; the Accept-Encoding header refuses all three.` },
-    { Vary: variants ? 'Authorization, Accept-Encoding' : 'Accept-Encoding', ...(cors ? { 'Access-Control-Allow-Origin': cors.origin } : {}) },
-  );
-  const scopesFailed = problemAnswer({ title: 'Internal Server Error', status: 500, detail: 'Resolving the scopes of the credential failed.' });
-  const unauthorized = problemAnswer(
-    { title: 'Unauthorized', status: 401, detail: `A valid credential is required to read ${path}.` },
-    { 'WWW-Authenticate': challenge, Vary: 'Authorization', ...(cors ? { 'Access-Control-Allow-Origin': cors.origin } : {}) },
-  );
-  const preflight: HttpAnswer | undefined = cors && {
-    status: 204,
-    headers: {
-      'Access-Control-Allow-Origin': cors.origin,
-      'Access-Control-Allow-Methods': 'GET, HEAD',
-      'Access-Control-Allow-Headers': 'Authorization, If-None-Match',
-      'Access-Control-Max-Age': String(cors.maxAgeInSeconds),
-      ...vary,
-    },
-    body: undefined,
-  };
-
   let manifest: Manifest | undefined;
   let whole: PreparedManifest | undefined;
   const prepared = new Map<string, PreparedManifest>();
@@ -283,7 +222,7 @@ export function createManifestHandler(options: CreateManifestHandlerOptions): Ma
     if (request.path !== path) return notFound;
     if (request.method !== 'GET' && request.method !== 'HEAD') {
       if (request.method === 'OPTIONS' && preflight) return preflight;
-      return problemAnswer({ title: 'Method Not Allowed', status: 405, detail: `${request.method} is not allowed on ${path}; use GET.` }, { Allow: allow });
+      return route.methodNotAllowed(request.method);
     }
     // Until `load` settles (and forever when it failed) requests wait for it; `ready` never resolves without `whole`.
     if (whole === undefined)

@@ -10,8 +10,6 @@
 export { createManifestHandler } from './create-manifest-handler.js';
 export type { CreateManifestHandlerOptions, ManifestCorsOptions, ManifestHandler } from './create-manifest-handler.js';
 export { filterManifestByScopes } from './filter-manifest-by-scopes.js';
-export { findSecretValues } from '../manifest/find-secret-values.js';
-export type { SecretFinding } from '../manifest/find-secret-values.js';
 export { capabilitiesLink } from './capabilities-link.js';
 export { createCatalogHandler, CATALOG_PATH, CATALOG_MEDIA_TYPE } from './create-catalog-handler.js';
 export type { CreateCatalogHandlerOptions, CatalogEntry, CatalogManifestEntry } from './create-catalog-handler.js';
@@ -21,7 +19,7 @@ export { createMemoryJobEventStore } from './create-memory-job-event-store.js';
 export type { CreateMemoryJobEventStoreOptions } from './create-memory-job-event-store.js';
 export { TERMINAL_JOB_STATUSES } from './job-event-store.js';
 export type { JobEventStore, JobEvent, JobEventPage, JobChange, JobRecord, JobSnapshot, JobStatus, PendingInput } from './job-event-store.js';
-export { problemResponse, PROBLEM_MEDIA_TYPE } from './problem-response.js';
+export { PROBLEM_MEDIA_TYPE } from './problem-response.js';
 export type { ProblemDetails } from './problem-response.js';
 export { toNodeListener } from './to-node-listener.js';
 export type { FetchHandler } from './to-node-listener.js';

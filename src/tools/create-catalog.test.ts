@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { DiscoveredService } from '../client/client-types.js';
+import type { DiscoveredService } from '../client/shapes/client-types.js';
 import type { Manifest } from '../manifest/manifest-v0.js';
 import { paymentsManifest } from '../../test/helpers/client-manifests.js';
 import { createCatalog } from './create-catalog.js';

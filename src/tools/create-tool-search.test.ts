@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { paymentsManifest } from '../../test/helpers/client-manifests.js';
-import type { DiscoveredService } from '../client/client-types.js';
+import type { DiscoveredService } from '../client/shapes/client-types.js';
 import { createCatalog, type CatalogTool } from './create-catalog.js';
 import { createToolSearch } from './create-tool-search.js';
 import { EXPORT_FORMATS } from './export-tools.js';

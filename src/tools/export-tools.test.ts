@@ -2,7 +2,7 @@ import { ToolSchema } from '@modelcontextprotocol/sdk/types.js';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { describe, expect, it } from 'vitest';
 import { paymentsManifest } from '../../test/helpers/client-manifests.js';
-import type { DiscoveredService } from '../client/client-types.js';
+import type { DiscoveredService } from '../client/shapes/client-types.js';
 import type { Manifest } from '../manifest/manifest-v0.js';
 import { createCatalog, type CatalogTool } from './create-catalog.js';
 import { estimateTokens } from './estimate-tokens.js';

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { paymentsManifest } from '../../test/helpers/client-manifests.js';
-import type { DiscoveredService } from '../client/client-types.js';
+import type { DiscoveredService } from '../client/shapes/client-types.js';
 import type { Manifest } from '../manifest/manifest-v0.js';
 import { generateManifest } from '../openapi/index.js';
 import { createCatalog, type CatalogTool } from './create-catalog.js';

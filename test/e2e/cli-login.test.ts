@@ -16,7 +16,7 @@ import { ACCOUNT_IDS } from '../../examples/payments/payments-data.js';
 import { approveDevice, loginAsUser } from '../../examples/payments/login-as-user.js';
 import { startPaymentsServer, type PaymentsServer } from '../../examples/payments/start-payments-server.js';
 import { createEncryptedFileTokenStore } from '../../src/client/oauth/create-encrypted-file-token-store.js';
-import type { TokenSet } from '../../src/client/oauth/token-store.js';
+import type { TokenSet } from '../../src/client/shapes/token-store.js';
 import { BUILT_CLI, runBuiltCli, type CliRun } from '../helpers/run-built-cli.js';
 
 // CLI runs share two cores with the rest of the suite: generous bounds, never a race.

@@ -6,7 +6,7 @@
 import fc from 'fast-check';
 import { fetch as undiciFetch } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { FetchFunction } from '../../src/client/client-types.js';
+import type { FetchFunction } from '../../src/client/shapes/client-types.js';
 import { resolveFollowJobOptions } from '../../src/client/jobs/follow-job-options.js';
 import { followJobStatus } from '../../src/client/jobs/follow-job-status.js';
 import type { JobEvent } from '../../src/client/jobs/job-event.js';

@@ -2,7 +2,7 @@ import { AicapError } from '../../src/errors/aicap-error.js';
 import type { Manifest } from '../../src/manifest/manifest-v0.js';
 import { resolveCallRuntime, type CallRuntime } from '../../src/client/call/call-runtime.js';
 import type { ClientCallOptions } from '../../src/client/call/client-call-options.js';
-import type { DiscoveredService } from '../../src/client/client-types.js';
+import type { DiscoveredService } from '../../src/client/shapes/client-types.js';
 import type { BufferedResponse, GuardedFetch } from '../../src/client/fetch/guarded-fetch-options.js';
 
 /** One request as a stage sent it. */

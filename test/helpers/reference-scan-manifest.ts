@@ -2,7 +2,7 @@
 // report the same findings, in the same order, plus the control characters it newly flags.
 import type { Manifest } from '../../src/manifest/manifest-v0.js';
 import { escapePointerToken } from '../../src/internal/json-pointer.js';
-import type { TrustFinding, TrustSeverity } from '../../src/client/client-types.js';
+import type { TrustFinding, TrustSeverity } from '../../src/client/shapes/client-types.js';
 
 /** Options of {@link scanManifest}. */
 export interface ScanManifestOptions {

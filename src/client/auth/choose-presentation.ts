@@ -1,5 +1,5 @@
 import type { Auth, AuthType } from '../../manifest/manifest-v0.js';
-import type { OriginCredentials } from '../client-types.js';
+import type { OriginCredentials } from '../shapes/client-types.js';
 
 /** How a request presents its credential. */
 export type Presentation = 'api_key' | 'basic' | 'bearer';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { OriginCredentials } from '../client-types.js';
+import type { OriginCredentials } from '../shapes/client-types.js';
 import { createAuthenticator } from './create-authenticator.js';
 
 function request(url: string): { url: URL; displayUrl: URL; headers: Headers } {

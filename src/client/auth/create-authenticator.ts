@@ -1,11 +1,11 @@
 import { AicapError } from '../../errors/aicap-error.js';
 import type { Auth } from '../../manifest/manifest-v0.js';
-import type { FetchFunction, OriginCredentials } from '../client-types.js';
+import type { FetchFunction, OriginCredentials } from '../shapes/client-types.js';
 import { REDACTED } from '../policy/create-redactor.js';
 import { createUserTokenSource, type UserTokenSource } from '../oauth/create-user-token-source.js';
 import { createOAuthTokenSource, type TokenSource } from './create-oauth-token-source.js';
 import { choosePresentation, credentialMismatch } from './choose-presentation.js';
-import { encodeComponent } from '../call/serialize-parameter.js';
+import { encodeComponent } from '../../internal/http/encode-component.js';
 
 /** Options of {@link createAuthenticator}. */
 export interface AuthenticatorOptions {

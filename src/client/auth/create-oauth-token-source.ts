@@ -1,5 +1,5 @@
 import * as oauth from 'oauth4webapi';
-import type { FetchFunction } from '../client-types.js';
+import type { FetchFunction } from '../shapes/client-types.js';
 import { authFailed, createAuthorizationBinding, discoverAuthorizationServer, oauthRequestOptions, type DiscoveredAuthorizationServer } from '../oauth/discover-authorization-server.js';
 
 /** Options of {@link createOAuthTokenSource}. */

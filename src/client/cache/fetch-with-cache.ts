@@ -3,7 +3,7 @@ import { HTTPError } from '../../errors/http-error.js';
 import { digestText } from '../../manifest/digest-manifest.js';
 import type { CacheStore } from './cache-store.js';
 import type { BufferedResponse } from '../fetch/guarded-fetch-options.js';
-import { redactUrl } from '../redact-url.js';
+import { redactUrl } from '../../internal/http/redact-url.js';
 
 /** Sends one GET and reads its body whole (the guarded, buffered fetch of manifests). @internal */
 export type ManifestRequest = (url: string, headers: Record<string, string>) => Promise<BufferedResponse>;

@@ -4,9 +4,9 @@ import { isJsonMediaType, mediaTypeOf } from '../../internal/parse-media-type.js
 import { REDACTED, type Redactor } from '../policy/create-redactor.js';
 import { InvalidArgumentsError, type ArgumentProblem } from './invalid-arguments-error.js';
 import { isRecord } from '../../internal/is-record.js';
+import { encodeComponent } from '../../internal/http/encode-component.js';
 import { buildMultipartBody } from './build-multipart-body.js';
 import {
-  encodeComponent,
   serialiseCookieParameter,
   serialiseHeaderParameter,
   serialisePathParameter,

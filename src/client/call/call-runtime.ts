@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { createAuthenticator, type Authenticator } from '../auth/create-authenticator.js';
-import type { AuditEvent, OriginCredentials, ResolvedPrompt, ResolvedTool } from '../client-types.js';
+import type { AuditEvent, OriginCredentials, ResolvedPrompt, ResolvedTool } from '../shapes/client-types.js';
 import type { GuardedFetch } from '../fetch/guarded-fetch-options.js';
 import type { CallerPolicy } from '../policy/caller-policy.js';
 import type { ApproveFunction } from '../policy/enforce-call-policy.js';

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { AicapError } from '../../errors/aicap-error.js';
 import type { HttpMethod, Manifest, Resource, Tool } from '../../manifest/manifest-v0.js';
-import type { ResolvedTool } from '../client-types.js';
+import type { ResolvedTool } from '../shapes/client-types.js';
 import { resolveEffectivePolicy, type EffectivePolicy, type PolicySubject } from '../policy/caller-policy.js';
 import type { Redactor } from '../policy/create-redactor.js';
 import { enforceCallPolicy } from '../policy/enforce-call-policy.js';

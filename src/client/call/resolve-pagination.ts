@@ -1,5 +1,5 @@
 import type { Pagination, Parameter, Returns } from '../../manifest/manifest-v0.js';
-import { parseLinkHeader } from '../discover/parse-link-header.js';
+import { parseLinkHeader } from '../../internal/http/parse-link-header.js';
 import {
   CURSOR_CONTAINERS,
   CURSOR_FIELDS,

@@ -1,5 +1,5 @@
 import { AicapError } from '../../errors/aicap-error.js';
-import type { DiscoveredService, ResolvedPrompt } from '../client-types.js';
+import type { DiscoveredService, ResolvedPrompt } from '../shapes/client-types.js';
 
 /**
  * Finds a prompt by `namespace__id` or by its plain id when exactly one loaded service declares it.

@@ -1,9 +1,9 @@
 import { AicapError } from '../../errors/aicap-error.js';
 import type { HttpMethod, Tool } from '../../manifest/manifest-v0.js';
-import type { ResolvedTool } from '../client-types.js';
+import type { ResolvedTool } from '../shapes/client-types.js';
 import { resolveEffectivePolicy } from '../policy/caller-policy.js';
 import { createRedactor, type Redactor } from '../policy/create-redactor.js';
-import { redactUrl } from '../redact-url.js';
+import { redactUrl } from '../../internal/http/redact-url.js';
 import { agentIdHeader } from './agent-id-header.js';
 import type { ToolRequest } from './build-tool-request.js';
 import { toCallEnvelope, type CallEnvelope } from './call-envelope.js';

@@ -1,14 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import {
-  encodeComponent,
-  serialiseCookieParameter,
-  serialiseHeaderParameter,
-  serialisePathParameter,
-  serialiseQueryParameter,
-  UnserialisableValueError,
-  type Serialisation,
-} from './serialize-parameter.js';
+import { serialiseCookieParameter, serialiseHeaderParameter, serialisePathParameter, serialiseQueryParameter, UnserialisableValueError, type Serialisation } from './serialize-parameter.js';
 
 // The values of OpenAPI 3.1's style examples (§4.8.12.4.2), and what each style writes for them.
 const blue = 'blue';
@@ -123,11 +115,5 @@ describe('header and cookie parameters', () => {
       ['color', 'brown'],
     ]);
     expect(() => serialiseCookieParameter('color', { a: { b: 1 } }, { style: 'form', explode: true })).toThrow(UnserialisableValueError);
-  });
-});
-
-describe('encodeComponent', () => {
-  it('leaves only RFC 3986 unreserved characters as they are', () => {
-    expect(encodeComponent("A-z_0.9~!'()* ")).toBe('A-z_0.9~%21%27%28%29%2A%20');
   });
 });

@@ -1,5 +1,6 @@
 import type { ParameterStyle } from '../../manifest/manifest-v0.js';
 import { isRecord } from '../../internal/is-record.js';
+import { encodeComponent } from '../../internal/http/encode-component.js';
 
 /** How one value is written: the parameter's `style`/`explode`/`allow_reserved` with OpenAPI's defaults applied. */
 export interface Serialisation {
@@ -18,18 +19,6 @@ export class UnserialisableValueError extends Error {
 
 /** `name=value` pairs of a query, a form body or a cookie header, each part already percent-encoded. */
 export type EncodedPair = [name: string, value: string];
-
-// RFC 3986 §2.3 unreserved characters stay as they are; everything else is percent-encoded (a space
-// as `%20`, never `+`, which some servers read as a plus sign).
-const EXTRA_RESERVED = /[!'()*]/g;
-// Reserved characters that `allow_reserved` keeps; `&`, `=`, `#`, `+` and `%` would change the query's meaning.
-const KEPT_WHEN_ALLOWED = /%(3A|2F|3F|5B|5D|40|21|24|27|28|29|2A|2C|3B)/gi;
-
-/** Percent-encodes a name or value part (brackets of `a[b]` names stay literal, as Stripe and others write them). */
-export function encodeComponent(text: string, allowReserved = false): string {
-  const encoded = encodeURIComponent(text).replace(EXTRA_RESERVED, (character) => `%${character.charCodeAt(0).toString(16).toUpperCase()}`);
-  return allowReserved ? encoded.replace(KEPT_WHEN_ALLOWED, (escape) => decodeURIComponent(escape)) : encoded;
-}
 
 function encodeName(name: string): string {
   return encodeComponent(name).replace(/%5B/g, '[').replace(/%5D/g, ']');

@@ -1,6 +1,6 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { AicapError } from '../../errors/aicap-error.js';
-import { redactUrl } from '../redact-url.js';
+import { redactUrl } from '../../internal/http/redact-url.js';
 import { toCallEnvelope, type CallEnvelope, type PageState, type PageStopReason } from './call-envelope.js';
 import type { CallRuntime } from './call-runtime.js';
 import type { CallOptions } from './client-call-options.js';

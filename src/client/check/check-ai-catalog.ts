@@ -1,7 +1,7 @@
 import { AI_CATALOG_MEDIA_TYPE, readAiCatalog } from '../discover/read-ai-catalog.js';
 import { mediaTypeOf } from '../../internal/parse-media-type.js';
 import { MANIFEST_MEDIA_TYPE } from '../../manifest/manifest-v0.js';
-import type { FetchFunction } from '../client-types.js';
+import type { FetchFunction } from '../shapes/client-types.js';
 import { describeError, type AddCheck } from './check-result.js';
 
 const CATALOG_PATH = '/.well-known/ai-catalog.json';

@@ -7,7 +7,7 @@ import { mediaTypeOf } from '../../internal/parse-media-type.js';
 import { createGuardedFetch } from '../fetch/create-guarded-fetch.js';
 import type { GuardedFetchOptions } from '../fetch/guarded-fetch-options.js';
 import { checkOriginBinding } from '../trust/check-origin-binding.js';
-import type { FetchFunction } from '../client-types.js';
+import type { FetchFunction } from '../shapes/client-types.js';
 import { checkAiCatalog } from './check-ai-catalog.js';
 import { checkManifestResponse } from './check-manifest-response.js';
 import { checkOAuthMetadata } from './check-oauth-metadata.js';

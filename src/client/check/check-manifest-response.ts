@@ -1,6 +1,6 @@
 import { digestManifest } from '../../manifest/digest-manifest.js';
 import type { Manifest } from '../../manifest/manifest-v0.js';
-import type { FetchFunction } from '../client-types.js';
+import type { FetchFunction } from '../shapes/client-types.js';
 import { describeError, type AddCheck } from './check-result.js';
 import { checkRevocationWindow, DEFAULT_MAX_STALE_IN_SECONDS } from './check-revocation-window.js';
 

@@ -1,6 +1,6 @@
 import { isRecord } from '../../internal/is-record.js';
 import type { Manifest } from '../../manifest/manifest-v0.js';
-import type { FetchFunction } from '../client-types.js';
+import type { FetchFunction } from '../shapes/client-types.js';
 import { describeError, type AddCheck } from './check-result.js';
 
 // Bound: a hostile protected-resource document cannot make the check fetch without end.

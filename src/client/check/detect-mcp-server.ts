@@ -1,8 +1,8 @@
 import { isRecord } from '../../internal/is-record.js';
 import { mediaTypeOf } from '../../internal/parse-media-type.js';
 import { declaredLengthExceeds, readCappedBytes } from '../../internal/read-capped-bytes.js';
-import type { FetchFunction } from '../client-types.js';
-import { parseLinkHeader } from '../discover/parse-link-header.js';
+import type { FetchFunction } from '../shapes/client-types.js';
+import { parseLinkHeader } from '../../internal/http/parse-link-header.js';
 import { AI_CATALOG_MEDIA_TYPE, readAiCatalog } from '../discover/read-ai-catalog.js';
 import type { AddCheck } from './check-result.js';
 

@@ -1,5 +1,5 @@
 import type { ClientContext } from '../client-context.js';
-import type { DiscoveredService } from '../client-types.js';
+import type { DiscoveredService } from '../shapes/client-types.js';
 import { followChangeFeed, resolveChangeFeedOptions, type ChangeFeedFollower, type ChangeFeedFollowOptions } from './follow-change-feed.js';
 
 /** The change feeds a client follows, one per discovered service that declares one. @internal */

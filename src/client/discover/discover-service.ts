@@ -4,15 +4,15 @@ import { HTTPError } from '../../errors/http-error.js';
 import { MANIFEST_MEDIA_TYPE, WELL_KNOWN_PATH, type Manifest } from '../../manifest/manifest-v0.js';
 import { fetchWithCache, type CachedFetchResult, type ManifestRequest } from '../cache/fetch-with-cache.js';
 import type { ClientContext } from '../client-context.js';
-import type { DiscoveredService, OriginCredentials, TrustFinding } from '../client-types.js';
+import type { DiscoveredService, OriginCredentials, TrustFinding } from '../shapes/client-types.js';
 import { credentialMismatch } from '../auth/choose-presentation.js';
 import { DiscoveryError, type DiscoveryAttempt } from '../errors/discovery-error.js';
-import { redactUrl } from '../redact-url.js';
+import { redactUrl } from '../../internal/http/redact-url.js';
 import { checkOriginBinding } from '../trust/check-origin-binding.js';
 import { catalogManifests, linkedManifests } from './find-manifest-urls.js';
 import { manifestSizeLimit, parseOrThrow, readManifestOnce, type ManifestSizeLimit, type ReadManifest } from './read-manifest.js';
 import { registerService } from './register-service.js';
-import { recordManifestFreshness } from '../liveness/manifest-freshness.js';
+import { recordManifestFreshness } from './manifest-freshness.js';
 
 /** Options of `client.discover`. */
 export interface DiscoverOptions {

@@ -1,4 +1,4 @@
-import type { DiscoveredService } from '../client-types.js';
+import type { DiscoveredService } from '../shapes/client-types.js';
 import type { ReadManifest } from './read-manifest.js';
 
 /** What a registered service was decided from (see `registerService`'s rediscovery shortcut). @internal */

@@ -5,8 +5,8 @@ import { parseJsonDocument } from '../../manifest/parse-manifest.js';
 import { fetchWithCache, type CachedFetchResult, type ManifestRequest } from '../cache/fetch-with-cache.js';
 import type { ClientContext } from '../client-context.js';
 import type { DiscoveryAttempt } from '../errors/discovery-error.js';
-import { redactUrl } from '../redact-url.js';
-import { parseLinkHeader } from './parse-link-header.js';
+import { redactUrl } from '../../internal/http/redact-url.js';
+import { parseLinkHeader } from '../../internal/http/parse-link-header.js';
 import { AI_CATALOG_MEDIA_TYPE, readAiCatalog } from './read-ai-catalog.js';
 
 const AI_CATALOG_PATH = '/.well-known/ai-catalog.json';

@@ -5,7 +5,7 @@ import { isRecord } from '../../internal/is-record.js';
 import { mediaTypeOf } from '../../internal/parse-media-type.js';
 import { sleep } from '../../internal/sleep.js';
 import { parseRetryAfter } from '../../internal/http/parse-retry-after.js';
-import type { FetchFunction } from '../client-types.js';
+import type { FetchFunction } from '../shapes/client-types.js';
 
 /** `ClientOptions.discovery.changeFeed`: how the client follows a manifest's change feed (spec section 7.22). */
 export interface ChangeFeedFollowOptions {

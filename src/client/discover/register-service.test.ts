@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { stageManifest } from '../../../test/helpers/stage-manifest.js';
 import type { Manifest } from '../../manifest/manifest-v0.js';
-import type { AuditEvent } from '../client-types.js';
+import type { AuditEvent } from '../shapes/client-types.js';
 import { createClientContext } from '../client-context.js';
 import type { ManifestChangeEvent } from '../trust/manifest-change-event.js';
 import { registerService, type ManifestSource } from './register-service.js';

@@ -3,7 +3,7 @@ import { AICAP_VERSION } from '../../internal/aicap-version.js';
 import { isRecord } from '../../internal/is-record.js';
 import type { CacheStore } from '../cache/cache-store.js';
 import type { ClientContext } from '../client-context.js';
-import type { TrustFinding, TrustSeverity } from '../client-types.js';
+import type { TrustFinding, TrustSeverity } from '../shapes/client-types.js';
 
 /**
  * What reading a manifest decided from its bytes alone: the digest and the poisoning scan's findings

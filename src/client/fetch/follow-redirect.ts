@@ -1,5 +1,5 @@
 import { RedirectBlockedError } from '../errors/redirect-blocked-error.js';
-import { redactUrl } from '../redact-url.js';
+import { redactUrl } from '../../internal/http/redact-url.js';
 
 /** Where a guarded exchange stands: the hop about to be sent and the ones before it. @internal */
 export interface HopState {

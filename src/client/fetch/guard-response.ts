@@ -1,6 +1,6 @@
 import { declaredLengthExceeds } from '../../internal/read-capped-bytes.js';
 import { ResponseTooLargeError } from '../errors/response-too-large-error.js';
-import { redactUrl } from '../redact-url.js';
+import { redactUrl } from '../../internal/http/redact-url.js';
 import type { GuardedFetchSettings } from './guarded-fetch-options.js';
 import { mapTransportError, timeoutError } from './map-transport-error.js';
 

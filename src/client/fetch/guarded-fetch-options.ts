@@ -1,6 +1,6 @@
 import type { AicapError } from '../../errors/aicap-error.js';
 import { checkIntegerOption, checkNumberOption, invalidOptionError } from '../../errors/invalid-option-error.js';
-import type { FetchFunction } from '../client-types.js';
+import type { FetchFunction } from '../shapes/client-types.js';
 import type { ConnectTarget, LookupFunction } from '../ssrf/create-pinned-connector.js';
 
 /** Per-phase deadlines. */

@@ -2,7 +2,7 @@ import { AicapError } from '../../errors/aicap-error.js';
 import { NetworkError } from '../../errors/network-error.js';
 import { TimeoutError, type TimeoutPhase } from '../../errors/timeout-error.js';
 import { ContentEncodingRefusedError } from '../errors/content-encoding-refused-error.js';
-import { redactUrl } from '../redact-url.js';
+import { redactUrl } from '../../internal/http/redact-url.js';
 import type { GuardedFetchSettings } from './guarded-fetch-options.js';
 
 /** At most this many content codings are decoded, as undici's `fetch` does (a resource-exhaustion fix). @internal */

@@ -3,7 +3,7 @@ import { checkIntegerOption } from '../../errors/invalid-option-error.js';
 import type { Tool } from '../../manifest/manifest-v0.js';
 import type { CallEnvelope } from '../call/call-envelope.js';
 import type { ToolCaller } from '../call/create-tool-caller.js';
-import type { AuditEvent, DiscoveredService, ResolvedTool } from '../client-types.js';
+import type { AuditEvent, DiscoveredService, ResolvedTool } from '../shapes/client-types.js';
 import type { SessionStore } from '../policy/session-store.js';
 import { createJob } from './create-job.js';
 import { resolveFollowJobOptions } from './follow-job-options.js';

@@ -1,12 +1,14 @@
 import type { Tool } from '../../manifest/manifest-v0.js';
 import type { CallEnvelope } from '../call/call-envelope.js';
-import type { AuditEvent, ResolvedTool } from '../client-types.js';
+import type { AuditEvent, ResolvedTool } from '../shapes/client-types.js';
 import type { SessionStore } from '../policy/session-store.js';
 import type { ToolCaller } from '../call/create-tool-caller.js';
 import { createJobAnswerer } from './answer-job-input.js';
 import type { ResolvedFollowJobOptions } from './follow-job-options.js';
 import { followJobStatus } from './follow-job-status.js';
-import { checkpointKey } from './job-checkpoint.js';
+import type { FollowJobStatusInput } from './job-attempt.js';
+import { createCheckpointWriter } from './create-checkpoint-writer.js';
+import { checkpointOf } from './job-checkpoint.js';
 import { JobError } from './job-error.js';
 import type { JobEvent, JobState } from './job-event.js';
 import { resolveJobPath, type JobLocation } from './job-paths.js';
@@ -53,33 +55,19 @@ export function createJob(input: CreateJobInput): Job {
   let ended = false;
   let failure: unknown;
   let handlerFailure: unknown;
-  let saving: Promise<void> = Promise.resolve();
-  let forceRefresh = false;
   const pathOf = (path: string): string => resolveJobPath(location, path);
 
   const notify = (): void => {
     for (const waiter of [...waiters]) waiter();
     waiters.clear();
   };
-  const checkpoint = (): JobCheckpoint => ({
-    version: 1,
-    toolId,
-    origin,
-    jobId,
-    lastEventId: state.lastEventId,
-    status: state.status,
-    terminal: state.terminal,
-    percent: state.percent,
-    pendingInput: state.pendingInput?.data,
-    ...(Object.keys(location.pathArguments).length === 0 ? {} : { pathArguments: { ...location.pathArguments } }),
+  const checkpoint = (): JobCheckpoint => checkpointOf(location, state);
+  const writer = createCheckpointWriter({
+    sessionStore: input.sessionStore,
+    timeToLiveInMs: input.checkpointTimeToLiveInMs,
+    onFailure: (error) => input.emitAudit({ type: 'job.event', toolId, origin, detail: `checkpoint of job ${jobId} not saved: ${error instanceof Error ? error.message : String(error)}` }),
   });
-  const save = (): void => {
-    const value = checkpoint();
-    // One write at a time, in event order, so a slow store never leaves an older checkpoint last.
-    saving = saving
-      .then(() => input.sessionStore.set(checkpointKey(value), value, input.checkpointTimeToLiveInMs))
-      .catch((error: unknown) => input.emitAudit({ type: 'job.event', toolId, origin, detail: `checkpoint of job ${jobId} not saved: ${error instanceof Error ? error.message : String(error)}` }));
-  };
+  const save = (): void => writer.save(checkpoint());
   const answerer = createJobAnswerer({
     caller,
     toolId,
@@ -111,20 +99,7 @@ export function createJob(input: CreateJobInput): Job {
         temporal,
         eventSchema: tool.event_schema,
         resolvePath: pathOf,
-        send: (url, init = {}) => {
-          const refresh = forceRefresh;
-          forceRefresh = false;
-          return caller.sendFollowUp(toolId, {
-            method: 'GET',
-            url: String(url),
-            headers: Object.fromEntries(new Headers(init.headers)),
-            ...(init.signal ? { signal: init.signal } : {}),
-            forceRefresh: refresh,
-          });
-        },
-        refreshCredentials: async () => {
-          forceRefresh = true;
-        },
+        ...statusSender(caller, toolId),
         state,
         onEvent,
         options: input.followOptions,
@@ -138,7 +113,7 @@ export function createJob(input: CreateJobInput): Job {
       input.followed.delete(stop);
       ended = true;
       save();
-      await saving;
+      await writer.settled();
       notify();
     }
   };
@@ -151,13 +126,6 @@ export function createJob(input: CreateJobInput): Job {
     return following;
   };
 
-  const endpoint = (path: string | undefined, name: string): string => {
-    if (path === undefined) {
-      throw new JobError({ reason: 'no-endpoint', jobId, message: `"${toolId}" declares no \`temporal_behavior.${name}\`, so this job cannot do that. Check the tool's manifest.` });
-    }
-    return pathOf(path);
-  };
-
   return {
     id: jobId,
     toolId,
@@ -166,7 +134,7 @@ export function createJob(input: CreateJobInput): Job {
     checkpoint,
     finished: startFollowing,
     async result() {
-      const url = endpoint(temporal.result_endpoint, 'result_endpoint');
+      const url = declaredEndpoint(location, 'result_endpoint');
       await startFollowing();
       return caller.followUpEnvelope(toolId, { method: 'GET', url, headers: { accept: 'application/json' }, ...(jobOptions.signal ? { signal: jobOptions.signal } : {}) });
     },
@@ -182,12 +150,46 @@ export function createJob(input: CreateJobInput): Job {
       return answerer.send(pending, answer);
     },
     cancel() {
-      const url = endpoint(temporal.cancel_endpoint, 'cancel_endpoint');
+      const url = declaredEndpoint(location, 'cancel_endpoint');
       return caller.followUpEnvelope(toolId, { method: 'POST', url, headers: { accept: 'application/json' } });
     },
     [Symbol.asyncIterator]() {
       void startFollowing();
       return iterateHistory(history, waiters, () => ({ ended, failure }));
+    },
+  };
+}
+
+/** The job's URL for an endpoint its tool declares; a `JobError` naming the missing declaration otherwise. */
+function declaredEndpoint(location: JobLocation, name: 'result_endpoint' | 'cancel_endpoint'): string {
+  const path = temporalOf(location.resolved)[name];
+  if (path === undefined) {
+    const message = `"${location.resolved.tool.id}" declares no \`temporal_behavior.${name}\`, so this job cannot do that. Check the tool's manifest.`;
+    throw new JobError({ reason: 'no-endpoint', jobId: location.jobId, message });
+  }
+  return resolveJobPath(location, path);
+}
+
+/**
+ * How the job's status is read: GET through the call's follow-up seam (auth, guarded fetch), with one
+ * forced credential refresh on the next request after the follower asks for it.
+ */
+function statusSender(caller: CreateJobInput['caller'], toolId: string): Pick<FollowJobStatusInput, 'send' | 'refreshCredentials'> {
+  let forceRefresh = false;
+  return {
+    send: (url, init = {}) => {
+      const refresh = forceRefresh;
+      forceRefresh = false;
+      return caller.sendFollowUp(toolId, {
+        method: 'GET',
+        url: String(url),
+        headers: Object.fromEntries(new Headers(init.headers)),
+        ...(init.signal ? { signal: init.signal } : {}),
+        forceRefresh: refresh,
+      });
+    },
+    refreshCredentials: async () => {
+      forceRefresh = true;
     },
   };
 }

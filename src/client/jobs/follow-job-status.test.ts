@@ -2,7 +2,7 @@ import { createParser } from 'eventsource-parser';
 import fc from 'fast-check';
 import { fetch as undiciFetch } from 'undici';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { FetchFunction } from '../client-types.js';
+import type { FetchFunction } from '../shapes/client-types.js';
 import type { TemporalBehavior } from '../../manifest/manifest-v0.js';
 import { startFaultProxy } from '../../../test/helpers/fault-proxy.js';
 import type { FaultProxy } from '../../../test/helpers/fault-proxy.js';

@@ -1,6 +1,6 @@
 import { exponentialDelay } from '../../internal/compute-backoff-delay.js';
 import { sleep } from '../../internal/sleep.js';
-import { redactUrl } from '../redact-url.js';
+import { redactUrl } from '../../internal/http/redact-url.js';
 import { throwIfAborted } from './job-attempt.js';
 import type { Attempt, AttemptContext, FollowJobStatusInput } from './job-attempt.js';
 import { JobError } from './job-error.js';

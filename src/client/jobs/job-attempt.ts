@@ -8,8 +8,8 @@ import { isJsonMediaType, mediaTypeOf } from '../../internal/parse-media-type.js
 import type { EventSchema, TemporalBehavior } from '../../manifest/manifest-v0.js';
 import { isRetryableStatus } from '../call/retry/decide-retry.js';
 import { parseRetryAfter } from '../../internal/http/parse-retry-after.js';
-import type { FetchFunction } from '../client-types.js';
-import { redactUrl } from '../redact-url.js';
+import type { FetchFunction } from '../shapes/client-types.js';
+import { redactUrl } from '../../internal/http/redact-url.js';
 import type { ResolvedFollowJobOptions } from './follow-job-options.js';
 import { JobError } from './job-error.js';
 import type { JobEvent, JobState } from './job-event.js';

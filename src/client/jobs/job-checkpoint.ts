@@ -1,3 +1,5 @@
+import type { JobState } from './job-event.js';
+import type { JobLocation } from './job-paths.js';
 import type { JobCheckpoint } from './job.js';
 import { isRecord } from '../../internal/is-record.js';
 
@@ -24,4 +26,20 @@ export function isCheckpoint(value: unknown): value is JobCheckpoint {
     typeof value['terminal'] === 'boolean' &&
     (value['pathArguments'] === undefined || (isRecord(value['pathArguments']) && Object.values(value['pathArguments']).every((entry) => typeof entry === 'string')))
   );
+}
+
+/** What `job.checkpoint()` returns for a job at `location` in `state`: enough to resume it in another process. @internal */
+export function checkpointOf(location: JobLocation, state: JobState): JobCheckpoint {
+  return {
+    version: 1,
+    toolId: location.resolved.tool.id,
+    origin: location.resolved.service.origin,
+    jobId: location.jobId,
+    lastEventId: state.lastEventId,
+    status: state.status,
+    terminal: state.terminal,
+    percent: state.percent,
+    pendingInput: state.pendingInput?.data,
+    ...(Object.keys(location.pathArguments).length === 0 ? {} : { pathArguments: { ...location.pathArguments } }),
+  };
 }

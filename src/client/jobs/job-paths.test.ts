@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { ResolvedTool } from '../client-types.js';
+import type { ResolvedTool } from '../shapes/client-types.js';
 import { checkJobId, jobIdFromBody, jobIdFromLocation, jobIdPlaceholder, pathArgumentsOf, resolveJobPath } from './job-paths.js';
 
 function resolved(temporal: Record<string, unknown>, baseUrl = 'https://api.example.com/v1'): ResolvedTool {

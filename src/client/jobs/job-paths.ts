@@ -6,7 +6,7 @@
  */
 import type { Tool } from '../../manifest/manifest-v0.js';
 import { readPath } from '../call/resolve-pagination.js';
-import type { ResolvedTool } from '../client-types.js';
+import type { ResolvedTool } from '../shapes/client-types.js';
 import { JobError } from './job-error.js';
 
 const PLACEHOLDER = /\{([^{}]+)\}/g;

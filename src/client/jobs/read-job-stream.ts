@@ -1,6 +1,6 @@
 import { createParser } from 'eventsource-parser';
 import type { EventSourceMessage } from 'eventsource-parser';
-import { redactUrl } from '../redact-url.js';
+import { redactUrl } from '../../internal/http/redact-url.js';
 import { classifyStatus, isTransient, protocolError, sendOnce, throwIfAborted } from './job-attempt.js';
 import type { Attempt, AttemptContext } from './job-attempt.js';
 import { JobError } from './job-error.js';

@@ -2,7 +2,7 @@ import { parseJsonDocument } from '../../manifest/parse-manifest.js';
 import { parseHealthReport, retryAtOf, type HealthReport, type HealthStatus, type ToolHealth } from '../../manifest/parse-health-report.js';
 import { fetchWithCache, type ManifestRequest } from '../cache/fetch-with-cache.js';
 import type { ClientContext } from '../client-context.js';
-import type { DiscoveredService, ResolvedTool } from '../client-types.js';
+import type { DiscoveredService, ResolvedTool } from '../shapes/client-types.js';
 import { ServiceMaintenanceError } from '../errors/service-maintenance-error.js';
 
 /** The state of one tool, as a service's health resource last said. */

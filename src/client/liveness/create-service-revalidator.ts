@@ -3,7 +3,7 @@ import { checkIntegerOption } from '../../errors/invalid-option-error.js';
 import { nameServiceTools, serviceToolKey, type NamedService } from '../../tools/name-service-tools.js';
 import type { ExchangeOutcome } from '../call/retry/send-with-retries.js';
 import type { ClientContext } from '../client-context.js';
-import type { DiscoveredService, ResolvedTool } from '../client-types.js';
+import type { DiscoveredService, ResolvedTool } from '../shapes/client-types.js';
 import { discoverService } from '../discover/discover-service.js';
 import { ToolRevokedError, type ToolRevocation } from '../errors/tool-revoked-error.js';
 import type { ManifestChangeEvent } from '../trust/manifest-change-event.js';

@@ -1,12 +1,12 @@
 import * as oauth from 'oauth4webapi';
 import { AicapError } from '../../errors/aicap-error.js';
 import { authFailed, createAuthorizationBinding, oauthRequestOptions } from './discover-authorization-server.js';
-import type { FetchFunction } from '../client-types.js';
+import type { FetchFunction } from '../shapes/client-types.js';
 import { createRedactor } from '../policy/create-redactor.js';
 import { createOAuthFetch } from './create-oauth-fetch.js';
 import type { PendingUserAuthorization } from './start-user-authorization.js';
 import { clientAuthentication, tokenSetFromResponse } from './token-response.js';
-import type { TokenSet, TokenStore, TokenStoreKey } from './token-store.js';
+import type { TokenSet, TokenStore, TokenStoreKey } from '../shapes/token-store.js';
 
 /** Options of {@link completeUserAuthorization}. */
 export interface CompleteUserAuthorizationOptions {

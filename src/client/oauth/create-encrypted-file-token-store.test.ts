@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { errorOf } from '../../../test/helpers/error-of.js';
 import { createEncryptedFileTokenStore, defaultTokenFilePath, TokenFileError } from './create-encrypted-file-token-store.js';
-import type { TokenSet } from './token-store.js';
+import type { TokenSet } from '../shapes/token-store.js';
 
 const key = { user: 'default', resource: 'https://api.example.com' };
 const tokens = (accessToken: string, scopes: string[] = ['payments:read']): TokenSet => ({

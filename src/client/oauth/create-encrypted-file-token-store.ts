@@ -3,8 +3,8 @@ import { chmod, mkdir, open, readFile, rename, rm, stat, writeFile } from 'node:
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { AicapError } from '../../errors/aicap-error.js';
-import { withRegistration, type ClientRegistration, type ClientRegistrationStore } from './client-registration-store.js';
-import { sameScopes, type TokenSet, type TokenStore, type TokenStoreKey } from './token-store.js';
+import { withRegistration, type ClientRegistration, type ClientRegistrationStore } from '../shapes/client-registration-store.js';
+import { sameScopes, type TokenSet, type TokenStore, type TokenStoreKey } from '../shapes/token-store.js';
 
 /** Options of {@link createEncryptedFileTokenStore}. */
 export interface CreateEncryptedFileTokenStoreOptions {

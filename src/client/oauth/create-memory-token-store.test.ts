@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createMemoryTokenStore } from './create-memory-token-store.js';
-import type { TokenSet } from './token-store.js';
+import type { TokenSet } from '../shapes/token-store.js';
 
 const tokens = (accessToken: string, scopes: string[]): TokenSet => ({ accessToken, scopes, issuer: 'https://idp.example', clientId: 'aicap' });
 

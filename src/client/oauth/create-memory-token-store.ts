@@ -1,4 +1,4 @@
-import { sameScopes, type TokenSet, type TokenStore, type TokenStoreKey } from './token-store.js';
+import { sameScopes, type TokenSet, type TokenStore, type TokenStoreKey } from '../shapes/token-store.js';
 
 /**
  * A {@link TokenStore} in this process's memory: the default of the user-authorization functions.

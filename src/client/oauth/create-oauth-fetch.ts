@@ -1,4 +1,4 @@
-import type { FetchFunction } from '../client-types.js';
+import type { FetchFunction } from '../shapes/client-types.js';
 import { createNamedGuardedFetch } from '../fetch/create-guarded-fetch.js';
 import { DEFAULT_OPTION_NAMES } from '../fetch/guarded-fetch-options.js';
 

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { errorOf } from '../../../test/helpers/error-of.js';
 import { createMemoryTokenStore } from './create-memory-token-store.js';
 import { createUserTokenSource } from './create-user-token-source.js';
-import type { TokenSet } from './token-store.js';
+import type { TokenSet } from '../shapes/token-store.js';
 
 const api = 'https://api.example';
 const issuer = 'https://idp.example';

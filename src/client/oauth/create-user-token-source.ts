@@ -2,12 +2,12 @@ import * as oauth from 'oauth4webapi';
 import { quoteForShell } from '../../internal/quote-for-shell.js';
 import { AicapError } from '../../errors/aicap-error.js';
 import { authFailed, createAuthorizationBinding, discoverAuthorizationServer, oauthRequestOptions, type DiscoveredAuthorizationServer } from './discover-authorization-server.js';
-import type { FetchFunction, UserCredentials } from '../client-types.js';
+import type { FetchFunction, UserCredentials } from '../shapes/client-types.js';
 import { createRedactor } from '../policy/create-redactor.js';
-import { defaultClientRegistrationStore, storedClientSecret } from './client-registration-store.js';
+import { defaultClientRegistrationStore, storedClientSecret } from '../shapes/client-registration-store.js';
 import { resourceCoversUrl } from './resource-covers-url.js';
 import { clientAuthentication, loginAgainHint, oauthErrorCode, tokenSetFromResponse } from './token-response.js';
-import { DEFAULT_TOKEN_USER, type TokenSet, type TokenStore, type TokenStoreKey } from './token-store.js';
+import { DEFAULT_TOKEN_USER, type TokenSet, type TokenStore, type TokenStoreKey } from '../shapes/token-store.js';
 
 /** Options of {@link createUserTokenSource}. @internal */
 export interface UserTokenSourceOptions {

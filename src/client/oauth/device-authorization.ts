@@ -1,12 +1,12 @@
 import * as oauth from 'oauth4webapi';
 import { AicapError } from '../../errors/aicap-error.js';
 import { authFailed, oauthRequestOptions, type AuthorizationBinding } from './discover-authorization-server.js';
-import type { FetchFunction } from '../client-types.js';
-import { DEVICE_GRANT_TYPES } from './client-registration-store.js';
+import type { FetchFunction } from '../shapes/client-types.js';
+import { DEVICE_GRANT_TYPES } from '../shapes/client-registration-store.js';
 import { createOAuthFetch } from './create-oauth-fetch.js';
 import { resolveClientIdentity, type UserClientOptions } from './resolve-client-identity.js';
 import { clientAuthentication, tokenSetFromResponse } from './token-response.js';
-import type { TokenSet } from './token-store.js';
+import type { TokenSet } from '../shapes/token-store.js';
 
 /** What the user is shown: where to go and which code to enter there. */
 export interface DeviceAuthorizationPrompt {

@@ -1,7 +1,7 @@
 import * as oauth from 'oauth4webapi';
 import { AicapError } from '../../errors/aicap-error.js';
 import { isLoopbackHostname } from '../../internal/is-loopback-hostname.js';
-import type { FetchFunction } from '../client-types.js';
+import type { FetchFunction } from '../shapes/client-types.js';
 
 /** Options of {@link discoverAuthorizationServer}. @internal */
 export interface AuthorizationServerDiscoveryOptions {

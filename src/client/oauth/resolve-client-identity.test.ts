@@ -2,7 +2,7 @@ import type * as oauth from 'oauth4webapi';
 import { describe, expect, it } from 'vitest';
 import { errorOf } from '../../../test/helpers/error-of.js';
 import { createAuthorizationBinding } from './discover-authorization-server.js';
-import { createMemoryClientRegistrationStore } from './client-registration-store.js';
+import { createMemoryClientRegistrationStore } from '../shapes/client-registration-store.js';
 import { resolveClientIdentity, type UserClientOptions } from './resolve-client-identity.js';
 
 const issuer = 'https://idp.example';

@@ -1,8 +1,8 @@
 import type * as oauth from 'oauth4webapi';
 import { isLoopbackHostname } from '../../internal/is-loopback-hostname.js';
 import { authFailed, type AuthorizationBinding } from './discover-authorization-server.js';
-import type { FetchFunction } from '../client-types.js';
-import { BROWSER_GRANT_TYPES, defaultClientRegistrationStore, hasGrantTypes, type ClientRegistration, type ClientRegistrationStore } from './client-registration-store.js';
+import type { FetchFunction } from '../shapes/client-types.js';
+import { BROWSER_GRANT_TYPES, defaultClientRegistrationStore, hasGrantTypes, type ClientRegistration, type ClientRegistrationStore } from '../shapes/client-registration-store.js';
 
 /**
 How aicap identifies itself to an authorization server when it acts for a user. The MCP

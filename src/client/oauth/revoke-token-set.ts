@@ -1,12 +1,12 @@
 import * as oauth from 'oauth4webapi';
 import { AicapError } from '../../errors/aicap-error.js';
 import { createAuthorizationBinding, oauthRequestOptions, readIssuerMetadata } from './discover-authorization-server.js';
-import type { FetchFunction } from '../client-types.js';
+import type { FetchFunction } from '../shapes/client-types.js';
 import { createRedactor } from '../policy/create-redactor.js';
-import { defaultClientRegistrationStore, storedClientSecret, type ClientRegistrationStore } from './client-registration-store.js';
+import { defaultClientRegistrationStore, storedClientSecret, type ClientRegistrationStore } from '../shapes/client-registration-store.js';
 import { createOAuthFetch } from './create-oauth-fetch.js';
 import { clientAuthentication } from './token-response.js';
-import type { TokenSet, TokenStore, TokenStoreKey } from './token-store.js';
+import type { TokenSet, TokenStore, TokenStoreKey } from '../shapes/token-store.js';
 
 /** Options of {@link revokeTokenSet}. */
 export interface RevokeTokenSetOptions {

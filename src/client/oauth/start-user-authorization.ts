@@ -1,10 +1,10 @@
 import * as oauth from 'oauth4webapi';
 import { authFailed, createAuthorizationBinding, discoverAuthorizationServer } from './discover-authorization-server.js';
-import type { FetchFunction } from '../client-types.js';
-import type { ClientRegistration } from './client-registration-store.js';
+import type { FetchFunction } from '../shapes/client-types.js';
+import type { ClientRegistration } from '../shapes/client-registration-store.js';
 import { createOAuthFetch } from './create-oauth-fetch.js';
 import { resolveClientIdentity, type UserClientOptions } from './resolve-client-identity.js';
-import { DEFAULT_TOKEN_USER } from './token-store.js';
+import { DEFAULT_TOKEN_USER } from '../shapes/token-store.js';
 
 /** Options of {@link startUserAuthorization}. */
 export interface StartUserAuthorizationOptions extends UserClientOptions {

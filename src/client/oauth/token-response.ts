@@ -1,5 +1,5 @@
 import * as oauth from 'oauth4webapi';
-import type { TokenSet } from './token-store.js';
+import type { TokenSet } from '../shapes/token-store.js';
 
 /** Client authentication at the token, refresh and revocation endpoints: HTTP Basic with a secret, none for a public client. @internal */
 export function clientAuthentication(clientSecret: string | undefined): oauth.ClientAuth {

@@ -1,7 +1,7 @@
 import { isIP } from 'node:net';
 import { isLoopbackHostname } from '../../internal/is-loopback-hostname.js';
 import { SsrfBlockedError } from '../errors/ssrf-blocked-error.js';
-import { redactUrl } from '../redact-url.js';
+import { redactUrl } from '../../internal/http/redact-url.js';
 import type { AddressPolicy } from './address-policy.js';
 
 /**

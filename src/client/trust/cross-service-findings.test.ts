@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { smallManifest } from '../../../test/helpers/client-manifests.js';
-import type { DiscoveredService } from '../client-types.js';
+import type { DiscoveredService } from '../shapes/client-types.js';
 import { crossServiceFindings } from './cross-service-findings.js';
 
 function service(name: string, tools: Array<{ id: string; description: string }>): DiscoveredService {

@@ -1,5 +1,5 @@
-import type { TrustOptions } from '../client-options.js';
-import type { DiscoveredService, TrustFinding } from '../client-types.js';
+import type { TrustOptions } from './trust-options.js';
+import type { DiscoveredService, TrustFinding } from '../shapes/client-types.js';
 import { quarantinedToolIds } from './evaluate-trust.js';
 import { scanManifest, type ScanManifestOptions } from '../../manifest/scan-manifest.js';
 

@@ -1,8 +1,8 @@
 import type { ManifestDiff } from '../../manifest/diff-manifests.js';
 import type { Manifest, Prompt, Resource, Tool } from '../../manifest/manifest-v0.js';
 import type { CacheStore } from '../cache/cache-store.js';
-import type { TrustOptions } from '../client-options.js';
-import type { TrustFinding } from '../client-types.js';
+import type { TrustOptions } from './trust-options.js';
+import type { TrustFinding } from '../shapes/client-types.js';
 import { pinDigest, pinKey } from './pins.js';
 
 /** What {@link decideTrust} decides about one manifest. @internal */

@@ -1,7 +1,7 @@
 import type { Manifest, Prompt, Resource, Tool } from '../../manifest/manifest-v0.js';
 import type { ScanFinding } from '../../manifest/scan-manifest.js';
 import { setModelScanPolicy, type ModelScanPolicy } from '../../tools/scan-tools-for-model.js';
-import type { ClientContext } from '../client-context.js';
+import type { TrustContext } from './trust-context.js';
 import { quarantinedToolIds } from './evaluate-trust.js';
 import { pinKey } from './pins.js';
 import { sameFindings } from './cross-service-findings.js';
@@ -13,7 +13,7 @@ import { sameFindings } from './cross-service-findings.js';
  * finds is recorded on the service (findings, quarantine, audit). Once per manifest object.
  * @internal
  */
-export function applyModelScanPolicy(context: ClientContext, manifestUrl: string, manifest: Manifest): void {
+export function applyModelScanPolicy(context: TrustContext, manifestUrl: string, manifest: Manifest): void {
   const memo = context.discoveryMemo;
   if (memo.scanPolicies.has(manifest)) return;
   memo.scanPolicies.add(manifest);
@@ -42,14 +42,14 @@ export function applyModelScanPolicy(context: ClientContext, manifestUrl: string
 }
 
 /** The other services loaded, by manifest URL and digest. */
-function othersKey(context: ClientContext, manifestUrl: string): string {
+function othersKey(context: TrustContext, manifestUrl: string): string {
   let key = '';
   for (const service of context.services.values()) if (service.manifestUrl !== manifestUrl) key += `${service.manifestUrl}\n${service.digest}\n`;
   return key;
 }
 
 /** Adds the findings the service does not hold yet, recomputes its quarantine and audits them. */
-function recordFindings(context: ClientContext, manifestUrl: string, manifest: Manifest, findings: readonly ScanFinding[]): void {
+function recordFindings(context: TrustContext, manifestUrl: string, manifest: Manifest, findings: readonly ScanFinding[]): void {
   const service = context.services.get(manifestUrl);
   if (findings.length === 0 || service === undefined || service.manifest !== manifest) return;
   const added = findings.filter((finding) => !service.findings.some((held) => sameFindings([held], [finding])));

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { smallManifest } from '../../../test/helpers/client-manifests.js';
 import { createMemoryCacheStore } from '../cache/cache-store.js';
-import type { DiscoveredService } from '../client-types.js';
+import type { DiscoveredService } from '../shapes/client-types.js';
 import { approvePin, pinDigest, pinKey } from './pins.js';
 
 describe('pins', () => {

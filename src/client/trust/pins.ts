@@ -1,7 +1,7 @@
 import { digestTool } from '../../manifest/digest-manifest.js';
 import type { Manifest, Prompt, Resource, Tool } from '../../manifest/manifest-v0.js';
 import type { CacheStore } from '../cache/cache-store.js';
-import type { DiscoveredService } from '../client-types.js';
+import type { DiscoveredService } from '../shapes/client-types.js';
 
 /** `origin|id`: the key of a pin and of a quarantine override. @internal */
 export function pinKey(origin: string, id: string): string {

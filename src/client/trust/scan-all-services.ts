@@ -1,6 +1,6 @@
 import { scanManifest } from '../../manifest/scan-manifest.js';
-import type { ClientContext } from '../client-context.js';
-import type { DiscoveredService } from '../client-types.js';
+import type { TrustContext } from './trust-context.js';
+import type { DiscoveredService } from '../shapes/client-types.js';
 import { crossServiceFindings, sameFindings, scanOptionsOf } from './cross-service-findings.js';
 import { quarantinedToolIds } from './evaluate-trust.js';
 
@@ -10,7 +10,7 @@ import { quarantinedToolIds } from './evaluate-trust.js';
  * would have on discovery. Returns the services as they now stand.
  * @internal
  */
-export function scanAllServices(context: ClientContext): DiscoveredService[] {
+export function scanAllServices(context: TrustContext): DiscoveredService[] {
   const trust = context.options.trust;
   const scanned = [...context.services.values()].map((service) => {
     const found = scanManifest(service.manifest, scanOptionsOf(trust)).findings;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { paymentsManifest } from '../../../test/helpers/client-manifests.js';
-import type { DiscoveredService } from '../../client/client-types.js';
+import type { DiscoveredService } from '../../client/shapes/client-types.js';
 import { AicapError } from '../../errors/aicap-error.js';
 import type { Manifest } from '../../manifest/manifest-v0.js';
 import { createCatalog, type CatalogTool } from '../create-catalog.js';

@@ -3,7 +3,7 @@ import { AicapError } from '../../../errors/aicap-error.js';
 import type { ErrorContract } from '../../../manifest/manifest-v0.js';
 import { injectedGuardedFetch, jsonResponse, type InjectedHandler } from '../../../../test/helpers/injected-guarded-fetch.js';
 import type { Authenticator } from '../../auth/create-authenticator.js';
-import type { AuditEvent } from '../../client-types.js';
+import type { AuditEvent } from '../../shapes/client-types.js';
 import { createRedactor } from '../../policy/create-redactor.js';
 import { resolveRetryOptions } from './resolve-retry-options.js';
 import { sendWithRetries, type ExchangeInput } from './send-with-retries.js';

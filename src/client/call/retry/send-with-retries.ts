@@ -1,17 +1,17 @@
 import { AicapError } from '../../../errors/aicap-error.js';
 import { TimeoutError } from '../../../errors/timeout-error.js';
 import type { Auth, ErrorContract } from '../../../manifest/manifest-v0.js';
-import type { Authenticator } from '../../auth/create-authenticator.js';
-import type { AuditEvent } from '../../client-types.js';
+import type { AuthenticationResult as Credentials, Authenticator } from '../../auth/create-authenticator.js';
+import type { AuditEvent } from '../../shapes/client-types.js';
 import type { BufferedResponse, GuardedFetch } from '../../fetch/guarded-fetch-options.js';
 import type { Redactor } from '../../policy/create-redactor.js';
-import { redactUrl } from '../../redact-url.js';
+import { redactUrl } from '../../../internal/http/redact-url.js';
 import type { CallError } from '../call-envelope.js';
 import { isJsonMediaType } from '../../../internal/parse-media-type.js';
 import { sleep } from '../../../internal/sleep.js';
 import { decodeResponseBody, type ResponseBody } from '../read-response-body.js';
 import type { ToolRequest } from '../build-tool-request.js';
-import { decideRetry, type ResolvedRetry, type RetryFailure } from './decide-retry.js';
+import { decideRetry, type ResolvedRetry, type RetryFailure, type RetryState } from './decide-retry.js';
 
 export type { ResolvedRetry } from './decide-retry.js';
 
@@ -79,7 +79,7 @@ export async function sendWithRetries(input: ExchangeInput): Promise<ExchangeOut
   // The call's deadline rides on each request's own timer (`fetchBuffered`'s `deadline`), and the
   // caller's signal goes to the request as it is: no controller or timer of its own per call. A wait
   // between attempts never crosses the deadline (`decideRetry` checks it first).
-  const { request, retry, redactor, signal } = input;
+  const { request, redactor, signal } = input;
   const deadline = { passed: false };
   const method = request.method;
   // The redacted twin of the URL as sent, credentials in the query included: copied for an attempt
@@ -126,13 +126,11 @@ export async function sendWithRetries(input: ExchangeInput): Promise<ExchangeOut
     attempts++;
     const url = new URL(request.url);
     const headers = new Headers(request.headers);
-    let secrets: string[];
-    let refreshable: boolean;
-    let canStepUp: boolean | undefined;
+    let credentials: Credentials;
     try {
       attemptDisplayUrl = undefined;
       const attemptRequest = withDisplayCopy(url, headers, request.displayUrl, (copy) => (attemptDisplayUrl = copy));
-      ({ secrets, refreshable, canStepUp } = await input.authenticator.authenticate(attemptRequest, { auth: input.auth, forceRefresh, rejectedToken, requiredScopes, service: input.service }));
+      credentials = await input.authenticator.authenticate(attemptRequest, { auth: input.auth, forceRefresh, rejectedToken, requiredScopes, service: input.service });
     } catch (error) {
       const aicap = AicapError.isInstance(error) ? error : new AicapError('AUTH_FAILED', String(error));
       audit(undefined, `${aicap.code}: ${aicap.message}`);
@@ -143,29 +141,9 @@ export async function sendWithRetries(input: ExchangeInput): Promise<ExchangeOut
         undefined,
       );
     }
-    for (const secret of secrets) redactor.addSecret(secret);
+    for (const secret of credentials.secrets) redactor.addSecret(secret);
 
-    let response: BufferedResponse | undefined;
-    let body: ResponseBody | undefined;
-    let failure: AicapError | undefined;
-    try {
-      response = await input.fetch.fetchBuffered(
-        url,
-        {
-          method,
-          headers,
-          ...(request.body === undefined ? {} : { body: request.body }),
-          ...(signal === undefined ? {} : { signal }),
-          ...(input.redirectStatuses !== undefined && input.redirectStatuses.length > 0 ? { redirect: 'manual' as const } : {}),
-          deadline: callDeadline(input, deadline),
-        },
-        { maxSizeInBytes: input.maxResponseSizeInBytes, option: 'response.maxSizeInBytes' },
-      );
-      body = decodeResponseBody(response.body, response.headers.get('content-type'), input.maxResponseSizeInBytes);
-    } catch (error) {
-      failure = networkFailure(input, error, deadline.passed, displayUrl());
-    }
-
+    const { response, body, failure } = await sendAttempt(input, url, headers, deadline, displayUrl);
     const decision =
       failure === undefined && isAnswer(response!.status, input.redirectStatuses)
         ? undefined
@@ -173,25 +151,7 @@ export async function sendWithRetries(input: ExchangeInput): Promise<ExchangeOut
             failure === undefined
               ? { kind: 'response', status: response!.status, headers: response!.headers, problemType: problemTypeOf(body) }
               : { kind: 'network', code: failure.code, deadlinePassed: deadline.passed, aborted: input.signal?.aborted ?? false },
-            {
-              retries,
-              retrySafe: input.retrySafe,
-              retryUnsafeReason: input.retryUnsafeReason,
-              errors: input.errors,
-              auth: input.auth,
-              credentials: {
-                refreshed,
-                refreshable,
-                authorizationSent: headers.has('authorization'),
-                anySent: secrets.length > 0,
-                canStepUp: canStepUp === true,
-                steppedUp: requiredScopes !== undefined,
-              },
-              retry,
-              nowInMs: input.now(),
-              deadlineInMs: input.deadlineInMs,
-              wallClockInMs: Date.now(),
-            },
+            retryStateOf(input, { retries, refreshed, steppedUp: requiredScopes !== undefined, headers, credentials }),
           );
     const status = response?.status ?? 0;
     const statusLine = response === undefined ? '' : `${status}${response.statusText ? ` ${response.statusText}` : ''}`;
@@ -230,6 +190,61 @@ export async function sendWithRetries(input: ExchangeInput): Promise<ExchangeOut
       body,
     );
   }
+}
+
+/** What one attempt brought back: a response and its decoded body, or the failure on the wire. */
+interface SentAttempt {
+  response: BufferedResponse | undefined;
+  body: ResponseBody | undefined;
+  failure: AicapError | undefined;
+}
+
+/** Sends one attempt under the call's deadline and decodes its body; a failure on the wire is returned, not thrown. */
+async function sendAttempt(input: ExchangeInput, url: URL, headers: Headers, deadline: { passed: boolean }, displayUrl: () => string): Promise<SentAttempt> {
+  const { request, signal } = input;
+  let response: BufferedResponse | undefined;
+  try {
+    response = await input.fetch.fetchBuffered(
+      url,
+      {
+        method: request.method,
+        headers,
+        ...(request.body === undefined ? {} : { body: request.body }),
+        ...(signal === undefined ? {} : { signal }),
+        ...(input.redirectStatuses !== undefined && input.redirectStatuses.length > 0 ? { redirect: 'manual' as const } : {}),
+        deadline: callDeadline(input, deadline),
+      },
+      { maxSizeInBytes: input.maxResponseSizeInBytes, option: 'response.maxSizeInBytes' },
+    );
+    const body = decodeResponseBody(response.body, response.headers.get('content-type'), input.maxResponseSizeInBytes);
+    return { response, body, failure: undefined };
+  } catch (error) {
+    return { response, body: undefined, failure: networkFailure(input, error, deadline.passed, displayUrl()) };
+  }
+}
+
+/** The state `decideRetry` weighs besides the attempt's result: retries spent, credentials sent and spent, the deadline. */
+function retryStateOf(input: ExchangeInput, attempt: { retries: number; refreshed: boolean; steppedUp: boolean; headers: Headers; credentials: Credentials }): RetryState {
+  const { credentials } = attempt;
+  return {
+    retries: attempt.retries,
+    retrySafe: input.retrySafe,
+    retryUnsafeReason: input.retryUnsafeReason,
+    errors: input.errors,
+    auth: input.auth,
+    credentials: {
+      refreshed: attempt.refreshed,
+      refreshable: credentials.refreshable,
+      authorizationSent: attempt.headers.has('authorization'),
+      anySent: credentials.secrets.length > 0,
+      canStepUp: credentials.canStepUp === true,
+      steppedUp: attempt.steppedUp,
+    },
+    retry: input.retry,
+    nowInMs: input.now(),
+    deadlineInMs: input.deadlineInMs,
+    wallClockInMs: Date.now(),
+  };
 }
 
 /** A 2xx, or a redirect the tool declares as its answer. */

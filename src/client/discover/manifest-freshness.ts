@@ -1,5 +1,5 @@
 import type { ClientContext } from '../client-context.js';
-import type { DiscoveredService } from '../client-types.js';
+import type { DiscoveredService } from '../shapes/client-types.js';
 
 /** How old the manifest a client holds for one service is, and when the API last confirmed it. */
 export interface ManifestFreshness {

@@ -3,9 +3,9 @@
  * (`call/`, `auth/`, `policy/`) and jobs (`jobs/`). Each part owns its own option and result types
  * in its own folder; only what crosses between parts lives here.
  */
-import type { Manifest, Tool, Resource, Prompt } from '../manifest/manifest-v0.js';
-import type { ClientRegistrationStore } from './oauth/client-registration-store.js';
-import type { TokenStore } from './oauth/token-store.js';
+import type { Manifest, Tool, Resource, Prompt } from '../../manifest/manifest-v0.js';
+import type { ClientRegistrationStore } from './client-registration-store.js';
+import type { TokenStore } from './token-store.js';
 
 /** A `fetch`-compatible function. Injected for tests; defaults to the guarded fetch. */
 export type FetchFunction = (input: string | URL, init?: RequestInit) => Promise<Response>;
