@@ -28,9 +28,7 @@ describe('checkLinks', () => {
   });
 
   it('warns about a target that is not a tool, and does not check its parameters', () => {
-    expect(issuesOf(linkTo({ anything: 'x' }, {}, 'gone'))).toEqual([
-      { pointer: '/tools/0/links/0/tool', code: 'link.unknown_tool', message: expect.stringContaining('"gone"'), severity: 'warning' },
-    ]);
+    expect(issuesOf(linkTo({ anything: 'x' }, {}, 'gone'))).toEqual([{ pointer: '/tools/0/links/0/tool', code: 'link.unknown_tool', message: expect.stringContaining('"gone"'), severity: 'warning' }]);
   });
 
   it('refuses a filled parameter the target lacks, escaping the name in the pointer', () => {
