@@ -20,7 +20,7 @@ function fakeFetch(server: Server) {
     const method = init.method ?? 'GET';
     requests.push({ method, headers });
     if (method === 'HEAD' && server.throwOnHead) throw new Error('socket hang up');
-    if (method === 'HEAD') return new Response(null, { status: server.headStatus ?? 200, headers: server.headers });
+    if (method === 'HEAD') return new Response(null, { status: server.headStatus ?? 200, headers: server.headers ?? {} });
     const gzip = headers['accept-encoding'] === 'gzip' && server.gzipHeaders !== undefined;
     const answered = gzip ? server.gzipHeaders! : (server.headers ?? {});
     if (headers['if-none-match'] !== undefined && server.notModified && headers['if-none-match'] === answered['etag']) return new Response(null, { status: 304, headers: answered });
@@ -32,7 +32,7 @@ function fakeFetch(server: Server) {
 async function check(server: Server, authorization: Record<string, string> = {}) {
   const { fetch, requests } = fakeFetch(server);
   const lines = new Map<string, [CheckOutcome, string]>();
-  const response = new Response('{}', { status: 200, headers: server.headers });
+  const response = new Response('{}', { status: 200, headers: server.headers ?? {} });
   await checkManifestResponse({ url, response, manifest: undefined, fetch, add: (id, outcome, message) => void lines.set(id, [outcome, message]), authorization });
   return { lines, requests };
 }
