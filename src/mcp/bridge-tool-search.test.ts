@@ -1,29 +1,18 @@
 import { describe, expect, it } from 'vitest';
 import type { Client } from '../client/index.js';
 import type { Manifest } from '../manifest/manifest-v0.js';
-import { createCatalog, type CatalogTool } from '../tools/create-catalog.js';
+import { catalogOf } from '../../test/helpers/catalog-of.js';
+import type { CatalogTool } from '../tools/create-catalog.js';
 import { createBridgeToolSearch } from './bridge-tool-search.js';
 
 // The bridge's tool search over a stand-in client whose catalog the test can swap: no host, no socket.
 
 function catalog(ids: string[]): CatalogTool[] {
-  const manifest = {
+  return catalogOf({
     schema_version: '0.3',
     service: { name: 'Shop', base_url: 'https://api.example.com' },
     tools: ids.map((id) => ({ id, description: `${id.replaceAll('_', ' ')} for the shop.`, method: 'GET', path: `/${id}` })),
-  } as unknown as Manifest;
-  return createCatalog([
-    {
-      manifestUrl: 'https://api.example.com/.well-known/ai-capabilities',
-      namespace: 'shop',
-      origin: 'https://api.example.com',
-      manifest,
-      grantedScopes: undefined,
-      findings: [],
-      quarantinedToolIds: [],
-      disabledToolIds: [],
-    },
-  ]).tools;
+  } as unknown as Manifest);
 }
 
 function setup(options: { pinned?: string[] } = {}) {

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { Client, ToolHealthState } from '../client/index.js';
 import type { Manifest } from '../manifest/manifest-v0.js';
-import { createCatalog, type CatalogTool } from '../tools/create-catalog.js';
+import { catalogOf } from '../../test/helpers/catalog-of.js';
+import type { CatalogTool } from '../tools/create-catalog.js';
 import { HEALTH_META_KEY } from './describe-bridge-health.js';
 import { describeBridgeTools, humanTitle, listBridgeTools } from './list-bridge-tools.js';
 
@@ -32,17 +33,7 @@ const manifest = {
 } as unknown as Manifest;
 
 function catalogTools(): CatalogTool[] {
-  const service = {
-    manifestUrl: 'https://api.example.com/.well-known/ai-capabilities',
-    namespace: 'payments',
-    origin: 'https://api.example.com',
-    manifest,
-    grantedScopes: undefined,
-    findings: [],
-    quarantinedToolIds: [],
-    disabledToolIds: [],
-  };
-  return createCatalog([service]).tools;
+  return catalogOf(manifest, 'payments');
 }
 
 function fakeClient(health: Record<string, ToolHealthState> = {}): Client {

@@ -1,16 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import { thrownBy as errorOf } from '../../test/helpers/error-of.js';
 import { CATALOG_MEDIA_TYPE, CATALOG_PATH, createCatalogHandler } from './create-catalog-handler.js';
 
 const catalogUrl = `https://api.example.com${CATALOG_PATH}`;
-
-function errorOf(run: () => unknown): { code?: string; option?: string; message: string } {
-  try {
-    run();
-  } catch (error) {
-    return error as { code?: string; option?: string; message: string };
-  }
-  throw new Error('expected a throw');
-}
 
 describe('createCatalogHandler options', () => {
   it('refuses an empty catalog', () => {

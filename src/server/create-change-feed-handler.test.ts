@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { thrownBy as errorOf } from '../../test/helpers/error-of.js';
 import { CHANGE_FEED_PATH, createChangeFeedHandler, type ChangeFeedHandler } from './create-change-feed-handler.js';
 
 const feedUrl = `https://api.example.com${CHANGE_FEED_PATH}`;
@@ -21,15 +22,6 @@ const decoder = new TextDecoder();
 async function nextText(reader: ReadableStreamDefaultReader<Uint8Array>): Promise<string> {
   const { value, done } = await reader.read();
   return done ? '<end>' : decoder.decode(value);
-}
-
-function errorOf(run: () => unknown): { code?: string; option?: string; message: string } {
-  try {
-    run();
-  } catch (error) {
-    return error as { code?: string; option?: string; message: string };
-  }
-  throw new Error('expected a throw');
 }
 
 describe('createChangeFeedHandler options', () => {

@@ -1,17 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import type { HealthReport } from '../manifest/parse-health-report.js';
+import { thrownBy as errorOf } from '../../test/helpers/error-of.js';
 import { createHealthHandler } from './create-health-handler.js';
 
 const url = 'https://api.example.com/ai-capabilities/health';
-
-function errorOf(run: () => unknown): { code?: string; option?: string } {
-  try {
-    run();
-  } catch (error) {
-    return error as { code?: string; option?: string };
-  }
-  throw new Error('expected a throw');
-}
 
 describe('createHealthHandler options', () => {
   it('refuses a missing read, a relative path and a bad maxAgeInSeconds with INVALID_OPTION naming the option', () => {
