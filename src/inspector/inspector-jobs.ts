@@ -33,7 +33,8 @@ export function createInspectorJobs(display: (value: unknown) => unknown): Inspe
       for await (const event of followed.job) emit({ kind: 'event', event: display(event) });
       emit({ kind: 'result', envelope: display(await followed.job.result()) });
     } catch (error) {
-      emit({ kind: 'error', code: (error as { code?: string }).code ?? 'ERROR', message: (error as Error).message });
+      // The message may quote a URL or an answer: it is shown like everything else, redacted.
+      emit({ kind: 'error', code: (error as { code?: string }).code ?? 'ERROR', message: display((error as Error).message) });
     } finally {
       followed.done = true;
       emit({ kind: 'end' });

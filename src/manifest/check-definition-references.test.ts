@@ -17,4 +17,10 @@ describe('checkDefinitionReferences', () => {
     expect(checkDefinitionReferences({ $ref: '#/definitions/pet/properties/age' }, '/definitions/owner', inside).map((issue) => issue.code)).toEqual(['schema.unresolved_ref']);
     expect(checkDefinitionReferences({ $ref: '#/definitions/pet/properties/name' }, '/definitions/owner', inside)).toEqual([]);
   });
+
+  it('checks a property named like a data keyword, and skips references inside the data keywords themselves', () => {
+    const scope: ReferenceScope = { definitions: {}, insideDefinition: false };
+    const schema = { type: 'object', properties: { default: { $ref: '#/definitions/missing' } }, default: { $ref: '#/definitions/also_missing' } };
+    expect(checkDefinitionReferences(schema, '/p', scope).map((issue) => issue.pointer)).toEqual(['/p/properties/default/$ref']);
+  });
 });

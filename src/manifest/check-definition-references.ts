@@ -1,6 +1,6 @@
 import { escapePointerToken, fromPointer } from '../internal/json-pointer.js';
 import type { JsonSchema } from './manifest-v0.js';
-import { DATA_KEYWORDS, parseDefinitionReference } from './reachable-definitions.js';
+import { isDataMember, parseDefinitionReference } from './reachable-definitions.js';
 import type { ValidationIssue } from '../errors/validation-issue.js';
 import { isRecord } from '../internal/is-record.js';
 
@@ -31,10 +31,10 @@ export interface ReferenceScope {
 export function checkDefinitionReferences(schema: unknown, basePointer: string, scope: ReferenceScope): ValidationIssue[] {
   const issues: ValidationIssue[] = [];
   const ownDefinitions = hasOwnDefinitions(schema, scope);
-  const stack: Array<{ value: unknown; pointer: string; depth: number }> = [{ value: schema, pointer: basePointer, depth: 0 }];
+  const stack: Array<{ value: unknown; pointer: string; depth: number; ownerKey?: string }> = [{ value: schema, pointer: basePointer, depth: 0 }];
   let nodes = 0;
   while (stack.length > 0 && nodes++ < MAX_NODES) {
-    const { value, pointer, depth } = stack.pop()!;
+    const { value, pointer, depth, ownerKey } = stack.pop()!;
     if (typeof value !== 'object' || value === null || depth > MAX_DEPTH) continue;
     if (Array.isArray(value)) {
       value.forEach((item, index) => stack.push({ value: item, pointer: `${pointer}/${index}`, depth: depth + 1 }));
@@ -45,7 +45,8 @@ export function checkDefinitionReferences(schema: unknown, basePointer: string, 
       if (key === '$ref' && typeof child === 'string') {
         const issue = checkReference(child, `${pointer}/${escapePointerToken(key)}`, scope, ownDefinitions);
         if (issue) issues.push(issue);
-      } else if (typeof child === 'object' && child !== null && !DATA_KEYWORDS.has(key)) stack.push({ value: child, pointer: `${pointer}/${escapePointerToken(key)}`, depth: depth + 1 });
+      } else if (typeof child === 'object' && child !== null && !isDataMember(key, ownerKey))
+        stack.push({ value: child, pointer: `${pointer}/${escapePointerToken(key)}`, depth: depth + 1, ownerKey: key });
     }
   }
   return issues;

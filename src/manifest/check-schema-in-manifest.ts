@@ -1,6 +1,6 @@
 import type { ValidationIssue } from '../errors/validation-issue.js';
 import { checkEmbeddedSchema, DEFAULT_EMBEDDED_SCHEMA_LIMITS, hasUnboundedUniqueItems, patternProblem } from './check-embedded-schema.js';
-import { DATA_KEYWORDS } from './reachable-definitions.js';
+import { isDataMember } from './reachable-definitions.js';
 import { checkDefinitionReferences, hasOwnDefinitions, referenceVerdictInScope, type ReferenceScope } from './check-definition-references.js';
 
 /** What the embedded schemas of one manifest share while they are checked. @internal */
@@ -43,16 +43,18 @@ function isCleanSchema(schema: unknown, context: SchemaCheckContext): boolean {
     }
     return safe;
   };
-  // Three parallel stacks: the node, its depth, and whether it sits under a data keyword (`enum`, …),
-  // where the reference walk does not go.
+  // Four parallel stacks: the node, its depth, whether it sits under a data keyword (`enum`, …),
+  // where the reference walk does not go, and the key it sits under (which tells data from a property named `default`).
   const values: object[] = [schema];
   const depths: number[] = [0];
   const inData: boolean[] = [false];
+  const ownerKeys: Array<string | undefined> = [undefined];
   let nodes = 0;
   while (values.length > 0) {
     const value = values.pop()!;
     const depth = depths.pop()!;
     const data = inData.pop()!;
+    const ownerKey = ownerKeys.pop();
     if (++nodes > maxNodes || depth > maxDepth) return false;
     if (Array.isArray(value)) {
       for (let index = 0; index < value.length; index++) {
@@ -61,6 +63,7 @@ function isCleanSchema(schema: unknown, context: SchemaCheckContext): boolean {
           values.push(child);
           depths.push(depth + 1);
           inData.push(data);
+          ownerKeys.push(undefined);
           // A hole (only in-process values have them) makes `checkEmbeddedSchema` throw: let it.
         } else if (child === undefined && !(index in value)) return false;
       }
@@ -77,7 +80,8 @@ function isCleanSchema(schema: unknown, context: SchemaCheckContext): boolean {
         }
         values.push(child);
         depths.push(depth + 1);
-        inData.push(data || DATA_KEYWORDS.has(key));
+        inData.push(data || isDataMember(key, ownerKey));
+        ownerKeys.push(key);
       } else if (typeof child !== 'string') {
         continue;
       } else if (key === '$ref') {

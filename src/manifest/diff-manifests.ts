@@ -198,7 +198,8 @@ function diffEntry(kind: ManifestChangeKind, id: string, oldEntry: Record<string
 function diffReachedDefinitions(kind: ManifestChangeKind, id: string, oldEntry: Entry, newEntry: Entry, shared: SharedDefinitions, changes: ManifestChange[]): void {
   const reached = new Set([...shared.oldGraph.reachableFrom(oldEntry), ...shared.newGraph.reachableFrom(newEntry)]);
   if (reached.size === 0) return;
-  const parameters = (entry: Entry): unknown => (entry as { parameters?: unknown }).parameters;
+  // Wrapped, so the walk reads the map as parameters by name (a parameter may be called `default`).
+  const parameters = (entry: Entry): unknown => ({ parameters: (entry as { parameters?: unknown }).parameters });
   const fromParameters = new Set([...shared.oldGraph.reachableFrom(parameters(oldEntry)), ...shared.newGraph.reachableFrom(parameters(newEntry))]);
   for (const name of [...reached].sort()) {
     const before = Object.hasOwn(shared.before, name) ? shared.before[name] : undefined;

@@ -358,3 +358,18 @@ describe('digestTool with shared definitions (spec v0.2)', () => {
     expect(digestTool(plain, { definitions })).toBe(digestTool(plain));
   });
 });
+
+describe('digestTool and shared definitions reached through names like data keywords', () => {
+  it('changes when a definition reached through a parameter or property named default changes', () => {
+    const tool = {
+      id: 'pay',
+      method: 'POST',
+      path: '/pay',
+      parameters: { default: { $ref: '#/definitions/Money' }, card: { type: 'object', properties: { example: { $ref: '#/definitions/Card' } } } },
+    };
+    const before = digestTool(tool, { definitions: { Money: { type: 'integer' }, Card: { type: 'object' } } });
+    expect(digestTool(tool, { definitions: { Money: { type: 'string' }, Card: { type: 'object' } } })).not.toBe(before);
+    expect(digestTool(tool, { definitions: { Money: { type: 'integer' }, Card: { type: 'array' } } })).not.toBe(before);
+    expect(digestTool(tool, { definitions: { Money: { type: 'integer' }, Card: { type: 'object' }, Other: {} } })).toBe(before);
+  });
+});

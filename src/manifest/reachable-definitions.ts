@@ -7,6 +7,18 @@ export const DEFINITIONS_PREFIX = '#/definitions/';
 /** Keywords whose values are data, not schemas: a `$ref` member inside them is just a string. @internal */
 export const DATA_KEYWORDS: ReadonlySet<string> = new Set(['enum', 'const', 'default', 'examples', 'example']);
 
+/** Keywords whose members are schemas named by the API (and a tool's `parameters`): a member there called `default` is a schema. @internal */
+export const SCHEMA_MAP_KEYWORDS: ReadonlySet<string> = new Set(['properties', 'patternProperties', 'dependentSchemas', '$defs', 'definitions', 'parameters']);
+
+/**
+ * Whether the member `key` of an object holds data rather than schemas, where `ownerKey` is the key
+ * the object itself sits under: `default` is data in a schema, but a property of that name in a
+ * `properties` map is a schema whose references count. @internal
+ */
+export function isDataMember(key: string, ownerKey: string | number | undefined): boolean {
+  return DATA_KEYWORDS.has(key) && !(typeof ownerKey === 'string' && SCHEMA_MAP_KEYWORDS.has(ownerKey));
+}
+
 /** A `#/definitions/<name>…` reference taken apart. */
 export interface DefinitionReference {
   /** The definition's name (the first pointer token, unescaped). */
@@ -37,20 +49,23 @@ export function parseDefinitionReference(reference: string): DefinitionReference
 // Far more nodes than a 8 MiB manifest holds: only an in-process object with a cycle gets there.
 const MAX_NODES = 5_000_000;
 
-/** Calls `visit` with every `$ref` string of a schema-like value (data keywords skipped), without recursion. */
+/**
+ * Calls `visit` with every `$ref` string of a schema-like value (a schema, or an entry with its
+ * `parameters`; data keywords skipped, see {@link isDataMember}), without recursion.
+ */
 export function forEachReference(value: unknown, visit: (reference: string) => void): void {
-  const stack: unknown[] = [value];
+  const stack: Array<{ node: unknown; ownerKey: string | undefined }> = [{ node: value, ownerKey: undefined }];
   let nodes = 0;
   while (stack.length > 0 && nodes++ < MAX_NODES) {
-    const node = stack.pop();
+    const { node, ownerKey } = stack.pop()!;
     if (typeof node !== 'object' || node === null) continue;
     if (Array.isArray(node)) {
-      for (const item of node) if (typeof item === 'object' && item !== null) stack.push(item);
+      for (const item of node) if (typeof item === 'object' && item !== null) stack.push({ node: item, ownerKey: undefined });
       continue;
     }
     for (const [key, child] of Object.entries(node)) {
       if (key === '$ref' && typeof child === 'string') visit(child);
-      else if (typeof child === 'object' && child !== null && !DATA_KEYWORDS.has(key)) stack.push(child);
+      else if (typeof child === 'object' && child !== null && !isDataMember(key, ownerKey)) stack.push({ node: child, ownerKey: key });
     }
   }
 }

@@ -1,7 +1,7 @@
 import { fromPointer, toPointer } from '../internal/json-pointer.js';
 import type { Manifest } from './manifest-v0.js';
 import { BARE_CARRIAGE_RETURN, CONTROL, ESCAPE_SEQUENCE, INSTRUCTION_RULES, INVISIBLE, LOOKALIKE_LETTER, MIXED_SCRIPT_WORD, TAG, type ScanSeverity } from './poisoning-rules.js';
-import { DATA_KEYWORDS, parseDefinitionReference } from './reachable-definitions.js';
+import { isDataMember, parseDefinitionReference } from './reachable-definitions.js';
 
 export type { ScanSeverity } from './poisoning-rules.js';
 
@@ -176,13 +176,14 @@ export function scanManifest(manifest: Manifest, options: ScanManifestOptions = 
       const keys = Object.keys(record);
       for (let index = 0; index < keys.length; index++) scanText(keys[index]!, toolId, true);
       const definitions = references !== undefined && path.length === 1 && path[0] === 'definitions';
+      const ownerKey = path.at(-1);
       for (let index = keys.length - 1; index >= 0; index--) {
         const key = keys[index]!;
         const child = record[key];
         path.push(key);
         if (refs !== undefined && key === '$ref' && typeof child === 'string') refs.push(child);
         // Values of data keywords are not schemas: a `$ref` member inside them is just a string.
-        visit(child, toolId, definitions ? references.definition(key) : refs === undefined || isDataKeyword(key) ? undefined : refs);
+        visit(child, toolId, definitions ? references.definition(key) : refs === undefined || isDataMember(key, ownerKey) ? undefined : refs);
         path.pop();
       }
     }
@@ -387,11 +388,6 @@ function base64Runs(text: string): string[] {
 /** A letter, a digit or one of the two extra characters of a base64 alphabet (`+ /` or `- _`). */
 function isBase64Character(code: number, extra62: number, extra63: number): boolean {
   return (code >= 0x61 && code <= 0x7a) || (code >= 0x41 && code <= 0x5a) || (code >= 0x30 && code <= 0x39) || code === extra62 || code === extra63;
-}
-
-// What `forEachReference` skips.
-function isDataKeyword(key: string): boolean {
-  return DATA_KEYWORDS.has(key);
 }
 
 function controlMessage(text: string): string {

@@ -1,5 +1,5 @@
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
-import { toPointer } from '../internal/json-pointer.js';
+import { fromPointer, toPointer } from '../internal/json-pointer.js';
 import { aiExtensionSchemas } from './ai-extension-schemas.js';
 import { OpenApiInvalidError } from './openapi-invalid-error.js';
 import type { TransformContext } from './transform/transform-context.js';
@@ -53,7 +53,12 @@ export function checkAiExtensions(operation: Record<string, unknown>, where: Ope
     if (validate(value)) continue;
     const error = validate.errors?.[0];
     const pointer = toPointer(['paths', where.path, where.method, name]) + (error?.instancePath ?? '');
-    const shown = JSON.stringify(error?.instancePath ? error.data : value)?.slice(0, 80) ?? String(value);
+    // Ajv keeps the offending value in `error.data` only in verbose mode: find it by its path instead.
+    const offending = fromPointer(error?.instancePath ?? '').reduce<unknown>(
+      (node, token) => (typeof node === 'object' && node !== null ? (node as Record<string, unknown>)[token] : undefined),
+      value,
+    );
+    const shown = JSON.stringify(offending)?.slice(0, 80) ?? String(offending);
     throw new OpenApiInvalidError(
       `${pointer}: ${name} ${error?.instancePath ? `member ${error.instancePath.slice(1)} ` : ''}${error?.message ?? 'is malformed'}, got ${shown}. ` +
         `Nothing was generated: aicap will not guess what a malformed ${name} meant, since a wrong guess exposes an operation or drops an approval. ` +

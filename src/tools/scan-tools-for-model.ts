@@ -95,6 +95,7 @@ function inputDefinitions(entry: ScannedEntry, definitions: NonNullable<Manifest
   if (parameters === undefined) return undefined;
   let graph = graphs.get(definitions);
   if (graph === undefined) graphs.set(definitions, (graph = createDefinitionGraph(definitions)));
-  const names = graph.reachableFrom(parameters);
+  // Wrapped, so the walk reads the map as parameters by name (a parameter may be called `default`).
+  const names = graph.reachableFrom({ parameters });
   return names.length === 0 ? undefined : Object.fromEntries(names.map((name) => [name, definitions[name]!]));
 }

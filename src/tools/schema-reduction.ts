@@ -1,4 +1,5 @@
 import { isRecord } from '../internal/is-record.js';
+import { escapePointerToken } from '../internal/json-pointer.js';
 
 /** A keyword removed from a schema while converting it for a target that does not support it. */
 export interface DroppedKeyword {
@@ -28,6 +29,11 @@ export function assertRequiredDeclared(pointer: string, properties: SchemaNode, 
   const undeclared = [...required].filter((name) => !Object.hasOwn(properties, name));
   if (undeclared.length > 0) throw new Error(`${pointer || '/'} requires ${undeclared.map((name) => JSON.stringify(name)).join(', ')} without declaring ${undeclared.length > 1 ? 'them' : 'it'}`);
 }
+
+// Keywords whose values are data, not schemas.
+const DATA_KEYWORDS: ReadonlySet<string> = new Set(['enum', 'const', 'default', 'examples']);
+// Keywords whose values map names (chosen by the API, so any word) to schemas.
+const NAME_MAP_KEYWORDS: ReadonlySet<string> = new Set(['properties', 'patternProperties', '$defs', 'definitions', 'dependentSchemas']);
 
 /** Limits of {@link inlineReferences}. */
 export interface InlineReferencesOptions {
@@ -59,6 +65,16 @@ export function inlineReferences(schema: SchemaNode, toolName: string, dropped: 
     if (Array.isArray(node)) return node.map((item, index) => visit(item, `${pointer}/${index}`, stack));
     if (!isSchemaNode(node)) return node;
     budget--;
+    return visitSchema(node, pointer, stack);
+  };
+  // The members of `properties` and its kin are schemas whatever their names: a property named `default` is not data.
+  const visitNameMap = (node: unknown, pointer: string, stack: readonly string[]): unknown => {
+    if (!isSchemaNode(node)) return visit(node, pointer, stack);
+    const copy: SchemaNode = {};
+    for (const [name, child] of Object.entries(node)) copy[name] = visit(child, `${pointer}/${escapePointerToken(name)}`, stack);
+    return copy;
+  };
+  const visitSchema = (node: SchemaNode, pointer: string, stack: readonly string[]): unknown => {
     const reference = node['$ref'];
     if (typeof reference === 'string' && reference.startsWith('#/')) {
       const { $ref: _reference, ...siblings } = node;
@@ -81,7 +97,9 @@ export function inlineReferences(schema: SchemaNode, toolName: string, dropped: 
     for (const [keyword, child] of Object.entries(node)) {
       if (keyword === '$defs' && pointer === '') continue;
       // Data keywords hold values, not schemas.
-      copy[keyword] = keyword === 'enum' || keyword === 'const' || keyword === 'default' || keyword === 'examples' ? child : visit(child, `${pointer}/${keyword}`, stack);
+      if (DATA_KEYWORDS.has(keyword)) copy[keyword] = child;
+      else if (NAME_MAP_KEYWORDS.has(keyword)) copy[keyword] = visitNameMap(child, `${pointer}/${keyword}`, stack);
+      else copy[keyword] = visit(child, `${pointer}/${keyword}`, stack);
     }
     return copy;
   };

@@ -10,3 +10,14 @@ export async function errorOf(promise: Promise<unknown>): Promise<AicapError> {
   }
   throw new Error('expected an error');
 }
+
+/** The typed error `run` throws; fails the test when it returns or throws anything else. */
+export function thrownBy(run: () => unknown): AicapError {
+  try {
+    run();
+  } catch (error) {
+    if (AicapError.isInstance(error)) return error;
+    throw error;
+  }
+  throw new Error('expected an error');
+}

@@ -95,6 +95,11 @@ const DEFAULTS = {
 /** The resolved follow options. @internal */
 export type ResolvedFollowJobOptions = Required<FollowJobOptions>;
 
+/** Longest timer Node keeps: past it a timer fires at once. */
+const MAX_TIMER_IN_MS = 2_147_483_647;
+/** Options that become timer lengths (or bound them). */
+const TIMER_OPTIONS = ['reconnectDelayInMs', 'minReconnectDelayInMs', 'maxReconnectDelayInMs', 'minPollIntervalInMs', 'maxPollIntervalInMs', 'idleTimeoutInMs', 'maxDurationInMs'] as const;
+
 /** Options that must be integers (counts and timer lengths Node accepts). */
 const INTEGER_OPTIONS = new Set<keyof ResolvedFollowJobOptions>(['maxConsecutiveFailures', 'maxDurationInMs']);
 
@@ -117,7 +122,10 @@ export function resolveFollowJobOptions(options: FollowJobOptions = {}, optionPa
   if (resolved.minPollIntervalInMs > resolved.maxPollIntervalInMs)
     throw invalidOptionError(`${optionPath}.minPollIntervalInMs`, `at most \`maxPollIntervalInMs\` (${resolved.maxPollIntervalInMs})`, resolved.minPollIntervalInMs);
   if (resolved.maxEventSizeInChars < 1) throw invalidOptionError(`${optionPath}.maxEventSizeInChars`, 'at least 1', resolved.maxEventSizeInChars);
-  // Node's timers overflow past 2^31-1 ms (about 24.8 days) and would fire at once.
-  if (resolved.maxDurationInMs > 2_147_483_647) throw invalidOptionError(`${optionPath}.maxDurationInMs`, 'at most 2147483647 (about 24.8 days), or 0 for no limit', resolved.maxDurationInMs);
+  // Node's timers overflow past 2^31-1 ms (about 24.8 days) and would fire at once: every length that becomes a timer is bounded.
+  for (const name of TIMER_OPTIONS) {
+    if (resolved[name] > MAX_TIMER_IN_MS)
+      throw invalidOptionError(`${optionPath}.${name}`, `at most ${MAX_TIMER_IN_MS} (about 24.8 days)${name === 'maxDurationInMs' ? ', or 0 for no limit' : ''}`, resolved[name]);
+  }
   return resolved;
 }

@@ -153,7 +153,12 @@ export async function discoverAuthorizationServer(options: AuthorizationServerDi
     }
     const first = metadata.authorization_servers?.[0];
     if (first === undefined) throw authFailed(`Protected-resource metadata at ${discoveryUrl.href} lists no \`authorization_servers\``);
-    const issuer = new URL(first);
+    let issuer: URL;
+    try {
+      issuer = new URL(first);
+    } catch (error) {
+      throw authFailed(`Protected-resource metadata at ${discoveryUrl.href} names an authorization server ${JSON.stringify(first.slice(0, 200))} that is not a URL`, error);
+    }
     binding.check(issuer, 'authorization server');
     return { as: await readIssuerMetadata(issuer, options.fetch), resource: metadata.resource, scopesSupported: metadata.scopes_supported };
   }

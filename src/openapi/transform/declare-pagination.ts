@@ -58,22 +58,27 @@ function memberSchema(root: Located, path: string, context: TransformContext): L
   return current;
 }
 
-function propertyOf(located: Located, name: string, context: TransformContext): Located | undefined {
+// `seen` holds the schemas already entered: an `allOf` that reaches itself (directly or through others) is entered once.
+function propertyOf(located: Located, name: string, context: TransformContext, seen = new Set<object>()): Located | undefined {
+  if (seen.has(located.schema)) return undefined;
+  seen.add(located.schema);
   const properties = located.schema['properties'];
   if (isRecord(properties) && Object.hasOwn(properties, name)) return followSchema(properties[name], located.documentUrl, context);
   const branches = located.schema['allOf'];
   if (!Array.isArray(branches)) return undefined;
   for (const branch of branches) {
-    const found = propertyOf(followSchema(branch, located.documentUrl, context), name, context);
+    const found = propertyOf(followSchema(branch, located.documentUrl, context), name, context, seen);
     if (found !== undefined) return found;
   }
   return undefined;
 }
 
-function memberNames(located: Located, context: TransformContext): string[] {
+function memberNames(located: Located, context: TransformContext, seen = new Set<object>()): string[] {
+  if (seen.has(located.schema)) return [];
+  seen.add(located.schema);
   const own = isRecord(located.schema['properties']) ? Object.keys(located.schema['properties']) : [];
   const branches = Array.isArray(located.schema['allOf']) ? located.schema['allOf'] : [];
-  return [...own, ...branches.flatMap((branch) => memberNames(followSchema(branch, located.documentUrl, context), context))];
+  return [...own, ...branches.flatMap((branch) => memberNames(followSchema(branch, located.documentUrl, context), context, seen))];
 }
 
 /** The member holding the items: a preferred name, else the only array member. */
