@@ -17,8 +17,12 @@ interface ClientScenario {
   call?: { tool: string; arguments: Record<string, unknown> };
   /** What every manifest request after the first gets (a changed manifest); `serve` otherwise. */
   serve_next?: ClientScenario['serve'];
-  /** Tool calls made in order after discovery. */
-  calls?: Array<{ tool: string; arguments: Record<string, unknown> }>;
+  /** Tool calls (or, with `prompt`, prompt renderings) made in order after discovery. */
+  calls?: Array<{ tool?: string; prompt?: string; arguments: Record<string, unknown>; options?: { all_pages?: boolean } }>;
+  /** What the user gives the client for the scenario's origin: `token` is a bearer token. */
+  client?: { credentials?: { token?: string } };
+  /** Answers of a second server on another origin (`${other_origin}`), by raw request path like `routes`. */
+  other_routes?: ClientScenario['routes'];
   expect: {
     outcome: 'accept' | 'refuse';
     aicap_error_code?: string;
@@ -31,6 +35,10 @@ interface ClientScenario {
     manifest_requests?: number;
     /** The reference client's error code of each of `calls` (`null` for a success); informative for other clients. */
     call_error_codes?: Array<string | null>;
+    /** Raw paths the other origin received, in order. */
+    other_requests?: string[];
+    /** By header name, over every request to `routes` and `other_routes`: `absent`, or `same_in_all` (present, one value). */
+    api_headers?: Record<string, { absent?: true; same_in_all?: true }>;
   };
 }
 
@@ -38,9 +46,9 @@ const scenarios = (JSON.parse(readFileSync(new URL('../../conformance/http/clien
 const WELL_KNOWN = '/.well-known/ai-capabilities';
 
 /** The bytes the scenario serves, with `${origin}` filled and any padding and codings applied. */
-function bodyOf(serve: ClientScenario['serve'], origin: string): Buffer {
+function bodyOf(serve: ClientScenario['serve'], origin: string, otherOrigin: string): Buffer {
   // `pad_to_bytes`: an `x-padding` member makes the document exactly that many bytes long.
-  let text = (serve.text ?? JSON.stringify(serve.manifest)).replaceAll('${origin}', origin);
+  let text = fillOrigins(serve.text ?? JSON.stringify(serve.manifest), origin, otherOrigin);
   if (serve.pad_to_bytes !== undefined) text = `${text.slice(0, -1)},"x-padding":"${'p'.repeat(Math.max(0, serve.pad_to_bytes - Buffer.byteLength(text) - 15))}"}`;
   let bytes = Buffer.from(text, 'utf8');
   for (const coding of serve.content_codings ?? []) {
@@ -50,6 +58,28 @@ function bodyOf(serve: ClientScenario['serve'], origin: string): Buffer {
   return bytes;
 }
 
+function fillOrigins(text: string, origin: string, otherOrigin: string): string {
+  return text.replaceAll('${origin}', origin).replaceAll('${other_origin}', otherOrigin);
+}
+
+/** Serves `routes` (by pathname; the raw path is recorded) on one test server, recording each request. */
+function serveRoutes(
+  target: ClientTestServer,
+  routes: ClientScenario['routes'],
+  origins: { origin: string; otherOrigin: string },
+  recorded: Array<{ path: string; atInMs: number; headers: Record<string, unknown> }>,
+): void {
+  for (const [path, answers] of Object.entries(routes ?? {})) {
+    let served = 0;
+    target.routes.set(path.split('?')[0]!, (request, response) => {
+      recorded.push({ path: request.url ?? '', atInMs: performance.now(), headers: request.headers });
+      const answer = answers[Math.min(served++, answers.length - 1)]!;
+      const headers = Object.fromEntries(Object.entries(answer.headers).map(([name, value]) => [name, fillOrigins(value, origins.origin, origins.otherOrigin)]));
+      response.writeHead(answer.status, headers).end(fillOrigins(JSON.stringify(answer.body_json), origins.origin, origins.otherOrigin));
+    });
+  }
+}
+
 function codesOf(error: unknown): string[] {
   const codes: string[] = [];
   for (let node = error as { code?: unknown; cause?: unknown } | undefined, depth = 0; node && depth < 5; node = node.cause as typeof node, depth++)
@@ -57,43 +87,57 @@ function codesOf(error: unknown): string[] {
   return codes;
 }
 
+/** The reference client's error code for one of `calls` (`null` for a success). */
+async function codeOfCall(target: Client, call: NonNullable<ClientScenario['calls']>[number]): Promise<string | null> {
+  if (call.prompt !== undefined)
+    return target.getPrompt(call.prompt, call.arguments).then(
+      () => null,
+      (error: unknown) => codesOf(error)[0] ?? 'THREW',
+    );
+  return (await target.call(call.tool!, call.arguments, call.options?.all_pages ? { allPages: true } : {})).error?.code ?? null;
+}
+
 let server: ClientTestServer;
+let other: ClientTestServer;
 let client: Client | undefined;
 beforeAll(async () => {
-  server = await startClientTestServer();
+  [server, other] = await Promise.all([startClientTestServer(), startClientTestServer()]);
 });
 afterEach(async () => {
   await client?.close();
   client = undefined;
 });
 afterAll(async () => {
-  await server.close();
+  await Promise.all([server.close(), other.close()]);
 });
 
 describe('the client scenarios of the conformance kit, against aicap/client', () => {
   it.each(scenarios.map((scenario) => [scenario.id, scenario] as const))('%s', async (_id, scenario) => {
-    const body = bodyOf(scenario.serve, server.origin);
-    const headers = { ...scenario.serve.headers, ...(scenario.serve.content_codings ? { 'content-encoding': scenario.serve.content_codings.join(', ') } : {}) };
-    server.routes.clear();
-    server.requests.length = 0;
+    const origins = { origin: server.origin, otherOrigin: other.origin };
+    const body = bodyOf(scenario.serve, server.origin, other.origin);
+    const headers = {
+      ...Object.fromEntries(Object.entries(scenario.serve.headers).map(([name, value]) => [name, fillOrigins(value, server.origin, other.origin)])),
+      ...(scenario.serve.content_codings ? { 'content-encoding': scenario.serve.content_codings.join(', ') } : {}),
+    };
+    for (const target of [server, other]) {
+      target.routes.clear();
+      target.requests.length = 0;
+    }
     const next = scenario.serve_next ?? scenario.serve;
-    const nextBody = bodyOf(next, server.origin);
+    const nextBody = bodyOf(next, server.origin, other.origin);
     let manifestRequests = 0;
     server.routes.set(WELL_KNOWN, (_request, response) => {
       const answer = manifestRequests++ === 0 ? { status: scenario.serve.status, headers, body } : { status: next.status, headers: next.headers, body: nextBody };
       response.writeHead(answer.status, answer.headers).end(answer.body);
     });
-    const apiRequests: Array<{ path: string; atInMs: number }> = [];
-    for (const [path, answers] of Object.entries(scenario.routes ?? {})) {
-      // The test server routes by decoded-free pathname; the scenario's raw path is checked below.
-      server.routes.set(path.split('?')[0]!, (request, response) => {
-        apiRequests.push({ path: request.url ?? '', atInMs: performance.now() });
-        const answer = answers[Math.min(apiRequests.length - 1, answers.length - 1)]!;
-        response.writeHead(answer.status, answer.headers).end(JSON.stringify(answer.body_json));
-      });
-    }
-    client = createClient({ cache: false, retry: { limit: 5 } });
-    const outcome = await client.discover(server.origin).then(
+    const apiRequests: Array<{ path: string; atInMs: number; headers: Record<string, unknown> }> = [];
+    const otherRequests: typeof apiRequests = [];
+    serveRoutes(server, scenario.routes, origins, apiRequests);
+    serveRoutes(other, scenario.other_routes, origins, otherRequests);
+    // A second origin on loopback is reachable only when listed: the scenario is about what the client sends it.
+    client = createClient({ cache: false, retry: { limit: 5 }, ...(scenario.other_routes ? { network: { allow: ['127.0.0.1'] } } : {}) });
+    const credentials = scenario.client?.credentials;
+    const outcome = await client.discover(server.origin, credentials ? { credentials } : {}).then(
       () => ({ refused: false, codes: [] as string[] }),
       (error: unknown) => ({ refused: true, codes: codesOf(error) }),
     );
@@ -102,7 +146,7 @@ describe('the client scenarios of the conformance kit, against aicap/client', ()
       if (scenario.expect.call_ok !== undefined) expect(envelope.ok, JSON.stringify(envelope).slice(0, 300)).toBe(scenario.expect.call_ok);
     }
     const codes: Array<string | null> = [];
-    for (const call of scenario.calls ?? []) codes.push((await client.call(call.tool, call.arguments)).error?.code ?? null);
+    for (const call of scenario.calls ?? []) codes.push(await codeOfCall(client, call));
     if (scenario.expect.call_error_codes) expect(codes).toEqual(scenario.expect.call_error_codes);
     if (scenario.expect.manifest_requests !== undefined) expect(manifestRequests).toBe(scenario.expect.manifest_requests);
     if (scenario.expect.api_requests) expect(apiRequests.map((request) => request.path)).toEqual(scenario.expect.api_requests);
@@ -113,6 +157,15 @@ describe('the client scenarios of the conformance kit, against aicap/client', ()
     expect(outcome.refused, `${scenario.description}: ${outcome.codes.join(', ')}`).toBe(scenario.expect.outcome === 'refuse');
     if (scenario.expect.aicap_error_code) expect(outcome.codes).toContain(scenario.expect.aicap_error_code);
     if (scenario.expect.no_request_to) expect(server.hits(scenario.expect.no_request_to)).toEqual([]);
+    if (scenario.expect.other_requests) expect(otherRequests.map((request) => request.path)).toEqual(scenario.expect.other_requests);
+    for (const [name, rule] of Object.entries(scenario.expect.api_headers ?? {})) {
+      const values = [...apiRequests, ...otherRequests].map((request) => request.headers[name]);
+      if (rule.absent) expect(values, `${name} on an API request`).toEqual(values.map(() => undefined));
+      if (rule.same_in_all) {
+        expect(values[0], `${name} on the first API request`).toBeTypeOf('string');
+        expect(new Set(values).size, `${name} differs between API requests: ${values.join(', ')}`).toBe(1);
+      }
+    }
     if (scenario.expect.no_request_header) expect(server.requests.map((request) => request.headers[scenario.expect.no_request_header!])).toEqual(server.requests.map(() => undefined));
   });
 });
