@@ -4,6 +4,9 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createClient, type Client } from '../../src/client/index.js';
 import { startClientTestServer, type ClientTestServer } from '../helpers/client-test-server.js';
 
+/** By header name: `absent` on every request, or `same_in_all` (present, with one value on every request). */
+type HeaderRules = Record<string, { absent?: true; same_in_all?: true }>;
+
 /** One scenario of `conformance/http/client.json`: what the server answers, and what a client must do with it. */
 interface ClientScenario {
   id: string;
@@ -35,10 +38,14 @@ interface ClientScenario {
     manifest_requests?: number;
     /** The reference client's error code of each of `calls` (`null` for a success); informative for other clients. */
     call_error_codes?: Array<string | null>;
+    /** What each of `calls` reported, by call: see {@link CallReport}. */
+    call_reports?: Array<Partial<CallReport> | null>;
     /** Raw paths the other origin received, in order. */
     other_requests?: string[];
-    /** By header name, over every request to `routes` and `other_routes`: `absent`, or `same_in_all` (present, one value). */
-    api_headers?: Record<string, { absent?: true; same_in_all?: true }>;
+    /** By header name, over every request to `routes`: `absent`, or `same_in_all` (present, one value). */
+    api_headers?: HeaderRules;
+    /** The same, over every request to `other_routes`. */
+    other_headers?: HeaderRules;
   };
 }
 
@@ -87,14 +94,39 @@ function codesOf(error: unknown): string[] {
   return codes;
 }
 
-/** The reference client's error code for one of `calls` (`null` for a success). */
-async function codeOfCall(target: Client, call: NonNullable<ClientScenario['calls']>[number]): Promise<string | null> {
+/** What a client reports about one call, in the kit's neutral terms. */
+interface CallReport {
+  /** The reference client's error code (`null` for a success); informative for other clients. */
+  code: string | null;
+  /** Whether the result is complete: false when a page says more exist but not how to reach them, or the walk stopped early. */
+  complete: boolean;
+  /** The tools offered as follow-ups of a success (section 8.7), in order. */
+  follow_ups: string[];
+  /** The delay the failure asked for (`Retry-After`), in seconds, or `null`. */
+  retry_after_seconds: number | null;
+}
+
+/** Makes one of `calls` with the reference client and reports it. */
+async function reportCall(target: Client, call: NonNullable<ClientScenario['calls']>[number]): Promise<CallReport> {
   if (call.prompt !== undefined)
     return target.getPrompt(call.prompt, call.arguments).then(
-      () => null,
-      (error: unknown) => codesOf(error)[0] ?? 'THREW',
+      () => ({ code: null, complete: true, follow_ups: [], retry_after_seconds: null }),
+      (error: unknown) => ({ code: codesOf(error)[0] ?? 'THREW', complete: false, follow_ups: [], retry_after_seconds: null }),
     );
-  return (await target.call(call.tool!, call.arguments, call.options?.all_pages ? { allPages: true } : {})).error?.code ?? null;
+  const envelope = await target.call(call.tool!, call.arguments, call.options?.all_pages ? { allPages: true } : {});
+  if (!envelope.ok) return { code: envelope.error.code, complete: false, follow_ups: [], retry_after_seconds: envelope.error.retryAfterInMs === null ? null : envelope.error.retryAfterInMs / 1000 };
+  return { code: null, complete: envelope.page?.complete ?? true, follow_ups: (envelope.next ?? []).map((followUp) => followUp.tool), retry_after_seconds: null };
+}
+
+function expectHeaders(requests: ReadonlyArray<{ headers: Record<string, unknown> }>, rules: HeaderRules | undefined, what: string): void {
+  for (const [name, rule] of Object.entries(rules ?? {})) {
+    const values = requests.map((request) => request.headers[name]);
+    if (rule.absent) expect(values, `${name} on a ${what}`).toEqual(values.map(() => undefined));
+    if (rule.same_in_all) {
+      expect(values[0], `${name} on the first ${what}`).toBeTypeOf('string');
+      expect(new Set(values).size, `${name} differs between each ${what}: ${values.join(', ')}`).toBe(1);
+    }
+  }
 }
 
 let server: ClientTestServer;
@@ -145,9 +177,10 @@ describe('the client scenarios of the conformance kit, against aicap/client', ()
       const envelope = await client.call(scenario.call.tool, scenario.call.arguments);
       if (scenario.expect.call_ok !== undefined) expect(envelope.ok, JSON.stringify(envelope).slice(0, 300)).toBe(scenario.expect.call_ok);
     }
-    const codes: Array<string | null> = [];
-    for (const call of scenario.calls ?? []) codes.push(await codeOfCall(client, call));
-    if (scenario.expect.call_error_codes) expect(codes).toEqual(scenario.expect.call_error_codes);
+    const reports: CallReport[] = [];
+    for (const call of scenario.calls ?? []) reports.push(await reportCall(client, call));
+    if (scenario.expect.call_error_codes) expect(reports.map((report) => report.code)).toEqual(scenario.expect.call_error_codes);
+    scenario.expect.call_reports?.forEach((expected, index) => expected && expect(reports[index], `call ${index}`).toMatchObject(expected));
     if (scenario.expect.manifest_requests !== undefined) expect(manifestRequests).toBe(scenario.expect.manifest_requests);
     if (scenario.expect.api_requests) expect(apiRequests.map((request) => request.path)).toEqual(scenario.expect.api_requests);
     if (scenario.expect.min_gap_ms !== undefined) {
@@ -158,14 +191,8 @@ describe('the client scenarios of the conformance kit, against aicap/client', ()
     if (scenario.expect.aicap_error_code) expect(outcome.codes).toContain(scenario.expect.aicap_error_code);
     if (scenario.expect.no_request_to) expect(server.hits(scenario.expect.no_request_to)).toEqual([]);
     if (scenario.expect.other_requests) expect(otherRequests.map((request) => request.path)).toEqual(scenario.expect.other_requests);
-    for (const [name, rule] of Object.entries(scenario.expect.api_headers ?? {})) {
-      const values = [...apiRequests, ...otherRequests].map((request) => request.headers[name]);
-      if (rule.absent) expect(values, `${name} on an API request`).toEqual(values.map(() => undefined));
-      if (rule.same_in_all) {
-        expect(values[0], `${name} on the first API request`).toBeTypeOf('string');
-        expect(new Set(values).size, `${name} differs between API requests: ${values.join(', ')}`).toBe(1);
-      }
-    }
+    expectHeaders(apiRequests, scenario.expect.api_headers, 'API request');
+    expectHeaders(otherRequests, scenario.expect.other_headers, 'request to the other origin');
     if (scenario.expect.no_request_header) expect(server.requests.map((request) => request.headers[scenario.expect.no_request_header!])).toEqual(server.requests.map(() => undefined));
   });
 });
