@@ -299,6 +299,35 @@ const fields: Change[] = [
 
 const paths: Change[] = [
   {
+    id: 'change_feed.path_same_origin',
+    description: 'a change feed at a path on the manifest origin',
+    section: '7.22',
+    change: (m) => {
+      m['schema_version'] = '0.3.0';
+      m['change_feed'] = { path: '/.well-known/ai-capabilities/changes' };
+    },
+  },
+  {
+    id: 'change_feed.path_protocol_relative',
+    description: 'a change feed path starting with // names another host: the feed must stay on the origin',
+    section: '7.22',
+    change: (m) => {
+      m['schema_version'] = '0.3.0';
+      m['change_feed'] = { path: '//feeds.example.net/changes' };
+    },
+    issues: [error('schema.pattern', '/change_feed/path')],
+  },
+  {
+    id: 'change_feed.path_backslash',
+    description: 'a change feed path starting with /\\, which URL parsers read as a host',
+    section: '7.22',
+    change: (m) => {
+      m['schema_version'] = '0.3.0';
+      m['change_feed'] = { path: '/\\feeds.example.net/changes' };
+    },
+    issues: [error('schema.pattern', '/change_feed/path')],
+  },
+  {
     id: 'path.placeholder_without_parameter',
     description: 'a placeholder with no parameter is an implicit required string path parameter',
     section: '7.6',
