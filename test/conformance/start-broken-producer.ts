@@ -21,12 +21,17 @@ const openJobTool = {
  * a compressed answer (§5), Cache-Control private on a per-credential answer (§4, it says public), a
  * secret in the document (§10.5, an AWS-style key), a poisoned tool description (§10.2), and, by omission, the SHOULDs of ETag, 304, CORS
  * and max-age. `invalid: true` also makes the manifest itself invalid (a duplicate id, an unsafe
- * pattern), so a checker must go on past a failed validation. `openJobs: true` adds a job tool whose
- * endpoints answer anyone, credentials or not (§4): the start is `202` with a job id, the status `200`.
+ * pattern), so a checker must go on past a failed validation. `openJobs: true` declares bearer auth with
+ * scopes but answers anyone, credentials or not (§4): `get_item` answers `200`, and a job tool's start
+ * `202` with a job id, its status `200`.
  */
 export async function startBrokenProducer(options: { invalid?: boolean; openJobs?: boolean } = {}): Promise<BrokenProducer> {
   let origin = '';
   const server: Server = createServer((request, response) => {
+    if (options.openJobs && request.url?.startsWith('/v1/items/')) {
+      response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ id: 'item-1' }));
+      return;
+    }
     if (options.openJobs && request.url?.startsWith('/v1/jobs')) {
       const status = request.method === 'POST' ? 202 : 200;
       response.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify({ job_id: 'job-1', status: status === 202 ? 'queued' : 'running' }));
@@ -50,7 +55,7 @@ export async function startBrokenProducer(options: { invalid?: boolean; openJobs
         ...(options.invalid ? [{ id: 'get_item', path: '/items', method: 'GET', description: 'List items.' }] : []),
         ...(options.openJobs ? [openJobTool] : []),
       ],
-      ...(options.openJobs ? { auth: { type: 'bearer', scopes: { 'jobs:write': ['start_job'] } } } : {}),
+      ...(options.openJobs ? { auth: { type: 'bearer', scopes: { 'items:read': ['get_item'], 'jobs:write': ['start_job'] } } } : {}),
     };
     const body = Buffer.from(JSON.stringify(manifest));
     const gzip = /gzip/.test(String(request.headers['accept-encoding'] ?? ''));
