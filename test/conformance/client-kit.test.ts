@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createClient, type Client } from '../../src/client/index.js';
+import { createClient, type Client, type FetchFunction } from '../../src/client/index.js';
 import { startClientTestServer, type ClientTestServer } from '../helpers/client-test-server.js';
 
 /** By header name: `absent` on every request, or `same_in_all` (present, with one value on every request). */
@@ -121,10 +121,10 @@ async function reportCall(target: Client, call: NonNullable<ClientScenario['call
 function expectHeaders(requests: ReadonlyArray<{ headers: Record<string, unknown> }>, rules: HeaderRules | undefined, what: string): void {
   for (const [name, rule] of Object.entries(rules ?? {})) {
     const values = requests.map((request) => request.headers[name]);
-    if (rule.absent) expect(values, `${name} on a ${what}`).toEqual(values.map(() => undefined));
+    if (rule.absent) expect(values, `${name} sent in ${what}`).toEqual(values.map(() => undefined));
     if (rule.same_in_all) {
-      expect(values[0], `${name} on the first ${what}`).toBeTypeOf('string');
-      expect(new Set(values).size, `${name} differs between each ${what}: ${values.join(', ')}`).toBe(1);
+      expect(values[0], `${name} missing from the first of the ${what}`).toBeTypeOf('string');
+      expect(new Set(values).size, `${name} differs between ${what}: ${values.join(', ')}`).toBe(1);
     }
   }
 }
@@ -143,8 +143,12 @@ afterAll(async () => {
   await Promise.all([server.close(), other.close()]);
 });
 
-describe('the client scenarios of the conformance kit, against aicap/client', () => {
-  it.each(scenarios.map((scenario) => [scenario.id, scenario] as const))('%s', async (_id, scenario) => {
+/**
+ * Runs one scenario against aicap/client; `transport` replaces the client's transport (under its
+ * guarded fetch) to break the client on purpose. Throws the first expectation it misses.
+ */
+async function runScenario(scenario: ClientScenario, transport?: FetchFunction): Promise<void> {
+  {
     const origins = { origin: server.origin, otherOrigin: other.origin };
     const body = bodyOf(scenario.serve, server.origin, other.origin);
     const headers = {
@@ -167,7 +171,8 @@ describe('the client scenarios of the conformance kit, against aicap/client', ()
     serveRoutes(server, scenario.routes, origins, apiRequests);
     serveRoutes(other, scenario.other_routes, origins, otherRequests);
     // A second origin on loopback is reachable only when listed: the scenario is about what the client sends it.
-    client = createClient({ cache: false, retry: { limit: 5 }, ...(scenario.other_routes ? { network: { allow: ['127.0.0.1'] } } : {}) });
+    const network = { ...(scenario.other_routes ? { allow: ['127.0.0.1'] } : {}), ...(transport ? { fetch: transport } : {}) };
+    client = createClient({ cache: false, retry: { limit: 5 }, network });
     const credentials = scenario.client?.credentials;
     const outcome = await client.discover(server.origin, credentials ? { credentials } : {}).then(
       () => ({ refused: false, codes: [] as string[] }),
@@ -191,8 +196,51 @@ describe('the client scenarios of the conformance kit, against aicap/client', ()
     if (scenario.expect.aicap_error_code) expect(outcome.codes).toContain(scenario.expect.aicap_error_code);
     if (scenario.expect.no_request_to) expect(server.hits(scenario.expect.no_request_to)).toEqual([]);
     if (scenario.expect.other_requests) expect(otherRequests.map((request) => request.path)).toEqual(scenario.expect.other_requests);
-    expectHeaders(apiRequests, scenario.expect.api_headers, 'API request');
-    expectHeaders(otherRequests, scenario.expect.other_headers, 'request to the other origin');
+    expectHeaders(apiRequests, scenario.expect.api_headers, 'API requests');
+    expectHeaders(otherRequests, scenario.expect.other_headers, 'requests to the other origin');
     if (scenario.expect.no_request_header) expect(server.requests.map((request) => request.headers[scenario.expect.no_request_header!])).toEqual(server.requests.map(() => undefined));
+  }
+}
+
+describe('the client scenarios of the conformance kit, against aicap/client', () => {
+  it.each(scenarios.map((scenario) => [scenario.id, scenario] as const))('%s', async (_id, scenario) => {
+    await runScenario(scenario);
+  });
+});
+
+/** A transport that lets `edit` change every request's headers, and follows redirects itself with the same headers (as a careless client would). */
+function tamperingTransport(edit: (headers: Headers, url: string) => void): FetchFunction {
+  return async (input, init) => {
+    const request = new Request(input, init);
+    const headers = new Headers(request.headers);
+    let url = request.url;
+    for (let hop = 0; hop < 5; hop++) {
+      edit(headers, url);
+      const response = await fetch(url, { method: request.method, headers, redirect: 'manual' });
+      const location = response.headers.get('location');
+      if (response.status < 300 || response.status > 399 || !location) return response;
+      await response.body?.cancel();
+      url = new URL(location, url).href;
+    }
+    throw new Error('too many redirects');
+  };
+}
+
+describe('the client scenarios catch a client broken on purpose', () => {
+  const byId = (id: string): ClientScenario => scenarios.find((scenario) => scenario.id === id)!;
+
+  // Following the redirect itself, the leaky client also takes the other origin's manifest for its own origin's: either way the scenario fails it.
+  it.each([
+    ['client.discovery.redirect_keeps_credentials', /authorization sent in requests to the other origin|credentials given for the origin/],
+    ['client.call.redirect_other_origin', /authorization sent in requests to the other origin/],
+  ] as const)('%s fails a client that sends its token to every origin', async (id, failure) => {
+    const leaky = tamperingTransport((headers) => headers.set('authorization', 'Bearer conformance-secret'));
+    await expect(runScenario(byId(id), leaky)).rejects.toThrow(failure);
+  });
+
+  it('client.call.idempotency_key_reused fails a client that makes a new key for each attempt', async () => {
+    let attempt = 0;
+    const forgetful = tamperingTransport((headers) => headers.has('idempotency-key') && headers.set('idempotency-key', `attempt-${attempt++}`));
+    await expect(runScenario(byId('client.call.idempotency_key_reused'), forgetful)).rejects.toThrow(/idempotency-key differs/);
   });
 });
