@@ -21,7 +21,7 @@ interface ClientScenario {
   /** What every manifest request after the first gets (a changed manifest); `serve` otherwise. */
   serve_next?: ClientScenario['serve'];
   /** Tool calls (or, with `prompt`, prompt renderings) made in order after discovery. */
-  calls?: Array<{ tool?: string; prompt?: string; arguments: Record<string, unknown>; options?: { all_pages?: boolean } }>;
+  calls?: Array<{ tool?: string; prompt?: string; job?: true; arguments: Record<string, unknown>; options?: { all_pages?: boolean } }>;
   /** What the user gives the client for the scenario's origin: `token` is a bearer token. */
   client?: { credentials?: { token?: string } };
   /** Answers of a second server on another origin (`${other_origin}`), by raw request path like `routes`. */
@@ -104,6 +104,8 @@ interface CallReport {
   follow_ups: string[];
   /** The delay the failure asked for (`Retry-After`), in seconds, or `null`. */
   retry_after_seconds: number | null;
+  /** For a `job` call: the job's last known state, or `null` when it never started. */
+  job_status?: string | null;
 }
 
 /** Makes one of `calls` with the reference client and reports it. */
@@ -113,6 +115,7 @@ async function reportCall(target: Client, call: NonNullable<ClientScenario['call
       () => ({ code: null, complete: true, follow_ups: [], retry_after_seconds: null }),
       (error: unknown) => ({ code: codesOf(error)[0] ?? 'THREW', complete: false, follow_ups: [], retry_after_seconds: null }),
     );
+  if (call.job) return reportJob(target, call.tool!, call.arguments);
   const envelope = await target.call(call.tool!, call.arguments, call.options?.all_pages ? { allPages: true } : {});
   if (!envelope.ok) return { code: envelope.error.code, complete: false, follow_ups: [], retry_after_seconds: envelope.error.retryAfterInMs === null ? null : envelope.error.retryAfterInMs / 1000 };
   return { code: null, complete: envelope.page?.complete ?? true, follow_ups: (envelope.next ?? []).map((followUp) => followUp.tool), retry_after_seconds: null };
@@ -126,6 +129,24 @@ function expectHeaders(requests: ReadonlyArray<{ headers: Record<string, unknown
       expect(values[0], `${name} missing from the first of the ${what}`).toBeTypeOf('string');
       expect(new Set(values).size, `${name} differs between ${what}: ${values.join(', ')}`).toBe(1);
     }
+  }
+}
+
+/** Starts a job and follows it to its end (or its failure to start) with the reference client. */
+async function reportJob(target: Client, toolId: string, args: Record<string, unknown>): Promise<CallReport> {
+  const report = { complete: true, follow_ups: [], retry_after_seconds: null };
+  let job;
+  try {
+    job = await target.startJob(toolId, args);
+  } catch (error) {
+    return { ...report, code: codesOf(error)[0] ?? 'THREW', job_status: null };
+  }
+  try {
+    const state = await job.finished();
+    const envelope = await job.result();
+    return { ...report, code: envelope.ok ? null : envelope.error.code, job_status: state.status ?? null };
+  } catch (error) {
+    return { ...report, code: codesOf(error)[0] ?? 'THREW', job_status: job.state().status ?? null };
   }
 }
 
