@@ -15,7 +15,7 @@ interface ClientScenario {
   level: 'MUST' | 'SHOULD';
   serve: { status: number; headers: Record<string, string>; manifest?: unknown; text?: string; pad_to_bytes?: number; content_codings?: string[] };
   /** API answers by raw request path (query included), one per request in turn; the last repeats. */
-  routes?: Record<string, Array<{ status: number; headers: Record<string, string>; body_json: unknown }>>;
+  routes?: Record<string, Array<{ status: number; headers: Record<string, string>; body_json?: unknown; body_text?: string }>>;
   /** A tool call made after discovery. */
   call?: { tool: string; arguments: Record<string, unknown> };
   /** What every manifest request after the first gets (a changed manifest); `serve` otherwise. */
@@ -82,7 +82,7 @@ function serveRoutes(
       recorded.push({ path: request.url ?? '', atInMs: performance.now(), headers: request.headers });
       const answer = answers[Math.min(served++, answers.length - 1)]!;
       const headers = Object.fromEntries(Object.entries(answer.headers).map(([name, value]) => [name, fillOrigins(value, origins.origin, origins.otherOrigin)]));
-      response.writeHead(answer.status, headers).end(fillOrigins(JSON.stringify(answer.body_json), origins.origin, origins.otherOrigin));
+      response.writeHead(answer.status, headers).end(fillOrigins(answer.body_text ?? JSON.stringify(answer.body_json), origins.origin, origins.otherOrigin));
     });
   }
 }
