@@ -23,7 +23,13 @@ interface ClientScenario {
   /** Tool calls (or, with `prompt`, prompt renderings) made in order after discovery. */
   calls?: Array<{ tool?: string; prompt?: string; job?: true; arguments: Record<string, unknown>; options?: { all_pages?: boolean } }>;
   /** What the user gives the client for the scenario's origin: `token` is a bearer token. */
-  client?: { credentials?: { token?: string } };
+  client?: {
+    credentials?: { token?: string };
+    /** Keep a manifest cache (RFC 9111) across the scenario's discoveries; the runner's client has none otherwise. */
+    cache?: true;
+    /** Discover the origin again after the first discovery, once per entry, with these credentials. */
+    rediscover_as?: Array<{ token?: string }>;
+  };
   /** Answers of a second server on another origin (`${other_origin}`), by raw request path like `routes`. */
   other_routes?: ClientScenario['routes'];
   expect: {
@@ -193,12 +199,13 @@ async function runScenario(scenario: ClientScenario, transport?: FetchFunction):
     serveRoutes(other, scenario.other_routes, origins, otherRequests);
     // A second origin on loopback is reachable only when listed: the scenario is about what the client sends it.
     const network = { ...(scenario.other_routes ? { allow: ['127.0.0.1'] } : {}), ...(transport ? { fetch: transport } : {}) };
-    client = createClient({ cache: false, retry: { limit: 5 }, network });
+    client = createClient({ ...(scenario.client?.cache ? {} : { cache: false }), retry: { limit: 5 }, network });
     const credentials = scenario.client?.credentials;
     const outcome = await client.discover(server.origin, credentials ? { credentials } : {}).then(
       () => ({ refused: false, codes: [] as string[] }),
       (error: unknown) => ({ refused: true, codes: codesOf(error) }),
     );
+    for (const again of scenario.client?.rediscover_as ?? []) await client.discover(server.origin, { credentials: again });
     if (scenario.call) {
       const envelope = await client.call(scenario.call.tool, scenario.call.arguments);
       if (scenario.expect.call_ok !== undefined) expect(envelope.ok, JSON.stringify(envelope).slice(0, 300)).toBe(scenario.expect.call_ok);
@@ -257,6 +264,12 @@ describe('the client scenarios catch a client broken on purpose', () => {
   ] as const)('%s fails a client that sends its token to every origin', async (id, failure) => {
     const leaky = tamperingTransport((headers) => headers.set('authorization', 'Bearer conformance-secret'));
     await expect(runScenario(byId(id), leaky)).rejects.toThrow(failure);
+  });
+
+  it('client.cache.per_principal is not vacuous: the same principal discovering again is served from the cache', async () => {
+    const scenario = structuredClone(byId('client.cache.per_principal'));
+    scenario.client = { ...scenario.client, rediscover_as: [{ token: 'principal-a' }] };
+    await expect(runScenario(scenario)).rejects.toThrow(/expected 1 to be 2/);
   });
 
   it('client.call.idempotency_key_reused fails a client that makes a new key for each attempt', async () => {
