@@ -15,7 +15,7 @@ interface ClientScenario {
   level: 'MUST' | 'SHOULD';
   serve: { status: number; headers: Record<string, string>; manifest?: unknown; text?: string; pad_to_bytes?: number; content_codings?: string[] };
   /** API answers by raw request path (query included), one per request in turn; the last repeats. */
-  routes?: Record<string, Array<{ status: number; headers: Record<string, string>; body_json?: unknown; body_text?: string }>>;
+  routes?: Record<string, Array<{ status: number; headers: Record<string, string>; body_json?: unknown; body_text?: string; drop_after_bytes?: number }>>;
   /** A tool call made after discovery. */
   call?: { tool: string; arguments: Record<string, unknown> };
   /** What every manifest request after the first gets (a changed manifest); `serve` otherwise. */
@@ -88,7 +88,14 @@ function serveRoutes(
       recorded.push({ path: request.url ?? '', atInMs: performance.now(), headers: request.headers });
       const answer = answers[Math.min(served++, answers.length - 1)]!;
       const headers = Object.fromEntries(Object.entries(answer.headers).map(([name, value]) => [name, fillOrigins(value, origins.origin, origins.otherOrigin)]));
-      response.writeHead(answer.status, headers).end(fillOrigins(answer.body_text ?? JSON.stringify(answer.body_json), origins.origin, origins.otherOrigin));
+      const body = fillOrigins(answer.body_text ?? JSON.stringify(answer.body_json), origins.origin, origins.otherOrigin);
+      if (answer.drop_after_bytes === undefined) {
+        response.writeHead(answer.status, headers).end(body);
+        return;
+      }
+      // A connection cut mid-answer: the headers and the first bytes go out, then the socket is destroyed.
+      response.writeHead(answer.status, headers);
+      response.write(Buffer.from(body).subarray(0, answer.drop_after_bytes), () => response.socket?.destroy());
     });
   }
 }
