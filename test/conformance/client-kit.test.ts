@@ -1,8 +1,11 @@
 import { readFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createClient, type Client } from '../../src/client/index.js';
+import { createClient, type Client, type FetchFunction } from '../../src/client/index.js';
 import { startClientTestServer, type ClientTestServer } from '../helpers/client-test-server.js';
+
+/** By header name: `absent` on every request, or `same_in_all` (present, with one value on every request). */
+type HeaderRules = Record<string, { absent?: true; same_in_all?: true }>;
 
 /** One scenario of `conformance/http/client.json`: what the server answers, and what a client must do with it. */
 interface ClientScenario {
@@ -12,13 +15,23 @@ interface ClientScenario {
   level: 'MUST' | 'SHOULD';
   serve: { status: number; headers: Record<string, string>; manifest?: unknown; text?: string; pad_to_bytes?: number; content_codings?: string[] };
   /** API answers by raw request path (query included), one per request in turn; the last repeats. */
-  routes?: Record<string, Array<{ status: number; headers: Record<string, string>; body_json: unknown }>>;
+  routes?: Record<string, Array<{ status: number; headers: Record<string, string>; body_json?: unknown; body_text?: string; drop_after_bytes?: number }>>;
   /** A tool call made after discovery. */
   call?: { tool: string; arguments: Record<string, unknown> };
   /** What every manifest request after the first gets (a changed manifest); `serve` otherwise. */
   serve_next?: ClientScenario['serve'];
-  /** Tool calls made in order after discovery. */
-  calls?: Array<{ tool: string; arguments: Record<string, unknown> }>;
+  /** Tool calls (or, with `prompt`, prompt renderings) made in order after discovery. */
+  calls?: Array<{ tool?: string; prompt?: string; job?: true; arguments: Record<string, unknown>; options?: { all_pages?: boolean } }>;
+  /** What the user gives the client for the scenario's origin: `token` is a bearer token. */
+  client?: {
+    credentials?: { token?: string };
+    /** Keep a manifest cache (RFC 9111) across the scenario's discoveries; the runner's client has none otherwise. */
+    cache?: true;
+    /** Discover the origin again after the first discovery, once per entry, with these credentials. */
+    rediscover_as?: Array<{ token?: string }>;
+  };
+  /** Answers of a second server on another origin (`${other_origin}`), by raw request path like `routes`. */
+  other_routes?: ClientScenario['routes'];
   expect: {
     outcome: 'accept' | 'refuse';
     aicap_error_code?: string;
@@ -31,6 +44,14 @@ interface ClientScenario {
     manifest_requests?: number;
     /** The reference client's error code of each of `calls` (`null` for a success); informative for other clients. */
     call_error_codes?: Array<string | null>;
+    /** What each of `calls` reported, by call: see {@link CallReport}. */
+    call_reports?: Array<Partial<CallReport> | null>;
+    /** Raw paths the other origin received, in order. */
+    other_requests?: string[];
+    /** By header name, over every request to `routes`: `absent`, or `same_in_all` (present, one value). */
+    api_headers?: HeaderRules;
+    /** The same, over every request to `other_routes`. */
+    other_headers?: HeaderRules;
   };
 }
 
@@ -38,9 +59,9 @@ const scenarios = (JSON.parse(readFileSync(new URL('../../conformance/http/clien
 const WELL_KNOWN = '/.well-known/ai-capabilities';
 
 /** The bytes the scenario serves, with `${origin}` filled and any padding and codings applied. */
-function bodyOf(serve: ClientScenario['serve'], origin: string): Buffer {
+function bodyOf(serve: ClientScenario['serve'], origin: string, otherOrigin: string): Buffer {
   // `pad_to_bytes`: an `x-padding` member makes the document exactly that many bytes long.
-  let text = (serve.text ?? JSON.stringify(serve.manifest)).replaceAll('${origin}', origin);
+  let text = fillOrigins(serve.text ?? JSON.stringify(serve.manifest), origin, otherOrigin);
   if (serve.pad_to_bytes !== undefined) text = `${text.slice(0, -1)},"x-padding":"${'p'.repeat(Math.max(0, serve.pad_to_bytes - Buffer.byteLength(text) - 15))}"}`;
   let bytes = Buffer.from(text, 'utf8');
   for (const coding of serve.content_codings ?? []) {
@@ -50,6 +71,35 @@ function bodyOf(serve: ClientScenario['serve'], origin: string): Buffer {
   return bytes;
 }
 
+function fillOrigins(text: string, origin: string, otherOrigin: string): string {
+  return text.replaceAll('${origin}', origin).replaceAll('${other_origin}', otherOrigin);
+}
+
+/** Serves `routes` (by pathname; the raw path is recorded) on one test server, recording each request. */
+function serveRoutes(
+  target: ClientTestServer,
+  routes: ClientScenario['routes'],
+  origins: { origin: string; otherOrigin: string },
+  recorded: Array<{ path: string; atInMs: number; headers: Record<string, unknown> }>,
+): void {
+  for (const [path, answers] of Object.entries(routes ?? {})) {
+    let served = 0;
+    target.routes.set(path.split('?')[0]!, (request, response) => {
+      recorded.push({ path: request.url ?? '', atInMs: performance.now(), headers: request.headers });
+      const answer = answers[Math.min(served++, answers.length - 1)]!;
+      const headers = Object.fromEntries(Object.entries(answer.headers).map(([name, value]) => [name, fillOrigins(value, origins.origin, origins.otherOrigin)]));
+      const body = fillOrigins(answer.body_text ?? JSON.stringify(answer.body_json), origins.origin, origins.otherOrigin);
+      if (answer.drop_after_bytes === undefined) {
+        response.writeHead(answer.status, headers).end(body);
+        return;
+      }
+      // A connection cut mid-answer: the headers and the first bytes go out, then the socket is destroyed.
+      response.writeHead(answer.status, headers);
+      response.write(Buffer.from(body).subarray(0, answer.drop_after_bytes), () => response.socket?.destroy());
+    });
+  }
+}
+
 function codesOf(error: unknown): string[] {
   const codes: string[] = [];
   for (let node = error as { code?: unknown; cause?: unknown } | undefined, depth = 0; node && depth < 5; node = node.cause as typeof node, depth++)
@@ -57,53 +107,120 @@ function codesOf(error: unknown): string[] {
   return codes;
 }
 
+/** What a client reports about one call, in the kit's neutral terms. */
+interface CallReport {
+  /** The reference client's error code (`null` for a success); informative for other clients. */
+  code: string | null;
+  /** Whether the result is complete: false when a page says more exist but not how to reach them, or the walk stopped early. */
+  complete: boolean;
+  /** The tools offered as follow-ups of a success (section 8.7), in order. */
+  follow_ups: string[];
+  /** The delay the failure asked for (`Retry-After`), in seconds, or `null`. */
+  retry_after_seconds: number | null;
+  /** For a `job` call: the job's last known state, or `null` when it never started. */
+  job_status?: string | null;
+}
+
+/** Makes one of `calls` with the reference client and reports it. */
+async function reportCall(target: Client, call: NonNullable<ClientScenario['calls']>[number]): Promise<CallReport> {
+  if (call.prompt !== undefined)
+    return target.getPrompt(call.prompt, call.arguments).then(
+      () => ({ code: null, complete: true, follow_ups: [], retry_after_seconds: null }),
+      (error: unknown) => ({ code: codesOf(error)[0] ?? 'THREW', complete: false, follow_ups: [], retry_after_seconds: null }),
+    );
+  if (call.job) return reportJob(target, call.tool!, call.arguments);
+  const envelope = await target.call(call.tool!, call.arguments, call.options?.all_pages ? { allPages: true } : {});
+  if (!envelope.ok) return { code: envelope.error.code, complete: false, follow_ups: [], retry_after_seconds: envelope.error.retryAfterInMs === null ? null : envelope.error.retryAfterInMs / 1000 };
+  return { code: null, complete: envelope.page?.complete ?? true, follow_ups: (envelope.next ?? []).map((followUp) => followUp.tool), retry_after_seconds: null };
+}
+
+function expectHeaders(requests: ReadonlyArray<{ headers: Record<string, unknown> }>, rules: HeaderRules | undefined, what: string): void {
+  for (const [name, rule] of Object.entries(rules ?? {})) {
+    const values = requests.map((request) => request.headers[name]);
+    if (rule.absent) expect(values, `${name} sent in ${what}`).toEqual(values.map(() => undefined));
+    if (rule.same_in_all) {
+      expect(values[0], `${name} missing from the first of the ${what}`).toBeTypeOf('string');
+      expect(new Set(values).size, `${name} differs between ${what}: ${values.join(', ')}`).toBe(1);
+    }
+  }
+}
+
+/** Starts a job and follows it to its end (or its failure to start) with the reference client. */
+async function reportJob(target: Client, toolId: string, args: Record<string, unknown>): Promise<CallReport> {
+  const report = { complete: true, follow_ups: [], retry_after_seconds: null };
+  let job;
+  try {
+    job = await target.startJob(toolId, args);
+  } catch (error) {
+    return { ...report, code: codesOf(error)[0] ?? 'THREW', job_status: null };
+  }
+  try {
+    const state = await job.finished();
+    const envelope = await job.result();
+    return { ...report, code: envelope.ok ? null : envelope.error.code, job_status: state.status ?? null };
+  } catch (error) {
+    return { ...report, code: codesOf(error)[0] ?? 'THREW', job_status: job.state().status ?? null };
+  }
+}
+
 let server: ClientTestServer;
+let other: ClientTestServer;
 let client: Client | undefined;
 beforeAll(async () => {
-  server = await startClientTestServer();
+  [server, other] = await Promise.all([startClientTestServer(), startClientTestServer()]);
 });
 afterEach(async () => {
   await client?.close();
   client = undefined;
 });
 afterAll(async () => {
-  await server.close();
+  await Promise.all([server.close(), other.close()]);
 });
 
-describe('the client scenarios of the conformance kit, against aicap/client', () => {
-  it.each(scenarios.map((scenario) => [scenario.id, scenario] as const))('%s', async (_id, scenario) => {
-    const body = bodyOf(scenario.serve, server.origin);
-    const headers = { ...scenario.serve.headers, ...(scenario.serve.content_codings ? { 'content-encoding': scenario.serve.content_codings.join(', ') } : {}) };
-    server.routes.clear();
-    server.requests.length = 0;
+/**
+ * Runs one scenario against aicap/client; `transport` replaces the client's transport (under its
+ * guarded fetch) to break the client on purpose. Throws the first expectation it misses.
+ */
+async function runScenario(scenario: ClientScenario, transport?: FetchFunction): Promise<void> {
+  {
+    const origins = { origin: server.origin, otherOrigin: other.origin };
+    const body = bodyOf(scenario.serve, server.origin, other.origin);
+    const headers = {
+      ...Object.fromEntries(Object.entries(scenario.serve.headers).map(([name, value]) => [name, fillOrigins(value, server.origin, other.origin)])),
+      ...(scenario.serve.content_codings ? { 'content-encoding': scenario.serve.content_codings.join(', ') } : {}),
+    };
+    for (const target of [server, other]) {
+      target.routes.clear();
+      target.requests.length = 0;
+    }
     const next = scenario.serve_next ?? scenario.serve;
-    const nextBody = bodyOf(next, server.origin);
+    const nextBody = bodyOf(next, server.origin, other.origin);
     let manifestRequests = 0;
     server.routes.set(WELL_KNOWN, (_request, response) => {
       const answer = manifestRequests++ === 0 ? { status: scenario.serve.status, headers, body } : { status: next.status, headers: next.headers, body: nextBody };
       response.writeHead(answer.status, answer.headers).end(answer.body);
     });
-    const apiRequests: Array<{ path: string; atInMs: number }> = [];
-    for (const [path, answers] of Object.entries(scenario.routes ?? {})) {
-      // The test server routes by decoded-free pathname; the scenario's raw path is checked below.
-      server.routes.set(path.split('?')[0]!, (request, response) => {
-        apiRequests.push({ path: request.url ?? '', atInMs: performance.now() });
-        const answer = answers[Math.min(apiRequests.length - 1, answers.length - 1)]!;
-        response.writeHead(answer.status, answer.headers).end(JSON.stringify(answer.body_json));
-      });
-    }
-    client = createClient({ cache: false, retry: { limit: 5 } });
-    const outcome = await client.discover(server.origin).then(
+    const apiRequests: Array<{ path: string; atInMs: number; headers: Record<string, unknown> }> = [];
+    const otherRequests: typeof apiRequests = [];
+    serveRoutes(server, scenario.routes, origins, apiRequests);
+    serveRoutes(other, scenario.other_routes, origins, otherRequests);
+    // A second origin on loopback is reachable only when listed: the scenario is about what the client sends it.
+    const network = { ...(scenario.other_routes ? { allow: ['127.0.0.1'] } : {}), ...(transport ? { fetch: transport } : {}) };
+    client = createClient({ ...(scenario.client?.cache ? {} : { cache: false }), retry: { limit: 5 }, network });
+    const credentials = scenario.client?.credentials;
+    const outcome = await client.discover(server.origin, credentials ? { credentials } : {}).then(
       () => ({ refused: false, codes: [] as string[] }),
       (error: unknown) => ({ refused: true, codes: codesOf(error) }),
     );
+    for (const again of scenario.client?.rediscover_as ?? []) await client.discover(server.origin, { credentials: again });
     if (scenario.call) {
       const envelope = await client.call(scenario.call.tool, scenario.call.arguments);
       if (scenario.expect.call_ok !== undefined) expect(envelope.ok, JSON.stringify(envelope).slice(0, 300)).toBe(scenario.expect.call_ok);
     }
-    const codes: Array<string | null> = [];
-    for (const call of scenario.calls ?? []) codes.push((await client.call(call.tool, call.arguments)).error?.code ?? null);
-    if (scenario.expect.call_error_codes) expect(codes).toEqual(scenario.expect.call_error_codes);
+    const reports: CallReport[] = [];
+    for (const call of scenario.calls ?? []) reports.push(await reportCall(client, call));
+    if (scenario.expect.call_error_codes) expect(reports.map((report) => report.code)).toEqual(scenario.expect.call_error_codes);
+    scenario.expect.call_reports?.forEach((expected, index) => expected && expect(reports[index], `call ${index}`).toMatchObject(expected));
     if (scenario.expect.manifest_requests !== undefined) expect(manifestRequests).toBe(scenario.expect.manifest_requests);
     if (scenario.expect.api_requests) expect(apiRequests.map((request) => request.path)).toEqual(scenario.expect.api_requests);
     if (scenario.expect.min_gap_ms !== undefined) {
@@ -113,6 +230,58 @@ describe('the client scenarios of the conformance kit, against aicap/client', ()
     expect(outcome.refused, `${scenario.description}: ${outcome.codes.join(', ')}`).toBe(scenario.expect.outcome === 'refuse');
     if (scenario.expect.aicap_error_code) expect(outcome.codes).toContain(scenario.expect.aicap_error_code);
     if (scenario.expect.no_request_to) expect(server.hits(scenario.expect.no_request_to)).toEqual([]);
+    if (scenario.expect.other_requests) expect(otherRequests.map((request) => request.path)).toEqual(scenario.expect.other_requests);
+    expectHeaders(apiRequests, scenario.expect.api_headers, 'API requests');
+    expectHeaders(otherRequests, scenario.expect.other_headers, 'requests to the other origin');
     if (scenario.expect.no_request_header) expect(server.requests.map((request) => request.headers[scenario.expect.no_request_header!])).toEqual(server.requests.map(() => undefined));
+  }
+}
+
+describe('the client scenarios of the conformance kit, against aicap/client', () => {
+  it.each(scenarios.map((scenario) => [scenario.id, scenario] as const))('%s', async (_id, scenario) => {
+    await runScenario(scenario);
+  });
+});
+
+/** A transport that lets `edit` change every request's headers, and follows redirects itself with the same headers (as a careless client would). */
+function tamperingTransport(edit: (headers: Headers, url: string) => void): FetchFunction {
+  return async (input, init) => {
+    const request = new Request(input, init);
+    const headers = new Headers(request.headers);
+    let url = request.url;
+    for (let hop = 0; hop < 5; hop++) {
+      edit(headers, url);
+      const response = await fetch(url, { method: request.method, headers, redirect: 'manual' });
+      const location = response.headers.get('location');
+      if (response.status < 300 || response.status > 399 || !location) return response;
+      await response.body?.cancel();
+      url = new URL(location, url).href;
+    }
+    throw new Error('too many redirects');
+  };
+}
+
+describe('the client scenarios catch a client broken on purpose', () => {
+  const byId = (id: string): ClientScenario => scenarios.find((scenario) => scenario.id === id)!;
+
+  // Following the redirect itself, the leaky client also takes the other origin's manifest for its own origin's: either way the scenario fails it.
+  it.each([
+    ['client.discovery.redirect_keeps_credentials', /authorization sent in requests to the other origin|credentials given for the origin/],
+    ['client.call.redirect_other_origin', /authorization sent in requests to the other origin/],
+  ] as const)('%s fails a client that sends its token to every origin', async (id, failure) => {
+    const leaky = tamperingTransport((headers) => headers.set('authorization', 'Bearer conformance-secret'));
+    await expect(runScenario(byId(id), leaky)).rejects.toThrow(failure);
+  });
+
+  it('client.cache.per_principal is not vacuous: the same principal discovering again is served from the cache', async () => {
+    const scenario = structuredClone(byId('client.cache.per_principal'));
+    scenario.client = { ...scenario.client, rediscover_as: [{ token: 'principal-a' }] };
+    await expect(runScenario(scenario)).rejects.toThrow(/expected 1 to be 2/);
+  });
+
+  it('client.call.idempotency_key_reused fails a client that makes a new key for each attempt', async () => {
+    let attempt = 0;
+    const forgetful = tamperingTransport((headers) => headers.has('idempotency-key') && headers.set('idempotency-key', `attempt-${attempt++}`));
+    await expect(runScenario(byId('client.call.idempotency_key_reused'), forgetful)).rejects.toThrow(/idempotency-key differs/);
   });
 });

@@ -297,7 +297,33 @@ const fields: Change[] = [
   },
 ];
 
+/** A v0.3 manifest with a change feed at `path`. */
+function withChangeFeed(manifest: Json, path: string): void {
+  manifest['schema_version'] = '0.3.0';
+  manifest['change_feed'] = { path };
+}
+
 const paths: Change[] = [
+  {
+    id: 'change_feed.path_same_origin',
+    description: 'a change feed at a path on the manifest origin',
+    section: '7.22',
+    change: (m) => withChangeFeed(m, '/.well-known/ai-capabilities/changes'),
+  },
+  {
+    id: 'change_feed.path_protocol_relative',
+    description: 'a change feed path starting with // names another host: the feed must stay on the origin',
+    section: '7.22',
+    change: (m) => withChangeFeed(m, '//feeds.example.net/changes'),
+    issues: [error('schema.pattern', '/change_feed/path')],
+  },
+  {
+    id: 'change_feed.path_backslash',
+    description: 'a change feed path starting with /\\, which URL parsers read as a host',
+    section: '7.22',
+    change: (m) => withChangeFeed(m, '/\\feeds.example.net/changes'),
+    issues: [error('schema.pattern', '/change_feed/path')],
+  },
   {
     id: 'path.placeholder_without_parameter',
     description: 'a placeholder with no parameter is an implicit required string path parameter',

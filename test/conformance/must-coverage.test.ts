@@ -1,8 +1,9 @@
 /**
  * Every MUST of docs/spec.md is tested: `conformance/spec-coverage.json` maps each sentence holding
- * MUST (by its section and a distinctive part of its text) to kit fixtures, to the reference
- * implementation's own tests, or to the reason it cannot be tested from outside. A new MUST without
- * an entry fails here, naming the sentence.
+ * MUST (by its section and a distinctive part of its text) to kit fixtures a second implementation
+ * can run. Where none can exist the entry is graded `manual` with the reason; where the kit's format
+ * cannot express the rule yet, `kit_pending` says what it needs and the reference implementation's
+ * own tests cover it meanwhile. A new MUST without an entry fails here, naming the sentence.
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
@@ -13,6 +14,10 @@ interface Requirement {
   fixtures?: string[];
   reference_tests?: string[];
   untestable?: string;
+  /** `manual`: no kit case can test it from outside (`untestable` says why). */
+  grade?: 'manual';
+  /** What the kit's format lacks to test it (the reference tests cover it meanwhile). */
+  kit_pending?: string;
 }
 
 const root = new URL('../../', import.meta.url);
@@ -59,9 +64,19 @@ describe('conformance/spec-coverage.json', () => {
     expect(requirements.filter((entry) => !entry.fixtures?.length && !entry.reference_tests?.length && !entry.untestable)).toEqual([]);
   });
 
+  it('says of every MUST without a kit case why: graded manual with a reason, or pending with what the kit lacks and the tests meanwhile', () => {
+    const silent = requirements.filter((entry) => {
+      if (entry.fixtures?.length) return false;
+      if (entry.grade === 'manual') return !entry.untestable;
+      return !entry.kit_pending || !entry.reference_tests?.length;
+    });
+    expect(silent.map((entry) => `§${entry.section}: ${entry.must}`)).toEqual([]);
+    expect(requirements.filter((entry) => entry.grade === 'manual' && entry.fixtures?.length).map((entry) => entry.must)).toEqual([]);
+  });
+
   it('tests most MUSTs with a kit fixture another implementation can run', () => {
     const withFixture = requirements.filter((entry) => (entry.fixtures ?? []).length > 0).length;
-    // A floor, not a target: raise it as client call scenarios join the kit.
-    expect(withFixture / requirements.length).toBeGreaterThan(0.55);
+    // A floor, not a target: raise it as job and change feed streams join the client scenarios (106 of 124 today).
+    expect(withFixture / requirements.length).toBeGreaterThan(0.8);
   });
 });

@@ -75,4 +75,19 @@ describe('the producer scenarios, against a service that breaks them on purpose'
     ).message;
     expect(message).toMatch(/content-type is "text\/plain"; expected application\/ai-capabilities\+json/);
   });
+
+  it('fails the rule that the server enforces authentication, on a job tool that answers anyone', async () => {
+    const open = await startBrokenProducer({ openJobs: true });
+    try {
+      const scenario = scenarios.find((candidate) => candidate.id === 'producer.call.requires_credentials')!;
+      const outcome = await runProducerScenario(scenario, {
+        origin: open.origin,
+        job: { toolId: 'start_job', arguments: {}, headers: { authorization: 'Bearer conformance' }, otherHeaders: { authorization: 'Bearer other' } },
+      });
+      expect(outcome, outcome.message).toMatchObject({ outcome: 'fail' });
+      expect(outcome.message).toMatch(/202/);
+    } finally {
+      await open.close();
+    }
+  });
 });

@@ -30,7 +30,7 @@ function checkSchema(value: unknown, definition: string, where: string): void {
 type Matcher = { [name: string]: unknown };
 
 interface Step {
-  request: { method: string; target: string; as?: 'other'; headers?: Record<string, string>; body?: unknown };
+  request: { method: string; target: string; as?: 'other' | 'anonymous'; headers?: Record<string, string>; body?: unknown };
   when?: { header_present?: string; header_has_token?: Record<string, string> };
   read_events?: { until: string[]; max_events: number; timeout_ms: number };
   repeat_until?: { pointer: string; in: unknown[]; max_attempts: number; interval_ms: number };
@@ -122,7 +122,9 @@ async function resolveTarget(step: Step, context: Context): Promise<{ url: strin
   }
   const tool = await jobTool(context);
   const base = context.manifest!.service.base_url.replace(/\/+$/, '');
-  const jobHeaders = { ...(step.request.as === 'other' ? context.target.job!.otherHeaders : context.target.job!.headers), ...headers };
+  // `anonymous`: no credentials at all, and no agent id either.
+  const principalHeaders = step.request.as === 'anonymous' ? {} : step.request.as === 'other' ? context.target.job!.otherHeaders : context.target.job!.headers;
+  const jobHeaders = { ...principalHeaders, ...headers };
   const withArguments = (path: string): string =>
     path.replace(/\{([^{}]+)\}/g, (_whole, name: string) => encodeURIComponent(name === 'job_id' ? (context.variables['job_id'] ?? '') : String(context.target.job!.arguments[name] ?? '')));
   if (step.request.target === 'job.start')

@@ -8,16 +8,35 @@ export interface BrokenProducer {
   close(): Promise<void>;
 }
 
+const openJobTool = {
+  id: 'start_job',
+  path: '/jobs',
+  method: 'POST',
+  description: 'Start a job.',
+  temporal_behavior: { pattern: 'async_job', status_endpoint: '/jobs/{job_id}/status', status_response_type: 'json', terminal_states: ['completed', 'failed'] },
+};
+
 /**
  * Serves a manifest that is valid JSON but breaks: the media type (§2, served as text/plain), Vary on
  * a compressed answer (§5), Cache-Control private on a per-credential answer (§4, it says public), a
  * secret in the document (§10.5, an AWS-style key), a poisoned tool description (§10.2), and, by omission, the SHOULDs of ETag, 304, CORS
  * and max-age. `invalid: true` also makes the manifest itself invalid (a duplicate id, an unsafe
- * pattern), so a checker must go on past a failed validation.
+ * pattern), so a checker must go on past a failed validation. `openJobs: true` declares bearer auth with
+ * scopes but answers anyone, credentials or not (§4): `get_item` answers `200`, and a job tool's start
+ * `202` with a job id, its status `200`.
  */
-export async function startBrokenProducer(options: { invalid?: boolean } = {}): Promise<BrokenProducer> {
+export async function startBrokenProducer(options: { invalid?: boolean; openJobs?: boolean } = {}): Promise<BrokenProducer> {
   let origin = '';
   const server: Server = createServer((request, response) => {
+    if (options.openJobs && request.url?.startsWith('/v1/items/')) {
+      response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ id: 'item-1' }));
+      return;
+    }
+    if (options.openJobs && request.url?.startsWith('/v1/jobs')) {
+      const status = request.method === 'POST' ? 202 : 200;
+      response.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify({ job_id: 'job-1', status: status === 202 ? 'queued' : 'running' }));
+      return;
+    }
     if (request.url !== '/.well-known/ai-capabilities') {
       response.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
       return;
@@ -34,7 +53,9 @@ export async function startBrokenProducer(options: { invalid?: boolean } = {}): 
           parameters: { item_id: { type: 'string', in: 'path', required: true, ...(options.invalid ? { json_schema: { type: 'string', pattern: '^(a+)+$' } } : {}) } },
         },
         ...(options.invalid ? [{ id: 'get_item', path: '/items', method: 'GET', description: 'List items.' }] : []),
+        ...(options.openJobs ? [openJobTool] : []),
       ],
+      ...(options.openJobs ? { auth: { type: 'bearer', scopes: { 'items:read': ['get_item'], 'jobs:write': ['start_job'] } } } : {}),
     };
     const body = Buffer.from(JSON.stringify(manifest));
     const gzip = /gzip/.test(String(request.headers['accept-encoding'] ?? ''));

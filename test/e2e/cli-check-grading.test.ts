@@ -16,11 +16,12 @@ const paymentsFile = join(import.meta.dirname, '../../examples/payments/payments
 let payments: PaymentsServer;
 let broken: BrokenProducer;
 let poisoned: BrokenProducer;
+let open: BrokenProducer;
 let preview: ChildProcess;
 let previewOrigin: string;
 
 beforeAll(async () => {
-  [payments, broken, poisoned] = await Promise.all([startPaymentsServer(), startBrokenProducer({ invalid: true }), startBrokenProducer()]);
+  [payments, broken, poisoned, open] = await Promise.all([startPaymentsServer(), startBrokenProducer({ invalid: true }), startBrokenProducer(), startBrokenProducer({ openJobs: true })]);
   preview = spawn(process.execPath, [BUILT_CLI, 'serve', paymentsFile, '--port', '0'], { stdio: ['ignore', 'pipe', 'pipe'] });
   previewOrigin = await new Promise<string>((resolve, reject) => {
     let output = '';
@@ -35,7 +36,7 @@ beforeAll(async () => {
 afterAll(async () => {
   const exited = new Promise((resolve) => preview.once('exit', resolve));
   preview.kill('SIGTERM');
-  await Promise.all([exited, payments.close(), broken.close(), poisoned.close()]);
+  await Promise.all([exited, payments.close(), broken.close(), poisoned.close(), open.close()]);
 });
 
 /** Runs the built `aicap check --json` and reads both outputs. */
@@ -62,6 +63,27 @@ describe('aicap check grades a live service (built CLI)', () => {
     // Payments serves one manifest to everybody: the per-credential rule is reported as not applicable.
     expect(report.checks.find((entry) => entry.id === 'http.per_credential_private')).toMatchObject({ outcome: 'skip', level: 'MUST', section: '4' });
     expect(report.checks.find((entry) => entry.id === 'http.compression_vary')).toMatchObject({ outcome: 'pass', level: 'MUST', section: '5' });
+    // The producer scenario producer.call.requires_credentials, as far as a read-only check can go: scoped GET tools refuse anonymous calls.
+    expect(report.checks.find((entry) => entry.id === 'auth.enforced')).toMatchObject({ outcome: 'pass', level: 'MUST', section: '4' });
+    expect(lines.some((line) => /^✔ MUST +§4 +auth\.enforced +\d+ of \d+ scoped tools refused/.test(line))).toBe(true);
+  });
+
+  it('fails §4 as a MUST on a service whose scoped tool answers a call without credentials, and says which', async () => {
+    const { run, report, lines } = await check(open.origin);
+    expect(run.code).toBe(1);
+    expect(report.checks.find((entry) => entry.id === 'auth.enforced')).toMatchObject({
+      outcome: 'fail',
+      level: 'MUST',
+      section: '4',
+      message: expect.stringMatching(/GET http:\/\/127\.0\.0\.1:\d+\/v1\/items\/aicap-check answered 200 \(auth\.scopes gives get_item "items:read"\)/) as unknown,
+    });
+    expect(lines.some((line) => /^✘ MUST +§4 +auth\.enforced/.test(line))).toBe(true);
+    expect(report.summary).toMatch(/^does not conform/);
+  });
+
+  it('does not pretend to know on a preview that serves no tool: auth.enforced is skipped, saying why', async () => {
+    const { report } = await check(previewOrigin);
+    expect(report.checks.find((entry) => entry.id === 'auth.enforced')).toMatchObject({ outcome: 'skip', level: 'MUST', message: expect.stringContaining('not determined') as unknown });
   });
 
   it('grades an `aicap serve` preview the same way, and its exit status follows the MUSTs', async () => {

@@ -8,7 +8,8 @@ const USAGE = `Usage: aicap check <origin|manifest-url> [--token <t>] [--no-prob
 
 Checks the live discovery chain: the manifest (status, media type, strict JSON, schema, no secrets,
 origin binding), HTTP caching (ETag, 304, Cache-Control, Vary), HEAD, CORS, no Set-Cookie, read-only
-endpoints refusing anonymous calls with 401 + WWW-Authenticate, the OAuth metadata it names (RFC 9728,
+endpoints refusing anonymous calls with 401 + WWW-Authenticate (a MUST where auth.scopes gives the
+tool a scope: the server enforces auth whatever the manifest says), the OAuth metadata it names (RFC 9728,
 then RFC 8414's required members) and the AI Catalog. Where there is no manifest, it says whether the
 origin is an MCP server (Server Card, catalog entry, JSON-RPC endpoint) and points at its card.
 Never sends a consequential request (only GETs, and one MCP initialize when looking for a server).

@@ -9,6 +9,7 @@ import type { GuardedFetchOptions } from '../fetch/guarded-fetch-options.js';
 import { checkOriginBinding } from '../trust/check-origin-binding.js';
 import type { FetchFunction } from '../shapes/client-types.js';
 import { checkAiCatalog } from './check-ai-catalog.js';
+import { checkAuthEnforced, type AnonymousProbe } from './check-auth-enforced.js';
 import { checkManifestResponse } from './check-manifest-response.js';
 import { checkOAuthMetadata } from './check-oauth-metadata.js';
 import { checkPoisoning } from './check-poisoning.js';
@@ -157,20 +158,23 @@ export async function checkCapabilities(originOrUrl: string, options: CheckCapab
 
   await checkManifestResponse({ url, response, manifest, fetch, add, authorization, ...(options.maxStaleInSeconds === undefined ? {} : { maxStaleInSeconds: options.maxStaleInSeconds }) });
 
-  if (options.probeEndpoints !== false) await probeEndpoints(manifest, fetch, add);
+  const probes = options.probeEndpoints === false ? undefined : await probeEndpoints(manifest, fetch, add);
+  checkAuthEnforced(manifest, probes, add);
   await checkOAuthMetadata(manifest, fetch, add);
   await checkAiCatalog(url, fetch, add);
 
   return { url, ok: !checks.some((check) => check.outcome === 'fail'), checks };
 }
 
-async function probeEndpoints(manifest: Manifest, fetch: FetchFunction, add: (id: string, outcome: CheckOutcome, message: string) => void): Promise<void> {
+/** Probes read-only tools and resources without credentials; returns what each answered. */
+async function probeEndpoints(manifest: Manifest, fetch: FetchFunction, add: (id: string, outcome: CheckOutcome, message: string) => void): Promise<AnonymousProbe[]> {
   const authDeclared = manifest.auth !== undefined && manifest.auth.type !== 'none';
   const readOnly: Array<Tool | Resource> = [...manifest.tools.filter((tool) => tool.method === 'GET' || tool.method === 'HEAD'), ...(manifest.resources ?? [])];
   const skipped = manifest.tools.length - manifest.tools.filter((tool) => tool.method === 'GET' || tool.method === 'HEAD').length;
   if (skipped > 0) add('endpoints.consequential', 'skip', `${skipped} consequential (non-GET) tool(s) not probed: a check never causes side effects`);
   const probed = readOnly.slice(0, 50);
   const refused: Array<{ id: string; outcome: CheckOutcome; status: number; target: string; message: string }> = [];
+  const answered: AnonymousProbe[] = [];
   for (const entry of probed) {
     // Placeholders get an inert value: the probe only looks at how an unauthenticated request is refused.
     const path = entry.path.replace(/\{[^{}]+\}/g, 'aicap-check');
@@ -178,6 +182,7 @@ async function probeEndpoints(manifest: Manifest, fetch: FetchFunction, add: (id
     try {
       const answer = await fetch(target, { headers: { accept: 'application/json' } });
       await answer.body?.cancel();
+      answered.push({ id: entry.id, target, status: answer.status });
       const id = `endpoint.${entry.id}`;
       if (!authDeclared) add(id, answer.status < 500 ? 'pass' : 'warn', `GET ${target} answered ${answer.status}`);
       else if (answer.status === 401) {
@@ -203,6 +208,7 @@ async function probeEndpoints(manifest: Manifest, fetch: FetchFunction, add: (id
     }
   }
   reportRefusedProbes(refused, probed.length, add);
+  return answered;
 }
 
 /**

@@ -66,6 +66,7 @@ const requirements: Record<string, Requirement> = {
   'http.head': { level: 'SHOULD', section: '3', needsResponse: true },
   'endpoints.consequential': { level: 'SHOULD', section: '8.1', needsManifest: true },
   'endpoints.probe': { level: 'SHOULD', section: '7.16', needsManifest: true },
+  'auth.enforced': { level: 'MUST', section: '4', needsManifest: true },
   'auth.provider_discovery': { level: 'MUST', section: '7.16', needsManifest: true, notApplicable: 'the manifest names no auth.provider_discovery' },
   'auth.protected_resource': { level: 'MUST', section: '7.16' },
   'auth.authorization_server': { level: 'MUST', section: '7.16' },
