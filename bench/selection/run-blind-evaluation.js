@@ -8,18 +8,13 @@
 // selector change); `--misses` prints the tuning split's misses (never the held-out split's).
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
+import { BLIND_APIS } from './blind-apis.js';
 import { createBm25Ranking } from './bm25-baseline.js';
 import { catalogOf, importAicap, metricsOf, operationKey, ranksOf, servableRequests } from './evaluate-selection.js';
 import { loadRequests } from './selection-requests.js';
 
 const CORPUS = new URL('../../../shared/corpus/', import.meta.url);
 const RESULTS = new URL('./blind/results.json', import.meta.url);
-/** The blind APIs: key (request file name), name, OpenAPI description under ../shared/corpus/. */
-export const BLIND_APIS = [
-  { key: 'spotify', name: 'Spotify Web API', file: 'medium/spotify-official-open-api.yml' },
-  { key: 'discourse', name: 'Discourse', file: 'medium/discourse-openapi.json' },
-  { key: 'netlify', name: 'Netlify', file: 'apis-guru/netlify.com__0.1.0__swagger.yaml' },
-];
 const SPLITS = ['tuning', 'held-out'];
 const log = (message) => process.stderr.write(`${message}\n`);
 
