@@ -58,7 +58,7 @@ describe('serializeSelectionIndex / restoreSelectionIndex', () => {
   it.each([
     [null, '/format'],
     [{ format: 'other' }, '/format'],
-    [{ format: 'aicap-selection-index/1' }, '/fingerprint'],
+    [{ format: 'aicap-selection-index/2' }, '/fingerprint'],
   ])('throws INVALID_ARGUMENT naming the wrong part of %j', (data, pointer) => {
     const tools = catalogOf(paymentsManifest('https://api.example.com/v2'));
     expect(() => restoreSelectionIndex(tools, data)).toThrow(AicapError);

@@ -4,17 +4,17 @@ import type { ActionClass } from './selection-lexicon.js';
 import type { ValueKind } from './parse-request.js';
 import { completeToolIndex, indexFor, installToolIndex, toolsFingerprint, type IndexedTool } from './tool-index.js';
 
-const FORMAT = 'aicap-selection-index/1';
+const FORMAT = 'aicap-selection-index/2';
 const ACTION_CLASSES: ReadonlySet<string> = new Set(['create', 'read', 'update', 'delete']);
 
 /** The selection index of a tool list as plain JSON data, for {@link restoreSelectionIndex} in a later process. */
 export interface SerializedSelectionIndex {
-  /** `aicap-selection-index/1`. */
+  /** `aicap-selection-index/2` (version 1 had a GitHub-only owner/repo flag per tool). */
   format: typeof FORMAT;
   /** What the index was built from: the tools' names, ids, methods, paths, descriptions, intent and parameter names, in order. */
   fingerprint: string;
-  /** One entry a tool, in catalog order: `[class, object terms, context terms, item endpoint, parameter text, takes owner/repo, value kinds, avoid terms]`. */
-  tools: Array<[ActionClass, string[], string[], boolean, string, boolean, string[], string[]]>;
+  /** One entry a tool, in catalog order: `[class, object terms, context terms, item endpoint, parameter text, value kinds, avoid terms]`. */
+  tools: Array<[ActionClass, string[], string[], boolean, string, string[], string[]]>;
   /** Terms with their postings, flattened: `[term, [position, weight, position, weight, …]]`. */
   postings: Array<[string, number[]]>;
 }
@@ -30,16 +30,7 @@ export function serializeSelectionIndex(tools: readonly CatalogTool[]): Serializ
   return {
     format: FORMAT,
     fingerprint: index.fingerprint,
-    tools: index.tools.map((tool) => [
-      tool.actionClass,
-      tool.objectTerms,
-      tool.contextTerms,
-      tool.itemEndpoint,
-      tool.parameterText,
-      tool.takesRepository,
-      [...tool.parameterKinds],
-      [...tool.avoidTerms],
-    ]),
+    tools: index.tools.map((tool) => [tool.actionClass, tool.objectTerms, tool.contextTerms, tool.itemEndpoint, tool.parameterText, [...tool.parameterKinds], [...tool.avoidTerms]]),
     postings: [...index.postings],
   };
 }
@@ -77,21 +68,20 @@ export function restoreSelectionIndex(tools: readonly CatalogTool[], data: unkno
 
 function indexedToolOf(entry: unknown, pointer: string): IndexedTool {
   const fields = Array.isArray(entry) ? entry : [];
-  const [actionClass, objectTerms, contextTerms, itemEndpoint, parameterText, takesRepository, kinds, avoidTerms] = fields as unknown[];
+  const [actionClass, objectTerms, contextTerms, itemEndpoint, parameterText, kinds, avoidTerms] = fields as unknown[];
   const strings = (value: unknown): value is string[] => Array.isArray(value) && value.every((item) => typeof item === 'string');
   if (
-    fields.length !== 8 ||
+    fields.length !== 7 ||
     typeof actionClass !== 'string' ||
     !ACTION_CLASSES.has(actionClass) ||
     !strings(objectTerms) ||
     !strings(contextTerms) ||
     typeof itemEndpoint !== 'boolean' ||
     typeof parameterText !== 'string' ||
-    typeof takesRepository !== 'boolean' ||
     !strings(kinds) ||
     !strings(avoidTerms)
   ) {
-    throw invalid(pointer, 'must be [class, object terms, context terms, item endpoint, parameter text, takes owner/repo, value kinds, avoid terms]');
+    throw invalid(pointer, 'must be [class, object terms, context terms, item endpoint, parameter text, value kinds, avoid terms]');
   }
   return {
     actionClass: actionClass as ActionClass,
@@ -99,7 +89,6 @@ function indexedToolOf(entry: unknown, pointer: string): IndexedTool {
     contextTerms,
     itemEndpoint,
     parameterText,
-    takesRepository,
     parameterKinds: new Set(kinds as ValueKind[]),
     avoidTerms: new Set(avoidTerms),
   };

@@ -41,8 +41,6 @@ export interface IndexedTool {
   itemEndpoint: boolean;
   /** Stemmed words of the names of its parameters, each after a space: " issu number owner repo". */
   parameterText: string;
-  /** Whether it takes both `owner` and `repo` (a request naming `owner/repo` fits it). */
-  takesRepository: boolean;
   /** Kinds of argument value its parameters take, by their names (`channel` takes "#design"). */
   parameterKinds: Set<ValueKind>;
   /** Stemmed terms of `intent.avoid_when`. */
@@ -146,7 +144,6 @@ function termsOf(text: string): string[] {
 interface ParameterProfile {
   terms: string[];
   text: string;
-  takesRepository: boolean;
   kinds: Set<ValueKind>;
 }
 
@@ -155,7 +152,6 @@ function parameterProfileOf(parameterNames: readonly string[]): ParameterProfile
   return {
     terms: parameterWords.flat().filter((term) => term.length > 1 && !STOP_WORDS.has(term)),
     text: ` ${parameterWords.flat().join(' ')}`,
-    takesRepository: parameterNames.includes('owner') && parameterNames.includes('repo'),
     kinds: parameterKindsOf(parameterWords),
   };
 }
@@ -270,7 +266,6 @@ function buildToolIndex(tools: readonly CatalogTool[], fingerprint: string): Too
       contextTerms: profile.context,
       itemEndpoint: profile.itemEndpoint,
       parameterText: parameters.text,
-      takesRepository: parameters.takesRepository,
       // Shared by the tools with the same parameter names: never changed after the build.
       parameterKinds: parameters.kinds,
       avoidTerms: new Set(avoid && !isPlaceholder(avoid) ? termsOf(stripMarkup(avoid)) : []),
