@@ -5,6 +5,7 @@ import type { ValueKind } from './parse-request.js';
 import { completeToolIndex, indexFor, installToolIndex, toolsFingerprint, type IndexedTool } from './tool-index.js';
 
 const FORMAT = 'aicap-selection-index/2';
+const OLDER_FORMATS: ReadonlySet<string> = new Set(['aicap-selection-index/1']);
 const ACTION_CLASSES: ReadonlySet<string> = new Set(['create', 'read', 'update', 'delete']);
 
 /** The selection index of a tool list as plain JSON data, for {@link restoreSelectionIndex} in a later process. */
@@ -39,12 +40,15 @@ export function serializeSelectionIndex(tools: readonly CatalogTool[]): Serializ
  * Makes `data` (from {@link serializeSelectionIndex}) the selection index of `tools`, so that the first
  * `selectTools(tools, …)` costs only the query. Returns false, changing nothing, when `data` was built
  * for other tools (a manifest, scope or quarantine changed): the index is then built on first use as
- * usual. Throws `INVALID_ARGUMENT` when `data` is not such data at all (a corrupted store record),
+ * usual; so it does for data an earlier version wrote in an older format. Throws `INVALID_ARGUMENT` when `data` is not such data at all (a corrupted store record),
  * naming the first wrong part as a JSON Pointer.
  */
 export function restoreSelectionIndex(tools: readonly CatalogTool[], data: unknown): boolean {
   const record = data as Partial<SerializedSelectionIndex> | null;
-  if (typeof record !== 'object' || record === null || record.format !== FORMAT) throw invalid('/format', `must be "${FORMAT}"`);
+  if (typeof record !== 'object' || record === null) throw invalid('/format', `must be "${FORMAT}"`);
+  // A record an earlier version of aicap wrote is not corrupt, only stale: built again on first use.
+  if (OLDER_FORMATS.has(record.format as string)) return false;
+  if (record.format !== FORMAT) throw invalid('/format', `must be "${FORMAT}"`);
   if (typeof record.fingerprint !== 'string') throw invalid('/fingerprint', 'must be a string');
   if (record.fingerprint !== toolsFingerprint(tools)) return false;
   if (!Array.isArray(record.tools) || record.tools.length !== tools.length) throw invalid('/tools', `must be an array of ${tools.length} entries, one a tool`);
