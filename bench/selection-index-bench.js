@@ -4,7 +4,10 @@
 // previous process wrote with `serializeSelectionIndex`; then warm queries. CPU time (user + system)
 // and wall time; targets: first query with a persisted index ≤ 50 ms, warm query ≤ 2 ms.
 //
-//   node bench/selection-index-bench.js [--runs 3]
+//   node bench/selection-index-bench.js [--runs 3] [--write]
+//
+// `--write` records the summary in bench/selection-index-results.json. Each figure is the median over
+// the runs (one fresh process each), with the least and the most for the first query built.
 import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync, mkdtempSync } from 'node:fs';
 import { tmpdir, loadavg, cpus } from 'node:os';
@@ -68,7 +71,9 @@ async function child(mode, manifestFile, indexFile) {
 }
 
 async function main() {
-  const { values } = parseArgs({ options: { runs: { type: 'string', default: '3' }, child: { type: 'string' }, manifest: { type: 'string' }, index: { type: 'string' } } });
+  const { values } = parseArgs({
+    options: { runs: { type: 'string', default: '3' }, write: { type: 'boolean', default: false }, child: { type: 'string' }, manifest: { type: 'string' }, index: { type: 'string' } },
+  });
   if (values.child) return child(values.child, values.manifest, values.index);
   if (!corpusAvailable()) return process.stderr.write('Selection index bench skipped: the corpus (../shared/corpus/big/) is not on this machine.\n');
   const directory = mkdtempSync(join(tmpdir(), 'aicap-index-bench-'));
@@ -78,14 +83,19 @@ async function main() {
   const script = new URL(import.meta.url).pathname;
   const run = (mode) => JSON.parse(execFileSync(process.execPath, [script, '--child', mode, '--manifest', manifestFile, '--index', indexFile], { encoding: 'utf8', timeout: 120_000 }));
   const rows = [];
-  for (let round = 0; round < Math.min(10, Number(values.runs)); round++) rows.push({ build: run('build'), restore: run('restore') });
-  const median = (pick) => rows.map(pick).sort((left, right) => left - right)[rows.length >> 1];
+  for (let round = 0; round < Math.min(15, Number(values.runs)); round++) rows.push({ build: run('build'), restore: run('restore') });
+  const sorted = (pick) => rows.map(pick).sort((left, right) => left - right);
+  const median = (pick) => sorted(pick)[rows.length >> 1];
   const summary = {
     tools: rows[0].build.tools,
     indexBytes: readFileSync(indexFile).length,
     loadAverageAtEnd: loadavg()[0],
     cores: cpus().length,
+    runs: rows.length,
     firstQueryBuiltCpuInMs: median((row) => row.build.firstQueryCpuInMs),
+    firstQueryBuiltCpuRangeInMs: [sorted((row) => row.build.firstQueryCpuInMs)[0], sorted((row) => row.build.firstQueryCpuInMs).at(-1)],
+    firstQueryBuiltWallInMs: median((row) => row.build.firstQueryWallInMs),
+    warmMedianBuiltCpuInMs: median((row) => row.build.warmMedianCpuInMs),
     firstQueryPersistedCpuInMs: median((row) => row.restore.firstQueryCpuInMs),
     firstQueryPersistedWallInMs: median((row) => row.restore.firstQueryWallInMs),
     warmMedianCpuInMs: median((row) => row.restore.warmMedianCpuInMs),
@@ -93,6 +103,7 @@ async function main() {
     targets: SELECTION_INDEX_TARGETS,
   };
   process.stdout.write(`${JSON.stringify(summary, null, 2)}\n`);
+  if (values.write) writeFileSync(new URL('./selection-index-results.json', import.meta.url), `${JSON.stringify(summary, null, 2)}\n`);
 }
 
 await main();

@@ -2,44 +2,46 @@
 // before any selector ran on them. Reports recall@1, recall@5 and MRR per API and split for
 // `selectTools` and for plain BM25, and pools them.
 //
-//   node bench/selection/run-blind-evaluation.js [--label <run>] [--write] [--misses]
+//   node bench/selection/run-blind-evaluation.js [--label <run>] [--write] [--misses] [--unseen]
 //
 // `--write` records the run under its label in blind/results.json (`first-run` was recorded before any
-// selector change); `--misses` prints the tuning split's misses (never the held-out split's).
+// selector change); `--misses` prints the tuning split's misses (never the held-out split's); `--unseen`
+// runs the unseen set (blind/unseen/, one run after a round's changes) into blind/unseen-results.json.
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
+import { BLIND_APIS, UNSEEN_APIS } from './blind-apis.js';
 import { createBm25Ranking } from './bm25-baseline.js';
 import { catalogOf, importAicap, metricsOf, operationKey, ranksOf, servableRequests } from './evaluate-selection.js';
 import { loadRequests } from './selection-requests.js';
 
 const CORPUS = new URL('../../../shared/corpus/', import.meta.url);
 const RESULTS = new URL('./blind/results.json', import.meta.url);
-/** The blind APIs: key (request file name), name, OpenAPI description under ../shared/corpus/. */
-export const BLIND_APIS = [
-  { key: 'spotify', name: 'Spotify Web API', file: 'medium/spotify-official-open-api.yml' },
-  { key: 'discourse', name: 'Discourse', file: 'medium/discourse-openapi.json' },
-  { key: 'netlify', name: 'Netlify', file: 'apis-guru/netlify.com__0.1.0__swagger.yaml' },
-];
-const SPLITS = ['tuning', 'held-out'];
+const UNSEEN_RESULTS = new URL('./blind/unseen-results.json', import.meta.url);
 const log = (message) => process.stderr.write(`${message}\n`);
 
 async function main() {
-  const { values } = parseArgs({ options: { label: { type: 'string', default: 'current' }, write: { type: 'boolean', default: false }, misses: { type: 'boolean', default: false } } });
+  const { values } = parseArgs({
+    options: { label: { type: 'string', default: 'current' }, write: { type: 'boolean', default: false }, misses: { type: 'boolean', default: false }, unseen: { type: 'boolean', default: false } },
+  });
+  // `--unseen`: the unseen set (blind/unseen/), run once after a round's changes, in aggregate only.
+  const splits = values.unseen ? ['unseen'] : ['tuning', 'held-out'];
+  const apis = values.unseen ? UNSEEN_APIS : BLIND_APIS;
+  const results = values.unseen ? UNSEEN_RESULTS : RESULTS;
   if (!existsSync(CORPUS)) {
     log('Blind selection evaluation skipped: the corpus (../shared/corpus/) is not on this machine.');
     return;
   }
   const { generateManifest } = await importAicap('openapi');
   const { selectTools } = await importAicap('tools');
-  const requestsBySplit = Object.fromEntries(SPLITS.map((split) => [split, loadRequests(`blind/${split}`)]));
+  const requestsBySplit = Object.fromEntries(splits.map((split) => [split, loadRequests(`blind/${split}`)]));
   const run = { label: values.label, date: new Date().toISOString(), apis: {}, pooled: {} };
   const pooledRanks = {};
-  for (const api of BLIND_APIS) {
+  for (const api of apis) {
     const { manifest } = await generateManifest({ input: new URL(api.file, CORPUS).pathname, strict: false });
     const tools = await catalogOf(manifest);
     const bm25 = createBm25Ranking(tools);
     run.apis[api.key] = { name: api.name, tools: tools.length };
-    for (const split of SPLITS) {
+    for (const split of splits) {
       const { servable, withheld } = servableRequests(manifest, tools, requestsBySplit[split].get(api.key) ?? [], `blind/${split}/${api.key}.jsonl`);
       const selector = await ranksOf(servable, (request) => selectTools(tools, request, { limit: 50 }));
       const baseline = await ranksOf(servable, (request) => bm25(request).slice(0, 50));
@@ -53,16 +55,16 @@ async function main() {
       }
       if (values.misses && split === 'tuning') printMisses(api, servable, selector, tools, selectTools);
     }
-    const both = SPLITS.map((split) => run.apis[api.key][split]);
-    log(`${api.name} (${tools.length} tools): ${SPLITS.map((split, index) => `${split} ${format(both[index].selectTools)} | bm25 ${format(both[index].bm25)}`).join('\n    ')}`);
+    const both = splits.map((split) => run.apis[api.key][split]);
+    log(`${api.name} (${tools.length} tools): ${splits.map((split, index) => `${split} ${format(both[index].selectTools)} | bm25 ${format(both[index].bm25)}`).join('\n    ')}`);
   }
   for (const [key, ranks] of Object.entries(pooledRanks)) run.pooled[key] = round(metricsOf(ranks));
   for (const [key, metrics] of Object.entries(run.pooled)) log(`pooled ${key}: ${format(metrics)}`);
   if (!values.write) return;
-  const recorded = existsSync(RESULTS) ? JSON.parse(readFileSync(RESULTS, 'utf8')) : { runs: [] };
+  const recorded = existsSync(results) ? JSON.parse(readFileSync(results, 'utf8')) : { runs: [] };
   recorded.runs = [...recorded.runs.filter((entry) => entry.label !== run.label), run];
-  writeFileSync(RESULTS, `${JSON.stringify(recorded, null, 2)}\n`);
-  log(`recorded "${run.label}" in ${RESULTS.pathname}`);
+  writeFileSync(results, `${JSON.stringify(recorded, null, 2)}\n`);
+  log(`recorded "${run.label}" in ${results.pathname}`);
 }
 
 function round(metrics) {

@@ -42,7 +42,15 @@ export function loadRequests(split, { batch } = {}) {
 
 /** SHA-256 over the held-out files (name and bytes, in name order): recorded in held-out.sha256 when they were committed. */
 export function heldOutDigest() {
-  const directory = new URL('./held-out/', SELECTION_DIRECTORY);
+  return requestsDigest('held-out');
+}
+
+/**
+ * SHA-256 over the request files of a split directory (`held-out`, `blind/tuning`, `blind/unseen`):
+ * each file's name and a line feed, then its bytes, in name order.
+ */
+export function requestsDigest(split) {
+  const directory = new URL(`./${split}/`, SELECTION_DIRECTORY);
   const hash = createHash('sha256');
   for (const file of readdirSync(directory)
     .filter((name) => name.endsWith('.jsonl'))

@@ -18,6 +18,9 @@ describe('describeOperation (action detection)', () => {
     { method: 'GET', path: '/projects/{project_gid}/task_counts', summary: '', want: { actionClass: 'read', object: ['task', 'count'] } },
     { method: 'GET', path: '/repos/{owner}/{repo}/forks', summary: 'List forks', want: { actionClass: 'read', object: ['fork'] } },
     { method: 'GET', path: '/search', summary: '', want: { actionClass: 'read', object: ['search'] } },
+    // A lone word is a plural by its spelling before stemming (`pings` → ping), not after.
+    { method: 'POST', path: '/repos/{owner}/{repo}/hooks/{hook_id}/pings', summary: 'Ping a repository webhook', want: { object: ['ping'], context: ['repo', 'hook'], itemEndpoint: false } },
+    { method: 'GET', path: '/repos/{owner}/{repo}/hooks/{hook_id}', summary: '', want: { object: ['hook'], itemEndpoint: true } },
   ])('$method $path', ({ method, path, summary, want }) => {
     expect(describeOperation(method, path, summary)).toMatchObject(want);
   });

@@ -15,6 +15,8 @@ export interface OperationProfile {
   summary: string;
   /** The rest of the first paragraph, without markup. */
   details: string;
+  /** Whether the path ends with a parameter: the operation acts on one item (`/issues/{issue_number}`). */
+  itemEndpoint: boolean;
 }
 
 /** Most words of the details indexed: long descriptions would otherwise match any request a little. */
@@ -29,36 +31,87 @@ export const MAX_DESCRIPTION_LENGTH = 2000;
  * decide: GET reads, DELETE deletes, PUT and PATCH update, POST creates on a collection and updates an
  * item (`POST /v1/customers/{customer}`), and POST on a verb segment does that verb (`…/runs/{id}/cancel`).
  */
-export function describeOperation(method: string, path: string, description: string): OperationProfile {
-  const { summary, details } = splitDescription(description);
-  const [pathOnly = '', fragment = ''] = path.split('#', 2);
+export function describeOperation(method: string, path: string, description: string, descriptions?: Map<string, DescriptionParts>): OperationProfile {
+  const { summary, details, firstWord } = splitDescriptionOnce(description, descriptions);
+  const hash = path.indexOf('#');
+  const pathOnly = hash === -1 ? path : path.slice(0, hash);
+  const fragment = hash === -1 ? '' : path.slice(hash + 1).split('#', 1)[0]!;
   const segments = pathOnly.split('/').filter(Boolean);
   const endsWithParameter = segments.length > 0 && /^\{.*\}$/.test(segments.at(-1)!);
   const literalSegments = segments.filter((segment) => !segment.includes('{'));
   if (fragment) literalSegments.push(fragment);
   const verbs: string[] = [];
-  const nounSegments = literalSegments.map((segment) => {
-    const words = splitWords(segment);
+  const nounSegments: Array<readonly string[]> = [];
+  for (const segment of literalSegments) {
+    const words = segmentWordsOf(segment);
     // A lone plural (`comments`, `forks`) or a lone segment (`/search`) names a resource.
-    if (words.length === 1 && (literalSegments.length === 1 || words[0]!.endsWith('s'))) return words.map(stemWord);
-    // Verbs lead the parts of a segment: `chat.postMessage`, `addFollowers`, `add_shared_link`, `…/merge`,
-    // `users.profile.set`. Later words are the resource: `file_requests`, `task_counts`, `user_task_list`.
-    const nouns: string[] = [];
-    for (const part of segment.split('.')) {
-      for (const [position, word] of splitWords(part).map(stemWord).entries()) (position === 0 && summaryVerbClass(word) !== undefined ? verbs : nouns).push(word);
+    if (words.lone !== undefined && (literalSegments.length === 1 || words.plural)) {
+      nounSegments.push(words.lone);
+      continue;
     }
-    return nouns;
-  });
+    verbs.push(...words.verbs);
+    nounSegments.push(words.nouns);
+  }
   const nonEmpty = nounSegments.filter((words) => words.length > 0);
-  const object = nonEmpty.at(-1) ?? [];
+  const object = [...(nonEmpty.at(-1) ?? [])];
   const context = nonEmpty.slice(0, -1).flat();
-  const firstWord = splitWords(summary)[0];
   const summaryVerb = firstWord === undefined ? undefined : stemWord(firstWord);
   const summaryClass = summaryVerb === undefined ? undefined : summaryVerbClass(summaryVerb);
   if (summaryClass !== undefined) verbs.unshift(summaryVerb!);
   const segmentVerb = verbs.find((verb) => verb !== summaryVerb);
   const actionClass = summaryClass ?? (segmentVerb !== undefined ? summaryVerbClass(segmentVerb) : undefined) ?? methodClass(method, endsWithParameter);
-  return { actionClass, verbs: [...new Set(verbs)], object, context, summary, details };
+  return { actionClass, verbs: [...new Set(verbs)], object, context, summary, details, itemEndpoint: pathOnly.endsWith('}') };
+}
+
+/** The words of a literal path segment, stemmed: as a lone word, and as leading verbs and nouns. */
+interface SegmentWords {
+  /** The segment's word when it has only one (`comments`, `search`). */
+  lone: readonly string[] | undefined;
+  /** Whether that word ends with an s, as plurals do (before stemming). */
+  plural: boolean;
+  /** Verbs leading the parts of the segment (`post` of `chat.postMessage`). */
+  verbs: readonly string[];
+  /** The other words: the resource (`file_requests`, `task_counts`, `user_task_list`). */
+  nouns: readonly string[];
+}
+
+// Path segments (`namespaces`, `repos`) repeat across the operations of an API: each distinct one is
+// read once. Bounded like the stem cache: cleared rather than grown without limit.
+const MAX_CACHED_SEGMENTS = 20_000;
+const segmentsWords = new Map<string, SegmentWords>();
+
+function segmentWordsOf(segment: string): SegmentWords {
+  let words = segmentsWords.get(segment);
+  if (words !== undefined) return words;
+  const whole = splitWords(segment);
+  // Verbs lead the parts of a segment: `chat.postMessage`, `addFollowers`, `add_shared_link`, `…/merge`,
+  // `users.profile.set`. Later words are the resource: `file_requests`, `task_counts`, `user_task_list`.
+  const verbs: string[] = [];
+  const nouns: string[] = [];
+  for (const part of segment.split('.')) {
+    for (const [position, word] of splitWords(part).map(stemWord).entries()) (position === 0 && summaryVerbClass(word) !== undefined ? verbs : nouns).push(word);
+  }
+  words = { lone: whole.length === 1 ? whole.map(stemWord) : undefined, plural: whole.length === 1 && whole[0]!.endsWith('s'), verbs, nouns };
+  if (segmentsWords.size >= MAX_CACHED_SEGMENTS) segmentsWords.clear();
+  segmentsWords.set(segment, words);
+  return words;
+}
+
+/** The summary and details of a description, and the summary's first word. */
+export interface DescriptionParts {
+  summary: string;
+  details: string;
+  firstWord: string | undefined;
+}
+
+/** Descriptions repeat within a catalog too (`list or watch objects of kind Pod`): the caller's map, kept for one index build, splits each once. */
+function splitDescriptionOnce(description: string, descriptions: Map<string, DescriptionParts> | undefined): DescriptionParts {
+  let parts = descriptions?.get(description);
+  if (parts === undefined) {
+    parts = splitDescription(description);
+    descriptions?.set(description, parts);
+  }
+  return parts;
 }
 
 function methodClass(method: string, endsWithParameter: boolean): ActionClass {
@@ -75,7 +128,7 @@ function methodClass(method: string, endsWithParameter: boolean): ActionClass {
   }
 }
 
-function splitDescription(description: string): { summary: string; details: string } {
+function splitDescription(description: string): DescriptionParts {
   // Only the first words are indexed: long descriptions are cut before any regular expression runs.
   const text = stripMarkup(description.slice(0, MAX_DESCRIPTION_LENGTH)).trim();
   const paragraphBreak = text.search(/\n\s*\n/);
@@ -84,7 +137,8 @@ function splitDescription(description: string): { summary: string; details: stri
   const sentenceEnd = firstParagraph.search(/[.!?](\s|$)/);
   const summary = sentenceEnd === -1 ? firstParagraph : firstParagraph.slice(0, sentenceEnd);
   const details = `${sentenceEnd === -1 ? '' : firstParagraph.slice(sentenceEnd + 1)} ${rest}`;
-  return { summary: firstWords(summary, MAX_SUMMARY_WORDS), details: firstWords(details, MAX_DETAIL_WORDS) };
+  const shortSummary = firstWords(summary, MAX_SUMMARY_WORDS);
+  return { summary: shortSummary, details: firstWords(details, MAX_DETAIL_WORDS), firstWord: splitWords(shortSummary)[0] };
 }
 
 function firstWords(text: string, count: number): string {

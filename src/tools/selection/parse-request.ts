@@ -166,6 +166,9 @@ export function parseRequest(request: string, vocabulary?: Vocabulary): ParsedRe
       break;
     }
   }
+  // The words of the main verb count as the API verbs the lexicon gives them, not as nouns: "show me my
+  // playlists" is not about shows, unless the verb names itself ("star", "tag", "comment").
+  for (let position = action.start; position < action.end; position++) if (stems[position] !== undefined && !action.verbs.includes(stems[position]!)) inPhrase.add(position);
   for (const [position, stem] of stems.entries()) if (stem !== undefined) add(stem, inPhrase.has(position) ? PHRASE_WORD_WEIGHT : 1);
   // A word the catalog does not use reaches the catalog's words for the same thing through WordNet.
   if (vocabulary)
@@ -263,6 +266,8 @@ function objectNounsOf(tokens: readonly Token[], stems: ReadonlyArray<string | u
 interface MainAction {
   /** Classes of operation the verb allows; empty without a verb. */
   classes: ActionClass[];
+  /** Position of the verb's first word (of the question word, or 0 without either). */
+  start: number;
   /** Position after the verb (after a question word, or 0 without either): where its object starts. */
   end: number;
   /** API verbs of the verb. */
@@ -280,7 +285,7 @@ function mainAction(stems: ReadonlyArray<string | undefined>, add: (term: string
     // A filler may open a verb phrase ("go back to version 3"), not a verb alone ("go ahead and delete").
     const found = verbAt(stems, position);
     if (FILLER_WORDS.has(stem) && (found === undefined || found.end - position < 2)) continue;
-    if (seen === 0 && isQuestionWord(stem)) return { classes: ['read'], end: position + 1, verbs: [], nouns: [] };
+    if (seen === 0 && isQuestionWord(stem)) return { classes: ['read'], start: position + 1, end: position + 1, verbs: [], nouns: [] };
     if (found) {
       const { meaning, end } = found;
       for (const verb of meaning.verbs) add(verb, VERB_EXPANSION_WEIGHT);
@@ -295,11 +300,11 @@ function mainAction(stems: ReadonlyArray<string | undefined>, add: (term: string
         classes.push('create');
       }
       if (stems.some((word) => word !== undefined && PLACING.has(word))) for (const placing of ['update', 'create'] as const) if (!classes.includes(placing)) classes.push(placing);
-      return { classes, end: found.particle ? position + 1 : end, verbs: meaning.verbs, nouns: meaning.nouns };
+      return { classes, start: position, end: found.particle ? position + 1 : end, verbs: meaning.verbs, nouns: meaning.nouns };
     }
     if (!STOP_WORDS.has(stem)) seen++;
   }
-  return { classes: [], end: 0, verbs: [], nouns: [] };
+  return { classes: [], start: 0, end: 0, verbs: [], nouns: [] };
 }
 
 /** The verb (or verb phrase, or verb with a later particle) at a position. */

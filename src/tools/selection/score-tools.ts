@@ -14,8 +14,6 @@ const CLASS_MISMATCH = 0.6;
 const PARAMETER_NOUN_MATCH = 1.25;
 const MAX_PARAMETER_NOUN_MATCHES = 2;
 const VALUE_KIND_MATCH = 1.1;
-// `owner/repo` in a request fits the tools that take both.
-const REPOSITORY_MATCH = 1.25;
 // The resource a tool acts on is what a request for it is about: a tool whose resource the request
 // never mentions ("show issue 7" and List reactions for an issue) drops below those it does.
 // The factor scales with the share of the resource's words mentioned ("workspaces" fits `/workspaces`
@@ -33,8 +31,6 @@ const CONTEXT_CREDIT = 0.35;
 // "delete the repository acme/scratch" is not about an org's teams (`/orgs/{org}/teams/…/repos/…`).
 const CONTEXT_NOT_MENTIONED = 0.92;
 const MIN_CONTEXT_FACTOR = 0.7;
-// Path words an argument value stands for: `owner/repo` mentions the repository.
-const VALUE_MENTIONS: Partial<Record<string, readonly string[]>> = { repository: ['repo', 'repository', 'owner'] };
 // The weight of `intent.when` in the index, applied to `avoid_when` matches as well.
 const AVOID_FIELD_WEIGHT = 2;
 
@@ -112,11 +108,6 @@ function mentions(requestTerms: Iterable<string>, term: string): boolean {
   return false;
 }
 
-function mentionedByValue(request: ParsedRequest, term: string): boolean {
-  for (const kind of request.valueKinds) if (VALUE_MENTIONS[kind]?.includes(term)) return true;
-  return false;
-}
-
 /** Multiplier from the action class and from argument values that fit the tool's parameters. */
 function structuralFactor(tool: IndexedTool, request: ParsedRequest, mentionCredit: (term: string) => number): number {
   let factor = 1;
@@ -126,7 +117,7 @@ function structuralFactor(tool: IndexedTool, request: ParsedRequest, mentionCred
     factor *= OBJECT_NOT_MENTIONED + (1 - OBJECT_NOT_MENTIONED) * share;
   }
   let contextFactor = 1;
-  for (const term of tool.contextTerms) if (mentionCredit(term) === 0 && !mentionedByValue(request, term)) contextFactor *= CONTEXT_NOT_MENTIONED;
+  for (const term of tool.contextTerms) if (mentionCredit(term) === 0) contextFactor *= CONTEXT_NOT_MENTIONED;
   factor *= Math.max(contextFactor, MIN_CONTEXT_FACTOR);
   if (tool.itemEndpoint && request.parameterNouns.size === 0 && tool.objectTerms.some((term) => request.plurals.has(term))) factor *= ITEM_FOR_PLURAL;
   if (!tool.itemEndpoint && tool.actionClass !== 'create' && tool.objectTerms.some((term) => request.parameterNouns.has(term))) factor *= COLLECTION_FOR_REFERENCE;
@@ -138,7 +129,6 @@ function structuralFactor(tool: IndexedTool, request: ParsedRequest, mentionCred
       nounMatches++;
     }
   }
-  if (request.valueKinds.has('repository') && tool.takesRepository) factor *= REPOSITORY_MATCH;
   if (request.valueKinds.has('path') && tool.parameterKinds.has('path')) factor *= PARAMETER_NOUN_MATCH;
   for (const kind of request.valueKinds) if (kind !== 'path' && tool.parameterKinds.has(kind)) factor *= VALUE_KIND_MATCH;
   return factor;

@@ -55,10 +55,17 @@ describe('serializeSelectionIndex / restoreSelectionIndex', () => {
     expect(indexFor(fewer).tools).toHaveLength(fewer.length);
   });
 
+  it('takes data in the format of an earlier version for stale, not corrupt: false, and the index is built on first use', () => {
+    const tools = catalogOf(paymentsManifest('https://api.example.com/v2'));
+    const data = { ...serializeSelectionIndex(tools), format: 'aicap-selection-index/1' };
+    expect(restoreSelectionIndex(tools, data)).toBe(false);
+    expect(indexFor(tools).tools).toHaveLength(tools.length);
+  });
+
   it.each([
     [null, '/format'],
     [{ format: 'other' }, '/format'],
-    [{ format: 'aicap-selection-index/1' }, '/fingerprint'],
+    [{ format: 'aicap-selection-index/2' }, '/fingerprint'],
   ])('throws INVALID_ARGUMENT naming the wrong part of %j', (data, pointer) => {
     const tools = catalogOf(paymentsManifest('https://api.example.com/v2'));
     expect(() => restoreSelectionIndex(tools, data)).toThrow(AicapError);

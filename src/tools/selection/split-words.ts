@@ -47,5 +47,7 @@ function stripSuffixes(word: string): string {
 
 /** Removes HTML tags and entities, which some descriptions (Stripe's, Asana's) are written in. */
 export function stripMarkup(text: string): string {
+  // Most descriptions have neither: two native searches spare them two regular expression passes.
+  if (!text.includes('<') && !text.includes('&')) return text;
   return text.replace(/<[^>]*>/g, ' ').replace(/&[a-z]+;|&#\d+;/gi, ' ');
 }

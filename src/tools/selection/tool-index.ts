@@ -1,6 +1,6 @@
 import type { CatalogTool } from '../create-catalog.js';
 import { isPlaceholder } from '../render-tool-description.js';
-import { describeOperation, MAX_DESCRIPTION_LENGTH } from './describe-operation.js';
+import { describeOperation, MAX_DESCRIPTION_LENGTH, type DescriptionParts } from './describe-operation.js';
 import type { ActionClass } from './selection-lexicon.js';
 import { nounMeaning, STOP_WORDS } from './selection-lexicon.js';
 import type { ValueKind, Vocabulary } from './parse-request.js';
@@ -41,8 +41,6 @@ export interface IndexedTool {
   itemEndpoint: boolean;
   /** Stemmed words of the names of its parameters, each after a space: " issu number owner repo". */
   parameterText: string;
-  /** Whether it takes both `owner` and `repo` (a request naming `owner/repo` fits it). */
-  takesRepository: boolean;
   /** Kinds of argument value its parameters take, by their names (`channel` takes "#design"). */
   parameterKinds: Set<ValueKind>;
   /** Stemmed terms of `intent.avoid_when`. */
@@ -125,64 +123,155 @@ function wordsOfName(name: string): string[] {
   return words;
 }
 
-function termsOf(text: string): string[] {
-  return splitWords(text)
-    .map(stemWord)
-    .filter((term) => term.length > 1 && !STOP_WORDS.has(term) && !/^\d+$/.test(term));
+/** Whether a stemmed word is indexed: longer than a letter, not a stop word, not a number. */
+function isIndexed(term: string): boolean {
+  return term.length > 1 && !STOP_WORDS.has(term) && !isNumber(term);
 }
 
-function buildToolIndex(tools: readonly CatalogTool[], fingerprint: string): ToolIndex {
-  const postings = new Map<string, number[]>();
-  const indexed = tools.map((tool, position) => {
-    const definition = tool.definition;
-    const profile = describeOperation(tool.method, tool.path, definition.description);
-    const parameterNames = Object.keys(definition.parameters ?? {});
-    const parameterWords = parameterNames.map(wordsOfName);
-    const intentTexts = intentTextsOf(tool);
-    const fields: Record<Field, string[]> = {
-      summary: termsOf(profile.summary),
-      object: withLexiconNouns(profile.object),
-      verbs: profile.verbs,
-      intent: intentTexts.flatMap(termsOf),
-      id: termsOf(tool.id),
-      context: withLexiconNouns(profile.context),
-      details: termsOf(profile.details),
-      parameters: parameterWords.flat().filter((term) => term.length > 1 && !STOP_WORDS.has(term)),
-    };
-    // Best field weight and total over fields, per term; `field` marks the last field that counted it,
-    // so a term repeated inside one field counts once.
-    const weights = new Map<string, { best: number; total: number; field: Field }>();
-    for (const field of Object.keys(fields) as Field[]) {
-      const weight = FIELD_WEIGHTS[field];
-      for (const term of fields[field]) {
-        const entry = weights.get(term);
-        if (entry === undefined) weights.set(term, { best: weight, total: weight, field });
-        else if (entry.field !== field) {
-          entry.best = Math.max(entry.best, weight);
-          entry.total += weight;
-          entry.field = field;
+function isNumber(term: string): boolean {
+  for (let at = 0; at < term.length; at++) {
+    const code = term.charCodeAt(at);
+    if (code < 48 || code > 57) return false;
+  }
+  return term.length > 0;
+}
+
+function termsOf(text: string): string[] {
+  return splitWords(text).map(stemWord).filter(isIndexed);
+}
+
+/** What a tool's parameter names give the index; tools of one API share a few sets of names. */
+interface ParameterProfile {
+  terms: string[];
+  text: string;
+  kinds: Set<ValueKind>;
+}
+
+function parameterProfileOf(parameterNames: readonly string[]): ParameterProfile {
+  const parameterWords = parameterNames.map(wordsOfName);
+  return {
+    terms: parameterWords.flat().filter((term) => term.length > 1 && !STOP_WORDS.has(term)),
+    text: ` ${parameterWords.flat().join(' ')}`,
+    kinds: parameterKindsOf(parameterWords),
+  };
+}
+
+const FIELDS = Object.keys(FIELD_WEIGHTS) as Field[];
+
+/**
+ * The postings of a build: one id a term, in the order terms are first met, with per-term weights of
+ * the tool being added. Ids and flat arrays rather than a map of objects per tool: a first query of a
+ * fresh process pays for every allocation in garbage collection.
+ */
+class PostingsBuilder {
+  private readonly ids = new Map<string, number>();
+  private readonly terms: string[] = [];
+  private readonly lists: number[][] = [];
+  private readonly best: number[] = [];
+  private readonly total: number[] = [];
+  // Last field (tool position × field count + field) that counted a term: a term repeated inside one field counts once.
+  private readonly lastField: number[] = [];
+  private readonly touched: number[] = [];
+
+  /** Adds one tool's terms: per term, its best field weight plus a share of the others. */
+  add(position: number, fields: Record<Field, readonly string[]>): void {
+    const touched = this.touched;
+    for (let field = 0; field < FIELDS.length; field++) {
+      const name = FIELDS[field]!;
+      const weight = FIELD_WEIGHTS[name];
+      const stamp = position * FIELDS.length + field;
+      const terms = fields[name];
+      for (let at = 0; at < terms.length; at++) {
+        const id = this.idOf(terms[at]!);
+        const last = this.lastField[id]!;
+        if (last < position * FIELDS.length) {
+          touched.push(id);
+          this.best[id] = weight;
+          this.total[id] = weight;
+          this.lastField[id] = stamp;
+        } else if (last !== stamp) {
+          this.best[id] = Math.max(this.best[id]!, weight);
+          this.total[id]! += weight;
+          this.lastField[id] = stamp;
         }
       }
     }
-    for (const [term, { best, total }] of weights) {
-      const list = postings.get(term);
-      const weight = best + OTHER_FIELD_SHARE * (total - best);
-      if (list) list.push(position, weight);
-      else postings.set(term, [position, weight]);
+    for (let at = 0; at < touched.length; at++) {
+      const id = touched[at]!;
+      this.lists[id]!.push(position, this.best[id]! + OTHER_FIELD_SHARE * (this.total[id]! - this.best[id]!));
     }
+    touched.length = 0;
+  }
+
+  /** Term → its tools and weights, in the order the terms were first met. */
+  postings(): Map<string, number[]> {
+    const postings = new Map<string, number[]>();
+    for (let id = 0; id < this.terms.length; id++) postings.set(this.terms[id]!, this.lists[id]!);
+    return postings;
+  }
+
+  private idOf(term: string): number {
+    let id = this.ids.get(term);
+    if (id === undefined) {
+      id = this.terms.length;
+      this.ids.set(term, id);
+      this.terms.push(term);
+      this.lists.push([]);
+      this.best.push(0);
+      this.total.push(0);
+      this.lastField.push(-1);
+    }
+    return id;
+  }
+}
+
+/**
+ * Builds the index in one pass over the tools. Texts and parameter-name sets repeat across a catalog
+ * (Kubernetes: 10,000 summary and detail words, 162 distinct; 10,000 parameters, 104 distinct names),
+ * so each distinct text is split and stemmed once and each distinct set of names profiled once.
+ */
+function buildToolIndex(tools: readonly CatalogTool[], fingerprint: string): ToolIndex {
+  const textTerms = new Map<string, string[]>();
+  const termsOfText = (text: string): string[] => {
+    let terms = textTerms.get(text);
+    if (terms === undefined) textTerms.set(text, (terms = termsOf(text)));
+    return terms;
+  };
+  const parameterProfiles = new Map<string, ParameterProfile>();
+  const descriptions = new Map<string, DescriptionParts>();
+  const postings = new PostingsBuilder();
+  const indexed = tools.map((tool, position): IndexedTool => {
+    const definition = tool.definition;
+    const profile = describeOperation(tool.method, tool.path, definition.description, descriptions);
+    const parameterNames = Object.keys(definition.parameters ?? {});
+    const namesKey = parameterNames.join('\u0000');
+    let parameters = parameterProfiles.get(namesKey);
+    if (parameters === undefined) parameterProfiles.set(namesKey, (parameters = parameterProfileOf(parameterNames)));
+    const intentTexts = intentTextsOf(tool);
+    const object = withLexiconNouns(profile.object);
+    postings.add(position, {
+      summary: termsOfText(profile.summary),
+      object,
+      verbs: profile.verbs,
+      intent: intentTexts.length === 0 ? [] : intentTexts.flatMap(termsOfText),
+      id: termsOfText(tool.id),
+      context: withLexiconNouns(profile.context),
+      details: termsOfText(profile.details),
+      parameters: parameters.terms,
+    });
     const avoid = definition.intent?.avoid_when;
     return {
       actionClass: profile.actionClass,
-      objectTerms: fields.object,
+      objectTerms: object,
       contextTerms: profile.context,
-      itemEndpoint: /\}$/.test(tool.path.split('#')[0]!),
-      parameterText: ` ${parameterWords.flat().join(' ')}`,
-      takesRepository: parameterNames.includes('owner') && parameterNames.includes('repo'),
-      parameterKinds: parameterKindsOf(parameterWords),
+      itemEndpoint: profile.itemEndpoint,
+      parameterText: parameters.text,
+      // Shared by the tools with the same parameter names: never changed after the build.
+      parameterKinds: parameters.kinds,
       avoidTerms: new Set(avoid && !isPlaceholder(avoid) ? termsOf(stripMarkup(avoid)) : []),
     };
   });
-  return completeToolIndex(indexed, postings, fingerprint);
+  return completeToolIndex(indexed, postings.postings(), fingerprint);
 }
 
 /**
@@ -221,9 +310,19 @@ const VALUE_PARAMETER_WORDS: ReadonlyArray<[ValueKind, readonly string[]]> = [
 
 function parameterKindsOf(parameterWords: ReadonlyArray<readonly string[]>): Set<ValueKind> {
   const kinds = new Set<ValueKind>();
-  for (const [kind, starts] of VALUE_PARAMETER_WORDS) {
-    const fits = parameterWords.some((words) => words.some((word) => starts.some((start) => word === start || (start.length >= MIN_KNOWN_PREFIX && word.startsWith(start)))));
-    if (fits) kinds.add(kind);
+  for (const words of parameterWords) for (const word of words) for (const kind of wordKinds(word)) kinds.add(kind);
+  // In the order of VALUE_PARAMETER_WORDS, as serialised indexes list them.
+  return kinds.size < 2 ? kinds : new Set(VALUE_PARAMETER_WORDS.map(([kind]) => kind).filter((kind) => kinds.has(kind)));
+}
+
+// Parameter words repeat across APIs (`user`, `name`, `page`): the kinds each fits are found once.
+const kindsOfWords = new Map<string, readonly ValueKind[]>();
+function wordKinds(word: string): readonly ValueKind[] {
+  let kinds = kindsOfWords.get(word);
+  if (kinds === undefined) {
+    kinds = VALUE_PARAMETER_WORDS.filter(([, starts]) => starts.some((start) => word === start || (start.length >= MIN_KNOWN_PREFIX && word.startsWith(start)))).map(([kind]) => kind);
+    if (kindsOfWords.size >= 20_000) kindsOfWords.clear();
+    kindsOfWords.set(word, kinds);
   }
   return kinds;
 }
