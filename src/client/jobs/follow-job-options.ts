@@ -92,16 +92,16 @@ const DEFAULTS = {
   random: Math.random,
 } satisfies Required<FollowJobOptions>;
 
-/** The resolved follow options. @internal */
-export type ResolvedFollowJobOptions = Required<FollowJobOptions>;
+/** The resolved follow options, and the path of the options they came from (`jobs.follow` or `follow`), which messages name. @internal */
+export type ResolvedFollowJobOptions = Required<FollowJobOptions> & { optionPath: string };
 
 /** Options that must be integers (counts and timer lengths Node accepts). */
-const INTEGER_OPTIONS = new Set<keyof ResolvedFollowJobOptions>(['maxConsecutiveFailures', 'maxDurationInMs']);
+const INTEGER_OPTIONS = new Set<keyof FollowJobOptions>(['maxConsecutiveFailures', 'maxDurationInMs']);
 
 /** Checks the options once, at creation, and fills the defaults. Throws `INVALID_OPTION` naming the field. @internal */
 export function resolveFollowJobOptions(options: FollowJobOptions = {}, optionPath = 'follow'): ResolvedFollowJobOptions {
   const resolved = { ...DEFAULTS, ...options };
-  for (const name of Object.keys(DEFAULTS) as (keyof ResolvedFollowJobOptions)[]) {
+  for (const name of Object.keys(DEFAULTS) as (keyof FollowJobOptions)[]) {
     if (name === 'random') {
       if (typeof resolved.random !== 'function') throw invalidOptionError(`${optionPath}.random`, 'a function returning numbers in [0, 1)', resolved.random);
       continue;
@@ -119,5 +119,5 @@ export function resolveFollowJobOptions(options: FollowJobOptions = {}, optionPa
   if (resolved.maxEventSizeInChars < 1) throw invalidOptionError(`${optionPath}.maxEventSizeInChars`, 'at least 1', resolved.maxEventSizeInChars);
   // Node's timers overflow past 2^31-1 ms (about 24.8 days) and would fire at once.
   if (resolved.maxDurationInMs > 2_147_483_647) throw invalidOptionError(`${optionPath}.maxDurationInMs`, 'at most 2147483647 (about 24.8 days), or 0 for no limit', resolved.maxDurationInMs);
-  return resolved;
+  return { ...resolved, optionPath };
 }

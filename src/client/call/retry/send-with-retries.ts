@@ -224,7 +224,16 @@ export async function sendWithRetries(input: ExchangeInput): Promise<ExchangeOut
         ? `${failure.message}${ending.reason}`
         : `Request failed with status code ${statusLine}${ending.declaredCode === undefined ? ' (undeclared)' : ` (declared error "${ending.declaredCode}")`}: ${method} ${displayUrl()}.${ending.reason}`;
     return fail(
-      { code: ending.code, status, retryable: ending.retryable, retryAfterInMs: ending.retryAfterInMs, declared: ending.declared, userMessage: ending.userMessage, message },
+      {
+        code: ending.code,
+        status,
+        retryable: ending.retryable,
+        retryAfterInMs: ending.retryAfterInMs,
+        declared: ending.declared,
+        userMessage: ending.userMessage,
+        message,
+        ...(ending.terms === undefined ? {} : { terms: ending.terms }),
+      },
       status,
       response?.headers,
       body,
