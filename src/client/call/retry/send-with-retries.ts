@@ -137,7 +137,16 @@ export async function sendWithRetries(input: ExchangeInput): Promise<ExchangeOut
       const aicap = AicapError.isInstance(error) ? error : new AicapError('AUTH_FAILED', String(error));
       audit(undefined, `${aicap.code}: ${aicap.message}`);
       return fail(
-        { code: aicap.code, status: 0, retryable: false, retryAfterInMs: null, declared: false, userMessage: 'Could not obtain credentials for this API.', message: aicap.message },
+        {
+          code: aicap.code,
+          status: 0,
+          retryable: false,
+          retryAfterInMs: null,
+          declared: false,
+          userMessage: 'Could not obtain credentials for this API.',
+          message: aicap.message,
+          ...(aicap.terms.length === 0 ? {} : { terms: aicap.terms }),
+        },
         0,
         undefined,
         undefined,
@@ -232,7 +241,8 @@ export async function sendWithRetries(input: ExchangeInput): Promise<ExchangeOut
         declared: ending.declared,
         userMessage: ending.userMessage,
         message,
-        ...(ending.terms === undefined ? {} : { terms: ending.terms }),
+        // The terms of a failure the client raised (a deadline, a size cap, the login to redo) come with its message.
+        ...(failure !== undefined && failure.terms.length > 0 ? { terms: failure.terms } : ending.terms === undefined ? {} : { terms: ending.terms }),
       },
       status,
       response?.headers,
