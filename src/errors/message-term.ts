@@ -44,7 +44,7 @@ export interface ProgramOnlyTerm {
 /** A term of a message whose wording depends on the reader. */
 export type MessageTerm = OptionTerm | ArgumentTerm | ApprovalTerm | ProgramOnlyTerm;
 
-/** A message and the terms it names, built by {@link worded}. */
+/** A message and the terms it names, built by the `worded` template. */
 export interface WordedMessage {
   /** The message as a program reads it. */
   text: string;
