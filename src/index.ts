@@ -54,6 +54,7 @@ export { canonicalJson, digestManifest, digestTool } from './manifest/digest-man
 export type { DigestToolOptions } from './manifest/digest-manifest.js';
 export { AicapError } from './errors/aicap-error.js';
 export type { AicapErrorCode, AicapErrorOptions } from './errors/aicap-error.js';
+export type { MessageTerm, OptionTerm, ArgumentTerm, ApprovalTerm, ProgramOnlyTerm, WordedMessage } from './errors/message-term.js';
 export { ManifestValidationError } from './errors/manifest-validation-error.js';
 export { ManifestParseError } from './errors/manifest-parse-error.js';
 export type { ParsePosition } from './errors/manifest-parse-error.js';

@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { AicapError } from '../errors/aicap-error.js';
 import { NetworkError } from '../errors/network-error.js';
 import { TimeoutError } from '../errors/timeout-error.js';
-import { cliAdvice, cliErrorMessage } from './cli-error-message.js';
+import { cliErrorMessage } from './cli-error-message.js';
+import { createClient, OriginMismatchError, ResponseTooLargeError } from '../client/index.js';
 
 function socketError(code: string): Error {
   // The shape undici's fetch rejects with: TypeError('fetch failed') caused by the socket error.
@@ -32,42 +33,40 @@ describe('cliErrorMessage', () => {
     expect(cliErrorMessage(error)).toBe('Network error (other): GET http://127.0.0.1:1/');
   });
 
-  it('names the <origin> argument and the scheme to add when an origin is not an absolute URL', () => {
-    const notAbsolute = (given: string) => new AicapError('INVALID_ARGUMENT', `\`discover\` needs an absolute URL such as https://api.example.com, got ${JSON.stringify(given)}.`);
-    expect(cliErrorMessage(notAbsolute('127.0.0.1:3917'))).toBe(
-      'The <origin> argument must be an absolute URL such as https://api.example.com, got "127.0.0.1:3917": add the scheme, http://127.0.0.1:3917.',
-    );
-    expect(cliErrorMessage(notAbsolute('api.example.com'))).toBe(
+  it('names the <origin> argument and the scheme to add when an origin is not an absolute URL', async () => {
+    const client = createClient({ agentId: 'test' });
+    const rejection = async (given: string) =>
+      cliErrorMessage(
+        await client.discover(given).then(
+          () => undefined,
+          (error: unknown) => error,
+        ),
+      );
+    expect(await rejection('127.0.0.1:3917')).toBe('The <origin> argument must be an absolute URL such as https://api.example.com, got "127.0.0.1:3917": add the scheme, http://127.0.0.1:3917.');
+    expect(await rejection('api.example.com')).toBe(
       'The <origin> argument must be an absolute URL such as https://api.example.com, got "api.example.com": add the scheme, https://api.example.com (or http://api.example.com for a plain-HTTP server).',
     );
-    expect(cliErrorMessage(notAbsolute('not a url'))).toBe('The <origin> argument must be an absolute URL such as https://api.example.com, got "not a url".');
+    expect(await rejection('not a url')).toBe('The <origin> argument must be an absolute URL such as https://api.example.com, got "not a url".');
   });
 
-  it('names the flag instead of the library option', () => {
+  it('names the flag instead of the library option, from the terms the error carries', () => {
     const timeout = new TimeoutError({ phase: 'headers', timeoutInMs: 30_000, method: 'POST', url: 'http://127.0.0.1:1/slow', option: 'network.timeouts.headersInMs' });
+    expect(timeout.option).toBe('network.timeouts.headersInMs');
     expect(cliErrorMessage(timeout)).toContain('Raise `--timeout <ms>`');
     expect(cliErrorMessage(timeout)).not.toContain('network.timeouts');
-    expect(cliAdvice('The API requires credentials and none are configured for this origin; pass them to `discover`.')).toBe(
-      'The API requires credentials and none are configured for this origin; pass `--token <token>` or `--api-key <key>`, or act as you after `aicap login <origin>`.',
-    );
-    expect(
-      cliErrorMessage(
-        new AicapError('AUTH_FAILED', 'The refresh token was rejected; run `aicap login https://api.example.com` (from code: call startUserAuthorization and completeUserAuthorization again).'),
-      ),
-    ).toBe('The refresh token was rejected; run `aicap login https://api.example.com`.');
-    expect(cliErrorMessage(new AicapError('RESPONSE_TOO_LARGE', 'Shrink it or raise `discovery.maxManifestSizeInBytes`.'))).toBe('Shrink it or raise `--max-size <bytes>`.');
-    expect(cliErrorMessage(new AicapError('JOB_FAILED', 'Stopped following the job after 5 ms (`follow.maxDurationInMs`): GET http://x/jobs/1.'))).toBe(
-      'Stopped following the job after 5 ms (`--max-duration <ms>`): GET http://x/jobs/1.',
-    );
+    const tooLarge = new ResponseTooLargeError({ maxSizeInBytes: 5, method: 'GET', url: 'http://x/', option: 'network.maxResponseSizeInBytes' });
+    expect(tooLarge.option).toBe('network.maxResponseSizeInBytes');
+    expect(cliErrorMessage(tooLarge)).toContain('Raise `--max-size <bytes>`');
+    // A message whose advice is not carried as a term is printed as it is: nothing is guessed from its English.
+    expect(cliErrorMessage(new AicapError('RESPONSE_TOO_LARGE', 'Shrink it or raise `discovery.maxManifestSizeInBytes`.'))).toBe('Shrink it or raise `discovery.maxManifestSizeInBytes`.');
   });
 
   it('adds the localhost/127.0.0.1 hint to an origin mismatch between the two', () => {
-    const error = new AicapError(
-      'ORIGIN_MISMATCH',
-      'Manifest from http://localhost:3000 declares /service/base_url http://127.0.0.1:3000: different origin. Serve the manifest from the API origin, or add the API origin to `trust.allowedOrigins` if you trust it.',
-    );
+    const error = new OriginMismatchError({ manifestOrigin: 'http://localhost:3000', baseUrl: 'http://127.0.0.1:3000', reason: 'different origin' });
+    expect(error.option).toBe('trust.allowedOrigins');
     const message = cliErrorMessage(error);
-    expect(message).toContain('pass `--allow-origin <origin>`');
+    expect(message).toContain('allow it with `--allow-origin <origin>`');
+    expect(message).not.toContain('trust.allowedOrigins');
     expect(message).toContain('localhost and 127.0.0.1 are different origins');
   });
 

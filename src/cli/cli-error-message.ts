@@ -1,33 +1,7 @@
 import { AicapError } from '../errors/aicap-error.js';
-import { flagForOption, optionAsFlag } from './cli-option-flags.js';
+import { rewordTerms, type MessageTerm } from '../errors/message-term.js';
+import { cliTermWording, flagForOption } from './cli-option-flags.js';
 import { terminalSafeText } from '../internal/terminal-safe-text.js';
-
-/**
- * Library messages name the option a program changes; a CLI user changes a flag. Each rule turns
- * the advice of a library message into the flag every network command of the CLI takes.
- */
-const FLAG_ADVICE: ReadonlyArray<readonly [RegExp, string | ((match: string, ...groups: string[]) => string)]> = [
-  [/`(?:network\.)?timeouts\.\w+`/g, '`--timeout <ms>`'],
-  [/`(?:discovery\.maxManifestSizeInBytes|maxManifestSizeInBytes|maxSizeInBytes)`/g, '`--max-size <bytes>`'],
-  [/pass them to `discover`/g, 'pass `--token <token>` or `--api-key <key>`, or act as you after `aicap login <origin>`'],
-  [/add the API origin to `trust\.allowedOrigins` if you trust it/g, 'pass `--allow-origin <origin>` if you trust it'],
-  [/Manifest given to `createManifestHandler`/g, 'The manifest to serve'],
-  [/`(?:jobs\.)?follow\.maxDurationInMs`/g, '`--max-duration <ms>`'],
-  // A user's authorization is renewed with `aicap login`; the library's "from code" alternative is not for CLI users.
-  [/ \(from code: [^)]*\)/g, ''],
-  [/call `client\.approve\('([^']+)'\)` to enable it again/g, 'pin it again with `aicap call <origin> $1 --pin` (shared through AICAP_REDIS_URL)'],
-  // `aicap call 127.0.0.1:3000 …`: the origin argument lacks its scheme, the commonest first mistake.
-  [/`discover` needs an absolute URL such as https:\/\/api\.example\.com, got "([^"]*)"\./g, (_match, given: string) => originArgumentAdvice(given)],
-];
-
-/** What to type instead of an `<origin>` argument that is not an absolute URL. */
-function originArgumentAdvice(given: string): string {
-  const base = `The <origin> argument must be an absolute URL such as https://api.example.com, got ${JSON.stringify(given)}`;
-  // A bare host, host:port or address: say which scheme to add (loopback servers usually speak plain HTTP).
-  if (!/^(?:[\w.-]+|\[[\da-fA-F:]+\])(?::\d+)?(?:\/\S*)?$/.test(given)) return `${base}.`;
-  const loopback = /^(?:localhost|127\.\d+\.\d+\.\d+|\[::1\])(?::|\/|$)/.test(given);
-  return `${base}: add the scheme, ${loopback ? `http://${given}` : `https://${given} (or http://${given} for a plain-HTTP server)`}.`;
-}
 
 // Socket error codes of a connection that never opened, worded as what the user can check.
 const CONNECTION_FAILURES: Record<string, (host: string) => string> = {
@@ -40,43 +14,46 @@ const CONNECTION_FAILURES: Record<string, (host: string) => string> = {
 };
 
 /**
- * The one line the CLI prints for an error: the library message with its advice turned into CLI
- * flags, the cause of a network failure spelled out (refused connection, unknown host, …), and every
- * character a terminal would act on escaped (messages quote manifest and network text).
+ * The one line the CLI prints for an error: the library message with the terms it names (options,
+ * arguments, methods: `AicapError.terms`) worded as CLI flags and commands, the cause of a network
+ * failure spelled out (refused connection, unknown host, …), and every character a terminal would act
+ * on escaped (messages quote manifest and network text).
  */
 export function cliErrorMessage(error: unknown): string {
   const message = error instanceof Error ? error.message : String(error);
-  let text = applyFlagAdvice(optionAsFlag(message, AicapError.isInstance(error) ? error.option : undefined));
+  let text = inCliVocabulary(message, AicapError.isInstance(error) ? error.terms : []);
   if (AicapError.isInstance(error) && error.code === 'NETWORK_ERROR') text = describeConnectionFailure(error, text);
   if (AicapError.isInstance(error) && error.code === 'ORIGIN_MISMATCH') text += loopbackNameHint(text);
   return terminalSafeText(text);
 }
 
-/** The same translation for advice texts that are not errors (an envelope's `userMessage`). */
-export function cliAdvice(text: string, option?: string): string {
-  return terminalSafeText(applyFlagAdvice(optionAsFlag(text, option)));
+/** The same wording for texts that are not errors (an envelope's `userMessage`, a warning, a validation issue), given the terms they name. */
+export function cliAdvice(text: string, terms: readonly MessageTerm[] = []): string {
+  return terminalSafeText(inCliVocabulary(text, terms));
+}
+
+function inCliVocabulary(text: string, terms: readonly MessageTerm[]): string {
+  return rewordTerms(text, terms, cliTermWording);
 }
 
 /**
- * The envelope `aicap call` prints, in the CLI's vocabulary: for a failure the client raised itself
- * (status 0: nothing was received), its message, userMessage and `text` name flags instead of options,
- * and `error.option` becomes `error.flag` when a flag sets it.
- * A response's own text stays as the API sent it.
+ * The envelope `aicap call` prints, in the CLI's vocabulary: the terms its error names (its message,
+ * userMessage and `text`, for a failure the client raised itself or the advice it gave about a
+ * response) are worded as flags, and `error.option` becomes `error.flag` when a flag sets it.
+ * Only the wording the library put there is replaced: the API's own text stays as it was sent.
  */
-export function cliEnvelope<Envelope extends { status: number; text?: string; error?: { message: string; userMessage: string; option?: string } }>(envelope: Envelope): Envelope {
+export function cliEnvelope<Envelope extends { status: number; text?: string; error?: { message: string; userMessage: string; option?: string; terms?: readonly MessageTerm[] } }>(
+  envelope: Envelope,
+): Envelope {
   const error = envelope.error;
-  if (error === undefined || envelope.status !== 0) return envelope;
-  const { option, ...rest } = error;
+  if (error === undefined) return envelope;
+  const { option, terms = [], ...rest } = error;
   const flag = option === undefined ? undefined : flagForOption(option);
   // The option a program would set becomes the flag a CLI user passes (an option no flag sets stays as it is).
   const named = flag === undefined ? (option === undefined ? {} : { option }) : { flag };
-  const translated = { ...rest, ...named, message: cliAdvice(error.message, option), userMessage: cliAdvice(error.userMessage, option) };
-  return { ...envelope, error: translated, ...(envelope.text === undefined ? {} : { text: cliAdvice(envelope.text, error.option) }) };
-}
-
-function applyFlagAdvice(text: string): string {
-  // Two calls so TypeScript picks the right `replace` overload for each kind of replacement.
-  return FLAG_ADVICE.reduce((current, [pattern, replacement]) => (typeof replacement === 'string' ? current.replace(pattern, replacement) : current.replace(pattern, replacement)), text);
+  // Printed as JSON, which escapes what a terminal would act on: the texts are reworded only.
+  const translated = { ...rest, ...named, message: inCliVocabulary(error.message, terms), userMessage: inCliVocabulary(error.userMessage, terms) };
+  return { ...envelope, error: translated, ...(envelope.text === undefined ? {} : { text: inCliVocabulary(envelope.text, terms) }) };
 }
 
 function describeConnectionFailure(error: AicapError, text: string): string {

@@ -1,4 +1,5 @@
 import { AicapError } from '../errors/aicap-error.js';
+import { approvalTerm, optionTerm, worded } from '../errors/message-term.js';
 import type { Prompt, Resource, Tool } from '../manifest/manifest-v0.js';
 import { nameServiceTools, serviceToolKey } from '../tools/name-service-tools.js';
 import { isQuarantinedForModel, scanEntryForModel } from '../tools/scan-tools-for-model.js';
@@ -106,13 +107,19 @@ export function assertToolEnabled(resolved: ResolvedTool): void {
 export function assertEntryEnabled(service: DiscoveredService, entry: Tool | Resource | Prompt, kind: 'Tool' | 'Prompt'): void {
   const id = entry.id;
   if (service.disabledToolIds.includes(id)) {
-    throw new AicapError('TOOL_DISABLED', `${kind} "${id}" of ${service.origin} changed since it was approved; review the difference and call \`client.approve('${id}')\` to enable it again.`);
+    throw new AicapError(
+      'TOOL_DISABLED',
+      worded`${kind} "${id}" of ${service.origin} changed since it was approved; review the difference and ${approvalTerm(id, service.origin)} to enable it again.`,
+    );
   }
   // The scan where text reaches a model (a call's error guidance, a prompt's template), once per version.
   if (service.quarantinedToolIds.includes(id) || isQuarantinedForModel(entry)) {
     const reasons = new Set(
       [...service.findings, ...scanEntryForModel(entry)].filter((finding) => finding.toolId === id && finding.severity === 'high').map((finding) => `${finding.code} at ${finding.pointer}`),
     );
-    throw new AicapError('TOOL_DISABLED', `${kind} "${id}" of ${service.origin} is quarantined (${[...reasons].join('; ')}); add it to \`trust.allowQuarantined\` only after reading the findings.`);
+    throw new AicapError(
+      'TOOL_DISABLED',
+      worded`${kind} "${id}" of ${service.origin} is quarantined (${[...reasons].join('; ')}); add it to ${optionTerm('trust.allowQuarantined')} only after reading the findings.`,
+    );
   }
 }

@@ -3,6 +3,8 @@
  * `instanceof` (which breaks when two copies of the package are installed).
  */
 
+import type { MessageTerm, WordedMessage } from './message-term.js';
+
 const brand: unique symbol = Symbol.for('aicap.error');
 
 /**
@@ -60,7 +62,7 @@ export type AicapErrorCode =
 export interface AicapErrorOptions {
   /** The underlying error. */
   cause?: unknown;
-  /** The option the error concerns, as the caller wrote it (`agentId`, `network.timeouts.headersInMs`). */
+  /** The option the error concerns, as the caller wrote it (`agentId`, `network.timeouts.headersInMs`); by default the first option the message names. */
   option?: string;
 }
 
@@ -74,11 +76,20 @@ export class AicapError extends Error {
   that a front end (the CLI) names its own flag instead of the library's option.
   */
   readonly option?: string;
+  /**
+  The terms the message names whose wording depends on the reader (an option, an argument, a method
+  to call), as data: a front end words them its own way (the CLI names `--timeout` where the message
+  says `network.timeouts.headersInMs`). Empty when the message names none.
+  */
+  readonly terms: readonly MessageTerm[];
 
-  constructor(code: AicapErrorCode, message: string, options: AicapErrorOptions = {}) {
-    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+  /** `message` is plain text, or a {@link WordedMessage} (built with `worded`) that records the terms it names. */
+  constructor(code: AicapErrorCode, message: string | WordedMessage, options: AicapErrorOptions = {}) {
+    super(typeof message === 'string' ? message : message.text, options.cause === undefined ? undefined : { cause: options.cause });
     this.code = code;
-    if (options.option !== undefined) this.option = options.option;
+    this.terms = typeof message === 'string' ? [] : message.terms;
+    const option = options.option ?? this.terms.find((term) => term.kind === 'option')?.option;
+    if (option !== undefined) this.option = option;
     // A Symbol.for brand, not instanceof, so that errors from another copy of the package are recognised.
     Object.defineProperty(this, brand, { value: true });
   }

@@ -1,4 +1,5 @@
 import { AicapError } from './aicap-error.js';
+import type { WordedMessage } from './message-term.js';
 
 /** Where in the text a parse error happened. */
 export interface ParsePosition {
@@ -19,7 +20,7 @@ export class ManifestParseError extends AicapError {
   /** Issue code: `json.syntax`, `json.too_large`, `json.too_deep`, `json.duplicate_key`, `json.forbidden_key`, `json.invalid_unicode`, `json.encoding` or `json.input_type`. */
   readonly issueCode: string;
 
-  constructor(message: string, details: { pointer?: string; position?: ParsePosition; cause?: unknown; issueCode?: string } = {}) {
+  constructor(message: string | WordedMessage, details: { pointer?: string; position?: ParsePosition; cause?: unknown; issueCode?: string } = {}) {
     super('MANIFEST_PARSE_FAILED', message, { cause: details.cause });
     this.issueCode = details.issueCode ?? 'json.syntax';
     this.pointer = details.pointer;

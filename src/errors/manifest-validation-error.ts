@@ -1,3 +1,4 @@
+import { worded, type WordedMessage } from './message-term.js';
 import { AicapError } from './aicap-error.js';
 import type { ValidationIssue } from './validation-issue.js';
 
@@ -12,14 +13,14 @@ export class ManifestValidationError extends AicapError {
   @param context - Names the document at the start of the message, e.g. `Manifest from https://api.example.com`.
   @param code - `MANIFEST_UNSUPPORTED_VERSION` when the document was refused for its `schema_version` major.
   */
-  constructor(issues: readonly ValidationIssue[], context = 'Manifest', code: 'MANIFEST_INVALID' | 'MANIFEST_UNSUPPORTED_VERSION' = 'MANIFEST_INVALID') {
+  constructor(issues: readonly ValidationIssue[], context: string | WordedMessage = 'Manifest', code: 'MANIFEST_INVALID' | 'MANIFEST_UNSUPPORTED_VERSION' = 'MANIFEST_INVALID') {
     const errors = issues.filter((issue) => issue.severity === 'error');
     const shown = errors
       .slice(0, 5)
       .map((issue) => `${issue.pointer || '(root)'} ${issue.code}: ${issue.message}`)
       .join('; ');
     const more = errors.length > 5 ? ` (and ${errors.length - 5} more)` : '';
-    super(code, `${context} is invalid: ${shown}${more}`);
+    super(code, worded`${context} is invalid: ${shown}${more}`);
     this.issues = issues;
   }
 }

@@ -1,4 +1,5 @@
 import { AicapError } from './aicap-error.js';
+import { optionTerm, worded } from './message-term.js';
 
 /** Which deadline expired. */
 export type TimeoutPhase = 'connect' | 'headers' | 'body-idle' | 'total';
@@ -12,7 +13,10 @@ export class TimeoutError extends AicapError {
   readonly timeoutInMs: number;
 
   constructor(details: { phase: TimeoutPhase; timeoutInMs: number; method: string; url: string; option: string }) {
-    super('TIMEOUT', `Timed out after ${details.timeoutInMs} ms waiting for ${details.phase}: ${details.method} ${details.url}. Raise \`${details.option}\` if the server is legitimately slow.`);
+    super(
+      'TIMEOUT',
+      worded`Timed out after ${details.timeoutInMs} ms waiting for ${details.phase}: ${details.method} ${details.url}. Raise ${optionTerm(details.option)} if the server is legitimately slow.`,
+    );
     this.phase = details.phase;
     this.timeoutInMs = details.timeoutInMs;
   }

@@ -1,3 +1,5 @@
+import type { MessageTerm } from './message-term.js';
+
 /** How serious a validation finding is. Only `error` makes a manifest invalid. */
 export type ValidationSeverity = 'error' | 'warning';
 
@@ -11,4 +13,6 @@ export interface ValidationIssue {
   message: string;
   /** `error` fails validation; `warning` does not. */
   severity: ValidationSeverity;
+  /** The terms the message names whose wording depends on the reader (the option to raise), as data; see `AicapError.terms`. */
+  terms?: readonly MessageTerm[];
 }

@@ -1,5 +1,6 @@
 import { checkIntegerOption } from '../errors/invalid-option-error.js';
 import { ManifestParseError } from '../errors/manifest-parse-error.js';
+import { optionTerm, worded } from '../errors/message-term.js';
 import { validateManifest, type ValidateManifestOptions, type ValidationResult } from './validate-manifest.js';
 import { parseJsonFast, type JsonReading } from './parse-json-fast.js';
 import { StrictJsonParser } from './strict-json-parser.js';
@@ -83,7 +84,7 @@ export function readJsonDocument(input: string | Uint8Array, options: ParseJsonO
 }
 
 function tooLarge(maxSizeInBytes: number): ManifestParseError {
-  return new ManifestParseError(`Document is larger than ${maxSizeInBytes} bytes. Shrink it or raise \`maxSizeInBytes\`.`, { issueCode: 'json.too_large' });
+  return new ManifestParseError(worded`Document is larger than ${maxSizeInBytes} bytes. Shrink it or raise ${optionTerm('maxSizeInBytes')}.`, { issueCode: 'json.too_large' });
 }
 
 function describeType(value: unknown): string {
@@ -113,7 +114,12 @@ export function readManifestDocument(input: string | Uint8Array, options: ParseM
     reading = readJsonDocument(input, options);
   } catch (error) {
     if (!(error instanceof ManifestParseError)) throw error;
-    return { result: { valid: false, issues: [{ pointer: error.pointer ?? '', code: error.issueCode, message: error.message, severity: 'error' }] } };
+    return {
+      result: {
+        valid: false,
+        issues: [{ pointer: error.pointer ?? '', code: error.issueCode, message: error.message, severity: 'error', ...(error.terms.length === 0 ? {} : { terms: error.terms }) }],
+      },
+    };
   }
   return { result: validateManifest(reading.value, options), reading };
 }

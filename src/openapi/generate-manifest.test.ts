@@ -113,12 +113,17 @@ describe('generateManifest', () => {
     [
       'a spec violation (strict)',
       { openapi: '3.0.0', info: { title: 'T', version: '1' }, paths: { '/a/{id}': { get: { responses: { '200': { description: 'x' } } } } } },
-      /missing path parameter.*--lenient/s,
+      /missing path parameter.*pass `strict: false` to generate anyway/s,
     ],
     ['a $ref to a missing component', { openapi: '3.0.0', info: { title: 'T', version: '1' }, paths: { '/a': { $ref: '#/paths/b' } } }, /"\$ref": "#\/paths\/b" cannot be resolved/],
   ];
   it.each(invalid)('throws OPENAPI_INVALID for %s', async (_name, input, message) => {
     await expect(generateManifest({ input: input as string })).rejects.toMatchObject({ name: 'OpenApiInvalidError', code: 'OPENAPI_INVALID', message: expect.stringMatching(message) });
+  });
+
+  it('a strict refusal carries the option that relaxes it', async () => {
+    const input = { openapi: '3.0.0', info: { title: 'T', version: '1' }, paths: { '/a/{id}': { get: { responses: { '200': { description: 'x' } } } } } };
+    await expect(generateManifest({ input: input as unknown as string })).rejects.toMatchObject({ option: 'strict', terms: [{ kind: 'option', option: 'strict', value: false }] });
   });
 
   const badOptions: Array<[string, Record<string, unknown>, RegExp]> = [

@@ -1,4 +1,5 @@
 import { AicapError, type AicapErrorOptions } from '../errors/aicap-error.js';
+import type { WordedMessage } from '../errors/message-term.js';
 
 /** Options of {@link OpenApiInvalidError}. */
 export interface OpenApiInvalidErrorOptions extends AicapErrorOptions {
@@ -20,12 +21,13 @@ export class OpenApiInvalidError extends AicapError {
   /** Every problem found. */
   readonly problems: readonly string[];
 
-  constructor(message: string, options: OpenApiInvalidErrorOptions = {}) {
-    super('OPENAPI_INVALID', options.location ? `${options.location}: ${message}` : message, {
+  constructor(message: string | WordedMessage, options: OpenApiInvalidErrorOptions = {}) {
+    const worded = typeof message === 'string' ? { text: message, terms: [] } : message;
+    super('OPENAPI_INVALID', options.location ? { text: `${options.location}: ${worded.text}`, terms: worded.terms } : worded, {
       ...(options.cause === undefined ? {} : { cause: options.cause }),
       ...(options.option === undefined ? {} : { option: options.option }),
     });
     this.location = options.location;
-    this.problems = options.problems ?? [message];
+    this.problems = options.problems ?? [worded.text];
   }
 }

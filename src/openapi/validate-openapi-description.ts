@@ -4,6 +4,7 @@ import { Worker } from 'node:worker_threads';
 import { checkOpenApiDependency, loadOpenApiDependency } from './load-openapi-dependency.js';
 import type { LoadedOpenApiDescription } from './load-openapi-description.js';
 import { OpenApiInvalidError } from './openapi-invalid-error.js';
+import { optionTerm, worded } from '../errors/message-term.js';
 import { createReferenceResolver } from './reference-resolver.js';
 import { isRecord, type GeneratorWarning } from './transform/transform-context.js';
 
@@ -27,10 +28,9 @@ export async function validateOpenApiDescription(loaded: LoadedOpenApiDescriptio
   if (strict) {
     const more = shown.length > 5 ? ` (and ${shown.length - 5} more)` : '';
     const listed = `${shown.slice(0, 5).join('; ')}${more}`.replace(/\.$/, '');
-    throw new OpenApiInvalidError(`is not a valid OpenAPI description: ${listed}. Fix the description, or pass \`strict: false\` (CLI --lenient) to generate anyway`, {
+    throw new OpenApiInvalidError(worded`is not a valid OpenAPI description: ${listed}. Fix the description, or pass ${optionTerm('strict', { value: false })} to generate anyway`, {
       location,
       problems: shown,
-      option: 'strict',
     });
   }
   for (const problem of shown) warnings.push({ code: 'openapi.invalid', where: location, message: problem });

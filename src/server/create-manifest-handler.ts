@@ -1,4 +1,5 @@
 import { AicapError } from '../errors/aicap-error.js';
+import { argumentTerm, worded } from '../errors/message-term.js';
 import { assertValidManifest } from '../manifest/assert-valid-manifest.js';
 import type { Manifest } from '../manifest/manifest-v0.js';
 import { filterManifestByScopes } from './filter-manifest-by-scopes.js';
@@ -260,7 +261,7 @@ export function createManifestHandler(options: CreateManifestHandlerOptions): Ma
 
 function assertServable(input: Manifest): Manifest {
   // A scope or approval rule naming an id the manifest does not declare is a typo or a removed tool: its rule would protect nothing.
-  const manifest = assertValidManifest(input, 'Manifest given to `createManifestHandler`', { unknownIds: 'error' });
+  const manifest = assertValidManifest(input, worded`${argumentTerm('manifest', 'createManifestHandler')}`, { unknownIds: 'error' });
   const [secret, ...more] = findSecretValues(manifest);
   if (secret) {
     const others = more.length > 0 ? ` (and ${more.length} more: ${more.map((finding) => finding.pointer).join(', ')})` : '';

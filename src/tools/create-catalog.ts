@@ -1,3 +1,4 @@
+import { optionTerm, worded, type MessageTerm } from '../errors/message-term.js';
 import type { HttpMethod, Manifest, Resource, Tool } from '../manifest/manifest-v0.js';
 import { nameServiceTools, serviceToolKey } from './name-service-tools.js';
 import { renderToolDescription } from './render-tool-description.js';
@@ -116,6 +117,8 @@ export interface Catalog {
   withheld: WithheldTool[];
   /** Notes for the human: findings below quarantine level, hidden counts. */
   warnings: string[];
+  /** The terms the warnings name whose wording depends on the reader (`includeDeprecated`), as data; see `AicapError.terms`. */
+  terms: MessageTerm[];
 }
 
 const IDEMPOTENT_METHODS = new Set(['GET', 'HEAD', 'PUT', 'DELETE']);
@@ -130,6 +133,7 @@ export function createCatalog(services: readonly CatalogService[], options: Cata
   const tools: CatalogTool[] = [];
   const withheld: WithheldTool[] = [];
   const warnings: string[] = [];
+  const terms: MessageTerm[] = [];
   for (const service of services) {
     if (options.namespaces && !options.namespaces.includes(service.namespace)) continue;
     const { manifest } = service;
@@ -174,9 +178,13 @@ export function createCatalog(services: readonly CatalogService[], options: Cata
       });
     }
     if (hiddenByScope > 0) warnings.push(`${service.namespace}: ${hiddenByScope} tool(s) hidden because no granted scope unlocks them`);
-    if (hiddenDeprecated > 0) warnings.push(`${service.namespace}: ${hiddenDeprecated} deprecated tool(s) hidden; pass \`includeDeprecated: true\` to show them`);
+    if (hiddenDeprecated > 0) {
+      const warning = worded`${service.namespace}: ${hiddenDeprecated} deprecated tool(s) hidden; pass ${optionTerm('includeDeprecated', { value: true })} to show them`;
+      warnings.push(warning.text);
+      terms.push(...warning.terms);
+    }
   }
-  return { tools, withheld, warnings };
+  return { tools, withheld, warnings, terms: [...new Map(terms.map((term) => [JSON.stringify(term), term])).values()] };
 }
 
 function scopeFilter(service: CatalogService): (id: string) => boolean {

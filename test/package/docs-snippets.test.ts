@@ -104,6 +104,8 @@ describe('extractSnippets', () => {
     expect(snippets.length).toBeGreaterThan(10);
     expect(snippets.filter((snippet) => snippet.mode === 'run').length).toBeGreaterThanOrEqual(3);
     for (const snippet of snippets.filter((entry) => entry.mode === 'skip')) expect(snippet.reason, `${snippet.where} is skipped without a reason`).not.toBe('');
+    // Every README block stands alone: a reader copies one block, not a chain of them.
+    expect(snippets.filter((entry) => entry.mode === 'skip' && entry.where.startsWith('README.md')).map((entry) => entry.where)).toEqual([]);
   });
 });
 

@@ -178,6 +178,6 @@ function summarize(io: CliIo, envelope: CallEnvelope): void {
     return;
   }
   const error = envelope.error;
-  io.error(`${terminalSafeText(meta.toolId)}: ${error?.code ?? 'failed'}${error?.status ? ` (HTTP ${error.status})` : ''}: ${cliAdvice(error?.message ?? '', error?.option)} (${facts})`);
-  if (error?.userMessage) io.stderr(`  ${cliAdvice(error.userMessage)}\n`);
+  io.error(`${terminalSafeText(meta.toolId)}: ${error?.code ?? 'failed'}${error?.status ? ` (HTTP ${error.status})` : ''}: ${cliAdvice(error?.message ?? '', error?.terms)} (${facts})`);
+  if (error?.userMessage) io.stderr(`  ${cliAdvice(error.userMessage, error.terms)}\n`);
 }

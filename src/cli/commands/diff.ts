@@ -2,7 +2,7 @@ import { diffManifests, parseManifest } from '../../index.js';
 import type { Manifest, ManifestChange } from '../../index.js';
 import type { CliCommand, CliIo } from '../cli-io.js';
 import { defaultManifestMaxSizeInBytes } from '../../manifest/manifest-size-limit.js';
-import { cliErrorMessage } from '../cli-error-message.js';
+import { cliAdvice, cliErrorMessage } from '../cli-error-message.js';
 import { readManifestReadingFlags } from '../network-flags.js';
 import { parseCommandLine } from '../parse-command-line.js';
 import { readManifestFile } from '../read-manifest-file.js';
@@ -48,7 +48,7 @@ export const diffCommand: CliCommand = {
       const result = parseManifest(bytes, { maxSizeInBytes: limits.maxSizeInBytes });
       if (!result.valid || !result.manifest) {
         const errors = result.issues.filter((issue) => issue.severity === 'error');
-        for (const issue of errors.slice(0, 10)) io.error(cliErrorMessage(`${path} ${issue.pointer || '(root)'}  ${issue.code}  ${issue.message}`));
+        for (const issue of errors.slice(0, 10)) io.error(cliAdvice(`${path} ${issue.pointer || '(root)'}  ${issue.code}  ${issue.message}`, issue.terms));
         io.error(`${terminalSafeText(path)} is not a valid manifest; run \`aicap validate ${terminalSafeText(path)}\` for details.`);
         return 2;
       }

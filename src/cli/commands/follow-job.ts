@@ -4,7 +4,7 @@ import { AicapError } from '../../index.js';
 import { JobError } from '../../client/index.js';
 import type { CallEnvelope, Client, JobEvent, JobNeedsInputEvent } from '../../client/index.js';
 import type { CliIo } from '../cli-io.js';
-import { cliEnvelope, cliErrorMessage } from '../cli-error-message.js';
+import { cliAdvice, cliEnvelope, cliErrorMessage } from '../cli-error-message.js';
 import { printRedactedJson, type RedactingIo } from '../redacting-io.js';
 import { renderProgress } from '../render-progress.js';
 import { terminalSafeJson, terminalSafeText } from '../../internal/terminal-safe-text.js';
@@ -96,7 +96,8 @@ function printEnvelope(io: RedactingIo, envelope: CallEnvelope, json: boolean): 
   if (!json) {
     const toolId = terminalSafeText(envelope.meta.toolId);
     if (envelope.ok) io.info(`${toolId}: ${envelope.status} (${envelope.meta.durationInMs} ms)`);
-    else io.error(`${toolId}: ${envelope.error?.code ?? 'failed'}${envelope.error?.status ? ` (HTTP ${envelope.error.status})` : ''}: ${cliErrorMessage(envelope.error?.message ?? '')}`);
+    else
+      io.error(`${toolId}: ${envelope.error?.code ?? 'failed'}${envelope.error?.status ? ` (HTTP ${envelope.error.status})` : ''}: ${cliAdvice(envelope.error?.message ?? '', envelope.error?.terms)}`);
   }
   return envelope.ok ? 0 : 1;
 }

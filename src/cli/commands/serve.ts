@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { AicapError, WELL_KNOWN_PATH, parseManifest } from '../../index.js';
 import { createCatalogHandler, CATALOG_PATH, createManifestHandler, toNodeListener } from '../../server/index.js';
 import type { CliCommand, CliIo } from '../cli-io.js';
-import { cliErrorMessage } from '../cli-error-message.js';
+import { cliAdvice, cliErrorMessage } from '../cli-error-message.js';
 import { defaultManifestMaxSizeInBytes } from '../../manifest/manifest-size-limit.js';
 import { readManifestReadingFlags } from '../network-flags.js';
 import { parseCommandLine, readWholeNumberOption } from '../parse-command-line.js';
@@ -62,7 +62,7 @@ export const serveCommand: CliCommand = {
     }
     const result = parseManifest(text, { maxSizeInBytes: limits.maxSizeInBytes });
     if (!result.valid || !result.manifest) {
-      for (const issue of result.issues.filter((item) => item.severity === 'error').slice(0, 10)) io.error(cliErrorMessage(`${issue.pointer || '(root)'}  ${issue.code}  ${issue.message}`));
+      for (const issue of result.issues.filter((item) => item.severity === 'error').slice(0, 10)) io.error(cliAdvice(`${issue.pointer || '(root)'}  ${issue.code}  ${issue.message}`, issue.terms));
       io.error(`${terminalSafeText(file)} is not a valid manifest; run \`aicap validate ${terminalSafeText(file)}\` for details.`);
       return 2;
     }

@@ -1,3 +1,4 @@
+import type { MessageTerm } from '../../errors/message-term.js';
 import { AicapError } from '../../index.js';
 import type { DiscoveredService, OriginCredentials } from '../../client/index.js';
 import { createCatalog, EXPORT_FORMATS, exportTools, selectTools, type CatalogTool, type ExportFormat } from '../../tools/index.js';
@@ -129,7 +130,7 @@ export const toolsCommand: CliCommand = {
       } else {
         io.stdout(terminalSafeJson(list));
       }
-      report(io, service, catalog.withheld, warnings, list.length, format, values.query);
+      report(io, service, catalog.withheld, { warnings, terms: catalog.terms }, list.length, format, values.query);
       return 0;
     } catch (error) {
       if (!AicapError.isInstance(error)) throw error;
@@ -141,7 +142,15 @@ export const toolsCommand: CliCommand = {
   },
 };
 
-function report(io: CliIo, service: DiscoveredService, withheld: ReturnType<typeof createCatalog>['withheld'], warnings: string[], count: number, format: string, query: string | undefined): void {
+function report(
+  io: CliIo,
+  service: DiscoveredService,
+  withheld: ReturnType<typeof createCatalog>['withheld'],
+  { warnings, terms }: { warnings: readonly string[]; terms: readonly MessageTerm[] },
+  count: number,
+  format: string,
+  query: string | undefined,
+): void {
   for (const tool of withheld) {
     io.warn(
       terminalSafeText(
@@ -149,7 +158,7 @@ function report(io: CliIo, service: DiscoveredService, withheld: ReturnType<type
       ),
     );
   }
-  for (const warning of warnings) io.warn(cliAdvice(warning));
+  for (const warning of warnings) io.warn(cliAdvice(warning, terms));
   const what = query === undefined ? `${count} tool${count === 1 ? '' : 's'}` : `${count} best tool${count === 1 ? '' : 's'} for the query`;
   io.info(terminalSafeText(`${what} of ${service.manifest.service.name} (${service.origin}) as ${format}${withheld.length ? `, ${withheld.length} withheld` : ''}`));
 }

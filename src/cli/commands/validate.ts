@@ -2,7 +2,7 @@ import { AicapError, HTTPError, MANIFEST_MEDIA_TYPE, NetworkError, TimeoutError,
 import type { ValidationIssue, ValidationResult } from '../../index.js';
 import { readCappedBytes } from '../../internal/read-capped-bytes.js';
 import type { CliCommand, CliIo } from '../cli-io.js';
-import { cliErrorMessage } from '../cli-error-message.js';
+import { cliAdvice, cliErrorMessage } from '../cli-error-message.js';
 import { MANIFEST_READING_FLAGS, manifestReadingUsage, readManifestReadingFlags } from '../network-flags.js';
 import { parseCommandLine } from '../parse-command-line.js';
 import { isUrlSource, openApiHint, readManifestFile } from '../read-manifest-file.js';
@@ -99,7 +99,7 @@ function report(io: CliIo, source: string, result: ValidationResult, digest: str
 
 /** `✘ /tools/0/path  code  message`, the layout the issue tracker and the docs use. Keys and values come from an untrusted document. */
 function formatIssue(issue: ValidationIssue): string {
-  return cliErrorMessage(`${issue.pointer === '' ? '(root)' : issue.pointer}  ${issue.code}  ${issue.message}`);
+  return cliAdvice(`${issue.pointer === '' ? '(root)' : issue.pointer}  ${issue.code}  ${issue.message}`, issue.terms);
 }
 
 async function readUrl(url: URL, timeoutInMs: number, maxSizeInBytes: number): Promise<Uint8Array> {

@@ -13,6 +13,6 @@ describe('agentIdHeader', () => {
   });
 
   it('refuses before sending when the service requires an id and none is set, naming the option', () => {
-    expect(() => agentIdHeader(manifest({ requires_agent_id: true }), 'https://a.example', undefined)).toThrow(/pass `agentId` to createClient/);
+    expect(() => agentIdHeader(manifest({ requires_agent_id: true }), 'https://a.example', undefined)).toThrow(/pass the `agentId` option of `createClient`/);
   });
 });

@@ -1,4 +1,5 @@
 import { AicapError } from '../../errors/aicap-error.js';
+import { optionTerm, worded } from '../../errors/message-term.js';
 import type { Manifest } from '../../manifest/manifest-v0.js';
 
 /**
@@ -12,8 +13,7 @@ export function agentIdHeader(manifest: Manifest, origin: string, agentId: strin
     if (agentId === undefined) {
       throw new AicapError(
         'INVALID_OPTION',
-        `${origin} requires an agent id on every call (\`auth.agent_identification\`), and none is set; pass \`agentId\` to createClient (the name your agent goes by, such as 'support-bot'). Nothing was sent.`,
-        { option: 'agentId' },
+        worded`${origin} requires an agent id on every call (\`auth.agent_identification\`), and none is set; pass ${optionTerm('agentId', { of: 'createClient' })} (the name your agent goes by, such as 'support-bot'). Nothing was sent.`,
       );
     }
     return { name: identification.id_header ?? 'X-Agent-ID', value: agentId };

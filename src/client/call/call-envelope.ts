@@ -1,3 +1,4 @@
+import type { MessageTerm } from '../../errors/message-term.js';
 import type { FollowUp } from './compute-follow-ups.js';
 import type { ArgumentProblem } from './invalid-arguments-error.js';
 
@@ -46,8 +47,10 @@ export interface CallError {
   message: string;
   /** For `INVALID_ARGUMENTS`: each bad field, so the model can fix its call. */
   problems?: ArgumentProblem[];
-  /** For `INVALID_OPTION`: the option of the client (or of the call) to set, as a program writes it (`agentId`). */
+  /** The option of the client (or of the call) the failure concerns, as a program writes it (`agentId`, `network.timeouts.headersInMs`). */
   option?: string;
+  /** The terms `message` and `userMessage` name whose wording depends on the reader (an option, a method to call), as data; see `AicapError.terms`. */
+  terms?: readonly MessageTerm[];
 }
 
 /** Facts about how the call went. */

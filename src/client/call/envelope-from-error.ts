@@ -34,6 +34,7 @@ export function envelopeFromError(input: { toolId: string; error: unknown; redac
     message: input.redactor.text(aicap.message),
     ...(problems === undefined ? {} : { problems }),
     ...(aicap.option === undefined ? {} : { option: aicap.option }),
+    ...(aicap.terms.length === 0 ? {} : { terms: aicap.terms }),
   };
   const { text, truncated } = formatModelText({ toolId, content: undefined, notice: `Error ${callError.code}: ${callError.message}`, maxLength: input.maxTextLength });
   return { ok: false, status: 0, data: undefined, error: callError, text, meta: { toolId, attempts: 0, durationInMs: input.now - input.startedInMs, truncated } };

@@ -1,4 +1,5 @@
 import { AicapError } from '../../errors/aicap-error.js';
+import { argumentTerm, worded } from '../../errors/message-term.js';
 import { checkIntegerOption } from '../../errors/invalid-option-error.js';
 import { HTTPError } from '../../errors/http-error.js';
 import { MANIFEST_MEDIA_TYPE, WELL_KNOWN_PATH, type Manifest } from '../../manifest/manifest-v0.js';
@@ -57,7 +58,11 @@ export async function discoverService(context: ClientContext, originOrUrl: strin
   try {
     target = new URL(originOrUrl);
   } catch (error) {
-    throw new AicapError('INVALID_ARGUMENT', `\`discover\` needs an absolute URL such as https://api.example.com, got ${JSON.stringify(String(originOrUrl).slice(0, 200))}.`, { cause: error });
+    throw new AicapError(
+      'INVALID_ARGUMENT',
+      worded`${argumentTerm('originOrUrl', 'discover')} must be an absolute URL such as https://api.example.com, got ${JSON.stringify(String(originOrUrl).slice(0, 200))}${schemeHint(String(originOrUrl).slice(0, 200))}.`,
+      { cause: error },
+    );
   }
   // What the user typed may be on loopback or a private network (when it is an address literal or a
   // localhost name: see ssrf/create-origin-trust.ts); what manifests and responses introduce may not.
@@ -218,4 +223,11 @@ function variesPerCaller(headers: Pick<Headers, 'get'>): boolean {
     .split(',')
     .map((name) => name.trim());
   return /(^|[\s,])private([\s,=]|$)/.test(cacheControl) || vary.includes('authorization') || vary.includes('cookie') || vary.includes('*');
+}
+
+/** `: add the scheme, http://…` for a bare host, host:port or address (loopback servers usually speak plain HTTP); empty otherwise. */
+function schemeHint(given: string): string {
+  if (!/^(?:[\w.-]+|\[[\da-fA-F:]+\])(?::\d+)?(?:\/\S*)?$/.test(given)) return '';
+  const loopback = /^(?:localhost|127\.\d+\.\d+\.\d+|\[::1\])(?::|\/|$)/.test(given);
+  return `: add the scheme, ${loopback ? `http://${given}` : `https://${given} (or http://${given} for a plain-HTTP server)`}`;
 }

@@ -1,4 +1,5 @@
 import { AicapError } from '../../errors/aicap-error.js';
+import { optionTerm, worded } from '../../errors/message-term.js';
 import { ManifestValidationError } from '../../errors/manifest-validation-error.js';
 import { isJsonMediaType, mediaTypeOf } from '../../internal/parse-media-type.js';
 import { digestParsedBody } from '../../manifest/digest-manifest.js';
@@ -114,7 +115,7 @@ export function parseOrThrow(input: string | Uint8Array, label: string, limit: M
   const { result: parsed, reading } = readManifestDocument(input, { warnUnknownFields: false, maxSizeInBytes: limit.maxSizeInBytes });
   if (!parsed.valid || !parsed.manifest || reading === undefined) {
     if (parsed.issues.some((issue) => issue.code === 'json.too_large')) {
-      throw new AicapError('MANIFEST_PARSE_FAILED', `Manifest at ${label} is larger than ${limit.maxSizeInBytes} bytes; raise \`${limit.option}\` if it is expected.`);
+      throw new AicapError('MANIFEST_PARSE_FAILED', worded`Manifest at ${label} is larger than ${limit.maxSizeInBytes} bytes; raise ${optionTerm(limit.option)} if it is expected.`);
     }
     const unsupported = parsed.issues.find((issue) => issue.code === 'schema_version.unsupported');
     if (unsupported) throw new AicapError('MANIFEST_UNSUPPORTED_VERSION', `Manifest at ${label}: /schema_version ${unsupported.message}.`);

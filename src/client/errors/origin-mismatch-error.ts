@@ -1,4 +1,5 @@
 import { AicapError } from '../../errors/aicap-error.js';
+import { optionTerm, worded } from '../../errors/message-term.js';
 
 /** A manifest points its `service.base_url` at another origin than the one it was fetched from. */
 export class OriginMismatchError extends AicapError {
@@ -11,9 +12,7 @@ export class OriginMismatchError extends AicapError {
   constructor(details: { manifestOrigin: string; baseUrl: string; reason: string }) {
     super(
       'ORIGIN_MISMATCH',
-      `Manifest from ${details.manifestOrigin} declares /service/base_url ${details.baseUrl}: ${details.reason}. ` +
-        'Credentials are bound to the manifest origin, so the manifest is refused. ' +
-        'Serve the manifest from the API origin, or add the API origin to `trust.allowedOrigins` if you trust it.',
+      worded`Manifest from ${details.manifestOrigin} declares /service/base_url ${details.baseUrl}: ${details.reason}. Credentials are bound to the manifest origin, so the manifest is refused. Serve the manifest from the API origin, or, if you trust the API origin, allow it with ${optionTerm('trust.allowedOrigins')}.`,
     );
     this.manifestOrigin = details.manifestOrigin;
     this.baseUrl = details.baseUrl;

@@ -1,4 +1,5 @@
 import { AicapError } from '../../errors/aicap-error.js';
+import { optionTerm, worded } from '../../errors/message-term.js';
 
 /** A response body exceeded the size cap (counted after decompression). The stream was cancelled. */
 export class ResponseTooLargeError extends AicapError {
@@ -9,7 +10,7 @@ export class ResponseTooLargeError extends AicapError {
   constructor(details: { maxSizeInBytes: number; method: string; url: string; option: string }) {
     super(
       'RESPONSE_TOO_LARGE',
-      `Response body is larger than ${details.maxSizeInBytes} bytes: ${details.method} ${details.url}. ` + `Raise \`${details.option}\` if such a large response is expected.`,
+      worded`Response body is larger than ${details.maxSizeInBytes} bytes: ${details.method} ${details.url}. Raise ${optionTerm(details.option)} if such a large response is expected.`,
     );
     this.maxSizeInBytes = details.maxSizeInBytes;
   }

@@ -92,8 +92,8 @@ const DEFAULTS = {
   random: Math.random,
 } satisfies Required<FollowJobOptions>;
 
-/** The resolved follow options. @internal */
-export type ResolvedFollowJobOptions = Required<FollowJobOptions>;
+/** The resolved follow options, and the path of the options they came from (`jobs.follow` or `follow`), which messages name. @internal */
+export type ResolvedFollowJobOptions = Required<FollowJobOptions> & { optionPath: string };
 
 /** Longest timer Node keeps: past it a timer fires at once. */
 const MAX_TIMER_IN_MS = 2_147_483_647;
@@ -101,12 +101,12 @@ const MAX_TIMER_IN_MS = 2_147_483_647;
 const TIMER_OPTIONS = ['reconnectDelayInMs', 'minReconnectDelayInMs', 'maxReconnectDelayInMs', 'minPollIntervalInMs', 'maxPollIntervalInMs', 'idleTimeoutInMs', 'maxDurationInMs'] as const;
 
 /** Options that must be integers (counts and timer lengths Node accepts). */
-const INTEGER_OPTIONS = new Set<keyof ResolvedFollowJobOptions>(['maxConsecutiveFailures', 'maxDurationInMs']);
+const INTEGER_OPTIONS = new Set<keyof FollowJobOptions>(['maxConsecutiveFailures', 'maxDurationInMs']);
 
 /** Checks the options once, at creation, and fills the defaults. Throws `INVALID_OPTION` naming the field. @internal */
 export function resolveFollowJobOptions(options: FollowJobOptions = {}, optionPath = 'follow'): ResolvedFollowJobOptions {
   const resolved = { ...DEFAULTS, ...options };
-  for (const name of Object.keys(DEFAULTS) as (keyof ResolvedFollowJobOptions)[]) {
+  for (const name of Object.keys(DEFAULTS) as (keyof FollowJobOptions)[]) {
     if (name === 'random') {
       if (typeof resolved.random !== 'function') throw invalidOptionError(`${optionPath}.random`, 'a function returning numbers in [0, 1)', resolved.random);
       continue;
@@ -127,5 +127,5 @@ export function resolveFollowJobOptions(options: FollowJobOptions = {}, optionPa
     if (resolved[name] > MAX_TIMER_IN_MS)
       throw invalidOptionError(`${optionPath}.${name}`, `at most ${MAX_TIMER_IN_MS} (about 24.8 days)${name === 'maxDurationInMs' ? ', or 0 for no limit' : ''}`, resolved[name]);
   }
-  return resolved;
+  return { ...resolved, optionPath };
 }

@@ -565,7 +565,8 @@ describe('followJobStatus bounds', () => {
     const upstream = await serve({ log: [{ event: 'status', data: { status: 'running' } }], keepOpen: true });
     const outcome = await follow(upstream.origin, { options: { maxDurationInMs: 150 } });
     expect(outcome.error).toMatchObject({ code: 'JOB_FAILED', reason: 'timeout', jobId: 'j1' });
-    expect((outcome.error as Error).message).toContain('`follow.maxDurationInMs`');
+    expect((outcome.error as Error).message).toContain('raise `follow.maxDurationInMs`');
+    expect(outcome.error).toMatchObject({ option: 'follow.maxDurationInMs', terms: [{ kind: 'option', option: 'follow.maxDurationInMs' }] });
     expect(ids(outcome.events)).toEqual(['1']);
     for (let attempt = 0; attempt < 50 && upstream.openSockets > 0; attempt++) await new Promise((resolve) => setTimeout(resolve, 10));
     expect(upstream.openSockets).toBe(0);

@@ -1,3 +1,4 @@
+import { optionTerm, worded } from '../../errors/message-term.js';
 import { exponentialDelay } from '../../internal/compute-backoff-delay.js';
 import { sleep } from '../../internal/sleep.js';
 import { redactUrl } from '../../internal/http/redact-url.js';
@@ -57,7 +58,7 @@ export async function followJobStatus(outer: FollowJobStatusInput): Promise<JobS
             new JobError({
               reason: 'timeout',
               jobId: outer.state.jobId,
-              message: `Stopped following the job after ${options.maxDurationInMs} ms (\`follow.maxDurationInMs\`): GET ${redactUrl(outer.statusUrl)}. The job may still be running: resume it later from its checkpoint, or raise the limit.`,
+              message: worded`Stopped following the job after ${options.maxDurationInMs} ms: GET ${redactUrl(outer.statusUrl)}. The job may still be running: resume it later from its checkpoint, or raise ${optionTerm(`${options.optionPath}.maxDurationInMs`)}.`,
             }),
           );
         }, options.maxDurationInMs)

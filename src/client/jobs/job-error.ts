@@ -1,4 +1,5 @@
 import { AicapError } from '../../errors/aicap-error.js';
+import type { WordedMessage } from '../../errors/message-term.js';
 import type { CallEnvelope } from '../call/call-envelope.js';
 
 /**
@@ -35,7 +36,7 @@ export class JobError extends AicapError {
   /** The envelope of the call involved (the start call, a refused answer), when there is one. */
   readonly envelope: CallEnvelope | undefined;
 
-  constructor(details: { reason: JobErrorReason; message: string; status?: number; jobId?: string; envelope?: CallEnvelope; cause?: unknown }) {
+  constructor(details: { reason: JobErrorReason; message: string | WordedMessage; status?: number; jobId?: string; envelope?: CallEnvelope; cause?: unknown }) {
     super('JOB_FAILED', details.message, { cause: details.cause });
     this.reason = details.reason;
     this.status = details.status;

@@ -1,6 +1,7 @@
 import * as oauth from 'oauth4webapi';
 import { quoteForShell } from '../../internal/quote-for-shell.js';
 import { AicapError } from '../../errors/aicap-error.js';
+import { programOnlyTerm, worded } from '../../errors/message-term.js';
 import { authFailed, createAuthorizationBinding, discoverAuthorizationServer, oauthRequestOptions, type DiscoveredAuthorizationServer } from './discover-authorization-server.js';
 import type { FetchFunction, UserCredentials } from '../shapes/client-types.js';
 import { createRedactor } from '../policy/create-redactor.js';
@@ -84,10 +85,10 @@ export function createUserTokenSource(options: UserTokenSourceOptions): UserToke
   const refresh = async (discovered: DiscoveredAuthorizationServer, key: TokenStoreKey, tokens: TokenSet): Promise<TokenSet> => {
     const { as } = discovered;
     const redactor = createRedactor({ secrets: [tokens.accessToken, tokens.refreshToken ?? ''] });
-    if (tokens.refreshToken === undefined) throw authFailed(`The access token for ${resourceOrigin} expired and no refresh token was issued; ${loginAgainHint(resourceOrigin)}`);
+    if (tokens.refreshToken === undefined) throw authFailed(worded`The access token for ${resourceOrigin} expired and no refresh token was issued; ${loginAgainHint(resourceOrigin)}`);
     if (as.issuer !== tokens.issuer) {
       throw authFailed(
-        `The stored tokens for ${resourceOrigin} were issued by ${tokens.issuer}, but the API now names ${as.issuer}; refusing to send the refresh token there. ${loginAgainHint(resourceOrigin)}`,
+        worded`The stored tokens for ${resourceOrigin} were issued by ${tokens.issuer}, but the API now names ${as.issuer}; refusing to send the refresh token there. ${loginAgainHint(resourceOrigin)}`,
       );
     }
     const tokenEndpoint = as.token_endpoint ?? as.issuer;
@@ -111,7 +112,7 @@ export function createUserTokenSource(options: UserTokenSourceOptions): UserToke
         if (rotated !== undefined && rotated.refreshToken !== tokens.refreshToken) return rotated;
         throw new AicapError(
           'AUTH_FAILED',
-          `The authorization server ${as.issuer} rejected the refresh token for ${resourceOrigin} (invalid_grant: revoked or expired); the user must authorize again: ${loginAgainHint(resourceOrigin)}.`,
+          worded`The authorization server ${as.issuer} rejected the refresh token for ${resourceOrigin} (invalid_grant: revoked or expired); the user must authorize again: ${loginAgainHint(resourceOrigin)}.`,
           { cause: error },
         );
       }
@@ -150,7 +151,7 @@ export function createUserTokenSource(options: UserTokenSourceOptions): UserToke
       throw new AicapError(
         'INSUFFICIENT_SCOPE',
         // Every scope shown is shell-quoted: the held ones come from the authorization server's token responses.
-        `${resourceOrigin} needs the scope${required.length === 1 ? '' : 's'} ${required.map((scope) => quoteForShell(scope)).join(', ')}, which the user's authorization for ${resource} does not grant. Authorize again with these scopes: run \`aicap login ${quoteForShell(resourceOrigin)} --scope ${quoteForShell(scopes.join(' '))}\` (from code: pass \`user.onInsufficientScope\`, or call startUserAuthorization with these \`scopes\`).`,
+        worded`${resourceOrigin} needs the scope${required.length === 1 ? '' : 's'} ${required.map((scope) => quoteForShell(scope)).join(', ')}, which the user's authorization for ${resource} does not grant. Authorize again with these scopes: run \`aicap login ${quoteForShell(resourceOrigin)} --scope ${quoteForShell(scopes.join(' '))}\`${programOnlyTerm('pass `user.onInsufficientScope`, or call startUserAuthorization with these `scopes`')}.`,
       );
     }
     await credentials.onInsufficientScope({ origin: resourceOrigin, discoveryUrl, resource, user, scopes, ...(credentials.issuer === undefined ? {} : { issuer: credentials.issuer }) });
@@ -175,7 +176,7 @@ export function createUserTokenSource(options: UserTokenSourceOptions): UserToke
         );
       }
       const sets = await store.get(key);
-      if (sets.length === 0) throw authFailed(`No user authorization is stored for ${resourceOrigin} (user "${user}", resource ${key.resource}); ${loginAgainHint(resourceOrigin)}`);
+      if (sets.length === 0) throw authFailed(worded`No user authorization is stored for ${resourceOrigin} (user "${user}", resource ${key.resource}); ${loginAgainHint(resourceOrigin)}`);
       let tokens = pick(sets, required) ?? (await stepUp(key, sets, required));
       const rejected = request.forceRefresh && (request.rejectedToken === undefined || request.rejectedToken === tokens.accessToken);
       if (rejected || expiring(tokens)) tokens = await refreshOnce(discovered, key, tokens);

@@ -1,5 +1,6 @@
 import * as oauth from 'oauth4webapi';
 import { AicapError } from '../../errors/aicap-error.js';
+import { worded, type WordedMessage } from '../../errors/message-term.js';
 import { isLoopbackHostname } from '../../internal/is-loopback-hostname.js';
 import type { FetchFunction } from '../shapes/client-types.js';
 
@@ -48,9 +49,9 @@ An `AUTH_FAILED` error; the cause's message (never a token: oauth4webapi does no
 appended, or the message of the transport's error beneath it (oauth4webapi reports a body cut at the
 size cap as unparsable JSON: the cap is what the user needs to read). @internal
 */
-export function authFailed(message: string, cause?: unknown): AicapError {
+export function authFailed(message: string | WordedMessage, cause?: unknown): AicapError {
   const reason = cause instanceof Error ? ` (${transportErrorBeneath(cause)?.message ?? cause.message})` : '';
-  return new AicapError('AUTH_FAILED', `${message}${reason}`, cause === undefined ? {} : { cause });
+  return new AicapError('AUTH_FAILED', worded`${message}${reason}`, cause === undefined ? {} : { cause });
 }
 
 /** The first aicap error in the first few causes below `error` (a size cap, a deadline, the SSRF guard). */

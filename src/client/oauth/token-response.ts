@@ -1,4 +1,5 @@
 import * as oauth from 'oauth4webapi';
+import { programOnlyTerm, worded, type WordedMessage } from '../../errors/message-term.js';
 import type { TokenSet } from '../shapes/token-store.js';
 
 /** Client authentication at the token, refresh and revocation endpoints: HTTP Basic with a secret, none for a public client. @internal */
@@ -29,6 +30,6 @@ export function oauthErrorCode(error: unknown): string | undefined {
 }
 
 /** The message for a user whose grant is gone: how to authorize again, from the CLI and from code. @internal */
-export function loginAgainHint(origin: string): string {
-  return `run \`aicap login ${origin}\` (from code: call startUserAuthorization and completeUserAuthorization again)`;
+export function loginAgainHint(origin: string): WordedMessage {
+  return worded`run \`aicap login ${origin}\`${programOnlyTerm('call startUserAuthorization and completeUserAuthorization again')}`;
 }

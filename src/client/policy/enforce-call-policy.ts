@@ -1,3 +1,4 @@
+import { optionTerm, worded } from '../../errors/message-term.js';
 import { PolicyRefusedError } from './policy-refused-error.js';
 import type { EffectivePolicy, PolicySubject } from './caller-policy.js';
 import type { SessionStore } from './session-store.js';
@@ -59,7 +60,7 @@ export async function enforceCallPolicy(input: EnforceCallPolicyInput): Promise<
       throw new PolicyRefusedError(
         'APPROVAL_REQUIRED',
         subject.toolId,
-        `Tool "${subject.exposedName}" needs human approval (${policy.approvalReasons.join('; ')}) and no \`approve\` callback is configured, so the call was refused. Pass \`approve\` to createClient.`,
+        worded`Tool "${subject.exposedName}" needs human approval (${policy.approvalReasons.join('; ')}) and no \`approve\` callback is configured, so the call was refused. Pass ${optionTerm('approve', { of: 'createClient' })}.`,
       );
     }
     let approved: boolean;

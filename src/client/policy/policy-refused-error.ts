@@ -1,4 +1,5 @@
 import { AicapError } from '../../errors/aicap-error.js';
+import type { WordedMessage } from '../../errors/message-term.js';
 
 /** Why a call was refused before anything was sent. */
 export type PolicyRefusalCode = 'APPROVAL_REQUIRED' | 'APPROVAL_DENIED' | 'BUDGET_EXCEEDED' | 'TOOL_DISABLED';
@@ -9,7 +10,7 @@ export class PolicyRefusedError extends AicapError {
   /** Tool the call was for. */
   readonly toolId: string;
 
-  constructor(code: PolicyRefusalCode, toolId: string, message: string) {
+  constructor(code: PolicyRefusalCode, toolId: string, message: string | WordedMessage) {
     super(code, message);
     this.toolId = toolId;
   }

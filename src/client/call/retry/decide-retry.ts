@@ -7,6 +7,7 @@
  */
 import type { Auth, ErrorContract, RetryStrategy } from '../../../manifest/manifest-v0.js';
 import { computeBackoffDelay } from '../../../internal/compute-backoff-delay.js';
+import { optionTerm, worded, type MessageTerm } from '../../../errors/message-term.js';
 import { parseWwwAuthenticate } from '../../../internal/http/parse-www-authenticate.js';
 import { matchDeclaredError } from '../match-declared-error.js';
 import { parseRetryAfter } from '../../../internal/http/parse-retry-after.js';
@@ -94,6 +95,8 @@ export interface RetryFailure {
   declaredCode: string | undefined;
   /** Sentence appended to the message: why it was not retried (empty when that is plain). */
   reason: string;
+  /** The terms `userMessage` names (the option that takes credentials). */
+  terms?: readonly MessageTerm[];
 }
 
 /** The decision. `retry.otherwise` is the failure to report when the wait is cut short (the caller cancelled). @internal */
@@ -153,7 +156,7 @@ function decideAfterResponse(result: Extract<AttemptResult, { kind: 'response' }
     retryAfterInMs: retryAfterInMs ?? null,
     declared: match !== undefined,
     declaredCode: match?.code,
-    userMessage: match?.contract.context ?? undeclaredUserMessage(status, insufficientScope, credentials.authorizationSent || credentials.anySent),
+    ...undeclaredUserMessage(match?.contract.context, status, insufficientScope, credentials.authorizationSent || credentials.anySent),
     reason,
   });
   if (!retryable) return { action: 'fail', failure: failure('') };
@@ -185,8 +188,12 @@ function networkFailureUserMessage(code: string, transient: boolean, retrySafe: 
 }
 
 // The status code only: the reason phrase is the API's text, and this message is read outside the untrusted markers.
-function undeclaredUserMessage(status: number, insufficientScope: boolean, credentialsSent: boolean): string {
-  if (insufficientScope) return 'The credentials lack the permission this tool needs. Tell the user; do not try other credentials.';
-  if (status === 401) return credentialsSent ? 'The API rejected the credentials.' : 'The API requires credentials and none are configured for this origin; pass them to `discover`.';
-  return `The API answered HTTP ${status}, an error this tool does not declare.`;
+function undeclaredUserMessage(context: string | undefined, status: number, insufficientScope: boolean, credentialsSent: boolean): { userMessage: string; terms?: readonly MessageTerm[] } {
+  if (context !== undefined) return { userMessage: context };
+  if (insufficientScope) return { userMessage: 'The credentials lack the permission this tool needs. Tell the user; do not try other credentials.' };
+  if (status === 401 && !credentialsSent) {
+    const { text, terms } = worded`The API requires credentials and none are configured for this origin; pass them as ${optionTerm('credentials', { of: 'discover' })}.`;
+    return { userMessage: text, terms };
+  }
+  return { userMessage: status === 401 ? 'The API rejected the credentials.' : `The API answered HTTP ${status}, an error this tool does not declare.` };
 }

@@ -135,7 +135,16 @@ export async function sendWithRetries(input: ExchangeInput): Promise<ExchangeOut
       const aicap = AicapError.isInstance(error) ? error : new AicapError('AUTH_FAILED', String(error));
       audit(undefined, `${aicap.code}: ${aicap.message}`);
       return fail(
-        { code: aicap.code, status: 0, retryable: false, retryAfterInMs: null, declared: false, userMessage: 'Could not obtain credentials for this API.', message: aicap.message },
+        {
+          code: aicap.code,
+          status: 0,
+          retryable: false,
+          retryAfterInMs: null,
+          declared: false,
+          userMessage: 'Could not obtain credentials for this API.',
+          message: aicap.message,
+          ...(aicap.terms.length === 0 ? {} : { terms: aicap.terms }),
+        },
         0,
         undefined,
         undefined,
@@ -184,7 +193,17 @@ export async function sendWithRetries(input: ExchangeInput): Promise<ExchangeOut
         ? `${failure.message}${ending.reason}`
         : `Request failed with status code ${statusLine}${ending.declaredCode === undefined ? ' (undeclared)' : ` (declared error "${ending.declaredCode}")`}: ${method} ${displayUrl()}.${ending.reason}`;
     return fail(
-      { code: ending.code, status, retryable: ending.retryable, retryAfterInMs: ending.retryAfterInMs, declared: ending.declared, userMessage: ending.userMessage, message },
+      {
+        code: ending.code,
+        status,
+        retryable: ending.retryable,
+        retryAfterInMs: ending.retryAfterInMs,
+        declared: ending.declared,
+        userMessage: ending.userMessage,
+        message,
+        // The terms of a failure the client raised (a deadline, a size cap, the login to redo) come with its message.
+        ...(failure !== undefined && failure.terms.length > 0 ? { terms: failure.terms } : ending.terms === undefined ? {} : { terms: ending.terms }),
+      },
       status,
       response?.headers,
       body,
