@@ -1,5 +1,5 @@
 import { EventEmitter } from 'node:events';
-import { Agent, fetch as undiciFetch, type Dispatcher } from 'undici';
+import type { Agent as UndiciAgent, Dispatcher } from 'undici';
 import { AicapError } from '../../errors/aicap-error.js';
 import { isEventStream } from '../../internal/parse-media-type.js';
 import type { FetchFunction } from '../client-types.js';
@@ -27,6 +27,7 @@ import { headerValue, requestHeaders, toHeaders } from './node-headers.js';
 import { readBodyBytes } from './read-body-bytes.js';
 import { discardBody, readNodeBody } from './read-node-body.js';
 import { runHops, type HopLoopSettings } from './run-hops.js';
+import { Agent, fetchWith, requestWith } from '../../internal/http/undici-parts.js';
 
 const EMPTY_BODY = new Uint8Array(0);
 
@@ -55,7 +56,7 @@ export function createNamedGuardedFetch(options: GuardedFetchOptions, names: Opt
   });
   const hopSettings: HopLoopSettings = { checkUrl: (url) => checkUrl(url, policy, trust.trusts), maxRedirects: settings.maxRedirects, maxRedirectsOption: names.maxRedirects };
 
-  let agent: Agent | undefined;
+  let agent: UndiciAgent | undefined;
   let transport: FetchFunction;
   if (options.fetch) {
     transport = options.fetch;
@@ -66,7 +67,7 @@ export function createNamedGuardedFetch(options: GuardedFetchOptions, names: Opt
       bodyTimeout: settings.timeouts.bodyIdleInMs,
     });
     const dispatcher = agent;
-    transport = (input, init) => undiciFetch(input, { ...(init as object), dispatcher }) as unknown as Promise<Response>;
+    transport = (input, init) => fetchWith(input, { ...(init as object), dispatcher }) as unknown as Promise<Response>;
   }
   const guardedFetch = createStreamingFetch(transport, settings, hopSettings);
   const fetchBuffered = agent ? createBufferedFetch(agent, settings, hopSettings) : bufferThroughFetch(guardedFetch, settings);
@@ -150,7 +151,7 @@ class RequestAbort extends EventEmitter {
 }
 
 /** The undici `request` half: the body read whole from the Node stream, no Web streams in between. */
-function createBufferedFetch(dispatcher: Agent, settings: GuardedFetchSettings, hopSettings: HopLoopSettings): BufferedFetch {
+function createBufferedFetch(dispatcher: UndiciAgent, settings: GuardedFetchSettings, hopSettings: HopLoopSettings): BufferedFetch {
   return async (input: string | URL, init: BufferedRequestInit, limit: BodySizeLimit): Promise<BufferedResponse> => {
     const cap = effectiveLimit(limit, settings);
     // The caller's `Headers` and `URL` as they are (parsing a `URL` again costs as much as parsing
@@ -172,7 +173,7 @@ function createBufferedFetch(dispatcher: Agent, settings: GuardedFetchSettings, 
       return await runHops(state, init.redirect === 'manual' ? { ...hopSettings, maxRedirects: 0 } : hopSettings, async ({ url, method, headers, body }) => {
         let data: Dispatcher.ResponseData;
         try {
-          data = await dispatcher.request({
+          data = await requestWith(dispatcher, {
             origin: url.origin,
             path: `${url.pathname}${url.search}`,
             method: method as Dispatcher.HttpMethod,
