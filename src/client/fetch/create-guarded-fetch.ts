@@ -27,7 +27,7 @@ import { headerValue, requestHeaders, toHeaders } from './node-headers.js';
 import { readBodyBytes } from './read-body-bytes.js';
 import { discardBody, readNodeBody } from './read-node-body.js';
 import { runHops, type HopLoopSettings } from './run-hops.js';
-import { Agent, fetchWith, requestWith } from '../../internal/http/undici-parts.js';
+import { Agent, fetchWith, loadFetch, requestWith } from '../../internal/http/undici-parts.js';
 
 const EMPTY_BODY = new Uint8Array(0);
 
@@ -69,7 +69,8 @@ export function createNamedGuardedFetch(options: GuardedFetchOptions, names: Opt
     const dispatcher = agent;
     transport = (input, init) => fetchWith(input, { ...(init as object), dispatcher }) as unknown as Promise<Response>;
   }
-  const guardedFetch = createStreamingFetch(transport, settings, hopSettings);
+  // undici's fetch loads before a first streaming request arms its deadlines: loading is not the server's time.
+  const guardedFetch = createStreamingFetch(transport, settings, hopSettings, agent ? loadFetch : undefined);
   const fetchBuffered = agent ? createBufferedFetch(agent, settings, hopSettings) : bufferThroughFetch(guardedFetch, settings);
   let closing: Promise<void> | undefined;
   // Idempotent: closing twice (a test teardown after an explicit close) must not throw.
@@ -81,8 +82,9 @@ function startState(url: URL, method: string | undefined, headers: Headers, body
 }
 
 /** The `fetch`-shaped half: a Web `Response` whose body stream is guarded. */
-function createStreamingFetch(transport: FetchFunction, settings: GuardedFetchSettings, hopSettings: HopLoopSettings): FetchFunction {
+function createStreamingFetch(transport: FetchFunction, settings: GuardedFetchSettings, hopSettings: HopLoopSettings, prepare?: () => unknown): FetchFunction {
   return async (input, init = {}) => {
+    prepare?.();
     const state = startState(parseUrl(input), init.method, new Headers(init.headers), init.body);
     const deadline = new AbortController();
     const signal = init.signal ? AbortSignal.any([init.signal, deadline.signal]) : deadline.signal;

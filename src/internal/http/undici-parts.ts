@@ -24,8 +24,13 @@ export function requestWith(dispatcher: Dispatcher, options: Dispatcher.RequestO
 
 let loadedFetch: typeof undiciFetch | undefined;
 
-/** undici's `fetch`, its entry loaded on the first streaming request. */
-export function fetchWith(...parameters: Parameters<typeof undiciFetch>): ReturnType<typeof undiciFetch> {
+/** undici's `fetch`, its entry loaded by the first call (the first streaming request). */
+export function loadFetch(): typeof undiciFetch {
   loadedFetch ??= (load('undici') as { fetch: typeof undiciFetch }).fetch;
-  return loadedFetch(...parameters);
+  return loadedFetch;
+}
+
+/** undici's `fetch`, through {@link loadFetch}. */
+export function fetchWith(...parameters: Parameters<typeof undiciFetch>): ReturnType<typeof undiciFetch> {
+  return loadFetch()(...parameters);
 }
