@@ -1,4 +1,4 @@
-import { DEFAULT_MAX_RESPONSE_SIZE_IN_BYTES, DEFAULT_TIMEOUTS } from '../client/seam.js';
+import { DEFAULT_MAX_RESPONSE_SIZE_IN_BYTES, DEFAULT_TIMEOUTS } from '../client/call-seam.js';
 import type { ClientOptions } from '../client/index.js';
 import { defaultManifestMaxSizeInBytes } from '../manifest/manifest-size-limit.js';
 import type { CliIo } from './cli-io.js';

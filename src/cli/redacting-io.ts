@@ -1,4 +1,4 @@
-import { createRedactor, type Redactor } from '../client/seam.js';
+import { createRedactor, type Redactor } from '../client/call-seam.js';
 import type { CliIo } from './cli-io.js';
 import { terminalSafeJson } from '../internal/terminal-safe-text.js';
 

@@ -1,7 +1,7 @@
-import { AicapError } from '../index.js';
+import { AicapError } from '../errors/aicap-error.js';
 import { createClient as createLibraryClient, type Client, type ClientOptions } from '../client/index.js';
-import { redactUrl } from '../client/seam.js';
-import { connectRedis, createRedisCacheStore, createRedisPinStore, createRedisSessionStore, StoreUnavailableError, type AicapRedis } from '../redis/index.js';
+import { redactUrl } from '../client/call-seam.js';
+import type { AicapRedis, StoreUnavailableError as StoreUnavailableErrorClass } from '../redis/index.js';
 import type { CacheStore } from '../client/index.js';
 import type { CliIo } from './cli-io.js';
 import { cliErrorMessage } from './cli-error-message.js';
@@ -113,11 +113,13 @@ export async function openSharedState(io: CliIo, options: OpenSharedStateOptions
     io.error(`With \`${REDIS_URL_VARIABLE}\` set, processes share budgets by session: name it with \`--session <id>\` (the same id in every process that shares the budget).`);
     return 2;
   }
+  // Loaded only here: a process without Redis (the common case) pays nothing for the Redis stores.
+  const { connectRedis, createRedisCacheStore, createRedisPinStore, createRedisSessionStore, StoreUnavailableError } = await import('../redis/index.js');
   let redis: AicapRedis;
   try {
     redis = await connectRedis({ url });
   } catch (error) {
-    io.error(cliErrorMessage(explainConnectFailure(error, url, where)));
+    io.error(cliErrorMessage(explainConnectFailure(error, url, where, StoreUnavailableError)));
     return 2;
   }
   const signingKey = (options.environment ?? process.env)[MANIFEST_SIGNING_KEY_VARIABLE] || undefined;
@@ -161,7 +163,7 @@ export async function openSharedState(io: CliIo, options: OpenSharedStateOptions
 }
 
 /** A connection failure, said in the CLI's words: which variable, where (without the password), what to do. */
-function explainConnectFailure(error: unknown, url: string, where: string): AicapError {
+function explainConnectFailure(error: unknown, url: string, where: string, StoreUnavailableError: typeof StoreUnavailableErrorClass): AicapError {
   const cause = AicapError.isInstance(error) && error.cause instanceof Error ? error.cause : error;
   if (AicapError.isInstance(error) && (cause as { code?: unknown }).code === 'ERR_MODULE_NOT_FOUND') {
     return new AicapError(error.code, `\`${REDIS_URL_VARIABLE}\` is set, and sharing state through Redis needs the optional \`redis\` package: npm install redis (or unset ${REDIS_URL_VARIABLE}).`, {

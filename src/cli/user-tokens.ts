@@ -1,11 +1,11 @@
 import { existsSync } from 'node:fs';
 import type { Client, DiscoveredService, OriginCredentials } from '../client/index.js';
 import { createEncryptedFileTokenStore } from '../client/node-seam.js';
-import type { EncryptedFileTokenStore, StoredTokenEntry } from '../client/seam.js';
-import { resourceCoversUrl } from '../client/seam.js';
-import { DEFAULT_TOKEN_USER } from '../client/seam.js';
+import type { EncryptedFileTokenStore, StoredTokenEntry } from '../client/call-seam.js';
+import { resourceCoversUrl } from '../client/call-seam.js';
+import { DEFAULT_TOKEN_USER } from '../client/call-seam.js';
 import type { CliIo } from './cli-io.js';
-import { CREDENTIALS_WITHHELD } from '../client/seam.js';
+import { CREDENTIALS_WITHHELD } from '../client/call-seam.js';
 import { cliErrorMessage } from './cli-error-message.js';
 import { terminalSafeText } from '../internal/terminal-safe-text.js';
 import type { RedactingIo } from './redacting-io.js';

@@ -23,35 +23,23 @@ export { createFollowUpMemory, FOLLOW_UP_TOOL_DESCRIPTION, FOLLOW_UP_TOOL_NAME, 
 /** @internal */
 export { followUpTarget, runFollowUp } from './run-follow-up.js';
 
+// What the CLI's call path needs (redaction, network defaults, stored user tokens): in `call-seam.ts`,
+// which loads none of the rest.
+export type { EncryptedFileTokenStore, Redactor, StoredTokenEntry } from './call-seam.js';
+/** @internal */
+export { CREDENTIALS_WITHHELD, createRedactor, DEFAULT_MAX_RESPONSE_SIZE_IN_BYTES, DEFAULT_TIMEOUTS, DEFAULT_TOKEN_USER, redactUrl, resourceCoversUrl } from './call-seam.js';
+
 // CLI login and the user token file.
 // (The encrypted token file reads and writes files: it is in `node-seam.ts`, so that this seam stays
 // framework- and file-system-free for the agent adapters' entries.)
-export type { EncryptedFileTokenStore, StoredTokenEntry } from './oauth/create-encrypted-file-token-store.js';
 /** @internal */
 export { createAuthorizationBinding, discoverAuthorizationServer } from './oauth/discover-authorization-server.js';
 /** @internal */
 export { createOAuthFetch } from './oauth/create-oauth-fetch.js';
-/** @internal */
-export { DEFAULT_TOKEN_USER } from './shapes/token-store.js';
-/** @internal */
-export { resourceCoversUrl } from './oauth/resource-covers-url.js';
-/** @internal */
-export { CREDENTIALS_WITHHELD } from './discover/discover-service.js';
 
 // CLI `check`: the default of `--max-stale`, printed in `--help`.
 /** @internal */
 export { DEFAULT_MAX_STALE_IN_SECONDS } from './check/check-revocation-window.js';
-
-// CLI network flags: the guarded fetch's defaults, printed in `--help`.
-/** @internal */
-export { DEFAULT_MAX_RESPONSE_SIZE_IN_BYTES, DEFAULT_TIMEOUTS } from './fetch/guarded-fetch-options.js';
-
-// Redaction of what the CLI and the inspector print.
-export type { Redactor } from './policy/create-redactor.js';
-/** @internal */
-export { createRedactor } from './policy/create-redactor.js';
-/** @internal */
-export { redactUrl } from '../internal/http/redact-url.js';
 
 // The MCP bridge hands responses to the host as the client hands them to a model.
 /** @internal */

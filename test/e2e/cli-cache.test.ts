@@ -1,6 +1,7 @@
 import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { callManifest } from '../helpers/call-service.js';
 import { json, startClientTestServer, type ClientTestServer } from '../helpers/client-test-server.js';
@@ -12,12 +13,16 @@ describe('the CLI cache (built CLI, separate processes)', () => {
   let cacheControl = 'max-age=3600';
   beforeAll(async () => {
     server = await startClientTestServer();
-    const manifest = callManifest(server.origin, [{ id: 'get_status', path: '/status', method: 'GET', description: 'Reads the status.' }]);
+    const manifest = callManifest(server.origin, [
+      { id: 'get_status', path: '/status', method: 'GET', description: 'Reads the status.' },
+      { id: 'get_item', path: '/items/{item_id}', method: 'GET', description: 'Reads an item.', parameters: { item_id: { type: 'integer', required: true } } },
+    ]);
     server.routes.set('/.well-known/ai-capabilities', (request, response) => {
       if (request.headers['if-none-match'] === '"v1"') return void response.writeHead(304, { etag: '"v1"', 'cache-control': cacheControl }).end();
       json(manifest, { etag: '"v1"', 'cache-control': cacheControl })(request, response, '');
     });
     server.routes.set('/api/status', json({ up: true }));
+    server.routes.set('/api/items/7', json({ item_id: 7 }));
   });
   afterAll(async () => {
     await server.close();
@@ -55,6 +60,48 @@ describe('the CLI cache (built CLI, separate processes)', () => {
     expect((await call('--cache-dir', elsewhere)).code).toBe(0);
     expect(manifestRequests()).toEqual([undefined, '"v1"']);
     expect((await readdir(cacheDirectory)).filter((name) => name.endsWith('.json'))).toEqual([]);
+  });
+
+  it('a cached call loads what a call needs: not the OAuth library, the check suite, manifest validation, the tool search, Redis or the root entry', async () => {
+    expect((await call()).code).toBe(0);
+    const record = join(cacheDirectory, 'loaded-modules.txt');
+    const preload = pathToFileURL(fileURLToPath(new URL('../helpers/record-loaded-modules.mjs', import.meta.url))).href;
+    const cached = await runBuiltCli(['call', server.origin, 'get_status', '--json'], {
+      env: { AICAP_CACHE_DIR: cacheDirectory, AICAP_TEST_LOADED_MODULES: record, NODE_OPTIONS: `--import=${preload}` },
+    });
+    expect(cached.code, cached.stderr).toBe(0);
+    expect(manifestRequests()).toEqual([undefined]);
+    // Paths from the repository's root, with forward slashes on every system.
+    const root = fileURLToPath(new URL('../../', import.meta.url)).replaceAll('\\', '/');
+    const loaded = (await readFile(record, 'utf8')).split('\n').map((path) => path.replaceAll('\\', '/').replace(root, ''));
+    // The recorder sees both kinds of module: the CLI's ES modules and undici's CommonJS ones.
+    expect(loaded).toContain('dist/cli/commands/call.js');
+    expect(loaded).toContain('node_modules/undici/lib/dispatcher/agent.js');
+    const forbidden = [
+      /^node_modules\/oauth4webapi\//,
+      /^node_modules\/undici\/index\.js$/,
+      // `gradeCheckReport` (a few lines, synchronous) is exported as it is; `checkCapabilities` loads on its first call.
+      /^dist\/client\/check\/(?!grade-check-report)/,
+      // The stored-token helpers (small, no OAuth library) are the only OAuth files a call with a token loads.
+      /^dist\/client\/oauth\/(?!token-store|resource-covers-url|client-registration-store|create-memory-token-store|create-encrypted-file-token-store)/,
+      /^dist\/manifest\/(validate-manifest|manifest-validators|standalone-manifest-validators|manifest-schema)\.js$/,
+      /^dist\/tools\/(selection\/|select-tools|create-tool-search)/,
+      /^dist\/redis\//,
+      /^dist\/index\.js$/,
+    ];
+    expect(loaded.filter((path) => forbidden.some((pattern) => pattern.test(path)))).toEqual([]);
+  });
+
+  it('a cached call still validates the arguments (INVALID_ARGUMENTS, nothing sent) and calls with valid ones', async () => {
+    expect((await call()).code).toBe(0);
+    const invalid = await runBuiltCli(['call', server.origin, 'get_item', '{"item_id":"seven"}', '--json'], { env: { AICAP_CACHE_DIR: cacheDirectory } });
+    expect(invalid.code).toBe(1);
+    expect(JSON.parse(invalid.stdout)).toMatchObject({ ok: false, error: { code: 'INVALID_ARGUMENTS' } });
+    expect(server.hits('/api/items/seven')).toEqual([]);
+    const valid = await runBuiltCli(['call', server.origin, 'get_item', '{"item_id":7}', '--json'], { env: { AICAP_CACHE_DIR: cacheDirectory } });
+    expect(valid.code, valid.stderr).toBe(0);
+    expect(JSON.parse(valid.stdout)).toMatchObject({ ok: true, data: { item_id: 7 } });
+    expect(manifestRequests()).toEqual([undefined]);
   });
 
   it('a corrupted cache file gives a warning, not a crash, and is replaced', async () => {

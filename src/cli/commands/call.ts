@@ -1,6 +1,6 @@
 import { BASIC_CREDENTIAL_FLAGS, basicCredentialUsage, readBasicCredentials } from '../basic-credentials.js';
 import { createInterface } from 'node:readline/promises';
-import { AicapError } from '../../index.js';
+import { AicapError } from '../../errors/aicap-error.js';
 import type { ApprovalRequest, CallEnvelope, Client, OriginCredentials } from '../../client/index.js';
 import { CACHE_FLAGS, cacheStoreOfFlags, cacheUsage } from '../cli-cache.js';
 import type { CliCommand, CliIo } from '../cli-io.js';

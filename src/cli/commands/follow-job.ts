@@ -1,6 +1,6 @@
 import { createInterface } from 'node:readline/promises';
 import { Writable } from 'node:stream';
-import { AicapError } from '../../index.js';
+import { AicapError } from '../../errors/aicap-error.js';
 import { JobError } from '../../client/index.js';
 import type { CallEnvelope, Client, JobEvent, JobNeedsInputEvent } from '../../client/index.js';
 import type { CliIo } from '../cli-io.js';

@@ -2,8 +2,8 @@ import { AicapError } from '../../errors/aicap-error.js';
 import type { Auth } from '../../manifest/manifest-v0.js';
 import type { FetchFunction, OriginCredentials } from '../shapes/client-types.js';
 import { REDACTED } from '../policy/create-redactor.js';
-import { createUserTokenSource, type UserTokenSource } from '../oauth/create-user-token-source.js';
-import { createOAuthTokenSource, type TokenSource } from './create-oauth-token-source.js';
+import type { UserTokenSource } from '../oauth/create-user-token-source.js';
+import type { TokenSource } from './create-oauth-token-source.js';
 import { choosePresentation, credentialMismatch } from './choose-presentation.js';
 import { encodeComponent } from '../../internal/http/encode-component.js';
 
@@ -139,6 +139,9 @@ export function createAuthenticator(options: AuthenticatorOptions): Authenticato
       if (credentials.user !== undefined) {
         refreshable = true;
         canStepUp = true;
+        // OAuth (oauth4webapi, metadata discovery) loads with the first credential that needs it; imported
+        // before the look-up so that two concurrent first calls still share one source.
+        const { createUserTokenSource } = await import('../oauth/create-user-token-source.js');
         let source = userTokenSources.get(key);
         if (source === undefined) {
           source = createUserTokenSource({
@@ -163,6 +166,7 @@ export function createAuthenticator(options: AuthenticatorOptions): Authenticato
         }
       } else if (credentials.oauth !== undefined) {
         refreshable = true;
+        const { createOAuthTokenSource } = await import('./create-oauth-token-source.js');
         let source = tokenSources.get(key);
         if (source === undefined) {
           if (auth?.provider_discovery === undefined) {

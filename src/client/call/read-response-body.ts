@@ -1,5 +1,5 @@
 import { isJsonMediaType, mediaTypeOf } from '../../internal/parse-media-type.js';
-import { DEFAULT_MAX_DEPTH, parseJsonDocument } from '../../manifest/parse-manifest.js';
+import { DEFAULT_MAX_DEPTH, parseJsonDocument } from '../../manifest/parse-json-document.js';
 
 // What sends a body to the strict parser: one pass of a regular expression is about half the cost of three `includes`.
 const NEEDS_STRICT_PARSER = /__proto__|constructor|\\u/;

@@ -7,6 +7,7 @@ import { argumentsSchema } from '../../manifest/arguments-schema.js';
 import { fromPointer } from '../../internal/json-pointer.js';
 import { AicapError } from '../../errors/aicap-error.js';
 import { InvalidArgumentsError, type ArgumentProblem } from './invalid-arguments-error.js';
+import { standaloneMetaSchemaValidator } from './standalone-meta-schema-validator.js';
 
 // ajv-formats is CommonJS with `exports.default`; under NodeNext its default import is the module object.
 const addFormats = ((addFormatsModule as unknown as { default?: typeof addFormatsModule }).default ?? addFormatsModule) as unknown as (ajv: Ajv2020) => Ajv2020;
@@ -28,11 +29,24 @@ const AJV_OPTIONS = { allErrors: true, strict: false, $data: false, validateForm
 let metaSchemaChecker: Ajv2020 | undefined;
 
 /**
- * Checks a schema against the JSON Schema 2020-12 meta-schema. One process-wide instance is fine:
- * it only ever compiles the meta-schema itself, never a manifest's schema.
+ * The ajv instance that checks schemas against the JSON Schema 2020-12 meta-schema. The build
+ * generates its validator as code from an instance made here with `code` (`source`, `esm`): the
+ * meta-schema's own patterns (`$anchor`, `$dynamicAnchor`) are ajv's, linear and trusted, so the
+ * generated code keeps the engine's `RegExp` for them. @internal
+ */
+export function createMetaSchemaAjv(code: { regExp?: typeof re2RegExp; source?: boolean; esm?: boolean } = { regExp: re2RegExp }): Ajv2020 {
+  return new Ajv2020({ ...AJV_OPTIONS, allErrors: false, code });
+}
+
+/**
+ * Checks a schema against the JSON Schema 2020-12 meta-schema: with the validator the build generated
+ * when there is one, else with one process-wide instance (fine: it only ever compiles the meta-schema
+ * itself, never a manifest's schema).
  */
 function checkAgainstMetaSchema(schema: Record<string, unknown>): string | undefined {
-  metaSchemaChecker ??= new Ajv2020({ ...AJV_OPTIONS, allErrors: false });
+  const standalone = standaloneMetaSchemaValidator;
+  if (standalone !== undefined) return standalone(schema) === true ? undefined : Ajv2020.prototype.errorsText(standalone.errors);
+  metaSchemaChecker ??= createMetaSchemaAjv();
   return metaSchemaChecker.validateSchema(schema) === true ? undefined : metaSchemaChecker.errorsText(metaSchemaChecker.errors);
 }
 

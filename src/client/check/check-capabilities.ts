@@ -53,19 +53,7 @@ export interface CheckCapabilitiesOptions {
   maxStaleInSeconds?: number;
 }
 
-/**
- * Checks a live manifest chain the way a careful client would see it: the manifest URL (media type,
- * strict JSON, schema and semantic checks, no secrets, origin binding), HTTP caching (strong ETag,
- * 304 on `If-None-Match`, `Cache-Control`, `Vary` for per-credential variants), HEAD, CORS, no
- * `Set-Cookie`, read-only endpoints answering 401 with `WWW-Authenticate` when auth is declared, and
- * the OAuth metadata named by `provider_discovery` (RFC 9728, then RFC 8414's required members).
- * Where there is no manifest, it says when the origin is an MCP server instead (Server Card, AI
- * Catalog entry, JSON-RPC endpoint), pointing at the card. Never throws for what the server does; a
- * request that cannot be made becomes a failed check.
- * @example
- * const report = await checkCapabilities('https://api.example.com');
- * if (!report.ok) console.log(report.checks.filter((check) => check.outcome === 'fail'));
- */
+/** The implementation of `checkCapabilities`, loaded on its first call (its TSDoc is on the export in `client/on-demand-exports.ts`). @internal */
 export async function checkCapabilities(originOrUrl: string, options: CheckCapabilitiesOptions = {}): Promise<CheckReport> {
   const url = toManifestUrl(originOrUrl);
   const origin = new URL(url).origin;

@@ -183,7 +183,7 @@ export async function loadService(context: ClientContext, input: string | Uint8A
   const limit: ManifestSizeLimit = options.maxSizeInBytes === undefined ? manifestSizeLimit(context) : { maxSizeInBytes: options.maxSizeInBytes, option: 'maxSizeInBytes' };
   checkIntegerOption(limit.option, limit.maxSizeInBytes, { minimum: 1, of: '`client.load`' });
   if (typeof input === 'string') refuseLocation(input);
-  const { manifest } = parseOrThrow(typeof input === 'string' || input instanceof Uint8Array ? input : JSON.stringify(input), label, limit);
+  const { manifest } = await parseOrThrow(typeof input === 'string' || input instanceof Uint8Array ? input : JSON.stringify(input), label, limit);
   let origin: string;
   try {
     origin = new URL(manifest.service.base_url).origin;

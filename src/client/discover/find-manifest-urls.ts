@@ -1,7 +1,7 @@
 import { AicapError } from '../../errors/aicap-error.js';
 import { HTTPError } from '../../errors/http-error.js';
 import { LINK_RELATION, MANIFEST_MEDIA_TYPE, WELL_KNOWN_PATH } from '../../manifest/manifest-v0.js';
-import { parseJsonDocument } from '../../manifest/parse-manifest.js';
+import { parseJsonDocument } from '../../manifest/parse-json-document.js';
 import { fetchWithCache, type CachedFetchResult, type ManifestRequest } from '../cache/fetch-with-cache.js';
 import type { ClientContext } from '../client-context.js';
 import type { DiscoveryAttempt } from '../errors/discovery-error.js';

@@ -5,7 +5,6 @@ import { isJsonMediaType, mediaTypeOf } from '../../internal/parse-media-type.js
 import { digestParsedBody } from '../../manifest/digest-manifest.js';
 import { MANIFEST_MEDIA_TYPE, type Manifest } from '../../manifest/manifest-v0.js';
 import type { JsonReading } from '../../manifest/parse-json-fast.js';
-import { readManifestDocument } from '../../manifest/parse-manifest.js';
 import { defaultManifestMaxSizeInBytes } from '../../manifest/manifest-size-limit.js';
 import type { CachedFetchResult } from '../cache/fetch-with-cache.js';
 import type { ClientContext } from '../client-context.js';
@@ -66,7 +65,7 @@ export async function readManifestOnce(context: ClientContext, result: CachedFet
     const manifest = JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text) as Manifest;
     read = { body: result.body, contentType, manifest, scanFindings: verdicts.scanFindings, digest: verdicts.digest };
   } else {
-    const { manifest, reading } = parseOrThrow(result.body, redactUrl(result.url), limit);
+    const { manifest, reading } = await parseOrThrow(result.body, redactUrl(result.url), limit);
     // First, on the value as parsed from these very bytes: that is what the reading describes.
     const digest = digestParsedBody(result.body, reading);
     // With the default `trust.scan: 'on-export'`, texts are scanned where they reach a model instead.
@@ -108,8 +107,14 @@ export interface ManifestReading {
   reading: JsonReading;
 }
 
-/** Parses and validates, turning issues into the matching typed error. @internal */
-export function parseOrThrow(input: string | Uint8Array, label: string, limit: ManifestSizeLimit): ManifestReading {
+/**
+ * Parses and validates, turning issues into the matching typed error. Validation (ajv, the manifest
+ * schema and its compiled validators) is loaded here, on the first manifest this process checks: a
+ * manifest the verified-manifest cache knows never needs it.
+ * @internal
+ */
+export async function parseOrThrow(input: string | Uint8Array, label: string, limit: ManifestSizeLimit): Promise<ManifestReading> {
+  const { readManifestDocument } = await import('../../manifest/parse-manifest.js');
   // The parser has its own cap (1 MiB by default): without the client's, raising the fetch cap alone
   // would let a large manifest be downloaded and then refused.
   const { result: parsed, reading } = readManifestDocument(input, { warnUnknownFields: false, maxSizeInBytes: limit.maxSizeInBytes });

@@ -1,5 +1,5 @@
 import { EventEmitter } from 'node:events';
-import { Agent, fetch as undiciFetch, type Dispatcher } from 'undici';
+import type { Agent as UndiciAgent, Dispatcher } from 'undici';
 import { AicapError } from '../../errors/aicap-error.js';
 import { isEventStream } from '../../internal/parse-media-type.js';
 import type { FetchFunction } from '../shapes/client-types.js';
@@ -27,6 +27,7 @@ import { headerValue, requestHeaders, toHeaders } from './node-headers.js';
 import { readBodyBytes } from './read-body-bytes.js';
 import { discardBody, readNodeBody } from './read-node-body.js';
 import { runHops, type HopLoopSettings } from './run-hops.js';
+import { Agent, fetchWith, loadFetch, requestWith } from '../../internal/http/undici-parts.js';
 
 const EMPTY_BODY = new Uint8Array(0);
 
@@ -55,7 +56,7 @@ export function createNamedGuardedFetch(options: GuardedFetchOptions, names: Opt
   });
   const hopSettings: HopLoopSettings = { checkUrl: (url) => checkUrl(url, policy, trust.trusts), maxRedirects: settings.maxRedirects, maxRedirectsOption: names.maxRedirects };
 
-  let agent: Agent | undefined;
+  let agent: UndiciAgent | undefined;
   let transport: FetchFunction;
   if (options.fetch) {
     transport = options.fetch;
@@ -66,9 +67,10 @@ export function createNamedGuardedFetch(options: GuardedFetchOptions, names: Opt
       bodyTimeout: settings.timeouts.bodyIdleInMs,
     });
     const dispatcher = agent;
-    transport = (input, init) => undiciFetch(input, { ...(init as object), dispatcher }) as unknown as Promise<Response>;
+    transport = (input, init) => fetchWith(input, { ...(init as object), dispatcher }) as unknown as Promise<Response>;
   }
-  const guardedFetch = createStreamingFetch(transport, settings, hopSettings);
+  // undici's fetch loads before a first streaming request arms its deadlines: loading is not the server's time.
+  const guardedFetch = createStreamingFetch(transport, settings, hopSettings, agent ? loadFetch : undefined);
   const fetchBuffered = agent ? createBufferedFetch(agent, settings, hopSettings) : bufferThroughFetch(guardedFetch, settings);
   let closing: Promise<void> | undefined;
   // Idempotent: closing twice (a test teardown after an explicit close) must not throw.
@@ -80,8 +82,9 @@ function startState(url: URL, method: string | undefined, headers: Headers, body
 }
 
 /** The `fetch`-shaped half: a Web `Response` whose body stream is guarded. */
-function createStreamingFetch(transport: FetchFunction, settings: GuardedFetchSettings, hopSettings: HopLoopSettings): FetchFunction {
+function createStreamingFetch(transport: FetchFunction, settings: GuardedFetchSettings, hopSettings: HopLoopSettings, prepare?: () => unknown): FetchFunction {
   return async (input, init = {}) => {
+    prepare?.();
     const state = startState(parseUrl(input), init.method, new Headers(init.headers), init.body);
     const deadline = new AbortController();
     const signal = init.signal ? AbortSignal.any([init.signal, deadline.signal]) : deadline.signal;
@@ -150,7 +153,7 @@ class RequestAbort extends EventEmitter {
 }
 
 /** The undici `request` half: the body read whole from the Node stream, no Web streams in between. */
-function createBufferedFetch(dispatcher: Agent, settings: GuardedFetchSettings, hopSettings: HopLoopSettings): BufferedFetch {
+function createBufferedFetch(dispatcher: UndiciAgent, settings: GuardedFetchSettings, hopSettings: HopLoopSettings): BufferedFetch {
   return async (input: string | URL, init: BufferedRequestInit, limit: BodySizeLimit): Promise<BufferedResponse> => {
     const cap = effectiveLimit(limit, settings);
     // The caller's `Headers` and `URL` as they are (parsing a `URL` again costs as much as parsing
@@ -172,7 +175,7 @@ function createBufferedFetch(dispatcher: Agent, settings: GuardedFetchSettings, 
       return await runHops(state, init.redirect === 'manual' ? { ...hopSettings, maxRedirects: 0 } : hopSettings, async ({ url, method, headers, body }) => {
         let data: Dispatcher.ResponseData;
         try {
-          data = await dispatcher.request({
+          data = await requestWith(dispatcher, {
             origin: url.origin,
             path: `${url.pathname}${url.search}`,
             method: method as Dispatcher.HttpMethod,

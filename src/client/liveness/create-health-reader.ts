@@ -1,4 +1,4 @@
-import { parseJsonDocument } from '../../manifest/parse-manifest.js';
+import { parseJsonDocument } from '../../manifest/parse-json-document.js';
 import { parseHealthReport, retryAtOf, type HealthReport, type HealthStatus, type ToolHealth } from '../../manifest/parse-health-report.js';
 import { fetchWithCache, type ManifestRequest } from '../cache/fetch-with-cache.js';
 import type { ClientContext } from '../client-context.js';

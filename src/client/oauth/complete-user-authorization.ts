@@ -34,13 +34,7 @@ export interface CompletedUserAuthorization {
   tokens: TokenSet;
 }
 
-/**
- * Finishes an authorization started with {@link startUserAuthorization}: checks the callback's
- * `state` against the pending one (a mismatch is `AUTH_FAILED`, and no code is exchanged), its
- * `iss` when present (RFC 9207) and its `error`, exchanges the code with the PKCE verifier and the
- * RFC 8707 `resource`, and stores the token set in `tokenStore`. Error messages never contain the
- * code or a token.
- */
+/** The implementation of `completeUserAuthorization`, loaded on its first call (its TSDoc is on the export in `client/on-demand-exports.ts`). @internal */
 export async function completeUserAuthorization(pending: PendingUserAuthorization, callbackUrl: string | URL, options: CompleteUserAuthorizationOptions): Promise<CompletedUserAuthorization> {
   const fetch = options.fetch ?? createOAuthFetch([pending.origin, pending.authorizationServer.issuer]);
   const now = options.now ?? Date.now;

@@ -32,22 +32,7 @@ export interface LoopbackRedirectReceiver {
 const RECEIVED_PAGE = 'Authorization received. You can close this window and return to the application.\n';
 const REFUSED_PAGE = 'The authorization was not granted. You can close this window; the application shows why.\n';
 
-/**
- * Listens on 127.0.0.1, on a port the system picks, for the browser's redirect back from the
- * authorization server. The first request to the callback path resolves `waitForCallback` and gets a
- * small plain-text page; other paths get 404 (a browser's favicon request does not count). The
- * listener answers nothing else and closes after the callback or the timeout.
- *
- * @example
- * const receiver = await createLoopbackRedirectReceiver({ timeoutInMs: 120_000 });
- * try {
- *   const pending = await startUserAuthorization({ origin, discoveryUrl, redirectUri: receiver.redirectUri });
- *   console.log(pending.authorizationUrl);
- *   await completeUserAuthorization(pending, await receiver.waitForCallback(), { tokenStore });
- * } finally {
- *   await receiver.close();
- * }
- */
+/** The implementation of `createLoopbackRedirectReceiver`, loaded on its first call (its TSDoc is on the export in `client/on-demand-exports.ts`). @internal */
 export async function createLoopbackRedirectReceiver(options: LoopbackRedirectReceiverOptions = {}): Promise<LoopbackRedirectReceiver> {
   const callbackPath = options.callbackPath ?? '/callback';
   const timeoutInMs = options.timeoutInMs ?? 300_000;

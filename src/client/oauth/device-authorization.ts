@@ -62,24 +62,7 @@ const DEFAULT_INTERVAL_IN_SECONDS = 5;
 const SLOW_DOWN_STEP_IN_SECONDS = 5;
 const DEFAULT_MAX_DURATION_IN_MS = 600_000;
 
-/**
- * The device authorization grant (RFC 8628), for machines without a browser: asks the server's
- * `device_authorization_endpoint` for a user code, hands it to `onPrompt`, then polls the token
- * endpoint at the server's `interval` (adding 5 s on every `slow_down`) until the user approves, denies
- * (`access_denied`), the code expires, or `maxDurationInMs` passes. Every failure is `AUTH_FAILED`
- * naming the endpoint and what to do; the number of polls is bounded by the duration over the interval.
- * The tokens are returned, not stored: put them in a `TokenStore` keyed by user and resource.
- *
- * @example
- * ```ts
- * const tokens = await authorizeWithDeviceCode({
- *   authorizationServer: metadata, // RFC 8414, discovered from the API's RFC 9728 metadata
- *   scopes: ['payments:read'],
- *   resource: 'https://api.example.com/v2',
- *   onPrompt: ({ verificationUri, userCode }) => console.error(`Open ${verificationUri} and enter ${userCode}`),
- * });
- * ```
- */
+/** The implementation of `authorizeWithDeviceCode`, loaded on its first call (its TSDoc is on the export in `client/on-demand-exports.ts`). @internal */
 export async function authorizeWithDeviceCode(options: AuthorizeWithDeviceCodeOptions): Promise<TokenSet> {
   const as = options.authorizationServer;
   const fetch = options.fetch ?? createOAuthFetch(options.binding === undefined ? [as.issuer] : [options.binding.resourceOrigin, options.binding.issuer]);

@@ -36,14 +36,7 @@ export interface RevokeTokenSetResult {
   revoked: boolean;
 }
 
-/**
- * Revokes a token set at its issuer (RFC 7009): the refresh token first (which ends the grant at
- * most servers), then the access token. The issuer's metadata is read again (RFC 8414, then
- * OpenID Connect) and the `revocation_endpoint` must be on the issuer's origin. Resolves
- * `{ revoked: false }` when the server offers no revocation; rejects with `AUTH_FAILED` when a
- * request fails (messages never contain a token). Deleting the tokens from a store is the caller's
- * part: see {@link revokeUserTokens}.
- */
+/** The implementation of `revokeTokenSet`, loaded on its first call (its TSDoc is on the export in `client/on-demand-exports.ts`). @internal */
 export async function revokeTokenSet(tokens: TokenSet, options: RevokeTokenSetOptions = {}): Promise<RevokeTokenSetResult> {
   const issuer = new URL(tokens.issuer);
   const fetch = options.fetch ?? createOAuthFetch([issuer.origin]);
@@ -90,10 +83,7 @@ export interface RevokeUserTokensResult {
   failures: string[];
 }
 
-/**
- * Logs a user out of one resource: revokes every stored token set (RFC 7009, where offered) and then
- * deletes them from the store, whether revocation worked or not.
- */
+/** The implementation of `revokeUserTokens`, loaded on its first call (its TSDoc is on the export in `client/on-demand-exports.ts`). @internal */
 export async function revokeUserTokens(options: RevokeUserTokensOptions): Promise<RevokeUserTokensResult> {
   const sets = await options.tokenStore.get(options.key);
   let revoked = 0;

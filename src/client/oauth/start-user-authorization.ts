@@ -80,19 +80,7 @@ export interface AuthorizationServerMetadata {
   readonly [member: string]: unknown;
 }
 
-/**
- * Starts acting for a user (OAuth 2.1 authorization code with PKCE S256): discovers the
- * authorization server from `discoveryUrl` under the same origin rules as client credentials,
- * picks the client identity in the MCP order (see {@link UserClientOptions}), and builds the
- * authorization URL with `state`, the PKCE challenge, `scope` and the RFC 8707 `resource`.
- * Refuses (`AUTH_FAILED`) an authorization server that does not advertise PKCE S256, as MCP requires.
- *
- * @example
- * const receiver = await createLoopbackRedirectReceiver();
- * const pending = await startUserAuthorization({ origin, discoveryUrl, redirectUri: receiver.redirectUri, scopes: ['payments:read'] });
- * openBrowser(pending.authorizationUrl);
- * const { tokens } = await completeUserAuthorization(pending, await receiver.waitForCallback(), { tokenStore });
- */
+/** The implementation of `startUserAuthorization`, loaded on its first call (its TSDoc is on the export in `client/on-demand-exports.ts`). @internal */
 export async function startUserAuthorization(options: StartUserAuthorizationOptions): Promise<PendingUserAuthorization> {
   const binding = createAuthorizationBinding(options.origin, options.issuer, '`issuer`', "the user's authorization");
   const fetch = options.fetch ?? createOAuthFetch([options.origin, options.issuer]);

@@ -1,6 +1,7 @@
 import { isIP } from 'node:net';
 import { lookup as dnsLookup } from 'node:dns/promises';
-import { buildConnector } from 'undici';
+import type { buildConnector as UndiciBuildConnector } from 'undici';
+import { buildConnector } from '../../internal/http/undici-parts.js';
 import { SsrfBlockedError } from '../errors/ssrf-blocked-error.js';
 import type { AddressPolicy } from './address-policy.js';
 import type { OriginTrust } from './create-origin-trust.js';
@@ -45,7 +46,7 @@ export interface PinnedConnectorSettings {
  * rebinding) cannot swap it. Each new connection resolves and checks again.
  * @internal
  */
-export function createPinnedConnector(settings: PinnedConnectorSettings): buildConnector.connector {
+export function createPinnedConnector(settings: PinnedConnectorSettings): UndiciBuildConnector.connector {
   const connect = buildConnector({ timeout: settings.timeoutInMs });
   return (connectOptions, callback) => {
     const hostname = connectOptions.hostname.replace(/^\[|\]$/g, '');

@@ -1,0 +1,36 @@
+import { createRequire } from 'node:module';
+import type { Agent as UndiciAgent, buildConnector as undiciBuildConnector, Dispatcher, fetch as undiciFetch } from 'undici';
+
+// undici's entry loads every dispatcher, the mocks, the caches, WebSocket, EventSource and fetch
+// (about 3× what a request needs, the largest single cost of a CLI process's start). The guarded
+// fetch needs an `Agent` with its own connector (the SSRF check and the pinned address live there:
+// Node's built-in fetch cannot take one) and `request`: those three files are loaded alone, and the
+// whole entry only when a streaming `fetch` runs. undici has no `exports` map: these paths are its
+// files as published (`create-guarded-fetch` tests fail if a version moves them).
+const load = createRequire(import.meta.url);
+
+/** undici's `Agent` (its own module, without the rest of undici). */
+export const Agent = load('undici/lib/dispatcher/agent.js') as typeof UndiciAgent;
+
+/** undici's `buildConnector` (its own module). */
+export const buildConnector = load('undici/lib/core/connect.js') as typeof undiciBuildConnector;
+
+const requestOnDispatcher = load('undici/lib/api/api-request.js') as (this: Dispatcher, options: Dispatcher.RequestOptions) => Promise<Dispatcher.ResponseData>;
+
+/** `dispatcher.request(options)` without undici's entry (which puts `request` on every dispatcher). */
+export function requestWith(dispatcher: Dispatcher, options: Dispatcher.RequestOptions): Promise<Dispatcher.ResponseData> {
+  return requestOnDispatcher.call(dispatcher, options);
+}
+
+let loadedFetch: typeof undiciFetch | undefined;
+
+/** undici's `fetch`, its entry loaded by the first call (the first streaming request). */
+export function loadFetch(): typeof undiciFetch {
+  loadedFetch ??= (load('undici') as { fetch: typeof undiciFetch }).fetch;
+  return loadedFetch;
+}
+
+/** undici's `fetch`, through {@link loadFetch}. */
+export function fetchWith(...parameters: Parameters<typeof undiciFetch>): ReturnType<typeof undiciFetch> {
+  return loadFetch()(...parameters);
+}
