@@ -10,7 +10,7 @@ import type { AuthorizeWithDeviceCodeOptions } from './oauth/device-authorizatio
 import type { RevokeTokenSetOptions, RevokeTokenSetResult, RevokeUserTokensOptions, RevokeUserTokensResult } from './oauth/revoke-token-set.js';
 import type { LoopbackRedirectReceiverOptions, LoopbackRedirectReceiver } from './oauth/create-loopback-redirect-receiver.js';
 import type { CheckCapabilitiesOptions, CheckReport } from './check/check-capabilities.js';
-import type { TokenSet } from './oauth/token-store.js';
+import type { TokenSet } from './shapes/token-store.js';
 
 /**
  * Starts acting for a user (OAuth 2.1 authorization code with PKCE S256): discovers the

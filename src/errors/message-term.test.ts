@@ -8,7 +8,7 @@ import type { ServerResponse } from 'node:http';
 import { json, startClientTestServer, type ClientTestServer } from '../../test/helpers/client-test-server.js';
 import { createClient } from '../client/index.js';
 import { assertEntryEnabled } from '../client/resolve-tool.js';
-import type { DiscoveredService } from '../client/client-types.js';
+import type { DiscoveredService } from '../client/shapes/client-types.js';
 import { createCatalog } from '../tools/create-catalog.js';
 import { parseManifest } from '../manifest/parse-manifest.js';
 import { AicapError } from './aicap-error.js';
