@@ -7,7 +7,7 @@ import { performance } from 'node:perf_hooks';
 import { validateManifest } from 'aicap';
 import { scanManifest } from '../../dist/manifest/scan-manifest.js';
 import { digestParsedBody } from '../../dist/manifest/digest-manifest.js';
-import { readJsonDocument } from '../../dist/manifest/parse-manifest.js';
+import { readJsonDocument } from '../../dist/manifest/parse-json-document.js';
 import { round, spreadOf } from '../lib/measure.js';
 
 /** The phases, in the order a cold discovery runs them, with what each row says. */

@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { parseManifest, WELL_KNOWN_PATH, type Manifest, type ValidationIssue } from '../index.js';
-import { parseJsonDocument } from '../manifest/parse-manifest.js';
+import { parseJsonDocument } from '../manifest/parse-json-document.js';
 import { checkCapabilities, type CheckReport, type Client, type DiscoveredService, type GuardedFetch } from '../client/index.js';
 import { toolInputSchema, type CatalogTool } from '../tools/index.js';
 

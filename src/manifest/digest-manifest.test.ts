@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { AicapError } from '../errors/aicap-error.js';
 import { loadPayments, readFixture } from '../../test/fixtures/manifests/load-fixture.js';
 import { canonicalJson, canonicalJsonOfParsed, digestManifest, digestParsedBody, digestText, digestTool } from './digest-manifest.js';
-import { parseJsonDocument, readJsonDocument } from './parse-manifest.js';
+import { parseJsonDocument, readJsonDocument } from './parse-json-document.js';
 
 const DIGEST_FORMAT = /^sha256-[A-Za-z0-9_-]{43}$/;
 

@@ -8,7 +8,7 @@ import { defaultManifestMaxSizeInBytes } from './manifest-size-limit.js';
 // Apart from `parse-manifest.ts` so that reading JSON (a call's response, a cached manifest) loads
 // no manifest validation.
 
-/** Options of {@link parseJsonDocument} and `parseManifest`. */
+/** Options of `parseManifest` and of the strict JSON reading under it. */
 export interface ParseJsonOptions {
   /**
   Largest accepted document, in bytes of UTF-8.

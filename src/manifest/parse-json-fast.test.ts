@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { parseJsonDocument } from './parse-manifest.js';
+import { parseJsonDocument } from './parse-json-document.js';
 import { parseJsonFast } from './parse-json-fast.js';
 import { StrictJsonParser } from './strict-json-parser.js';
 

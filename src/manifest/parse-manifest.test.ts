@@ -3,7 +3,8 @@ import { AicapError } from '../errors/aicap-error.js';
 import { ManifestParseError } from '../errors/manifest-parse-error.js';
 import { unparsableFixtures } from '../../test/fixtures/manifests/expectations.js';
 import { readFixture } from '../../test/fixtures/manifests/load-fixture.js';
-import { parseJsonDocument, parseManifest } from './parse-manifest.js';
+import { parseJsonDocument } from './parse-json-document.js';
+import { parseManifest } from './parse-manifest.js';
 import { defaultManifestMaxSizeInBytes } from './manifest-size-limit.js';
 
 const encoder = new TextEncoder();

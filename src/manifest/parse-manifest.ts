@@ -3,7 +3,7 @@ import { validateManifest, type ValidateManifestOptions, type ValidationResult }
 import type { JsonReading } from './parse-json-fast.js';
 import { readJsonDocument, type ParseJsonOptions } from './parse-json-document.js';
 
-export { DEFAULT_MAX_DEPTH, parseJsonDocument, readJsonDocument, type ParseJsonOptions } from './parse-json-document.js';
+export type { ParseJsonOptions } from './parse-json-document.js';
 
 /**
  * Parses untrusted bytes or text as a manifest and validates it. Never throws on bad input: syntax,

@@ -12,7 +12,7 @@ import { quarantinedToolIds } from '../../src/client/trust/evaluate-trust.js';
 import { scanManifest } from '../../src/manifest/scan-manifest.js';
 import { canonicalJson, canonicalJsonOfParsed, digestManifest, digestParsedBody, digestText, digestTool } from '../../src/manifest/digest-manifest.js';
 import type { Manifest } from '../../src/manifest/manifest-v0.js';
-import { parseJsonDocument, readJsonDocument } from '../../src/manifest/parse-manifest.js';
+import { parseJsonDocument, readJsonDocument } from '../../src/manifest/parse-json-document.js';
 import { StrictJsonParser } from '../../src/manifest/strict-json-parser.js';
 import { generateManifest } from '../../src/openapi/index.js';
 import { referenceScanManifest } from '../helpers/reference-scan-manifest.js';

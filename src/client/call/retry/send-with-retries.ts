@@ -59,6 +59,20 @@ export interface ExchangeOutcome {
   error?: CallError;
 }
 
+/** The call error when no credentials could be obtained: nothing was sent, and a retry would fail alike. */
+function credentialFailure(error: AicapError): CallError {
+  return {
+    code: error.code,
+    status: 0,
+    retryable: false,
+    retryAfterInMs: null,
+    declared: false,
+    userMessage: 'Could not obtain credentials for this API.',
+    message: error.message,
+    ...(error.terms.length === 0 ? {} : { terms: error.terms }),
+  };
+}
+
 function problemTypeOf(body: ResponseBody | undefined): string | undefined {
   if (body === undefined || !isJsonMediaType(body.mediaType)) return undefined;
   const data = body.data;
@@ -134,21 +148,7 @@ export async function sendWithRetries(input: ExchangeInput): Promise<ExchangeOut
     } catch (error) {
       const aicap = AicapError.isInstance(error) ? error : new AicapError('AUTH_FAILED', String(error));
       audit(undefined, `${aicap.code}: ${aicap.message}`);
-      return fail(
-        {
-          code: aicap.code,
-          status: 0,
-          retryable: false,
-          retryAfterInMs: null,
-          declared: false,
-          userMessage: 'Could not obtain credentials for this API.',
-          message: aicap.message,
-          ...(aicap.terms.length === 0 ? {} : { terms: aicap.terms }),
-        },
-        0,
-        undefined,
-        undefined,
-      );
+      return fail(credentialFailure(aicap), 0, undefined, undefined);
     }
     for (const secret of credentials.secrets) redactor.addSecret(secret);
 
