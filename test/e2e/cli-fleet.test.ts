@@ -147,7 +147,7 @@ describe.skipIf(!HAS_REDIS_SERVER)('aicap call pins shared through AICAP_REDIS_U
     const refused = await call([], { AICAP_REDIS_URL: redis.url });
     const human = await runCli([server.origin, 'get_account', '{"account_id":"1"}', '--session', 'p1'], { AICAP_REDIS_URL: redis.url });
     expect(refused.code).toBe(1);
-    expect(human.stderr).toContain('aicap call <origin> get_account --pin');
+    expect(human.stderr).toContain(`aicap call ${server.origin} get_account --pin`);
   });
 
   it('refuses --session-less calls and --pin without Redis with one line each, exit 2, nothing sent', async () => {
