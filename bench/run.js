@@ -10,7 +10,7 @@ import { pathToFileURL } from 'node:url';
 import { performance } from 'node:perf_hooks';
 import { request } from 'undici';
 import { WELL_KNOWN_PATH } from 'aicap';
-import { describeMachine, isQuietEnough, loadAverage, packageVersions } from './lib/environment.js';
+import { describeMachine, isQuietEnough, loadAverage, MAX_OTHER_CPU_SHARE, otherCpuShare, packageVersions, readCpuTicks } from './lib/environment.js';
 import { round } from './lib/measure.js';
 import { assessTargets, renderReadmeHeadline, renderResults } from './lib/render-results.js';
 import { startServerProcess } from './lib/start-server-process.js';
@@ -77,6 +77,7 @@ const log = (message) => process.stderr.write(`${message}\n`);
 async function main() {
   const startedAt = performance.now();
   const atStart = loadAverage();
+  const ticksAtStart = readCpuTicks();
   log(`aicap benchmarks: load average ${atStart} on ${describeMachine().cores} cores.`);
 
   const servers = await startServerProcess('latency');
@@ -135,6 +136,7 @@ async function main() {
     durationInSeconds: 0,
     machine: describeMachine(),
     loadAverage: { atStart, atEnd: loadAverage() },
+    otherCpuShare: otherCpuShare(ticksAtStart, readCpuTicks()),
     packages: packageVersions(),
     settings: SETTINGS,
     method: METHOD,
@@ -156,9 +158,9 @@ async function main() {
   results.durationInSeconds = round((performance.now() - startedAt) / 1000, 0);
   printTargets(results.targets);
   // A loaded machine moves wall times 5–15× and flips ratios: such a run is printed, never recorded as the figures.
-  if (!QUICK && !isQuietEnough([atStart, results.loadAverage.atEnd])) {
+  if (!QUICK && !isQuietEnough({ loadAtStart: atStart, otherCpuShare: results.otherCpuShare })) {
     log(
-      `✘ Not writing results: the one-minute load average was ${atStart} at the start and ${results.loadAverage.atEnd} at the end, above the ${results.machine.cores} cores. Run again on a quiet machine.`,
+      `✘ Not writing results: the one-minute load average was ${atStart} at the start (at most ${results.machine.cores}, the cores, is quiet) and other processes used ${results.otherCpuShare === undefined ? 'an unknown share' : `${round(results.otherCpuShare * 100, 1)} %`} of the CPU during the run (at most ${MAX_OTHER_CPU_SHARE * 100} %). Run again on a quiet machine.`,
     );
     process.exitCode = 3;
     return;

@@ -2,7 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { performance } from 'node:perf_hooks';
 import { againstFloorAndMcp, compareVariants, fastestOf, medianOf, pairedRatio, summarize } from './measure.js';
 import { assessTargets } from './render-results.js';
-import { isQuietEnough } from './environment.js';
+import { spawnSync } from 'node:child_process';
+import { cpus } from 'node:os';
+import { isQuietEnough, otherCpuShare, readCpuTicks } from './environment.js';
 
 describe('summarize', () => {
   it.each([
@@ -135,9 +137,33 @@ describe('CPU time beside wall time', () => {
     expect(comparison.rows[0]).not.toHaveProperty('cpuSamples');
   });
 
-  it('a run is quiet enough only when the load average stayed at most the core count', () => {
-    expect(isQuietEnough([1.9, 2], 2)).toBe(true);
-    expect(isQuietEnough([1.5, 2.1], 2)).toBe(false);
+  it('a run is quiet enough only when it starts at most at the core count and others take at most a quarter of the CPU', () => {
+    expect(isQuietEnough({ loadAtStart: 1.9, otherCpuShare: 0.25 }, 2)).toBe(true);
+    expect(isQuietEnough({ loadAtStart: 2.1, otherCpuShare: 0 }, 2)).toBe(false);
+    expect(isQuietEnough({ loadAtStart: 0.5, otherCpuShare: 0.26 }, 2)).toBe(false);
+    // Off Linux the share is unknown: the load at the start decides alone.
+    expect(isQuietEnough({ loadAtStart: 0.5, otherCpuShare: undefined }, 2)).toBe(true);
+  });
+
+  it('the share of other processes leaves out this process and its reaped children', () => {
+    const cores = cpus().length;
+    const start = { machineBusy: 1000, own: 100, elapsed: 500 };
+    // 800 busy ticks in 500 ticks of every core, 300 of them this process tree's: others took 500.
+    expect(otherCpuShare(start, { machineBusy: 1800, own: 400, elapsed: 1000 })).toBeCloseTo(500 / (500 * cores), 3);
+    expect(otherCpuShare(start, { machineBusy: 1300, own: 400, elapsed: 1000 })).toBe(0);
+    expect(otherCpuShare(undefined, start)).toBeUndefined();
+    expect(otherCpuShare(start, start)).toBeUndefined();
+  });
+
+  it.runIf(process.platform === 'linux')('counts a child that spent CPU and was waited for as this process tree, not as others', () => {
+    const before = readCpuTicks();
+    // The child spins until it has used 300 ms of CPU, however loaded the machine is.
+    const child = spawnSync(process.execPath, ['-e', 'const end = 300_000; while (process.cpuUsage().user + process.cpuUsage().system < end);'], { timeout: 30_000 });
+    expect(child.status).toBe(0);
+    const after = readCpuTicks();
+    // /proc counts in USER_HZ ticks (100 a second on Linux): 300 ms is at least 25 after rounding.
+    expect(after.own - before.own).toBeGreaterThanOrEqual(25);
+    expect(after.machineBusy - before.machineBusy).toBeGreaterThanOrEqual(after.own - before.own - 2);
   });
 });
 

@@ -93,7 +93,7 @@ export function renderResults(results) {
     '',
     '## Machine',
     '',
-    `${results.machine.cpuModel}, ${results.machine.cores} cores, ${results.machine.memoryInGiB} GiB, ${results.machine.os}, Node ${results.machine.node}. One-minute load average ${results.loadAverage.atStart} at the start, ${results.loadAverage.atEnd} at the end (${results.machine.cores} means fully busy).`,
+    `${results.machine.cpuModel}, ${results.machine.cores} cores, ${results.machine.memoryInGiB} GiB, ${results.machine.os}, Node ${results.machine.node}. One-minute load average ${results.loadAverage.atStart} at the start, ${results.loadAverage.atEnd} at the end (${results.machine.cores} means fully busy; the end counts the bench's own processes)${results.otherCpuShare === undefined ? '' : `; other processes used ${(results.otherCpuShare * 100).toFixed(1)} % of the CPU during the run`}.`,
     '',
     `Packages: ${Object.entries(results.packages)
       .map(([name, version]) => `${name} ${version}`)
