@@ -90,7 +90,8 @@ function extension(name: string, where: string, schema: Schema): Schema {
 /** Every extension schema, by file name without `.schema.json`. */
 export const aiExtensionSchemas: Readonly<Record<string, Schema>> = {
   'x-ai-intent': extension('x-ai-intent', 'an Operation', intent),
-  'x-ai-errors': extension('x-ai-errors', 'an Operation', { type: 'object', propertyNames: { minLength: 1, maxLength: 128 }, additionalProperties: errorContract }),
+  // `__proto__` is no error code: a manifest refuses the key (§5), and a reader assigning it would set a prototype instead.
+  'x-ai-errors': extension('x-ai-errors', 'an Operation', { type: 'object', propertyNames: { minLength: 1, maxLength: 128, not: { const: '__proto__' } }, additionalProperties: errorContract }),
   'x-ai-policy-operation': extension('x-ai-policy', 'an Operation', {
     type: 'object',
     properties: {

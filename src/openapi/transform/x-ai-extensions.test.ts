@@ -49,6 +49,15 @@ describe('readErrorsExtension', () => {
     expect(context.warnings.every((warning) => warning.code === 'x-ai-errors.invalid')).toBe(true);
   });
 
+  it('ignores a __proto__ code with a warning instead of setting the prototype of the errors map', () => {
+    const context = createTestContext();
+    // JSON.parse makes `__proto__` an own member, as the OpenAPI parser does.
+    const errors = readErrorsExtension(JSON.parse('{"__proto__": {"status": 402}, "card_declined": {"status": 402}}'), context, where);
+    expect(Object.getPrototypeOf(errors)).toBe(Object.prototype);
+    expect(Object.keys(errors)).toEqual(['card_declined']);
+    expect(context.warnings).toEqual([{ code: 'x-ai-errors.invalid', where, message: expect.stringContaining('__proto__') }]);
+  });
+
   it('warns and ignores a value that is not a map', () => {
     const context = createTestContext();
     expect(readErrorsExtension(['card_declined'], context, where)).toEqual({});

@@ -66,8 +66,9 @@ export function readErrorsExtension(value: unknown, context: TransformContext, w
   }
   const errors: Record<string, Partial<ErrorContract>> = {};
   for (const [code, contract] of Object.entries(value)) {
-    if (!isRecord(contract) || code.length > 128) {
-      context.warn({ code: 'x-ai-errors.invalid', where, message: `x-ai-errors["${code.slice(0, 64)}"] must be an object (and the code at most 128 characters); it was ignored` });
+    // `__proto__` would set the map's prototype rather than add an entry, and a manifest refuses the key.
+    if (!isRecord(contract) || code.length > 128 || code === '__proto__') {
+      context.warn({ code: 'x-ai-errors.invalid', where, message: `x-ai-errors["${code.slice(0, 64)}"] must be an object (and the code at most 128 characters, not "__proto__"); it was ignored` });
       continue;
     }
     if (contract['status'] !== undefined && !(Number.isInteger(contract['status']) && (contract['status'] as number) >= 400 && (contract['status'] as number) <= 599)) {
