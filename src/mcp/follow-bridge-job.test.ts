@@ -119,6 +119,24 @@ describe('followBridgeJob', () => {
     });
   });
 
+  it("bounds the API's question and makes its control characters visible, keeping only short string options", async () => {
+    const prompt = `Pick one\u001b[2J\u202e${'x'.repeat(5_000)}`;
+    const options = ['csv', 'p\u0007df', 'y'.repeat(201), '', ...Array.from({ length: 60 }, (_, index) => `o${index}`)];
+    const asked = (await harness(fakeJob([{ type: 'needs_input', prompt, options }]).job).run()) as unknown as {
+      inputRequests: Record<string, { params: { message: string; requestedSchema: { properties: { answer: { enum?: string[] } } } } }>;
+    };
+    const { message, requestedSchema } = asked.inputRequests['job_input']!.params;
+    expect(message).not.toMatch(/[\u0000-\u001f\u202e]/);
+    expect(message).toContain('\\u001b[2J\\u202e');
+    expect(message.length).toBeLessThan(1_100);
+    const offered = requestedSchema.properties.answer.enum!;
+    expect(offered).toHaveLength(50);
+    expect(offered.slice(0, 2)).toEqual(['csv', 'p\\u0007df']);
+    const handled = await harness(fakeJob([{ type: 'needs_input', prompt, options }]).job, { hostElicits: false }).run();
+    expect(textOf(handled)).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u202e]/);
+    expect(textOf(handled).length).toBeLessThan(3_000);
+  });
+
   it('gives a host that cannot elicit a resumable handle with absolute, encoded URLs', async () => {
     const { job } = fakeJob([{ type: 'needs_input', prompt: 'Which format?', options: ['csv'] }]);
     const { run } = harness(job, { hostElicits: false });

@@ -5,6 +5,7 @@ import type { Job, JobCheckpoint } from '../client/index.js';
 import type { JobNeedsInputEvent } from '../client/index.js';
 import { JobError } from '../client/index.js';
 import type { Tool } from '../manifest/manifest-v0.js';
+import { terminalSafeText } from '../internal/terminal-safe-text.js';
 import { explainRefusedApproval } from './call-bridge-tool.js';
 import type { BridgeTool } from './list-bridge-tools.js';
 import type { McpSdk } from './load-mcp-sdk.js';
@@ -65,13 +66,11 @@ export async function followBridgeJob(call: BridgeJobCall): Promise<BridgeCallTo
       }
       if (event.type === 'needs_input') {
         if (answered !== undefined && JSON.stringify(event.data) === answered) continue;
-        if (!call.hostElicits)
-          return handle(
-            client,
-            job,
-            bridgeTool,
-            `It waits for an answer to: ${event.prompt ?? 'a question'}${event.options ? ` (options: ${JSON.stringify(event.options)})` : ''}. This host cannot ask the user (no MCP elicitation).`,
-          );
+        if (!call.hostElicits) {
+          const { prompt, options } = questionOf(event);
+          const offered = options.length > 0 ? ` (options: ${JSON.stringify(options)})` : '';
+          return handle(client, job, bridgeTool, `It waits for an answer to: ${prompt ?? 'a question'}${offered}. This host cannot ask the user (no MCP elicitation).`);
+        }
         return sdk.inputRequired({
           inputRequests: { [JOB_INPUT_KEY]: sdk.inputRequired.elicit(question(bridgeTool, event)) },
           requestState: await call.mintState({ kind: 'job', checkpoint: job.checkpoint() }),
@@ -86,14 +85,33 @@ export async function followBridgeJob(call: BridgeJobCall): Promise<BridgeCallTo
   return toCallToolResult(await job.result(), bridgeTool);
 }
 
+/** Longest question, and option, the bridge hands on; the most options it offers. */
+const MAX_PROMPT_LENGTH = 1_000;
+const MAX_OPTION_LENGTH = 200;
+const MAX_OPTIONS = 50;
+
+/**
+ * The job's question as the bridge may show it. It comes from the API at run time, unreviewed like
+ * any response: it reaches the user's screen (elicitation) and the model (the handle's text), so it is
+ * bounded, its control and reordering characters are made visible, and only string options are kept.
+ */
+function questionOf(event: JobNeedsInputEvent): { prompt: string | undefined; options: string[] } {
+  const bounded = (text: string, maxLength: number): string => terminalSafeText(text.length > maxLength ? `${text.slice(0, maxLength)}…` : text);
+  const options = (event.options ?? [])
+    .filter((option): option is string => typeof option === 'string' && option !== '' && option.length <= MAX_OPTION_LENGTH)
+    .slice(0, MAX_OPTIONS)
+    .map((option) => terminalSafeText(option));
+  return { prompt: event.prompt === undefined || event.prompt.trim() === '' ? undefined : bounded(event.prompt, MAX_PROMPT_LENGTH), options };
+}
+
 function question(
   bridgeTool: BridgeTool,
   event: JobNeedsInputEvent,
 ): { message: string; requestedSchema: { type: 'object'; properties: Record<string, { type: 'string'; title: string; enum?: string[] }>; required: string[] } } {
-  const options = event.options?.filter((option): option is string => typeof option === 'string');
+  const { prompt, options } = questionOf(event);
   return {
-    message: `"${bridgeTool.definition.title}" asks: ${event.prompt ?? 'an answer is needed to continue'}`,
-    requestedSchema: { type: 'object', properties: { answer: { type: 'string', title: 'Answer', ...(options && options.length > 0 ? { enum: options } : {}) } }, required: ['answer'] },
+    message: `"${bridgeTool.definition.title}" asks: ${prompt ?? 'an answer is needed to continue'}`,
+    requestedSchema: { type: 'object', properties: { answer: { type: 'string', title: 'Answer', ...(options.length > 0 ? { enum: options } : {}) } }, required: ['answer'] },
   };
 }
 
