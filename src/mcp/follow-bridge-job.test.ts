@@ -126,6 +126,7 @@ describe('followBridgeJob', () => {
       inputRequests: Record<string, { params: { message: string; requestedSchema: { properties: { answer: { enum?: string[] } } } } }>;
     };
     const { message, requestedSchema } = asked.inputRequests['job_input']!.params;
+    // eslint-disable-next-line no-control-regex -- no control character may reach the user's screen
     expect(message).not.toMatch(/[\u0000-\u001f\u202e]/);
     expect(message).toContain('\\u001b[2J\\u202e');
     expect(message.length).toBeLessThan(1_100);
@@ -133,6 +134,7 @@ describe('followBridgeJob', () => {
     expect(offered).toHaveLength(50);
     expect(offered.slice(0, 2)).toEqual(['csv', 'p\\u0007df']);
     const handled = await harness(fakeJob([{ type: 'needs_input', prompt, options }]).job, { hostElicits: false }).run();
+    // eslint-disable-next-line no-control-regex -- line feeds are the handle's own; no other control character may reach the model
     expect(textOf(handled)).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u202e]/);
     expect(textOf(handled).length).toBeLessThan(3_000);
   });
