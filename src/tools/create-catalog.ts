@@ -41,6 +41,8 @@ export interface CatalogFinding {
   message: string;
   /** The tool, resource or prompt it belongs to. */
   toolId?: string;
+  /** The terms `message` names whose wording depends on the reader (the approval a changed tool needs). */
+  terms?: readonly MessageTerm[];
 }
 
 /** Options of {@link createCatalog} (and `client.catalog`). */

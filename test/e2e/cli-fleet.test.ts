@@ -18,8 +18,12 @@ const root = fileURLToPath(new URL('../..', import.meta.url));
 
 /** Runs `aicap call …args` of the built CLI (or another copy of it) with its own environment; never rejects. */
 function runCli(args: readonly string[], environment: Record<string, string | undefined>, cli = BUILT_CLI): Promise<CliRun> {
+  return runCommand(['call', ...args], environment, cli);
+}
+
+function runCommand(commandAndArgs: readonly string[], environment: Record<string, string | undefined>, cli = BUILT_CLI): Promise<CliRun> {
   return new Promise((resolve) => {
-    execFile(process.execPath, [cli, 'call', ...args], { timeout: 60_000, env: { ...process.env, NO_COLOR: '1', AICAP_REDIS_URL: undefined, ...environment } }, (error, stdout, stderr) =>
+    execFile(process.execPath, [cli, ...commandAndArgs], { timeout: 60_000, env: { ...process.env, NO_COLOR: '1', AICAP_REDIS_URL: undefined, ...environment } }, (error, stdout, stderr) =>
       resolve({ code: error ? (typeof error.code === 'number' ? error.code : -1) : 0, stdout, stderr }),
     );
   });
@@ -148,6 +152,12 @@ describe.skipIf(!HAS_REDIS_SERVER)('aicap call pins shared through AICAP_REDIS_U
     const human = await runCli([server.origin, 'get_account', '{"account_id":"1"}', '--session', 'p1'], { AICAP_REDIS_URL: redis.url });
     expect(refused.code).toBe(1);
     expect(human.stderr).toContain(`aicap call ${server.origin} get_account --pin`);
+    // aicap tools withholds it with the same advice, as a command rather than a method a program calls.
+    const listed = await runCommand(['tools', server.origin], { AICAP_REDIS_URL: redis.url });
+    expect(listed.code, listed.stderr).toBe(0);
+    expect(listed.stderr).toContain('get_account withheld (changed)');
+    expect(listed.stderr).toContain(`run \`aicap call ${server.origin} get_account --pin\``);
+    expect(listed.stderr).not.toContain('client.approve');
   });
 
   it('refuses --session-less calls and --pin without Redis with one line each, exit 2, nothing sent', async () => {

@@ -152,9 +152,11 @@ function report(
   query: string | undefined,
 ): void {
   for (const tool of withheld) {
+    const findings = tool.findings.map((finding) => `${finding.code} at ${finding.pointer}: ${finding.message} — ${JSON.stringify(finding.text.slice(0, 200))}`).join('; ');
     io.warn(
-      terminalSafeText(
-        `${tool.name} withheld (${tool.reason}): ${tool.findings.map((finding) => `${finding.code} at ${finding.pointer}: ${finding.message} — ${JSON.stringify(finding.text.slice(0, 200))}`).join('; ')}`,
+      cliAdvice(
+        `${tool.name} withheld (${tool.reason}): ${findings}`,
+        tool.findings.flatMap((finding) => finding.terms ?? []),
       ),
     );
   }

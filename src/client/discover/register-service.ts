@@ -49,7 +49,7 @@ export async function registerService(context: ClientContext, manifest: Manifest
   const eager = isEagerScan(context);
   // Without `trust.scan: 'eager'`, texts are scanned where they reach a model (`applyModelScanPolicy`).
   const scanFindings = read?.scanFindings ?? (eager ? scanManifest(manifest, scanOptionsOf(context.options.trust)).findings : []);
-  const trust = decideTrust({ manifest, scanFindings, diff, pinned: await readPins(context.pins, origin, manifest) });
+  const trust = decideTrust({ manifest, origin, scanFindings, diff, pinned: await readPins(context.pins, origin, manifest) });
   const findings = [...(source.findings ?? []), ...trust.findings];
   const namespace = previous?.namespace ?? chooseNamespace(context, manifest, manifestUrl);
   const decided: DiscoveredService = {

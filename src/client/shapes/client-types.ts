@@ -3,6 +3,7 @@
  * (`call/`, `auth/`, `policy/`) and jobs (`jobs/`). Each part owns its own option and result types
  * in its own folder; only what crosses between parts lives here.
  */
+import type { MessageTerm } from '../../errors/message-term.js';
 import type { Manifest, Tool, Resource, Prompt } from '../../manifest/manifest-v0.js';
 import type { ClientRegistrationStore } from './client-registration-store.js';
 import type { TokenStore } from './token-store.js';
@@ -173,6 +174,8 @@ export interface TrustFinding {
   message: string;
   /** Tool, resource or prompt id the string belongs to, when it belongs to one. */
   toolId?: string;
+  /** The terms `message` names whose wording depends on the reader (the approval a pin mismatch needs), as data; see `AicapError.terms`. */
+  terms?: readonly MessageTerm[];
 }
 
 /** A tool resolved for a call: the service it belongs to and the definition. */

@@ -19,7 +19,9 @@ describe('decideTrust', () => {
     after.tools[1]!.description = 'Lists everything.';
     const pins = createMemoryCacheStore<string>();
     await pins.set(pinKey(ORIGIN, 'list'), pinDigest(before, before.tools[1]!));
-    const result = decideTrust({ manifest: after, scanFindings: [], diff: diffManifests(before, after), pinned: await readPins(pins, ORIGIN, after) });
+    const result = decideTrust({ manifest: after, origin: ORIGIN, scanFindings: [], diff: diffManifests(before, after), pinned: await readPins(pins, ORIGIN, after) });
+    // The approval it asks for is data too, so the CLI can word it as a command.
+    expect(result.findings.find((finding) => finding.code === 'tool.pin_mismatch')).toMatchObject({ terms: [{ kind: 'approval', toolId: 'list', origin: ORIGIN }] });
     expect(result.disabledToolIds).toEqual(['list']);
     expect(result.findings.find((finding) => finding.code === 'tool.pin_mismatch')).toMatchObject({ pointer: '/tools/1', toolId: 'list', severity: 'high' });
     expect(result.findings.find((finding) => finding.code === 'policy.weakened')).toMatchObject({ toolId: 'transfer', severity: 'high' });
@@ -30,7 +32,7 @@ describe('decideTrust', () => {
   it('passes an unchanged, unpinned manifest with its scan findings only', async () => {
     const manifest = smallManifest('Pay API', `${ORIGIN}/v1`, [{ id: 'list', description: 'Lists.' }]);
     const finding = { code: 'text.suspicious_word', pointer: '/tools/0/description', text: 'x', severity: 'low' as const, message: 'm', toolId: 'list' };
-    expect(decideTrust({ manifest, scanFindings: [finding], diff: undefined, pinned: await readPins(createMemoryCacheStore<string>(), ORIGIN, manifest) })).toEqual({
+    expect(decideTrust({ manifest, origin: ORIGIN, scanFindings: [finding], diff: undefined, pinned: await readPins(createMemoryCacheStore<string>(), ORIGIN, manifest) })).toEqual({
       findings: [finding],
       disabledToolIds: [],
     });

@@ -3,6 +3,7 @@ import type { Manifest, Prompt, Resource, Tool } from '../../manifest/manifest-v
 import type { CacheStore } from '../cache/cache-store.js';
 import type { TrustOptions } from './trust-options.js';
 import type { TrustFinding } from '../shapes/client-types.js';
+import { approvalTerm, worded } from '../../errors/message-term.js';
 import { pinDigest, pinKey } from './pins.js';
 
 /** What {@link decideTrust} decides about one manifest. @internal */
@@ -16,6 +17,8 @@ export interface TrustEvaluation {
 /** What {@link decideTrust} weighs. @internal */
 export interface TrustInput {
   manifest: Manifest;
+  /** The service's origin: the approval a pin mismatch asks for names it. */
+  origin: string;
   /** The poisoning scan's findings on this manifest alone. */
   scanFindings: readonly TrustFinding[];
   /** Differences from the version held before, when it changed. */
@@ -69,14 +72,8 @@ export function decideTrust(input: TrustInput): TrustEvaluation {
     disabledToolIds.push(entry.id);
     const changes = diff?.changes.filter((candidate) => candidate.id === entry.id || candidate.kind === 'service') ?? [];
     const what = changes.length > 0 ? changes.map((candidate) => candidate.message).join('; ') : 'its definition, base URL, scopes or policy changed';
-    findings.push({
-      code: 'tool.pin_mismatch',
-      pointer: pointerOf(manifest, index),
-      text: entry.id,
-      severity: 'high',
-      message: `"${entry.id}" differs from the approved version (${what}); disabled until \`client.approve('${entry.id}')\``,
-      toolId: entry.id,
-    });
+    const message = worded`"${entry.id}" differs from the approved version (${what}); disabled until you ${approvalTerm(entry.id, input.origin)}`;
+    findings.push({ code: 'tool.pin_mismatch', pointer: pointerOf(manifest, index), text: entry.id, severity: 'high', message: message.text, toolId: entry.id, terms: message.terms });
   }
   return { findings, disabledToolIds };
 }
