@@ -434,3 +434,23 @@ describe('the change feed scenarios catch a client broken on purpose', () => {
     await expect(runScenario(byId('client.feed.retry_after_waited'), impatient)).rejects.toThrow(/expected [\d.]+ to be greater than or equal to 1000/);
   });
 });
+
+describe('the two-service scenarios catch a client broken on purpose', () => {
+  const byId = (id: string): ClientScenario => scenarios.find((scenario) => scenario.id === id)!;
+
+  it('client.job.tied_to_service fails a client that follows a job by its id on the first service that has it', async () => {
+    // Both services hand out job-1: such a client polls and reads the other service's job on the scenario's origin.
+    const confused: FetchFunction = (input, init) => {
+      const url = new URL(new Request(input).url);
+      if (url.origin === other.origin && url.pathname.startsWith('/v1/jobs/')) return fetch(`${server.origin}${url.pathname}`, init);
+      return fetch(input, init);
+    };
+    await expect(runScenario(byId('client.job.tied_to_service'), confused)).rejects.toThrow(/deeply equal/);
+  });
+
+  it('client.follow_up.same_origin_only is not vacuous: the same result fills the first origin’s own tool', async () => {
+    const scenario = structuredClone(byId('client.follow_up.same_origin_only'));
+    scenario.calls![1] = { ...scenario.calls![1]!, tool: 'get_account', service: 'origin' };
+    await expect(runScenario(scenario)).rejects.toThrow(/expected \[ null, null, null \] to deeply equal/);
+  });
+});
