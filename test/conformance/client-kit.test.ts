@@ -45,6 +45,8 @@ interface ClientScenario {
     cache?: true;
     /** Discover the origin again after the first discovery, once per entry, with these credentials. */
     rediscover_as?: Array<{ token?: string }>;
+    /** Tools a human approves after the first discovery: the client pins their digests (section 6). */
+    approve?: string[];
     /** Discover `${other_origin}` too, after the scenario's origin: its manifest is `other_routes['/.well-known/ai-capabilities']`. */
     discover_other?: true;
   };
@@ -303,6 +305,7 @@ async function runScenario(scenario: ClientScenario, transport?: FetchFunction):
       () => ({ refused: false, codes: [] as string[] }),
       (error: unknown) => ({ refused: true, codes: codesOf(error) }),
     );
+    for (const tool of scenario.client?.approve ?? []) await client.approve(tool);
     for (const again of scenario.client?.rediscover_as ?? []) await client.discover(server.origin, { credentials: again });
     if (scenario.client?.discover_other) await client.discover(other.origin);
     if (scenario.wait_for) await waitForRequests(scenario.wait_for);
@@ -452,5 +455,15 @@ describe('the two-service scenarios catch a client broken on purpose', () => {
     const scenario = structuredClone(byId('client.follow_up.same_origin_only'));
     scenario.calls![1] = { ...scenario.calls![1]!, tool: 'get_account', service: 'origin' };
     await expect(runScenario(scenario)).rejects.toThrow(/expected \[ null, null, null \] to deeply equal/);
+  });
+});
+
+describe('the pin scenario is not vacuous', () => {
+  const byId = (id: string): ClientScenario => scenarios.find((scenario) => scenario.id === id)!;
+
+  it('client.trust.pinned_tool_changed fails a client that keeps no pins: it calls the changed tool', async () => {
+    const scenario = structuredClone(byId('client.trust.pinned_tool_changed'));
+    scenario.client = { ...scenario.client, approve: [] };
+    await expect(runScenario(scenario)).rejects.toThrow(/expected \[ null, null \] to deeply equal \[ 'TOOL_DISABLED', null \]/);
   });
 });
