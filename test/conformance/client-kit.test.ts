@@ -45,6 +45,8 @@ interface ClientScenario {
     cache?: true;
     /** Discover the origin again after the first discovery, once per entry, with these credentials. */
     rediscover_as?: Array<{ token?: string }>;
+    /** How long the user lets the client follow a job, in milliseconds (section 8.4's bound). */
+    job_follow_limit_ms?: number;
     /** Tools a human approves after the first discovery: the client pins their digests (section 6). */
     approve?: string[];
     /** Discover `${other_origin}` too, after the scenario's origin: its manifest is `other_routes['/.well-known/ai-capabilities']`. */
@@ -68,6 +70,8 @@ interface ClientScenario {
     call_error_codes?: Array<string | null>;
     /** What each of `calls` reported, by call: see {@link CallReport}. */
     call_reports?: Array<Partial<CallReport> | null>;
+    /** Every call of `calls` has ended (successfully or not) within this many milliseconds of the first one's start. */
+    calls_within_ms?: number;
     /** Raw paths the other origin received, in order. */
     other_requests?: string[];
     /** By header name, over every request to `routes`: `absent`, or `same_in_all` (present, one value). */
@@ -212,6 +216,32 @@ function expectHeaders(requests: ReadonlyArray<{ headers: Record<string, unknown
   }
 }
 
+/** Makes `calls` in order, each able to fill its arguments from an earlier one's result (`from`). */
+async function makeCalls(target: Client, calls: NonNullable<ClientScenario['calls']>): Promise<CallReport[]> {
+  const reports: CallReport[] = [];
+  const envelopes: Array<CallEnvelope | undefined> = [];
+  for (const call of calls) {
+    const { report, envelope } = await reportCall(target, call, envelopes, { origin: server.origin, other: other.origin });
+    reports.push(report);
+    envelopes.push(envelope);
+  }
+  return reports;
+}
+
+/** `work`, failing when it has not ended after `limitInMs` (`expect.calls_within_ms`). */
+async function bounded<T>(work: Promise<T>, limitInMs: number | undefined): Promise<T> {
+  if (limitInMs === undefined) return work;
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_resolve, reject) => {
+    timer = setTimeout(() => reject(new Error(`the calls had not ended after ${limitInMs} ms`)), limitInMs);
+  });
+  try {
+    return await Promise.race([work, late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 /** Waits (bounded by `timeout_ms`) until `path` on the scenario's origin has been requested `requests` times. */
 async function waitForRequests(wait: NonNullable<ClientScenario['wait_for']>): Promise<void> {
   const deadline = performance.now() + wait.timeout_ms;
@@ -299,7 +329,8 @@ async function runScenario(scenario: ClientScenario, transport?: FetchFunction):
     serveRoutes(other, scenario.other_routes, values, otherRequests);
     // A second origin on loopback is reachable only when listed: the scenario is about what the client sends it.
     const network = { ...(scenario.other_routes ? { allow: ['127.0.0.1'] } : {}), ...(transport ? { fetch: transport } : {}) };
-    client = createClient({ ...(scenario.client?.cache ? {} : { cache: false }), retry: { limit: 5 }, network });
+    const jobs = scenario.client?.job_follow_limit_ms === undefined ? {} : { jobs: { follow: { maxDurationInMs: scenario.client.job_follow_limit_ms } } };
+    client = createClient({ ...(scenario.client?.cache ? {} : { cache: false }), retry: { limit: 5 }, network, ...jobs });
     const credentials = scenario.client?.credentials;
     const outcome = await client.discover(server.origin, credentials ? { credentials } : {}).then(
       () => ({ refused: false, codes: [] as string[] }),
@@ -313,13 +344,7 @@ async function runScenario(scenario: ClientScenario, transport?: FetchFunction):
       const envelope = await client.call(scenario.call.tool, scenario.call.arguments);
       if (scenario.expect.call_ok !== undefined) expect(envelope.ok, JSON.stringify(envelope).slice(0, 300)).toBe(scenario.expect.call_ok);
     }
-    const reports: CallReport[] = [];
-    const envelopes: Array<CallEnvelope | undefined> = [];
-    for (const call of scenario.calls ?? []) {
-      const { report, envelope } = await reportCall(client, call, envelopes, { origin: server.origin, other: other.origin });
-      reports.push(report);
-      envelopes.push(envelope);
-    }
+    const reports = await bounded(makeCalls(client, scenario.calls ?? []), scenario.expect.calls_within_ms);
     if (scenario.expect.call_error_codes) expect(reports.map((report) => report.code)).toEqual(scenario.expect.call_error_codes);
     scenario.expect.call_reports?.forEach((expected, index) => expected && expect(reports[index], `call ${index}`).toMatchObject(expected));
     if (scenario.expect.manifest_requests !== undefined) expect(manifestRequests).toBe(scenario.expect.manifest_requests);
@@ -455,6 +480,16 @@ describe('the two-service scenarios catch a client broken on purpose', () => {
     const scenario = structuredClone(byId('client.follow_up.same_origin_only'));
     scenario.calls![1] = { ...scenario.calls![1]!, tool: 'get_account', service: 'origin' };
     await expect(runScenario(scenario)).rejects.toThrow(/expected \[ null, null, null \] to deeply equal/);
+  });
+});
+
+describe('the job bound scenario catches a client that follows for ever', () => {
+  it('client.job.follow_bounded fails a client with no bound on following a job', async () => {
+    const scenario = structuredClone(scenarios.find((candidate) => candidate.id === 'client.job.follow_bounded')!);
+    // The reference client's "no limit"; a shorter wait keeps the demonstration quick.
+    scenario.client = { ...scenario.client, job_follow_limit_ms: 0 };
+    scenario.expect.calls_within_ms = 2500;
+    await expect(runScenario(scenario)).rejects.toThrow(/the calls had not ended after 2500 ms/);
   });
 });
 
