@@ -69,7 +69,7 @@ interface ClientScenario {
     /** The reference client's error code of each of `calls` (`null` for a success); informative for other clients. */
     call_error_codes?: Array<string | null>;
     /** What each of `calls` reported, by call: see {@link CallReport}. */
-    call_reports?: Array<Partial<CallReport> | null>;
+    call_reports?: Array<(Partial<CallReport> & ModelTextRules) | null>;
     /** Every call of `calls` has ended (successfully or not) within this many milliseconds of the first one's start. */
     calls_within_ms?: number;
     /** Raw paths the other origin received, in order. */
@@ -158,6 +158,14 @@ interface CallReport {
   retry_after_seconds: number | null;
   /** For a `job` call: the job's last known state, or `null` when it never started. */
   job_status?: string | null;
+  /** For a successful tool call: the text the client hands its model for the result. */
+  model_text?: string;
+}
+
+/** Over the text a client hands its model for a call's result: strings it must hold, and strings it must not. */
+interface ModelTextRules {
+  model_text_contains?: string[];
+  model_text_lacks?: string[];
 }
 
 /** The name the reference client knows a call's tool by: `namespace__id` of the service on the origin the call names, or its plain id. */
@@ -192,7 +200,10 @@ async function reportCall(
       envelope,
       report: { code: envelope.error.code, complete: false, follow_ups: [], retry_after_seconds: envelope.error.retryAfterInMs === null ? null : envelope.error.retryAfterInMs / 1000 },
     };
-  return { envelope, report: { code: null, complete: envelope.page?.complete ?? true, follow_ups: (envelope.next ?? []).map((followUp) => followUp.tool), retry_after_seconds: null } };
+  return {
+    envelope,
+    report: { code: null, complete: envelope.page?.complete ?? true, follow_ups: (envelope.next ?? []).map((followUp) => followUp.tool), retry_after_seconds: null, model_text: envelope.text },
+  };
 }
 
 /** A prompt rendering or a job, reported like a call. */
@@ -240,6 +251,13 @@ async function bounded<T>(work: Promise<T>, limitInMs: number | undefined): Prom
   } finally {
     clearTimeout(timer);
   }
+}
+
+function expectReport(report: CallReport | undefined, expected: Partial<CallReport> & ModelTextRules, what: string): void {
+  const { model_text_contains: contains = [], model_text_lacks: lacks = [], ...rest } = expected;
+  expect(report, what).toMatchObject(rest);
+  for (const text of contains) expect(report?.model_text, `${what}: the model text`).toContain(text);
+  for (const text of lacks) expect(report?.model_text, `${what}: the model text`).not.toContain(text);
 }
 
 /** Waits (bounded by `timeout_ms`) until `path` on the scenario's origin has been requested `requests` times. */
@@ -346,7 +364,7 @@ async function runScenario(scenario: ClientScenario, transport?: FetchFunction):
     }
     const reports = await bounded(makeCalls(client, scenario.calls ?? []), scenario.expect.calls_within_ms);
     if (scenario.expect.call_error_codes) expect(reports.map((report) => report.code)).toEqual(scenario.expect.call_error_codes);
-    scenario.expect.call_reports?.forEach((expected, index) => expected && expect(reports[index], `call ${index}`).toMatchObject(expected));
+    scenario.expect.call_reports?.forEach((expected, index) => expected && expectReport(reports[index], expected, `call ${index}`));
     if (scenario.expect.manifest_requests !== undefined) expect(manifestRequests).toBe(scenario.expect.manifest_requests);
     scenario.expect.manifest_request_headers?.forEach((rules, index) => expectRequestHeaders(manifestHeaders[index], rules, `manifest request ${index}`));
     if (scenario.expect.api_requests) expect(apiRequests.map((request) => request.path)).toEqual(scenario.expect.api_requests);
@@ -413,13 +431,13 @@ describe('the client scenarios catch a client broken on purpose', () => {
   });
 });
 
-/** A transport whose event-stream bodies pass through `edit`, chunk by chunk, and whose other answers pass through `editHeaders`: a client that reads what it receives wrongly. */
+/** A transport whose event-stream and `application/json` bodies pass through `edit`, chunk by chunk, and whose other answers pass through `editHeaders`: a client that reads what it receives wrongly. */
 function rewritingTransport(edit: (text: string) => string, editHeaders: (headers: Headers) => void = () => undefined): FetchFunction {
   return async (input, init) => {
     const response = await fetch(input, init);
     const headers = new Headers(response.headers);
     editHeaders(headers);
-    if (!response.body || !headers.get('content-type')?.startsWith('text/event-stream')) return new Response(response.body, { status: response.status, headers });
+    if (!response.body || !/^(text\/event-stream|application\/json)\b/.test(headers.get('content-type') ?? '')) return new Response(response.body, { status: response.status, headers });
     const decoder = new TextDecoder();
     const encoder = new TextEncoder();
     const body = response.body.pipeThrough(
@@ -490,6 +508,22 @@ describe('the job bound scenario catches a client that follows for ever', () => 
     scenario.client = { ...scenario.client, job_follow_limit_ms: 0 };
     scenario.expect.calls_within_ms = 2500;
     await expect(runScenario(scenario)).rejects.toThrow(/the calls had not ended after 2500 ms/);
+  });
+});
+
+describe('the redaction scenario catches a client that rewrites identifiers', () => {
+  const byId = (id: string): ClientScenario => scenarios.find((scenario) => scenario.id === id)!;
+
+  it('client.policy.redaction_keeps_identifiers fails a client that replaces the value wherever it occurs', async () => {
+    // What such a client would hand its model: every occurrence replaced, inside the transaction ids too.
+    const everywhere = rewritingTransport((text) => text.replaceAll('12345', '[REDACTED]'));
+    await expect(runScenario(byId('client.policy.redaction_keeps_identifiers'), everywhere)).rejects.toThrow(/the model text.*to contain 'txn_12345_0005'/);
+  });
+
+  it('client.policy.redaction_keeps_identifiers fails a client that does not redact', async () => {
+    const scenario = structuredClone(byId('client.policy.redaction_keeps_identifiers'));
+    delete (scenario.serve.manifest as { policy?: unknown }).policy;
+    await expect(runScenario(scenario)).rejects.toThrow(/the model text.*not to contain '"12345"'/);
   });
 });
 
