@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import type { ServerResponse } from 'node:http';
 import { gzipSync } from 'node:zlib';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createClient, type CallEnvelope, type Client, type FetchFunction } from '../../src/client/index.js';
@@ -300,7 +301,7 @@ let server: ClientTestServer;
 let other: ClientTestServer;
 let client: Client | undefined;
 /** Answers left open (`hold_open`), ended when the scenario's client is closed. */
-const heldOpen = new Set<import('node:http').ServerResponse>();
+const heldOpen = new Set<ServerResponse>();
 beforeAll(async () => {
   [server, other] = await Promise.all([startClientTestServer(), startClientTestServer()]);
 });
