@@ -30,6 +30,8 @@ describe('the producer scenarios of the conformance kit, against the Payments ex
         headers: { authorization: 'Bearer demo-read', 'x-agent-id': 'conformance' },
         otherHeaders: { authorization: 'Bearer demo-admin', 'x-agent-id': 'conformance' },
       },
+      // Closing 24680, an account no other scenario uses.
+      keyedCall: { toolId: 'close_account', arguments: { account_id: '24680', reason: 'customer_request' }, headers: { authorization: 'Bearer demo-admin', 'x-agent-id': 'conformance' } },
     });
     expect(outcome, outcome.message).toMatchObject({ outcome: notApplicableToPayments.has(scenario.id) || scenario.requires === 'change_feed' ? 'skip' : 'pass' });
   });
@@ -74,6 +76,18 @@ describe('the producer scenarios, against a service that breaks them on purpose'
       )
     ).message;
     expect(message).toMatch(/content-type is "text\/plain"; expected application\/ai-capabilities\+json/);
+  });
+
+  it('fails the one-effect rule of idempotency keys, on a tool that ignores its key', async () => {
+    const unkeyed = await startBrokenProducer({ unkeyed: true });
+    try {
+      const scenario = scenarios.find((candidate) => candidate.id === 'producer.call.idempotency_key_one_effect')!;
+      const outcome = await runProducerScenario(scenario, { origin: unkeyed.origin, keyedCall: { toolId: 'archive_item', arguments: { item_id: 'item-1' }, headers: {} } });
+      expect(outcome, outcome.message).toMatchObject({ outcome: 'fail' });
+      expect(outcome.message).toMatch(/archive-2.*differs from.*archive-1/);
+    } finally {
+      await unkeyed.close();
+    }
   });
 
   it('fails the rule that the server enforces authentication, on a job tool that answers anyone', async () => {

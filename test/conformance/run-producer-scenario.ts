@@ -9,7 +9,7 @@ import type { Manifest, Tool } from '../../src/manifest/manifest-v0.js';
 import { WELL_KNOWN_PATH } from '../../src/manifest/manifest-v0.js';
 import { parseManifest } from '../../src/manifest/parse-manifest.js';
 import { findSecretValues } from '../../src/manifest/find-secret-values.js';
-import { digestManifest } from '../../src/manifest/digest-manifest.js';
+import { canonicalJson, digestManifest } from '../../src/manifest/digest-manifest.js';
 import { mediaTypeOf } from '../../src/internal/parse-media-type.js';
 import { readFileSync } from 'node:fs';
 import { Ajv2020 } from 'ajv/dist/2020.js';
@@ -30,10 +30,11 @@ function checkSchema(value: unknown, definition: string, where: string): void {
 type Matcher = { [name: string]: unknown };
 
 interface Step {
-  request: { method: string; target: string; as?: 'other' | 'anonymous'; headers?: Record<string, string>; body?: unknown };
+  request: { method: string; target: string; as?: 'other' | 'anonymous'; headers?: Record<string, string>; body?: unknown; idempotency_key?: string };
   when?: { header_present?: string; header_has_token?: Record<string, string> };
   read_events?: { until: string[]; max_events: number; timeout_ms: number };
   repeat_until?: { pointer: string; in: unknown[]; max_attempts: number; interval_ms: number };
+  /** `json` captures a string or number as it is, an object or array as its JSON text. */
   capture?: Record<string, { header?: string; json?: string; event_id?: number; unquote?: boolean }>;
   expect: { status?: number | number[]; headers?: Record<string, Matcher>; body?: Matcher; events?: Matcher };
 }
@@ -45,7 +46,7 @@ export interface ProducerScenario {
   spec_section: string;
   level: 'MUST' | 'SHOULD';
   safe: boolean;
-  requires?: 'job' | 'change_feed';
+  requires?: 'job' | 'change_feed' | 'keyed_call';
   steps: Step[];
 }
 
@@ -54,6 +55,8 @@ export interface ProducerTarget {
   origin: string;
   /** For scenarios that `require` a job: the tool to start, its arguments and the headers every job request carries. */
   job?: { toolId: string; arguments: Record<string, unknown>; headers: Record<string, string>; otherHeaders: Record<string, string> };
+  /** For scenarios that `require` a keyed call: a tool with `idempotency_key_header` that is safe to call in a test set-up, its arguments and headers. */
+  keyedCall?: { toolId: string; arguments: Record<string, unknown>; headers: Record<string, string> };
 }
 
 /** A scenario's outcome: `pass`, `fail` with the first broken expectation, or `skip` with why. */
@@ -74,6 +77,7 @@ class NotApplicable extends Error {}
 /** Runs `scenario` against `target`. */
 export async function runProducerScenario(scenario: ProducerScenario, target: ProducerTarget): Promise<ScenarioOutcome> {
   if (scenario.requires === 'job' && !target.job) return { outcome: 'skip', message: 'needs a job tool to start' };
+  if (scenario.requires === 'keyed_call' && !target.keyedCall) return { outcome: 'skip', message: 'needs a tool with an idempotency key header that is safe to call' };
   const context: Context = { target, variables: {} };
   try {
     for (const [index, step] of scenario.steps.entries()) await runStep(step, context, `step ${index + 1}`);
@@ -120,6 +124,7 @@ async function resolveTarget(step: Step, context: Context): Promise<{ url: strin
     if (!feed) throw new NotApplicable('the manifest declares no change_feed');
     return { url: `${context.target.origin}${feed.path}`, method: step.request.method, headers };
   }
+  if (step.request.target === 'keyed_call') return keyedCallTarget(step, context, headers);
   const tool = await jobTool(context);
   const base = context.manifest!.service.base_url.replace(/\/+$/, '');
   // `anonymous`: no credentials at all, and no agent id either.
@@ -139,6 +144,26 @@ async function resolveTarget(step: Step, context: Context): Promise<{ url: strin
   const path = paths[step.request.target];
   if (!path) throw new NotApplicable(`the job tool declares no ${step.request.target} endpoint`);
   return { url: `${base}${withArguments(path)}`, method: step.request.method, headers: jobHeaders, ...(body === undefined ? {} : { body }) };
+}
+
+/** The keyed tool's own request: its method and path (placeholders from the arguments), the other arguments as a JSON body, the key in its header. */
+async function keyedCallTarget(step: Step, context: Context, headers: Record<string, string>): Promise<{ url: string; method: string; headers: Record<string, string>; body: string }> {
+  const call = context.target.keyedCall!;
+  const tool = (await loadManifest(context))?.tools.find((candidate) => candidate.id === call.toolId);
+  if (!tool?.idempotency_key_header) throw new NotApplicable(`the manifest has no tool ${call.toolId} with an idempotency_key_header`);
+  const inPath = new Set<string>();
+  const path = tool.path.replace(/\{([^{}]+)\}/g, (_whole, name: string) => {
+    inPath.add(name);
+    return encodeURIComponent(String(call.arguments[name] ?? ''));
+  });
+  const body = Object.fromEntries(Object.entries(call.arguments).filter(([name]) => !inPath.has(name)));
+  const key = fill(step.request.idempotency_key ?? '', context.variables);
+  return {
+    url: `${context.manifest!.service.base_url.replace(/\/+$/, '')}${path}`,
+    method: tool.method,
+    headers: { 'content-type': 'application/json', ...call.headers, ...headers, [tool.idempotency_key_header.toLowerCase()]: key },
+    body: JSON.stringify(body),
+  };
 }
 
 async function runStep(step: Step, context: Context, label: string): Promise<void> {
@@ -182,13 +207,13 @@ async function runStep(step: Step, context: Context, label: string): Promise<voi
           ? source.unquote
             ? header?.replace(/^"|"$/g, '')
             : header
-          : source.json
+          : source.json !== undefined
             ? pointerValue(safeJson(text), source.json)
             : source.event_id !== undefined
               ? events?.[source.event_id]?.id
               : undefined;
       if (value === undefined || value === null) throw new Expectation(`${where}: nothing to capture as ${name}`);
-      context.variables[name] = String(value);
+      context.variables[name] = typeof value === 'object' ? JSON.stringify(value) : String(value);
     }
     return;
   }
@@ -233,6 +258,11 @@ function checkBody(text: string, etag: string | null, matcher: Matcher, variable
   }
   const parsed = safeJson(text);
   if (typeof matcher['schema'] === 'string') checkSchema(parsed, matcher['schema'], where);
+  if (typeof matcher['same_json_as'] === 'string') {
+    const earlier = safeJson(fill(matcher['same_json_as'], variables));
+    if (parsed === undefined || canonicalJson(parsed) !== canonicalJson(earlier))
+      throw new Expectation(`${where}: the body ${text.slice(0, 200)} differs from ${JSON.stringify(earlier).slice(0, 200)}`);
+  }
   const json = matcher['json'] as Record<string, Matcher> | undefined;
   if (!json) return;
   for (const [pointer, rule] of Object.entries(json)) {

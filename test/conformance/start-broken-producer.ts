@@ -16,6 +16,15 @@ const openJobTool = {
   temporal_behavior: { pattern: 'async_job', status_endpoint: '/jobs/{job_id}/status', status_response_type: 'json', terminal_states: ['completed', 'failed'] },
 };
 
+const keyedTool = {
+  id: 'archive_item',
+  path: '/items/{item_id}/archive',
+  method: 'POST',
+  description: 'Archive one item.',
+  idempotency_key_header: 'Idempotency-Key',
+  parameters: { item_id: { type: 'string', in: 'path', required: true } },
+};
+
 /**
  * Serves a manifest that is valid JSON but breaks: the media type (§2, served as text/plain), Vary on
  * a compressed answer (§5), Cache-Control private on a per-credential answer (§4, it says public), a
@@ -23,11 +32,17 @@ const openJobTool = {
  * and max-age. `invalid: true` also makes the manifest itself invalid (a duplicate id, an unsafe
  * pattern), so a checker must go on past a failed validation. `openJobs: true` declares bearer auth with
  * scopes but answers anyone, credentials or not (§4): `get_item` answers `200`, and a job tool's start
- * `202` with a job id, its status `200`.
+ * `202` with a job id, its status `200`. `unkeyed: true` declares `archive_item` with an idempotency key
+ * header (§8.1) and ignores the key: every request is a new archive, with its own `archive_id`.
  */
-export async function startBrokenProducer(options: { invalid?: boolean; openJobs?: boolean } = {}): Promise<BrokenProducer> {
+export async function startBrokenProducer(options: { invalid?: boolean; openJobs?: boolean; unkeyed?: boolean } = {}): Promise<BrokenProducer> {
   let origin = '';
+  let archives = 0;
   const server: Server = createServer((request, response) => {
+    if (options.unkeyed && request.method === 'POST' && request.url?.endsWith('/archive')) {
+      response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ archived: true, archive_id: `archive-${++archives}` }));
+      return;
+    }
     if (options.openJobs && request.url?.startsWith('/v1/items/')) {
       response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ id: 'item-1' }));
       return;
@@ -54,6 +69,7 @@ export async function startBrokenProducer(options: { invalid?: boolean; openJobs
         },
         ...(options.invalid ? [{ id: 'get_item', path: '/items', method: 'GET', description: 'List items.' }] : []),
         ...(options.openJobs ? [openJobTool] : []),
+        ...(options.unkeyed ? [keyedTool] : []),
       ],
       ...(options.openJobs ? { auth: { type: 'bearer', scopes: { 'items:read': ['get_item'], 'jobs:write': ['start_job'] } } } : {}),
     };
