@@ -79,7 +79,8 @@ export async function runJob({ store, jobId, run, resolutionUrl }: RunJobInput):
         (record) => [statusEvent(record)],
       );
     } catch (error) {
-      const code = typeof (error as { code?: unknown }).code === 'string' ? (error as { code: string }).code : 'job_failed';
+      // A runner may reject with anything, `null` and `undefined` included: reading `.code` off those would throw here and leave the job running.
+      const code = typeof error === 'object' && error !== null && typeof (error as { code?: unknown }).code === 'string' ? (error as { code: string }).code : 'job_failed';
       const message = error instanceof Error ? error.message : 'The job failed.';
       await change(
         (record) => {
