@@ -74,6 +74,7 @@ export async function runJob({ store, jobId, run, resolutionUrl }: RunJobInput):
     );
     try {
       const result = await run(createJobContext({ store, jobId, controller, waiters, change, resolutionUrl }));
+      checkJsonResult(jobId, result);
       await change(
         (record) => ({ ...record, result, snapshot: { ...record.snapshot, status: 'completed', progress: 100 } }),
         (record) => [statusEvent(record)],
@@ -162,4 +163,13 @@ function createJobContext({ store, jobId, controller, waiters, change, resolutio
       return waitForAnswer(input.input_id);
     },
   };
+}
+
+/** Fails the job now when its result cannot be sent (a BigInt, a cycle): the result path would otherwise throw on every request. */
+function checkJsonResult(jobId: string, result: unknown): void {
+  try {
+    JSON.stringify(result);
+  } catch (error) {
+    throw new AicapError('INVALID_ARGUMENT', `The result of job ${jobId} cannot be sent as JSON (${(error as Error).message}); return plain JSON data.`, { cause: error });
+  }
 }
