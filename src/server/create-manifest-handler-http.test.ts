@@ -155,3 +155,41 @@ describe('the manifest route over HTTP', () => {
     expect((await get(`${url}?x=__proto__`)).status).toBe(200);
   });
 });
+
+describe('the manifest route with a resolveScopes that returns the wrong thing', () => {
+  it.each<[string, unknown]>([
+    ['a string', 'read'],
+    ['a number', 42],
+    ['a Set', new Set(['read'])],
+    ['an array-like object', { length: 1, 0: 'read' }],
+  ])('answers 500 problem JSON, not a TypeError, when it returns %s', async (_name, value) => {
+    const url = await serve({ resolveScopes: () => value as string[] });
+    const answer = await get(url, { Authorization: 'Bearer x' });
+    expect(answer.status).toBe(500);
+    expect(answer.headers.get('content-type')).toBe('application/problem+json');
+  });
+
+  it('answers 500 from the fetch-style handler too, which never rejects', async () => {
+    const handler = createManifestHandler({ manifest, resolveScopes: () => 'read' as unknown as string[] });
+    const response = await handler(new Request('http://127.0.0.1/.well-known/ai-capabilities'));
+    expect(response.status).toBe(500);
+  });
+
+  it('takes null as no credential: 401 with requireAuth, the public variant without', async () => {
+    const guarded = await serve({ resolveScopes: () => null as unknown as undefined, requireAuth: true });
+    expect((await get(guarded, { Authorization: 'Bearer x' })).status).toBe(401);
+    const open = await serve({ resolveScopes: () => null as unknown as undefined });
+    const answer = await get(open, { 'Accept-Encoding': 'identity' });
+    expect(answer.status).toBe(200);
+    expect((JSON.parse(answer.body.toString('utf8')) as Manifest).tools.map((tool) => tool.id)).not.toContain('close_account');
+  });
+
+  it('ignores members that are not strings and scope names such as __proto__', async () => {
+    const url = await serve({ resolveScopes: () => [1, '__proto__', 'constructor', 'read'] as unknown as string[] });
+    const answer = await get(url, { 'Accept-Encoding': 'identity', Authorization: 'Bearer x' });
+    expect(answer.status).toBe(200);
+    const tools = (JSON.parse(answer.body.toString('utf8')) as Manifest).tools.map((tool) => tool.id);
+    expect(tools).toContain('list_transactions');
+    expect(tools).not.toContain('close_account');
+  });
+});
