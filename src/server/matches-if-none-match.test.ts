@@ -4,8 +4,15 @@ import { matchesIfNoneMatch } from './matches-if-none-match.js';
 // A wrong match serves a client a stale manifest as 304; a missed one only costs a body. The edges:
 // near misses of a tag, malformed headers, and a header a client made huge.
 
-describe('matchesIfNoneMatch at its edges', () => {
-  it.each<[string, boolean]>([
+describe('matchesIfNoneMatch', () => {
+  it.each<[string | null, boolean]>([
+    [null, false],
+    ['"a"', true],
+    ['W/"a"', true],
+    ['"b", "a"', true],
+    ['*', true],
+    ['"b"', false],
+    ['a', false],
     ['', false],
     [',', false],
     ['"a', false],
@@ -18,6 +25,16 @@ describe('matchesIfNoneMatch at its edges', () => {
     ['"b", *', true],
   ])('%j against "a" → %s', (header, expected) => {
     expect(matchesIfNoneMatch(header, '"a"')).toBe(expected);
+  });
+
+  it.each<[string, readonly string[], boolean]>([
+    ['W/"a"', ['W/"a"'], true],
+    ['"a"', ['W/"a"'], true],
+    ['"b-gzip"', ['"b"', '"b-br"', '"b-gzip"'], true],
+    [' "b-br" ', ['"b"', '"b-br"', '"b-gzip"'], true],
+    ['"b-zstd"', ['"b"', '"b-br"', '"b-gzip"'], false],
+  ])('%j against the tags %j → %s (weak comparison, any representation)', (header, tags, expected) => {
+    expect(matchesIfNoneMatch(header, tags)).toBe(expected);
   });
 
   it('never matches a tag that only shares a prefix with a representation tag', () => {
