@@ -96,7 +96,9 @@ export async function connectRedis(options: ConnectRedisOptions): Promise<AicapR
   // node-redis emits every connection error; unheard, Node would crash the process on the first outage.
   client.on('error', () => undefined);
   try {
-    await client.connect();
+    // node-redis's connectTimeout bounds the TCP connect only: a server that accepts and never answers
+    // the handshake (AUTH, HELLO, SELECT) would leave `connect` pending for ever.
+    await withinTime(client.connect(), connectTimeoutInMs, () => client.destroy?.());
     connected = true;
   } catch (error) {
     throw new StoreUnavailableError('STORE_UNAVAILABLE', `Redis at ${where} is unreachable (${(error as Error).message}); check REDIS_URL and that redis-server runs.`, { cause: error });
@@ -186,4 +188,20 @@ function checkConnectOptions(options: ConnectRedisOptions): Required<Omit<Connec
     maxReconnectDelayInMs: milliseconds('maxReconnectDelayInMs', 2000),
     connectTimeoutInMs: milliseconds('connectTimeoutInMs', commandTimeoutInMs),
   };
+}
+
+/** `promise`, or a rejection once `timeoutInMs` passed first (after calling `onTimeout`). */
+async function withinTime<T>(promise: Promise<T>, timeoutInMs: number, onTimeout: () => void): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timedOut = new Promise<never>((_resolve, reject) => {
+    timer = setTimeout(() => {
+      onTimeout();
+      reject(new Error(`no answer within ${timeoutInMs} ms`));
+    }, timeoutInMs);
+  });
+  try {
+    return await Promise.race([promise, timedOut]);
+  } finally {
+    clearTimeout(timer);
+  }
 }

@@ -1,7 +1,7 @@
 import { AicapError } from '../errors/aicap-error.js';
 import { checkIntegerOption } from '../errors/invalid-option-error.js';
 import type { CacheStore } from '../client/index.js';
-import type { AicapRedis } from './connect-redis.js';
+import { StoreUnavailableError, type AicapRedis } from './connect-redis.js';
 
 /** Options of {@link createRedisCacheStore} and {@link createRedisPinStore}. */
 export interface CreateRedisCacheStoreOptions {
@@ -47,15 +47,27 @@ function jsonStore<Value>(options: CreateRedisCacheStoreOptions, defaultNamespac
   return {
     async get(key) {
       const text = await redis.command<string | null>(['GET', prefix + key]);
-      return text === null ? undefined : (JSON.parse(text) as Value);
+      if (text === null) return undefined;
+      try {
+        return JSON.parse(text) as Value;
+      } catch (error) {
+        // Written by something else, or cut short: a cache may miss, a pin must not pass for absent.
+        if (!strict) return undefined;
+        throw new StoreUnavailableError('STORE_UNAVAILABLE', `The value at ${prefix + key} in Redis is not JSON; delete the key or restore it.`, { cause: error });
+      }
     },
     async set(key, value, timeToLiveInMs) {
-      const text = JSON.stringify(value);
+      const text = JSON.stringify(value) as string | undefined;
+      if (text === undefined) {
+        if (strict) throw new AicapError('INVALID_ARGUMENT', `The value for ${key} cannot be stored as JSON (${typeof value}).`);
+        return;
+      }
       if (Buffer.byteLength(text) > maxValueBytes) {
         if (strict) throw new AicapError('INVALID_ARGUMENT', `The value for ${key} is ${Buffer.byteLength(text)} bytes, over \`maxValueBytes\` (${maxValueBytes}).`);
         return;
       }
-      const ttl = timeToLiveInMs === undefined ? [] : ['PX', String(Math.max(1, Math.ceil(timeToLiveInMs)))];
+      // A hint only (see CacheStore): one Redis would refuse (NaN, Infinity) means no expiry.
+      const ttl = timeToLiveInMs === undefined || !Number.isFinite(timeToLiveInMs) ? [] : ['PX', String(Math.max(1, Math.ceil(timeToLiveInMs)))];
       await redis.command(['SET', prefix + key, text, ...ttl]);
     },
     async delete(key) {

@@ -6,7 +6,6 @@ import { validateManifest } from '../manifest/validate-manifest.js';
 import type { Manifest } from '../manifest/manifest-v0.js';
 import { createManifestHandler, type CreateManifestHandlerOptions } from './create-manifest-handler.js';
 import { filterManifestByScopes } from './filter-manifest-by-scopes.js';
-import { matchesIfNoneMatch } from './matches-if-none-match.js';
 
 const manifest = JSON.parse(readFileSync(new URL('../../examples/payments/payments.manifest.json', import.meta.url), 'utf8')) as Manifest;
 const URL_OF_MANIFEST = 'http://localhost/.well-known/ai-capabilities';
@@ -107,30 +106,6 @@ describe('filterManifestByScopes', () => {
   it('keeps tools that no scope mentions', () => {
     const open = { ...manifest, tools: [...manifest.tools, { id: 'ping', path: '/ping', method: 'GET' as const, description: 'Health check' }] };
     expect(filterManifestByScopes(open, []).tools.map((tool) => tool.id)).toEqual(['ping']);
-  });
-});
-
-describe('matchesIfNoneMatch', () => {
-  it.each<[string | null, boolean]>([
-    [null, false],
-    ['"a"', true],
-    ['W/"a"', true],
-    ['"b", "a"', true],
-    ['*', true],
-    ['"b"', false],
-    ['a', false],
-  ])('%j against "a" → %s', (header, expected) => {
-    expect(matchesIfNoneMatch(header, '"a"')).toBe(expected);
-  });
-
-  it.each<[string, readonly string[], boolean]>([
-    ['W/"a"', ['W/"a"'], true],
-    ['"a"', ['W/"a"'], true],
-    ['"b-gzip"', ['"b"', '"b-br"', '"b-gzip"'], true],
-    [' "b-br" ', ['"b"', '"b-br"', '"b-gzip"'], true],
-    ['"b-zstd"', ['"b"', '"b-br"', '"b-gzip"'], false],
-  ])('%j against the tags %j → %s (weak comparison, any representation)', (header, tags, expected) => {
-    expect(matchesIfNoneMatch(header, tags)).toBe(expected);
   });
 });
 

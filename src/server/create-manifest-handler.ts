@@ -60,7 +60,8 @@ export interface CreateManifestHandlerOptions {
   only the tools, resources and prompts those scopes cover (see `filterManifestByScopes`), each
   variant with its own ETag, plus `Vary: Authorization` and a private `Cache-Control`. Return
   `undefined` when the request carries no valid credential: that gets 401 with `requireAuth`, and
-  the variant for no scopes otherwise. The function must not throw for bad input; a throw is a 500.
+  the variant for no scopes otherwise (`null` counts as `undefined`). The function must not throw for
+  bad input; a throw, or a value that is not an array, is a 500. Members that are not strings are ignored.
 
   @default undefined (everyone gets the whole manifest)
   */
@@ -209,14 +210,17 @@ export function createManifestHandler(options: CreateManifestHandlerOptions): Ma
     entry.answer(request.method, request.header('accept-encoding'), request.header('if-none-match')) ?? notAcceptable;
 
   const answerVariant = async (request: ManifestRequest, resolveScopes: NonNullable<typeof variants>): Promise<HttpAnswer> => {
-    let scopes: readonly string[] | undefined;
+    let scopes: unknown;
     try {
       scopes = await resolveScopes(request.toRequest());
     } catch {
       return scopesFailed;
     }
-    if (scopes === undefined && options.requireAuth) return unauthorized;
-    return answerWith(variantFor(scopes ?? []), request);
+    // Plain JavaScript callers return null for "no credential" too; it must not get past `requireAuth`.
+    if (scopes === undefined || scopes === null) return options.requireAuth ? unauthorized : answerWith(variantFor([]), request);
+    // Anything but an array (a string, a Set) is a resolver bug: a 500 like a throw, not a TypeError from the handler that never throws.
+    if (!Array.isArray(scopes)) return scopesFailed;
+    return answerWith(variantFor(scopes.filter((scope): scope is string => typeof scope === 'string')), request);
   };
 
   const decide = (request: ManifestRequest): HttpAnswer | Promise<HttpAnswer> => {

@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { Readable } from 'node:stream';
+import { requestBodyStream } from './request-body-stream.js';
 import type { TLSSocket } from 'node:tls';
 import { isEventStream } from '../internal/parse-media-type.js';
 import type { ManifestHandler, ManifestRequest } from './create-manifest-handler.js';
@@ -196,7 +196,7 @@ export function toWebRequest(incoming: IncomingMessage, outgoing: ServerResponse
       init.body = typeof parsedBody === 'string' ? parsedBody : parsedBody instanceof Uint8Array ? new Uint8Array(parsedBody) : JSON.stringify(parsedBody);
       headers.delete('Content-Length');
     } else if (!incoming.readableEnded) {
-      init.body = Readable.toWeb(incoming) as ReadableStream<Uint8Array>;
+      init.body = requestBodyStream(incoming);
       init.duplex = 'half';
     }
   }

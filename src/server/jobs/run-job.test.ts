@@ -54,3 +54,12 @@ describe('runJob', () => {
     await expect(runJob({ store: broken, jobId, resolutionUrl: '/r', run: async () => 1 })).resolves.toBeUndefined();
   });
 });
+
+describe('runJob with a runner that rejects with anything', () => {
+  it.each([null, undefined, 'text', 42, { code: 7 }])('fails the job with job_failed when the runner rejects with %j', async (thrown) => {
+    const store = createMemoryJobEventStore();
+    const jobId = await created(store);
+    await runJob({ store, jobId, resolutionUrl: '/r', run: async () => Promise.reject(thrown) });
+    expect((await store.get(jobId))?.snapshot).toMatchObject({ status: 'failed', error: { code: 'job_failed', message: 'The job failed.' } });
+  });
+});

@@ -74,12 +74,14 @@ export async function runJob({ store, jobId, run, resolutionUrl }: RunJobInput):
     );
     try {
       const result = await run(createJobContext({ store, jobId, controller, waiters, change, resolutionUrl }));
+      checkJsonResult(jobId, result);
       await change(
         (record) => ({ ...record, result, snapshot: { ...record.snapshot, status: 'completed', progress: 100 } }),
         (record) => [statusEvent(record)],
       );
     } catch (error) {
-      const code = typeof (error as { code?: unknown }).code === 'string' ? (error as { code: string }).code : 'job_failed';
+      // A runner may reject with anything, `null` and `undefined` included: reading `.code` off those would throw here and leave the job running.
+      const code = typeof error === 'object' && error !== null && typeof (error as { code?: unknown }).code === 'string' ? (error as { code: string }).code : 'job_failed';
       const message = error instanceof Error ? error.message : 'The job failed.';
       await change(
         (record) => {
@@ -161,4 +163,13 @@ function createJobContext({ store, jobId, controller, waiters, change, resolutio
       return waitForAnswer(input.input_id);
     },
   };
+}
+
+/** Fails the job now when its result cannot be sent (a BigInt, a cycle): the result path would otherwise throw on every request. */
+function checkJsonResult(jobId: string, result: unknown): void {
+  try {
+    JSON.stringify(result);
+  } catch (error) {
+    throw new AicapError('INVALID_ARGUMENT', `The result of job ${jobId} cannot be sent as JSON (${(error as Error).message}); return plain JSON data.`, { cause: error });
+  }
 }
