@@ -11,3 +11,9 @@ export function checkToolList(tools: unknown, of: string): readonly CatalogTool[
   const got = tools === null ? 'null' : typeof tools === 'object' && 'tools' in tools ? 'a catalog (pass its .tools)' : typeof tools;
   throw new AicapError('INVALID_ARGUMENT', `${of} needs an array of catalog tools (client.catalog().tools), got ${got}.`);
 }
+
+/** Returns `request` when it is a string; throws `AicapError` `INVALID_ARGUMENT` naming the function otherwise. */
+export function checkRequestText(request: unknown, of: string): string {
+  if (typeof request === 'string') return request;
+  throw new AicapError('INVALID_ARGUMENT', `${of} needs the request as a string of plain words, got ${request === null ? 'null' : typeof request}.`);
+}

@@ -1,6 +1,5 @@
 import { checkIntegerOption, checkNumberOption } from '../errors/invalid-option-error.js';
-import { AicapError } from '../errors/aicap-error.js';
-import { checkToolList } from './check-tool-list.js';
+import { checkRequestText, checkToolList } from './check-tool-list.js';
 import type { CatalogTool } from './create-catalog.js';
 import { scanToolsForModel } from './scan-tools-for-model.js';
 import { parseRequest } from './selection/parse-request.js';
@@ -72,7 +71,7 @@ export interface SelectedTool {
  */
 export function selectTools(tools: readonly CatalogTool[], request: string, options: SelectToolsOptions = {}): SelectedTool[] {
   checkToolList(tools, 'selectTools');
-  if (typeof request !== 'string') throw new AicapError('INVALID_ARGUMENT', `selectTools needs the request as a string of plain words, got ${request === null ? 'null' : typeof request}.`);
+  checkRequestText(request, 'selectTools');
   const { limit, avoidPenalty, smallCatalogSize } = checkSelectOptions(options);
   const compare = comparatorOf(options.health);
   const index = indexFor(tools);
