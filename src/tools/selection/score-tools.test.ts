@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { catalogOf } from '../../../test/helpers/catalog-of.js';
 import { smallManifest } from '../../../test/helpers/client-manifests.js';
+import { ORDER_TOOLS } from '../../../test/helpers/order-tools.js';
 import type { Tool } from '../../manifest/manifest-v0.js';
 import { parseRequest } from './parse-request.js';
 import { scoreTools } from './score-tools.js';
@@ -19,9 +20,7 @@ function scorer(tools: ToolSpec[]): (request: string, avoidPenalty?: number) => 
 
 describe('scoreTools', () => {
   const score = scorer([
-    { id: 'list_orders', description: 'Lists the orders of the shop.', method: 'GET', path: '/orders' },
-    { id: 'get_order', description: 'Reads one order.', method: 'GET', path: '/orders/{order_id}', parameters: { order_id: { type: 'string', required: true } } },
-    { id: 'delete_order', description: 'Cancels and deletes an order.', method: 'DELETE', path: '/orders/{order_id}', parameters: { order_id: { type: 'string', required: true } } },
+    ...ORDER_TOOLS.filter((tool) => tool.id !== 'create_order'),
     { id: 'list_stargazers', description: 'Lists the users who starred a repository.', method: 'GET', path: '/repos/{repo}/stargazers', parameters: { repo: { type: 'string', required: true } } },
     {
       id: 'refund_payment',

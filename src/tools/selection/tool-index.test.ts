@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { catalogOf } from '../../../test/helpers/catalog-of.js';
 import { smallManifest } from '../../../test/helpers/client-manifests.js';
+import { ORDER_TOOLS as ORDERS } from '../../../test/helpers/order-tools.js';
 import type { Tool } from '../../manifest/manifest-v0.js';
 import type { CatalogTool } from '../create-catalog.js';
 import { MAX_DESCRIPTION_LENGTH } from './describe-operation.js';
@@ -8,21 +9,7 @@ import { indexFor, lowerBound, toolsFingerprint } from './tool-index.js';
 import { stemWord } from './split-words.js';
 
 type ToolSpec = Partial<Tool> & { id: string; description: string };
-const shop = (tools: ToolSpec[]): CatalogTool[] => catalogOf(smallManifest('shop', 'https://api.example.com', tools));
-
-const ORDERS: ToolSpec[] = [
-  { id: 'list_orders', description: 'Lists the orders of the shop.', method: 'GET', path: '/orders', parameters: { status: { type: 'string' } } },
-  {
-    id: 'get_order',
-    description: 'Reads one order.',
-    method: 'GET',
-    path: '/orders/{order_id}',
-    parameters: { order_id: { type: 'string', required: true } },
-    intent: { when: 'The user asks about one order.', avoid_when: 'The user wants a refund.' },
-  },
-  { id: 'delete_order', description: 'Cancels and deletes an order.', method: 'DELETE', path: '/orders/{order_id}', parameters: { order_id: { type: 'string', required: true } } },
-  { id: 'create_order', description: 'Places a new order.', method: 'POST', path: '/orders' },
-];
+const shop = (tools: readonly ToolSpec[]): CatalogTool[] => catalogOf(smallManifest('shop', 'https://api.example.com', [...tools]));
 
 describe('indexFor', () => {
   const tools = shop(ORDERS);
