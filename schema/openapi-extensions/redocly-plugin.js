@@ -20,12 +20,7 @@ let compiled;
 function validators() {
   if (compiled) return compiled;
   const ajv = new Ajv2020({ allErrors: true, strict: false, validateFormats: false });
-  // Without its $id: the operation and root forms of x-ai-policy share one.
-  const load = (name) => {
-    const schema = JSON.parse(readFileSync(new URL(`./${name}.schema.json`, import.meta.url), 'utf8'));
-    delete schema.$id;
-    return ajv.compile(schema);
-  };
+  const load = (name) => ajv.compile(JSON.parse(readFileSync(new URL(`./${name}.schema.json`, import.meta.url), 'utf8')));
   compiled = {
     operation: { 'x-ai-intent': load('x-ai-intent'), 'x-ai-errors': load('x-ai-errors'), 'x-ai-policy': load('x-ai-policy-operation'), 'x-ai-temporal': load('x-ai-temporal'), 'x-ai-exclude': load('x-ai-exclude') },
     resource: load('x-ai-resource'),

@@ -77,10 +77,11 @@ const prompt: Schema = {
   },
 };
 
-function extension(name: string, where: string, schema: Schema): Schema {
+/** The published schema of extension `name` on `where`; `file` (by default the name) is the file it is published as, which its `$id` names: each `$id` is unique, so every schema loads into one validator. */
+function extension(name: string, where: string, schema: Schema, file: string = name): Schema {
   return {
     $schema: DIALECT,
-    $id: `https://aicap.dev/schema/openapi-extensions/${name}.schema.json`,
+    $id: `https://aicap.dev/schema/openapi-extensions/${file}.schema.json`,
     title: `${name} (${where})`,
     description: `The value of the ${name} OpenAPI extension on ${where}; docs/spec.md section 11.`,
     ...schema,
@@ -92,19 +93,29 @@ export const aiExtensionSchemas: Readonly<Record<string, Schema>> = {
   'x-ai-intent': extension('x-ai-intent', 'an Operation', intent),
   // `__proto__` is no error code: a manifest refuses the key (§5), and a reader assigning it would set a prototype instead.
   'x-ai-errors': extension('x-ai-errors', 'an Operation', { type: 'object', propertyNames: { minLength: 1, maxLength: 128, not: { const: '__proto__' } }, additionalProperties: errorContract }),
-  'x-ai-policy-operation': extension('x-ai-policy', 'an Operation', {
-    type: 'object',
-    properties: {
-      human_approval_required: { type: 'boolean' },
-      redact_from_logs: names,
-      idempotent: { type: 'boolean' },
-      idempotency_key_header: { type: 'string', pattern: "^[!#$%&'*+.^_`|~0-9A-Za-z-]{1,256}$" },
+  'x-ai-policy-operation': extension(
+    'x-ai-policy',
+    'an Operation',
+    {
+      type: 'object',
+      properties: {
+        human_approval_required: { type: 'boolean' },
+        redact_from_logs: names,
+        idempotent: { type: 'boolean' },
+        idempotency_key_header: { type: 'string', pattern: "^[!#$%&'*+.^_`|~0-9A-Za-z-]{1,256}$" },
+      },
     },
-  }),
-  'x-ai-policy-root': extension('x-ai-policy', 'the root OpenAPI Object', {
-    type: 'object',
-    properties: { redact_from_logs: names, max_actions_per_session: { type: 'integer', minimum: 0 }, policy_url: { type: 'string', pattern: '^https?://', maxLength: 2048 } },
-  }),
+    'x-ai-policy-operation',
+  ),
+  'x-ai-policy-root': extension(
+    'x-ai-policy',
+    'the root OpenAPI Object',
+    {
+      type: 'object',
+      properties: { redact_from_logs: names, max_actions_per_session: { type: 'integer', minimum: 0 }, policy_url: { type: 'string', pattern: '^https?://', maxLength: 2048 } },
+    },
+    'x-ai-policy-root',
+  ),
   'x-ai-temporal': extension('x-ai-temporal', 'an Operation', temporal),
   'x-ai-resource': extension('x-ai-resource', 'a GET Operation', {
     oneOf: [{ const: true }, { type: 'object', properties: { id: { type: 'string', pattern: '^[A-Za-z][A-Za-z0-9_-]{0,63}$' }, description: text, mime_type: { type: 'string', minLength: 1 } } }],

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { DiscoveredService } from '../client/shapes/client-types.js';
 import type { Manifest } from '../manifest/manifest-v0.js';
-import { paymentsManifest } from '../../test/helpers/client-manifests.js';
+import { paymentsManifest, smallManifest } from '../../test/helpers/client-manifests.js';
 import { createCatalog } from './create-catalog.js';
 
 function service(manifest: Manifest, overrides: Partial<DiscoveredService> = {}): DiscoveredService {
@@ -86,5 +86,56 @@ describe('createCatalog', () => {
     expect(catalog.tools.map((tool) => tool.name).slice(0, 2)).toEqual(['payments__analyze_transactions', 'payments__list_transactions']);
     expect(catalog.tools.at(-1)!.name).toBe('billing__generate_report');
     expect(createCatalog([service(paymentsManifest('https://api.example.com/v2')), other], { namespaces: ['billing'] }).tools.every((tool) => tool.namespace === 'billing')).toBe(true);
+  });
+
+  it('keeps only the services the namespaces option names, and includes resources only when asked', () => {
+    const payments = paymentsManifest('https://api.example.com/v2');
+    payments.resources = [{ id: 'account_summary', path: '/accounts/{account_id}/summary', description: 'Summary of an account' }];
+    const other = service(smallManifest('other', 'https://other.example.com', [{ id: 'ping', description: 'Checks the service' }]), {
+      namespace: 'other',
+      origin: 'https://other.example.com',
+      manifestUrl: 'https://other.example.com/m',
+    });
+    const both = [service(payments), other];
+    expect(createCatalog(both, { namespaces: ['other'] }).tools.map((tool) => `${tool.namespace}/${tool.id}`)).toEqual(['other/ping']);
+    expect(createCatalog(both, { namespaces: [] }).tools).toEqual([]);
+    expect(createCatalog([service(payments)]).tools.map((tool) => tool.id)).not.toContain('account_summary');
+    const summary = createCatalog([service(payments)], { includeResources: true }).tools.find((tool) => tool.id === 'account_summary')!;
+    expect(summary).toMatchObject({ method: 'GET', readOnly: true, idempotent: true, requiresApproval: false });
+    expect(summary.inputSchema.required).toEqual(['account_id']);
+  });
+
+  it('derives readOnly and idempotent from the method unless the tool declares idempotency, and approval from the policy', () => {
+    const manifest = smallManifest('shop', 'https://api.example.com', [
+      { id: 'get_item', description: 'Reads an item', method: 'GET', path: '/items/{id}' },
+      { id: 'put_item', description: 'Replaces an item', method: 'PUT', path: '/items/{id}' },
+      { id: 'post_item', description: 'Creates an item', method: 'POST', path: '/items' },
+      { id: 'charge', description: 'Charges a card', method: 'POST', path: '/charges', idempotent: true },
+      { id: 'delete_item', description: 'Deletes an item', method: 'DELETE', path: '/items/{id}', idempotent: false },
+    ]);
+    manifest.policy = { human_approval_required: ['delete_item'] };
+    const byId = new Map(createCatalog([service(manifest)]).tools.map((tool) => [tool.id, tool]));
+    expect([...byId.values()].map((tool) => [tool.id, tool.readOnly, tool.idempotent, tool.requiresApproval])).toEqual([
+      ['get_item', true, true, false],
+      ['put_item', false, true, false],
+      ['post_item', false, false, false],
+      ['charge', false, true, false],
+      ['delete_item', false, false, true],
+    ]);
+  });
+
+  it('passes medium findings on as warnings naming the tool and the pointer, and withholds nothing for them', () => {
+    const catalog = createCatalog([
+      service(paymentsManifest('https://api.example.com/v2'), {
+        findings: [{ toolId: 'list_transactions', code: 'text.homoglyph', pointer: '/tools/1/description', text: 'Lists trаnsactions', severity: 'medium', message: 'mixes scripts' }],
+      }),
+    ]);
+    expect(catalog.tools.map((tool) => tool.id)).toContain('list_transactions');
+    expect(catalog.withheld).toEqual([]);
+    expect(catalog.warnings).toContain('payments/list_transactions: text.homoglyph at /tools/1/description: mixes scripts');
+  });
+
+  it('gives an empty catalog, without warnings, for no services', () => {
+    expect(createCatalog([])).toEqual({ tools: [], withheld: [], warnings: [], terms: [] });
   });
 });

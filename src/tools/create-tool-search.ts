@@ -1,5 +1,5 @@
 import { AicapError } from '../errors/aicap-error.js';
-import { checkIntegerOption } from '../errors/invalid-option-error.js';
+import { checkIntegerOption, invalidOptionError } from '../errors/invalid-option-error.js';
 import type { CatalogTool } from './create-catalog.js';
 import { exportTools, type ExportedTools, type ExportFormat } from './export-tools.js';
 import { scanToolsForModel } from './scan-tools-for-model.js';
@@ -84,7 +84,10 @@ const MAX_QUERY_LENGTH = 1_000;
  * // when the model calls search_tools: reply with search.search(args.query).text, then re-export.
  */
 export function createToolSearch(options: ToolSearchOptions): ToolSearch {
+  if (typeof options !== 'object' || options === null) throw invalidOptionError('options', 'an object with the catalog tools ({ tools: client.catalog().tools })', options, { of: 'createToolSearch' });
   const tools = options.tools;
+  if (!Array.isArray(tools)) throw invalidOptionError('tools', 'an array of catalog tools (client.catalog().tools)', tools, { of: 'createToolSearch' });
+  if (options.pinned !== undefined && !Array.isArray(options.pinned)) throw invalidOptionError('pinned', 'an array of tool names', options.pinned, { of: 'createToolSearch' });
   const limit = checkIntegerOption('limit', options.limit ?? 5, { minimum: 1, maximum: 50, of: 'createToolSearch' });
   const maxLoaded = checkIntegerOption('maxLoaded', options.maxLoaded ?? 20, { minimum: 1, of: 'createToolSearch' });
   const name = options.name ?? 'search_tools';

@@ -342,6 +342,17 @@ describe('exportTools', () => {
     expect(() => exportTools(tools, 'llama' as never)).toThrow(expect.objectContaining({ code: 'INVALID_ARGUMENT', message: expect.stringContaining(EXPORT_FORMATS.join(', ')) }));
   });
 
+  it('refuses a catalog instead of its tools, and undefined, with INVALID_ARGUMENT instead of a TypeError', () => {
+    expect(() => exportTools({ tools } as never, 'openai')).toThrow(
+      expect.objectContaining({ code: 'INVALID_ARGUMENT', message: expect.stringContaining('exportTools needs an array of catalog tools (client.catalog().tools), got a catalog (pass its .tools)') }),
+    );
+    expect(() => exportTools(undefined as never, 'mcp')).toThrow(expect.objectContaining({ code: 'INVALID_ARGUMENT', message: expect.stringContaining('got undefined') }));
+  });
+
+  it.each(EXPORT_FORMATS)('exports an empty list as an empty list, without warnings, in %s', (format) => {
+    expect(exportTools([], format)).toEqual({ format, tools: [], dropped: [], warnings: [] });
+  });
+
   it('keeps the order it is given (selected tools stay best first)', () => {
     const reversed = [...tools].reverse();
     expect(exportTools(reversed, 'anthropic').tools.map((tool) => tool.name)).toEqual(reversed.map((tool) => tool.name));

@@ -1,4 +1,5 @@
 import { AicapError } from '../errors/aicap-error.js';
+import { checkToolList } from './check-tool-list.js';
 import type { CatalogTool } from './create-catalog.js';
 import type { DroppedKeyword } from './schema-reduction.js';
 import { scanToolsForModel } from './scan-tools-for-model.js';
@@ -60,7 +61,7 @@ export interface ExportedTools<Format extends ExportFormat = ExportFormat> {
  * const { tools } = exportTools(client.catalog().tools, 'anthropic');
  */
 export function exportTools<Format extends ExportFormat>(tools: readonly CatalogTool[], format: Format): ExportedTools<Format> {
-  const allowed = scanToolsForModel(tools);
+  const allowed = scanToolsForModel(checkToolList(tools, 'exportTools'));
   const converted = convert(allowed, format);
   const held =
     allowed.length === tools.length ? [] : tools.filter((tool) => !allowed.includes(tool)).map((tool) => `${tool.name}: left out, quarantined by the poisoning scan (see client.catalog().withheld)`);

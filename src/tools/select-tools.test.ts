@@ -109,6 +109,46 @@ describe('selectTools on the Payments manifest', () => {
   it('refuses a bad limit with INVALID_OPTION', () => {
     expect(() => selectTools(tools, 'x', { limit: 0 })).toThrow(expect.objectContaining({ code: 'INVALID_OPTION', message: expect.stringContaining('`limit`') }));
   });
+
+  it.each([
+    ['undefined', undefined, /got undefined/],
+    ['a number', 42, /got number/],
+    ['null', null, /got null/],
+  ])('refuses a request that is %s with INVALID_ARGUMENT instead of a TypeError', (_label, request, message) => {
+    expect(() => selectTools(tools, request as never)).toThrow(expect.objectContaining({ name: 'AicapError', code: 'INVALID_ARGUMENT', message: expect.stringMatching(message) }));
+  });
+
+  it('refuses a catalog instead of its tools, and null, with INVALID_ARGUMENT naming what to pass', () => {
+    expect(() => selectTools({ tools } as never, 'close my account')).toThrow(expect.objectContaining({ code: 'INVALID_ARGUMENT', message: expect.stringContaining('a catalog (pass its .tools)') }));
+    expect(() => selectTools(null as never, 'close my account')).toThrow(expect.objectContaining({ code: 'INVALID_ARGUMENT', message: expect.stringContaining('client.catalog().tools') }));
+  });
+
+  it('refuses bad avoidPenalty and smallCatalogSize options with INVALID_OPTION naming them', () => {
+    expect(() => selectTools(tools, 'x', { avoidPenalty: Number.NaN })).toThrow(expect.objectContaining({ code: 'INVALID_OPTION', message: expect.stringContaining('`avoidPenalty`') }));
+    expect(() => selectTools(tools, 'x', { smallCatalogSize: -1 })).toThrow(expect.objectContaining({ code: 'INVALID_OPTION', message: expect.stringContaining('`smallCatalogSize`') }));
+  });
+
+  it('ranks nothing, and does not throw, for an empty catalog or a request of only spaces and symbols', () => {
+    expect(selectTools([], 'close my account')).toEqual([]);
+    expect(selectTools(tools, '   ?!…  ', { smallCatalogSize: 0 })).toEqual([]);
+  });
+
+  it('ranks a request of 100,000 characters without hanging, still finding the tool it names', () => {
+    const long = `${'please '.repeat(14_000)}close my account`;
+    const started = performance.now();
+    expect(top(tools, long)[0]).toBe('close_account');
+    expect(performance.now() - started).toBeLessThan(5_000);
+  });
+
+  it('orders equal scores by the health of the service, never above a better score', () => {
+    const health = (tool: CatalogTool): 'ok' | 'degraded' | 'maintenance' | undefined => (tool.id === 'list_transactions' ? 'maintenance' : undefined);
+    const plain = selectTools(tools, 'zzzz', { limit: 5 });
+    const withHealth = selectTools(tools, 'zzzz', { limit: 5, health });
+    expect(plain.every((selected) => selected.score === 0)).toBe(true);
+    expect(withHealth.at(-1)!.tool.id).toBe('list_transactions');
+    expect(withHealth.map((selected) => selected.tool.id).sort()).toEqual(plain.map((selected) => selected.tool.id).sort());
+    expect(selectTools(tools, 'what did I pay at the bakery yesterday', { health })[0]!.tool.id).toBe('list_transactions');
+  });
 });
 
 const GITHUB = join(import.meta.dirname, '../../../shared/corpus/big/github-api.github.com-2020-07.json');

@@ -1,4 +1,5 @@
 import { checkIntegerOption, checkNumberOption } from '../errors/invalid-option-error.js';
+import { checkRequestText, checkToolList } from './check-tool-list.js';
 import type { CatalogTool } from './create-catalog.js';
 import { scanToolsForModel } from './scan-tools-for-model.js';
 import { parseRequest } from './selection/parse-request.js';
@@ -69,6 +70,8 @@ export interface SelectedTool {
  * if (best.length === 0) askTheUserToRephrase();
  */
 export function selectTools(tools: readonly CatalogTool[], request: string, options: SelectToolsOptions = {}): SelectedTool[] {
+  checkToolList(tools, 'selectTools');
+  checkRequestText(request, 'selectTools');
   const { limit, avoidPenalty, smallCatalogSize } = checkSelectOptions(options);
   const compare = comparatorOf(options.health);
   const index = indexFor(tools);

@@ -86,4 +86,10 @@ describe('toManifestArguments', () => {
       expect.objectContaining({ code: 'INVALID_ARGUMENTS', message: expect.stringContaining('must be a JSON object, got an array') }),
     );
   });
+
+  it('refuses a misspelt format with INVALID_ARGUMENT instead of skipping the mapping without a word', () => {
+    expect(() => toManifestArguments('gemeni' as never, analyze, { account_id: '12345' })).toThrow(
+      expect.objectContaining({ name: 'AicapError', code: 'INVALID_ARGUMENT', message: expect.stringContaining('unknown export format "gemeni"; pass the format the tools were exported in') }),
+    );
+  });
 });

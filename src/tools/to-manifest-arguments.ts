@@ -1,6 +1,6 @@
 import { AicapError } from '../errors/aicap-error.js';
 import type { CatalogTool } from './create-catalog.js';
-import type { ExportFormat } from './export-tools.js';
+import { EXPORT_FORMATS, type ExportFormat } from './export-tools.js';
 import { geminiPropertyNames } from './gemini-property-names.js';
 import { isSchemaNode, type SchemaNode } from './schema-reduction.js';
 
@@ -19,11 +19,17 @@ const MAX_REFERENCE_HOPS = 32;
  * - every other format: the arguments as they are (a copy).
  *
  * `null` or `undefined` (a tool without parameters) gives `{}`. Anything else that is not an object
- * throws `AicapError` `INVALID_ARGUMENTS`. Values are not validated here: `client.call` does that.
+ * throws `AicapError` `INVALID_ARGUMENTS`; a format that is none of `EXPORT_FORMATS` throws `INVALID_ARGUMENT`. Values are not validated here: `client.call` does that.
  * @example
  * const result = await client.call(tool.name, toManifestArguments('openai-strict', tool, JSON.parse(toolCall.function.arguments)));
  */
 export function toManifestArguments(format: ExportFormat, tool: CatalogTool, args: unknown): Record<string, unknown> {
+  // A misspelt format ('gemeni') would skip the renames and the strict nulls without a word.
+  if (!EXPORT_FORMATS.includes(format))
+    throw new AicapError(
+      'INVALID_ARGUMENT',
+      `toManifestArguments got the unknown export format ${JSON.stringify(format)}; pass the format the tools were exported in: one of ${EXPORT_FORMATS.join(', ')}.`,
+    );
   if (args === null || args === undefined) return {};
   if (!isSchemaNode(args)) {
     throw new AicapError(

@@ -73,6 +73,48 @@ describe('selectToolsWithEmbeddings (with a deterministic fake embedder)', () =>
     await expect(selectToolsWithEmbeddings(tools, 'x', { embed: undefined as unknown as EmbedTexts })).rejects.toMatchObject({ code: 'INVALID_OPTION' });
   });
 
+  it('refuses a request that is not a string, tools that are not an array and missing options with typed errors, before calling the embedder', async () => {
+    const texts: string[][] = [];
+    const recording: EmbedTexts = async (batch) => {
+      texts.push(batch);
+      return fakeEmbed(batch);
+    };
+    await expect(selectToolsWithEmbeddings(tools, undefined as never, { embed: recording })).rejects.toMatchObject({
+      name: 'AicapError',
+      code: 'INVALID_ARGUMENT',
+      message: expect.stringContaining('request as a string'),
+    });
+    await expect(selectToolsWithEmbeddings({ tools } as never, 'x', { embed: recording })).rejects.toMatchObject({
+      code: 'INVALID_ARGUMENT',
+      message: expect.stringContaining('got a catalog (pass its .tools)'),
+    });
+    await expect(selectToolsWithEmbeddings(tools, 'x', undefined as never)).rejects.toMatchObject({
+      code: 'INVALID_OPTION',
+      message: expect.stringContaining('`embed` option of selectToolsWithEmbeddings'),
+    });
+    expect(texts).toEqual([]);
+  });
+
+  it('retries an embedder that failed once, instead of keeping the failure for the tools array', async () => {
+    let failures = 1;
+    const flaky: EmbedTexts = async (batch) => {
+      if (failures-- > 0) throw new Error('model server unavailable');
+      return fakeEmbed(batch);
+    };
+    await expect(selectToolsWithEmbeddings(tools, 'archived invoices', { embed: flaky })).rejects.toThrow('model server unavailable');
+    await expect(selectToolsWithEmbeddings(tools, 'archived invoices', { embed: flaky })).resolves.toHaveLength(5);
+  });
+
+  it('refuses vectors of one length for the request and another for the tools', async () => {
+    const mixed: EmbedTexts = async (batch) => batch.map(() => (batch.length === 1 ? [1, 0, 0] : [1, 0]));
+    await expect(selectToolsWithEmbeddings(tools, 'x', { embed: mixed })).rejects.toMatchObject({ code: 'INVALID_OPTION', message: expect.stringContaining('use one model for both') });
+  });
+
+  it('refuses a vector holding NaN', async () => {
+    const poisoned: EmbedTexts = async (batch) => batch.map(() => [Number.NaN, 1]);
+    await expect(selectToolsWithEmbeddings(tools, 'x', { embed: poisoned })).rejects.toMatchObject({ code: 'INVALID_OPTION', message: expect.stringContaining('finite numbers') });
+  });
+
   it('the fake embedder is deterministic and normalised', async () => {
     const [first] = await fakeEmbed(['hello world']);
     const [second] = await fakeEmbed(['hello world']);

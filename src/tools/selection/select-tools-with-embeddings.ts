@@ -1,5 +1,6 @@
 import { AicapError } from '../../errors/aicap-error.js';
 import { checkNumberOption, invalidOptionError } from '../../errors/invalid-option-error.js';
+import { checkRequestText, checkToolList } from '../check-tool-list.js';
 import type { CatalogTool } from '../create-catalog.js';
 import { checkSelectOptions, comparatorOf, type SelectedTool, type SelectToolsOptions } from '../select-tools.js';
 import { parseRequest } from './parse-request.js';
@@ -46,6 +47,10 @@ const DEFAULT_SEMANTIC_WEIGHT = 0.3;
  * const best = await selectToolsWithEmbeddings(tools, 'who starred my repository?', { embed, limit: 5 });
  */
 export async function selectToolsWithEmbeddings(tools: readonly CatalogTool[], request: string, options: SelectToolsWithEmbeddingsOptions): Promise<SelectedTool[]> {
+  checkToolList(tools, 'selectToolsWithEmbeddings');
+  checkRequestText(request, 'selectToolsWithEmbeddings');
+  if (typeof options !== 'object' || options === null)
+    throw invalidOptionError('embed', 'a function from texts to vectors, e.g. async (texts) => vectors', undefined, { of: 'selectToolsWithEmbeddings' });
   const { limit, avoidPenalty } = checkSelectOptions(options);
   const { embed } = options;
   if (typeof embed !== 'function') throw invalidOptionError('embed', 'a function from texts to vectors, e.g. async (texts) => vectors', embed);
