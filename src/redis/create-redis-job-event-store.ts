@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { AicapError } from '../errors/aicap-error.js';
 import { checkIntegerOption } from '../errors/invalid-option-error.js';
 import { TERMINAL_JOB_STATUSES, type JobEvent, type JobEventPage, type JobEventStore, type JobRecord } from '../server/job-event-store.js';
-import type { AicapRedis } from './connect-redis.js';
+import { StoreUnavailableError, type AicapRedis } from './connect-redis.js';
 import { createJobChangeSubscriptions } from './create-job-change-subscriptions.js';
 import { createJobEventFanOut } from './create-job-event-fan-out.js';
 import { workerLostChange } from './worker-lost-change.js';
@@ -103,7 +103,7 @@ export function createRedisJobEventStore(options: CreateRedisJobEventStoreOption
     const reply = await redis.command<string[] | null>(['HMGET', key.job(jobId), 'record', 'revision', 'last']);
     const [record, revision, last] = reply ?? [];
     if (record == null || revision == null || last == null) return undefined;
-    return { record: JSON.parse(record) as JobRecord, revision, last: Number(last) };
+    return { record: parseStored(record, key.job(jobId)) as JobRecord, revision, last: Number(last) };
   };
 
   const update: JobEventStore['update'] = async (jobId, change) => {
@@ -190,7 +190,7 @@ export function createRedisJobEventStore(options: CreateRedisJobEventStoreOption
     update,
     async read(jobId, afterId, limit): Promise<JobEventPage | undefined> {
       const reply = await redis.command<ReadReply | null>(['EVAL', READ_SCRIPT, '2', key.job(jobId), key.events(jobId), String(afterId), String(limit)]);
-      return reply ? eventPageOf(reply) : undefined;
+      return reply ? eventPageOf(reply, key.events(jobId)) : undefined;
     },
     subscribe: fanOut.subscribe,
     readForSubscriber: fanOut.read,
@@ -230,14 +230,26 @@ function jobKeys(prefix: string): Record<'job' | 'events' | 'lease' | 'channel',
 }
 
 /** `READ_SCRIPT`'s reply as a page: entry ids `0-<event id>`, the first kept id (or last + 1 when the log is empty). */
-function eventPageOf([last, first, entries]: ReadReply): JobEventPage {
+function eventPageOf([last, first, entries]: ReadReply, eventsKey: string): JobEventPage {
   const lastId = Number(last);
   const sequence = (entry: StreamEntry): number => Number(entry[0].split('-')[1]);
   const events: JobEvent[] = entries.map((entry) => {
-    const { event, data } = JSON.parse(entry[1][1] as string) as { event: string; data: unknown };
+    const { event, data } = parseStored(entry[1][1] as string, `${eventsKey} entry ${entry[0]}`) as { event: string; data: unknown };
     return { id: sequence(entry), event, data };
   });
   return { events, firstId: first[0] ? sequence(first[0]) : lastId + 1, lastId };
+}
+
+/**
+ * A value this store wrote, read back. Damaged (written by something else, or cut short), it is
+ * `STORE_UNAVAILABLE` naming the key: a job endpoint answers 503 instead of a bare SyntaxError's 500.
+ */
+function parseStored(text: string, where: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    throw new StoreUnavailableError('STORE_UNAVAILABLE', `The job data at ${where} in Redis is not JSON; delete the job's keys or restore them.`, { cause: error });
+  }
 }
 
 function positive(value: number | undefined, fallback: number, name: string): number {

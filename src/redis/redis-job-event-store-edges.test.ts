@@ -47,6 +47,25 @@ describe.skipIf(!HAS_REDIS_SERVER)('createRedisJobEventStore at its edges', () =
     }
   });
 
+  it('reports a damaged job record or event as STORE_UNAVAILABLE naming the key, not a bare SyntaxError', async () => {
+    const store = createRedisJobEventStore({ redis: connections.first });
+    try {
+      await store.create('damaged', recordOf('damaged'), [{ event: 'status', data: { status: 'queued' } }]);
+      // Written by something else, or cut short.
+      await connections.first.command(['XADD', 'edge-test:job-events:damaged', '0-99', 'event', '{"event":"progress", cut']);
+      await expect(store.read('damaged', 0, 10)).rejects.toMatchObject({
+        name: 'StoreUnavailableError',
+        code: 'STORE_UNAVAILABLE',
+        message: expect.stringContaining('edge-test:job-events:damaged entry 0-99'),
+      });
+      await connections.first.command(['HSET', 'edge-test:job:damaged', 'record', '{"snapshot": {"job_id"']);
+      await expect(store.get('damaged')).rejects.toMatchObject({ code: 'STORE_UNAVAILABLE', message: expect.stringContaining('edge-test:job:damaged') });
+      await expect(store.update('damaged', (record) => ({ record }))).rejects.toMatchObject({ code: 'STORE_UNAVAILABLE' });
+    } finally {
+      await store.close();
+    }
+  });
+
   it('reads an empty page past the last event and pages with limit, ids consecutive', async () => {
     const store = createRedisJobEventStore({ redis: connections.first });
     try {
