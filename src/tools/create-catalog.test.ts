@@ -26,6 +26,18 @@ describe('createCatalog', () => {
     expect(catalog.withheld).toEqual([]);
   });
 
+  it('refuses what is not a list of services with INVALID_ARGUMENT saying what to pass, not a TypeError', () => {
+    const one = service(paymentsManifest('https://api.example.com/v2'));
+    for (const [input, said] of [
+      [null, 'got null'],
+      [undefined, 'got undefined'],
+      [one, 'one service (pass [service])'],
+      ['payments', 'got string'],
+    ] as const) {
+      expect(() => createCatalog(input as never)).toThrow(expect.objectContaining({ code: 'INVALID_ARGUMENT', message: expect.stringContaining(said) }));
+    }
+  });
+
   it('keeps only the tools the granted scopes unlock', () => {
     const catalog = createCatalog([service(paymentsManifest('https://api.example.com/v2'), { grantedScopes: ['read'] })]);
     expect(catalog.tools.map((tool) => tool.id)).toEqual(['analyze_transactions', 'list_transactions', 'generate_report']);

@@ -1,3 +1,4 @@
+import { AicapError } from '../errors/aicap-error.js';
 import { optionTerm, worded, type MessageTerm } from '../errors/message-term.js';
 import type { HttpMethod, Manifest, Resource, Tool } from '../manifest/manifest-v0.js';
 import { nameServiceTools, serviceToolKey } from './name-service-tools.js';
@@ -131,6 +132,12 @@ const IDEMPOTENT_METHODS = new Set(['GET', 'HEAD', 'PUT', 'DELETE']);
  * (listed in `withheld` instead), each named uniquely for every LLM API.
  */
 export function createCatalog(services: readonly CatalogService[], options: CatalogOptions = {}): Catalog {
+  // Called from JavaScript with one service, or nothing, it would fail deep inside with a TypeError.
+  if (!Array.isArray(services as unknown)) {
+    const value = services as unknown;
+    const got = value === null ? 'null' : typeof value === 'object' && 'manifest' in value ? 'one service (pass [service])' : typeof value;
+    throw new AicapError('INVALID_ARGUMENT', `createCatalog needs an array of discovered services (client.services()), got ${got}.`);
+  }
   const names = nameServiceTools(services);
   const tools: CatalogTool[] = [];
   const withheld: WithheldTool[] = [];
