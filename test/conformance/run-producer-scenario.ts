@@ -93,7 +93,7 @@ function fill(text: string, variables: Record<string, string>): string {
   return text.replace(/\$\{([a-z_]+)\}/g, (whole, name: string) => variables[name] ?? whole);
 }
 
-function fillValue(value: unknown, variables: Record<string, string>): unknown {
+export function fillValue(value: unknown, variables: Record<string, string>): unknown {
   if (typeof value === 'string') return fill(value, variables);
   if (Array.isArray(value)) return value.map((item) => fillValue(item, variables));
   if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, fillValue(item, variables)]));
@@ -335,7 +335,7 @@ function safeJson(text: string): unknown {
   }
 }
 
-function pointerValue(value: unknown, pointer: string): unknown {
+export function pointerValue(value: unknown, pointer: string): unknown {
   let node = value;
   for (const token of pointer.split('/').slice(1)) {
     const key = token.replaceAll('~1', '/').replaceAll('~0', '~');
