@@ -10,6 +10,8 @@ export interface GradedCheck extends CheckResult {
   level: RequirementLevel;
   /** The section of `docs/spec.md` the check tests, e.g. `5`, or `A` for Appendix A. (OAuth metadata is graded under 7.16, which names RFC 9728 and RFC 8414.) */
   section: string;
+  /** Ids of the conformance kit's producer scenarios (`conformance/http/producer.json`) that test the same rule, when there are any: a second implementation's kit run and this report can be compared line by line. */
+  kit?: string[];
 }
 
 /** How many checks of one level were met, of those that ran. */
@@ -45,28 +47,30 @@ interface Requirement {
   warnMeets?: boolean;
   /** Why the check may not run on a healthy service: it is listed as skipped with this. */
   notApplicable?: string;
+  /** The kit's producer scenarios that test the same rule. */
+  kit?: readonly string[];
 }
 
 const requirements: Record<string, Requirement> = {
-  'manifest.fetch': { level: 'MUST', section: '3' },
-  'manifest.status': { level: 'MUST', section: '3' },
-  'manifest.media_type': { level: 'MUST', section: '2', needsResponse: true },
-  'manifest.valid': { level: 'MUST', section: '9.1', needsResponse: true, warnMeets: true },
-  'manifest.no_secrets': { level: 'MUST', section: '10.5', needsManifest: true },
+  'manifest.fetch': { level: 'MUST', section: '3', kit: ['producer.manifest.get'] },
+  'manifest.status': { level: 'MUST', section: '3', kit: ['producer.manifest.get'] },
+  'manifest.media_type': { level: 'MUST', section: '2', needsResponse: true, kit: ['producer.manifest.get'] },
+  'manifest.valid': { level: 'MUST', section: '9.1', needsResponse: true, warnMeets: true, kit: ['producer.manifest.get'] },
+  'manifest.no_secrets': { level: 'MUST', section: '10.5', needsManifest: true, kit: ['producer.manifest.no_secrets'] },
   'manifest.origin_binding': { level: 'MUST', section: '9.2', needsManifest: true },
   'trust.poisoning': { level: 'SHOULD', section: '10.2', needsManifest: true },
-  'http.per_credential_private': { level: 'MUST', section: '4', needsResponse: true, notApplicable: 'the manifest does not vary on Authorization' },
-  'http.compression_vary': { level: 'MUST', section: '5', needsResponse: true },
+  'http.per_credential_private': { level: 'MUST', section: '4', needsResponse: true, notApplicable: 'the manifest does not vary on Authorization', kit: ['producer.manifest.per_credential_private'] },
+  'http.compression_vary': { level: 'MUST', section: '5', needsResponse: true, kit: ['producer.manifest.compression_vary'] },
   'http.no_set_cookie': { level: 'SHOULD', section: '5', needsResponse: true },
-  'http.cors': { level: 'SHOULD', section: '3', needsResponse: true },
-  'http.cache_control': { level: 'SHOULD', section: '5', needsResponse: true },
-  'http.etag': { level: 'SHOULD', section: '5', needsResponse: true },
+  'http.cors': { level: 'SHOULD', section: '3', needsResponse: true, kit: ['producer.manifest.cors'] },
+  'http.cache_control': { level: 'SHOULD', section: '5', needsResponse: true, kit: ['producer.manifest.cache_control'] },
+  'http.etag': { level: 'SHOULD', section: '5', needsResponse: true, kit: ['producer.manifest.etag'] },
   'http.revocation_window': { level: 'SHOULD', section: '8.8', needsResponse: true, notApplicable: 'no Cache-Control' },
-  'http.conditional': { level: 'SHOULD', section: '5', needsResponse: true, notApplicable: 'no ETag to revalidate with' },
-  'http.head': { level: 'SHOULD', section: '3', needsResponse: true },
+  'http.conditional': { level: 'SHOULD', section: '5', needsResponse: true, notApplicable: 'no ETag to revalidate with', kit: ['producer.manifest.not_modified'] },
+  'http.head': { level: 'SHOULD', section: '3', needsResponse: true, kit: ['producer.manifest.head'] },
   'endpoints.consequential': { level: 'SHOULD', section: '8.1', needsManifest: true },
   'endpoints.probe': { level: 'SHOULD', section: '7.16', needsManifest: true },
-  'auth.enforced': { level: 'MUST', section: '4', needsManifest: true },
+  'auth.enforced': { level: 'MUST', section: '4', needsManifest: true, kit: ['producer.call.requires_credentials'] },
   'auth.provider_discovery': { level: 'MUST', section: '7.16', needsManifest: true, notApplicable: 'the manifest names no auth.provider_discovery' },
   'auth.protected_resource': { level: 'MUST', section: '7.16' },
   'auth.authorization_server': { level: 'MUST', section: '7.16' },
@@ -124,8 +128,13 @@ export function gradeCheckReport(report: { url: string; checks: readonly CheckRe
   return { url: report.url, ok, suite, checks, must, should, skipped, summary };
 }
 
-function pick(requirement: Requirement): { level: RequirementLevel; section: string } {
-  return { level: requirement.level, section: requirement.section };
+function pick(requirement: Requirement): { level: RequirementLevel; section: string; kit?: string[] } {
+  return { level: requirement.level, section: requirement.section, ...(requirement.kit ? { kit: [...requirement.kit] } : {}) };
+}
+
+/** Every rule `gradeCheckReport` grades, by check id (endpoint probes as `endpoints.probe`), with its level, section and kit scenarios. @internal */
+export function gradedRules(): Array<{ id: string; level: RequirementLevel; section: string; kit?: string[] }> {
+  return Object.entries(requirements).map(([id, requirement]) => ({ id, ...pick(requirement) }));
 }
 
 function meets(check: GradedCheck): boolean {
