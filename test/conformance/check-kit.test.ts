@@ -13,9 +13,6 @@ const scenarios = (JSON.parse(readFileSync(new URL('../../conformance/http/produ
 
 /** Safe scenarios `aicap check` does not grade yet, and why. */
 const NOT_GRADED_BY_CHECK: Record<string, string> = {
-  'producer.manifest.cors_preflight': 'aicap check sends no OPTIONS preflight; http.cors reads Access-Control-Allow-Origin on the GET',
-  'producer.manifest.etag_is_digest': 'http.etag reports whether the ETag equals the canonical digest but grades only that it is strong',
-  'producer.manifest.not_modified_vary': 'http.conditional checks the 304, not its Vary',
   'producer.change_feed.current_digest': 'aicap check does not open the change feed',
   'producer.change_feed.resume_current': 'aicap check does not open the change feed',
   'producer.change_feed.resume_other': 'aicap check does not open the change feed',

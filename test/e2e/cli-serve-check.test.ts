@@ -110,7 +110,8 @@ describe('checkCapabilities', () => {
     expect(outcome('http.etag')).toBe('warn');
     expect(outcome('endpoint.list_transactions')).toBe('fail');
     expect(outcome('endpoint.account_summary')).toBe('warn');
-    expect(requests.every((line) => line.startsWith('GET ') || line.startsWith('HEAD '))).toBe(true);
+    // Safe methods only: GET and HEAD, and one CORS preflight of the manifest (what a browser-based agent's conditional GET sends first).
+    expect(requests.filter((line) => !line.startsWith('GET ') && !line.startsWith('HEAD '))).toEqual(['OPTIONS /.well-known/ai-capabilities']);
   });
 
   it('refuses a manifest whose base_url is on another origin and reports both origins', async () => {

@@ -7,12 +7,13 @@ import { DEFAULT_MAX_STALE_IN_SECONDS } from '../../client/seam.js';
 const USAGE = `Usage: aicap check <origin|manifest-url> [--token <t>] [--no-probe] [--timeout <ms>] [--max-size <bytes>] [--max-stale <seconds>] [--json]
 
 Checks the live discovery chain: the manifest (status, media type, strict JSON, schema, no secrets,
-origin binding), HTTP caching (ETag, 304, Cache-Control, Vary), HEAD, CORS, no Set-Cookie, read-only
-endpoints refusing anonymous calls with 401 + WWW-Authenticate (a MUST where auth.scopes gives the
-tool a scope: the server enforces auth whatever the manifest says), the OAuth metadata it names (RFC 9728,
-then RFC 8414's required members) and the AI Catalog. Where there is no manifest, it says whether the
+origin binding), HTTP caching (ETag, the digest as ETag, 304, Cache-Control, Vary), HEAD, CORS and
+its preflight, no Set-Cookie, read-only endpoints refusing anonymous calls with 401 + WWW-Authenticate
+(a MUST where auth.scopes gives the tool a scope: the server enforces auth whatever the manifest
+says), the OAuth metadata it names (RFC 9728, then RFC 8414's required members) and the AI Catalog. Where there is no manifest, it says whether the
 origin is an MCP server (Server Card, catalog entry, JSON-RPC endpoint) and points at its card.
-Never sends a consequential request (only GETs, and one MCP initialize when looking for a server).
+Never sends a consequential request (only GET and HEAD, one CORS preflight of the manifest, and one MCP
+initialize when looking for a server).
 
   --token <t>       bearer token for the manifest request (sent to that origin only)
   --no-probe        do not probe tool and resource endpoints

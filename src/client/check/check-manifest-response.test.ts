@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { CheckOutcome } from './check-result.js';
 import { checkManifestResponse } from './check-manifest-response.js';
+import { digestManifest } from '../../manifest/digest-manifest.js';
+import type { Manifest } from '../../manifest/manifest-v0.js';
 
 const url = 'https://api.example.com/.well-known/ai-capabilities';
 
@@ -10,6 +12,8 @@ interface Server {
   notModified?: boolean;
   headStatus?: number;
   throwOnHead?: boolean;
+  /** The answer to an OPTIONS preflight; the route's own headers with 204 by default. */
+  preflight?: { status: number; headers: Record<string, string> };
 }
 
 /** A manifest route as headers only; records each request's method and headers. */
@@ -21,6 +25,7 @@ function fakeFetch(server: Server) {
     requests.push({ method, headers });
     if (method === 'HEAD' && server.throwOnHead) throw new Error('socket hang up');
     if (method === 'HEAD') return new Response(null, { status: server.headStatus ?? 200, headers: server.headers ?? {} });
+    if (method === 'OPTIONS') return new Response(null, server.preflight ?? { status: 204, headers: server.headers ?? {} });
     const gzip = headers['accept-encoding'] === 'gzip' && server.gzipHeaders !== undefined;
     const answered = gzip ? server.gzipHeaders! : (server.headers ?? {});
     if (headers['if-none-match'] !== undefined && server.notModified && headers['if-none-match'] === answered['etag']) return new Response(null, { status: 304, headers: answered });
@@ -29,11 +34,11 @@ function fakeFetch(server: Server) {
   return { fetch, requests };
 }
 
-async function check(server: Server, authorization: Record<string, string> = {}) {
+async function check(server: Server, authorization: Record<string, string> = {}, manifest?: Manifest) {
   const { fetch, requests } = fakeFetch(server);
   const lines = new Map<string, [CheckOutcome, string]>();
   const response = new Response('{}', { status: 200, headers: server.headers ?? {} });
-  await checkManifestResponse({ url, response, manifest: undefined, fetch, add: (id, outcome, message) => void lines.set(id, [outcome, message]), authorization });
+  await checkManifestResponse({ url, response, manifest, fetch, add: (id, outcome, message) => void lines.set(id, [outcome, message]), authorization });
   return { lines, requests };
 }
 
@@ -67,10 +72,12 @@ describe('checkManifestResponse', () => {
     expect(lines.get('http.conditional')).toEqual(['warn', 'If-None-Match answered 200; expected 304']);
   });
 
-  it('sends the caller authorization again on every follow-up request to the manifest', async () => {
+  it('sends the caller authorization again on every follow-up request to the manifest but the preflight', async () => {
     const { requests } = await check({ headers: good, notModified: true }, { authorization: 'Bearer t0k' });
     expect(requests.length).toBeGreaterThanOrEqual(4);
-    for (const request of requests) expect(request.headers['authorization']).toBe('Bearer t0k');
+    // A CORS preflight is the browser's own question and never carries credentials.
+    for (const request of requests) expect(request.headers['authorization']).toBe(request.method === 'OPTIONS' ? undefined : 'Bearer t0k');
+    expect(requests.filter((request) => request.method === 'OPTIONS')).toHaveLength(1);
   });
 
   it('fails a gzip answer without Vary or with the identity ETag, and passes one with both right', async () => {
@@ -85,5 +92,24 @@ describe('checkManifestResponse', () => {
   it('warns instead of failing when HEAD is refused or the connection drops', async () => {
     expect((await check({ headers: good, headStatus: 405 })).lines.get('http.head')).toEqual(['warn', 'HEAD answered 405']);
     expect((await check({ headers: good, throwOnHead: true })).lines.get('http.head')?.[1]).toContain('socket hang up');
+  });
+
+  it('sends a CORS preflight for a conditional GET and warns when it is refused or lacks Access-Control-Allow-Origin', async () => {
+    const { lines, requests } = await check({ headers: good, notModified: true });
+    expect(lines.get('http.cors_preflight')).toEqual(['pass', 'OPTIONS answered 204 with Access-Control-Allow-Origin: *']);
+    expect(requests.find((request) => request.method === 'OPTIONS')?.headers).toMatchObject({ 'access-control-request-method': 'GET', 'access-control-request-headers': 'if-none-match' });
+    expect((await check({ headers: good, preflight: { status: 405, headers: {} } })).lines.get('http.cors_preflight')).toEqual([
+      'warn',
+      'the OPTIONS preflight answered 405 without Access-Control-Allow-Origin: browser-based agents cannot revalidate the manifest',
+    ]);
+    expect((await check({ headers: good, preflight: { status: 200, headers: {} } })).lines.get('http.cors_preflight')?.[0]).toBe('warn');
+  });
+
+  it('grades whether the identity form’s ETag is the quoted canonical digest, when the manifest is valid', async () => {
+    const manifest = { schema_version: '0.3.0', service: { name: 'S', base_url: 'https://api.example.com' }, tools: [] } as unknown as Manifest;
+    const digest = `"${digestManifest(manifest)}"`;
+    expect((await check({ headers: { ...good, etag: digest } }, {}, manifest)).lines.get('http.etag_is_digest')).toEqual(['pass', `the identity form's ETag is the canonical digest ${digest}`]);
+    expect((await check({ headers: good }, {}, manifest)).lines.get('http.etag_is_digest')).toEqual(['warn', `the identity form's ETag "abc" is not the quoted canonical digest ${digest}`]);
+    expect((await check({ headers: good })).lines.has('http.etag_is_digest')).toBe(false);
   });
 });

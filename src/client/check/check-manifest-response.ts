@@ -9,7 +9,7 @@ export interface ManifestResponseInput {
   url: string;
   /** The answer to the first GET. */
   response: Response;
-  /** The manifest when it was valid; without it the ETag is not compared with the digest. */
+  /** The manifest when it was valid; without it the identity form's ETag is not compared with the digest (`http.etag_is_digest`). */
   manifest: Manifest | undefined;
   fetch: FetchFunction;
   add: AddCheck;
@@ -27,12 +27,13 @@ export interface ManifestResponseInput {
  * @internal
  */
 export async function checkManifestResponse(input: ManifestResponseInput): Promise<void> {
-  const { url, response, manifest, fetch, add, authorization } = input;
+  const { url, response, fetch, add, authorization } = input;
   if (response.headers.has('set-cookie')) add('http.no_set_cookie', 'fail', 'the manifest response sets a cookie; remove Set-Cookie from the route');
   else add('http.no_set_cookie', 'pass', 'no Set-Cookie');
 
   const allowOrigin = response.headers.get('access-control-allow-origin');
   add('http.cors', allowOrigin ? 'pass' : 'warn', allowOrigin ? `Access-Control-Allow-Origin: ${allowOrigin}` : 'no Access-Control-Allow-Origin: browser-based agents cannot read the manifest');
+  await checkPreflight(input);
 
   const cacheControl = response.headers.get('cache-control');
   const perCredential = (response.headers.get('vary') ?? '').toLowerCase().includes('authorization');
@@ -54,8 +55,7 @@ export async function checkManifestResponse(input: ManifestResponseInput): Promi
   if (!etag) add('http.etag', 'warn', 'no ETag: clients must download the whole manifest to revalidate');
   else {
     const strong = !etag.startsWith('W/');
-    const matchesDigest = manifest !== undefined && etag.replaceAll('"', '') === digestManifest(manifest);
-    add('http.etag', strong ? 'pass' : 'warn', `ETag ${etag}${strong ? '' : ' is weak'}${matchesDigest ? ' (equals the canonical digest)' : ''}`);
+    add('http.etag', strong ? 'pass' : 'warn', `ETag ${etag}${strong ? '' : ' is weak'}`);
     try {
       const conditional = await fetch(url, { headers: { 'if-none-match': etag, ...authorization } });
       await conditional.body?.cancel();
@@ -76,10 +76,11 @@ export async function checkManifestResponse(input: ManifestResponseInput): Promi
 }
 
 /** A gzip answer must say it varies on Accept-Encoding, on its 200 and its 304, and carry its own ETag. */
-async function checkCompression({ url, fetch, add, authorization }: ManifestResponseInput): Promise<void> {
+async function checkCompression({ url, fetch, add, authorization, manifest }: ManifestResponseInput): Promise<void> {
   try {
     const identity = await fetch(url, { headers: { 'accept-encoding': 'identity', ...authorization } });
     await identity.body?.cancel();
+    checkEtagIsDigest(identity.headers.get('etag'), manifest, add);
     const coded = await fetch(url, { headers: { 'accept-encoding': 'gzip', ...authorization } });
     await coded.body?.cancel();
     const coding = coded.headers.get('content-encoding');
@@ -104,6 +105,40 @@ async function checkCompression({ url, fetch, add, authorization }: ManifestResp
   } catch (error) {
     add('http.compression_vary', 'fail', `GET with Accept-Encoding failed: ${describeError(error)}`);
   }
+}
+
+/**
+ * A browser agent's conditional GET (`If-None-Match`) is preflighted: the route answers the `OPTIONS`
+ * with a 2xx and `Access-Control-Allow-Origin`, or the agent cannot revalidate (section 3; the kit's
+ * `producer.manifest.cors_preflight`).
+ */
+async function checkPreflight({ url, fetch, add }: ManifestResponseInput): Promise<void> {
+  try {
+    const preflight = await fetch(url, {
+      method: 'OPTIONS',
+      headers: { origin: 'https://aicap-check.invalid', 'access-control-request-method': 'GET', 'access-control-request-headers': 'if-none-match' },
+    });
+    await preflight.body?.cancel();
+    const allowOrigin = preflight.headers.get('access-control-allow-origin');
+    const answered = preflight.status === 200 || preflight.status === 204;
+    if (answered && allowOrigin !== null) add('http.cors_preflight', 'pass', `OPTIONS answered ${preflight.status} with Access-Control-Allow-Origin: ${allowOrigin}`);
+    else
+      add(
+        'http.cors_preflight',
+        'warn',
+        `the OPTIONS preflight answered ${preflight.status}${allowOrigin === null ? ' without Access-Control-Allow-Origin' : ''}: browser-based agents cannot revalidate the manifest`,
+      );
+  } catch (error) {
+    add('http.cors_preflight', 'warn', `the OPTIONS preflight failed: ${describeError(error)}`);
+  }
+}
+
+/** The identity form's ETag is the quoted canonical digest (section 5), so a client can compare it with a pinned digest without downloading the manifest. */
+function checkEtagIsDigest(etag: string | null, manifest: Manifest | undefined, add: AddCheck): void {
+  if (manifest === undefined || etag === null) return;
+  const digest = `"${digestManifest(manifest)}"`;
+  if (etag === digest) add('http.etag_is_digest', 'pass', `the identity form's ETag is the canonical digest ${digest}`);
+  else add('http.etag_is_digest', 'warn', `the identity form's ETag ${etag} is not the quoted canonical digest ${digest}`);
 }
 
 function varies(vary: string | null): boolean {
