@@ -1,9 +1,12 @@
+import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startPaymentsServer, type PaymentsServer } from '../../examples/payments/start-payments-server.js';
 import { runProducerScenario, type ProducerScenario } from './run-producer-scenario.js';
 import { startBrokenProducer, type BrokenProducer } from './start-broken-producer.js';
 import { feedManifest, startLivenessServer } from '../helpers/start-liveness-server.js';
+import { BUILT_CLI } from '../helpers/run-built-cli.js';
 
 const scenarios = (JSON.parse(readFileSync(new URL('../../conformance/http/producer.json', import.meta.url), 'utf8')) as { scenarios: ProducerScenario[] }).scenarios;
 
@@ -103,5 +106,43 @@ describe('the producer scenarios, against a service that breaks them on purpose'
     } finally {
       await open.close();
     }
+  });
+});
+
+describe('the safe producer scenarios, against an `aicap serve` preview (the built CLI)', () => {
+  let preview: ChildProcess;
+  let origin: string;
+
+  beforeAll(async () => {
+    preview = spawn(process.execPath, [BUILT_CLI, 'serve', fileURLToPath(new URL('../../examples/payments/payments.manifest.json', import.meta.url)), '--port', '0'], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    origin = await new Promise<string>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error('aicap serve printed no origin within 20 s')), 20_000);
+      let output = '';
+      preview.stdout!.on('data', (chunk: Buffer) => {
+        output += chunk.toString();
+        if (!output.includes('\n')) return;
+        clearTimeout(timer);
+        resolve(output.split('\n')[0]!);
+      });
+      preview.once('exit', (code) => {
+        clearTimeout(timer);
+        reject(new Error(`aicap serve exited early with ${code}`));
+      });
+    });
+  }, 30_000);
+  afterAll(async () => {
+    const exited = new Promise((resolve) => preview.once('exit', resolve));
+    preview.kill('SIGTERM');
+    await exited;
+  });
+
+  // The preview serves the manifest like aicap/server, without a change feed (so those are not applicable) and without per-credential variants.
+  const expected = (scenario: ProducerScenario): string => (scenario.requires === 'change_feed' || scenario.id === 'producer.manifest.per_credential_private' ? 'skip' : 'pass');
+
+  it.each(scenarios.filter((scenario) => scenario.safe).map((scenario) => [scenario.id, scenario] as const))('%s', async (_id, scenario) => {
+    const outcome = await runProducerScenario(scenario, { origin });
+    expect(outcome, outcome.message).toMatchObject({ outcome: expected(scenario) });
   });
 });
