@@ -23,7 +23,7 @@ export interface InjectedManifestApi {
   /** Headers added to the manifest's answers. */
   headers: Record<string, string>;
   /** Answers a request before the default routes do, when it returns a response. */
-  route: ((request: SentRequest, signal: AbortSignal | undefined) => Response | Promise<Response> | undefined) | undefined;
+  route: ((request: SentRequest, signal: AbortSignal | undefined) => Response | undefined | Promise<Response | undefined>) | undefined;
   /** Every request the client sent, in order. */
   readonly requests: SentRequest[];
   /** The requests for the manifest. */

@@ -75,7 +75,8 @@ describe('createChangeFeedFollowers', () => {
 
   it('follows nothing for a service loaded without a URL to revalidate from', async () => {
     const run = await setup();
-    run.followers.follow({ ...run.service, caching: undefined });
+    const { caching: _caching, ...loaded } = run.service;
+    run.followers.follow(loaded);
     await new Promise((resolve) => setTimeout(resolve, 20));
     expect(feedRequests(run)).toEqual([]);
   });

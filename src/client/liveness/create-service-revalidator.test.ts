@@ -122,7 +122,8 @@ describe('createServiceRevalidator: revalidate', () => {
 
   it('refuses a service loaded without a URL to revalidate from', async () => {
     const run = await setup();
-    run.context.services.set(API_MANIFEST_URL, { ...run.service, caching: undefined });
+    const { caching: _caching, ...loaded } = run.service;
+    run.context.services.set(API_MANIFEST_URL, loaded);
     expect((await errorOf(run.revalidator.revalidate(API_ORIGIN))).message).toContain('was loaded with `client.load`');
   });
 

@@ -77,8 +77,8 @@ describe('manifestChangeEvent', () => {
   });
 
   it('carries versioning.current before and after', () => {
-    const before = edit((manifest) => void (manifest.versioning = { current: '1.0.0' } as Manifest['versioning']));
-    const after = edit((manifest) => void (manifest.versioning = { current: '2.0.0' } as Manifest['versioning']));
+    const before = edit((manifest) => void (manifest.versioning = { current: '1.0.0' } as NonNullable<Manifest['versioning']>));
+    const after = edit((manifest) => void (manifest.versioning = { current: '2.0.0' } as NonNullable<Manifest['versioning']>));
     expect(eventOf(before, after)).toMatchObject({ previousVersion: '1.0.0', version: '2.0.0' });
     expect(eventOf(stageManifest(), stageManifest())).toMatchObject({ previousVersion: undefined, version: undefined });
   });
