@@ -140,6 +140,17 @@ describe('createJobAnswerer: answerAutomatically', () => {
     expect(error.message).toContain('job.respond');
   });
 
+  it("quotes the server's question in the error cut and escaped: a huge or control-laden prompt never floods a terminal", async () => {
+    const prompt = `\u001b[2J${'Approve? '.repeat(100_000)}`;
+    const run = answerer([400], { handler: () => 'yes' });
+    run.answerer.answerAutomatically(question({ prompt }));
+    await vi.waitFor(() => expect(run.failures).toHaveLength(1));
+    const message = (run.failures[0] as JobError).message;
+    expect(message.length).toBeLessThan(1000);
+    expect(message).not.toContain('\u001b');
+    expect(message).toContain('\\u001b[2J');
+  });
+
   it.each([400, 403, 422])('stops at once on a %i refusal, with the envelope kept', async (status) => {
     const run = answerer([status], { handler: () => 'yes' });
     run.answerer.answerAutomatically(question());
