@@ -129,7 +129,17 @@ describe('catalogManifests', () => {
   it('reports an inline manifest instead of using it: a manifest is bound to the URL it came from', async () => {
     const run = origin({ '/.well-known/ai-catalog.json': () => jsonResponse(200, { entries: [{ identifier: 'urn:inline', type: MANIFEST_TYPE, data: { tools: [] } }] }, CATALOG_TYPE) });
     expect(await catalogManifests(run.context, run.send, target, {}, run.attempts)).toEqual([]);
-    expect(run.attempts[0]!.reason).toContain('entry urn:inline carries the manifest inline');
+    expect(run.attempts[0]!.reason).toContain('entry "urn:inline" carries the manifest inline');
+  });
+
+  it("quotes an entry's identifier in what it records cut and escaped: it is the server's text and reaches the discovery error", async () => {
+    const identifier = `\u001b]8;;https://evil.example\u0007${'x'.repeat(100_000)}`;
+    const run = origin({ '/.well-known/ai-catalog.json': () => jsonResponse(200, { entries: [{ identifier, type: MANIFEST_TYPE, data: {} }] }, CATALOG_TYPE) });
+    await catalogManifests(run.context, run.send, target, {}, run.attempts);
+    const reason = run.attempts[0]!.reason;
+    expect(reason.length).toBeLessThan(400);
+    expect(reason).not.toContain('\u001b');
+    expect(reason).toContain('\\u001b]8;;');
   });
 
   it('takes at most ten manifest URLs from a catalog however long', async () => {
