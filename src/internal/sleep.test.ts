@@ -1,5 +1,5 @@
-import { describe, expect, it } from 'vitest';
-import { sleep } from './sleep.js';
+import { describe, expect, it, vi } from 'vitest';
+import { MAX_TIMER_IN_MS, sleep } from './sleep.js';
 
 describe('sleep', () => {
   it('resolves after the delay', async () => {
@@ -29,5 +29,18 @@ describe('sleep', () => {
     signal.removeEventListener = ((...args: Parameters<typeof remove>) => (listeners--, remove(...args))) as typeof remove;
     await sleep(1, signal);
     expect(listeners).toBe(0);
+  });
+
+  it('waits at most the longest timer Node keeps, instead of a longer delay overflowing into no wait', async () => {
+    const timers = vi.spyOn(globalThis, 'setTimeout');
+    const controller = new AbortController();
+    try {
+      const waiting = sleep(99_999_999_999_000, controller.signal);
+      expect(timers.mock.calls.at(-1)?.[1]).toBe(MAX_TIMER_IN_MS);
+      controller.abort(new Error('done'));
+      await expect(waiting).rejects.toThrow('done');
+    } finally {
+      timers.mockRestore();
+    }
   });
 });

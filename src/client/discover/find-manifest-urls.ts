@@ -89,7 +89,10 @@ async function collectCatalogManifests(walk: CatalogWalk, catalogUrl: string, in
     const declaresManifest = entry.type === MANIFEST_MEDIA_TYPE || (entry.type === 'application/json' && entry.url?.includes(WELL_KNOWN_PATH) === true);
     if (declaresManifest && entry.url) walk.urls.push(entry.url);
     else if (declaresManifest)
-      walk.attempts.push({ url: redactUrl(catalogUrl), reason: `entry ${entry.identifier ?? '?'} carries the manifest inline (\`data\`); only manifests linked by \`url\` are used` });
+      walk.attempts.push({
+        url: redactUrl(catalogUrl),
+        reason: `entry ${JSON.stringify((entry.identifier ?? '?').slice(0, 200))} carries the manifest inline (\`data\`); only manifests linked by \`url\` are used`,
+      });
     else if (entry.type === AI_CATALOG_MEDIA_TYPE && depth + 1 < MAX_CATALOG_DEPTH) {
       // A nested catalog elsewhere is not followed: discovery stays on the origin the user gave.
       if (entry.url && new URL(entry.url).origin !== walk.origin) walk.attempts.push({ url: redactUrl(catalogUrl), reason: `nested catalog ${redactUrl(entry.url)} is on another origin` });

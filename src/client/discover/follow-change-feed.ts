@@ -3,7 +3,7 @@ import { checkIntegerOption } from '../../errors/invalid-option-error.js';
 import { computeBackoffDelay } from '../../internal/compute-backoff-delay.js';
 import { isRecord } from '../../internal/is-record.js';
 import { mediaTypeOf } from '../../internal/parse-media-type.js';
-import { sleep } from '../../internal/sleep.js';
+import { MAX_TIMER_IN_MS, sleep } from '../../internal/sleep.js';
 import { parseRetryAfter } from '../../internal/http/parse-retry-after.js';
 import type { FetchFunction } from '../shapes/client-types.js';
 
@@ -40,12 +40,12 @@ export interface ChangeFeedFollower {
   close(): Promise<void>;
 }
 
-/** The options with their defaults, checked: bad values throw `INVALID_OPTION` when the client is created. @internal */
+/** The options with their defaults, checked: bad values (and timer lengths past Node's ceiling, which would fire at once) throw `INVALID_OPTION` when the client is created. @internal */
 export function resolveChangeFeedOptions(options: ChangeFeedFollowOptions = {}): Required<ChangeFeedFollowOptions> {
   return {
-    minReconnectDelayInMs: checkIntegerOption('discovery.changeFeed.minReconnectDelayInMs', options.minReconnectDelayInMs ?? 250, { minimum: 1 }),
-    maxReconnectDelayInMs: checkIntegerOption('discovery.changeFeed.maxReconnectDelayInMs', options.maxReconnectDelayInMs ?? 30_000, { minimum: 1 }),
-    idleTimeoutInMs: checkIntegerOption('discovery.changeFeed.idleTimeoutInMs', options.idleTimeoutInMs ?? 60_000, { minimum: 1 }),
+    minReconnectDelayInMs: checkIntegerOption('discovery.changeFeed.minReconnectDelayInMs', options.minReconnectDelayInMs ?? 250, { minimum: 1, maximum: MAX_TIMER_IN_MS }),
+    maxReconnectDelayInMs: checkIntegerOption('discovery.changeFeed.maxReconnectDelayInMs', options.maxReconnectDelayInMs ?? 30_000, { minimum: 1, maximum: MAX_TIMER_IN_MS }),
+    idleTimeoutInMs: checkIntegerOption('discovery.changeFeed.idleTimeoutInMs', options.idleTimeoutInMs ?? 60_000, { minimum: 1, maximum: MAX_TIMER_IN_MS }),
   };
 }
 

@@ -67,12 +67,13 @@ export function createJobAnswerer(input: JobAnswererInput): JobAnswerer {
       const transient =
         envelope.error?.code === 'NETWORK_ERROR' || envelope.error?.code === 'TIMEOUT' || envelope.status === 0 || envelope.status === 408 || envelope.status === 429 || envelope.status >= 500;
       if (!transient || attempt === AUTOMATIC_ANSWER_ATTEMPTS) {
+        // The prompt is the server's text: quoted, cut and escaped, as any network text in a message.
         throw new JobError({
           reason: transient ? 'unavailable' : 'refused',
           status: envelope.status,
           jobId,
           envelope,
-          message: `The automatic answer to "${event.prompt ?? 'needs_input'}" was ${transient ? `not delivered after ${attempt} attempts` : 'refused'} (${envelope.error?.code}: ${envelope.error?.message}). Answer it with \`job.respond\` after resuming, or cancel the job.`,
+          message: `The automatic answer to ${JSON.stringify((event.prompt ?? 'needs_input').slice(0, 200))} was ${transient ? `not delivered after ${attempt} attempts` : 'refused'} (${envelope.error?.code}: ${envelope.error?.message}). Answer it with \`job.respond\` after resuming, or cancel the job.`,
         });
       }
       await sleep(input.retryDelayInMs * attempt, input.signal);

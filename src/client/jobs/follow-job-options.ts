@@ -1,4 +1,5 @@
 import { invalidOptionError } from '../../errors/invalid-option-error.js';
+import { MAX_TIMER_IN_MS } from '../../internal/sleep.js';
 
 /** How a job's status is followed: reconnection, polling and safety bounds. Every field is optional. */
 export interface FollowJobOptions {
@@ -95,8 +96,6 @@ const DEFAULTS = {
 /** The resolved follow options, and the path of the options they came from (`jobs.follow` or `follow`), which messages name. @internal */
 export type ResolvedFollowJobOptions = Required<FollowJobOptions> & { optionPath: string };
 
-/** Longest timer Node keeps: past it a timer fires at once. */
-const MAX_TIMER_IN_MS = 2_147_483_647;
 /** Options that become timer lengths (or bound them). */
 const TIMER_OPTIONS = ['reconnectDelayInMs', 'minReconnectDelayInMs', 'maxReconnectDelayInMs', 'minPollIntervalInMs', 'maxPollIntervalInMs', 'idleTimeoutInMs', 'maxDurationInMs'] as const;
 

@@ -6,6 +6,7 @@ import type { FetchFunction } from '../shapes/client-types.js';
 import type { TemporalBehavior } from '../../manifest/manifest-v0.js';
 import { startFaultProxy } from '../../../test/helpers/fault-proxy.js';
 import type { FaultProxy } from '../../../test/helpers/fault-proxy.js';
+import { streamingTemporal } from '../../../test/helpers/job-attempt-context.js';
 import { progressLog, startJobsSseServer } from '../../../test/helpers/jobs-sse-server.js';
 import type { JobsSseServer, JobsSseServerOptions } from '../../../test/helpers/jobs-sse-server.js';
 import { resolveFollowJobOptions } from './follow-job-options.js';
@@ -28,15 +29,7 @@ const FAST: FollowJobOptions = {
 };
 
 function temporal(overrides: Partial<TemporalBehavior> = {}, reconnection: TemporalBehavior['reconnection'] = {}): TemporalBehavior {
-  return {
-    pattern: 'async_job',
-    status_endpoint: '/jobs/{job_id}/status',
-    status_response_type: 'event_stream',
-    terminal_states: ['completed', 'failed', 'cancelled'],
-    signals: ['progress', 'warning', 'needs_input'],
-    reconnection: { supports_last_event_id: true, fallback_poll_interval_seconds: 0.01, ...reconnection },
-    ...overrides,
-  };
+  return streamingTemporal({ reconnection: { supports_last_event_id: true, fallback_poll_interval_seconds: 0.01, ...reconnection }, ...overrides });
 }
 
 let server: JobsSseServer | undefined;

@@ -24,6 +24,7 @@ export function isCheckpoint(value: unknown): value is JobCheckpoint {
     (value['lastEventId'] === undefined || typeof value['lastEventId'] === 'string') &&
     (value['status'] === undefined || typeof value['status'] === 'string') &&
     typeof value['terminal'] === 'boolean' &&
+    (value['percent'] === undefined || typeof value['percent'] === 'number') &&
     (value['pathArguments'] === undefined || (isRecord(value['pathArguments']) && Object.values(value['pathArguments']).every((entry) => typeof entry === 'string')))
   );
 }

@@ -22,10 +22,12 @@ export function scanAllServices(context: TrustContext): DiscoveredService[] {
   const crossed = new Map(crossServiceFindings(scanned, trust).map((service) => [service.manifestUrl, service]));
   for (const service of scanned) {
     const final = crossed.get(service.manifestUrl) ?? service;
-    if (context.services.get(service.manifestUrl) === final) continue;
+    const held = context.services.get(service.manifestUrl);
+    if (held === final) continue;
     context.services.set(service.manifestUrl, final);
+    // Findings the service already held were audited when they were found (on discovery or where a text reached a model).
     for (const finding of final.findings) {
-      if (finding.severity !== 'low')
+      if (finding.severity !== 'low' && !held?.findings.some((known) => sameFindings([known], [finding])))
         context.emitAudit({
           type: 'trust.finding',
           origin: final.origin,
