@@ -77,11 +77,4 @@ describe('resolveCallRuntime', () => {
     const runtime = resolve({ refreshTokensBeforeExpiryInMs: 0, policy: { maxActionsPerSession: 0 }, retry: { statusCodes: [500, 409] } });
     expect([...runtime.retry.statusCodes]).toEqual([500, 409]);
   });
-
-  it('does not leak the session store default across clients through the clock it was given', async () => {
-    let clock = 0;
-    const runtime = resolve({}, () => clock);
-    clock = 10;
-    expect(await runtime.sessionStore.increment('a', 2)).toBe(2);
-  });
 });
