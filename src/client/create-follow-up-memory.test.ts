@@ -15,7 +15,7 @@ function offering(next: FollowUp[] | undefined, ok = true): CallEnvelope {
       data: undefined,
       text: '',
       meta,
-      next,
+      ...(next === undefined ? {} : { next }),
       error: { code: 'HTTP_ERROR', status: 500, retryable: false, retryAfterInMs: null, userMessage: 'x', declared: false, message: 'x' },
     };
   return { ok: true, status: 200, data: {}, text: '', meta, ...(next === undefined ? {} : { next }) };

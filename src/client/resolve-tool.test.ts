@@ -125,7 +125,7 @@ describe('assertToolEnabled', () => {
       { toolId: 'transfer', severity: 'low', code: 'long_description', pointer: '/tools/1/description', message: 'm' },
       { toolId: 'get', severity: 'high', code: 'other_tool', pointer: '/tools/0/description', message: 'm' },
     ];
-    const quarantined = service('bank', 'https://bank.example', [tool('get'), tool('transfer')], { quarantinedToolIds: ['transfer'], findings: findings as DiscoveredService['findings'] });
+    const quarantined = service('bank', 'https://bank.example', [tool('get'), tool('transfer')], { quarantinedToolIds: ['transfer'], findings: findings as unknown as DiscoveredService['findings'] });
     const error = thrownBy(() => assertToolEnabled(resolveTool(contextOf(quarantined), 'transfer')));
     expect(error.code).toBe('TOOL_DISABLED');
     expect(error.message).toContain('is quarantined (instruction_override at /tools/1/description)');

@@ -8,7 +8,7 @@ import { buildMultipartBody } from './build-multipart-body.js';
 function build(fields: Record<string, unknown>, parameters: Record<string, Partial<Parameter>> = {}) {
   const { body, problems } = buildMultipartBody(fields, parameters as Record<string, Parameter>);
   const raw = new TextDecoder().decode(body.bytes);
-  const form = () => new Request('http://127.0.0.1/', { method: 'POST', body: body.bytes, headers: { 'content-type': body.contentType } }).formData();
+  const form = () => new Request('http://127.0.0.1/', { method: 'POST', body: body.bytes as Uint8Array<ArrayBuffer>, headers: { 'content-type': body.contentType } }).formData();
   return { body, problems, raw, form };
 }
 

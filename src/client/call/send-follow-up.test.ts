@@ -68,7 +68,7 @@ describe('sendFollowUp', () => {
   });
 
   it('refuses a follow-up of a service that requires an agent id when none is set, naming the option', async () => {
-    const { runtime, fetch } = stage(() => jsonResponse(200, {}), { agentId: undefined });
+    const { runtime, fetch } = stage(() => jsonResponse(200, {}), { agentId: undefined } as unknown as ClientCallOptions);
     const error = await errorOf(sendFollowUp(runtime, 'listPayments', status()));
     expect(error).toMatchObject({ code: 'INVALID_OPTION' });
     expect(error.message).toContain('agentId');
@@ -96,7 +96,7 @@ describe('sendFollowUp', () => {
   it('sends a POST body as given, and passes the signal on', async () => {
     let seenSignal: AbortSignal | undefined;
     const { runtime, fetch } = stage(() => jsonResponse(202, {}));
-    runtime.dependencies.fetch = Object.assign(async (input: string | URL | Request, init?: RequestInit) => ((seenSignal = init?.signal ?? undefined), fetch(input, init)), fetch);
+    runtime.dependencies.fetch = Object.assign(async (input: string | URL, init?: RequestInit) => ((seenSignal = init?.signal ?? undefined), fetch(input, init)), fetch);
     const controller = new AbortController();
     await sendFollowUp(runtime, 'listPayments', { method: 'POST', url: `${STATUS_URL}/cancel`, body: '{"reason":"user"}', headers: { 'content-type': 'application/json' }, signal: controller.signal });
     expect(fetch.sent[0]).toMatchObject({ method: 'POST', body: '{"reason":"user"}' });

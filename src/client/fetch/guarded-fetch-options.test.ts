@@ -52,7 +52,7 @@ describe('resolveGuardedFetchSettings', () => {
   });
 
   it('refuses a `__proto__` key of timeouts (parsed JSON config) as an option, without polluting any prototype', () => {
-    const hostile = JSON.parse('{"__proto__": {"connectInMs": -5}, "headersInMs": 5}') as GuardedFetchOptions['timeouts'];
+    const hostile = JSON.parse('{"__proto__": {"connectInMs": -5}, "headersInMs": 5}') as NonNullable<GuardedFetchOptions['timeouts']>;
     const error = thrownBy(() => resolveGuardedFetchSettings({ timeouts: hostile }, clientNames));
     expect(error).toMatchObject({ code: 'INVALID_OPTION', option: 'network.timeouts.__proto__' });
     expect(({} as Record<string, unknown>)['connectInMs']).toBeUndefined();

@@ -29,7 +29,7 @@ function enforce(policy: Partial<EffectivePolicy>, overrides: Partial<EnforceCal
 describe('enforceCallPolicy', () => {
   it('lets an unrestricted call through without touching the session store', async () => {
     const touched: string[] = [];
-    const store: SessionStore = { increment: (key) => (touched.push(key), 1) } as unknown as SessionStore;
+    const store: SessionStore = { increment: (key: string) => (touched.push(key), 1) } as unknown as SessionStore;
     await expect(enforce({}, { session: { id: 'run-1', store } }).run()).resolves.toBeUndefined();
     expect(touched).toEqual([]);
   });
