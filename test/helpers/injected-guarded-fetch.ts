@@ -1,6 +1,6 @@
 import { AicapError } from '../../src/errors/aicap-error.js';
 import type { Manifest } from '../../src/manifest/manifest-v0.js';
-import { resolveCallRuntime, type CallRuntime } from '../../src/client/call/call-runtime.js';
+import { resolveCallRuntime, type CallRuntime, type ToolCallerDependencies } from '../../src/client/call/call-runtime.js';
 import type { ClientCallOptions } from '../../src/client/call/client-call-options.js';
 import type { DiscoveredService } from '../../src/client/shapes/client-types.js';
 import type { BufferedResponse, GuardedFetch } from '../../src/client/fetch/guarded-fetch-options.js';
@@ -66,11 +66,13 @@ export function stageService(manifest: Manifest): DiscoveredService {
   };
 }
 
-/** The call part's runtime over an injected fetch: tools resolve by id in `manifest`, no socket. */
-export function stageCallRuntime(manifest: Manifest, handler: InjectedHandler, options: ClientCallOptions = {}): { runtime: CallRuntime; fetch: ReturnType<typeof injectedGuardedFetch> } {
-  const fetch = injectedGuardedFetch(handler);
+/**
+ * What the call part needs from the rest of the client, over an injected fetch: tools resolve by id in
+ * `manifest`, no prompts, no audit listener; `overrides` replaces any of it (a recording `emitAudit`, credentials).
+ */
+export function stageDependencies(manifest: Manifest, fetch: GuardedFetch, overrides: Partial<ToolCallerDependencies> = {}): ToolCallerDependencies {
   const service = stageService(manifest);
-  const runtime = resolveCallRuntime(options, {
+  return {
     fetch,
     resolveTool: (toolId) => {
       const tool = [...manifest.tools, ...(manifest.resources ?? [])].find((candidate) => candidate.id === toolId);
@@ -84,6 +86,17 @@ export function stageCallRuntime(manifest: Manifest, handler: InjectedHandler, o
     emitAudit: () => {},
     isAuditing: () => false,
     now: () => Date.now(),
-  });
-  return { runtime, fetch };
+    ...overrides,
+  };
+}
+
+/** The call part's runtime over an injected fetch: tools resolve by id in `manifest`, no socket. */
+export function stageCallRuntime(
+  manifest: Manifest,
+  handler: InjectedHandler,
+  options: ClientCallOptions = {},
+  overrides: Partial<ToolCallerDependencies> = {},
+): { runtime: CallRuntime; fetch: ReturnType<typeof injectedGuardedFetch> } {
+  const fetch = injectedGuardedFetch(handler);
+  return { runtime: resolveCallRuntime(options, stageDependencies(manifest, fetch, overrides)), fetch };
 }

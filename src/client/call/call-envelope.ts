@@ -7,7 +7,8 @@ import type { ArgumentProblem } from './invalid-arguments-error.js';
  * (`pagination.maxPages`), `time_limit` (`pagination.maxTimeInMs`), `repeated_cursor` (a cursor or
  * URL already requested), `repeated_page` (a page identical to an earlier one), `cross_origin_next`
  * (a next link to another origin), `unrecognized_pagination` (the page says more exist but neither
- * a declaration nor detection shows how to reach them: its data is returned as it came), `error`.
+ * a declaration nor detection shows how to reach them, or its JSON cannot be read: its data is
+ * returned as it came), `error`.
  */
 export type PageStopReason = 'item_limit' | 'request_limit' | 'time_limit' | 'repeated_cursor' | 'repeated_page' | 'cross_origin_next' | 'unrecognized_pagination' | 'error';
 

@@ -38,7 +38,8 @@ export interface RetryOptions {
   */
   totalTimeoutInMs?: number;
   /**
-  Statuses retried when the tool does not declare them (only for methods safe to repeat).
+  Statuses retried when the tool does not declare them (only for methods safe to repeat): error
+  statuses, 400 to 599; anything else is refused with `INVALID_OPTION` at `createClient`.
 
   @default [408, 429, 502, 503, 504]
   */

@@ -44,10 +44,20 @@ async function prepareFollowUp(runtime: CallRuntime, toolId: string, request: Fo
   redactor.addParameterNames(
     resolveEffectivePolicy(manifest.policy, runtime.callerPolicy, { toolId: resolved.tool.id, exposedName: resolved.exposedName, origin: resolved.service.origin, method }).redactNames,
   );
+  // A follow-up has no arguments to learn redacted values from; its URL (the server's Location) can
+  // carry them in the query, which the audit event and error messages would otherwise show.
+  redactor.arguments(queryValues(url));
   const headers = new Headers(request.headers);
   const agentId = agentIdHeader(manifest, resolved.service.origin, runtime.agentId);
   if (agentId !== undefined) headers.set(agentId.name, agentId.value);
   return { resolved, redactor, toolRequest: { method: request.method, url, displayUrl: new URL(redactUrl(url)), headers, body: request.body } };
+}
+
+/** The query of `url` by parameter name, every value of a repeated one kept. */
+function queryValues(url: URL): Record<string, string[]> {
+  const values = new Map<string, string[]>();
+  for (const [name, value] of url.searchParams) values.set(name, [...(values.get(name) ?? []), value]);
+  return Object.fromEntries(values);
 }
 
 /**

@@ -60,4 +60,19 @@ describe('snapshotArguments', () => {
     expect(snapshotArguments(holder, args, { nullMeansAbsent: true })).toEqual({ id: null, note: null, kind: null, any: null, filter: { tags: [{}] }, shared: {}, extra: null });
     expect(snapshotArguments(holder, args, { nullMeansAbsent: false })).toEqual(args);
   });
+
+  it('refuses arguments nested too deeply to copy with a message that says so, not the engine’s stack overflow', () => {
+    let deep: unknown = 'leaf';
+    for (let level = 0; level < 100_000; level++) deep = { a: deep };
+    let thrown: unknown;
+    try {
+      snapshotArguments(holder, { filter: deep }, { nullMeansAbsent: false });
+    } catch (error) {
+      thrown = error;
+    }
+    expect(thrown).toBeInstanceOf(InvalidArgumentsError);
+    const message = (thrown as InvalidArgumentsError).message;
+    expect(message).toContain('nest too deeply');
+    expect(message).not.toMatch(/call stack/i);
+  });
 });

@@ -23,7 +23,9 @@ export function snapshotArguments(holder: ParameterHolder & { id: string }, args
     const plain = copyPlainData(args, 0);
     copy = (plain === NOT_PLAIN ? structuredClone(args) : plain) as Record<string, unknown>;
   } catch (error) {
-    throw new InvalidArgumentsError(holder.id, [{ pointer: '', rule: 'type', message: `arguments must be JSON data (${error instanceof Error ? error.message : String(error)})` }]);
+    // A stack overflow is the engine's word for nesting too deep to copy: say that, not its internals.
+    const reason = error instanceof RangeError ? 'they nest too deeply to copy; send flatter data' : error instanceof Error ? error.message : String(error);
+    throw new InvalidArgumentsError(holder.id, [{ pointer: '', rule: 'type', message: `arguments must be JSON data (${reason})` }]);
   }
   if (options.nullMeansAbsent) {
     const schema = argumentsSchema(holder) as JsonSchema & Record<string, unknown>;

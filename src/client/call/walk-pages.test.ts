@@ -80,4 +80,12 @@ describe('walkPages', () => {
     expect(error.code).toBe('ORIGIN_MISMATCH');
     expect(fetch.sent).toEqual([]);
   });
+
+  it('ends the walk incomplete at a page whose JSON is cut short, instead of calling the listing complete', async () => {
+    const { pages, urls } = await walk((request) =>
+      new URL(request.url).searchParams.has('cursor') ? new Response('{"data": [3], "next": "c', { headers: { 'content-type': 'application/json' } }) : byCursor(request, 0),
+    );
+    expect(urls).toHaveLength(2);
+    expect(pages.at(-1)).toMatchObject({ ok: true, data: '{"data": [3], "next": "c', page: { next: null, complete: false, stopReason: 'unrecognized_pagination' } });
+  });
 });

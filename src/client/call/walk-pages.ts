@@ -60,7 +60,7 @@ function startingPoint(prepared: PreparedCall, plan: PaginationPlan | undefined,
  * the walk with `repeated_page` (a server ignoring the page parameter would otherwise be asked
  * `maxPages` times for the same items); a walk also ends after `pagination.maxTimeInMs`. A page
  * that says more exist without saying how to reach them (no plan applies, or a has-more flag
- * without a next cursor) ends it with `unrecognized_pagination`, its data as it came. Each page
+ * without a next cursor), or whose JSON cannot be read, ends it with `unrecognized_pagination`, its data as it came. Each page
  * after the first of a consequential
  * tool (not GET or HEAD) is a new action: approved and counted against the budget like a call.
  * @internal
@@ -125,6 +125,11 @@ export async function* walkPages(runtime: CallRuntime, prepared: PreparedCall, c
         stop = 'error';
         page = { next: current ?? null, complete: false, stopReason: stop };
       }
+    } else if (plan !== undefined && outcome.body?.parseError !== undefined) {
+      // A body declared JSON that cannot be read (cut short, or refused by the strict parser) says
+      // nothing about the pages after it: its text as it came, the walk never called complete.
+      stop = 'unrecognized_pagination';
+      page = { next: null, complete: false, stopReason: stop };
     } else if (plan !== undefined && reading !== undefined) {
       const next = reading.next;
       page = { next: next ?? null, complete: next === undefined && !reading.moreAnnounced };

@@ -1,4 +1,4 @@
-import { checkIntegerOption } from '../../../errors/invalid-option-error.js';
+import { checkIntegerOption, invalidOptionError } from '../../../errors/invalid-option-error.js';
 import type { RetryOptions } from '../client-call-options.js';
 import { DEFAULT_RETRY_STATUS_CODES, type ResolvedRetry } from './decide-retry.js';
 
@@ -16,7 +16,18 @@ export function resolveRetryOptions(options: RetryOptions | undefined): Resolved
     maxDelayInMs: checkIntegerOption('retry.maxDelayInMs', merged.maxDelayInMs),
     maxRetryAfterInMs: checkIntegerOption('retry.maxRetryAfterInMs', merged.maxRetryAfterInMs),
     totalTimeoutInMs: checkIntegerOption('retry.totalTimeoutInMs', merged.totalTimeoutInMs, { minimum: 1 }),
-    statusCodes: new Set(options?.statusCodes ?? DEFAULT_RETRY_STATUS_CODES),
-    random: options?.random ?? Math.random,
+    statusCodes: new Set(checkStatusCodes(options?.statusCodes ?? DEFAULT_RETRY_STATUS_CODES)),
+    random: checkRandom(options?.random ?? Math.random),
   };
+}
+
+// Only failures are retried: a success or a redirect in the list would repeat a request that worked.
+function checkStatusCodes(statusCodes: unknown): readonly number[] {
+  if (Array.isArray(statusCodes) && statusCodes.every((status) => Number.isInteger(status) && status >= 400 && status <= 599)) return statusCodes as number[];
+  throw invalidOptionError('retry.statusCodes', 'an array of HTTP error statuses (integers from 400 to 599)', statusCodes);
+}
+
+function checkRandom(random: unknown): () => number {
+  if (typeof random === 'function') return random as () => number;
+  throw invalidOptionError('retry.random', 'a function returning a number in [0, 1)', random);
 }
