@@ -39,7 +39,7 @@ describe('aicap diff', () => {
     expect(err).toBe('✔ 0 changes: 0 breaking, 0 trust-sensitive, 0 non-breaking; suggested versioning.current 0.1.0\n');
   });
 
-  it('exits 1 for a removed tool, marked breaking, and suggests a major version', async () => {
+  it('exits 1 for a removed tool, marked breaking, and suggests the next version (0.x: the minor)', async () => {
     const newPath = await changed('removed.json', (manifest) => {
       manifest.tools = manifest.tools.filter((tool) => tool.id !== 'close_account');
     });
