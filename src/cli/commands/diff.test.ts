@@ -46,7 +46,7 @@ describe('aicap diff', () => {
     const { code, err } = await run(oldPath, newPath);
     expect(code).toBe(1);
     expect(err).toMatch(/✘ breaking: .*close_account/);
-    expect(err).toMatch(/✘ 1 change: 1 breaking, 0 trust-sensitive, 0 non-breaking; suggested versioning.current 1\.0\.0 \(the new manifest says 0\.1\.0\)\n$/);
+    expect(err).toMatch(/✘ 1 change: 1 breaking, 0 trust-sensitive, 0 non-breaking; suggested versioning.current 0\.2\.0 \(the new manifest says 0\.1\.0\)\n$/);
   });
 
   it('warns about a trust-sensitive change and exits 0', async () => {
