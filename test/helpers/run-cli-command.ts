@@ -30,3 +30,41 @@ export async function closedPort(): Promise<number> {
   await new Promise<void>((resolve) => server.close(() => resolve()));
   return port;
 }
+
+/** A command that runs until SIGINT or SIGTERM (`serve`, `inspect`, `mcp --http`), started in-process. */
+export interface RunningCommand {
+  /** What it printed so far. */
+  readonly io: ReturnType<typeof captureCliIo>;
+  /** Its exit code, once it returns. */
+  readonly done: Promise<number>;
+  /** Resolves with stdout once its first line is printed (the URL), or with the exit code if it returned first. */
+  firstLine(): Promise<string | number>;
+  /** Calls the SIGINT listeners the command added (as Ctrl-C would) and resolves with its exit code. */
+  stop(): Promise<number>;
+}
+
+/** Starts `command`; call `stop()` in the test (or `afterEach`) so that nothing keeps listening. */
+export function startCliCommand(command: CliCommand, argv: readonly string[]): RunningCommand {
+  const io = captureCliIo(false);
+  const before = new Set(process.listeners('SIGINT'));
+  const done = command.run([...argv], io);
+  let finished: number | undefined;
+  void done.then((code) => (finished = code));
+  return {
+    io,
+    done,
+    async firstLine() {
+      // Bounded: 20 s at most, in 10 ms steps.
+      for (let step = 0; step < 2_000; step++) {
+        if (finished !== undefined) return finished;
+        if (io.out.includes('\n')) return io.out.slice(0, io.out.indexOf('\n'));
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+      throw new Error(`the command printed no line in 20 s; stderr: ${io.err}`);
+    },
+    async stop() {
+      for (const listener of process.listeners('SIGINT')) if (!before.has(listener)) (listener as (signal: NodeJS.Signals) => void)('SIGINT');
+      return done;
+    },
+  };
+}
