@@ -46,7 +46,7 @@ export interface RunningCommand {
 /** Starts `command`; call `stop()` in the test (or `afterEach`) so that nothing keeps listening. */
 export function startCliCommand(command: CliCommand, argv: readonly string[]): RunningCommand {
   const io = captureCliIo(false);
-  const before = new Set(process.listeners('SIGINT'));
+  const before = new Set([...process.listeners('SIGINT'), ...process.listeners('SIGTERM')]);
   const done = command.run([...argv], io);
   let finished: number | undefined;
   void done.then((code) => (finished = code));
@@ -63,7 +63,14 @@ export function startCliCommand(command: CliCommand, argv: readonly string[]): R
       throw new Error(`the command printed no line in 20 s; stderr: ${io.err}`);
     },
     async stop() {
-      for (const listener of process.listeners('SIGINT')) if (!before.has(listener)) (listener as (signal: NodeJS.Signals) => void)('SIGINT');
+      // Removed, then called: no listener of a finished command stays on the process.
+      for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+        for (const listener of process.listeners(signal)) {
+          if (before.has(listener)) continue;
+          process.removeListener(signal, listener);
+          if (signal === 'SIGINT') (listener as (name: NodeJS.Signals) => void)(signal);
+        }
+      }
       return done;
     },
   };
