@@ -21,16 +21,6 @@ export async function runCliCommand(command: CliCommand, argv: readonly string[]
 // eslint-disable-next-line no-control-regex -- matching control characters is the point
 export const TERMINAL_CONTROL: RegExp = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/;
 
-/** A loopback port nothing listens on (one the system just handed out and was closed again). */
-export async function closedPort(): Promise<number> {
-  const { createServer } = await import('node:net');
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
-
 /** A command that runs until SIGINT or SIGTERM (`serve`, `inspect`, `mcp --http`), started in-process. */
 export interface RunningCommand {
   /** What it printed so far. */

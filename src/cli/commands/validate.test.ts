@@ -4,8 +4,9 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { json, startClientTestServer, type ClientTestServer } from '../../../test/helpers/client-test-server.js';
 import { paymentsManifest } from '../../../test/helpers/client-manifests.js';
+import { freePort } from '../../../test/helpers/start-redis-server.js';
 import { fixturePath } from '../../../test/fixtures/manifests/load-fixture.js';
-import { closedPort, runCliCommand, TERMINAL_CONTROL, type CommandRun } from '../../../test/helpers/run-cli-command.js';
+import { runCliCommand, TERMINAL_CONTROL, type CommandRun } from '../../../test/helpers/run-cli-command.js';
 import { validateCommand } from './validate.js';
 
 const WELL_KNOWN = '/.well-known/ai-capabilities';
@@ -25,7 +26,7 @@ async function file(name: string, content: unknown): Promise<string> {
 beforeAll(async () => {
   server = await startClientTestServer();
   directory = await mkdtemp(join(tmpdir(), 'aicap-validate-'));
-  refusedPort = await closedPort();
+  refusedPort = await freePort();
 });
 afterAll(async () => {
   await server.close();
