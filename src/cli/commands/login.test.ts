@@ -103,7 +103,7 @@ describe('aicap login (browser flow, --no-open)', () => {
     expect(Date.now() - started).toBeLessThan(10_000);
     expect(out).toContain(`${server.origin}/authorize?`);
     expect(err).toMatch(new RegExp(`✘ Login to ${server.origin.replaceAll('.', '\\.')} failed: `));
-    expect(err).toContain('within 300 ms (`--timeout`); start the login again.');
+    expect(err).toContain('within 300 ms (`--timeout <ms>`); start the login again.');
     expect(err).not.toContain('timeoutInMs');
     // Under a second is not "0 s".
     expect(err).toContain('Waiting up to 1 s for the browser');
