@@ -83,7 +83,7 @@ describe('aicap serve', () => {
     it.each([
       ['a missing file', async () => join(directory, 'missing.json'), /no such file/],
       ['malformed JSON', async () => writeText('malformed.json', '{"service":'), /malformed\.json is not a valid manifest; run `aicap validate .*malformed\.json` for details\./],
-      ['an invalid manifest', async () => writeText('invalid.json', JSON.stringify({ schema_version: '0.3.0', tools: [] })), /✘ \/service  schema\.required  /],
+      ['an invalid manifest', async () => writeText('invalid.json', JSON.stringify({ schema_version: '0.3.0', tools: [] })), /✘ \/service {2}schema\.required {2}/],
     ])('for %s', async (_case, file, expected) => {
       const { code, out, err } = await run(await file(), '--port', '0');
       expect(code).toBe(2);
