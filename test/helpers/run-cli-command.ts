@@ -1,4 +1,11 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { createServer as createNetServer, type AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest';
 import type { CliCommand } from '../../src/cli/cli-io.js';
+import { paymentsManifest } from './client-manifests.js';
+import { json, startClientTestServer, type ClientTestServer } from './client-test-server.js';
 import { captureCliIo } from './run-built-cli.js';
 
 /** What one in-process run of a command printed, and its exit code. */
@@ -62,6 +69,84 @@ export function startCliCommand(command: CliCommand, argv: readonly string[]): R
         }
       }
       return done;
+    },
+  };
+}
+
+/** What {@link useCommandFixture} sets up for a file's tests, read inside the tests. */
+export interface CommandFixture {
+  /** A temporary directory of the file, removed after it. */
+  readonly directory: string;
+  /** The Payments manifest (base_url https://api.example.com/v2) written in `directory`. */
+  readonly manifestFile: string;
+  /** The command `start` started last, stopped after each test. */
+  readonly running: RunningCommand | undefined;
+  /** Starts the command and resolves with the first line it prints; rejects with its stderr when it exits first. */
+  start(argv: readonly string[]): Promise<string>;
+}
+
+/** Registers the hooks of a long-running command's tests: a directory with a manifest file, and the command stopped after each test. */
+export function useCommandFixture(command: CliCommand, prefix: string): CommandFixture {
+  let directory = '';
+  let running: RunningCommand | undefined;
+  beforeAll(async () => {
+    directory = await mkdtemp(join(tmpdir(), prefix));
+    await writeFile(join(directory, 'payments.json'), JSON.stringify(paymentsManifest('https://api.example.com/v2')));
+  });
+  afterAll(() => rm(directory, { recursive: true, force: true }));
+  afterEach(async () => {
+    await running?.stop();
+    running = undefined;
+  });
+  return {
+    get directory() {
+      return directory;
+    },
+    get manifestFile() {
+      return join(directory, 'payments.json');
+    },
+    get running() {
+      return running;
+    },
+    async start(argv) {
+      running = startCliCommand(command, argv);
+      const line = await running.firstLine();
+      if (typeof line === 'number') throw new Error(`the command exited ${line}: ${running.io.err}`);
+      return line;
+    },
+  };
+}
+
+/** Registers hooks that keep a loopback port busy for the file's tests: read `port` inside them. */
+export function useOccupiedPort(): { readonly port: number } {
+  const server = createNetServer();
+  beforeAll(() => new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve)));
+  afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+  return {
+    get port() {
+      return (server.address() as AddressInfo).port;
+    },
+  };
+}
+
+/**
+ * Registers hooks for a loopback API serving the Payments manifest (base_url `<origin>/v2`, with
+ * `headers`) at the well-known path, its routes and recorded requests reset before each test.
+ */
+export function usePaymentsApi(headers: Record<string, string> = {}): { readonly server: ClientTestServer } {
+  let server: ClientTestServer | undefined;
+  beforeAll(async () => {
+    server = await startClientTestServer();
+  });
+  afterAll(() => server?.close());
+  beforeEach(() => {
+    server!.requests.length = 0;
+    server!.routes.clear();
+    server!.routes.set('/.well-known/ai-capabilities', json(paymentsManifest(`${server!.origin}/v2`), headers));
+  });
+  return {
+    get server() {
+      return server!;
     },
   };
 }

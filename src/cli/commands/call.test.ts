@@ -1,51 +1,40 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { json, startClientTestServer, type ClientTestServer } from '../../../test/helpers/client-test-server.js';
-import { paymentsManifest } from '../../../test/helpers/client-manifests.js';
-import { runCliCommand, TERMINAL_CONTROL, type CommandRun } from '../../../test/helpers/run-cli-command.js';
+import { describe, expect, it } from 'vitest';
+import { json } from '../../../test/helpers/client-test-server.js';
+import { runCliCommand, TERMINAL_CONTROL, usePaymentsApi, type CommandRun } from '../../../test/helpers/run-cli-command.js';
 import { callCommand } from './call.js';
 
 const WELL_KNOWN = '/.well-known/ai-capabilities';
 const TRANSACTIONS = '/v2/accounts/12345/transactions';
 const CLOSE = JSON.stringify({ account_id: '12345', reason: 'customer_request' });
 
-let server: ClientTestServer;
+const api = usePaymentsApi();
 const run = (...argv: string[]): Promise<CommandRun> => runCliCommand(callCommand, argv);
 /** `aicap call <origin> list_transactions {"account_id":"12345"}` with a token and an agent id, and `extra`. */
 const listTransactions = (...extra: string[]): Promise<CommandRun> =>
-  run(server.origin, 'list_transactions', '{"account_id":"12345"}', '--token', 'secret-token-1', '--agent-id', 'cli-test', '--no-cache', ...extra);
-
-beforeAll(async () => {
-  server = await startClientTestServer();
-});
-afterAll(() => server.close());
-beforeEach(() => {
-  server.requests.length = 0;
-  server.routes.clear();
-  server.routes.set(WELL_KNOWN, json(paymentsManifest(`${server.origin}/v2`)));
-});
+  run(api.server.origin, 'list_transactions', '{"account_id":"12345"}', '--token', 'secret-token-1', '--agent-id', 'cli-test', '--no-cache', ...extra);
 
 describe('aicap call', () => {
   it('prints the envelope on stdout and a summary on stderr (exit 0)', async () => {
-    server.routes.set(TRANSACTIONS, json({ transactions: [{ id: 't1' }, { id: 't2' }] }));
+    api.server.routes.set(TRANSACTIONS, json({ transactions: [{ id: 't1' }, { id: 't2' }] }));
     const { code, out, err } = await listTransactions();
     expect(code).toBe(0);
     const envelope = JSON.parse(out) as { ok: boolean; status: number; items: unknown[] };
     expect(envelope).toMatchObject({ ok: true, status: 200 });
     expect(err).toMatch(/✔ list_transactions: 200, 2 items \(more available\) \(1 request, \d+ ms\)\n$/);
-    const sent = server.hits(TRANSACTIONS)[0]!;
+    const sent = api.server.hits(TRANSACTIONS)[0]!;
     expect(sent.headers.authorization).toBe('Bearer secret-token-1');
     expect(sent.headers['x-agent-id']).toBe('cli-test');
   });
 
   it('prints only the envelope with --json', async () => {
-    server.routes.set(TRANSACTIONS, json({ transactions: [] }));
+    api.server.routes.set(TRANSACTIONS, json({ transactions: [] }));
     const { code, err } = await listTransactions('--json');
     expect(code).toBe(0);
     expect(err).toBe('');
   });
 
   it('redacts the token and the redact_from_logs values the API echoes, everywhere it prints', async () => {
-    server.routes.set(TRANSACTIONS, json({ transactions: [], echoed: 'Bearer secret-token-1', account_id: '12345', note: 'account 12345' }));
+    api.server.routes.set(TRANSACTIONS, json({ transactions: [], echoed: 'Bearer secret-token-1', account_id: '12345', note: 'account 12345' }));
     const { code, out, err } = await listTransactions();
     expect(code).toBe(0);
     expect(out + err).not.toContain('secret-token-1');
@@ -54,7 +43,7 @@ describe('aicap call', () => {
   });
 
   it('exits 1 when the API fails, and escapes its hostile text in the summary', async () => {
-    server.routes.set(TRANSACTIONS, json({ error: 'boom\u001b]0;owned\u0007\r\u202e', message: 'Internal\u001b[2J' }, {}, 500));
+    api.server.routes.set(TRANSACTIONS, json({ error: 'boom\u001b]0;owned\u0007\r\u202e', message: 'Internal\u001b[2J' }, {}, 500));
     const { code, out, err } = await listTransactions('--max-duration', '0');
     expect(code).toBe(1);
     expect((JSON.parse(out) as { ok: boolean }).ok).toBe(false);
@@ -64,44 +53,44 @@ describe('aicap call', () => {
   });
 
   it('exits 2 and names --agent-id when the manifest requires an agent id', async () => {
-    const { code, out, err } = await run(server.origin, 'list_transactions', '{"account_id":"12345"}', '--token', 't', '--no-cache');
+    const { code, out, err } = await run(api.server.origin, 'list_transactions', '{"account_id":"12345"}', '--token', 't', '--no-cache');
     expect(code).toBe(2);
     const envelope = JSON.parse(out) as { error: { code: string; flag?: string; option?: string } };
     expect(envelope.error).toMatchObject({ code: 'INVALID_OPTION', flag: '--agent-id' });
     expect(envelope.error.option).toBeUndefined();
     expect(err).toContain('--agent-id');
     expect(err).not.toContain('agentId');
-    expect(server.hits(TRANSACTIONS)).toHaveLength(0);
+    expect(api.server.hits(TRANSACTIONS)).toHaveLength(0);
   });
 
   it('refuses a tool that needs approval when there is no terminal, naming --approve', async () => {
-    server.routes.set('/v2/accounts/12345/close', json({ closed: true }));
-    const refused = await run(server.origin, 'close_account', CLOSE, '--token', 't', '--agent-id', 'a', '--no-cache');
+    api.server.routes.set('/v2/accounts/12345/close', json({ closed: true }));
+    const refused = await run(api.server.origin, 'close_account', CLOSE, '--token', 't', '--agent-id', 'a', '--no-cache');
     expect(refused.code).toBe(1);
     expect(refused.err).toContain('needs approval');
     expect(refused.err).toContain('pass `--approve` to approve it up front');
-    expect(server.hits('/v2/accounts/12345/close')).toHaveLength(0);
-    const approved = await run(server.origin, 'close_account', CLOSE, '--token', 't', '--agent-id', 'a', '--no-cache', '--approve');
+    expect(api.server.hits('/v2/accounts/12345/close')).toHaveLength(0);
+    const approved = await run(api.server.origin, 'close_account', CLOSE, '--token', 't', '--agent-id', 'a', '--no-cache', '--approve');
     expect(approved.code).toBe(0);
-    expect(server.hits('/v2/accounts/12345/close')).toHaveLength(1);
+    expect(api.server.hits('/v2/accounts/12345/close')).toHaveLength(1);
   });
 
   it('exits 2 when discovery fails, with { ok: false, error } under --json', async () => {
-    server.routes.clear();
+    api.server.routes.clear();
     const { code, out, err } = await listTransactions('--json');
     expect(code).toBe(2);
     const printed = JSON.parse(out) as { ok: boolean; error: { code: string; message: string } };
     expect(printed.ok).toBe(false);
     expect(printed.error.code).toMatch(/^[A-Z_]+$/);
     expect(err).toContain('✘ ');
-    expect(server.hits(TRANSACTIONS)).toHaveLength(0);
+    expect(api.server.hits(TRANSACTIONS)).toHaveLength(0);
   });
 
   it('exits 2 for an unknown tool, sending nothing', async () => {
-    const { code, err } = await run(server.origin, 'no_such_tool', '--token', 't', '--agent-id', 'a', '--no-cache');
+    const { code, err } = await run(api.server.origin, 'no_such_tool', '--token', 't', '--agent-id', 'a', '--no-cache');
     expect(code).not.toBe(0);
     expect(err).toContain('no_such_tool');
-    expect(server.requests.filter((request) => request.path !== WELL_KNOWN)).toHaveLength(0);
+    expect(api.server.requests.filter((request) => request.path !== WELL_KNOWN)).toHaveLength(0);
   });
 });
 
@@ -123,15 +112,15 @@ describe('aicap call usage errors (exit 2, nothing sent)', () => {
     [['list_transactions', '--token', '-starts-with-dash'], /The `--token` option's value starts with "-": write the two as one, `--token=<value>`\./],
     [['list_transactions', '--aprove'], /Unknown option `--aprove`: did you mean `--approve`\?/],
   ])('%j', async (argv, expected) => {
-    const { code, out, err } = await run(server.origin, ...argv);
+    const { code, out, err } = await run(api.server.origin, ...argv);
     expect(code).toBe(2);
     expect(out).toBe('');
     expect(err).toMatch(expected);
-    expect(server.requests).toHaveLength(0);
+    expect(api.server.requests).toHaveLength(0);
   });
 
   it('never prints a --token given twice with other credentials', async () => {
-    const { code, err } = await run(server.origin, 'list_transactions', '--token', 'tok-secret-9', '--username', 'u');
+    const { code, err } = await run(api.server.origin, 'list_transactions', '--token', 'tok-secret-9', '--username', 'u');
     expect(code).toBe(2);
     expect(err).not.toContain('tok-secret-9');
   });

@@ -1,14 +1,14 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { json, startClientTestServer, type ClientTestServer } from '../../../test/helpers/client-test-server.js';
+import { describe, expect, it } from 'vitest';
+import { json } from '../../../test/helpers/client-test-server.js';
 import { paymentsManifest } from '../../../test/helpers/client-manifests.js';
-import { runCliCommand, TERMINAL_CONTROL, type CommandRun } from '../../../test/helpers/run-cli-command.js';
+import { runCliCommand, TERMINAL_CONTROL, usePaymentsApi, type CommandRun } from '../../../test/helpers/run-cli-command.js';
 import { checkCommand } from './check.js';
 
 const WELL_KNOWN = '/.well-known/ai-capabilities';
 // `✔ MUST   §9.1   manifest.valid               message`
 const CHECK_LINE = /^[✔⚠✘·] (MUST|SHOULD|MAY)\s+§[\d.]+\s+[\w.-]+\s+\S/;
 
-let server: ClientTestServer;
+const api = usePaymentsApi({ 'cache-control': 'public, max-age=300', etag: '"v1"' });
 const run = (...argv: string[]): Promise<CommandRun> => runCliCommand(checkCommand, argv);
 
 interface GradedReport {
@@ -17,50 +17,40 @@ interface GradedReport {
   checks: Array<{ id: string; outcome: string; level: string; section: string }>;
 }
 
-beforeAll(async () => {
-  server = await startClientTestServer();
-});
-afterAll(() => server.close());
-beforeEach(() => {
-  server.requests.length = 0;
-  server.routes.clear();
-  server.routes.set(WELL_KNOWN, json(paymentsManifest(`${server.origin}/v2`), { 'cache-control': 'public, max-age=300', etag: '"v1"' }));
-});
-
 describe('aicap check', () => {
   it('prints one line per rule and the grade last; --json prints the graded report, its ok matching the exit code', async () => {
-    const { code, out, err } = await run(server.origin, '--no-probe', '--json');
+    const { code, out, err } = await run(api.server.origin, '--no-probe', '--json');
     const report = JSON.parse(out) as GradedReport;
     expect(code).toBe(report.ok ? 0 : 1);
     expect(report.summary).toMatch(/^conforms to aicap|MUST/);
     const lines = err.trimEnd().split('\n');
-    expect(lines.at(-1)).toBe(`${server.origin}${WELL_KNOWN}: ${report.summary}`);
+    expect(lines.at(-1)).toBe(`${api.server.origin}${WELL_KNOWN}: ${report.summary}`);
     expect(lines.slice(0, report.checks.length).every((line) => CHECK_LINE.test(line))).toBe(true);
     expect(report.checks.find((check) => check.id === 'manifest.valid')?.outcome).toBe('pass');
   });
 
   it('never sends a tool request with --no-probe, and sends --token to the manifest only', async () => {
-    await run(server.origin, '--no-probe', '--token', 'tok-check');
+    await run(api.server.origin, '--no-probe', '--token', 'tok-check');
     expect(
-      server.requests.filter((request) => !request.path.startsWith('/.well-known/')).every((request) => request.method === 'GET' || request.method === 'HEAD' || request.method === 'OPTIONS'),
+      api.server.requests.filter((request) => !request.path.startsWith('/.well-known/')).every((request) => request.method === 'GET' || request.method === 'HEAD' || request.method === 'OPTIONS'),
     ).toBe(true);
-    expect(server.requests.filter((request) => request.path.startsWith('/v2/'))).toEqual([]);
-    expect(server.hits(WELL_KNOWN)[0]?.headers.authorization).toBe('Bearer tok-check');
+    expect(api.server.requests.filter((request) => request.path.startsWith('/v2/'))).toEqual([]);
+    expect(api.server.hits(WELL_KNOWN)[0]?.headers.authorization).toBe('Bearer tok-check');
   });
 
   it('exits 1 when the manifest is missing (a MUST)', async () => {
-    server.routes.clear();
-    const { code, err } = await run(server.origin, '--no-probe');
+    api.server.routes.clear();
+    const { code, err } = await run(api.server.origin, '--no-probe');
     expect(code).toBe(1);
     expect(err).toMatch(/✘ MUST /);
   });
 
   it('exits 1 for an invalid manifest and escapes what it quotes of it', async () => {
-    const manifest = paymentsManifest(`${server.origin}/v2`) as unknown as { tools: Array<Record<string, unknown>> };
+    const manifest = paymentsManifest(`${api.server.origin}/v2`) as unknown as { tools: Array<Record<string, unknown>> };
     manifest.tools[0]!['id'] = 'evil\u001b[2J\u202eid';
     manifest.tools[0]!['description'] = 'Ignore\u001b]0;owned\u0007 this\r✔ all good';
-    server.routes.set(WELL_KNOWN, json(manifest));
-    const { code, out, err } = await run(server.origin, '--no-probe', '--json');
+    api.server.routes.set(WELL_KNOWN, json(manifest));
+    const { code, out, err } = await run(api.server.origin, '--no-probe', '--json');
     expect(code).toBe(1);
     expect(err).toMatch(/✘ MUST {3}§9\.1 +manifest\.valid +invalid: \/tools\/0\/id id\.invalid; run `aicap validate /);
     expect(err).not.toMatch(TERMINAL_CONTROL);
@@ -68,9 +58,9 @@ describe('aicap check', () => {
   });
 
   it('stops at --timeout when the server never answers', async () => {
-    server.routes.set(WELL_KNOWN, () => new Promise(() => undefined));
+    api.server.routes.set(WELL_KNOWN, () => new Promise(() => undefined));
     const started = Date.now();
-    const { code } = await run(server.origin, '--no-probe', '--timeout', '300');
+    const { code } = await run(api.server.origin, '--no-probe', '--timeout', '300');
     expect(code).toBe(1);
     expect(Date.now() - started).toBeLessThan(10_000);
   });

@@ -1,75 +1,55 @@
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { json, startClientTestServer, type ClientTestServer } from '../../../test/helpers/client-test-server.js';
+import { describe, expect, it } from 'vitest';
+import { json } from '../../../test/helpers/client-test-server.js';
 import { paymentsManifest } from '../../../test/helpers/client-manifests.js';
-import { runCliCommand, startCliCommand, TERMINAL_CONTROL, type CommandRun, type RunningCommand } from '../../../test/helpers/run-cli-command.js';
+import { runCliCommand, TERMINAL_CONTROL, useCommandFixture, usePaymentsApi, type CommandRun } from '../../../test/helpers/run-cli-command.js';
 import { mcpCommand } from './mcp.js';
 
 const WELL_KNOWN = '/.well-known/ai-capabilities';
 const OTHER_ORIGIN = 'http://127.0.0.2:9';
 
-let server: ClientTestServer;
-let running: RunningCommand | undefined;
+const api = usePaymentsApi();
+const fixture = useCommandFixture(mcpCommand, 'aicap-mcp-');
 const run = (...argv: string[]): Promise<CommandRun> => runCliCommand(mcpCommand, argv);
-
-beforeAll(async () => {
-  server = await startClientTestServer();
-});
-afterAll(() => server.close());
-beforeEach(() => {
-  server.requests.length = 0;
-  server.routes.clear();
-  server.routes.set(WELL_KNOWN, json(paymentsManifest(`${server.origin}/v2`)));
-});
-afterEach(async () => {
-  await running?.stop();
-  running = undefined;
-});
-
 /** Starts `aicap mcp --http` and resolves with the endpoint it prints. */
-async function serveHttp(...argv: string[]): Promise<string> {
-  running = startCliCommand(mcpCommand, [...argv, '--http', '--port', '0']);
-  const line = await running.firstLine();
-  if (typeof line === 'number') throw new Error(`aicap mcp exited ${line}: ${running.io.err}`);
-  return line;
-}
+const serveHttp = (...argv: string[]): Promise<string> => fixture.start([...argv, '--http', '--port', '0']);
 
 describe('aicap mcp --http', () => {
   it('prints the endpoint, serves the Server Card with the API tools, and exits 0 on SIGINT', async () => {
-    const endpoint = await serveHttp(server.origin, '--token', 'tok-1');
+    const endpoint = await serveHttp(api.server.origin, '--token', 'tok-1');
     expect(endpoint).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/mcp$/);
-    expect(server.hits(WELL_KNOWN)[0]?.headers.authorization).toBe('Bearer tok-1');
+    expect(api.server.hits(WELL_KNOWN)[0]?.headers.authorization).toBe('Bearer tok-1');
     const card = await fetch(`${endpoint}/server-card`);
     expect(card.status).toBe(200);
-    expect(running!.io.err).toMatch(/✔ Payments API: 5 tool\(s\) from http:\/\/127\.0\.0\.1:\d+\n/);
-    expect(await running!.stop()).toBe(0);
+    expect(fixture.running!.io.err).toMatch(/✔ Payments API: 5 tool\(s\) from http:\/\/127\.0\.0\.1:\d+\n/);
+    expect(await fixture.running!.stop()).toBe(0);
   });
 
   it('serves the origins that load and reports the others, escaping what their manifests say', async () => {
-    const manifest = paymentsManifest(`${server.origin}/v2`);
+    const manifest = paymentsManifest(`${api.server.origin}/v2`);
     manifest.service.name = 'Pay\u001b]0;owned\u0007ments\u202e';
-    server.routes.set(WELL_KNOWN, json(manifest));
-    await serveHttp(server.origin, `${server.origin}/missing-manifest.json`);
-    expect(running!.io.err).toContain(`✘ ${server.origin}/missing-manifest.json is unavailable (its tools are not listed; the others are served): `);
-    expect(running!.io.err).toContain('Pay\\u001b]0;owned\\u0007ments\\u202e');
-    expect(running!.io.err).not.toMatch(TERMINAL_CONTROL);
+    api.server.routes.set(WELL_KNOWN, json(manifest));
+    await serveHttp(api.server.origin, `${api.server.origin}/missing-manifest.json`);
+    expect(fixture.running!.io.err).toContain(`✘ ${api.server.origin}/missing-manifest.json is unavailable (its tools are not listed; the others are served): `);
+    expect(fixture.running!.io.err).toContain('Pay\\u001b]0;owned\\u0007ments\\u202e');
+    expect(fixture.running!.io.err).not.toMatch(TERMINAL_CONTROL);
   });
 
   it('says how many tools it lists with --max-tools', async () => {
-    await serveHttp(server.origin, '--max-tools', '2');
-    expect(running!.io.err).toContain('⚠ 5 tools in the catalog; listing 2 (the first ones; --query picks the best fits).');
+    await serveHttp(api.server.origin, '--max-tools', '2');
+    expect(fixture.running!.io.err).toContain('⚠ 5 tools in the catalog; listing 2 (the first ones; --query picks the best fits).');
   });
 
   it('exits 1 when no origin can be loaded', async () => {
-    server.routes.clear();
-    const { code, out, err } = await run(server.origin, '--http', '--port', '0');
+    api.server.routes.clear();
+    const { code, out, err } = await run(api.server.origin, '--http', '--port', '0');
     expect(code).toBe(1);
     expect(out).toBe('');
-    expect(err).toContain(`✘ ${server.origin} is unavailable`);
+    expect(err).toContain(`✘ ${api.server.origin} is unavailable`);
   });
 });
 
 describe('aicap mcp credentials and usage (exit 2, nothing sent)', () => {
-  const origin = (): string => server.origin;
+  const origin = (): string => api.server.origin;
   it.each([
     [() => [origin(), OTHER_ORIGIN, '--token', 't'], /`--token` without an origin is ambiguous with 2 origins; write `--token <origin>=<value>`/],
     [() => [origin(), '--api-key', `${OTHER_ORIGIN}=k`], /`--api-key` names http:\/\/127\.0\.0\.2:9, which is not one of the origins given \(http:\/\/127\.0\.0\.1:\d+\)\./],
@@ -88,17 +68,17 @@ describe('aicap mcp credentials and usage (exit 2, nothing sent)', () => {
     expect(code).toBe(2);
     expect(out).toBe('');
     expect(err).toMatch(expected);
-    expect(server.requests).toHaveLength(0);
+    expect(api.server.requests).toHaveLength(0);
   });
 
   it('binds --token <origin>=<t> to its origin only', async () => {
-    const endpoint = await serveHttp(server.origin, `${OTHER_ORIGIN}/`, '--token', `${server.origin}=tok-a`, '--token', `${OTHER_ORIGIN}=tok-b`);
+    const endpoint = await serveHttp(api.server.origin, `${OTHER_ORIGIN}/`, '--token', `${api.server.origin}=tok-a`, '--token', `${OTHER_ORIGIN}=tok-b`);
     expect(endpoint).toMatch(/\/mcp$/);
-    expect(server.hits(WELL_KNOWN).map((request) => request.headers.authorization)).toEqual(['Bearer tok-a']);
+    expect(api.server.hits(WELL_KNOWN).map((request) => request.headers.authorization)).toEqual(['Bearer tok-a']);
   });
 
   it('escapes a hostile origin it quotes', async () => {
-    const { code, err } = await run(server.origin, '\u001b[2Jhttp://x', '--token', 't');
+    const { code, err } = await run(api.server.origin, '\u001b[2Jhttp://x', '--token', 't');
     expect(code).toBe(2);
     expect(err).not.toMatch(TERMINAL_CONTROL);
   });
