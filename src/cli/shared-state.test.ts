@@ -88,7 +88,7 @@ describe.skipIf(!HAS_REDIS_SERVER)(`openSharedState with a real Redis (${HAS_RED
     expect(err).not.toContain(key);
   });
 
-  it('closes the connection when the client options are refused', async () => {
+  it('passes on the refusal of the client options (closing the connection it opened)', async () => {
     const { state } = await open({ [REDIS_URL_VARIABLE]: redis.url }, { session: 's' });
     if (typeof state === 'number') throw new Error(`exit ${state}`);
     expect(() => state.createClient({ network: { timeouts: { headersInMs: -1 } } })).toThrow();
