@@ -17,6 +17,8 @@ const OPTION_FLAGS: Readonly<Record<string, string>> = {
   serverUrl: '--server-url',
   overlay: '--overlay',
   arazzo: '--arazzo',
+  // The deadline of a command's own wait (`aicap login`'s loopback redirect, `check`, `generate`).
+  timeoutInMs: TIMEOUT_FLAG,
   'network.timeouts.connectInMs': TIMEOUT_FLAG,
   'network.timeouts.headersInMs': TIMEOUT_FLAG,
   'network.timeouts.bodyIdleInMs': TIMEOUT_FLAG,

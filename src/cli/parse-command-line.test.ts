@@ -59,6 +59,13 @@ describe('parseCommandLine', () => {
     expect(extra.err).toContain('takes no value');
   });
 
+  it('says how to pass a value that starts with "-", without repeating it (it may be a credential)', () => {
+    const io = captureCliIo();
+    expect(parseCommandLine(['m.json', '--format', '-secret-token'], io, spec)).toBe(2);
+    expect(io.err).toContain('The `--format` option\'s value starts with "-": write the two as one, `--format=<value>`.');
+    expect(io.err).not.toContain('secret-token');
+  });
+
   it('does not let a typed option write terminal escapes to stderr', () => {
     const io = captureCliIo();
     expect(parseCommandLine(['m.json', '--x\u001b[2J\u001b]0;owned\u0007'], io, spec)).toBe(2);

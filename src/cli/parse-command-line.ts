@@ -84,6 +84,11 @@ function describeParseError(error: Error & { code?: string }, options: CommandOp
   }
   if (error.code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE') {
     const flag = /'(-[^' ]+)/.exec(error.message)?.[1] ?? 'option';
+    if (/ambiguous/.test(error.message)) {
+      // `--max-age -5`, `--token -abc`: the value was given, but parseArgs takes it for an option. It
+      // is not repeated: it may be a credential.
+      return `The \`${flag}\` option's value starts with "-": write the two as one, \`${flag}=<value>\`.`;
+    }
     return /does not take/.test(error.message) ? `The \`${flag}\` option takes no value.` : `The \`${flag}\` option needs a value.`;
   }
   return `${terminalSafeText(error.message)}.`;

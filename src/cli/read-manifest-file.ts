@@ -2,6 +2,8 @@ import { open } from 'node:fs/promises';
 import { AicapError } from '../errors/aicap-error.js';
 import { terminalSafeText } from '../internal/terminal-safe-text.js';
 
+const READ_CHUNK_IN_BYTES = 65_536;
+
 /**
  * True when a command-line source names something to fetch (`https://…`, `http://…`) rather than a
  * file. A Windows drive letter (`C:\…`) is a file.
@@ -21,14 +23,18 @@ export async function readManifestFile(path: string, maxSizeInBytes: number): Pr
   try {
     handle = await open(path, 'r');
     if ((await handle.stat()).isDirectory()) throw Object.assign(new Error('it is a directory'), { code: 'EISDIR' });
-    const buffer = new Uint8Array(maxSizeInBytes + 1);
+    // Read in chunks: a buffer as large as the cap would make a big `--max-size` an allocation failure.
+    const limit = maxSizeInBytes + 1;
+    const chunks: Uint8Array[] = [];
     let length = 0;
-    while (length < buffer.byteLength) {
-      const { bytesRead } = await handle.read(buffer, length, buffer.byteLength - length, null);
+    while (length < limit) {
+      const chunk = new Uint8Array(Math.min(READ_CHUNK_IN_BYTES, limit - length));
+      const { bytesRead } = await handle.read(chunk, 0, chunk.byteLength, null);
       if (bytesRead === 0) break;
+      chunks.push(chunk.subarray(0, bytesRead));
       length += bytesRead;
     }
-    return buffer.subarray(0, length);
+    return Buffer.concat(chunks, length);
   } catch (error) {
     throw new AicapError('INPUT_UNREADABLE', `Cannot read ${terminalSafeText(path)}: ${fileErrorReason(path, error)}.`, { cause: error });
   } finally {

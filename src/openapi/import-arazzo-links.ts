@@ -1,4 +1,5 @@
 import { readFile } from 'node:fs/promises';
+import { optionTerm, worded } from '../errors/message-term.js';
 import { fromPointer } from '../internal/json-pointer.js';
 import { parseDocumentText } from './load-openapi-description.js';
 import { OpenApiInvalidError } from './openapi-invalid-error.js';
@@ -25,7 +26,10 @@ export async function importArazzoLinks(input: string | Record<string, unknown>,
     try {
       text = await readFile(input, 'utf8');
     } catch (error) {
-      throw new OpenApiInvalidError(`the Arazzo document cannot be read (${(error as NodeJS.ErrnoException).code ?? 'error'}); check the path given to \`arazzo\``, { location, option: 'arazzo' });
+      throw new OpenApiInvalidError(worded`the Arazzo document cannot be read (${(error as NodeJS.ErrnoException).code ?? 'error'}); check the path given to ${optionTerm('arazzo')}`, {
+        location,
+        option: 'arazzo',
+      });
     }
     document = parseDocumentText(text, location);
   }

@@ -1,8 +1,11 @@
-import { AicapError, defaultManifestMaxSizeInBytes } from '../../index.js';
+import { defaultManifestMaxSizeInBytes } from '../../index.js';
 import { checkCapabilities, gradeCheckReport, type CheckOutcome } from '../../client/index.js';
 import type { CliCommand, CliIo } from '../cli-io.js';
+import { cliErrorMessage } from '../cli-error-message.js';
 import { parseCommandLine, readWholeNumberOption } from '../parse-command-line.js';
 import { DEFAULT_MAX_STALE_IN_SECONDS } from '../../client/seam.js';
+
+const DEFAULT_TIMEOUT_IN_MS = 10_000;
 
 const USAGE = `Usage: aicap check <origin|manifest-url> [--token <t>] [--no-probe] [--timeout <ms>] [--max-size <bytes>] [--max-stale <seconds>] [--json]
 
@@ -17,7 +20,7 @@ initialize when looking for a server).
 
   --token <t>       bearer token for the manifest request (sent to that origin only)
   --no-probe        do not probe tool and resource endpoints
-  --timeout <ms>    deadline of each request, default 10000
+  --timeout <ms>    deadline of each request, default ${DEFAULT_TIMEOUT_IN_MS}
   --max-size <b>    largest manifest accepted, in bytes, default ${defaultManifestMaxSizeInBytes}
   --max-stale <s>   warn when the manifest's caching (max-age + stale-while-revalidate
                     + stale-if-error) may keep a withdrawn tool offered longer, default
@@ -41,7 +44,7 @@ export const checkCommand: CliCommand = {
       options: {
         token: { type: 'string' },
         'no-probe': { type: 'boolean', default: false },
-        timeout: { type: 'string', default: '10000' },
+        timeout: { type: 'string' },
         'max-size': { type: 'string' },
         'max-stale': { type: 'string' },
         json: { type: 'boolean', default: false },
@@ -50,11 +53,9 @@ export const checkCommand: CliCommand = {
     });
     if (typeof parsed === 'number') return parsed;
     const target = parsed.positionals[0]!;
-    const timeoutInMs = Number(parsed.values.timeout);
-    if (!Number.isSafeInteger(timeoutInMs) || timeoutInMs <= 0) {
-      io.error(`The \`--timeout\` option must be a positive whole number of milliseconds, got ${JSON.stringify(parsed.values.timeout)}.`);
-      return 2;
-    }
+    // Read as every command reads a number: digits only (`1e3` and `0x10` are not taken as 1000 and 16).
+    const timeoutInMs = readWholeNumberOption(io, 'timeout', parsed.values.timeout, { fallback: DEFAULT_TIMEOUT_IN_MS, min: 1, unit: 'milliseconds' });
+    if (timeoutInMs === undefined) return 2;
     const maxManifestSizeInBytes = readWholeNumberOption(io, 'max-size', parsed.values['max-size'], { fallback: defaultManifestMaxSizeInBytes, min: 1, unit: 'bytes' });
     if (maxManifestSizeInBytes === undefined) return 2;
     const maxStaleInSeconds = readWholeNumberOption(io, 'max-stale', parsed.values['max-stale'], { fallback: DEFAULT_MAX_STALE_IN_SECONDS, min: 0, unit: 'seconds' });
@@ -69,7 +70,7 @@ export const checkCommand: CliCommand = {
         ...(parsed.values.token === undefined ? {} : { token: parsed.values.token }),
       });
     } catch (error) {
-      io.error(AicapError.isInstance(error) ? error.message : String(error));
+      io.error(cliErrorMessage(error));
       return 2;
     }
     const graded = gradeCheckReport(report);

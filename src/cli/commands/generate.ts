@@ -135,11 +135,12 @@ export const generateCommand: CliCommand = {
         io.error(`Cannot write ${terminalSafeText(values.output)}: ${cliErrorMessage(error)}`);
         return 2;
       }
-      if (values.json) io.stdout(`${JSON.stringify({ manifest: result.manifest, warnings: result.warnings }, null, 2)}\n`);
+      if (values.json) io.stdout(terminalSafeJson({ manifest: result.manifest, warnings: result.warnings }));
       io.info(`wrote ${values.output}: ${summary}`);
       return 0;
     }
-    io.stdout(values.json ? `${JSON.stringify({ manifest: result.manifest, warnings: result.warnings }, null, 2)}\n` : text);
+    // The file keeps the text as generated; what reaches a terminal has its controls escaped (the same JSON value).
+    io.stdout(terminalSafeJson(values.json ? { manifest: result.manifest, warnings: result.warnings } : result.manifest));
     io.info(summary);
     return 0;
   },
@@ -151,14 +152,14 @@ async function check(io: CliIo, output: string, result: GenerateManifestResult, 
     existing = JSON.parse(await readFile(output, 'utf8'));
   } catch (error) {
     const reason = (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'does not exist' : `cannot be read as JSON (${(error as Error).message})`;
-    if (json) io.stdout(`${JSON.stringify({ upToDate: false, reason, warnings: result.warnings }, null, 2)}\n`);
-    io.error(`${output} ${reason}; run \`aicap generate … -o ${output}\` to create it.`);
+    if (json) io.stdout(terminalSafeJson({ upToDate: false, reason, warnings: result.warnings }));
+    io.error(`${terminalSafeText(output)} ${terminalSafeText(reason)}; run \`aicap generate … -o ${terminalSafeText(output)}\` to create it.`);
     return 1;
   }
   // Canonical JSON: key order and formatting are not differences.
   const upToDate = canonicalJson(existing) === canonicalJson(result.manifest);
   const changes = upToDate || !isManifestLike(existing) ? [] : diffManifests(existing, result.manifest).changes;
-  if (json) io.stdout(`${JSON.stringify({ upToDate, warnings: result.warnings, changes }, null, 2)}\n`);
+  if (json) io.stdout(terminalSafeJson({ upToDate, warnings: result.warnings, changes }));
   if (upToDate) {
     io.info(`${output} is up to date (${summary})`);
     return 0;

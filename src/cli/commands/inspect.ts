@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { startInspector } from '../../inspector/start-inspector.js';
 import type { CliCommand, CliIo } from '../cli-io.js';
 import { cliErrorMessage } from '../cli-error-message.js';
-import { parseCommandLine } from '../parse-command-line.js';
+import { parseCommandLine, readWholeNumberOption } from '../parse-command-line.js';
 import { isUrlSource, readManifestFile } from '../read-manifest-file.js';
 
 const USAGE = `Usage: aicap inspect [<origin> | <manifest.json>] [--port <n>] [--token <token>] [--no-open]
@@ -25,15 +25,13 @@ export const inspectCommand: CliCommand = {
   async run(argv: string[], io: CliIo): Promise<number> {
     const parsed = parseCommandLine(argv, io, {
       usage: USAGE,
-      options: { port: { type: 'string', default: '0' }, token: { type: 'string' }, 'no-open': { type: 'boolean', default: false } },
+      options: { port: { type: 'string' }, token: { type: 'string' }, 'no-open': { type: 'boolean', default: false } },
       positionals: { min: 0, max: 1, missing: 'nothing', expected: 'at most one origin or manifest file' },
     });
     if (typeof parsed === 'number') return parsed;
-    const port = Number(parsed.values.port);
-    if (!Number.isSafeInteger(port) || port < 0 || port > 65_535) {
-      io.error(`The \`--port\` option must be a whole number from 0 to 65535, got ${JSON.stringify(parsed.values.port)}.`);
-      return 2;
-    }
+    // Read as `serve` reads it: digits only (`1e3` and `0x50` are not ports 1000 and 80).
+    const port = readWholeNumberOption(io, 'port', parsed.values.port, { fallback: 0, min: 0, max: 65_535, unit: 'port' });
+    if (port === undefined) return 2;
     const source = parsed.positionals[0];
     if (source !== undefined && !isUrlSource(source)) {
       // A file that cannot be read is a usage error, as for `serve`: no server started for a typo.

@@ -130,7 +130,7 @@ async function loginInBrowser(io: RedactingIo, request: LoginRequest, open: bool
     });
     io.stdout(`${pending.authorizationUrl}\n`);
     const opened = open && (await openBrowser(pending.authorizationUrl));
-    const waiting = `Waiting up to ${Math.round(request.timeoutInMs / 1000)} s for the browser to come back to ${receiver.redirectUri}`;
+    const waiting = `Waiting up to ${Math.ceil(request.timeoutInMs / 1000)} s for the browser to come back to ${receiver.redirectUri}`;
     if (opened) io.info(`Opened your browser on the login page of ${terminalSafeText(pending.authorizationServer.issuer)}. ${waiting}.`);
     else io.info(`${open ? 'Could not start a browser. ' : ''}Open the URL above in a browser (on this machine: the login comes back to ${receiver.redirectUri}). ${waiting}.`);
     const callbackUrl = await receiver.waitForCallback();

@@ -33,7 +33,10 @@ export const logoutCommand: CliCommand = {
     const given = parsed.positionals[0]!;
     let origin: string;
     try {
-      origin = new URL(given).origin;
+      const url = new URL(given);
+      // `mailto:x`, `file:///…` have the opaque origin "null": no login is ever stored under it.
+      if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new TypeError('not an http(s) origin');
+      origin = url.origin;
     } catch {
       processIo.error(`${terminalSafeText(JSON.stringify(given))} is not an origin; pass the one you logged in to, such as https://api.example.com.`);
       return 2;

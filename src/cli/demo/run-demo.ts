@@ -6,7 +6,7 @@ import type { CliIo } from '../cli-io.js';
 import { renderProgress } from '../render-progress.js';
 
 /** What the demo needs from the Payments example (`examples/payments`). */
-interface PaymentsServer {
+export interface PaymentsServer {
   readonly origin: string;
   readonly manifestUrl: string;
   readonly manifest: Manifest;
@@ -15,7 +15,8 @@ interface PaymentsServer {
   close(): Promise<void>;
 }
 
-interface PaymentsModule {
+/** The module of the Payments example the demo starts. */
+export interface PaymentsModule {
   startPaymentsServer(options: { port?: number; rateLimit?: { requests: number; windowInMs: number }; jobs?: { eventIntervalInMs?: number } }): Promise<PaymentsServer>;
   ACCOUNT_IDS?: readonly string[];
 }
@@ -26,7 +27,15 @@ export interface RunDemoOptions {
   io: CliIo;
   /** Delay between job steps of the example, in milliseconds. @default 150 */
   jobEventIntervalInMs?: number;
+  /**
+  Loads the Payments example (tests give the example's sources, or one that fails).
+
+  @default imports the built example, `examples/payments/dist`
+  */
+  loadPayments?: () => Promise<PaymentsModule>;
 }
+
+const loadBuiltPayments = async (): Promise<PaymentsModule> => (await import(new URL('../../../examples/payments/dist/start-payments-server.js', import.meta.url).href)) as PaymentsModule;
 
 // Requests per agent id and window of the example's rate limit: generous for every step but the
 // deliberate burst, which walks enough pages to hit it once.
@@ -43,7 +52,7 @@ export async function runDemo(options: RunDemoOptions): Promise<number> {
   const { io } = options;
   let payments: PaymentsModule;
   try {
-    payments = (await import(new URL('../../../examples/payments/dist/start-payments-server.js', import.meta.url).href)) as PaymentsModule;
+    payments = await (options.loadPayments ?? loadBuiltPayments)();
   } catch (error) {
     io.error(demoUnavailable(error));
     return 2;

@@ -2,6 +2,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { AicapError } from '../../errors/aicap-error.js';
 import { checkIntegerOption, invalidOptionError } from '../../errors/invalid-option-error.js';
+import { optionTerm, worded } from '../../errors/message-term.js';
 
 /** Options of {@link createLoopbackRedirectReceiver}. */
 export interface LoopbackRedirectReceiverOptions {
@@ -67,7 +68,10 @@ export async function createLoopbackRedirectReceiver(options: LoopbackRedirectRe
     async waitForCallback() {
       let timer: NodeJS.Timeout | undefined;
       const timedOut = new Promise<never>((_, reject) => {
-        timer = setTimeout(() => reject(new AicapError('TIMEOUT', `No authorization came back to ${redirectUri} within ${timeoutInMs} ms (\`timeoutInMs\`); start the login again.`)), timeoutInMs);
+        timer = setTimeout(
+          () => reject(new AicapError('TIMEOUT', worded`No authorization came back to ${redirectUri} within ${timeoutInMs} ms (${optionTerm('timeoutInMs')}); start the login again.`)),
+          timeoutInMs,
+        );
       });
       try {
         return await Promise.race([received, timedOut]);
