@@ -9,7 +9,9 @@ export interface AuthorizationRequest {
   method: string;
   url: string;
   headers: Headers;
-  /** The form body (token, revocation requests), parsed. */
+  /** The body as text. */
+  body: string;
+  /** The body parsed as a form (token, revocation requests). */
   form: URLSearchParams;
 }
 
@@ -56,7 +58,7 @@ export function injectedAuthorizationServer(routes: Record<string, Authorization
     const url = new URL(input instanceof Request ? input.url : input);
     const body = init.body;
     const text = typeof body === 'string' ? body : body instanceof URLSearchParams ? body.toString() : body instanceof Uint8Array ? new TextDecoder().decode(body) : '';
-    const request: AuthorizationRequest = { method: (init.method ?? 'GET').toUpperCase(), url: url.href, headers: new Headers(init.headers), form: new URLSearchParams(text) };
+    const request: AuthorizationRequest = { method: (init.method ?? 'GET').toUpperCase(), url: url.href, headers: new Headers(init.headers), body: text, form: new URLSearchParams(text) };
     requests.push(request);
     const route = routes[url.origin + url.pathname];
     if (route === undefined) return oauthJson({ error: 'not_found' }, 404);
