@@ -74,3 +74,8 @@ export function basicCredentials(request: AuthorizationRequest): { clientId: str
   const [id, secret] = Buffer.from(header.slice(6), 'base64').toString('utf8').split(':');
   return { clientId: decodeURIComponent(id ?? ''), clientSecret: decodeURIComponent(secret ?? '') };
 }
+
+/** `value` without its members that are `undefined`: a test's override of `undefined` leaves an option out. */
+export function definedMembers<Shape>(value: { [Member in keyof Shape]?: Shape[Member] | undefined }): Shape {
+  return Object.fromEntries(Object.entries(value).filter(([, member]) => member !== undefined)) as Shape;
+}

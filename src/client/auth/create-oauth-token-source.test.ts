@@ -162,4 +162,23 @@ describe('createOAuthTokenSource', () => {
     expect(error.message).not.toContain('secret-a');
     expect(await tokens.getToken(false)).toBe('good');
   });
+
+  it.each([
+    {
+      name: 'invalid_client with its description',
+      response: oauthJson({ error: 'invalid_client', error_description: 'Client authentication failed' }, 401),
+      reason: 'status 401, invalid_client: Client authentication failed',
+    },
+    { name: 'invalid_scope without a description', response: oauthJson({ error: 'invalid_scope' }, 400), reason: 'status 400, invalid_scope)' },
+    { name: 'a description too long to print', response: oauthJson({ error: 'invalid_request', error_description: 'y'.repeat(10_000) }, 400), reason: `invalid_request: ${'y'.repeat(200)})` },
+  ])('says which OAuth error the token endpoint answered: $name', async ({ response, reason }) => {
+    const error = await errorOf(source(server(() => response).fetch).tokens.getToken(false));
+    expect(error).toMatchObject({ code: 'AUTH_FAILED', message: expect.stringContaining(reason) });
+  });
+
+  it('keeps the client secret out of the message when the token endpoint echoes it', async () => {
+    const error = await errorOf(source(server(() => oauthJson({ error: 'invalid_client', error_description: 'secret-a is wrong' }, 401)).fetch).tokens.getToken(false));
+    expect(error.message).toContain('invalid_client');
+    expect(error.message).not.toContain('secret-a');
+  });
 });

@@ -145,4 +145,11 @@ describe('completeUserAuthorization', () => {
     expect(error.message).not.toContain(pending.codeVerifier);
     expect(await tokenStore.get(pending.key)).toEqual([]);
   });
+
+  it('says which OAuth error the token endpoint answered (an expired or reused code is invalid_grant)', async () => {
+    const as = server(() => oauthJson({ error: 'invalid_grant', error_description: 'authorization code expired' }, 400));
+    const pending = await pendingFor(as);
+    const error = await errorOf(completeUserAuthorization(pending, callback({ code: 'c', state: pending.state }), { tokenStore: createMemoryTokenStore(), fetch: as.fetch }));
+    expect(error).toMatchObject({ code: 'AUTH_FAILED', message: expect.stringContaining('(status 400, invalid_grant: authorization code expired)') });
+  });
 });

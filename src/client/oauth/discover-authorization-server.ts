@@ -50,8 +50,26 @@ appended, or the message of the transport's error beneath it (oauth4webapi repor
 size cap as unparsable JSON: the cap is what the user needs to read). @internal
 */
 export function authFailed(message: string | WordedMessage, cause?: unknown): AicapError {
-  const reason = cause instanceof Error ? ` (${transportErrorBeneath(cause)?.message ?? cause.message})` : '';
-  return new AicapError('AUTH_FAILED', worded`${message}${reason}`, cause === undefined ? {} : { cause });
+  return new AicapError('AUTH_FAILED', worded`${message}${failureReason(cause)}`, cause === undefined ? {} : { cause });
+}
+
+/** ` (why)` for a message ending in "failed", from {@link oauthFailureReason}; empty when `cause` is not an error. @internal */
+export function failureReason(cause: unknown): string {
+  return cause instanceof Error ? ` (${oauthFailureReason(cause)})` : '';
+}
+
+/**
+Why an OAuth request failed, for a message: an error response's status and OAuth `error` code with
+the start of its `error_description` (`status 401, invalid_client: …`; oauth4webapi's own message
+says only that the body held an error, and the code is what tells a wrong secret from an expired
+grant), else the transport's error beneath, else the error's message. @internal
+*/
+export function oauthFailureReason(error: Error): string {
+  if (error instanceof oauth.ResponseBodyError) {
+    const description = typeof error.error_description === 'string' && error.error_description !== '' ? `: ${error.error_description.slice(0, 200)}` : '';
+    return `status ${error.status}, ${error.error}${description}`;
+  }
+  return transportErrorBeneath(error)?.message ?? error.message;
 }
 
 /** The first aicap error in the first few causes below `error` (a size cap, a deadline, the SSRF guard). */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { errorOf } from '../../../test/helpers/error-of.js';
-import { basicCredentials, injectedAuthorizationServer, ISSUER, issuerMetadata, oauthJson, type AuthorizationRoute } from '../../../test/helpers/injected-authorization-server.js';
+import { basicCredentials, definedMembers, injectedAuthorizationServer, ISSUER, issuerMetadata, oauthJson, type AuthorizationRoute } from '../../../test/helpers/injected-authorization-server.js';
 import { createMemoryClientRegistrationStore } from '../shapes/client-registration-store.js';
 import type { TokenSet } from '../shapes/token-store.js';
 import { createMemoryTokenStore } from './create-memory-token-store.js';
@@ -10,7 +10,11 @@ const REVOKE = `${ISSUER}/revoke`;
 const RFC8414 = `${ISSUER}/.well-known/oauth-authorization-server`;
 const OPENID = `${ISSUER}/.well-known/openid-configuration`;
 
-const tokens = (overrides: Partial<TokenSet> = {}): TokenSet => ({ accessToken: 'access-1', refreshToken: 'refresh-1', scopes: ['read'], issuer: ISSUER, clientId: 'cli', ...overrides });
+/** A token set; an override of `undefined` leaves the member out. */
+function tokens(overrides: { [Member in keyof TokenSet]?: TokenSet[Member] | undefined } = {}): TokenSet {
+  const merged = { accessToken: 'access-1', refreshToken: 'refresh-1', scopes: ['read'], issuer: ISSUER, clientId: 'cli', ...overrides };
+  return definedMembers<TokenSet>(merged);
+}
 const accepting: AuthorizationRoute = () => new Response(null, { status: 200 });
 
 function server(revoke: AuthorizationRoute = accepting, metadata: Record<string, unknown> = issuerMetadata()) {
@@ -79,6 +83,19 @@ describe('revokeTokenSet', () => {
     const as = server(accepting, issuerMetadata('https://other.example', { revocation_endpoint: REVOKE }));
     expect((await errorOf(revokeTokenSet(tokens(), { fetch: as.fetch }))).code).toBe('AUTH_FAILED');
     expect(as.to(REVOKE)).toEqual([]);
+  });
+
+  it('says which OAuth error the revocation endpoint answered', async () => {
+    const as = server(() => oauthJson({ error: 'unsupported_token_type' }, 400));
+    const error = await errorOf(revokeTokenSet(tokens(), { fetch: as.fetch, registrationStore: createMemoryClientRegistrationStore() }));
+    expect(error.message).toContain('(status 400, unsupported_token_type)');
+  });
+
+  it('refuses tokens whose issuer is not a URL with AUTH_FAILED naming it, sending nothing', async () => {
+    const as = server();
+    const error = await errorOf(revokeTokenSet(tokens({ issuer: 'auth.example.com' }), { fetch: as.fetch }));
+    expect(error).toMatchObject({ code: 'AUTH_FAILED', message: expect.stringContaining('"auth.example.com"') });
+    expect(as.requests).toEqual([]);
   });
 
   it.each([

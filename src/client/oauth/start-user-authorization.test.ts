@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { errorOf } from '../../../test/helpers/error-of.js';
-import { API_ORIGIN, injectedAuthorizationServer, ISSUER, issuerMetadata, oauthJson, protectedResource } from '../../../test/helpers/injected-authorization-server.js';
+import { API_ORIGIN, definedMembers, injectedAuthorizationServer, ISSUER, issuerMetadata, oauthJson, protectedResource } from '../../../test/helpers/injected-authorization-server.js';
 import { createMemoryClientRegistrationStore } from '../shapes/client-registration-store.js';
 import { startUserAuthorization, type StartUserAuthorizationOptions } from './start-user-authorization.js';
 
@@ -17,8 +17,10 @@ function server(metadata: Record<string, unknown> = issuerMetadata(), resource: 
   });
 }
 
-function start(fetch: StartUserAuthorizationOptions['fetch'], overrides: Partial<StartUserAuthorizationOptions> = {}) {
-  return startUserAuthorization({ origin: API_ORIGIN, discoveryUrl: DISCOVERY, issuer: ISSUER, redirectUri: REDIRECT, clientId: 'cli', fetch, ...overrides });
+/** Starts an authorization as the CLI would; an override of `undefined` leaves the option out. */
+function start(fetch: StartUserAuthorizationOptions['fetch'], overrides: { [Option in keyof StartUserAuthorizationOptions]?: StartUserAuthorizationOptions[Option] | undefined } = {}) {
+  const merged = { origin: API_ORIGIN, discoveryUrl: DISCOVERY, issuer: ISSUER, redirectUri: REDIRECT, clientId: 'cli', fetch, ...overrides };
+  return startUserAuthorization(definedMembers<StartUserAuthorizationOptions>(merged));
 }
 
 const s256 = (verifier: string): string => createHash('sha256').update(verifier).digest('base64url');
