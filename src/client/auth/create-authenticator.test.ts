@@ -3,7 +3,7 @@ import { errorOf } from '../../../test/helpers/error-of.js';
 import { injectedAuthorizationServer, issuerMetadata, oauthJson } from '../../../test/helpers/injected-authorization-server.js';
 import type { Auth } from '../../manifest/manifest-v0.js';
 import type { OriginCredentials } from '../shapes/client-types.js';
-import { createAuthenticator } from './create-authenticator.js';
+import { createAuthenticator, type AuthenticatorOptions } from './create-authenticator.js';
 
 function request(url: string): { url: URL; displayUrl: URL; headers: Headers } {
   return { url: new URL(url), displayUrl: new URL(url), headers: new Headers() };
@@ -62,7 +62,8 @@ describe('createAuthenticator', () => {
 
 describe('createAuthenticator: presenting each kind of credential', () => {
   const API = 'https://api.example.com';
-  const build = (credentials: OriginCredentials, fetch = unreachable) => createAuthenticator({ credentials: new Map([[API, credentials]]), fetch, now: () => 0, refreshBeforeExpiryInMs: 0 });
+  const build = (credentials: OriginCredentials, fetch: AuthenticatorOptions['fetch'] = unreachable) =>
+    createAuthenticator({ credentials: new Map([[API, credentials]]), fetch, now: () => 0, refreshBeforeExpiryInMs: 0 });
 
   it.each<{ name: string; auth: Auth; cookie?: string; url?: string; header: [string, string | null]; query?: string; display?: string }>([
     { name: 'the default header', auth: { type: 'api_key' }, header: ['x-api-key', 'key-1'] },
