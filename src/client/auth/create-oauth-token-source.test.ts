@@ -181,4 +181,14 @@ describe('createOAuthTokenSource', () => {
     expect(error.message).toContain('invalid_client');
     expect(error.message).not.toContain('secret-a');
   });
+
+  it.each([500, 502, 503])('names the status of a token endpoint that fails with %i', async (status) => {
+    const error = await errorOf(source(server(() => oauthJson({ error: 'server_error' }, status)).fetch).tokens.getToken(false));
+    expect(error.message).toContain(`status ${status})`);
+  });
+
+  it('names the status of metadata that cannot be read', async () => {
+    const as = injectedAuthorizationServer({ [DISCOVERY]: () => oauthJson({}, 502) });
+    expect((await errorOf(source(as.fetch).tokens.getToken(false))).message).toContain('status 502)');
+  });
 });

@@ -145,6 +145,7 @@ describe('createUserTokenSource', () => {
       answer: oauthJson({ error: 'invalid_grant' }, 400),
       reason: /rejected the refresh token .*invalid_grant.*run `aicap login https:\/\/api\.example`/s,
     },
+    { name: 'a server error (its number named)', answer: oauthJson({ error: 'temporarily_unavailable' }, 503), reason: /unexpected HTTP status code\), status 503\)/ },
     { name: 'a refusal of the client', answer: oauthJson({ error: 'invalid_client', error_description: 'unknown client' }, 401), reason: /status 401, invalid_client: unknown client/ },
     { name: 'a token response without an access token', answer: oauthJson({ token_type: 'Bearer' }), reason: /at https:\/\/idp\.example\/token failed/ },
   ])('reports $name as AUTH_FAILED, keeping the stored tokens and never the refresh token in the message', async ({ answer, reason }) => {

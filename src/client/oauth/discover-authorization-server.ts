@@ -62,13 +62,16 @@ export function failureReason(cause: unknown): string {
 Why an OAuth request failed, for a message: an error response's status and OAuth `error` code with
 the start of its `error_description` (`status 401, invalid_client: …`; oauth4webapi's own message
 says only that the body held an error, and the code is what tells a wrong secret from an expired
-grant), else the transport's error beneath, else the error's message. @internal
+grant), the status of any other unexpected response, else the transport's error beneath, else the
+error's message. @internal
 */
 export function oauthFailureReason(error: Error): string {
   if (error instanceof oauth.ResponseBodyError) {
     const description = typeof error.error_description === 'string' && error.error_description !== '' ? `: ${error.error_description.slice(0, 200)}` : '';
     return `status ${error.status}, ${error.error}${description}`;
   }
+  // oauth4webapi says "unexpected HTTP status code" and keeps the response as the cause: name the status.
+  if (error instanceof oauth.OperationProcessingError && error.cause instanceof Response) return `${error.message}, status ${error.cause.status}`;
   return transportErrorBeneath(error)?.message ?? error.message;
 }
 
