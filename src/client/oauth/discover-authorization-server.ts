@@ -173,6 +173,13 @@ export async function discoverAuthorizationServer(options: AuthorizationServerDi
     } catch (error) {
       throw authFailed(`Protected-resource metadata at ${discoveryUrl.href} is unusable`, error);
     }
+    for (const member of ['authorization_servers', 'scopes_supported'] as const) {
+      // oauth4webapi checks `resource` only: these come from the network and are used as lists of strings.
+      const value: unknown = metadata[member];
+      if (value !== undefined && !(Array.isArray(value) && value.every((entry) => typeof entry === 'string'))) {
+        throw authFailed(`Protected-resource metadata at ${discoveryUrl.href} has a \`${member}\` that is not a list of strings; it is unusable`);
+      }
+    }
     const first = metadata.authorization_servers?.[0];
     if (first === undefined) throw authFailed(`Protected-resource metadata at ${discoveryUrl.href} lists no \`authorization_servers\``);
     let issuer: URL;
