@@ -138,11 +138,26 @@ export async function readIssuerMetadata(issuer: URL, fetch: FetchFunction, algo
       await response.body?.cancel();
       return await readIssuerMetadata(issuer, fetch, 'oidc');
     }
-    return await oauth.processDiscoveryResponse(issuer, response);
+    return checkedEndpoints(issuer, await oauth.processDiscoveryResponse(issuer, response));
   } catch (error) {
     if (AicapError.isInstance(error)) throw error;
     throw authFailed(`Authorization-server metadata of issuer ${issuer.href} is unusable`, error);
   }
+}
+
+const ENDPOINT_MEMBERS = ['authorization_endpoint', 'token_endpoint', 'revocation_endpoint', 'registration_endpoint', 'device_authorization_endpoint'] as const;
+
+/** The metadata, once the members aicap uses have their types: oauth4webapi checks `issuer` only, and the rest comes from the network. */
+function checkedEndpoints(issuer: URL, metadata: oauth.AuthorizationServer): oauth.AuthorizationServer {
+  for (const member of ENDPOINT_MEMBERS) {
+    const value: unknown = metadata[member];
+    if (value !== undefined && !(typeof value === 'string' && URL.canParse(value))) throw authFailed(`Authorization-server metadata of issuer ${issuer.href} has a \`${member}\` that is not a URL`);
+  }
+  const methods: unknown = metadata.code_challenge_methods_supported;
+  if (methods !== undefined && !(Array.isArray(methods) && methods.every((method) => typeof method === 'string'))) {
+    throw authFailed(`Authorization-server metadata of issuer ${issuer.href} has a \`code_challenge_methods_supported\` that is not a list of strings`);
+  }
+  return metadata;
 }
 
 /**

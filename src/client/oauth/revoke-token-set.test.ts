@@ -79,6 +79,12 @@ describe('revokeTokenSet', () => {
     expect(as.requests.filter((request) => request.method === 'POST')).toEqual([]);
   });
 
+  it.each([42, 'not a url', ['https://auth.example.com/revoke']])('refuses a revocation_endpoint of %j with AUTH_FAILED, sending no token', async (endpoint) => {
+    const as = server(accepting, issuerMetadata(ISSUER, { revocation_endpoint: endpoint }));
+    expect(await errorOf(revokeTokenSet(tokens(), { fetch: as.fetch }))).toMatchObject({ code: 'AUTH_FAILED', message: expect.stringContaining('`revocation_endpoint` that is not a URL') });
+    expect(as.requests.filter((request) => request.method === 'POST')).toEqual([]);
+  });
+
   it('refuses metadata that names another issuer (mix-up) before sending a token', async () => {
     const as = server(accepting, issuerMetadata('https://other.example', { revocation_endpoint: REVOKE }));
     expect((await errorOf(revokeTokenSet(tokens(), { fetch: as.fetch }))).code).toBe('AUTH_FAILED');

@@ -115,4 +115,16 @@ describe('startUserAuthorization', () => {
     expect(error).toMatchObject({ code: 'AUTH_FAILED', message: expect.stringContaining('registration endpoint') });
     expect(as.requests.some((request) => request.method === 'POST')).toBe(false);
   });
+
+  it.each([
+    ['an authorization_endpoint that is a number', { authorization_endpoint: 42 }],
+    ['an authorization_endpoint that is not a URL', { authorization_endpoint: 'not a url' }],
+    ['a registration_endpoint that is a number', { registration_endpoint: 42 }],
+    ['code_challenge_methods_supported as a string', { code_challenge_methods_supported: 'S256' }],
+  ])('refuses authorization-server metadata with %s as AUTH_FAILED', async (_name, members) => {
+    const as = server(issuerMetadata(ISSUER, members));
+    const error = await errorOf(start(as.fetch, { clientId: undefined, registrationStore: createMemoryClientRegistrationStore() }));
+    expect(error.code).toBe('AUTH_FAILED');
+    expect(as.requests.some((request) => request.method === 'POST')).toBe(false);
+  });
 });
