@@ -31,7 +31,7 @@ function satisfies(scheme: string, presentation: Presentation): boolean {
 /**
  * Picks how to present `credentials` to a service: the first scheme the manifest offers (`auth.type`,
  * then `supported_methods`) that a configured credential can present; without a match (or without
- * `auth`), what the credentials hold (a bearer token first, then Basic, then an API key). Undefined
+ * `auth`), what the credentials hold (a bearer token first, then an API key, then Basic). Undefined
  * when there is nothing to present.
  */
 export function choosePresentation(auth: Auth | undefined, credentials: OriginCredentials): Presentation | undefined {

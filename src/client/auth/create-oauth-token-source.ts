@@ -1,6 +1,8 @@
 import * as oauth from 'oauth4webapi';
 import type { FetchFunction } from '../shapes/client-types.js';
-import { authFailed, createAuthorizationBinding, discoverAuthorizationServer, oauthRequestOptions, type DiscoveredAuthorizationServer } from '../oauth/discover-authorization-server.js';
+import { AicapError } from '../../errors/aicap-error.js';
+import { createRedactor } from '../policy/create-redactor.js';
+import { createAuthorizationBinding, discoverAuthorizationServer, failureReason, oauthRequestOptions, type DiscoveredAuthorizationServer } from '../oauth/discover-authorization-server.js';
 
 /** Options of {@link createOAuthTokenSource}. */
 export interface OAuthTokenSourceOptions {
@@ -71,7 +73,9 @@ export function createOAuthTokenSource(options: OAuthTokenSourceOptions): TokenS
       cached = { token: result.access_token, expiresAtInMs };
       return result.access_token;
     } catch (error) {
-      throw authFailed(`The client-credentials token request to ${tokenEndpoint} failed`, error);
+      // The server's error description is shown, and a careless server may echo the secret in it.
+      const redactor = createRedactor({ secrets: [options.clientSecret] });
+      throw new AicapError('AUTH_FAILED', redactor.text(`The client-credentials token request to ${tokenEndpoint} failed${failureReason(error)}`), { cause: error });
     }
   };
 

@@ -1,6 +1,6 @@
 import * as oauth from 'oauth4webapi';
 import { AicapError } from '../../errors/aicap-error.js';
-import { authFailed, createAuthorizationBinding, oauthRequestOptions } from './discover-authorization-server.js';
+import { authFailed, createAuthorizationBinding, failureReason, oauthRequestOptions } from './discover-authorization-server.js';
 import type { FetchFunction } from '../shapes/client-types.js';
 import { createRedactor } from '../policy/create-redactor.js';
 import { createOAuthFetch } from './create-oauth-fetch.js';
@@ -69,6 +69,8 @@ export async function completeUserAuthorization(pending: PendingUserAuthorizatio
     return { key: pending.key, tokens };
   } catch (error) {
     if (AicapError.isInstance(error)) throw error;
-    throw new AicapError('AUTH_FAILED', redactor.text(`The authorization-code token request to ${tokenEndpoint} failed${error instanceof Error ? ` (${error.message})` : ''}`), { cause: error });
+    throw new AicapError('AUTH_FAILED', redactor.text(`The authorization-code token request to ${tokenEndpoint} failed${failureReason(error)}`), {
+      cause: error,
+    });
   }
 }

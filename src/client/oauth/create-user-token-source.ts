@@ -2,7 +2,7 @@ import * as oauth from 'oauth4webapi';
 import { quoteForShell } from '../../internal/quote-for-shell.js';
 import { AicapError } from '../../errors/aicap-error.js';
 import { programOnlyTerm, worded } from '../../errors/message-term.js';
-import { authFailed, createAuthorizationBinding, discoverAuthorizationServer, oauthRequestOptions, type DiscoveredAuthorizationServer } from './discover-authorization-server.js';
+import { authFailed, createAuthorizationBinding, discoverAuthorizationServer, failureReason, oauthRequestOptions, type DiscoveredAuthorizationServer } from './discover-authorization-server.js';
 import type { FetchFunction, UserCredentials } from '../shapes/client-types.js';
 import { createRedactor } from '../policy/create-redactor.js';
 import { defaultClientRegistrationStore, storedClientSecret } from '../shapes/client-registration-store.js';
@@ -116,7 +116,7 @@ export function createUserTokenSource(options: UserTokenSourceOptions): UserToke
           { cause: error },
         );
       }
-      throw new AicapError('AUTH_FAILED', redactor.text(`Refreshing the user's token for ${resourceOrigin} at ${tokenEndpoint} failed${error instanceof Error ? ` (${error.message})` : ''}`), {
+      throw new AicapError('AUTH_FAILED', redactor.text(`Refreshing the user's token for ${resourceOrigin} at ${tokenEndpoint} failed${failureReason(error)}`), {
         cause: error,
       });
     }

@@ -121,4 +121,19 @@ describe('discoverAuthorizationServer', () => {
       message: expect.stringContaining('`auth.provider_discovery`'),
     });
   });
+
+  it.each([
+    ['authorization_servers as a string', { resource: API, authorization_servers: API }],
+    ['an authorization server that is a number', { resource: API, authorization_servers: [42] }],
+    ['an authorization server that is null', { resource: API, authorization_servers: [null] }],
+    ['authorization_servers as an object', { resource: API, authorization_servers: { 0: API } }],
+    ['a resource that is a number', { resource: 42, authorization_servers: [API] }],
+    ['scopes_supported as a string', { resource: API, authorization_servers: [API], scopes_supported: 'read write' }],
+    ['a JSON array', [API]],
+  ])('refuses protected-resource metadata with %s as AUTH_FAILED naming its URL', async (_name, metadata) => {
+    const { fetch, asked } = fakeFetch({ [`${API}/.well-known/oauth-protected-resource`]: metadata, [`${API}/.well-known/oauth-authorization-server`]: { ...issuerMetadata, issuer: API } });
+    const error = await failure(() => discoverAuthorizationServer({ discoveryUrl: `${API}/.well-known/oauth-protected-resource`, discoveryLabel: 'x', binding: binding(), fetch }));
+    expect(error).toMatchObject({ code: 'AUTH_FAILED', message: expect.stringContaining(`${API}/.well-known/oauth-protected-resource`) });
+    expect(asked).toEqual([`${API}/.well-known/oauth-protected-resource`]);
+  });
 });

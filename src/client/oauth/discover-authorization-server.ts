@@ -50,8 +50,29 @@ appended, or the message of the transport's error beneath it (oauth4webapi repor
 size cap as unparsable JSON: the cap is what the user needs to read). @internal
 */
 export function authFailed(message: string | WordedMessage, cause?: unknown): AicapError {
-  const reason = cause instanceof Error ? ` (${transportErrorBeneath(cause)?.message ?? cause.message})` : '';
-  return new AicapError('AUTH_FAILED', worded`${message}${reason}`, cause === undefined ? {} : { cause });
+  return new AicapError('AUTH_FAILED', worded`${message}${failureReason(cause)}`, cause === undefined ? {} : { cause });
+}
+
+/** ` (why)` for a message ending in "failed", from {@link oauthFailureReason}; empty when `cause` is not an error. @internal */
+export function failureReason(cause: unknown): string {
+  return cause instanceof Error ? ` (${oauthFailureReason(cause)})` : '';
+}
+
+/**
+Why an OAuth request failed, for a message: an error response's status and OAuth `error` code with
+the start of its `error_description` (`status 401, invalid_client: …`; oauth4webapi's own message
+says only that the body held an error, and the code is what tells a wrong secret from an expired
+grant), the status of any other unexpected response, else the transport's error beneath, else the
+error's message. @internal
+*/
+export function oauthFailureReason(error: Error): string {
+  if (error instanceof oauth.ResponseBodyError) {
+    const description = typeof error.error_description === 'string' && error.error_description !== '' ? `: ${error.error_description.slice(0, 200)}` : '';
+    return `status ${error.status}, ${error.error}${description}`;
+  }
+  // oauth4webapi says "unexpected HTTP status code" and keeps the response as the cause: name the status.
+  if (error instanceof oauth.OperationProcessingError && error.cause instanceof Response) return `${error.message}, status ${error.cause.status}`;
+  return transportErrorBeneath(error)?.message ?? error.message;
 }
 
 /** The first aicap error in the first few causes below `error` (a size cap, a deadline, the SSRF guard). */
@@ -117,11 +138,26 @@ export async function readIssuerMetadata(issuer: URL, fetch: FetchFunction, algo
       await response.body?.cancel();
       return await readIssuerMetadata(issuer, fetch, 'oidc');
     }
-    return await oauth.processDiscoveryResponse(issuer, response);
+    return checkedEndpoints(issuer, await oauth.processDiscoveryResponse(issuer, response));
   } catch (error) {
     if (AicapError.isInstance(error)) throw error;
     throw authFailed(`Authorization-server metadata of issuer ${issuer.href} is unusable`, error);
   }
+}
+
+const ENDPOINT_MEMBERS = ['authorization_endpoint', 'token_endpoint', 'revocation_endpoint', 'registration_endpoint', 'device_authorization_endpoint'] as const;
+
+/** The metadata, once the members aicap uses have their types: oauth4webapi checks `issuer` only, and the rest comes from the network. */
+function checkedEndpoints(issuer: URL, metadata: oauth.AuthorizationServer): oauth.AuthorizationServer {
+  for (const member of ENDPOINT_MEMBERS) {
+    const value: unknown = metadata[member];
+    if (value !== undefined && !(typeof value === 'string' && URL.canParse(value))) throw authFailed(`Authorization-server metadata of issuer ${issuer.href} has a \`${member}\` that is not a URL`);
+  }
+  const methods: unknown = metadata.code_challenge_methods_supported;
+  if (methods !== undefined && !(Array.isArray(methods) && methods.every((method) => typeof method === 'string'))) {
+    throw authFailed(`Authorization-server metadata of issuer ${issuer.href} has a \`code_challenge_methods_supported\` that is not a list of strings`);
+  }
+  return metadata;
 }
 
 /**
@@ -151,6 +187,13 @@ export async function discoverAuthorizationServer(options: AuthorizationServerDi
       metadata = await oauth.processResourceDiscoveryResponse(resourceUrl, response);
     } catch (error) {
       throw authFailed(`Protected-resource metadata at ${discoveryUrl.href} is unusable`, error);
+    }
+    for (const member of ['authorization_servers', 'scopes_supported'] as const) {
+      // oauth4webapi checks `resource` only: these come from the network and are used as lists of strings.
+      const value: unknown = metadata[member];
+      if (value !== undefined && !(Array.isArray(value) && value.every((entry) => typeof entry === 'string'))) {
+        throw authFailed(`Protected-resource metadata at ${discoveryUrl.href} has a \`${member}\` that is not a list of strings; it is unusable`);
+      }
     }
     const first = metadata.authorization_servers?.[0];
     if (first === undefined) throw authFailed(`Protected-resource metadata at ${discoveryUrl.href} lists no \`authorization_servers\``);

@@ -1,6 +1,6 @@
 import * as oauth from 'oauth4webapi';
 import { AicapError } from '../../errors/aicap-error.js';
-import { createAuthorizationBinding, oauthRequestOptions, readIssuerMetadata } from './discover-authorization-server.js';
+import { authFailed, createAuthorizationBinding, failureReason, oauthRequestOptions, readIssuerMetadata } from './discover-authorization-server.js';
 import type { FetchFunction } from '../shapes/client-types.js';
 import { createRedactor } from '../policy/create-redactor.js';
 import { defaultClientRegistrationStore, storedClientSecret, type ClientRegistrationStore } from '../shapes/client-registration-store.js';
@@ -38,6 +38,8 @@ export interface RevokeTokenSetResult {
 
 /** The implementation of `revokeTokenSet`, loaded on its first call (its TSDoc is on the export in `client/on-demand-exports.ts`). @internal */
 export async function revokeTokenSet(tokens: TokenSet, options: RevokeTokenSetOptions = {}): Promise<RevokeTokenSetResult> {
+  // The issuer comes from a token store (a file, Redis): a damaged entry is reported, not a TypeError.
+  if (!URL.canParse(tokens.issuer)) throw authFailed(`The tokens' issuer ${JSON.stringify(tokens.issuer.slice(0, 200))} is not a URL; cannot find where to revoke them`);
   const issuer = new URL(tokens.issuer);
   const fetch = options.fetch ?? createOAuthFetch([issuer.origin]);
   const as = await readIssuerMetadata(issuer, fetch);
@@ -59,7 +61,9 @@ export async function revokeTokenSet(tokens: TokenSet, options: RevokeTokenSetOp
       });
       await oauth.processRevocationResponse(response);
     } catch (error) {
-      throw new AicapError('AUTH_FAILED', redactor.text(`Revoking the ${hint.replace('_', ' ')} at ${endpoint.href} failed${error instanceof Error ? ` (${error.message})` : ''}`), { cause: error });
+      throw new AicapError('AUTH_FAILED', redactor.text(`Revoking the ${hint.replace('_', ' ')} at ${endpoint.href} failed${failureReason(error)}`), {
+        cause: error,
+      });
     }
   }
   return { revoked: true };
