@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { parseManifest, WELL_KNOWN_PATH, type Manifest, type ValidationIssue } from '../index.js';
 import { parseJsonDocument } from '../manifest/parse-json-document.js';
 import { checkCapabilities, type CheckReport, type Client, type DiscoveredService, type GuardedFetch } from '../client/index.js';
+import { isRecord } from '../internal/is-record.js';
 import { toolInputSchema, type CatalogTool } from '../tools/index.js';
 
 /** Everything the page shows about one service, computed once per load. */
@@ -48,6 +49,12 @@ export interface LoadInspectorViewInput {
   fetch: GuardedFetch;
   timeoutInMs: number;
   allow: readonly string[];
+  /**
+  Runs `aicap check` on a typed origin (a stage of its own: its test injects it, as `fetch`).
+
+  @default checkCapabilities with `timeoutInMs`, `allow` and the token
+  */
+  check?: (origin: string) => Promise<CheckReport>;
 }
 
 /**
@@ -74,7 +81,7 @@ export async function loadInspectorView(input: LoadInspectorViewInput): Promise<
     view.refused = refusalOf(error);
   }
   if (isOrigin) {
-    view.check = await checkCapabilities(source, { timeoutInMs: input.timeoutInMs, allow: input.allow, ...(token ? { token } : {}) });
+    view.check = await (input.check ?? ((origin) => checkCapabilities(origin, { timeoutInMs: input.timeoutInMs, allow: input.allow, ...(token ? { token } : {}) })))(source);
     view.aiCatalog = await fetchOptionalJson(input.fetch, new URL('/.well-known/ai-catalog.json', source).href);
   }
   return { view, service };
@@ -126,9 +133,12 @@ function parseOrText(raw: string): unknown {
   }
 }
 
-/** An error as the page shows it. */
+/** An error as the page shows it: a code and a message, both strings, whatever was thrown. */
 export function refusalOf(error: unknown): { code: string; message: string } {
-  return { code: (error as { code?: string }).code ?? 'ERROR', message: (error as Error).message };
+  return {
+    code: isRecord(error) && typeof error['code'] === 'string' ? error['code'] : 'ERROR',
+    message: isRecord(error) && typeof error['message'] === 'string' ? error['message'] : String(error),
+  };
 }
 
 /** One row of the page's tool list. */
