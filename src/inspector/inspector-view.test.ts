@@ -87,6 +87,7 @@ describe('loadInspectorView: a file', () => {
   });
 
   it.each([
+    ['one line of text that is not JSON', '<html>not json</html>', 'json.syntax'],
     ['a document with a __proto__ key', '{"__proto__":{"x":1}}', 'json.forbidden_key'],
     ['a document with a duplicate key', '{"schema_version":"0.1.0","schema_version":"0.2.0"}', 'json.duplicate_key'],
   ])('shows %s as text, with the parse issue, and refuses it', async (_, text, issueCode) => {
@@ -95,6 +96,18 @@ describe('loadInspectorView: a file', () => {
     expect(view.manifest).toBe(text);
     expect(view.issues[0]?.code).toBe(issueCode);
     expect(view.refused?.code).toBe('MANIFEST_PARSE_FAILED');
+  });
+
+  it('refuses a manifest that is not UTF-8 with the encoding issue, instead of showing it repaired', async () => {
+    const text = JSON.stringify(inspectedManifest());
+    const at = text.indexOf('Lists payments');
+    const bytes = Buffer.concat([Buffer.from(text.slice(0, at)), Buffer.from([0xff, 0xfe]), Buffer.from(text.slice(at))]);
+    const path = await fileSource(bytes);
+    const { view, service } = await loadInspectorView(input(path, text));
+    expect(service).toBeUndefined();
+    expect(view.issues.map((issue) => issue.code)).toEqual(['json.encoding']);
+    expect(view.refused?.code).toBe('MANIFEST_PARSE_FAILED');
+    expect(view.manifest).toEqual(expect.stringContaining('\uFFFD\uFFFDLists payments'));
   });
 
   it('refuses a file that does not exist with the error code and its path, and nothing else', async () => {

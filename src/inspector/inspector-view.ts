@@ -65,9 +65,11 @@ export interface LoadInspectorViewInput {
 export async function loadInspectorView(input: LoadInspectorViewInput): Promise<{ view: InspectorView; service: DiscoveredService | undefined }> {
   const { source, token, client } = input;
   const isOrigin = /^https?:\/\//i.test(source);
-  let raw: string;
+  // Bytes, not text: decoding here would replace bad UTF-8 with U+FFFD and hide it from the parser, and
+  // a one-line text is taken by client.load for a file path given by mistake.
+  let raw: Uint8Array;
   try {
-    raw = isOrigin ? await fetchManifestText(input.fetch, source) : await readFile(source, 'utf8');
+    raw = isOrigin ? await fetchManifestBytes(input.fetch, source) : await readFile(source);
   } catch (error) {
     return { view: { source, origin: undefined, manifest: undefined, issues: [], refused: refusalOf(error) }, service: undefined };
   }
@@ -108,9 +110,9 @@ function describeService(view: InspectorView, loaded: DiscoveredService, client:
   };
 }
 
-async function fetchManifestText(fetch: GuardedFetch, origin: string): Promise<string> {
+async function fetchManifestBytes(fetch: GuardedFetch, origin: string): Promise<Uint8Array> {
   const response = await fetch(new URL(WELL_KNOWN_PATH, origin).href, { headers: { accept: 'application/ai-capabilities+json, application/json' } });
-  return response.text();
+  return new Uint8Array(await response.arrayBuffer());
 }
 
 async function fetchOptionalJson(fetch: GuardedFetch, url: string): Promise<unknown> {
@@ -124,12 +126,12 @@ async function fetchOptionalJson(fetch: GuardedFetch, url: string): Promise<unkn
   }
 }
 
-/** The document as JSON when it parses, otherwise the text itself (shown as text). */
-function parseOrText(raw: string): unknown {
+/** The document as JSON when it parses, otherwise the text itself (shown as text, bad UTF-8 as U+FFFD). */
+function parseOrText(raw: Uint8Array): unknown {
   try {
     return parseJsonDocument(raw);
   } catch {
-    return raw;
+    return new TextDecoder().decode(raw);
   }
 }
 

@@ -40,6 +40,6 @@ export function inspectedManifest(): Record<string, unknown> {
 export async function writeManifestFile(content: unknown): Promise<{ path: string; remove: () => Promise<void> }> {
   const directory = await mkdtemp(join(tmpdir(), 'aicap-inspector-'));
   const path = join(directory, 'manifest.json');
-  await writeFile(path, typeof content === 'string' ? content : JSON.stringify(content));
+  await writeFile(path, typeof content === 'string' || content instanceof Uint8Array ? content : JSON.stringify(content));
   return { path, remove: () => rm(directory, { recursive: true, force: true }) };
 }
