@@ -36,6 +36,7 @@ async function failure(action: () => unknown): Promise<{ status: number | undefi
 
 describe('createInspectorSession: before a service is loaded', () => {
   it.each<[string, (loaded: InspectorSession) => unknown]>([
+    ['the tool panel', (loaded) => loaded.tool('listPayments')],
     ['a call', (loaded) => loaded.call('listPayments', {}, false)],
     ['a job', (loaded) => loaded.startJob('exportReport', {}, false)],
     ['the selection panel', (loaded) => loaded.select('payments', 3)],
@@ -56,6 +57,7 @@ describe('createInspectorSession: before a service is loaded', () => {
     const view = await loaded.load(await file('{"schema_version":"0.1.0"}'));
     expect(view.refused?.code).toBe('MANIFEST_INVALID');
     expect(loaded.view()).toBe(view);
+    expect((await failure(() => loaded.tool('listPayments'))).status).toBe(409);
     expect((await failure(() => loaded.call('listPayments', {}, false))).status).toBe(409);
   });
 });
