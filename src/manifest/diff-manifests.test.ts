@@ -272,6 +272,12 @@ describe('diffManifests: service, auth, policy and versioning', () => {
       { kind: 'auth', id: 'modify_limits', classification: 'trust-sensitive', weakened: true, message: expect.stringContaining('no longer needs any scope') },
     ],
     [
+      'a tool that needed no scope and now needs one is breaking (callers without it lose access)',
+      (m) => void (m.auth!.scopes!['read'] = m.auth!.scopes!['read']!.filter((id) => id !== 'explain_anomaly')),
+      unchanged,
+      { kind: 'auth', id: 'explain_anomaly', classification: 'breaking', message: expect.stringContaining('now needs scope "read"') },
+    ],
+    [
       'a lowered min_supported is non-breaking',
       (m) => void (m.versioning = { current: '0.3.0', min_supported: '0.2.0' }),
       (m) => void (m.versioning = { current: '0.3.0', min_supported: '0.1.0' }),
