@@ -312,12 +312,12 @@ describe('diffManifests: service, auth, policy and versioning', () => {
 
   it('compares auth.api_key by value, not by key order', () => {
     const before = copy();
-    before.auth = { type: 'api_key', api_key: { in: 'header', name: 'X-Key' } } as Manifest['auth'];
+    before.auth = { type: 'api_key', api_key: { in: 'header', name: 'X-Key' } } as NonNullable<Manifest['auth']>;
     const reordered = copy();
-    reordered.auth = { type: 'api_key', api_key: { name: 'X-Key', in: 'header' } } as Manifest['auth'];
+    reordered.auth = { type: 'api_key', api_key: { name: 'X-Key', in: 'header' } } as NonNullable<Manifest['auth']>;
     expect(diffManifests(before, reordered).changes.filter((change) => change.kind === 'auth')).toEqual([]);
     const moved = copy();
-    moved.auth = { type: 'api_key', api_key: { in: 'query', name: 'key' } } as Manifest['auth'];
+    moved.auth = { type: 'api_key', api_key: { in: 'query', name: 'key' } } as NonNullable<Manifest['auth']>;
     expect(diffManifests(before, moved).changes).toContainEqual(expect.objectContaining({ kind: 'auth', classification: 'breaking', message: 'where the API key travels changed' }));
   });
 });

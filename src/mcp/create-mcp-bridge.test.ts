@@ -48,7 +48,7 @@ function protocolError(promise: Promise<unknown>): Promise<{ code: number; messa
 describe('createMcpBridge: options', () => {
   const client = createClient({ agentId: 'options-test' });
   it.each<[string, Partial<CreateMcpBridgeOptions>, RegExp]>([
-    ['no client', { client: undefined }, /needs `client`/],
+    ['no client', { client: undefined as never }, /needs `client`/],
     ['a client that is not one', { client: {} as never }, /needs `client`/],
     ['maxTools 0', { maxTools: 0 }, /maxTools/],
     ['pageSize 1.5', { pageSize: 1.5 }, /pageSize/],
