@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { BRIDGE_API_ORIGIN, startInMemoryBridge, type ApiAnswer, type InMemoryBridge } from '../../test/helpers/in-memory-bridge.js';
+import { BRIDGE_API_ORIGIN, startInMemoryBridge, type ApiAnswer, type InMemoryBridge, protocolErrorOf } from '../../test/helpers/in-memory-bridge.js';
 import type { Resource } from '../manifest/manifest-v0.js';
 import { isUiResource, isUiResourceUri } from './bridge-ui-resources.js';
 
@@ -114,20 +114,14 @@ describe('bridge UI resources through a host', () => {
     ['JSON instead of HTML', () => new Response('{"a":1}', { headers: { 'content-type': 'application/json' } }), /did not answer with HTML text/],
   ])('refuses to serve the page when the API answers %s', async (_, answer, message) => {
     const { served, uri } = await start({}, answer);
-    const error = await served.mcp.readResource({ uri }).then(
-      () => undefined,
-      (thrown: { message: string }) => thrown,
-    );
+    const error = await protocolErrorOf(served.mcp.readResource({ uri }));
     expect(error?.message).toMatch(message);
   });
 
   it('answers not found, naming the URI, for a ui:// URI it does not serve, and sends nothing', async () => {
     const { served } = await start();
     const uri = `ui://${served.client.services()[0]!.namespace}/accountPage`;
-    const error = await served.mcp.readResource({ uri }).then(
-      () => undefined,
-      (thrown: { message: string }) => thrown,
-    );
+    const error = await protocolErrorOf(served.mcp.readResource({ uri }));
     expect(error?.message).toContain(JSON.stringify(uri));
     expect(served.sent).toEqual([]);
   });

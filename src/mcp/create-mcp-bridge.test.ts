@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { apiJson, BRIDGE_API_ORIGIN, startInMemoryBridge, type InMemoryBridge, type InMemoryBridgeOptions } from '../../test/helpers/in-memory-bridge.js';
+import { apiJson, BRIDGE_API_ORIGIN, startInMemoryBridge, type InMemoryBridge, type InMemoryBridgeOptions, protocolErrorOf } from '../../test/helpers/in-memory-bridge.js';
 import { createClient } from '../client/index.js';
 import { AicapError } from '../errors/aicap-error.js';
 import { createMcpBridge, type CreateMcpBridgeOptions } from './create-mcp-bridge.js';
@@ -35,15 +35,6 @@ async function start(options: InMemoryBridgeOptions = {}, manifest = paymentsMan
 }
 
 const textOf = (result: unknown): string => ((result as { content: Array<{ text: string }> }).content ?? []).map((part) => part.text).join('\n');
-
-function protocolError(promise: Promise<unknown>): Promise<{ code: number; message: string }> {
-  return promise.then(
-    () => {
-      throw new Error('expected a protocol error');
-    },
-    (error: { code: number; message: string }) => error,
-  );
-}
 
 describe('createMcpBridge: options', () => {
   const client = createClient({ agentId: 'options-test' });
@@ -92,7 +83,7 @@ describe('createMcpBridge: tools/list', () => {
     const second = await mcp.listTools({ cursor: first.nextCursor! });
     expect(second.tools.map((tool) => tool.name)).toEqual(['getNote']);
     expect(second.nextCursor).toBeUndefined();
-    const error = await protocolError(mcp.listTools({ cursor: 'not-a-cursor' }));
+    const error = await protocolErrorOf(mcp.listTools({ cursor: 'not-a-cursor' }));
     expect(error.code).toBe(-32602);
   });
 
@@ -135,7 +126,7 @@ describe('createMcpBridge: tools/call', () => {
 
   it('refuses an unknown tool with invalid params naming it, and sends nothing', async () => {
     const { mcp, sent } = await start();
-    const error = await protocolError(mcp.callTool({ name: 'dropTables', arguments: {} }));
+    const error = await protocolErrorOf(mcp.callTool({ name: 'dropTables', arguments: {} }));
     expect(error.code).toBe(-32602);
     expect(error.message).toContain('Unknown tool "dropTables"');
     expect(sent).toEqual([]);

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { apiJson, BRIDGE_API_ORIGIN, startInMemoryBridge, type ApiAnswer, type InMemoryBridge } from '../../test/helpers/in-memory-bridge.js';
+import { apiJson, BRIDGE_API_ORIGIN, startInMemoryBridge, type ApiAnswer, type InMemoryBridge, protocolErrorOf } from '../../test/helpers/in-memory-bridge.js';
 import { UNTRUSTED_META_KEY } from './to-call-tool-result.js';
 
 // Resources and prompts as a real MCP SDK host sees them: the client behind the bridge reads an
@@ -38,15 +38,6 @@ async function start(answer?: ApiAnswer): Promise<InMemoryBridge> {
 
 async function namespaceOf(served: InMemoryBridge): Promise<string> {
   return served.client.services()[0]!.namespace;
-}
-
-function errorOf(promise: Promise<unknown>): Promise<{ code: number; message: string }> {
-  return promise.then(
-    () => {
-      throw new Error('expected a protocol error');
-    },
-    (error: { code: number; message: string }) => error,
-  );
 }
 
 describe('registerBridgeContent: resources', () => {
@@ -99,7 +90,7 @@ describe('registerBridgeContent: resources', () => {
   ])('answers resource-not-found for %s, naming the URI, and sends nothing', async (_, template) => {
     const served = await start();
     const uri = template.replace('{namespace}', await namespaceOf(served));
-    const error = await errorOf(served.mcp.readResource({ uri }));
+    const error = await protocolErrorOf(served.mcp.readResource({ uri }));
     // The 2026-07-28 SDK answers a missing resource with invalid params (-32602).
     expect(error.code).toBe(-32602);
     expect(error.message).toContain(JSON.stringify(uri));
@@ -108,7 +99,7 @@ describe('registerBridgeContent: resources', () => {
 
   it('answers invalid params, with the client’s message, when a required argument is missing', async () => {
     const served = await start();
-    const error = await errorOf(served.mcp.readResource({ uri: `aicap://${await namespaceOf(served)}/statement` }));
+    const error = await protocolErrorOf(served.mcp.readResource({ uri: `aicap://${await namespaceOf(served)}/statement` }));
     expect(error.code).toBe(-32602);
     expect(error.message).toMatch(/month/);
     expect(served.sent).toEqual([]);
@@ -120,7 +111,7 @@ describe('registerBridgeContent: resources', () => {
     [500, -32603, /Reading aicap:\/\/.*\/terms failed/],
   ])('maps an API answer of %i to MCP error %i', async (status, code, message) => {
     const served = await start(() => apiJson({ error: 'nope' }, status));
-    const error = await errorOf(served.mcp.readResource({ uri: `aicap://${await namespaceOf(served)}/terms` }));
+    const error = await protocolErrorOf(served.mcp.readResource({ uri: `aicap://${await namespaceOf(served)}/terms` }));
     expect(error.code).toBe(code);
     expect(error.message).toMatch(message);
   });
@@ -149,14 +140,14 @@ describe('registerBridgeContent: prompts', () => {
     ['a missing argument', 'summary', {}, /account/],
   ])('answers invalid params for %s', async (_, name, args, message) => {
     const served = await start();
-    const error = await errorOf(served.mcp.getPrompt({ name, arguments: args }));
+    const error = await protocolErrorOf(served.mcp.getPrompt({ name, arguments: args }));
     expect(error.code).toBe(-32602);
     expect(error.message).toMatch(message);
   });
 
   it('speaks of a prompt, not a tool, in the client’s error about a prompt', async () => {
     const served = await start();
-    const error = await errorOf(served.mcp.getPrompt({ name: 'summary', arguments: {} }));
+    const error = await protocolErrorOf(served.mcp.getPrompt({ name: 'summary', arguments: {} }));
     expect(error.message).not.toMatch(/\btool\b/);
   });
 });

@@ -92,3 +92,13 @@ export async function startInMemoryBridge(manifest: Record<string, unknown>, opt
     },
   };
 }
+
+/** The MCP error a host request was answered with; fails the test when it succeeded. */
+export function protocolErrorOf(promise: Promise<unknown>): Promise<{ code: number; message: string }> {
+  return promise.then(
+    () => {
+      throw new Error('expected an MCP error answer');
+    },
+    (error: { code: number; message: string }) => error,
+  );
+}
