@@ -459,3 +459,17 @@ describe('validateManifest: semantic checks of one tool, each at its pointer', (
     expect(issuesOf(tool)).toEqual([]);
   });
 });
+
+describe('validateManifest: a parameter named __proto__ in a manifest given as an object', () => {
+  // JSON.parse makes "__proto__" an own member; the strict parser refuses it in text, and an object
+  // must not get past validation with it: as a key of the arguments schema it sets a prototype.
+  it.each([
+    ['a tool', '{"tools":[{"id":"a","path":"/a","method":"GET","description":"A.","parameters":{"__proto__":{"type":"string","required":true}}}]}', '/tools/0/parameters/__proto__'],
+    ['a resource', '{"tools":[],"resources":[{"id":"r","path":"/r","description":"R.","parameters":{"__proto__":{"type":"string"}}}]}', '/resources/0/parameters/__proto__'],
+  ])('refuses it on %s with json.forbidden_key at its pointer', (_, members, pointer) => {
+    const manifest = { schema_version: '0.1.0', service: { name: 'x', base_url: 'https://api.example.test' }, ...(JSON.parse(members) as object) };
+    const result = validateManifest(manifest);
+    expect(result.valid).toBe(false);
+    expect(result.issues).toContainEqual(expect.objectContaining({ code: 'json.forbidden_key', pointer, severity: 'error' }));
+  });
+});
