@@ -143,7 +143,11 @@ export function createInspectorSession(options: InspectorSessionOptions = {}): I
   return {
     load,
     view: () => current,
-    tool: (toolId) => describeTool(catalogTool(toolId), requireService().manifest),
+    // The service first: with none loaded (or the last one refused), "no such tool" would send the person looking for a typo.
+    tool: (toolId) => {
+      const { manifest } = requireService();
+      return describeTool(catalogTool(toolId), manifest);
+    },
     call,
     startJob,
     subscribe: jobs.subscribe,

@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { parseManifest, WELL_KNOWN_PATH, type Manifest, type ValidationIssue } from '../index.js';
 import { parseJsonDocument } from '../manifest/parse-json-document.js';
 import { checkCapabilities, type CheckReport, type Client, type DiscoveredService, type GuardedFetch } from '../client/index.js';
+import { isRecord } from '../internal/is-record.js';
 import { toolInputSchema, type CatalogTool } from '../tools/index.js';
 
 /** Everything the page shows about one service, computed once per load. */
@@ -48,6 +49,12 @@ export interface LoadInspectorViewInput {
   fetch: GuardedFetch;
   timeoutInMs: number;
   allow: readonly string[];
+  /**
+  Runs `aicap check` on a typed origin (a stage of its own: its test injects it, as `fetch`).
+
+  @default checkCapabilities with `timeoutInMs`, `allow` and the token
+  */
+  check?: (origin: string) => Promise<CheckReport>;
 }
 
 /**
@@ -58,9 +65,11 @@ export interface LoadInspectorViewInput {
 export async function loadInspectorView(input: LoadInspectorViewInput): Promise<{ view: InspectorView; service: DiscoveredService | undefined }> {
   const { source, token, client } = input;
   const isOrigin = /^https?:\/\//i.test(source);
-  let raw: string;
+  // Bytes, not text: decoding here would replace bad UTF-8 with U+FFFD and hide it from the parser, and
+  // a one-line text is taken by client.load for a file path given by mistake.
+  let raw: Uint8Array;
   try {
-    raw = isOrigin ? await fetchManifestText(input.fetch, source) : await readFile(source, 'utf8');
+    raw = isOrigin ? await fetchManifestBytes(input.fetch, source) : await readFile(source);
   } catch (error) {
     return { view: { source, origin: undefined, manifest: undefined, issues: [], refused: refusalOf(error) }, service: undefined };
   }
@@ -74,7 +83,7 @@ export async function loadInspectorView(input: LoadInspectorViewInput): Promise<
     view.refused = refusalOf(error);
   }
   if (isOrigin) {
-    view.check = await checkCapabilities(source, { timeoutInMs: input.timeoutInMs, allow: input.allow, ...(token ? { token } : {}) });
+    view.check = await (input.check ?? ((origin) => checkCapabilities(origin, { timeoutInMs: input.timeoutInMs, allow: input.allow, ...(token ? { token } : {}) })))(source);
     view.aiCatalog = await fetchOptionalJson(input.fetch, new URL('/.well-known/ai-catalog.json', source).href);
   }
   return { view, service };
@@ -101,9 +110,9 @@ function describeService(view: InspectorView, loaded: DiscoveredService, client:
   };
 }
 
-async function fetchManifestText(fetch: GuardedFetch, origin: string): Promise<string> {
+async function fetchManifestBytes(fetch: GuardedFetch, origin: string): Promise<Uint8Array> {
   const response = await fetch(new URL(WELL_KNOWN_PATH, origin).href, { headers: { accept: 'application/ai-capabilities+json, application/json' } });
-  return response.text();
+  return new Uint8Array(await response.arrayBuffer());
 }
 
 async function fetchOptionalJson(fetch: GuardedFetch, url: string): Promise<unknown> {
@@ -117,18 +126,21 @@ async function fetchOptionalJson(fetch: GuardedFetch, url: string): Promise<unkn
   }
 }
 
-/** The document as JSON when it parses, otherwise the text itself (shown as text). */
-function parseOrText(raw: string): unknown {
+/** The document as JSON when it parses, otherwise the text itself (shown as text, bad UTF-8 as U+FFFD). */
+function parseOrText(raw: Uint8Array): unknown {
   try {
     return parseJsonDocument(raw);
   } catch {
-    return raw;
+    return new TextDecoder().decode(raw);
   }
 }
 
-/** An error as the page shows it. */
+/** An error as the page shows it: a code and a message, both strings, whatever was thrown. */
 export function refusalOf(error: unknown): { code: string; message: string } {
-  return { code: (error as { code?: string }).code ?? 'ERROR', message: (error as Error).message };
+  return {
+    code: isRecord(error) && typeof error['code'] === 'string' ? error['code'] : 'ERROR',
+    message: isRecord(error) && typeof error['message'] === 'string' ? error['message'] : String(error),
+  };
 }
 
 /** One row of the page's tool list. */

@@ -36,6 +36,10 @@ describe('checkEmbeddedSchema', () => {
     ['uniqueItems on strings', { type: 'array', uniqueItems: true, items: { type: 'string' } }],
     ['uniqueItems on objects with a small maxItems', { type: 'array', uniqueItems: true, maxItems: 100, items: { type: 'object' } }],
     ['uniqueItems: false', { type: 'array', uniqueItems: false }],
+    ['a slug: an optional separator disjoint from the repeated atom', { pattern: '^(?:[a-z0-9]-?)+$' }],
+    ['an optional capital before a lower-case letter, repeated', { pattern: '^([A-Z]?[a-z])+$' }],
+    ['an optional group with an optional atom inside', { pattern: '^(\\+?1)?\\d{10}$' }],
+    ['an optional atom followed by an overlapping one, not repeated', { pattern: '^a?a$' }],
   ])('accepts %s', (_label, schema) => {
     expect(codes(schema)).toEqual([]);
   });
@@ -58,6 +62,10 @@ describe('checkEmbeddedSchema', () => {
     ['a*a*a*a*a*a*a*a*, polynomial', { pattern: '^a*a*a*a*a*a*a*a*$' }, 'schema.unsafe_pattern', '/s/pattern'],
     ['\\w+-?\\d+, an optional atom in between', { pattern: '^\\w+-?\\d+$' }, 'schema.unsafe_pattern', '/s/pattern'],
     ['.*.*, overlapping any-character repeats', { pattern: 'x.*.*y' }, 'schema.unsafe_pattern', '/s/pattern'],
+    ['(a?a)+, an optional atom before an overlapping one in a repeated group', { pattern: '^(a?a)+b$' }, 'schema.unsafe_pattern', '/s/pattern'],
+    ['(a?a?)+, two overlapping optional atoms in a repeated group', { pattern: '^(a?a?)+b$' }, 'schema.unsafe_pattern', '/s/pattern'],
+    ['(?:\\d?\\w)*, overlapping classes', { pattern: '^(?:\\d?\\w)*$' }, 'schema.unsafe_pattern', '/s/pattern'],
+    ['((a?a))+, the risk carried out of an inner group', { pattern: '^((a?a))+$' }, 'schema.unsafe_pattern', '/s/pattern'],
     ['a patternProperties name with nested quantifiers', { patternProperties: { '^(a+)+$': {} } }, 'schema.unsafe_pattern', '/s/patternProperties/^(a+)+$'],
     ['uniqueItems on objects without maxItems', { type: 'array', uniqueItems: true, items: { type: 'object' } }, 'schema.unbounded_unique_items', '/s/uniqueItems'],
     ['uniqueItems on untyped items with a huge maxItems', { items: { items: {}, uniqueItems: true, maxItems: 1e9 } }, 'schema.unbounded_unique_items', '/s/items/uniqueItems'],

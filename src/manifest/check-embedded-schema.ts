@@ -128,6 +128,9 @@ export function patternProblem(pattern: string, maxPatternLength: number): { cod
  * - a group that contains an unbounded quantifier is repeated a fixed number of times, as in `(.*a){8}`;
  * - two unboundedly repeated atoms that can match the same character follow each other (optional
  *   atoms in between do not separate them), as in `\d+\d+`, `a*a*a*` or `\w+-?\d+`.
+ * - inside a group repeated without bound, an optional atom is followed by one that can match the
+ *   same character, as in `(a?a)+` or `(a?a?)+`: the same text splits into iterations in
+ *   exponentially many ways.
  * A single linear scan (escapes and character classes read, not interpreted by a regular
  * expression), because a regular expression doing this job would itself be slow on a hostile
  * 1000-character pattern. Bounded shapes such as `(\d{1,3}\.){3}` stay allowed.
@@ -141,6 +144,8 @@ function hasNestedQuantifier(pattern: string): boolean {
   // quantifier follows it, so that plain text costs one comparison per character.
   let atom = -1;
   let pending: CharacterSet | undefined;
+  // What the last `?` atom can match, until the atom after it is read.
+  let optional: CharacterSet | undefined;
   let index = 0;
   const mark = (key: keyof GroupRisk): void => {
     const group = groups.at(-1);
@@ -153,10 +158,12 @@ function hasNestedQuantifier(pattern: string): boolean {
       if (closed && (quantifier.kind === 'fixed' ? closed.infinite : quantifier.kind !== 'optional' && (closed.infinite || closed.other))) return true;
       if (quantifier.kind === 'infinite') mark('infinite');
       else if (quantifier.kind === 'range') mark('other');
-      if (quantifier.kind === 'infinite' && atom >= 0) {
-        const set = atomSet(pattern, atom);
-        if (pending && overlaps(pending, set)) return true;
-        pending = set;
+      const quantified = atom >= 0 ? atomSet(pattern, atom) : undefined;
+      if (optional && quantified && overlaps(optional, quantified)) mark('other');
+      optional = quantifier.kind === 'optional' && quantified && !quantified.empty ? quantified : undefined;
+      if (quantifier.kind === 'infinite' && quantified) {
+        if (pending && overlaps(pending, quantified)) return true;
+        pending = quantified;
       } else if (!quantifier.optional) pending = undefined;
       atom = -1;
       closed = undefined;
@@ -164,7 +171,11 @@ function hasNestedQuantifier(pattern: string): boolean {
       continue;
     }
     // An atom without a quantifier separates the atoms around it, unless it matches nothing (an anchor).
-    if (pending !== undefined && atom >= 0 && !atomSet(pattern, atom).empty) pending = undefined;
+    if ((pending !== undefined || optional !== undefined) && atom >= 0) {
+      const set = atomSet(pattern, atom);
+      if (optional && overlaps(optional, set)) mark('other');
+      if (!set.empty) [pending, optional] = [undefined, undefined];
+    }
     closed = undefined;
     atom = index;
     if (character === '\\') {
@@ -175,6 +186,7 @@ function hasNestedQuantifier(pattern: string): boolean {
       groups.push({ infinite: false, other: false });
       atom = -1;
       pending = undefined;
+      optional = undefined;
       // `(?:`, `(?=`, `(?!`, `(?<=`, `(?<!` and `(?<name>` open a group; their "?" is no quantifier.
       index += pattern[index + 1] === '?' ? (/^\(\?(?:<[=!]|<[A-Za-z_$][\w$]*>|[:=!])/.exec(pattern.slice(index, index + 40))?.[0].length ?? 2) : 1;
     } else if (character === ')') {
@@ -185,11 +197,13 @@ function hasNestedQuantifier(pattern: string): boolean {
       closed = group;
       atom = -1;
       pending = undefined;
+      optional = undefined;
       index++;
     } else {
       if (character === '|') {
         mark('other');
         pending = undefined;
+        optional = undefined;
         atom = -1;
       }
       index++;

@@ -211,3 +211,113 @@ describe('diffManifests', () => {
     });
   });
 });
+
+describe('diffManifests: service, auth, policy and versioning', () => {
+  type Edit = (manifest: Manifest) => void;
+  const unchanged: Edit = () => undefined;
+  const cases: Array<[string, Edit, Edit, Partial<ManifestChange>]> = [
+    [
+      'a base_url moved on the same origin is breaking, not trust-sensitive',
+      unchanged,
+      (m) => void (m.service.base_url = 'https://api.example.com/v3'),
+      { kind: 'service', classification: 'breaking', oldPointer: '/service/base_url' },
+    ],
+    [
+      'a renamed service is trust-sensitive (the model reads it)',
+      unchanged,
+      (m) => void (m.service.name = 'Payments (new)'),
+      { kind: 'service', classification: 'trust-sensitive', change: 'changed', newPointer: '/service/name' },
+    ],
+    [
+      'a contact added is non-breaking',
+      unchanged,
+      (m) => void (m.service.contact = 'ops@example.com'),
+      { kind: 'service', classification: 'non-breaking', change: 'added', newPointer: '/service/contact' },
+    ],
+    [
+      'a lower action budget is non-breaking',
+      unchanged,
+      (m) => void (m.policy!.max_actions_per_session = 5),
+      { kind: 'policy', classification: 'non-breaking', message: 'max_actions_per_session changed from 50 to 5' },
+    ],
+    ['a removed action budget is weakened', unchanged, (m) => void delete m.policy!.max_actions_per_session, { kind: 'policy', classification: 'trust-sensitive', weakened: true, change: 'removed' }],
+    [
+      'a changed policy_url is trust-sensitive',
+      unchanged,
+      (m) => void (m.policy!.policy_url = 'https://evil.example/policy'),
+      { kind: 'policy', classification: 'trust-sensitive', newPointer: '/policy/policy_url' },
+    ],
+    [
+      'a redaction added is non-breaking',
+      unchanged,
+      (m) => void m.policy!.redact_from_logs!.push('card_number'),
+      { kind: 'policy', id: 'card_number', change: 'added', classification: 'non-breaking' },
+    ],
+    [
+      'agent ids no longer required is weakened',
+      unchanged,
+      (m) => void (m.auth!.agent_identification!.requires_agent_id = false),
+      { kind: 'auth', classification: 'trust-sensitive', weakened: true, message: 'calls no longer require an agent id' },
+    ],
+    [
+      'agent ids newly required is breaking',
+      (m) => void (m.auth!.agent_identification!.requires_agent_id = false),
+      unchanged,
+      { kind: 'auth', classification: 'breaking', message: 'calls now require an agent id' },
+    ],
+    [
+      'a tool that no longer needs any scope is weakened',
+      unchanged,
+      (m) => void (m.auth!.scopes!['admin'] = ['close_account']),
+      { kind: 'auth', id: 'modify_limits', classification: 'trust-sensitive', weakened: true, message: expect.stringContaining('no longer needs any scope') },
+    ],
+    [
+      'a tool that needed no scope and now needs one is breaking (callers without it lose access)',
+      (m) => void (m.auth!.scopes!['read'] = m.auth!.scopes!['read']!.filter((id) => id !== 'explain_anomaly')),
+      unchanged,
+      { kind: 'auth', id: 'explain_anomaly', classification: 'breaking', message: expect.stringContaining('now needs scope "read"') },
+    ],
+    [
+      'a lowered min_supported is non-breaking',
+      (m) => void (m.versioning = { current: '0.3.0', min_supported: '0.2.0' }),
+      (m) => void (m.versioning = { current: '0.3.0', min_supported: '0.1.0' }),
+      { kind: 'versioning', classification: 'non-breaking' },
+    ],
+    ['a new versioning.current is non-breaking', unchanged, (m) => void (m.versioning!.current = '0.1.1'), { kind: 'versioning', classification: 'non-breaking', newPointer: '/versioning/current' }],
+  ];
+  it.each(cases)('%s', (_name, editBefore, editAfter, want) => {
+    const before = copy();
+    editBefore(before);
+    const after = copy();
+    editAfter(after);
+    expect(diffManifests(before, after).changes).toContainEqual(expect.objectContaining(want));
+  });
+
+  it('does not report the scopes or approval of a removed tool again (its removal says it)', () => {
+    const after = copy();
+    after.tools = after.tools.filter((entry) => entry.id !== 'close_account');
+    after.auth!.scopes!['admin'] = ['modify_limits'];
+    after.policy!.human_approval_required = ['modify_limits'];
+    const changes = diffManifests(payments, after).changes.filter((change) => change.id === 'close_account');
+    expect(changes.map((change) => [change.kind, change.change])).toEqual([['tool', 'removed']]);
+  });
+
+  it('cuts a long changed text to 80 characters in the message', () => {
+    const after = copy();
+    after.service.description = 'x'.repeat(10_000);
+    const [change] = diffManifests(payments, after).changes.filter((entry) => entry.newPointer === '/service/description');
+    expect(change?.message.length).toBeLessThan(250);
+    expect(change?.message).toContain('…');
+  });
+
+  it('compares auth.api_key by value, not by key order', () => {
+    const before = copy();
+    before.auth = { type: 'api_key', api_key: { in: 'header', name: 'X-Key' } } as NonNullable<Manifest['auth']>;
+    const reordered = copy();
+    reordered.auth = { type: 'api_key', api_key: { name: 'X-Key', in: 'header' } } as NonNullable<Manifest['auth']>;
+    expect(diffManifests(before, reordered).changes.filter((change) => change.kind === 'auth')).toEqual([]);
+    const moved = copy();
+    moved.auth = { type: 'api_key', api_key: { in: 'query', name: 'key' } } as NonNullable<Manifest['auth']>;
+    expect(diffManifests(before, moved).changes).toContainEqual(expect.objectContaining({ kind: 'auth', classification: 'breaking', message: 'where the API key travels changed' }));
+  });
+});

@@ -388,10 +388,13 @@ function diffAuth(oldManifest: Manifest, newManifest: Manifest, changes: Manifes
     const after = newScopes.get(id) ?? new Set<string>();
     const gained = [...after].filter((scope) => !before.has(scope));
     const lost = [...before].filter((scope) => !after.has(scope));
-    if (gained.length > 0) {
-      const message =
-        before.size === 0 ? `"${id}" is now unlocked by scope ${list(gained)}` : `"${id}" is now also unlocked by scope ${list(gained)} (was ${list([...before])}): a broader grant reaches it`;
-      changes.push({ kind: 'auth', id, change: 'changed', oldPointer: '/auth/scopes', newPointer: '/auth/scopes', classification: 'trust-sensitive', weakened: before.size > 0, message });
+    // An entry no scope names is open to every caller: its first scope closes it to callers without that scope.
+    if (gained.length > 0 && before.size === 0) {
+      const message = `"${id}" now needs scope ${list(gained)}; callers without it lose access`;
+      changes.push({ kind: 'auth', id, change: 'changed', oldPointer: '/auth/scopes', newPointer: '/auth/scopes', classification: 'breaking', message });
+    } else if (gained.length > 0) {
+      const message = `"${id}" is now also unlocked by scope ${list(gained)} (was ${list([...before])}): a broader grant reaches it`;
+      changes.push({ kind: 'auth', id, change: 'changed', oldPointer: '/auth/scopes', newPointer: '/auth/scopes', classification: 'trust-sensitive', weakened: true, message });
     }
     if (lost.length > 0) {
       changes.push({

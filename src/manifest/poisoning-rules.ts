@@ -81,7 +81,8 @@ export const INSTRUCTION_RULES: readonly PoisoningRule[] = [
   { code: 'text.instruction', pattern: /(^|[\s"'`(])\.env\b/i, severity: 'medium', message: 'refers to an environment file', literals: ['.env'] },
   {
     code: 'text.instruction',
-    pattern: /\b(system prompt|you are now|act as|pretend to be|new instructions|\[INST\]|<\|im_start\|>)/i,
+    // `\b` only before the phrases: before `[` or `<` it needs a letter in front, and `[INST]` at the start of a line has none.
+    pattern: /\b(?:system prompt|you are now|act as|pretend to be|new instructions)|\[INST\]|<\|im_start\|>/i,
     severity: 'high',
     message: "tries to redefine the model's role",
     literals: ['system', 'you are now', 'act as', 'pretend to be', 'instruction', '[inst]', 'im_start'],

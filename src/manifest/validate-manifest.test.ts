@@ -366,3 +366,110 @@ describe('validateManifest', () => {
     ).toEqual(['parameter.style_location', 'tool.body_required_unknown']);
   });
 });
+
+describe('validateManifest: semantic checks of one tool, each at its pointer', () => {
+  function withTool(tool: Record<string, unknown>): unknown {
+    return {
+      schema_version: '0.3.0',
+      service: { name: 'Things', base_url: 'https://api.example.test' },
+      tools: [
+        { id: 'list_things', path: '/things', method: 'GET', description: 'Lists things.' },
+        { id: 'the_tool', description: 'The tool under test.', path: '/things', method: 'POST', ...tool },
+      ],
+    };
+  }
+  const issuesOf = (tool: Record<string, unknown>) => validateManifest(withTool(tool)).issues.map(({ code, pointer, severity }) => ({ code, pointer, severity }));
+
+  it.each<[string, Record<string, unknown>, { code: string; pointer: string; severity: 'error' | 'warning' }]>([
+    [
+      'body_parameter naming no parameter',
+      { body_parameter: 'payload', parameters: { name: { type: 'string' } } },
+      { code: 'tool.body_parameter_unknown', pointer: '/tools/1/body_parameter', severity: 'error' },
+    ],
+    [
+      'body_parameter on a GET',
+      { method: 'GET', body_parameter: 'payload', parameters: { payload: { type: 'object', in: 'body' } } },
+      { code: 'tool.body_parameter_location', pointer: '/tools/1/body_parameter', severity: 'error' },
+    ],
+    [
+      'another parameter in the body beside body_parameter',
+      { body_parameter: 'payload', parameters: { payload: { type: 'object', in: 'body' }, note: { type: 'string' } } },
+      { code: 'tool.body_parameter_conflict', pointer: '/tools/1/parameters/note', severity: 'error' },
+    ],
+    [
+      'a style a path parameter cannot have',
+      { path: '/things/{id}', parameters: { id: { type: 'string', in: 'path', required: true, style: 'deepObject' } } },
+      { code: 'parameter.style_location', pointer: '/tools/1/parameters/id/style', severity: 'error' },
+    ],
+    [
+      'a style in a parameter name needing escapes',
+      { parameters: { 'a/b~c': { type: 'string', in: 'header', style: 'form' } } },
+      { code: 'parameter.style_location', pointer: '/tools/1/parameters/a~1b~0c/style', severity: 'error' },
+    ],
+    [
+      'body_required naming a query parameter',
+      { body_required: ['limit'], parameters: { limit: { type: 'integer', in: 'query' } } },
+      { code: 'tool.body_required_unknown', pointer: '/tools/1/body_required/0', severity: 'error' },
+    ],
+    [
+      'event_schema without temporal_behavior',
+      { event_schema: { needs_input: { description: 'Asks.' } } },
+      { code: 'temporal.event_schema_without_job', pointer: '/tools/1/event_schema', severity: 'warning' },
+    ],
+    [
+      'a job endpoint placeholder nothing fills',
+      { temporal_behavior: { pattern: 'async_job', status_endpoint: '/jobs/{job}', status_response_type: 'json', terminal_states: ['done'] } },
+      { code: 'temporal.unknown_placeholder', pointer: '/tools/1/temporal_behavior/status_endpoint', severity: 'error' },
+    ],
+    [
+      'an event not listed in signals',
+      {
+        temporal_behavior: { pattern: 'async_job', status_endpoint: '/jobs/{job_id}', status_response_type: 'json', terminal_states: ['done'] },
+        event_schema: { needs_input: { description: 'Asks.' } },
+      },
+      { code: 'temporal.undeclared_signal', pointer: '/tools/1/event_schema/needs_input', severity: 'warning' },
+    ],
+    [
+      'a replacement that is no tool',
+      { deprecated: { sunset: '2027-01-01', replaced_by: 'make_thing' } },
+      { code: 'deprecated.unknown_replacement', pointer: '/tools/1/deprecated/replaced_by', severity: 'warning' },
+    ],
+    [
+      'a prerequisite naming no tool',
+      { intent: { when: 'Always.', prerequisites: 'Call create_session first.' } },
+      { code: 'intent.unknown_prerequisite', pointer: '/tools/1/intent/prerequisites', severity: 'warning' },
+    ],
+  ])('reports %s', (_, tool, expected) => {
+    expect(issuesOf(tool)).toContainEqual(expected);
+  });
+
+  it.each<[string, Record<string, unknown>]>([
+    ['body_parameter alone in the body', { body_parameter: 'payload', parameters: { payload: { type: 'object', in: 'body' }, limit: { type: 'integer', in: 'query' } } }],
+    [
+      'a job endpoint filled from the job id and the tool path',
+      {
+        path: '/accounts/{account}/exports',
+        parameters: { account: { type: 'string', in: 'path', required: true } },
+        temporal_behavior: { pattern: 'async_job', status_endpoint: '/accounts/{account}/jobs/{job_id}', status_response_type: 'json', terminal_states: ['done'] },
+      },
+    ],
+    ['a prerequisite naming another tool', { intent: { when: 'Always.', prerequisites: 'Call list_things first.' } }],
+    ['a replacement that is a tool', { deprecated: { sunset: '2027-01-01', replaced_by: 'list_things' } }],
+  ])('reports nothing for %s', (_, tool) => {
+    expect(issuesOf(tool)).toEqual([]);
+  });
+});
+
+describe('validateManifest: a parameter named __proto__ in a manifest given as an object', () => {
+  // JSON.parse makes "__proto__" an own member; the strict parser refuses it in text, and an object
+  // must not get past validation with it: as a key of the arguments schema it sets a prototype.
+  it.each([
+    ['a tool', '{"tools":[{"id":"a","path":"/a","method":"GET","description":"A.","parameters":{"__proto__":{"type":"string","required":true}}}]}', '/tools/0/parameters/__proto__'],
+    ['a resource', '{"tools":[],"resources":[{"id":"r","path":"/r","description":"R.","parameters":{"__proto__":{"type":"string"}}}]}', '/resources/0/parameters/__proto__'],
+  ])('refuses it on %s with json.forbidden_key at its pointer', (_, members, pointer) => {
+    const manifest = { schema_version: '0.1.0', service: { name: 'x', base_url: 'https://api.example.test' }, ...(JSON.parse(members) as object) };
+    const result = validateManifest(manifest);
+    expect(result.valid).toBe(false);
+    expect(result.issues).toContainEqual(expect.objectContaining({ code: 'json.forbidden_key', pointer, severity: 'error' }));
+  });
+});

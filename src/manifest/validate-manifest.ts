@@ -280,7 +280,7 @@ function checkSemantics(manifest: Record<string, unknown>, issues: ValidationIss
     if (entry.kind !== 'prompts') checkLinks(entry.value, base, links, issues);
     checkResolvers(entry.parameters as Array<[string, Record<string, unknown>]>, base, links, issues);
     checkPrerequisites(entry.value, base, knownIds, parameterNames, issues);
-    checkHeaderParameters(base, entry.parameters, issues);
+    checkParameterNames(base, entry.parameters, issues);
     checkEmbeddedSchemas(entry.value, base, entry.parameters, schemas, issues);
   }
   checkBaseUrl(manifest, issues);
@@ -608,8 +608,14 @@ function checkDefinitions(definitions: Record<string, JsonSchema>, context: Sche
   issues.push(...checkDefinitionCycles(definitions));
 }
 
-function checkHeaderParameters(base: string, parameters: ParameterEntries, issues: ValidationIssue[]): void {
+function checkParameterNames(base: string, parameters: ParameterEntries, issues: ValidationIssue[]): void {
   for (const [name, parameter] of parameters) {
+    // The strict parser refuses it in text; a manifest given as an object (JSON.parse keeps it as an
+    // own member) must not pass either: as a key of the arguments schema it would set a prototype.
+    if (name === '__proto__') {
+      const message = 'a parameter cannot be named "__proto__": as an argument name it would set the prototype of the arguments, not a member';
+      issues.push({ pointer: `${base}/parameters/__proto__`, code: 'json.forbidden_key', message, severity: 'error' });
+    }
     if (parameter.in !== 'header') continue;
     const instead = forbiddenHeaderReason(name);
     if (instead === undefined) continue;

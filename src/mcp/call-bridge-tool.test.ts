@@ -39,7 +39,15 @@ const request: ApprovalRequest = {
   reasons: ['the manifest requires approval'],
 };
 
-function call(options: { elicits: boolean; answer?: Answer; state?: BridgeRequestState | undefined; args?: Record<string, unknown>; needsApproval?: boolean; claimed?: Set<string> }) {
+function call(options: {
+  elicits: boolean;
+  answer?: Answer;
+  state?: BridgeRequestState | undefined;
+  args?: Record<string, unknown>;
+  needsApproval?: boolean;
+  claimed?: Set<string>;
+  asked?: ApprovalRequest;
+}) {
   const sent: { approved: boolean | undefined }[] = [];
   const pinned: string[] = [];
   const minted: BridgeRequestState[] = [];
@@ -56,7 +64,7 @@ function call(options: { elicits: boolean; answer?: Answer; state?: BridgeReques
     claimApproval: async (nonce) => !claimed.has(nonce) && Boolean(claimed.add(nonce)),
     invoke: async (approve: ApproveFunction | undefined) => {
       if (options.needsApproval === false) return (sent.push({ approved: undefined }), ok);
-      const approved = approve === undefined ? undefined : await approve(request);
+      const approved = approve === undefined ? undefined : await approve(options.asked ?? request);
       if (approved === false) return { isError: true, content: [{ type: 'text', text: 'APPROVAL_DENIED' }] };
       sent.push({ approved });
       return ok;
@@ -81,6 +89,17 @@ describe('callBridgeTool: approval', () => {
     expect(result.requestState).toBe('sealed');
     expect(minted).toMatchObject([{ kind: 'approval' }]);
     expect(sent).toEqual([]);
+  });
+
+  it.each([
+    ['a bidi override that reverses the amount', { amount: '\u202E0001' }, '\u202E', '\\u202e0001'],
+    ['a C1 CSI that restyles the text', { memo: 'a\u009b31mred' }, '\u009B', '\\u009b31mred'],
+    ['a line separator that hides the rest', { memo: 'a\u2028b' }, '\u2028', 'a\\u2028b'],
+  ])('shows arguments holding %s escaped in the question, so the user sees what will be sent', async (_, args, raw, shown) => {
+    const { promise } = call({ elicits: true, args, asked: { ...request, arguments: args } });
+    const message = ((await promise) as unknown as { inputRequests: { approval: { params: { message: string } } } }).inputRequests.approval.params.message;
+    expect(message).not.toContain(raw);
+    expect(message).toContain(shown);
   });
 
   it('sends once and pins the tool when the user accepts', async () => {

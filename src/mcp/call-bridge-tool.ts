@@ -3,7 +3,7 @@ import type { Client } from '../client/index.js';
 import type { CallEnvelope } from '../client/index.js';
 import type { ApprovalRequest, ApproveFunction } from '../client/index.js';
 import { canonicalJson, digestText } from '../manifest/digest-manifest.js';
-import { terminalSafeText } from '../internal/terminal-safe-text.js';
+import { terminalSafeJson, terminalSafeText } from '../internal/terminal-safe-text.js';
 import { approvalNonce, type BridgeRequestState } from './bridge-request-state.js';
 import type { BridgeTool } from './list-bridge-tools.js';
 import type { McpSdk } from './load-mcp-sdk.js';
@@ -92,7 +92,8 @@ function approvalQuestion(
   request: ApprovalRequest,
 ): { message: string; requestedSchema: { type: 'object'; properties: Record<string, { type: 'boolean'; title: string; description: string }>; required: string[] } } {
   const { tool } = bridgeTool;
-  const args = JSON.stringify(request.arguments);
+  // JSON leaves bidi overrides, C1 controls and line separators raw: they would let the arguments read differently from what is sent.
+  const args = terminalSafeJson(request.arguments, { compact: true }).trimEnd();
   const shown = args.length > 2_000 ? `${args.slice(0, 2_000)}…` : args;
   return {
     message: `Allow "${terminalSafeText(bridgeTool.definition.title ?? tool.name)}" (${tool.method} ${terminalSafeText(request.url)}) with ${shown}? It needs your approval because ${request.reasons.join('; ')}.`,

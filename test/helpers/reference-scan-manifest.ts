@@ -69,7 +69,7 @@ const INSTRUCTION_RULES: Rule[] = [
   { code: 'text.instruction', pattern: /(^|[\s"'`(])\.env\b/i, severity: 'medium', message: 'refers to an environment file' },
   {
     code: 'text.instruction',
-    pattern: /\b(system prompt|you are now|act as|pretend to be|new instructions|\[INST\]|<\|im_start\|>)/i,
+    pattern: /\b(?:system prompt|you are now|act as|pretend to be|new instructions)|\[INST\]|<\|im_start\|>/i,
     severity: 'high',
     message: "tries to redefine the model's role",
   },

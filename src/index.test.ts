@@ -3,8 +3,8 @@
  * runtime exports so that adding or removing one is a deliberate change, and pins key types.
  */
 import { describe, expect, expectTypeOf, it } from 'vitest';
-import * as root from '../../src/index.js';
-import type { AicapError, HTTPError, Manifest, ValidationIssue, ValidationResult } from '../../src/index.js';
+import * as root from './index.js';
+import type { AicapError, HTTPError, Manifest, ValidationIssue, ValidationResult } from './index.js';
 
 describe('aicap (root entry)', () => {
   it('exports exactly these values', () => {
@@ -53,4 +53,40 @@ describe('aicap (root entry)', () => {
     if (root.AicapError.isInstance(value)) expectTypeOf(value).toEqualTypeOf<AicapError>();
     expect(root.HTTPError.isInstance(value)).toBe(true);
   });
+
+  // What a user of the root entry meets first: the error classes it exports are the ones its functions throw.
+  it.each<[string, () => unknown, { class: 'ManifestParseError' | 'ManifestValidationError'; code: string; pointer: string }]>([
+    ['assertValidManifest on null', () => root.assertValidManifest(null), { class: 'ManifestValidationError', code: 'MANIFEST_INVALID', pointer: '' }],
+    [
+      'assertValidManifest on a manifest with a bad method',
+      () => root.assertValidManifest({ ...minimalManifest(), tools: [{ id: 'a', path: '/a', method: 'FETCH', description: 'A.' }] }),
+      { class: 'ManifestValidationError', code: 'MANIFEST_INVALID', pointer: '/tools/0/method' },
+    ],
+    [
+      'assertValidManifest on a future schema version',
+      () => root.assertValidManifest({ ...minimalManifest(), schema_version: '9.0.0' }),
+      { class: 'ManifestValidationError', code: 'MANIFEST_UNSUPPORTED_VERSION', pointer: '/schema_version' },
+    ],
+  ])('throws the exported class from %s, with a code and the pointer of the first issue', (_, action, expected) => {
+    let thrown: unknown;
+    try {
+      action();
+    } catch (error) {
+      thrown = error;
+    }
+    expect(thrown).toBeInstanceOf(root[expected.class]);
+    expect(root.AicapError.isInstance(thrown)).toBe(true);
+    expect((thrown as AicapError).code).toBe(expected.code);
+    expect((thrown as InstanceType<typeof root.ManifestValidationError>).issues[0]?.pointer).toBe(expected.pointer);
+  });
+
+  it('reports a malformed document from parseManifest as an issue with its pointer, not a throw', () => {
+    const result = root.parseManifest('{"schema_version":"0.1.0","tools":[{"id":"a","id":"b"}]}');
+    expect(result.valid).toBe(false);
+    expect(result.issues[0]).toMatchObject({ code: 'json.duplicate_key', pointer: '/tools/0/id', severity: 'error' });
+  });
 });
+
+function minimalManifest(): Record<string, unknown> {
+  return { schema_version: '0.1.0', service: { name: 'Minimal', base_url: 'https://api.example.test' }, tools: [] };
+}
