@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { AICAP_VERSION } from '../../internal/aicap-version.js';
 import { isRecord } from '../../internal/is-record.js';
 import { readSignedRecord, recordSlotOf, writeSignedRecord, type RecordSlot } from '../cache/signed-record.js';
-import type { ClientContext } from '../client-context.js';
+import type { DiscoveryContext } from './discovery-context.js';
 import type { TrustFinding, TrustSeverity } from '../shapes/client-types.js';
 
 /**
@@ -31,7 +31,7 @@ const SEVERITIES: ReadonlySet<TrustSeverity> = new Set(['low', 'medium', 'high']
  * body's sha256.
  * @internal
  */
-export function verdictSlotOf(context: ClientContext, body: Uint8Array, optionsKey: string): VerdictSlot | undefined {
+export function verdictSlotOf(context: Pick<DiscoveryContext, 'options' | 'cache'>, body: Uint8Array, optionsKey: string): VerdictSlot | undefined {
   const setting = context.options.trust?.verifiedManifests;
   if (setting === false) return undefined;
   const sha256 = createHash('sha256').update(body).digest('base64url');
