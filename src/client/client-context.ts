@@ -2,53 +2,21 @@ import { AicapError } from '../errors/aicap-error.js';
 import { defaultManifestMaxSizeInBytes } from '../manifest/manifest-size-limit.js';
 import { createMemoryCacheStore, type CacheStore } from './cache/cache-store.js';
 import type { ClientOptions } from './client-options.js';
-import { createDiscoveryMemo, type DiscoveryMemo } from './discover/discovery-memo.js';
-import type { AuditEvent, DiscoveredService, OriginCredentials } from './shapes/client-types.js';
+import { createDiscoveryMemo } from './discover/discovery-memo.js';
+import type { DiscoveryContext } from './discover/discovery-context.js';
+import type { AuditEvent } from './shapes/client-types.js';
 import { createNamedGuardedFetch } from './fetch/create-guarded-fetch.js';
-import type { GuardedFetch } from './fetch/guarded-fetch-options.js';
-import type { ManifestChangeEvent } from './trust/manifest-change-event.js';
 
 /**
  * The state every part of the client shares (discovery, trust, calls, jobs). One per `createClient`.
+ * Discovery's part, and what each member is, is `DiscoveryContext`.
  * @internal
  */
-export interface ClientContext {
+export interface ClientContext extends DiscoveryContext {
   /** The options as given (defaults are applied where each part reads them). */
   readonly options: ClientOptions;
-  /** Guarded fetch for calls, pages, job streams and OAuth metadata. */
-  readonly fetch: GuardedFetch;
-  /** Guarded fetch for manifests: 1 MiB cap by default, redirects re-checked. */
-  readonly manifestFetch: GuardedFetch;
-  /** Credentials by exact origin (`scheme://host[:port]`). Attach only on an exact match. */
-  readonly credentials: Map<string, OriginCredentials>;
-  /** Discovered services by origin. */
-  readonly services: Map<string, DiscoveredService>;
-  /** Origins the user typed into `discover` (may be loopback or private). */
-  readonly trustedOrigins: Set<string>;
-  /** Manifest cache. */
-  readonly cache: CacheStore | undefined;
-  /** Cache keys being refreshed in the background (stale-while-revalidate), so each refreshes once. */
-  readonly revalidating: Set<string>;
-  /** What discovery remembers between discoveries (last reads, registrations, cross-service key). */
-  readonly discoveryMemo: DiscoveryMemo;
-  /** Approval pins: `origin|toolId` → tool digest. */
-  readonly pins: CacheStore<string>;
-  /**
-   * Writes so far to the client's own pin store, which nothing but this client writes: while the count
-   * stands, pin decisions on an unchanged manifest stay what they were. Undefined for a store given in
-   * `trust.pins`, which another process may write at any time (its pins are read on every discovery).
-   */
-  pinWrites(): number | undefined;
-  /** Origins a `base_url` may point at besides the manifest's own. */
-  readonly allowedBaseOrigins: ReadonlySet<string>;
-  /** Listeners of manifest changes. */
-  readonly changeListeners: Set<(event: ManifestChangeEvent) => void>;
-  /** Sends an audit event to `onAudit` after `redactAudit`. Never throws. */
-  emitAudit(event: Omit<AuditEvent, 'timeInMs'>): void;
   /** Hook the call part may set to scrub events further (e.g. `redact_from_logs` values). */
   redactAudit: (event: AuditEvent) => AuditEvent;
-  /** Current time in milliseconds. */
-  now(): number;
   /** Resolves once both connection pools are closed. */
   close(): Promise<void>;
 }

@@ -3,7 +3,7 @@ import type { ClientCallOptions } from './call/client-call-options.js';
 import type { CacheStore } from './cache/cache-store.js';
 import type { GuardedFetchOptions } from './fetch/guarded-fetch-options.js';
 import type { ClientJobsOptions } from './jobs/job.js';
-import type { ChangeFeedFollowOptions } from './discover/follow-change-feed.js';
+import type { DiscoveryOptions } from './discover/discovery-options.js';
 import type { ManifestChangeEvent } from './trust/manifest-change-event.js';
 import type { TrustOptions } from './trust/trust-options.js';
 
@@ -56,27 +56,4 @@ export interface ClientNetworkOptions extends Omit<GuardedFetchOptions, 'isTrust
   fetch?: FetchFunction;
 }
 
-/** `ClientOptions.discovery`. */
-export interface DiscoveryOptions {
-  /**
-  Largest manifest accepted, in bytes after decompression (the download and the parse alike).
-
-  @default defaultManifestMaxSizeInBytes (8 MiB), the one limit every reader applies
-  */
-  maxManifestSizeInBytes?: number;
-  /**
-  Redirects followed while fetching a manifest, each re-checked; credentials never cross origins.
-
-  @default 3
-  */
-  maxRedirects?: number;
-  /**
-  Following a manifest's change feed (spec section 7.22): when a discovered manifest declares
-  `change_feed`, the client holds its stream open and revalidates the manifest as soon as a new digest
-  is announced, so a removed tool is refused within a round trip rather than when `max-age` runs out.
-  `client.close()` ends every stream. `false` relies on HTTP caching alone.
-
-  @default {} (followed, reconnecting after 250 ms doubling up to 30 s)
-  */
-  changeFeed?: ChangeFeedFollowOptions | false;
-}
+export type { DiscoveryOptions } from './discover/discovery-options.js';

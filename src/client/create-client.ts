@@ -6,6 +6,7 @@ import { discoverService, loadService, type DiscoverOptions, type LoadOptions } 
 import { approvePin } from './trust/pins.js';
 import { scanAllServices } from './trust/scan-all-services.js';
 import { createCatalogCache } from './create-catalog-cache.js';
+import { createSelectionIndexCache } from './selection-index-cache.js';
 import { createChangeFeedFollowers } from './discover/create-change-feed-followers.js';
 import { AicapError } from '../errors/aicap-error.js';
 import { assertEntryEnabled, assertToolEnabled, resolveTool, resolveToolAt } from './resolve-tool.js';
@@ -151,7 +152,8 @@ export interface Client {
  */
 export function createClient(options: ClientOptions = {}): Client {
   const context = createClientContext(options);
-  const catalogs = createCatalogCache();
+  const indexes = createSelectionIndexCache(context);
+  const catalogs = createCatalogCache(indexes);
   const revalidator = createServiceRevalidator(context, options.liveness);
   const health = createHealthReader(context, options.liveness?.health !== false);
   const resolveCallable = (nameOrId: string): ResolvedTool => {
@@ -194,9 +196,14 @@ export function createClient(options: ClientOptions = {}): Client {
     async discover(originOrUrl, discoverOptions) {
       const service = await discoverService(context, originOrUrl, discoverOptions);
       feeds.follow(service);
+      await catalogs.prefetch([...context.services.values()]);
       return service;
     },
-    load: (manifest, loadOptions) => loadService(context, manifest, loadOptions),
+    async load(manifest, loadOptions) {
+      const service = await loadService(context, manifest, loadOptions);
+      await catalogs.prefetch([...context.services.values()]);
+      return service;
+    },
     services: () => [...context.services.values()],
     scanAll: () => scanAllServices(context),
     catalog: (catalogOptions) => catalogs.catalog([...context.services.values()], catalogOptions),
@@ -236,6 +243,7 @@ export function createClient(options: ClientOptions = {}): Client {
     async close() {
       jobs.close();
       await feeds.close();
+      await indexes.flush();
       return context.close();
     },
   };

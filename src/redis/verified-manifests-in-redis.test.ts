@@ -31,11 +31,11 @@ describe.skipIf(!HAS_REDIS_SERVER)('verified-manifest records in Redis', () => {
     expect(await connections.first.command<string[]>(['KEYS', 'verified-test:cache:verified|*'])).toEqual([]);
     expect(await discover(connections.first, signingKey)).toEqual(['steal']);
     const [key] = await connections.first.command<string[]>(['KEYS', 'verified-test:cache:verified|*']);
-    const record = JSON.parse((await connections.second.command<string>(['GET', key!])) ?? 'null') as { verdicts: string; mac: string };
+    const record = JSON.parse((await connections.second.command<string>(['GET', key!])) ?? 'null') as { text: string; mac: string };
     expect(record.mac).toEqual(expect.any(String));
     expect(await discover(connections.second, signingKey)).toEqual(['steal']);
     // A fleet member without the key (or an attacker with write access to Redis) clears the findings.
-    const forged = { verdicts: JSON.stringify({ ...JSON.parse(record.verdicts), scanFindings: [] }), mac: record.mac };
+    const forged = { text: JSON.stringify({ ...JSON.parse(record.text), scanFindings: [] }), mac: record.mac };
     await connections.second.command(['SET', key!, JSON.stringify(forged)]);
     expect(await discover(connections.second, signingKey)).toEqual(['steal']);
   });

@@ -85,7 +85,8 @@ describe('the CLI cache (built CLI, separate processes)', () => {
       // The stored-token helpers (small, no OAuth library) are the only OAuth files a call with a token loads.
       /^dist\/client\/oauth\/(?!token-store|resource-covers-url|client-registration-store|create-memory-token-store|create-encrypted-file-token-store)/,
       /^dist\/manifest\/(validate-manifest|manifest-validators|standalone-manifest-validators|manifest-schema)\.js$/,
-      /^dist\/tools\/(selection\/|select-tools|create-tool-search)/,
+      // The client's hooks for persisting selection indexes (no imports, a few lines) are the only selection file a call loads.
+      /^dist\/tools\/(selection\/(?!selection-index-hooks)|select-tools|create-tool-search)/,
       /^dist\/redis\//,
       /^dist\/index\.js$/,
     ];
@@ -102,6 +103,28 @@ describe('the CLI cache (built CLI, separate processes)', () => {
     expect(valid.code, valid.stderr).toBe(0);
     expect(JSON.parse(valid.stdout)).toMatchObject({ ok: true, data: { item_id: 7 } });
     expect(manifestRequests()).toEqual([undefined]);
+  });
+
+  it('`aicap tools --query` leaves its selection index in the cache, and the next process ranks with it', async () => {
+    const tools = () => runBuiltCli(['tools', server.origin, '--query', 'read the status', '--top', '1', '--json'], { env: { AICAP_CACHE_DIR: cacheDirectory } });
+    const ranked = (stdout: string) => (JSON.parse(stdout) as { tools: Array<{ id: string }> }).tools.map((tool) => tool.id);
+    const first = await tools();
+    expect(first.code, first.stderr).toBe(0);
+    expect(ranked(first.stdout)).toEqual(['get_status']);
+    const entries = await Promise.all(
+      (await readdir(cacheDirectory))
+        .filter((name) => name.endsWith('.json'))
+        .map(async (name) => ({ path: join(cacheDirectory, name), entry: JSON.parse(await readFile(join(cacheDirectory, name), 'utf8')) as { key: string; value: { text: string } } })),
+    );
+    const stored = entries.find(({ entry }) => entry.key.startsWith('selection-index|'));
+    expect(stored, 'a selection-index record in the cache directory').toBeDefined();
+    // The record, with the two tools' postings exchanged, is still a valid index of these tools: a process that reads it ranks get_item first.
+    const record = JSON.parse(stored!.entry.value.text) as { postings: Array<[string, number[]]> };
+    for (const [, flat] of record.postings) for (let offset = 0; offset < flat.length; offset += 2) flat[offset] = 1 - flat[offset]!;
+    await writeFile(stored!.path, JSON.stringify({ ...stored!.entry, value: { text: JSON.stringify(record) } }));
+    const second = await tools();
+    expect(second.code, second.stderr).toBe(0);
+    expect(ranked(second.stdout)).toEqual(['get_item']);
   });
 
   it('a corrupted cache file gives a warning, not a crash, and is replaced', async () => {

@@ -107,18 +107,8 @@ describe('layers of src/', () => {
   it('has client/ in floors: each sub-folder imports only sub-folders on floors below it (auth above oauth, shapes at the bottom)', () => {
     const violations = clientEdges(graph)
       .filter(([from, to]) => from !== ROOT_FLOOR && from !== to && !(to !== ROOT_FLOOR && floorOf(to)! > floorOf(from)!))
-      .filter(([, to, file]) => !(to === ROOT_FLOOR && STILL_READING_THE_CONTEXT.includes(file)))
       .map(([from, to, file, specifier]) => `${file} (${from}) imports ${specifier} (${to})`);
     expect(violations).toEqual([]);
-  });
-
-  it('lists only files that still read the whole client context (the list may only shrink)', () => {
-    const reading = new Set(
-      clientEdges(graph)
-        .filter(([from, to]) => from !== ROOT_FLOOR && to === ROOT_FLOOR)
-        .map(([, , file]) => file),
-    );
-    expect(STILL_READING_THE_CONTEXT.filter((file) => !reading.has(file))).toEqual([]);
   });
 });
 
@@ -139,23 +129,6 @@ const CLIENT_FLOORS: readonly (readonly string[])[] = [
   ['ssrf'], // address policy
   ['errors'], // the client's error classes
   ['shapes'], // client-types, store interfaces: shapes only
-];
-
-/**
- * Files that still import the client's shared context (`client-context.ts`) from below the wiring
- * floor: discovery and revalidation read most of it. Each one is a debt: declare the slice, then
- * remove the file here.
- */
-const STILL_READING_THE_CONTEXT: readonly string[] = [
-  'client/discover/create-change-feed-followers.ts',
-  'client/discover/discover-service.ts',
-  'client/discover/find-manifest-urls.ts',
-  'client/discover/manifest-freshness.ts',
-  'client/discover/read-manifest.ts',
-  'client/discover/register-service.ts',
-  'client/discover/verified-manifest-cache.ts',
-  'client/liveness/create-health-reader.ts',
-  'client/liveness/create-service-revalidator.ts',
 ];
 
 const ROOT_FLOOR = '(root)';

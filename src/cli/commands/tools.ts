@@ -1,7 +1,7 @@
 import type { MessageTerm } from '../../errors/message-term.js';
 import { AicapError } from '../../index.js';
 import type { DiscoveredService, OriginCredentials } from '../../client/index.js';
-import { createCatalog, EXPORT_FORMATS, exportTools, selectTools, type CatalogTool, type ExportFormat } from '../../tools/index.js';
+import { EXPORT_FORMATS, exportTools, selectTools, type Catalog, type CatalogTool, type ExportFormat } from '../../tools/index.js';
 import { CACHE_FLAGS, cacheStoreOfFlags, cacheUsage } from '../cli-cache.js';
 import type { CliCommand, CliIo } from '../cli-io.js';
 import { cliAdvice, cliErrorMessage } from '../cli-error-message.js';
@@ -110,7 +110,8 @@ export const toolsCommand: CliCommand = {
         }
         service = await client.load(bytes, { ...serviceOptions, source, maxSizeInBytes: limits.maxSizeInBytes });
       }
-      const catalog = createCatalog([service], { includeDeprecated: values['include-deprecated'] });
+      // The client's catalog, not a new one: its selection index is kept in the CLI's cache for the next run.
+      const catalog = client.catalog({ includeDeprecated: values['include-deprecated'] });
       const selected: Array<{ tool: CatalogTool; score?: number }> = values.query === undefined ? catalog.tools.map((tool) => ({ tool })) : selectTools(catalog.tools, values.query, { limit: top });
       if (values.query !== undefined && selected.length === 0 && catalog.tools.length > 0) {
         io.warn(`No tool matched the query ${JSON.stringify(terminalSafeText(values.query))}: rephrase it with the API's words, or drop --query to list all ${catalog.tools.length} tools.`);
@@ -145,7 +146,7 @@ export const toolsCommand: CliCommand = {
 function report(
   io: CliIo,
   service: DiscoveredService,
-  withheld: ReturnType<typeof createCatalog>['withheld'],
+  withheld: Catalog['withheld'],
   { warnings, terms }: { warnings: readonly string[]; terms: readonly MessageTerm[] },
   count: number,
   format: string,

@@ -1,4 +1,4 @@
-import type { ClientContext } from '../client-context.js';
+import type { DiscoveryContext } from './discovery-context.js';
 import type { DiscoveredService } from '../shapes/client-types.js';
 import { followChangeFeed, resolveChangeFeedOptions, type ChangeFeedFollower, type ChangeFeedFollowOptions } from './follow-change-feed.js';
 
@@ -17,7 +17,7 @@ export interface ChangeFeedFollowers {
  * @internal
  */
 export function createChangeFeedFollowers(
-  context: ClientContext,
+  context: DiscoveryContext,
   given: ChangeFeedFollowOptions | false | undefined,
   revalidateNow: (service: DiscoveredService) => Promise<unknown>,
 ): ChangeFeedFollowers {

@@ -4,7 +4,7 @@ import { checkIntegerOption } from '../../errors/invalid-option-error.js';
 import { HTTPError } from '../../errors/http-error.js';
 import { MANIFEST_MEDIA_TYPE, WELL_KNOWN_PATH, type Manifest } from '../../manifest/manifest-v0.js';
 import { fetchWithCache, type CachedFetchResult, type ManifestRequest } from '../cache/fetch-with-cache.js';
-import type { ClientContext } from '../client-context.js';
+import type { DiscoveryContext } from './discovery-context.js';
 import type { DiscoveredService, OriginCredentials, TrustFinding } from '../shapes/client-types.js';
 import { credentialMismatch } from '../auth/choose-presentation.js';
 import { DiscoveryError, type DiscoveryAttempt } from '../errors/discovery-error.js';
@@ -53,7 +53,7 @@ const boundUrls = new WeakMap<ReadManifest, string>();
  * against the previous version, applies pins and quarantine.
  * @internal
  */
-export async function discoverService(context: ClientContext, originOrUrl: string | URL, options: DiscoverOptions = {}, revalidation?: ForcedRevalidation): Promise<DiscoveredService> {
+export async function discoverService(context: DiscoveryContext, originOrUrl: string | URL, options: DiscoverOptions = {}, revalidation?: ForcedRevalidation): Promise<DiscoveredService> {
   let target: URL;
   try {
     target = new URL(originOrUrl);
@@ -118,7 +118,7 @@ export async function discoverService(context: ClientContext, originOrUrl: strin
  * A service whose `auth` the given credentials cannot present gets a finding saying so, naming the
  * scheme (calls then fail with `AUTH_FAILED` before sending), instead of a 401 read as a bad credential.
  */
-function withCredentialFinding(context: ClientContext, service: DiscoveredService, credentials: OriginCredentials | undefined): DiscoveredService {
+function withCredentialFinding(context: DiscoveryContext, service: DiscoveredService, credentials: OriginCredentials | undefined): DiscoveredService {
   const mismatch = credentialMismatch(service.manifest.auth, credentials);
   if (mismatch === undefined) return service;
   const finding: TrustFinding = { code: 'auth.credential_mismatch', pointer: '/auth/type', text: service.manifest.auth!.type, severity: 'medium', message: mismatch };
@@ -178,7 +178,7 @@ export interface LoadOptions extends DiscoverOptions {
  * fetch origin to bind `base_url` to, so the service is bound to the `base_url` origin itself.
  * @internal
  */
-export async function loadService(context: ClientContext, input: string | Uint8Array | Manifest, options: LoadOptions = {}): Promise<DiscoveredService> {
+export async function loadService(context: DiscoveryContext, input: string | Uint8Array | Manifest, options: LoadOptions = {}): Promise<DiscoveredService> {
   const label = options.source ?? 'the loaded manifest';
   const limit: ManifestSizeLimit = options.maxSizeInBytes === undefined ? manifestSizeLimit(context) : { maxSizeInBytes: options.maxSizeInBytes, option: 'maxSizeInBytes' };
   checkIntegerOption(limit.option, limit.maxSizeInBytes, { minimum: 1, of: '`client.load`' });

@@ -1,4 +1,5 @@
 import type { DiscoveredService } from '../shapes/client-types.js';
+import type { FreshnessRecord } from './manifest-freshness.js';
 import type { ReadManifest } from './read-manifest.js';
 
 /** What a registered service was decided from (see `registerService`'s rediscovery shortcut). @internal */
@@ -22,9 +23,11 @@ export interface DiscoveryMemo {
   crossServiceKey: string | undefined;
   /** Manifests whose entries carry this client's model-scan policy. */
   readonly scanPolicies: WeakSet<object>;
+  /** Per manifest URL, when its current digest was received and last confirmed (`client.freshness()`). */
+  readonly freshness: Map<string, FreshnessRecord>;
 }
 
 /** An empty memo. @internal */
 export function createDiscoveryMemo(): DiscoveryMemo {
-  return { lastReads: new Map(), registrations: new WeakMap(), crossServiceKey: undefined, scanPolicies: new WeakSet() };
+  return { lastReads: new Map(), registrations: new WeakMap(), crossServiceKey: undefined, scanPolicies: new WeakSet(), freshness: new Map() };
 }

@@ -3,7 +3,7 @@ import { HTTPError } from '../../errors/http-error.js';
 import { LINK_RELATION, MANIFEST_MEDIA_TYPE, WELL_KNOWN_PATH } from '../../manifest/manifest-v0.js';
 import { parseJsonDocument } from '../../manifest/parse-json-document.js';
 import { fetchWithCache, type CachedFetchResult, type ManifestRequest } from '../cache/fetch-with-cache.js';
-import type { ClientContext } from '../client-context.js';
+import type { DiscoveryContext } from './discovery-context.js';
 import type { DiscoveryAttempt } from '../errors/discovery-error.js';
 import { redactUrl } from '../../internal/http/redact-url.js';
 import { parseLinkHeader } from '../../internal/http/parse-link-header.js';
@@ -15,7 +15,7 @@ const MAX_CATALOG_ENTRIES = 10;
 const MAX_CATALOG_DEPTH = 2;
 
 /** Manifest URLs named by `Link: <…>; rel="ai-capabilities"` on the origin's own response. @internal */
-export async function linkedManifests(context: ClientContext, target: URL, attempts: DiscoveryAttempt[]): Promise<string[]> {
+export async function linkedManifests(context: DiscoveryContext, target: URL, attempts: DiscoveryAttempt[]): Promise<string[]> {
   let response: Response;
   try {
     response = await context.manifestFetch(target.href, { method: 'GET', headers: { accept: '*/*' } });
@@ -44,7 +44,7 @@ export async function linkedManifests(context: ClientContext, target: URL, attem
  * used: a manifest is bound to the URL it was fetched from.
  * @internal
  */
-export async function catalogManifests(context: ClientContext, send: ManifestRequest, target: URL, headers: Record<string, string>, attempts: DiscoveryAttempt[]): Promise<string[]> {
+export async function catalogManifests(context: DiscoveryContext, send: ManifestRequest, target: URL, headers: Record<string, string>, attempts: DiscoveryAttempt[]): Promise<string[]> {
   const urls: string[] = [];
   await collectCatalogManifests({ context, send, headers, attempts, origin: target.origin, urls }, new URL(AI_CATALOG_PATH, target).href, undefined, 0);
   if (urls.length === 0) attempts.push({ url: redactUrl(new URL(AI_CATALOG_PATH, target).href), reason: `no entry of type ${MANIFEST_MEDIA_TYPE}` });
@@ -52,7 +52,7 @@ export async function catalogManifests(context: ClientContext, send: ManifestReq
 }
 
 interface CatalogWalk {
-  context: ClientContext;
+  context: DiscoveryContext;
   send: ManifestRequest;
   headers: Record<string, string>;
   attempts: DiscoveryAttempt[];

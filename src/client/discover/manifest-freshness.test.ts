@@ -1,14 +1,15 @@
 import { describe, expect, it } from 'vitest';
+import { createDiscoveryMemo } from './discovery-memo.js';
 import { manifestFreshness, recordManifestFreshness } from './manifest-freshness.js';
 
-// Only the two members the module reads (the clock and the service map): a stand-in context, no client.
+// Only the members the module reads (the clock, the service map and the memo the records live in): no client.
 type Context = Parameters<typeof manifestFreshness>[0];
 type Service = Parameters<typeof recordManifestFreshness>[1];
 
 function setup() {
   let nowInMs = 1_000;
   const services = new Map<string, Service>();
-  const context = { now: () => nowInMs, services } as unknown as Context;
+  const context: Context = { now: () => nowInMs, services, discoveryMemo: createDiscoveryMemo() };
   const register = (digest: string, freshUntilInMs?: number): Service => {
     const service = {
       manifestUrl: 'https://api.example.com/.well-known/ai-capabilities',

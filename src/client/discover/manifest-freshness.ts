@@ -1,4 +1,4 @@
-import type { ClientContext } from '../client-context.js';
+import type { DiscoveryContext } from './discovery-context.js';
 import type { DiscoveredService } from '../shapes/client-types.js';
 
 /** How old the manifest a client holds for one service is, and when the API last confirmed it. */
@@ -24,23 +24,25 @@ export interface ManifestFreshness {
   fresh: boolean;
 }
 
-interface FreshnessRecord {
+/** When a manifest URL's current digest was first received and last confirmed. @internal */
+export interface FreshnessRecord {
   digest: string;
   receivedAtInMs: number;
   lastRevalidatedAtInMs: number | null;
 }
 
-// Per client, per manifest URL: kept beside the services, not in them, so that recording a
-// revalidation does not make a new service object (which would rebuild the catalog).
-const records = new WeakMap<ClientContext, Map<string, FreshnessRecord>>();
-
 /**
  * Notes that `service` was just registered from an answer obtained as `source`: a new digest restarts
  * its age; an answer from the API (`network`, `revalidated`) or a load confirms it now. @internal
  */
-export function recordManifestFreshness(context: ClientContext, service: DiscoveredService, source: 'network' | 'cache' | 'revalidated' | 'stale-if-error' | 'loaded'): void {
-  let byUrl = records.get(context);
-  if (byUrl === undefined) records.set(context, (byUrl = new Map()));
+export function recordManifestFreshness(
+  context: Pick<DiscoveryContext, 'discoveryMemo' | 'now'>,
+  service: DiscoveredService,
+  source: 'network' | 'cache' | 'revalidated' | 'stale-if-error' | 'loaded',
+): void {
+  // Kept in the memo beside the services, not in them, so that recording a revalidation does not make
+  // a new service object (which would rebuild the catalog).
+  const byUrl = context.discoveryMemo.freshness;
   const now = context.now();
   const known = byUrl.get(service.manifestUrl);
   const confirmed = source === 'network' || source === 'revalidated';
@@ -52,11 +54,11 @@ export function recordManifestFreshness(context: ClientContext, service: Discove
 }
 
 /** The freshness of every service the client holds, in discovery order. @internal */
-export function manifestFreshness(context: ClientContext): ManifestFreshness[] {
-  const byUrl = records.get(context);
+export function manifestFreshness(context: Pick<DiscoveryContext, 'services' | 'discoveryMemo' | 'now'>): ManifestFreshness[] {
+  const byUrl = context.discoveryMemo.freshness;
   const now = context.now();
   return [...context.services.values()].map((service) => {
-    const record = byUrl?.get(service.manifestUrl);
+    const record = byUrl.get(service.manifestUrl);
     const receivedAtInMs = record?.digest === service.digest ? record.receivedAtInMs : now;
     const freshUntilInMs = service.caching?.freshUntilInMs ?? null;
     return {

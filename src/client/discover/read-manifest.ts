@@ -7,7 +7,7 @@ import { MANIFEST_MEDIA_TYPE, type Manifest } from '../../manifest/manifest-v0.j
 import type { JsonReading } from '../../manifest/parse-json-fast.js';
 import { defaultManifestMaxSizeInBytes } from '../../manifest/manifest-size-limit.js';
 import type { CachedFetchResult } from '../cache/fetch-with-cache.js';
-import type { ClientContext } from '../client-context.js';
+import type { DiscoveryContext } from './discovery-context.js';
 import type { TrustFinding } from '../shapes/client-types.js';
 import { redactUrl } from '../../internal/http/redact-url.js';
 import { scanOptionsOf } from '../trust/cross-service-findings.js';
@@ -43,7 +43,7 @@ const utf8 = new TextDecoder();
  * body costs `JSON.parse` and the lookup; an unknown one gets every check, and its verdicts are stored.
  * @internal
  */
-export async function readManifestOnce(context: ClientContext, result: CachedFetchResult): Promise<ReadManifest> {
+export async function readManifestOnce(context: DiscoveryContext, result: CachedFetchResult): Promise<ReadManifest> {
   // Rediscovering an unchanged manifest (a cache hit or a 304, the common case) skips parsing,
   // validation, the poisoning scan and the digest, which would give the same results for the same bytes.
   const reads = context.discoveryMemo.lastReads;
@@ -92,12 +92,12 @@ function checkContentType(result: CachedFetchResult): void {
 }
 
 /** True when discovery runs the whole poisoning scan (`trust.scan: 'eager'`). @internal */
-export function isEagerScan(context: ClientContext): boolean {
+export function isEagerScan(context: Pick<DiscoveryContext, 'options'>): boolean {
   return context.options.trust?.scan === 'eager';
 }
 
 /** The client-wide manifest cap. @internal */
-export function manifestSizeLimit(context: ClientContext): ManifestSizeLimit {
+export function manifestSizeLimit(context: Pick<DiscoveryContext, 'options'>): ManifestSizeLimit {
   return { maxSizeInBytes: context.options.discovery?.maxManifestSizeInBytes ?? defaultManifestMaxSizeInBytes, option: 'discovery.maxManifestSizeInBytes' };
 }
 

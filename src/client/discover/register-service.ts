@@ -2,7 +2,7 @@ import { diffManifests } from '../../manifest/diff-manifests.js';
 import { digestManifest } from '../../manifest/digest-manifest.js';
 import type { Manifest } from '../../manifest/manifest-v0.js';
 import type { CachedFetchResult } from '../cache/fetch-with-cache.js';
-import type { ClientContext } from '../client-context.js';
+import type { DiscoveryContext } from './discovery-context.js';
 import type { DiscoveredService, TrustFinding } from '../shapes/client-types.js';
 import { redactUrl } from '../../internal/http/redact-url.js';
 import { crossServiceFindings, isCrossServiceFinding, sameFindings, scanOptionsOf } from '../trust/cross-service-findings.js';
@@ -36,7 +36,7 @@ export interface ManifestSource {
  * tool index, `client.catalog()`) stays valid and is not rebuilt.
  * @internal
  */
-export async function registerService(context: ClientContext, manifest: Manifest, source: ManifestSource, read?: ReadManifest): Promise<DiscoveredService> {
+export async function registerService(context: DiscoveryContext, manifest: Manifest, source: ManifestSource, read?: ReadManifest): Promise<DiscoveredService> {
   const { url: manifestUrl, origin } = source;
   const previous = context.services.get(manifestUrl);
   if (previous && read && unchangedSince(context, previous, read, source)) {
@@ -95,7 +95,7 @@ export async function registerService(context: ClientContext, manifest: Manifest
  * the caller to store.
  */
 function withCrossServiceFindings(
-  context: ClientContext,
+  context: DiscoveryContext,
   previous: DiscoveredService | undefined,
   decided: DiscoveredService,
 ): { candidate: DiscoveredService; others: DiscoveredService[]; servicesKey: string } {
@@ -119,7 +119,7 @@ function withCrossServiceFindings(
 }
 
 /** The loaded services by manifest URL and digest, with `current` in its place: what cross-service findings depend on. */
-function servicesKeyOf(context: ClientContext, current?: DiscoveredService): string {
+function servicesKeyOf(context: DiscoveryContext, current?: DiscoveredService): string {
   let key = '';
   let seen = false;
   for (const service of context.services.values()) {
@@ -140,7 +140,7 @@ function servicesKeyOf(context: ClientContext, current?: DiscoveredService): str
  * service since (an approval, another service's discovery) stored a new object, with no
  * registration, so it goes the full way.
  */
-function unchangedSince(context: ClientContext, previous: DiscoveredService, read: ReadManifest, source: ManifestSource): boolean {
+function unchangedSince(context: DiscoveryContext, previous: DiscoveredService, read: ReadManifest, source: ManifestSource): boolean {
   const registration = context.discoveryMemo.registrations.get(previous);
   return (
     registration !== undefined &&
@@ -158,12 +158,12 @@ function isDiscoveryFinding(finding: TrustFinding): boolean {
   return finding.code.startsWith('discovery.');
 }
 
-function freshness(context: ClientContext, caching: NonNullable<ManifestSource['caching']>): NonNullable<DiscoveredService['caching']> {
+function freshness(context: DiscoveryContext, caching: NonNullable<ManifestSource['caching']>): NonNullable<DiscoveredService['caching']> {
   return { freshUntilInMs: context.now() + caching.timeToLiveInMs, private: caching.private };
 }
 
 /** The audit events of one discovery: the discovery itself, then each finding above low severity. */
-function auditDiscovery(context: ClientContext, service: DiscoveredService, source: ManifestSource): void {
+function auditDiscovery(context: DiscoveryContext, service: DiscoveredService, source: ManifestSource): void {
   // Without a sink nothing is sent: skip building the messages (a cache hit should not pay for them).
   if (context.options.onAudit === undefined) return;
   const { origin } = service;
@@ -200,7 +200,7 @@ function sameList(left: readonly string[] | undefined, right: readonly string[] 
 }
 
 /** A short namespace from the service name ("Payments API" → `payments`), unique among loaded services. */
-function chooseNamespace(context: ClientContext, manifest: Manifest, manifestUrl: string): string {
+function chooseNamespace(context: DiscoveryContext, manifest: Manifest, manifestUrl: string): string {
   const base =
     manifest.service.name
       .toLowerCase()

@@ -45,8 +45,8 @@ describe('the verified-manifest cache', () => {
     const [key] = verdictKeys(cache.entries);
     expect(key).toMatch(new RegExp(`^verified\\|${AICAP_VERSION.replaceAll('.', '\\.')}\\|\\d+\\|\\|[\\w-]{43}$`));
     // Same bytes ⇒ same verdicts: with the record replaced, a new client believes the record.
-    const record = cache.entries.get(key!) as { verdicts: string };
-    cache.entries.set(key!, { verdicts: JSON.stringify({ ...JSON.parse(record.verdicts), scanFindings: [] }) });
+    const record = cache.entries.get(key!) as { text: string };
+    cache.entries.set(key!, { text: JSON.stringify({ ...JSON.parse(record.text), scanFindings: [] }) });
     expect(await quarantineOf({ cache })).toEqual([]);
     // Another option set misses and checks again.
     expect(await quarantineOf({ cache, trust: { maxTextLength: 5_000 } })).toEqual(['steal']);
@@ -65,13 +65,13 @@ describe('the verified-manifest cache', () => {
     const trust = { verifiedManifests: { signingKey: 'k'.repeat(32) } };
     expect(await quarantineOf({ cache: store, trust })).toEqual(['steal']);
     const [key] = verdictKeys(store.entries);
-    const record = store.entries.get(key!) as { verdicts: string; mac: string };
+    const record = store.entries.get(key!) as { text: string; mac: string };
     expect(record.mac).toMatch(/^[\w-]{43}$/);
     // A correctly signed record is used: another client with the key reads it (same verdicts).
     expect(await quarantineOf({ cache: store, trust })).toEqual(['steal']);
     // Whoever can write the store but lacks the key clears the findings: refused, not trusted.
-    const forged = JSON.stringify({ ...JSON.parse(record.verdicts), scanFindings: [] });
-    for (const poisoned of [{ verdicts: forged, mac: record.mac }, { verdicts: forged }, { verdicts: forged, mac: 'x' }, 'garbage', { verdicts: '{' }]) {
+    const forged = JSON.stringify({ ...JSON.parse(record.text), scanFindings: [] });
+    for (const poisoned of [{ text: forged, mac: record.mac }, { text: forged }, { text: forged, mac: 'x' }, 'garbage', { text: '{' }]) {
       store.entries.set(key!, poisoned);
       expect(await quarantineOf({ cache: store, trust })).toEqual(['steal']);
     }
@@ -86,7 +86,7 @@ describe('the verified-manifest cache', () => {
     expect(verdictKeys(cache.entries)).toEqual([]);
     await quarantineOf({ cache });
     const [key] = verdictKeys(cache.entries);
-    cache.entries.set(key!, { verdicts: JSON.stringify({ digest: 1, scanFindings: [{ code: 'x' }] }) });
+    cache.entries.set(key!, { text: JSON.stringify({ digest: 1, scanFindings: [{ code: 'x' }] }) });
     expect(await quarantineOf({ cache })).toEqual(['steal']);
   });
 

@@ -1,8 +1,8 @@
-import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import { AICAP_VERSION } from '../../internal/aicap-version.js';
 import { isRecord } from '../../internal/is-record.js';
-import type { CacheStore } from '../cache/cache-store.js';
-import type { ClientContext } from '../client-context.js';
+import { readSignedRecord, recordSlotOf, writeSignedRecord, type RecordSlot } from '../cache/signed-record.js';
+import type { DiscoveryContext } from './discovery-context.js';
 import type { TrustFinding, TrustSeverity } from '../shapes/client-types.js';
 
 /**
@@ -17,19 +17,7 @@ export interface ManifestVerdicts {
 }
 
 /** Where one manifest's verdicts are kept, and how they are protected. @internal */
-export interface VerdictSlot {
-  /** The cache key: aicap version, the options that change the verdicts, sha256 of the body. */
-  key: string;
-  store: CacheStore;
-  /** HMAC key of the records; undefined only for a store no one else writes (see `CacheStore.private`). */
-  signingKey: string | Uint8Array | undefined;
-}
-
-/** The stored form: the verdicts as JSON text, with their HMAC when the store is shared. */
-interface StoredVerdicts {
-  verdicts: string;
-  mac?: string;
-}
+export type VerdictSlot = RecordSlot;
 
 // A record outlives most manifests' freshness: it is keyed by the bytes, so it can never be stale, only unused.
 const RECORD_TIME_TO_LIVE_IN_MS = 30 * 86_400_000;
@@ -39,17 +27,15 @@ const SEVERITIES: ReadonlySet<TrustSeverity> = new Set(['low', 'medium', 'high']
  * The slot for a manifest body, or undefined when verdicts are not cached: no cache, the option
  * `trust.verifiedManifests: false`, or a store others may write (`CacheStore.private` not true)
  * without `trust.verifiedManifests.signingKey` (an unsigned record there could whitelist any manifest).
- * `optionsKey` names every option that changes the verdicts.
+ * The key holds the aicap version, `optionsKey` (every option that changes the verdicts) and the
+ * body's sha256.
  * @internal
  */
-export function verdictSlotOf(context: ClientContext, body: Uint8Array, optionsKey: string): VerdictSlot | undefined {
+export function verdictSlotOf(context: Pick<DiscoveryContext, 'options' | 'cache'>, body: Uint8Array, optionsKey: string): VerdictSlot | undefined {
   const setting = context.options.trust?.verifiedManifests;
-  const store = context.cache;
-  if (setting === false || store === undefined) return undefined;
-  const signingKey = setting?.signingKey;
-  if (signingKey === undefined && store.private !== true) return undefined;
+  if (setting === false) return undefined;
   const sha256 = createHash('sha256').update(body).digest('base64url');
-  return { key: `verified|${AICAP_VERSION}|${optionsKey}|${sha256}`, store, signingKey };
+  return recordSlotOf(context.cache, `verified|${AICAP_VERSION}|${optionsKey}|${sha256}`, setting?.signingKey);
 }
 
 /**
@@ -59,18 +45,11 @@ export function verdictSlotOf(context: ClientContext, body: Uint8Array, optionsK
  * @internal
  */
 export async function lookUpVerdicts(slot: VerdictSlot): Promise<ManifestVerdicts | undefined> {
-  let stored: unknown;
-  try {
-    stored = await slot.store.get(slot.key);
-  } catch {
-    return undefined;
-  }
-  if (!isRecord(stored) || typeof stored['verdicts'] !== 'string') return undefined;
-  const { verdicts, mac } = stored as unknown as StoredVerdicts;
-  if (slot.signingKey !== undefined && (typeof mac !== 'string' || !sameMac(mac, macOf(slot, verdicts)))) return undefined;
+  const text = await readSignedRecord(slot);
+  if (text === undefined) return undefined;
   let parsed: unknown;
   try {
-    parsed = JSON.parse(verdicts);
+    parsed = JSON.parse(text);
   } catch {
     return undefined;
   }
@@ -79,24 +58,7 @@ export async function lookUpVerdicts(slot: VerdictSlot): Promise<ManifestVerdict
 
 /** Stores the verdicts of a manifest that passed every check (a failing store is ignored). @internal */
 export async function storeVerdicts(slot: VerdictSlot, verdicts: ManifestVerdicts): Promise<void> {
-  const text = JSON.stringify({ digest: verdicts.digest, scanFindings: verdicts.scanFindings });
-  const stored: StoredVerdicts = slot.signingKey === undefined ? { verdicts: text } : { verdicts: text, mac: macOf(slot, text) };
-  try {
-    await slot.store.set(slot.key, stored, RECORD_TIME_TO_LIVE_IN_MS);
-  } catch {
-    // The verdicts hold without being cached.
-  }
-}
-
-// The key is part of what is signed, so a record copied under another manifest's key is refused.
-function macOf(slot: VerdictSlot, verdicts: string): string {
-  return createHmac('sha256', slot.signingKey!).update(slot.key).update('\n').update(verdicts).digest('base64url');
-}
-
-function sameMac(given: string, expected: string): boolean {
-  const left = Buffer.from(given);
-  const right = Buffer.from(expected);
-  return left.length === right.length && timingSafeEqual(left, right);
+  await writeSignedRecord(slot, JSON.stringify({ digest: verdicts.digest, scanFindings: verdicts.scanFindings }), RECORD_TIME_TO_LIVE_IN_MS);
 }
 
 function isVerdicts(value: unknown): value is ManifestVerdicts {

@@ -1,7 +1,7 @@
 import { parseJsonDocument } from '../../manifest/parse-json-document.js';
 import { parseHealthReport, retryAtOf, type HealthReport, type HealthStatus, type ToolHealth } from '../../manifest/parse-health-report.js';
 import { fetchWithCache, type ManifestRequest } from '../cache/fetch-with-cache.js';
-import type { ClientContext } from '../client-context.js';
+import type { DiscoveryContext } from '../discover/discovery-context.js';
 import type { DiscoveredService, ResolvedTool } from '../shapes/client-types.js';
 import { ServiceMaintenanceError } from '../errors/service-maintenance-error.js';
 
@@ -46,7 +46,7 @@ const RANK: Record<HealthStatus, number> = { ok: 0, degraded: 1, maintenance: 2 
  * without credentials, on the manifest's own origin only), checked (spec section 7.21), and kept per
  * service. A resource that cannot be read counts as unknown for 30 s: calls go ahead. @internal
  */
-export function createHealthReader(context: ClientContext, enabled = true): HealthReader {
+export function createHealthReader(context: DiscoveryContext, enabled = true): HealthReader {
   const known = new Map<string, ServiceHealth>();
   const failedUntil = new Map<string, number>();
   const parsed = new WeakMap<Uint8Array, HealthReport>();

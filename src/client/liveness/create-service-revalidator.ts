@@ -2,7 +2,7 @@ import { AicapError } from '../../errors/aicap-error.js';
 import { checkIntegerOption } from '../../errors/invalid-option-error.js';
 import { nameServiceTools, serviceToolKey, type NamedService } from '../../tools/name-service-tools.js';
 import type { ExchangeOutcome } from '../call/retry/send-with-retries.js';
-import type { ClientContext } from '../client-context.js';
+import type { DiscoveryContext } from '../discover/discovery-context.js';
 import type { DiscoveredService, ResolvedTool } from '../shapes/client-types.js';
 import { discoverService } from '../discover/discover-service.js';
 import { ToolRevokedError, type ToolRevocation } from '../errors/tool-revoked-error.js';
@@ -69,7 +69,7 @@ interface ServiceState {
  * any request. Every manifest change the client sees (a rediscovery, a revalidation) records the
  * tools it removed. @internal
  */
-export function createServiceRevalidator(context: ClientContext, options: LivenessOptions = {}): ServiceRevalidator {
+export function createServiceRevalidator(context: DiscoveryContext, options: LivenessOptions = {}): ServiceRevalidator {
   const minForcedIntervalInMs = checkIntegerOption('liveness.minForcedRevalidationIntervalInMs', options.minForcedRevalidationIntervalInMs ?? 1_000);
   const states = new Map<string, ServiceState>();
   const revocations = new Map<string, ToolRevocation>();
@@ -183,7 +183,7 @@ function namedService(event: ManifestChangeEvent): NamedService {
 }
 
 /** The services `target` names: a service, a manifest URL, an origin (every service on it) or a namespace. */
-function servicesOf(context: ClientContext, target: string | DiscoveredService): DiscoveredService[] {
+function servicesOf(context: DiscoveryContext, target: string | DiscoveredService): DiscoveredService[] {
   if (typeof target !== 'string') {
     const service = context.services.get(target?.manifestUrl);
     if (service === undefined)

@@ -2,6 +2,7 @@ import { AicapError } from '../../errors/aicap-error.js';
 import type { CatalogTool } from '../create-catalog.js';
 import type { ActionClass } from './selection-lexicon.js';
 import type { ValueKind } from './parse-request.js';
+import { provideSelectionIndexCodec } from './selection-index-hooks.js';
 import { completeToolIndex, indexFor, installToolIndex, toolsFingerprint, type IndexedTool } from './tool-index.js';
 
 const FORMAT = 'aicap-selection-index/2';
@@ -101,3 +102,6 @@ function indexedToolOf(entry: unknown, pointer: string): IndexedTool {
 function invalid(pointer: string, rule: string): AicapError {
   return new AicapError('INVALID_ARGUMENT', `restoreSelectionIndex: the index data at ${pointer} ${rule}. Discard the stored record; the index is built again on first use.`);
 }
+
+// The client persists indexes through these; registered here so that loading the client loads no engine.
+provideSelectionIndexCodec({ serialize: serializeSelectionIndex, restore: restoreSelectionIndex });

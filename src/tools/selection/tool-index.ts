@@ -4,6 +4,7 @@ import { describeOperation, MAX_DESCRIPTION_LENGTH, type DescriptionParts } from
 import type { ActionClass } from './selection-lexicon.js';
 import { nounMeaning, STOP_WORDS } from './selection-lexicon.js';
 import type { ValueKind, Vocabulary } from './parse-request.js';
+import { markToolIndexReady } from './selection-index-hooks.js';
 import { splitWords, stemWord, stripMarkup } from './split-words.js';
 
 /**
@@ -82,6 +83,7 @@ export function indexFor(tools: readonly CatalogTool[]): ToolIndex {
 /** Makes `index` (built for tools of the same fingerprint) the index of this array. */
 export function installToolIndex(tools: readonly CatalogTool[], index: ToolIndex): void {
   indexes.set(tools, index);
+  markToolIndexReady(tools);
   sharedIndexes.delete(index.fingerprint);
   sharedIndexes.set(index.fingerprint, index);
   if (sharedIndexes.size > MAX_SHARED_INDEXES) sharedIndexes.delete(sharedIndexes.keys().next().value!);
