@@ -169,6 +169,8 @@ export function createClient(options: ClientOptions = {}): Client {
       await health.assertCallable(resolved);
       return resolved;
     },
+    // Only finds a follow-up's target: the call then resolves it by its unambiguous name, with every check.
+    resolveToolAt: (origin, toolId) => resolveToolAt(context, origin, toolId),
     resolvePrompt: (nameOrId) => {
       const resolved = resolvePrompt(context.services.values(), nameOrId);
       assertEntryEnabled(resolved.service, resolved.prompt, 'Prompt');

@@ -2,6 +2,7 @@ import type { CallOptions } from './call/client-call-options.js';
 import { followUpCall, type FollowUpMemory, type RememberedFollowUp } from './create-follow-up-memory.js';
 import { outcomeOf, withFollowUps, type ToolCallClient, type ToolCallOutcome } from './run-tool-call.js';
 import { isRecord } from '../internal/is-record.js';
+import { linkOriginOf } from './call/fill-linked-arguments.js';
 import type { CatalogTool } from '../tools/create-catalog.js';
 
 /** The remembered follow-up a model's `follow_up` input names, or a refusal to hand back to it. @internal */
@@ -35,6 +36,10 @@ export async function runFollowUp(client: ToolCallClient, memory: FollowUpMemory
 export function followUpTarget(memory: FollowUpMemory, tools: readonly CatalogTool[], input: unknown): { tool: CatalogTool; args: unknown } | undefined {
   const remembered = resolveFollowUpInput(memory, input);
   if (!('followUp' in remembered)) return undefined;
-  const tool = tools.find((candidate) => candidate.definition.id === remembered.followUp.tool);
+  // The target is the tool of the service that offered the follow-up, even when another declares the same id.
+  const origin = linkOriginOf(remembered.envelope);
+  const named = tools.filter((candidate) => candidate.definition.id === remembered.followUp.tool && (origin === undefined || candidate.origin === origin));
+  // Without the offering service (an envelope this client did not return), an id two services declare picks none.
+  const tool = named.length === 1 ? named[0] : undefined;
   return tool === undefined ? undefined : { tool, args: followUpCall(remembered, isRecord(input) ? input['arguments'] : undefined).args };
 }

@@ -14,6 +14,8 @@ import { createOpenAIAgentsTools } from '../../src/openai-agents/index.js';
 import type { Client } from '../../src/client/index.js';
 import type { Tool } from '../../src/manifest/manifest-v0.js';
 import { createMcpBridge } from '../../src/mcp/index.js';
+import { createFollowUpMemory } from '../../src/client/create-follow-up-memory.js';
+import { followUpTarget } from '../../src/client/run-follow-up.js';
 import { toNodeListener } from '../../src/server/index.js';
 import { callManifest, discoverCallService } from '../helpers/call-service.js';
 import { connectV2Host } from '../helpers/mcp-hosts.js';
@@ -157,5 +159,45 @@ describe('follow_up in the OpenAI Agents and LangChain tool sets', () => {
     expect(await byName('follow_up').invoke(new RunContext({}), JSON.stringify({ handle: 'f1', arguments: { months: 1 } }))).toContain('flagged');
     expect(server.requests.filter((request) => request.method === 'POST').map((request) => [request.path, request.body])).toEqual([[`/api/accounts/${ACCOUNT_ID}/analysis`, '{"months":1}']]);
     await client.close();
+  });
+});
+
+describe('a follow-up when two services declare the same tool ids', () => {
+  const servers = useClientTestServers();
+
+  it('goes to the offering service: its tool is called and its approval rule decides, not the namesake elsewhere', async () => {
+    serveAccounts(servers.a);
+    serveAccounts(servers.b);
+    // The service discovered second asks a human before an analysis; the first, declaring the same ids, does not.
+    const open = callManifest(servers.a.origin, tools, { service: { name: 'Open Bank', base_url: `${servers.a.origin}/api` } });
+    const guarded = callManifest(servers.b.origin, tools, { service: { name: 'Guarded Bank', base_url: `${servers.b.origin}/api` }, policy: { human_approval_required: ['analyze_account'] } });
+    const approvals: string[] = [];
+    // A link whose target id another service also declares quarantines the linking tool (a cross-service
+    // reference); an operator who read the finding lets it through, and then the link must still stay home.
+    const client = await discoverCallService(servers.a, open, { approve: (request) => (approvals.push(request.origin), true), trust: { allowQuarantined: ['find_account', 'analyze_account'] } });
+    servers.b.routes.set('/.well-known/ai-capabilities', json(guarded, { 'cache-control': 'no-store', 'content-type': 'application/ai-capabilities+json' }));
+    try {
+      await client.discover(servers.b.origin);
+      const [, namespace] = client.services().map((service) => service.namespace);
+      const found = await client.call(`${namespace}__find_account`, { holder: 'Ada Lovelace' });
+      expect(found.ok, JSON.stringify(found.error)).toBe(true);
+      expect(found.next).toEqual([expect.objectContaining({ tool: 'analyze_account', arguments: { account_id: ACCOUNT_ID } })]);
+
+      // The framework's approval decision looks at the offering service's tool.
+      const memory = createFollowUpMemory();
+      memory.describe(found, 'find_account');
+      const target = followUpTarget(memory, client.catalog().tools, { handle: 'f1' });
+      expect(target?.tool.origin).toBe(servers.b.origin);
+      expect(target?.tool.definition.id).toBe('analyze_account');
+
+      // The call itself: the plain id is ambiguous across the two services, the envelope is not.
+      const analysed = await client.call('analyze_account', { months: 3 }, { from: found });
+      expect(analysed.ok, JSON.stringify(analysed.error)).toBe(true);
+      expect(servers.b.requests.filter((request) => request.method === 'POST').map((request) => request.path)).toEqual([`/api/accounts/${ACCOUNT_ID}/analysis`]);
+      expect(servers.a.requests.filter((request) => request.method === 'POST')).toEqual([]);
+      expect(approvals).toEqual([servers.b.origin]);
+    } finally {
+      await client.close();
+    }
   });
 });

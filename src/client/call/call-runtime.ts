@@ -17,6 +17,11 @@ export interface ToolCallerDependencies {
   fetch: GuardedFetch;
   /** Finds a tool or resource by id or exposed name; throws `TOOL_NOT_FOUND`. */
   resolveTool(toolId: string): ResolvedTool | Promise<ResolvedTool>;
+  /**
+   * Finds the tool with this plain id among the services at `origin` (the target of a follow-up, which
+   * names its tool by the id its own service declares); throws `TOOL_NOT_FOUND`.
+   */
+  resolveToolAt?(origin: string, toolId: string): ResolvedTool;
   /** Finds a prompt by id; throws `TOOL_NOT_FOUND`. */
   resolvePrompt(promptId: string): ResolvedPrompt | Promise<ResolvedPrompt>;
   /** Credentials by exact origin, read live. */

@@ -2,12 +2,13 @@ import type { Tool } from '../../manifest/manifest-v0.js';
 import type { RenderedPrompt } from './render-prompt.js';
 import { createRedactor } from '../policy/create-redactor.js';
 import type { CallEnvelope } from './call-envelope.js';
+import type { ResolvedTool } from '../shapes/client-types.js';
 import { resolveCallRuntime, type CallRuntime, type ToolCallerDependencies } from './call-runtime.js';
 import type { CallOptions, ClientCallOptions } from './client-call-options.js';
 import { collectPages } from './collect-pages.js';
 import { computeFollowUps } from './compute-follow-ups.js';
 import { envelopeFromError } from './envelope-from-error.js';
-import { fillLinkedArguments, rememberLinkContext } from './fill-linked-arguments.js';
+import { fillLinkedArguments, linkOriginOf, rememberLinkContext } from './fill-linked-arguments.js';
 import { prepareCall, type CallKind, type PreparedCall } from './prepare-call.js';
 import { renderPrompt } from './render-prompt.js';
 import { followUpEnvelope, sendFollowUp, type FollowUpRequest } from './send-follow-up.js';
@@ -57,17 +58,31 @@ export function createToolCaller(options: ClientCallOptions, dependencies: ToolC
   const failed = (prepared: Pick<PreparedCall, 'toolId' | 'redactor' | 'startedInMs'>, error: unknown): CallEnvelope =>
     envelopeFromError({ toolId: prepared.toolId, error, redactor: prepared.redactor, startedInMs: prepared.startedInMs, now: now(), maxTextLength: runtime.maxTextLength });
 
-  const withLinkedArguments = async (toolId: string, args: unknown, from: CallEnvelope): Promise<Record<string, unknown>> => {
-    const target = await dependencies.resolveTool(toolId);
-    return fillLinkedArguments({ toolId: target.tool.id, origin: target.service.origin, args, from });
+  // A follow-up names its target by the id its own service declares: that service's tool, even when
+  // another service declares the same id. Returns the arguments and an unambiguous name to call.
+  const withLinkedArguments = async (toolId: string, args: unknown, from: CallEnvelope): Promise<{ toolId: string; args: Record<string, unknown> }> => {
+    const linked = linkedTarget(toolId, from);
+    const target = linked ?? (await dependencies.resolveTool(toolId));
+    const filled = fillLinkedArguments({ toolId: target.tool.id, origin: target.service.origin, args, from });
+    return { toolId: linked === undefined ? toolId : `${target.service.namespace}__${target.tool.id}`, args: filled };
+  };
+  const linkedTarget = (toolId: string, from: CallEnvelope): ResolvedTool | undefined => {
+    const origin = linkOriginOf(from);
+    if (origin === undefined || dependencies.resolveToolAt === undefined) return undefined;
+    try {
+      return dependencies.resolveToolAt(origin, toolId);
+    } catch {
+      // Not a plain id of that service (a model-facing name, say): resolved as any call is.
+      return undefined;
+    }
   };
 
   const start = async (toolId: string, args: unknown, callOptions: CallOptions, kind: CallKind): Promise<{ prepared: PreparedCall } | { envelope: CallEnvelope }> => {
     const startedInMs = now();
     const redactor = createRedactor({ secrets: runtime.authenticator.staticSecrets() });
     try {
-      const linked = callOptions.from === undefined ? args : await withLinkedArguments(toolId, args, callOptions.from);
-      return { prepared: await prepareCall(runtime, { toolId, args: linked, callOptions, redactor, startedInMs, kind }) };
+      const linked = callOptions.from === undefined ? { toolId, args } : await withLinkedArguments(toolId, args, callOptions.from);
+      return { prepared: await prepareCall(runtime, { ...linked, callOptions, redactor, startedInMs, kind }) };
     } catch (error) {
       const envelope = failed({ toolId, redactor, startedInMs }, error);
       emitAudit({ type: 'call.refused', toolId, detail: `${envelope.error?.code}: ${envelope.error?.message}` });

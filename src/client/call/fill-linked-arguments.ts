@@ -20,6 +20,14 @@ export function rememberLinkContext(envelope: CallEnvelope, context: LinkContext
 }
 
 /**
+ * The origin of the service whose call returned `envelope`, when this client returned it (a copy, or
+ * an envelope built by hand, has none). A follow-up's target is a tool of that service. @internal
+ */
+export function linkOriginOf(envelope: unknown): string | undefined {
+  return typeof envelope === 'object' && envelope !== null ? contexts.get(envelope)?.origin : undefined;
+}
+
+/**
  * The arguments of a call made `from` an earlier envelope (spec section 8.7): the linked parameters
  * the caller did not give are filled from the follow-up that envelope offers for this tool. Throws
  * `LINK_UNRESOLVED` (saying which link, parameter and pointer, and what to do) when the envelope
