@@ -117,6 +117,8 @@ describe('createJobAnswerer: answerAutomatically', () => {
     ['a success', [200], 1],
     ['a 409 (an earlier delivery landed)', [409], 1],
     ['a 503 then a success', [503, 200], 2],
+    ['a 408 and a 429 then a success', [408, 429, 200], 3],
+    ['a 502 and a 504 then a success', [502, 504, 200], 3],
     ['a network error then a timeout then a success', [[0, 'NETWORK_ERROR'], [0, 'TIMEOUT'], 200] as Array<number | [number, string]>, 3],
   ])("delivers the handler's answer: %s", async (_case, statuses, deliveries) => {
     const run = answerer(statuses, { handler: (event) => event.options?.[1] });
@@ -151,7 +153,9 @@ describe('createJobAnswerer: answerAutomatically', () => {
     expect(message).toContain('\\u001b[2J');
   });
 
-  it.each([400, 403, 422])('stops at once on a %i refusal, with the envelope kept', async (status) => {
+  // Which answers are worth another delivery is the call path's rule (decideRetry's isRetryableStatus): 408, 429,
+  // 502-504 and no response are; a 500 or 501 is the server saying it failed at this request, as for a call.
+  it.each([400, 403, 422, 500, 501])('stops at once on a %i refusal, with the envelope kept', async (status) => {
     const run = answerer([status], { handler: () => 'yes' });
     run.answerer.answerAutomatically(question());
     await vi.waitFor(() => expect(run.failures).toHaveLength(1));

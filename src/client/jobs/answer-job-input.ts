@@ -1,3 +1,4 @@
+import { isRetryableStatus } from '../call/retry/decide-retry.js';
 import { isRecord } from '../../internal/is-record.js';
 import { sleep } from '../../internal/sleep.js';
 import type { CallEnvelope } from '../call/call-envelope.js';
@@ -63,9 +64,9 @@ export function createJobAnswerer(input: JobAnswererInput): JobAnswerer {
       const envelope = await send(event, answer);
       // 409: the question is closed, so an earlier attempt whose response was lost did land (or the job moved on).
       if (envelope.ok || envelope.status === 409) return;
-      // The answer names its question (`input_id`), so sending it again cannot answer another one.
-      const transient =
-        envelope.error?.code === 'NETWORK_ERROR' || envelope.error?.code === 'TIMEOUT' || envelope.status === 0 || envelope.status === 408 || envelope.status === 429 || envelope.status >= 500;
+      // The answer names its question (`input_id`), so sending it again cannot answer another one. Which
+      // answers are worth another delivery is the call path's rule: no usable response, or a retryable status.
+      const transient = envelope.status === 0 || isRetryableStatus(envelope.status);
       if (!transient || attempt === AUTOMATIC_ANSWER_ATTEMPTS) {
         // The prompt is the server's text: quoted, cut and escaped, as any network text in a message.
         throw new JobError({
