@@ -11,7 +11,7 @@ import { DiscoveryError, type DiscoveryAttempt } from '../errors/discovery-error
 import { redactUrl } from '../../internal/http/redact-url.js';
 import { checkOriginBinding } from '../trust/check-origin-binding.js';
 import { catalogManifests, linkedManifests } from './find-manifest-urls.js';
-import { manifestSizeLimit, parseOrThrow, readManifestOnce, type ManifestSizeLimit, type ReadManifest } from './read-manifest.js';
+import { manifestSizeLimit, parseOrThrow, readManifestOnce, type ManifestSizeLimit } from './read-manifest.js';
 import { registerService } from './register-service.js';
 import { recordManifestFreshness } from './manifest-freshness.js';
 
@@ -42,9 +42,6 @@ export const CREDENTIALS_WITHHELD = 'discovery.credentials_withheld';
 
 // Statuses that mean "not here, try the next discovery step"; anything else is an answer.
 const NOT_FOUND_STATUSES = new Set([404, 405, 406, 410, 501]);
-// The final URL each read manifest last passed the origin binding at: a rediscovery of the same bytes
-// from the same URL is bound already.
-const boundUrls = new WeakMap<ReadManifest, string>();
 
 /**
  * Finds, fetches, validates and checks the manifest for an origin (or a manifest URL), in this order:
@@ -95,6 +92,7 @@ export async function discoverService(context: DiscoveryContext, originOrUrl: st
       const read = await readManifestOnce(context, result);
       const manifestOrigin = new URL(result.url).origin;
       // The binding depends on the final URL and the manifest's base_url alone (the allow-list is fixed per client).
+      const { boundUrls } = context.discoveryMemo;
       if (boundUrls.get(read) !== result.url) {
         checkOriginBinding(result.url, read.manifest.service.base_url, context.allowedBaseOrigins);
         boundUrls.set(read, result.url);

@@ -23,11 +23,13 @@ export interface DiscoveryMemo {
   crossServiceKey: string | undefined;
   /** Manifests whose entries carry this client's model-scan policy. */
   readonly scanPolicies: WeakSet<object>;
+  /** The final URL each read manifest last passed the origin binding at: the same bytes from the same URL are bound already. */
+  readonly boundUrls: WeakMap<ReadManifest, string>;
   /** Per manifest URL, when its current digest was received and last confirmed (`client.freshness()`). */
   readonly freshness: Map<string, FreshnessRecord>;
 }
 
 /** An empty memo. @internal */
 export function createDiscoveryMemo(): DiscoveryMemo {
-  return { lastReads: new Map(), registrations: new WeakMap(), crossServiceKey: undefined, scanPolicies: new WeakSet(), freshness: new Map() };
+  return { lastReads: new Map(), registrations: new WeakMap(), crossServiceKey: undefined, scanPolicies: new WeakSet(), boundUrls: new WeakMap(), freshness: new Map() };
 }
