@@ -60,7 +60,9 @@ describe('checkCapabilities', () => {
 
   it('never sends a consequential request, and sends the token to the manifest only', async () => {
     const { sent, outcome } = await check({}, { token: 'tok_secret' });
-    expect(sent.every((request) => request.method === 'GET' || request.method === 'HEAD')).toBe(true);
+    // Safe methods only: GET, HEAD, and the CORS preflight (OPTIONS), which carries no credentials.
+    expect(sent.map((request) => request.method).filter((method) => !['GET', 'HEAD', 'OPTIONS'].includes(method))).toEqual([]);
+    expect(sent.filter((request) => request.method === 'OPTIONS').every((request) => !request.headers.has('authorization'))).toBe(true);
     expect(outcome('endpoints.consequential')).toBe('skip');
     const withToken = sent.filter((request) => request.headers.get('authorization') === 'Bearer tok_secret').map((request) => new URL(request.url).pathname);
     expect(withToken.length).toBeGreaterThan(0);
