@@ -10,9 +10,10 @@ import { DEFAULT_MAX_RESPONSE_SIZE_IN_BYTES, DEFAULT_TIMEOUTS } from './fetch/gu
 // promises, read from the source, and the option names a refusal uses. The transport is injected
 // (`network.fetch`): no socket, the guard's URL checks, caps and redirect rule still apply.
 
-const source = readFileSync(new URL('./client-options.ts', import.meta.url), 'utf8');
+// `ClientOptions` and the discovery part it re-exports from the discovery floor.
+const source = ['./client-options.ts', './discover/discovery-options.ts'].map((path) => readFileSync(new URL(path, import.meta.url), 'utf8')).join('\n');
 
-/** The `@default` text of a member of the module's TSDoc. */
+/** The `@default` text of a member of the modules' TSDoc. */
 function documentedDefault(member: string): string {
   const match = new RegExp(`@default ([^\\n]+)\\n\\s*\\*/\\n\\s*${member}\\?:`).exec(source);
   if (match === null) throw new Error(`no @default for ${member}`);
