@@ -13,6 +13,7 @@ import { createClient } from 'aicap/client';
 import { estimateTokens, exportTools, selectTools } from 'aicap/tools';
 import { compareVariants, cpuRatios, fastestOf, pairedRatio, withoutSamples } from '../lib/measure.js';
 import { createMcpClient } from '../lib/mcp-client.js';
+import { createRecordsOnlyStore } from '../lib/records-only-store.js';
 import { MCP_MODES } from '../lib/mcp-payments-app.js';
 
 const SELECTED = 5;
@@ -68,7 +69,7 @@ export async function benchmarkFirstTurn(context) {
     check,
     teardown: (client) => client.close(),
   };
-  const records = recordsOnlyStore();
+  const records = createRecordsOnlyStore(['verified', 'selection-index']);
   const known = {
     name: `aicap discover + select ${SELECTED} + export (new client, store holding the verdicts and the index)`,
     setup: async () => createClient({ cache: records }),
@@ -101,16 +102,5 @@ export async function benchmarkFirstTurn(context) {
       aicapBytes: Buffer.byteLength(aicapText),
       fewer: Math.round((mcpTokens / aicapTokens) * 10) / 10,
     },
-  };
-}
-
-/** A private store that keeps only the client's records (`verified|…`, `selection-index|…`), no HTTP entry. */
-function recordsOnlyStore() {
-  const records = new Map();
-  return {
-    private: true,
-    get: (key) => records.get(key),
-    set: (key, value) => void (/^(verified|selection-index)\|/.test(key) && records.set(key, value)),
-    delete: (key) => void records.delete(key),
   };
 }
