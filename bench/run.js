@@ -251,6 +251,8 @@ function firstTurnRatios(discovery, revalidation, call, github, stripe) {
       ? {
           first_turn_vs_mcp: github.firstTurn.versusMcp,
           first_turn_vs_mcp_cpu: github.firstTurn.versusMcpCpu,
+          first_turn_known_vs_mcp: github.firstTurn.known.versusMcp,
+          first_turn_known_vs_mcp_cpu: github.firstTurn.known.versusMcpCpu,
           first_turn_tokens_fewer: { median: github.firstTurn.tokens.fewer, against: 'MCP all tools ÷ aicap selected 5, o200k_base tokens, GitHub' },
         }
       : {}),
@@ -258,6 +260,8 @@ function firstTurnRatios(discovery, revalidation, call, github, stripe) {
       ? {
           first_turn_stripe_vs_mcp: stripe.firstTurn.versusMcp,
           first_turn_stripe_vs_mcp_cpu: stripe.firstTurn.versusMcpCpu,
+          first_turn_stripe_known_vs_mcp: stripe.firstTurn.known.versusMcp,
+          first_turn_stripe_known_vs_mcp_cpu: stripe.firstTurn.known.versusMcpCpu,
           first_turn_stripe_tokens_fewer: { median: stripe.firstTurn.tokens.fewer, against: 'MCP all tools ÷ aicap selected 5, o200k_base tokens, Stripe' },
         }
       : {}),

@@ -12,6 +12,7 @@ import { MANIFEST_MEDIA_TYPE, WELL_KNOWN_PATH } from 'aicap';
 import { createClient } from 'aicap/client';
 import { againstFloorAndMcp, compareVariants, cpuRatios, pairedRatio, withoutSamples } from '../lib/measure.js';
 import { createMcpClient } from '../lib/mcp-client.js';
+import { createRecordsOnlyStore } from '../lib/records-only-store.js';
 import { MCP_MODES } from '../lib/mcp-payments-app.js';
 
 /**
@@ -89,13 +90,7 @@ export async function benchmarkColdDiscovery(context) {
  * a process meeting bytes it, or a process sharing its store, checked before.
  */
 function knownManifestVariant(context, expectTools) {
-  const records = new Map();
-  const verdictsOnly = {
-    private: true,
-    get: (key) => records.get(key),
-    set: (key, value) => void (key.startsWith('verified|') && records.set(key, value)),
-    delete: (key) => void records.delete(key),
-  };
+  const verdictsOnly = createRecordsOnlyStore(['verified']);
   return {
     name: 'aicap `client.discover` (new client, manifest already verified)',
     setup: async () => createClient({ ...context.clientOptions, cache: verdictsOnly }),

@@ -4,12 +4,16 @@
 // `exportTools(…, 'openai')`. Each iteration starts from a new client and a new connection pool.
 // The poisoning scan is in the aicap side: discovery no longer scans (`trust.scan: 'on-export'`), and
 // `selectTools` and `exportTools` scan the picked tools (with the definitions their inputs reach) there.
+// aicap runs twice: a first contact (an empty cache store), and a new process of a deployed agent, whose
+// store holds what an earlier process recorded (the manifest's verdicts and the selection index) but
+// no HTTP entry, so it still downloads the whole manifest as the first contact does.
 // Tokens: gpt-tokenizer (`o200k_base`, through `estimateTokens` of `aicap/tools`) of the JSON tools array.
 import { Agent, fetch as undiciFetch } from 'undici';
 import { createClient } from 'aicap/client';
 import { estimateTokens, exportTools, selectTools } from 'aicap/tools';
 import { compareVariants, cpuRatios, fastestOf, pairedRatio, withoutSamples } from '../lib/measure.js';
 import { createMcpClient } from '../lib/mcp-client.js';
+import { createRecordsOnlyStore } from '../lib/records-only-store.js';
 import { MCP_MODES } from '../lib/mcp-payments-app.js';
 
 const SELECTED = 5;
@@ -46,25 +50,39 @@ export async function benchmarkFirstTurn(context) {
       await dispatcher.close();
     },
   }));
+  const firstTurn = async (client) => {
+    await client.discover(context.origin);
+    const selected = selectTools(client.catalog().tools, context.query, { limit: SELECTED });
+    return exportTools(
+      selected.map((entry) => entry.tool),
+      'openai',
+    ).tools;
+  };
+  const check = (tools) => {
+    if (tools.length !== SELECTED) throw new Error(`Expected ${SELECTED} selected tools, got ${tools.length}.`);
+    aicapTools = tools;
+  };
   const aicap = {
     name: `aicap discover + select ${SELECTED} + export (new client)`,
     setup: async () => createClient(),
-    async run(client) {
-      await client.discover(context.origin);
-      const selected = selectTools(client.catalog().tools, context.query, { limit: SELECTED });
-      return exportTools(
-        selected.map((entry) => entry.tool),
-        'openai',
-      ).tools;
-    },
-    check(tools) {
-      if (tools.length !== SELECTED) throw new Error(`Expected ${SELECTED} selected tools, got ${tools.length}.`);
-      aicapTools = tools;
-    },
+    run: firstTurn,
+    check,
     teardown: (client) => client.close(),
   };
-  const rows = await compareVariants([aicap, ...mcpVariants], { ...context.iterations, ...(context.serverCpuInMs ? { serverCpuInMs: context.serverCpuInMs } : {}) });
-  const [aicapRow, ...mcpRows] = rows;
+  const records = createRecordsOnlyStore(['verified', 'selection-index']);
+  const known = {
+    name: `aicap discover + select ${SELECTED} + export (new client, store holding the verdicts and the index)`,
+    setup: async () => createClient({ cache: records }),
+    run: firstTurn,
+    check,
+    teardown: (client) => client.close(),
+  };
+  // The earlier process: its records are written by the time its client is closed.
+  const earlier = await known.setup();
+  await firstTurn(earlier);
+  await known.teardown(earlier);
+  const rows = await compareVariants([aicap, known, ...mcpVariants], { ...context.iterations, ...(context.serverCpuInMs ? { serverCpuInMs: context.serverCpuInMs } : {}) });
+  const [aicapRow, knownRow, ...mcpRows] = rows;
   const fastestMcp = fastestOf(mcpRows);
   const mcpText = JSON.stringify(mcpTools);
   const aicapText = JSON.stringify(aicapTools);
@@ -75,6 +93,14 @@ export async function benchmarkFirstTurn(context) {
     rows: withoutSamples(rows),
     versusMcp: pairedRatio(fastestMcp.samples, aicapRow.samples, fastestMcp.name),
     ...cpuRatios(aicapRow, undefined, fastestMcp),
-    tokens: { mcp: mcpTokens, aicap: aicapTokens, mcpBytes: Buffer.byteLength(mcpText), aicapBytes: Buffer.byteLength(aicapText), fewer: Math.round((mcpTokens / aicapTokens) * 10) / 10 },
+    known: { versusMcp: pairedRatio(fastestMcp.samples, knownRow.samples, fastestMcp.name), ...cpuRatios(knownRow, undefined, fastestMcp) },
+    tokens: {
+      selected: aicapTools.map((tool) => tool.function.name),
+      mcp: mcpTokens,
+      aicap: aicapTokens,
+      mcpBytes: Buffer.byteLength(mcpText),
+      aicapBytes: Buffer.byteLength(aicapText),
+      fewer: Math.round((mcpTokens / aicapTokens) * 10) / 10,
+    },
   };
 }

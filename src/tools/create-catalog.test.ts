@@ -38,6 +38,24 @@ describe('createCatalog', () => {
     }
   });
 
+  it("builds a tool's input schema and description when first read, once, and they survive a spread and JSON", () => {
+    const manifest = paymentsManifest('https://api.example.com/v2');
+    const source = manifest.tools[1]!;
+    const { parameters } = source;
+    let parameterReads = 0;
+    Object.defineProperty(source, 'parameters', { enumerable: true, get: () => (parameterReads++, parameters) });
+    const tool = createCatalog([service(manifest)]).tools.find((entry) => entry.id === source.id)!;
+    // Ranking reads the definition only: a tool never handed to a model never gets its schema built.
+    expect(parameterReads).toBe(0);
+    const schema = tool.inputSchema;
+    expect(tool.inputSchema).toBe(schema);
+    expect(parameterReads).toBe(1);
+    expect(Object.keys(schema.properties)).toEqual(Object.keys(parameters!));
+    expect(tool.description).toContain(source.description.trim());
+    expect({ ...tool }.inputSchema).toBe(schema);
+    expect(JSON.parse(JSON.stringify(tool))).toMatchObject({ name: tool.name, description: tool.description, inputSchema: schema });
+  });
+
   it('keeps only the tools the granted scopes unlock', () => {
     const catalog = createCatalog([service(paymentsManifest('https://api.example.com/v2'), { grantedScopes: ['read'] })]);
     expect(catalog.tools.map((tool) => tool.id)).toEqual(['analyze_transactions', 'list_transactions', 'generate_report']);

@@ -169,22 +169,7 @@ export function createCatalog(services: readonly CatalogService[], options: Cata
         continue;
       }
       for (const finding of findings) if (finding.severity === 'medium') warnings.push(`${service.namespace}/${entry.id}: ${finding.code} at ${finding.pointer}: ${finding.message}`);
-      const method: HttpMethod = 'method' in entry && entry.method ? entry.method : 'GET';
-      tools.push({
-        name,
-        id: entry.id,
-        namespace: service.namespace,
-        origin: service.origin,
-        method,
-        path: entry.path,
-        description: renderToolDescription(entry),
-        inputSchema: toolInputSchema(entry, manifest.definitions),
-        definition: entry,
-        readOnly: method === 'GET' || method === 'HEAD',
-        requiresApproval: approvals.has(entry.id),
-        idempotent: 'idempotent' in entry && entry.idempotent !== undefined ? entry.idempotent : IDEMPOTENT_METHODS.has(method),
-        deprecated,
-      });
+      tools.push(catalogTool(service, entry, name, approvals.has(entry.id), deprecated));
     }
     if (hiddenByScope > 0) warnings.push(`${service.namespace}: ${hiddenByScope} tool(s) hidden because no granted scope unlocks them`);
     if (hiddenDeprecated > 0) {
@@ -194,6 +179,36 @@ export function createCatalog(services: readonly CatalogService[], options: Cata
     }
   }
   return { tools, withheld, warnings, terms: [...new Map(terms.map((term) => [JSON.stringify(term), term])).values()] };
+}
+
+/**
+ * One catalog tool. Its description and input schema are built when first read, and kept: a catalog
+ * lists every tool, but a turn hands the model only the few `selectTools` picks (ranking reads the
+ * manifest definition), so the schemas of the others are never built.
+ */
+function catalogTool(service: CatalogService, entry: Tool | Resource, name: string, requiresApproval: boolean, deprecated: boolean): CatalogTool {
+  const method: HttpMethod = 'method' in entry && entry.method ? entry.method : 'GET';
+  let description: string | undefined;
+  let inputSchema: ToolInputSchema | undefined;
+  return {
+    name,
+    id: entry.id,
+    namespace: service.namespace,
+    origin: service.origin,
+    method,
+    path: entry.path,
+    get description() {
+      return (description ??= renderToolDescription(entry));
+    },
+    get inputSchema() {
+      return (inputSchema ??= toolInputSchema(entry, service.manifest.definitions));
+    },
+    definition: entry,
+    readOnly: method === 'GET' || method === 'HEAD',
+    requiresApproval,
+    idempotent: 'idempotent' in entry && entry.idempotent !== undefined ? entry.idempotent : IDEMPOTENT_METHODS.has(method),
+    deprecated,
+  };
 }
 
 function scopeFilter(service: CatalogService): (id: string) => boolean {
