@@ -199,7 +199,7 @@ function createBufferedFetch(dispatcher: UndiciAgent, settings: GuardedFetchSett
             const tooLarge = (): ResponseTooLargeError => new ResponseTooLargeError({ maxSizeInBytes: cap.maxSizeInBytes, method, url: redactUrl(url), option: cap.option });
             let bytes: Uint8Array;
             try {
-              bytes = await readNodeBody(data.body, { headers: responseHeaders, maxSizeInBytes: cap.maxSizeInBytes, tooLarge, method, url: redactUrl(url) });
+              bytes = await readNodeBody(data.body, { headers: responseHeaders, maxSizeInBytes: cap.maxSizeInBytes, tooLarge, method, url: () => redactUrl(url) });
             } catch (error) {
               throw AicapError.isInstance(error) ? error : fail(error);
             }
