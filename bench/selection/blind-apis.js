@@ -7,3 +7,17 @@ export const BLIND_APIS = [
 
 // The unseen set (blind/unseen/): run once, after the selector changes it checks, never split or tuned on.
 export const UNSEEN_APIS = [{ key: 'zoom', name: 'Zoom', file: 'apis-guru/zoom.us__2.0.0__swagger.yaml' }];
+
+// The round-3f sets (blind/round3f/): written before any selector ran on these APIs, run once before the round's
+// selector changes and once after, in aggregate only, never split or tuned on.
+export const ROUND3F_APIS = [
+  { key: 'square', name: 'Square', file: 'apis-guru/squareup.com__2.0__swagger.yaml' },
+  { key: 'twitter', name: 'Twitter 1.1', file: 'apis-guru/twitter.com__legacy__1.1__swagger.yaml' },
+  { key: 'blogger', name: 'Blogger', file: 'apis-guru/googleapis.com__blogger__v3__openapi.yaml' },
+];
+
+/** The sets run whole (never split): their APIs and the file their runs are recorded in, by `--set` name. */
+export const WHOLE_SETS = {
+  unseen: { apis: UNSEEN_APIS, results: 'unseen-results.json' },
+  round3f: { apis: ROUND3F_APIS, results: 'round3f-results.json' },
+};

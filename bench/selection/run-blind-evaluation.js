@@ -2,31 +2,33 @@
 // before any selector ran on them. Reports recall@1, recall@5 and MRR per API and split for
 // `selectTools` and for plain BM25, and pools them.
 //
-//   node bench/selection/run-blind-evaluation.js [--label <run>] [--write] [--misses] [--unseen]
+//   node bench/selection/run-blind-evaluation.js [--label <run>] [--write] [--misses] [--set unseen|round3f]
 //
 // `--write` records the run under its label in blind/results.json (`first-run` was recorded before any
-// selector change); `--misses` prints the tuning split's misses (never the held-out split's); `--unseen`
-// runs the unseen set (blind/unseen/, one run after a round's changes) into blind/unseen-results.json.
+// selector change); `--misses` prints the tuning split's misses (never the held-out split's); `--set <name>`
+// runs a whole set instead (blind/<name>/, in aggregate only) into blind/<name>-results.json: `unseen` (one run
+// after a round's changes), `round3f` (one run before the round's changes, one after).
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { BLIND_APIS, UNSEEN_APIS } from './blind-apis.js';
+import { BLIND_APIS, WHOLE_SETS } from './blind-apis.js';
 import { createBm25Ranking } from './bm25-baseline.js';
 import { catalogOf, importAicap, metricsOf, operationKey, ranksOf, servableRequests } from './evaluate-selection.js';
 import { loadRequests } from './selection-requests.js';
 
 const CORPUS = new URL('../../../shared/corpus/', import.meta.url);
 const RESULTS = new URL('./blind/results.json', import.meta.url);
-const UNSEEN_RESULTS = new URL('./blind/unseen-results.json', import.meta.url);
 const log = (message) => process.stderr.write(`${message}\n`);
 
 async function main() {
   const { values } = parseArgs({
-    options: { label: { type: 'string', default: 'current' }, write: { type: 'boolean', default: false }, misses: { type: 'boolean', default: false }, unseen: { type: 'boolean', default: false } },
+    options: { label: { type: 'string', default: 'current' }, write: { type: 'boolean', default: false }, misses: { type: 'boolean', default: false }, set: { type: 'string' } },
   });
-  // `--unseen`: the unseen set (blind/unseen/), run once after a round's changes, in aggregate only.
-  const splits = values.unseen ? ['unseen'] : ['tuning', 'held-out'];
-  const apis = values.unseen ? UNSEEN_APIS : BLIND_APIS;
-  const results = values.unseen ? UNSEEN_RESULTS : RESULTS;
+  // `--set <name>`: a set run whole (blind/<name>/), in aggregate only.
+  const whole = values.set === undefined ? undefined : WHOLE_SETS[values.set];
+  if (values.set !== undefined && whole === undefined) throw new Error(`--set ${values.set}: expected one of ${Object.keys(WHOLE_SETS).join(', ')}`);
+  const splits = whole ? [values.set] : ['tuning', 'held-out'];
+  const apis = whole ? whole.apis : BLIND_APIS;
+  const results = whole ? new URL(`./blind/${whole.results}`, import.meta.url) : RESULTS;
   if (!existsSync(CORPUS)) {
     log('Blind selection evaluation skipped: the corpus (../shared/corpus/) is not on this machine.');
     return;

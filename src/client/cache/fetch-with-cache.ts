@@ -4,6 +4,7 @@ import { digestText } from '../../manifest/digest-manifest.js';
 import type { CacheStore } from './cache-store.js';
 import type { BufferedResponse } from '../fetch/guarded-fetch-options.js';
 import { redactUrl } from '../../internal/http/redact-url.js';
+import { headerRecord } from '../fetch/node-headers.js';
 
 /** Sends one GET and reads its body whole (the guarded, buffered fetch of manifests). @internal */
 export type ManifestRequest = (url: string, headers: Record<string, string>) => Promise<BufferedResponse>;
@@ -109,7 +110,7 @@ export async function fetchWithCache(
     if (cached && allowsStaleIfError(cached.policy)) return staleResult(cached);
     throw error;
   }
-  const plainResponse: CachePolicy.Response = { status: response.status, headers: Object.fromEntries(response.headers) };
+  const plainResponse: CachePolicy.Response = { status: response.status, headers: headerRecord(response.headers) };
   if (cached && response.status === 304) {
     const { policy, modified } = cached.policy.revalidatedPolicy(request, plainResponse);
     if (!modified) {
@@ -139,7 +140,7 @@ async function revalidate(
   cached: { entry: CacheEntry; policy: CachePolicy },
 ): Promise<void> {
   const response = await fetch(url, { ...stringHeaders(request.headers), ...stringHeaders(cached.policy.revalidationHeaders(request)) });
-  const plainResponse: CachePolicy.Response = { status: response.status, headers: Object.fromEntries(response.headers) };
+  const plainResponse: CachePolicy.Response = { status: response.status, headers: headerRecord(response.headers) };
   if (response.status === 304) {
     const { policy, modified } = cached.policy.revalidatedPolicy(request, plainResponse);
     if (!modified) await store(cache, key, policy, cached.entry.url, bodyOf(cached.entry));

@@ -112,9 +112,9 @@ function problemOf(name: string, rule: string, error: unknown): ArgumentProblem 
  */
 export function buildToolRequest(input: BuildToolRequestInput): ToolRequest {
   const { shape, args, redactor } = input;
-  const method: HttpMethod = shape.method ?? 'GET';
+  const template = templateOf(shape);
+  const { method } = template;
   const problems: ArgumentProblem[] = [];
-  const parameters = shape.parameters ?? {};
 
   const unsupported = (input.consumerRequirements?.content_types ?? []).filter((type) => !SUPPORTED_MEDIA_TYPE.test(mediaTypeOf(type)));
   if (unsupported.length > 0) {
@@ -124,10 +124,9 @@ export function buildToolRequest(input: BuildToolRequestInput): ToolRequest {
     );
   }
 
-  const path = shape.path.replace(PLACEHOLDER, (_match, name: string) => `\u0000${name}\u0000`);
   let realPath = '';
   let displayPath = '';
-  for (const [index, segment] of path.split('\u0000').entries()) {
+  for (const [index, segment] of template.pathSegments.entries()) {
     if (index % 2 === 0) {
       realPath += segment;
       displayPath += segment;
@@ -136,7 +135,7 @@ export function buildToolRequest(input: BuildToolRequestInput): ToolRequest {
     const value = args[segment];
     let text: string;
     try {
-      text = value === undefined ? '' : serialisePathParameter(segment, value, serialisationOf(parameters[segment], 'path', value));
+      text = value === undefined ? '' : serialisePathParameter(segment, value, serialisationOf(template.parameters[segment], 'path', value));
     } catch (error) {
       problems.push(problemOf(segment, 'path', error));
       continue;
@@ -164,19 +163,16 @@ export function buildToolRequest(input: BuildToolRequestInput): ToolRequest {
   // `body_parameter`: that argument is the body itself (an array, a scalar, an unflattened object).
   let wholeBody: { value: unknown } | undefined;
 
-  for (const [name, parameter] of Object.entries(parameters)) {
+  for (const { name, parameter, location, asJson } of template.placedParameters) {
     const value = args[name];
     if (value === undefined) continue;
-    let location = parameterLocation(name, parameter, shape.path, method);
-    // GET and HEAD cannot carry a body; a body parameter on them can only mean the query.
-    if (location === 'body' && (method === 'GET' || method === 'HEAD')) location = 'query';
     const hidden = redactor.isRedactedName(name);
     switch (location) {
       case 'path':
         break;
       case 'query':
         try {
-          if (travelsAsJson(parameter)) query.push([encodeComponent(name), encodeComponent(JSON.stringify(value)), hidden]);
+          if (asJson) query.push([encodeComponent(name), encodeComponent(JSON.stringify(value)), hidden]);
           else for (const [pairName, pairValue] of serialiseQueryParameter(name, value, serialisationOf(parameter, 'query', value))) query.push([pairName, pairValue, hidden]);
         } catch (error) {
           problems.push(problemOf(name, 'query', error));
@@ -185,7 +181,7 @@ export function buildToolRequest(input: BuildToolRequestInput): ToolRequest {
       case 'header': {
         let text: string;
         try {
-          text = travelsAsJson(parameter) ? JSON.stringify(value) : serialiseHeaderParameter(value, serialisationOf(parameter, 'header', value));
+          text = asJson ? JSON.stringify(value) : serialiseHeaderParameter(value, serialisationOf(parameter, 'header', value));
         } catch (error) {
           problems.push(problemOf(name, 'header', error));
           break;
@@ -220,12 +216,48 @@ export function buildToolRequest(input: BuildToolRequestInput): ToolRequest {
   if (problems.length > 0) throw new InvalidArgumentsError(shape.id, problems);
   if (cookies.length > 0) headers.set('cookie', cookies.join('; '));
 
-  const accepted = shape.returns?.content_type ?? 'application/json';
-  headers.set('accept', accepted === 'application/json' ? 'application/json, application/problem+json;q=0.9' : `${accepted}, application/problem+json;q=0.9`);
+  headers.set('accept', template.accept);
   // Set after the parameters so that an argument can never replace what the client controls.
   if (input.agentIdHeader !== undefined) headers.set(input.agentIdHeader.name, input.agentIdHeader.value);
   if (input.idempotencyHeader !== undefined) headers.set(input.idempotencyHeader.name, input.idempotencyHeader.value);
   return { method, url, displayUrl, headers, body: serialized };
+}
+
+/** What a request of one shape always has, whatever the arguments: worked out once per shape object. */
+interface RequestTemplate {
+  method: HttpMethod;
+  parameters: Record<string, Parameter>;
+  /** The path split at its placeholders: literal text at even indexes, parameter names at odd ones. */
+  pathSegments: string[];
+  /** Each parameter with where it travels (a body parameter of a GET or HEAD goes in the query) and whether as JSON text. */
+  placedParameters: Array<{ name: string; parameter: Parameter; location: ParameterLocation; asJson: boolean }>;
+  accept: string;
+}
+
+// Every call of a tool builds its request from the same shape object (see prepare-call.ts): the parts
+// that depend on the declaration alone are kept per shape, dropped with it.
+const templates = new WeakMap<RequestShape, RequestTemplate>();
+
+function templateOf(shape: RequestShape): RequestTemplate {
+  let template = templates.get(shape);
+  if (template !== undefined) return template;
+  const method: HttpMethod = shape.method ?? 'GET';
+  const parameters = shape.parameters ?? {};
+  const placedParameters = Object.entries(parameters).map(([name, parameter]) => {
+    const location = parameterLocation(name, parameter, shape.path, method);
+    // GET and HEAD cannot carry a body; a body parameter on them can only mean the query.
+    return { name, parameter, location: location === 'body' && (method === 'GET' || method === 'HEAD') ? 'query' : location, asJson: travelsAsJson(parameter) };
+  });
+  const accepted = shape.returns?.content_type ?? 'application/json';
+  template = {
+    method,
+    parameters,
+    pathSegments: shape.path.replace(PLACEHOLDER, (_match, name: string) => `\u0000${name}\u0000`).split('\u0000'),
+    placedParameters,
+    accept: accepted === 'application/json' ? 'application/json, application/problem+json;q=0.9' : `${accepted}, application/problem+json;q=0.9`,
+  };
+  templates.set(shape, template);
+  return template;
 }
 
 /**

@@ -62,14 +62,14 @@ export async function prepareCall(
   if (input.kind === 'resource' && !(manifest.resources ?? []).includes(definition as Resource)) {
     throw new AicapError('TOOL_NOT_FOUND', `"${input.toolId}" is a tool, not a resource; use \`client.call\` for it.`);
   }
-  const method: HttpMethod = (definition as Partial<Tool>).method ?? 'GET';
-  const shape: RequestShape = { ...(definition as Tool), method };
+  const shape = shapeOf(definition);
+  const method = shape.method as HttpMethod;
   const subject: PolicySubject = { toolId: definition.id, exposedName: resolved.exposedName, origin: resolved.service.origin, method };
   const policy = resolveEffectivePolicy(manifest.policy, runtime.callerPolicy, subject);
   redactor.addParameterNames(policy.redactNames);
   const args = snapshotArguments(definition, input.args, { nullMeansAbsent: callOptions.nullMeansAbsent === true });
-  // The definition itself, not `shape` (a fresh copy per call): the compiled validator is cached per
-  // definition object, in the manifest's own validator cache.
+  // The definition itself, not `shape` (a copy): the compiled validator is cached per definition
+  // object, in the manifest's own validator cache.
   validateToolArguments(definition, args, manifest);
   const auditArguments = redactor.arguments(args);
   const prepared: PreparedCall = {
@@ -92,6 +92,17 @@ export async function prepareCall(
   prepared.firstRequest = buildCallRequest(prepared, args, prepared.idempotencyHeaderName === undefined ? undefined : (callOptions.idempotencyKey ?? randomUUID()));
   await approveAndCount(runtime, prepared, args, callOptions, prepared.firstRequest.url.href);
   return prepared;
+}
+
+// One shape per definition object (a manifest read again is new objects), so that what
+// `buildToolRequest` works out from a shape is kept across the calls of a tool.
+const shapes = new WeakMap<object, RequestShape>();
+
+/** The request shape of a tool or resource: its declaration, with the method a resource leaves out. */
+function shapeOf(definition: Tool | Resource): RequestShape {
+  let shape = shapes.get(definition);
+  if (shape === undefined) shapes.set(definition, (shape = { ...(definition as Tool), method: (definition as Partial<Tool>).method ?? 'GET' }));
+  return shape;
 }
 
 /** Approval and the session budget for one request of a prepared call, to `url`. @internal */

@@ -133,9 +133,6 @@ export async function* walkPages(runtime: CallRuntime, prepared: PreparedCall, c
     } else if (plan !== undefined && reading !== undefined) {
       const next = reading.next;
       page = { next: next ?? null, complete: next === undefined && !reading.moreAnnounced };
-      const bodyKey = createHash('sha256')
-        .update(outcome.body?.text ?? '')
-        .digest('base64');
       if (next === undefined && reading.moreAnnounced) {
         stop = 'unrecognized_pagination';
         page = { next: null, complete: false, stopReason: stop };
@@ -145,6 +142,10 @@ export async function* walkPages(runtime: CallRuntime, prepared: PreparedCall, c
         page = { next: null, complete: false, stopReason: stop };
       } else if (next !== undefined && followPages) {
         const key = String(next);
+        // Only a walk that goes on compares bodies: a single call hashes nothing.
+        const bodyKey = createHash('sha256')
+          .update(outcome.body?.text ?? '')
+          .digest('base64');
         if (plan.style === 'link') nextLink = new URL(String(next));
         else if (plan.parameter !== undefined) nextArgs = { ...args, [plan.parameter]: next };
         stop = repeatedStop(seen, key, current, seenBodies, pageNumber > 1 ? bodyKey : undefined, reading);

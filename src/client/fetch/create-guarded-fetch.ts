@@ -199,7 +199,7 @@ function createBufferedFetch(dispatcher: UndiciAgent, settings: GuardedFetchSett
             const tooLarge = (): ResponseTooLargeError => new ResponseTooLargeError({ maxSizeInBytes: cap.maxSizeInBytes, method, url: redactUrl(url), option: cap.option });
             let bytes: Uint8Array;
             try {
-              bytes = await readNodeBody(data.body, { headers: responseHeaders, maxSizeInBytes: cap.maxSizeInBytes, tooLarge, method, url: redactUrl(url) });
+              bytes = await readNodeBody(data.body, { headers: responseHeaders, maxSizeInBytes: cap.maxSizeInBytes, tooLarge, method, url: () => redactUrl(url) });
             } catch (error) {
               throw AicapError.isInstance(error) ? error : fail(error);
             }
@@ -218,38 +218,46 @@ function createBufferedFetch(dispatcher: UndiciAgent, settings: GuardedFetchSett
  * (`init.deadline`, whichever comes first; the caller's wins a tie) and the caller's signal.
  * `undefined` when none applies: no signal at all then.
  */
-function armDeadlines(
-  state: HopState,
-  init: BufferedRequestInit,
-  settings: GuardedFetchSettings,
-): { signal: RequestAbort; readonly aborted: boolean; readonly reason: unknown; release(): void } | undefined {
+function armDeadlines(state: HopState, init: BufferedRequestInit, settings: GuardedFetchSettings): RequestDeadlines | undefined {
   const totalInMs = settings.timeouts.totalInMs;
-  const callerSignal = init.signal;
-  const deadline = init.deadline;
-  if (totalInMs <= 0 && deadline === undefined && callerSignal === undefined) return undefined;
-  const signal = new RequestAbort();
-  let timer: NodeJS.Timeout | undefined;
-  if (deadline !== undefined && (totalInMs <= 0 || deadline.afterInMs <= totalInMs)) {
-    timer = setTimeout(() => signal.abort(deadline.onExpiry()), Math.max(0, deadline.afterInMs));
-  } else if (totalInMs > 0) {
-    timer = setTimeout(() => signal.abort(timeoutError('total', state.method, state.url, settings)), totalInMs);
+  if (totalInMs <= 0 && init.deadline === undefined && init.signal === undefined) return undefined;
+  return new RequestDeadlines(state, init, settings);
+}
+
+/** What {@link armDeadlines} arms: a class, so that a request makes no closures or accessors of its own for it. */
+class RequestDeadlines {
+  readonly signal = new RequestAbort();
+  readonly #timer: NodeJS.Timeout | undefined;
+  readonly #callerSignal: AbortSignal | undefined;
+
+  constructor(state: HopState, init: BufferedRequestInit, settings: GuardedFetchSettings) {
+    const totalInMs = settings.timeouts.totalInMs;
+    const { deadline, signal: callerSignal } = init;
+    const { signal } = this;
+    if (deadline !== undefined && (totalInMs <= 0 || deadline.afterInMs <= totalInMs)) {
+      this.#timer = setTimeout(() => signal.abort(deadline.onExpiry()), Math.max(0, deadline.afterInMs));
+    } else if (totalInMs > 0) {
+      this.#timer = setTimeout(() => signal.abort(timeoutError('total', state.method, state.url, settings)), totalInMs);
+    }
+    this.#callerSignal = callerSignal;
+    if (callerSignal?.aborted) this.onCallerAbort();
+    else callerSignal?.addEventListener('abort', this.onCallerAbort, { once: true });
   }
-  const onCallerAbort = (): void => signal.abort(callerSignal?.reason);
-  if (callerSignal?.aborted) onCallerAbort();
-  else callerSignal?.addEventListener('abort', onCallerAbort, { once: true });
-  return {
-    signal,
-    get aborted() {
-      return signal.aborted;
-    },
-    get reason() {
-      return signal.reason;
-    },
-    release() {
-      clearTimeout(timer);
-      callerSignal?.removeEventListener('abort', onCallerAbort);
-    },
-  };
+
+  get aborted(): boolean {
+    return this.signal.aborted;
+  }
+
+  get reason(): unknown {
+    return this.signal.reason;
+  }
+
+  release(): void {
+    clearTimeout(this.#timer);
+    this.#callerSignal?.removeEventListener('abort', this.onCallerAbort);
+  }
+
+  private readonly onCallerAbort = (): void => this.signal.abort(this.#callerSignal?.reason);
 }
 
 function parseUrl(input: string | URL): URL {

@@ -1,7 +1,7 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { headerValue, requestHeaders, toHeaders } from './node-headers.js';
+import { headerRecord, headerValue, requestHeaders, toHeaders } from './node-headers.js';
 
 // The lazy Headers over undici's record must answer exactly as a Headers filled from the same record.
 
@@ -29,6 +29,15 @@ describe('toHeaders (lazy Headers over a Node record)', () => {
     const reference = filled(raw);
     expect(lazy.get(name)).toBe(reference.get(name));
     expect(lazy.has(name)).toBe(reference.has(name));
+  });
+
+  it('gives the record Object.fromEntries gives of a filled Headers, before and after filling, without filling it', () => {
+    const reference = Object.fromEntries(filled(raw));
+    const lazy = toHeaders(raw);
+    expect(headerRecord(lazy)).toStrictEqual(reference);
+    expect(headerRecord(filled(raw))).toStrictEqual(reference);
+    lazy.append('x-added', 'yes');
+    expect(headerRecord(lazy)).toStrictEqual({ ...reference, 'x-added': 'yes' });
   });
 
   it.each(['__proto__', 'constructor', 'toString', 'hasOwnProperty'])('does not read the prototype for a header named %j', (name) => {

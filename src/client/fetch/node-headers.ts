@@ -27,6 +27,16 @@ export function toHeaders(raw: IncomingHttpHeaders): Headers {
   return new NodeResponseHeaders(raw);
 }
 
+/**
+ * The headers as a record of lower-case names, as `Object.fromEntries(headers)` gives it (values of a
+ * repeated header joined, a repeated `Set-Cookie`: the last one), without filling a response's
+ * `Headers` from undici's record first (what a revalidation hands to the cache policy).
+ * @internal
+ */
+export function headerRecord(headers: Headers): Record<string, string> {
+  return headers instanceof NodeResponseHeaders ? headers.record() : Object.fromEntries(headers);
+}
+
 // HTTP whitespace, which `Headers` strips from both ends of a value.
 const HTTP_WHITESPACE = /^[\t\n\r ]+|[\t\n\r ]+$/g;
 
@@ -54,6 +64,19 @@ class NodeResponseHeaders extends Headers {
       }
     }
     return this;
+  }
+
+  /** See {@link headerRecord}. */
+  record(): Record<string, string> {
+    const raw = this.#raw;
+    if (raw === undefined) return Object.fromEntries(this);
+    const record: Record<string, string> = {};
+    for (const [name, value] of Object.entries(raw)) {
+      if (value === undefined || (Array.isArray(value) && value.length === 0)) continue;
+      if (!Array.isArray(value)) record[name] = normaliseValue(value);
+      else record[name] = name === 'set-cookie' ? normaliseValue(value[value.length - 1]!) : value.map(normaliseValue).join(', ');
+    }
+    return record;
   }
 
   override get(name: string): string | null {

@@ -6,7 +6,7 @@ import { AicapError } from '../../errors/aicap-error.js';
 import { readNodeBody } from './read-node-body.js';
 
 const tooLarge = (): AicapError => new AicapError('RESPONSE_TOO_LARGE', 'too large');
-const context = (headers: Record<string, string>, maxSizeInBytes = 1000) => ({ headers: new Headers(headers), maxSizeInBytes, tooLarge, method: 'GET', url: 'https://api.example/' });
+const context = (headers: Record<string, string>, maxSizeInBytes = 1000) => ({ headers: new Headers(headers), maxSizeInBytes, tooLarge, method: 'GET', url: () => 'https://api.example/' });
 
 describe('readNodeBody', () => {
   it('decodes codings last applied first and counts after decoding', async () => {

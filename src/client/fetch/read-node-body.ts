@@ -48,7 +48,8 @@ export interface NodeBodyContext {
   tooLarge: () => AicapError;
   /** For the error of a refused coding chain. */
   method: string;
-  url: string;
+  /** The redacted URL, for the same error: worked out only then, not for every body read. */
+  url: () => string;
 }
 
 /**
@@ -152,7 +153,7 @@ function readCodedBodyAtOnce(body: Readable, decode: SyncDecoder, context: NodeB
 function createDecoders(encoding: string | null, context: NodeBodyContext): NodeJS.ReadWriteStream[] {
   if (encoding === null || encoding === '') return [];
   const codings = encoding.toLowerCase().split(',');
-  if (codings.length > MAX_CONTENT_CODINGS) throw new ContentEncodingRefusedError({ codings: codings.length, maxCodings: MAX_CONTENT_CODINGS, method: context.method, url: context.url });
+  if (codings.length > MAX_CONTENT_CODINGS) throw new ContentEncodingRefusedError({ codings: codings.length, maxCodings: MAX_CONTENT_CODINGS, method: context.method, url: context.url() });
   const decoders: NodeJS.ReadWriteStream[] = [];
   for (let index = codings.length - 1; index >= 0; index--) {
     const create = DECODERS[codings[index]!.trim()];

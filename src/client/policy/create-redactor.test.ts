@@ -25,6 +25,14 @@ describe('createRedactor', () => {
     expect(redactor.text('id_tok-SECRET-99_x')).toBe('id_[REDACTED]_x');
   });
 
+  it('weighs whole characters around a redacted value: a letter outside the BMP continues an identifier, an emoji does not', () => {
+    const redactor = createRedactor({ parameterNames: ['account_id'] });
+    redactor.arguments({ account_id: '12345' });
+    expect(redactor.text('\u{1D400}12345 12345\u{1D400} \u{1F600}12345\u{1F600} 1234512345 é12345 12345')).toBe(
+      '\u{1D400}12345 12345\u{1D400} \u{1F600}[REDACTED]\u{1F600} 1234512345 é12345 [REDACTED]',
+    );
+  });
+
   it('removes secrets, the longest first', () => {
     const redactor = createRedactor({ secrets: ['token-abc', 'token-abc-extended'] });
     expect(redactor.text('a token-abc-extended b token-abc')).toBe('a [REDACTED] b [REDACTED]');

@@ -10,7 +10,7 @@ const MIN_SECRET_LENGTH = 4;
 const MAX_COPY_DEPTH = 64;
 // What continues an identifier around a redacted value (letters, digits, `_`, `-`): a value with one
 // of these right before or after it is part of another identifier, which is left whole.
-const IDENTIFIER_CHARACTER = '[\\p{L}\\p{N}_-]';
+const IDENTIFIER_CHARACTER = /^[\p{L}\p{N}_-]$/u;
 // Characters that `encodeURIComponent` and form encoding both leave as they are.
 const UNENCODED = /^[\w.-]*$/;
 
@@ -126,7 +126,7 @@ export function createRedactor(options: RedactorOptions = {}): Redactor {
   const replaceTokens = (input: string, values: Iterable<string>): string => {
     let result = input;
     for (const value of [...values].sort((left, right) => right.length - left.length)) {
-      if (result.includes(value)) result = result.replace(new RegExp(`(?<!${IDENTIFIER_CHARACTER})${escapeRegExp(value)}(?!${IDENTIFIER_CHARACTER})`, 'gu'), REDACTED);
+      result = replaceStandalone(result, value);
     }
     return result;
   };
@@ -179,6 +179,44 @@ export function createRedactor(options: RedactorOptions = {}): Redactor {
     },
     isRedactedName,
   };
+}
+
+/**
+ * `input` with every occurrence of `value` that stands alone (no letter, digit, `_` or `-` as the
+ * code point right before or after it) replaced by `[REDACTED]`, left to right without overlaps. A
+ * search rather than a regular expression: the text of every call is redacted, and compiling a
+ * pattern per value and call cost more than the search. An occurrence that would begin or end inside
+ * a surrogate pair is not one (as in a `u` pattern).
+ */
+function replaceStandalone(input: string, value: string): string {
+  let result = '';
+  let copiedUpTo = 0;
+  for (let index = input.indexOf(value); index !== -1;) {
+    const end = index + value.length;
+    if (standsAlone(input, index, end)) {
+      result += `${input.slice(copiedUpTo, index)}${REDACTED}`;
+      copiedUpTo = end;
+      index = input.indexOf(value, end);
+    } else {
+      index = input.indexOf(value, index + 1);
+    }
+  }
+  return copiedUpTo === 0 ? input : result + input.slice(copiedUpTo);
+}
+
+function standsAlone(input: string, start: number, end: number): boolean {
+  if (splitsPair(input, start) || splitsPair(input, end)) return false;
+  const before = start === 0 ? undefined : input.codePointAt(start >= 2 && splitsPair(input, start - 1) ? start - 2 : start - 1);
+  const after = input.codePointAt(end);
+  return !(before !== undefined && IDENTIFIER_CHARACTER.test(String.fromCodePoint(before))) && !(after !== undefined && IDENTIFIER_CHARACTER.test(String.fromCodePoint(after)));
+}
+
+/** True when `index` falls between the two halves of a surrogate pair. */
+function splitsPair(input: string, index: number): boolean {
+  if (index <= 0 || index >= input.length) return false;
+  const previous = input.charCodeAt(index - 1);
+  const current = input.charCodeAt(index);
+  return previous >= 0xd800 && previous <= 0xdbff && current >= 0xdc00 && current <= 0xdfff;
 }
 
 /** Every key/value pair of a nested value, iteratively. */

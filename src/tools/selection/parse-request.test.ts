@@ -28,6 +28,14 @@ describe('parseRequest', () => {
     expect(parseRequest('quantum chromodynamics').classes).toEqual([]);
   });
 
+  it('reads an opening verb the lexicon does not know through the senses WordNet relates to it', () => {
+    // "throw": move, drop, remove → delete wins; "swap": switch, change → update.
+    expect(parseRequest('throw away task 3838').classes).toEqual(['delete']);
+    expect(parseRequest('swap my avatar for this picture').classes).toEqual(['update']);
+    // "buy": get (read) and pay (create) tie, so no class is guessed.
+    expect(parseRequest('buy the phone number +15005550006').classes).toEqual([]);
+  });
+
   it('keeps argument values out of the terms and turns them into parameter hints', () => {
     const parsed = parseRequest('open a new issue in the octocat/hello-world repository');
     expect([...parsed.terms.keys()]).not.toContain('octocat');

@@ -1,6 +1,6 @@
 import { CONTEXT_PREPOSITIONS, FILLER_WORDS, isLexiconWord, isQuestionWord, LONGEST_PHRASE, nounMeaning, PARTICLES, STOP_WORDS, verbMeaning, type ActionClass } from './selection-lexicon.js';
 import type { VerbMeaning } from './selection-lexicon.js';
-import { catalogSensesOf } from './related-words.js';
+import { catalogSensesOf, relatedStemsOf } from './related-words.js';
 import { splitWords, stemWord } from './split-words.js';
 
 /** Kinds of argument value a request can carry; each hints at a parameter the right tool has. */
@@ -302,9 +302,35 @@ function mainAction(stems: ReadonlyArray<string | undefined>, add: (term: string
       if (stems.some((word) => word !== undefined && PLACING.has(word))) for (const placing of ['update', 'create'] as const) if (!classes.includes(placing)) classes.push(placing);
       return { classes, start: position, end: found.particle ? position + 1 : end, verbs: meaning.verbs, nouns: meaning.nouns };
     }
+    // A word of a lexicon phrase alone ("bring" of "bring back") has no meaning of its own on purpose.
+    if (seen === 0 && !STOP_WORDS.has(stem) && !isLexiconWord(stem)) {
+      const sense = senseVerbAt(stem);
+      if (sense) {
+        for (const verb of sense.verbs) add(verb, SENSE_WEIGHT);
+        return { classes: [...sense.classes], start: position, end: position + 1, verbs: sense.verbs, nouns: [] };
+      }
+    }
     if (!STOP_WORDS.has(stem)) seen++;
   }
   return { classes: [], start: 0, end: 0, verbs: [], nouns: [] };
+}
+
+/**
+ * The meaning of an opening word the lexicon does not know, through WordNet: "throw away the draft" is
+ * removing it, "swap my avatar" changing it. The related words (synonyms and hypernyms of its senses,
+ * noun senses mixed in) that the lexicon reads as verbs vote for their classes; a class wins only with
+ * more votes than any other, since a tie means the senses disagree ("buy": get or pay).
+ */
+function senseVerbAt(stem: string): VerbMeaning | undefined {
+  const meanings = relatedStemsOf(stem)
+    .map((related) => verbMeaning(related))
+    .filter((meaning) => meaning !== undefined);
+  const votes = new Map<ActionClass, number>();
+  for (const meaning of meanings) for (const actionClass of meaning.classes) votes.set(actionClass, (votes.get(actionClass) ?? 0) + 1);
+  const [first, second] = [...votes.entries()].sort((left, right) => right[1] - left[1]);
+  if (first === undefined || (second !== undefined && second[1] === first[1])) return undefined;
+  const winner = first[0];
+  return { classes: [winner], verbs: [...new Set(meanings.filter((meaning) => meaning.classes.includes(winner)).flatMap((meaning) => meaning.verbs))], nouns: [] };
 }
 
 /** The verb (or verb phrase, or verb with a later particle) at a position. */

@@ -39,6 +39,14 @@ function relatedLine(stem: string): string | undefined {
  * a word the table does not know.
  */
 export function catalogSensesOf(stemmedWord: string, has: (term: string) => boolean): string[] {
+  return relatedStemsOf(stemmedWord).filter((term) => term.length > 2 && has(term));
+}
+
+/**
+ * The stems WordNet relates to a stemmed word, most frequent senses first (synonyms, then direct
+ * hypernyms): "scrap" gives junk, discard, …; empty for a word the table does not know.
+ */
+export function relatedStemsOf(stemmedWord: string): string[] {
   const line = relatedLine(stemmedWord);
-  return line === undefined ? [] : line.split(' ').filter((term) => term.length > 2 && has(term));
+  return line === undefined ? [] : line.split(' ');
 }

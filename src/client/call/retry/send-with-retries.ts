@@ -143,7 +143,7 @@ export async function sendWithRetries(input: ExchangeInput): Promise<ExchangeOut
     let credentials: Credentials;
     try {
       attemptDisplayUrl = undefined;
-      const attemptRequest = withDisplayCopy(url, headers, request.displayUrl, (copy) => (attemptDisplayUrl = copy));
+      const attemptRequest = new AttemptRequest(url, headers, request.displayUrl, (copy) => (attemptDisplayUrl = copy));
       credentials = await input.authenticator.authenticate(attemptRequest, { auth: input.auth, forceRefresh, rejectedToken, requiredScopes, service: input.service });
     } catch (error) {
       const aicap = AicapError.isInstance(error) ? error : new AicapError('AUTH_FAILED', String(error));
@@ -276,17 +276,24 @@ function describeAnswer(failure: RetryFailure, statusLine: string): string {
   return failure.declaredCode === undefined ? `undeclared error ${statusLine}` : `declared error ${failure.declaredCode}`;
 }
 
-/** An attempt's request for the authenticator: its display URL is copied (and reported) only when read. */
-function withDisplayCopy(url: URL, headers: Headers, displayUrl: URL, copied: (copy: URL) => void): { url: URL; headers: Headers; readonly displayUrl: URL } {
-  let copy: URL | undefined;
-  return {
-    url,
-    headers,
-    get displayUrl(): URL {
-      if (copy === undefined) copied((copy = new URL(displayUrl)));
-      return copy;
-    },
-  };
+/**
+ * An attempt's request for the authenticator: its display URL is copied (and reported) only when read.
+ * A class rather than an object literal with a getter, which costs more to make on every attempt.
+ */
+class AttemptRequest {
+  #copy: URL | undefined;
+
+  constructor(
+    readonly url: URL,
+    readonly headers: Headers,
+    private readonly original: URL,
+    private readonly copied: (copy: URL) => void,
+  ) {}
+
+  get displayUrl(): URL {
+    if (this.#copy === undefined) this.copied((this.#copy = new URL(this.original)));
+    return this.#copy;
+  }
 }
 
 /** The call's deadline as a request's: the time left, and the error that marks it passed. */
