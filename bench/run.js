@@ -111,6 +111,7 @@ async function main() {
       servers,
       servedBy: { revalidate: 'revalidate', fresh: 'payments' },
       iterations: SETTINGS.revalidation,
+      clientOverFloor: true,
     });
     log('3/7 one call (Payments)…');
     call = await benchmarkCall({ origins, iterations: SETTINGS.call });
@@ -223,14 +224,13 @@ function headlineRatios({ discovery, checks, revalidation, call, scale, serve, c
 
 /** The keys of the first-turn issue: CPU beside wall, verified-manifest cache, fresh process, per turn, client µs. */
 function firstTurnRatios(discovery, revalidation, call, github, stripe) {
-  const clientMicroseconds = (rows, against) => ({ median: Math.round((rows[0].clientCpuMedianInMs - rows[1].clientCpuMedianInMs) * 1000), against });
   const githubMcp = github?.cold.rows.find((row) => row.name === github.cold.versusMcp.against);
   const githubAicap = github?.cold.rows[0];
   return {
     ...(discovery.versusFloorCpu ? { discovery_cold_vs_floor_cpu: discovery.versusFloorCpu } : {}),
     ...(discovery.known ? { discovery_known_vs_floor: discovery.known.versusFloor } : {}),
-    revalidation_client_us: clientMicroseconds(revalidation.rows, 'client CPU of a 304 revalidation over the floor conditional GET, µs (difference of medians)'),
-    call_client_us: clientMicroseconds(call.rows, 'client CPU of `client.call` over the bare request + parse, µs (difference of medians)'),
+    revalidation_client_us: revalidation.overFloor.microseconds,
+    call_client_us: call.overFloor.microseconds,
     ...(github
       ? {
           big_discovery_cold_vs_mcp_cpu: github.cold.versusMcpCpu,

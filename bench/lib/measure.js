@@ -156,6 +156,21 @@ export function againstFloorAndMcp(rows) {
   };
 }
 
+/**
+ * What the client's own work costs over the floor, µs of client CPU per operation (difference of
+ * medians), measured in rounds of these two variants alone. Run among the MCP variants, the figure
+ * also carried the garbage and cold caches MCP's rounds leave behind (about three times the
+ * in-process cost), charged to whichever variant ran next; the MCP ratios keep their own rounds.
+ * @param {Variant} aicap
+ * @param {Variant} floor
+ * @param {{ warmupIterations: number, iterations: number, minIterations?: number, maxTimeInMs: number }} options
+ * @param {string} against
+ */
+export async function clientOverFloor(aicap, floor, options, against) {
+  const rows = await compareVariants([aicap, floor], options);
+  return { rows: withoutSamples(rows), microseconds: { median: Math.round((rows[0].clientCpuMedianInMs - rows[1].clientCpuMedianInMs) * 1000), against } };
+}
+
 /** The same two ratios on client + server CPU time, when the rows carry it. */
 export function cpuRatios(aicap, floor, mcp) {
   if (!aicap.cpuSamples) return {};

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { performance } from 'node:perf_hooks';
-import { againstFloorAndMcp, compareVariants, fastestOf, medianOf, pairedRatio, summarize } from './measure.js';
+import { againstFloorAndMcp, clientOverFloor, compareVariants, fastestOf, medianOf, pairedRatio, summarize } from './measure.js';
 import { assessTargets } from './render-results.js';
 import { spawnSync } from 'node:child_process';
 import { cpus } from 'node:os';
@@ -39,6 +39,29 @@ describe('againstFloorAndMcp', () => {
     expect(result.versusFloor).toMatchObject({ median: 2, against: 'floor' });
     expect(result.versusMcp).toMatchObject({ median: 2.5, against: 'mcp fast' });
     expect(result.rows.every((row) => !('samples' in row))).toBe(true);
+  });
+});
+
+describe('clientOverFloor', () => {
+  it('gives the client CPU of the first variant over the second in µs, from rounds of the two alone', async () => {
+    const burn = (milliseconds) => {
+      const until = process.cpuUsage().user + milliseconds * 1000;
+      for (let spins = 0; spins < 1e9 && process.cpuUsage().user < until; spins++);
+    };
+    const ran = [];
+    const { rows, microseconds } = await clientOverFloor(
+      { name: 'aicap', run: () => (ran.push('aicap'), burn(3)) },
+      { name: 'floor', run: () => (ran.push('floor'), burn(1)) },
+      { warmupIterations: 1, iterations: 9, maxTimeInMs: 10_000 },
+      'floor',
+    );
+    expect(new Set(ran)).toEqual(new Set(['aicap', 'floor']));
+    expect(rows.map((row) => row.name)).toEqual(['aicap', 'floor']);
+    expect(rows[0]).not.toHaveProperty('samples');
+    expect(microseconds.against).toBe('floor');
+    // 3 ms against 1 ms of busy CPU: about 2000 µs, whatever else the machine is doing.
+    expect(microseconds.median).toBeGreaterThan(1500);
+    expect(microseconds.median).toBeLessThan(4000);
   });
 });
 

@@ -5,7 +5,7 @@
 // the REST endpoint's work in process; its text content is parsed as JSON, as an agent would).
 import { Agent, request } from 'undici';
 import { createClient } from 'aicap/client';
-import { againstFloorAndMcp, compareVariants } from '../lib/measure.js';
+import { againstFloorAndMcp, clientOverFloor, compareVariants } from '../lib/measure.js';
 import { createMcpClient } from '../lib/mcp-client.js';
 import { MCP_MODES } from '../lib/mcp-payments-app.js';
 
@@ -59,7 +59,9 @@ export async function benchmarkCall(context) {
         check: (body) => expectPage(body.transactions),
       })),
     ];
-    return againstFloorAndMcp(await compareVariants(variants, context.iterations));
+    const [aicap, floor] = variants;
+    const overFloor = await clientOverFloor(aicap, floor, context.iterations, 'client CPU of `client.call` over the bare request + parse, µs (difference of medians, in rounds of the two alone)');
+    return { ...againstFloorAndMcp(await compareVariants(variants, context.iterations)), overFloor };
   } finally {
     await Promise.all([client.close(), dispatcher.close(), ...mcpClients.map(({ mcp }) => mcp.close())]);
   }
