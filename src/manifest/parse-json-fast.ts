@@ -29,16 +29,27 @@ export interface JsonReading {
  * document holds, and costs a fraction of a parser written in JavaScript.
  * @internal
  */
-export function parseJsonFast(text: string, maxDepth: number, decodedFromUtf8 = false): JsonReading | undefined {
+export function parseJsonFast(text: string, maxDepth: number, origin: JsonTextOrigin = {}): JsonReading | undefined {
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch {
     return undefined;
   }
-  const walk = new ValueWalk(maxDepth, mayHoldSurrogate(text, decodedFromUtf8));
+  const walk = new ValueWalk(maxDepth, mayHoldSurrogate(text, origin.decodedFromUtf8 === true));
   if (!walk.visit(value, 0) || walk.keys !== countMembers(text, walk.colonsInStrings)) return undefined;
-  return { value, membersInOrder: walk.membersInOrder, textIsCanonical: textIsCanonical(text, value, walk) };
+  return { value, membersInOrder: walk.membersInOrder, textIsCanonical: textIsCanonical(text, value, walk, origin.insertedEscapes ?? 0) };
+}
+
+/** Where the text given to {@link parseJsonFast} came from. @internal */
+export interface JsonTextOrigin {
+  /** The text was decoded from UTF-8 (so it holds no raw lone surrogate). */
+  decodedFromUtf8?: boolean;
+  /**
+  The text is the bytes' text with this many `\uXXXX` escapes written for characters the bytes had as
+  themselves (`oneByteJsonText`): `textIsCanonical` then says whether the bytes' text is canonical.
+  */
+  insertedEscapes?: number;
 }
 
 /**
@@ -55,25 +66,29 @@ export function parseJsonFast(text: string, maxDepth: number, decodedFromUtf8 = 
  * the canonical text escapes the same way, so the escapes are counted in the text (one search per
  * backslash, not a pass over every character).
  */
-function textIsCanonical(text: string, value: unknown, walk: ValueWalk): boolean {
+function textIsCanonical(text: string, value: unknown, walk: ValueWalk, insertedEscapes: number): boolean {
   if (!walk.canonicalCandidate || typeof value !== 'object' || value === null) return false;
   if (walk.numbers > 0 && EXPONENT_NUMBER.test(text)) return false;
-  return walk.canonicalLength + canonicalEscapes(text) === text.length;
+  return walk.canonicalLength + canonicalEscapes(text, insertedEscapes) === text.length;
 }
 
 /**
- * The escapes of the text, each a backslash and one character, or `NaN` at the first `\u` escape
- * (which this cannot vouch for) or `\/` (which the canonical text writes as a plain `/`). Only the
- * escapes' own backslashes are visited: the `u` or `/` after an escaped backslash (`\\u`) is text.
+ * What the text's escapes add to its length beyond the characters they stand for: one for each
+ * backslash and one character, five for each of the `insertedEscapes` `\uXXXX` escapes written for a
+ * character the canonical text has as itself; or `NaN` when there is another `\u` escape (which this
+ * cannot vouch for) or a `\/` (which the canonical text writes as a plain `/`). Only the escapes' own
+ * backslashes are visited: the `u` or `/` after an escaped backslash (`\\u`) is text.
  */
-function canonicalEscapes(text: string): number {
+function canonicalEscapes(text: string, insertedEscapes: number): number {
   let count = 0;
+  let unicodeEscapes = 0;
   for (let index = text.indexOf('\\'); index !== -1; index = text.indexOf('\\', index + 2)) {
     const escaped = text.charCodeAt(index + 1);
-    if (escaped === 0x75 || escaped === 0x2f) return Number.NaN;
-    count++;
+    if (escaped === 0x2f) return Number.NaN;
+    if (escaped === 0x75) unicodeEscapes++;
+    else count++;
   }
-  return count;
+  return unicodeEscapes === insertedEscapes ? count + 5 * unicodeEscapes : Number.NaN;
 }
 
 // A number token with an exponent: one after the character that can precede a value (false alarms

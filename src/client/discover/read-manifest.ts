@@ -3,6 +3,7 @@ import { optionTerm, worded } from '../../errors/message-term.js';
 import { ManifestValidationError } from '../../errors/manifest-validation-error.js';
 import { isJsonMediaType, mediaTypeOf } from '../../internal/parse-media-type.js';
 import { digestParsedBody } from '../../manifest/digest-manifest.js';
+import { oneByteJsonText } from '../../manifest/one-byte-json-text.js';
 import { MANIFEST_MEDIA_TYPE, type Manifest } from '../../manifest/manifest-v0.js';
 import type { JsonReading } from '../../manifest/parse-json-fast.js';
 import { defaultManifestMaxSizeInBytes } from '../../manifest/manifest-size-limit.js';
@@ -61,8 +62,7 @@ export async function readManifestOnce(context: DiscoveryContext, result: Cached
   let read: ReadManifest;
   if (verdicts) {
     // Same bytes, same verdicts: the strict reader accepted exactly this text, so `JSON.parse` gives its value.
-    const text = utf8.decode(result.body);
-    const manifest = JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text) as Manifest;
+    const manifest = JSON.parse(knownJsonText(result.body)) as Manifest;
     read = { body: result.body, contentType, manifest, scanFindings: verdicts.scanFindings, digest: verdicts.digest };
   } else {
     const { manifest, reading } = await parseOrThrow(result.body, redactUrl(result.url), limit);
@@ -75,6 +75,14 @@ export async function readManifestOnce(context: DiscoveryContext, result: Cached
   }
   reads.set(result.url, read);
   return read;
+}
+
+/** The text of bytes the strict reader accepted before, one byte per character where it can be. */
+function knownJsonText(body: Uint8Array): string {
+  const oneByte = oneByteJsonText(body);
+  if (oneByte !== undefined) return oneByte.text;
+  const text = utf8.decode(body);
+  return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
 }
 
 function sameBytes(left: Uint8Array, right: Uint8Array): boolean {
