@@ -9,7 +9,7 @@ const isOneByte = (text: string): boolean => [...text].every((character) => char
 
 describe('oneByteJsonText', () => {
   it('gives ASCII bytes as they are', () => {
-    expect(oneByteJsonText(encode('{"a":[1,"b"]}'))).toEqual({ text: '{"a":[1,"b"]}', insertedEscapes: 0 });
+    expect(oneByteJsonText(encode('{"a":[1,"b"]}'))).toEqual({ text: '{"a":[1,"b"]}', insertedEscapes: 0, trailingSpaces: 0 });
   });
 
   it('escapes every UTF-16 code unit of the other characters, so the text holds one-byte characters only', () => {
@@ -53,6 +53,20 @@ describe('oneByteJsonText', () => {
 });
 
 describe('readJsonDocument of bytes with non-ASCII characters', () => {
+  it('reads texts of every size the same, those it pads with spaces included', () => {
+    for (const size of [300_000, 1_000_000, 1_100_000]) {
+      for (const extra of ['', '“x”']) {
+        const value = { a: extra, b: 'y'.repeat(size) };
+        const body = encode(canonicalJson(value));
+        const read = oneByteJsonText(body)!;
+        expect(read.text.trimEnd().length + read.trailingSpaces).toBe(read.text.length);
+        expect(readJsonDocument(body)).toMatchObject({ value, textIsCanonical: true });
+        // Spaces the bytes have themselves still make them another text than the canonical one.
+        expect(readJsonDocument(encode(`${canonicalJson(value)} `))).toMatchObject({ value, textIsCanonical: false });
+      }
+    }
+  });
+
   it('still sees canonical bytes as canonical, so their digest is their hash', () => {
     const value = { b: ['“quoted”', 'é'], a: { x: '😀' }, c: 'x'.repeat(400) };
     const body = encode(canonicalJson(value));

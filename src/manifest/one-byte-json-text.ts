@@ -8,6 +8,8 @@ export interface OneByteJsonText {
   non-ASCII characters, which the bytes wrote as themselves.
   */
   insertedEscapes: number;
+  /** Spaces added after the document (see {@link oneByteJsonText}), which `JSON.parse` skips. */
+  trailingSpaces: number;
 }
 
 // Non-ASCII bytes are looked for chunk by chunk: a native check passes over the (nearly always) ASCII
@@ -16,6 +18,12 @@ const CHUNK_IN_BYTES = 4096;
 // Each escape is six characters for one: past this share of the text, the plain decoding costs less.
 const MAX_INSERTED_ESCAPES_PER_BYTE = 1 / 64;
 const strictDecoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+// Node makes a string of at least this many Latin-1 bytes outside the engine's heap (a copy into
+// memory it allocates, `EXTERN_APEX` in its string_bytes.cc) and a shorter one in the heap, which costs
+// about 3 ms per MB more here (fresh large-object pages): a text of a size between the two is cheaper
+// made longer with spaces, which JSON allows after the value. Were the threshold to change, only the gain would go.
+const EXTERNAL_STRING_MIN_LENGTH = 0xfbee9 + 1;
+const PADDED_FROM_LENGTH = 256 * 1024;
 
 /**
  * UTF-8 JSON bytes as JSON text of the same value in a one-byte string, or undefined when that is not
@@ -31,7 +39,7 @@ const strictDecoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true })
  */
 export function oneByteJsonText(bytes: Uint8Array): OneByteJsonText | undefined {
   const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  if (isAscii(buffer)) return { text: buffer.toString('latin1'), insertedEscapes: 0 };
+  if (isAscii(buffer)) return textOf(buffer, [], []);
   const runs = nonAsciiRuns(buffer);
   // A byte-order mark is left to the caller, which strips exactly one.
   if (runs[0] === 0) return undefined;
@@ -52,7 +60,15 @@ export function oneByteJsonText(bytes: Uint8Array): OneByteJsonText | undefined 
     escapes.push(escaped);
     escapedBytes += runs[index + 1]! - runs[index]!;
   }
-  const text = Buffer.allocUnsafe(buffer.byteLength - escapedBytes + insertedEscapes * 6);
+  return textOf(buffer, runs, escapes, insertedEscapes, escapedBytes);
+}
+
+/** The bytes with each run replaced by its escapes, as a string (padded with spaces where that makes it cheaper). */
+function textOf(buffer: Buffer, runs: readonly number[], escapes: readonly string[], insertedEscapes = 0, escapedBytes = 0): OneByteJsonText {
+  const length = buffer.byteLength - escapedBytes + insertedEscapes * 6;
+  const padded = length >= PADDED_FROM_LENGTH && length < EXTERNAL_STRING_MIN_LENGTH;
+  if (runs.length === 0 && !padded) return { text: buffer.toString('latin1'), insertedEscapes, trailingSpaces: 0 };
+  const text = Buffer.allocUnsafe(padded ? EXTERNAL_STRING_MIN_LENGTH : length);
   let written = 0;
   let read = 0;
   for (let index = 0; index < runs.length; index += 2) {
@@ -60,8 +76,9 @@ export function oneByteJsonText(bytes: Uint8Array): OneByteJsonText | undefined 
     written += text.write(escapes[index / 2]!, written, 'latin1');
     read = runs[index + 1]!;
   }
-  buffer.copy(text, written, read);
-  return { text: text.toString('latin1'), insertedEscapes };
+  written += buffer.copy(text, written, read);
+  text.fill(0x20, written);
+  return { text: text.toString('latin1'), insertedEscapes, trailingSpaces: text.byteLength - written };
 }
 
 /** Start and end offsets of every run of bytes above 0x7F, flat: `[start, end, start, end, …]`. */

@@ -70,7 +70,7 @@ export function readJsonDocument(input: string | Uint8Array, options: ParseJsonO
     if (input.byteLength > maxSizeInBytes) throw tooLarge(maxSizeInBytes);
     const oneByte = oneByteJsonText(input);
     if (oneByte !== undefined) {
-      const fast = parseJsonFast(oneByte.text, maxDepth, { decodedFromUtf8: true, insertedEscapes: oneByte.insertedEscapes });
+      const fast = parseJsonFast(oneByte.text, maxDepth, { decodedFromUtf8: true, ...oneByte });
       if (fast !== undefined) return fast;
     }
     try {

@@ -38,7 +38,7 @@ export function parseJsonFast(text: string, maxDepth: number, origin: JsonTextOr
   }
   const walk = new ValueWalk(maxDepth, mayHoldSurrogate(text, origin.decodedFromUtf8 === true));
   if (!walk.visit(value, 0) || walk.keys !== countMembers(text, walk.colonsInStrings)) return undefined;
-  return { value, membersInOrder: walk.membersInOrder, textIsCanonical: textIsCanonical(text, value, walk, origin.insertedEscapes ?? 0) };
+  return { value, membersInOrder: walk.membersInOrder, textIsCanonical: textIsCanonical(text, value, walk, origin) };
 }
 
 /** Where the text given to {@link parseJsonFast} came from. @internal */
@@ -50,6 +50,8 @@ export interface JsonTextOrigin {
   themselves (`oneByteJsonText`): `textIsCanonical` then says whether the bytes' text is canonical.
   */
   insertedEscapes?: number;
+  /** The text is the bytes' text followed by this many spaces (`oneByteJsonText`). */
+  trailingSpaces?: number;
 }
 
 /**
@@ -66,10 +68,10 @@ export interface JsonTextOrigin {
  * the canonical text escapes the same way, so the escapes are counted in the text (one search per
  * backslash, not a pass over every character).
  */
-function textIsCanonical(text: string, value: unknown, walk: ValueWalk, insertedEscapes: number): boolean {
+function textIsCanonical(text: string, value: unknown, walk: ValueWalk, origin: JsonTextOrigin): boolean {
   if (!walk.canonicalCandidate || typeof value !== 'object' || value === null) return false;
   if (walk.numbers > 0 && EXPONENT_NUMBER.test(text)) return false;
-  return walk.canonicalLength + canonicalEscapes(text, insertedEscapes) === text.length;
+  return walk.canonicalLength + canonicalEscapes(text, origin.insertedEscapes ?? 0) === text.length - (origin.trailingSpaces ?? 0);
 }
 
 /**
