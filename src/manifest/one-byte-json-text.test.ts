@@ -9,14 +9,17 @@ const isOneByte = (text: string): boolean => [...text].every((character) => char
 
 describe('oneByteJsonText', () => {
   it('gives ASCII bytes as they are', () => {
-    expect(oneByteJsonText(encode('{"a":[1,"b"]}'))).toEqual({ text: '{"a":[1,"b"]}', insertedEscapes: 0, trailingSpaces: 0 });
+    expect(oneByteJsonText(encode('{"a":[1,"b"]}'))).toEqual({ text: '{"a":[1,"b"]}', insertedEscapes: 0, trailingSpaces: 0, mayHoldSurrogateEscape: false });
   });
 
   it('escapes every UTF-16 code unit of the other characters, so the text holds one-byte characters only', () => {
     const padding = 'x'.repeat(400);
     const read = oneByteJsonText(encode(`{"a":"“quoted” café 😀","b":"${padding}"}`))!;
     expect(read.text).toBe(`{"a":"\\u201cquoted\\u201d caf\\u00e9 \\ud83d\\ude00","b":"${padding}"}`);
-    expect(read.insertedEscapes).toBe(5);
+    expect(read).toMatchObject({ insertedEscapes: 5, mayHoldSurrogateEscape: true });
+    // Escapes inside the Basic Multilingual Plane write no surrogate; one in the bytes may.
+    expect(oneByteJsonText(encode(`["“x”","${padding}"]`))).toMatchObject({ insertedEscapes: 2, mayHoldSurrogateEscape: false });
+    expect(oneByteJsonText(encode(`["“x”","\\u0041${padding}"]`))).toMatchObject({ insertedEscapes: 2, mayHoldSurrogateEscape: true });
     expect(JSON.parse(read.text)).toEqual({ a: '“quoted” café 😀', b: padding });
   });
 
@@ -75,6 +78,11 @@ describe('readJsonDocument of bytes with non-ASCII characters', () => {
     expect(digestParsedBody(body, reading)).toBe(digestManifest(value));
     // The same value with an escape the bytes wrote themselves is not their canonical text.
     expect(readJsonDocument(encode(canonicalJson(value).replace('😀', '\\ud83d\\ude00')))).toMatchObject({ value, textIsCanonical: false });
+  });
+
+  it('refuses a lone surrogate written as an escape beside characters it escapes itself', () => {
+    expect(() => parseJsonDocument(encode(`["“x”","\\udc00${'y'.repeat(400)}"]`))).toThrow(/lone UTF-16 surrogate/);
+    expect(parseJsonDocument(encode(`["“x😀”","\\ud83d\\ude00${'y'.repeat(400)}"]`))).toEqual(['“x😀”', `😀${'y'.repeat(400)}`]);
   });
 
   it('names the problem of a document with a character outside its strings as before', () => {

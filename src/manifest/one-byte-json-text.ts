@@ -10,6 +10,8 @@ export interface OneByteJsonText {
   insertedEscapes: number;
   /** Spaces added after the document (see {@link oneByteJsonText}), which `JSON.parse` skips. */
   trailingSpaces: number;
+  /** Whether a `\u` escape of the text may write a surrogate: the bytes have a `\u` escape, or a character escaped here is outside the Basic Multilingual Plane. */
+  mayHoldSurrogateEscape: boolean;
 }
 
 // Non-ASCII bytes are looked for chunk by chunk: a native check passes over the (nearly always) ASCII
@@ -24,6 +26,7 @@ const strictDecoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true })
 // made longer with spaces, which JSON allows after the value. Were the threshold to change, only the gain would go.
 const EXTERNAL_STRING_MIN_LENGTH = 0xfbee9 + 1;
 const PADDED_FROM_LENGTH = 256 * 1024;
+const UNICODE_ESCAPE = Buffer.from('\\u', 'latin1');
 
 /**
  * UTF-8 JSON bytes as JSON text of the same value in a one-byte string, or undefined when that is not
@@ -39,11 +42,14 @@ const PADDED_FROM_LENGTH = 256 * 1024;
  */
 export function oneByteJsonText(bytes: Uint8Array): OneByteJsonText | undefined {
   const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  if (isAscii(buffer)) return textOf(buffer, [], []);
+  // A search of the bytes (native) instead of the text: the escapes written here would match it.
+  const unicodeEscapeInBytes = buffer.includes(UNICODE_ESCAPE);
+  if (isAscii(buffer)) return textOf(buffer, [], [], unicodeEscapeInBytes);
   const runs = nonAsciiRuns(buffer);
   // A byte-order mark is left to the caller, which strips exactly one.
   if (runs[0] === 0) return undefined;
   const escapes: string[] = [];
+  let mayHoldSurrogateEscape = unicodeEscapeInBytes;
   let insertedEscapes = 0;
   let escapedBytes = 0;
   for (let index = 0; index < runs.length; index += 2) {
@@ -56,18 +62,22 @@ export function oneByteJsonText(bytes: Uint8Array): OneByteJsonText | undefined 
     insertedEscapes += characters.length;
     if (insertedEscapes > buffer.byteLength * MAX_INSERTED_ESCAPES_PER_BYTE) return undefined;
     let escaped = '';
-    for (let unit = 0; unit < characters.length; unit++) escaped += `\\u${characters.charCodeAt(unit).toString(16).padStart(4, '0')}`;
+    for (let unit = 0; unit < characters.length; unit++) {
+      const code = characters.charCodeAt(unit);
+      if (code >= 0xd800 && code <= 0xdfff) mayHoldSurrogateEscape = true;
+      escaped += `\\u${code.toString(16).padStart(4, '0')}`;
+    }
     escapes.push(escaped);
     escapedBytes += runs[index + 1]! - runs[index]!;
   }
-  return textOf(buffer, runs, escapes, insertedEscapes, escapedBytes);
+  return textOf(buffer, runs, escapes, mayHoldSurrogateEscape, insertedEscapes, escapedBytes);
 }
 
 /** The bytes with each run replaced by its escapes, as a string (padded with spaces where that makes it cheaper). */
-function textOf(buffer: Buffer, runs: readonly number[], escapes: readonly string[], insertedEscapes = 0, escapedBytes = 0): OneByteJsonText {
+function textOf(buffer: Buffer, runs: readonly number[], escapes: readonly string[], mayHoldSurrogateEscape: boolean, insertedEscapes = 0, escapedBytes = 0): OneByteJsonText {
   const length = buffer.byteLength - escapedBytes + insertedEscapes * 6;
   const padded = length >= PADDED_FROM_LENGTH && length < EXTERNAL_STRING_MIN_LENGTH;
-  if (runs.length === 0 && !padded) return { text: buffer.toString('latin1'), insertedEscapes, trailingSpaces: 0 };
+  if (runs.length === 0 && !padded) return { text: buffer.toString('latin1'), insertedEscapes, trailingSpaces: 0, mayHoldSurrogateEscape };
   const text = Buffer.allocUnsafe(padded ? EXTERNAL_STRING_MIN_LENGTH : length);
   let written = 0;
   let read = 0;
@@ -78,7 +88,7 @@ function textOf(buffer: Buffer, runs: readonly number[], escapes: readonly strin
   }
   written += buffer.copy(text, written, read);
   text.fill(0x20, written);
-  return { text: text.toString('latin1'), insertedEscapes, trailingSpaces: text.byteLength - written };
+  return { text: text.toString('latin1'), insertedEscapes, trailingSpaces: text.byteLength - written, mayHoldSurrogateEscape };
 }
 
 /** Start and end offsets of every run of bytes above 0x7F, flat: `[start, end, start, end, …]`. */

@@ -36,7 +36,7 @@ export function parseJsonFast(text: string, maxDepth: number, origin: JsonTextOr
   } catch {
     return undefined;
   }
-  const walk = new ValueWalk(maxDepth, mayHoldSurrogate(text, origin.decodedFromUtf8 === true));
+  const walk = new ValueWalk(maxDepth, mayHoldSurrogate(text, origin));
   if (!walk.visit(value, 0) || walk.keys !== countMembers(text, walk.colonsInStrings)) return undefined;
   return { value, membersInOrder: walk.membersInOrder, textIsCanonical: textIsCanonical(text, value, walk, origin) };
 }
@@ -52,6 +52,11 @@ export interface JsonTextOrigin {
   insertedEscapes?: number;
   /** The text is the bytes' text followed by this many spaces (`oneByteJsonText`). */
   trailingSpaces?: number;
+  /**
+  Whether a `\u` escape of the text can write a surrogate, when the caller knows (`oneByteJsonText`
+  knows of the escapes it wrote and looked for others in the bytes); else the text is searched.
+  */
+  mayHoldSurrogateEscape?: boolean;
 }
 
 /**
@@ -109,9 +114,9 @@ const ESCAPED_SURROGATE = /\\u[dD][89a-fA-F]/;
  * escape, and a search for `\u` (native, fast) rules that out for most documents; a class search
  * over the whole text costs a fifth of `JSON.parse` on big manifests.
  */
-function mayHoldSurrogate(text: string, decodedFromUtf8: boolean): boolean {
-  if (text.includes('\\u') && ESCAPED_SURROGATE.test(text)) return true;
-  return !decodedFromUtf8 && RAW_SURROGATE.test(text);
+function mayHoldSurrogate(text: string, origin: JsonTextOrigin): boolean {
+  if (origin.mayHoldSurrogateEscape ?? (text.includes('\\u') && ESCAPED_SURROGATE.test(text))) return true;
+  return origin.decodedFromUtf8 !== true && RAW_SURROGATE.test(text);
 }
 
 const ESCAPE = /\\[\s\S]/g;
