@@ -95,5 +95,8 @@ describe('parseJsonFast', () => {
     expect(parseJsonFast('{"a":"\\u201cx\\u201d"}', 64, { insertedEscapes: 1 })).toMatchObject({ textIsCanonical: false });
     expect(parseJsonFast('{"a":"\\u201c\\/"}', 64, { insertedEscapes: 1 })).toMatchObject({ textIsCanonical: false });
     expect(parseJsonFast('{"a":{"1":2},"b":[1.5,-3,123456789012.345]}', 64)).toMatchObject({ textIsCanonical: true });
+    // An exponent after spaces, a sign or a decimal point is still an exponent; digits and an "e" in a string are text.
+    for (const text of ['{"a":[1, \n-2.5E3]}', '{"a":[5,1e3]}', '{"a": 1e3}']) expect(parseJsonFast(text, 64)).toMatchObject({ textIsCanonical: false });
+    expect(parseJsonFast('{"a":"695e2e4","b":[1,"x1e3"]}', 64)).toMatchObject({ textIsCanonical: true });
   });
 });
