@@ -4,7 +4,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { AicapError } from '../errors/aicap-error.js';
 import { loadPayments, readFixture } from '../../test/fixtures/manifests/load-fixture.js';
-import { canonicalJson, canonicalJsonOfParsed, digestManifest, digestParsedBody, digestText, digestTool } from './digest-manifest.js';
+import { canonicalJson, canonicalJsonOfParsed, digestManifest, digestParsedBody, digestText, digestTool, sha256Base64url } from './digest-manifest.js';
 import { parseJsonDocument, readJsonDocument } from './parse-json-document.js';
 
 const DIGEST_FORMAT = /^sha256-[A-Za-z0-9_-]{43}$/;
@@ -337,6 +337,13 @@ describe('digestParsedBody: the body bytes hashed as they are when they are the 
     const reading = readJsonDocument(body);
     expect(reading.textIsCanonical).toBe(false);
     expect(digestParsedBody(body, reading)).toBe(digestText('{"a":1}'));
+  });
+
+  it("uses the body's hash the caller already has, and only for canonical text", () => {
+    const canonical = new TextEncoder().encode('{"a":1}');
+    expect(digestParsedBody(canonical, readJsonDocument(canonical), sha256Base64url(canonical))).toBe(digestText('{"a":1}'));
+    const spaced = new TextEncoder().encode('{"a": 1}');
+    expect(digestParsedBody(spaced, readJsonDocument(spaced), sha256Base64url(spaced))).toBe(digestText('{"a":1}'));
   });
 });
 

@@ -53,12 +53,13 @@ export function canonicalJsonOfParsed(value: unknown, options: CanonicalJsonOfPa
  * when reading showed the text is the canonical text, the body's bytes are the canonical text's
  * UTF-8 and are hashed as they are, with no serialisation at all. Otherwise the value is serialised
  * canonically and that text hashed. `body` must be the bytes `reading` was read from, and the value
- * must not have changed since.
+ * must not have changed since. `bodySha256`, when the caller has hashed the body already, is that
+ * hash ({@link sha256Base64url}), so the bytes are not hashed twice.
  * @internal
  */
-export function digestParsedBody(body: Uint8Array, reading: JsonReading): string {
+export function digestParsedBody(body: Uint8Array, reading: JsonReading, bodySha256?: string): string {
   // An inherited `toJSON` would make the canonical text of the value something else than its data.
-  if (reading.textIsCanonical && !hasInheritedToJson()) return sha256Digest(body);
+  if (reading.textIsCanonical && !hasInheritedToJson()) return `sha256-${bodySha256 ?? sha256Base64url(body)}`;
   return digestText(canonicalJsonOfParsed(reading.value, { membersInOrder: reading.membersInOrder }));
 }
 
@@ -181,7 +182,12 @@ export function digestText(text: string): string {
 }
 
 function sha256Digest(input: string | Uint8Array): string {
-  return `sha256-${createHash('sha256').update(input).digest('base64url')}`;
+  return `sha256-${sha256Base64url(input)}`;
+}
+
+/** The SHA-256 of some bytes (or of a text's UTF-8), base64url without padding. @internal */
+export function sha256Base64url(input: string | Uint8Array): string {
+  return createHash('sha256').update(input).digest('base64url');
 }
 
 /** Digest of a whole manifest: SHA-256 over its RFC 8785 canonical form, as `sha256-<base64url>`. Used as the strong ETag. */

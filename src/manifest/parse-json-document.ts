@@ -2,6 +2,7 @@ import { checkIntegerOption } from '../errors/invalid-option-error.js';
 import { ManifestParseError } from '../errors/manifest-parse-error.js';
 import { optionTerm, worded } from '../errors/message-term.js';
 import { parseJsonFast, type JsonReading } from './parse-json-fast.js';
+import { oneByteJsonText } from './one-byte-json-text.js';
 import { StrictJsonParser } from './strict-json-parser.js';
 import { defaultManifestMaxSizeInBytes } from './manifest-size-limit.js';
 
@@ -59,7 +60,6 @@ export function readJsonDocument(input: string | Uint8Array, options: ParseJsonO
   const maxSizeInBytes = checkIntegerOption('maxSizeInBytes', options.maxSizeInBytes ?? defaultManifestMaxSizeInBytes, { minimum: 1 });
   const maxDepth = checkIntegerOption('maxDepth', options.maxDepth ?? DEFAULT_MAX_DEPTH, { minimum: 1, maximum: MAX_DEPTH_CEILING });
   let text: string;
-  const decodedFromUtf8 = typeof input !== 'string';
   if (typeof input === 'string') {
     // A UTF-16 string is at least as many UTF-8 bytes as code units; only measure exactly when close.
     if (input.length > maxSizeInBytes || (input.length * 3 > maxSizeInBytes && Buffer.byteLength(input) > maxSizeInBytes)) {
@@ -68,11 +68,18 @@ export function readJsonDocument(input: string | Uint8Array, options: ParseJsonO
     text = input;
   } else if (input instanceof Uint8Array) {
     if (input.byteLength > maxSizeInBytes) throw tooLarge(maxSizeInBytes);
+    const oneByte = oneByteJsonText(input);
+    if (oneByte !== undefined) {
+      const fast = parseJsonFast(oneByte.text, maxDepth, { decodedFromUtf8: true, ...oneByte });
+      if (fast !== undefined) return fast;
+    }
     try {
       text = decoder.decode(input);
     } catch (error) {
       throw new ManifestParseError('Document is not valid UTF-8. Serve the manifest as UTF-8 JSON.', { cause: error, issueCode: 'json.encoding' });
     }
+    // The same text failed the fast reading: only the strict parser can name the problem.
+    if (oneByte !== undefined) return strictReading(text, maxDepth);
   } else {
     throw new ManifestParseError(`Expected a string or bytes to parse, got ${describeType(input)}.`, { issueCode: 'json.input_type' });
   }
@@ -80,9 +87,13 @@ export function readJsonDocument(input: string | Uint8Array, options: ParseJsonO
   if (withMark) text = text.slice(1);
   // Valid documents (nearly all) are read by the engine's own parser and checked on its output; a
   // problem anywhere sends the text through the strict parser, which names it.
-  const fast = parseJsonFast(text, maxDepth, decodedFromUtf8);
-  if (fast === undefined) return { value: new StrictJsonParser(text, maxDepth).parseDocument(), membersInOrder: false, textIsCanonical: false };
+  const fast = parseJsonFast(text, maxDepth, { decodedFromUtf8: typeof input !== 'string' });
+  if (fast === undefined) return strictReading(text, maxDepth);
   return withMark ? { ...fast, textIsCanonical: false } : fast;
+}
+
+function strictReading(text: string, maxDepth: number): JsonReading {
+  return { value: new StrictJsonParser(text, maxDepth).parseDocument(), membersInOrder: false, textIsCanonical: false };
 }
 
 function tooLarge(maxSizeInBytes: number): ManifestParseError {

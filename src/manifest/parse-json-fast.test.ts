@@ -61,8 +61,8 @@ describe('parseJsonFast', () => {
   });
 
   it('checks for lone surrogates in text decoded from UTF-8 only where an escape can write one', () => {
-    expect(parseJsonFast('{"a":"\\ud800"}', 64, true)).toBeUndefined();
-    expect(parseJsonFast('{"a":"\\ud83d\\ude00"}', 64, true)?.value).toEqual({ a: '\u{1F600}' });
+    expect(parseJsonFast('{"a":"\\ud800"}', 64, { decodedFromUtf8: true })).toBeUndefined();
+    expect(parseJsonFast('{"a":"\\ud83d\\ude00"}', 64, { decodedFromUtf8: true })?.value).toEqual({ a: '\u{1F600}' });
     // Raw in a string given as text; the strict decoder refuses the UTF-8 bytes that would encode one.
     expect(parseJsonFast('{"a":"\ud800"}', 64)).toBeUndefined();
     expect(() => parseJsonDocument(Uint8Array.from([0x22, 0xed, 0xa0, 0x80, 0x22]))).toThrow(/not valid UTF-8/);
@@ -90,6 +90,13 @@ describe('parseJsonFast', () => {
       expect(parseJsonFast(text, 64)).toMatchObject({ membersInOrder: true, textIsCanonical: false });
     }
     expect(parseJsonFast('{"0":{"1":2},"a":[1.5,-3,123456789012.345]}', 64)).toMatchObject({ textIsCanonical: false });
+    // Escapes written for characters the bytes had as themselves count as those characters, and only they.
+    expect(parseJsonFast('{"a":"\\u201cx\\u201d"}', 64, { insertedEscapes: 2 })).toMatchObject({ textIsCanonical: true });
+    expect(parseJsonFast('{"a":"\\u201cx\\u201d"}', 64, { insertedEscapes: 1 })).toMatchObject({ textIsCanonical: false });
+    expect(parseJsonFast('{"a":"\\u201c\\/"}', 64, { insertedEscapes: 1 })).toMatchObject({ textIsCanonical: false });
     expect(parseJsonFast('{"a":{"1":2},"b":[1.5,-3,123456789012.345]}', 64)).toMatchObject({ textIsCanonical: true });
+    // An exponent after spaces, a sign or a decimal point is still an exponent; digits and an "e" in a string are text.
+    for (const text of ['{"a":[1, \n-2.5E3]}', '{"a":[5,1e3]}', '{"a": 1e3}']) expect(parseJsonFast(text, 64)).toMatchObject({ textIsCanonical: false });
+    expect(parseJsonFast('{"a":"695e2e4","b":[1,"x1e3"]}', 64)).toMatchObject({ textIsCanonical: true });
   });
 });

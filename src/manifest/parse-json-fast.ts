@@ -29,16 +29,34 @@ export interface JsonReading {
  * document holds, and costs a fraction of a parser written in JavaScript.
  * @internal
  */
-export function parseJsonFast(text: string, maxDepth: number, decodedFromUtf8 = false): JsonReading | undefined {
+export function parseJsonFast(text: string, maxDepth: number, origin: JsonTextOrigin = {}): JsonReading | undefined {
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch {
     return undefined;
   }
-  const walk = new ValueWalk(maxDepth, mayHoldSurrogate(text, decodedFromUtf8));
+  const walk = new ValueWalk(maxDepth, mayHoldSurrogate(text, origin));
   if (!walk.visit(value, 0) || walk.keys !== countMembers(text, walk.colonsInStrings)) return undefined;
-  return { value, membersInOrder: walk.membersInOrder, textIsCanonical: textIsCanonical(text, value, walk) };
+  return { value, membersInOrder: walk.membersInOrder, textIsCanonical: textIsCanonical(text, value, walk, origin) };
+}
+
+/** Where the text given to {@link parseJsonFast} came from. @internal */
+export interface JsonTextOrigin {
+  /** The text was decoded from UTF-8 (so it holds no raw lone surrogate). */
+  decodedFromUtf8?: boolean;
+  /**
+  The text is the bytes' text with this many `\uXXXX` escapes written for characters the bytes had as
+  themselves (`oneByteJsonText`): `textIsCanonical` then says whether the bytes' text is canonical.
+  */
+  insertedEscapes?: number;
+  /** The text is the bytes' text followed by this many spaces (`oneByteJsonText`). */
+  trailingSpaces?: number;
+  /**
+  Whether a `\u` escape of the text can write a surrogate, when the caller knows (`oneByteJsonText`
+  knows of the escapes it wrote and looked for others in the bytes); else the text is searched.
+  */
+  mayHoldSurrogateEscape?: boolean;
 }
 
 /**
@@ -55,30 +73,61 @@ export function parseJsonFast(text: string, maxDepth: number, decodedFromUtf8 = 
  * the canonical text escapes the same way, so the escapes are counted in the text (one search per
  * backslash, not a pass over every character).
  */
-function textIsCanonical(text: string, value: unknown, walk: ValueWalk): boolean {
+function textIsCanonical(text: string, value: unknown, walk: ValueWalk, origin: JsonTextOrigin): boolean {
   if (!walk.canonicalCandidate || typeof value !== 'object' || value === null) return false;
-  if (walk.numbers > 0 && EXPONENT_NUMBER.test(text)) return false;
-  return walk.canonicalLength + canonicalEscapes(text) === text.length;
+  if (walk.numbers > 0 && hasExponentNumber(text)) return false;
+  return walk.canonicalLength + canonicalEscapes(text, origin.insertedEscapes ?? 0) === text.length - (origin.trailingSpaces ?? 0);
 }
 
 /**
- * The escapes of the text, each a backslash and one character, or `NaN` at the first `\u` escape
- * (which this cannot vouch for) or `\/` (which the canonical text writes as a plain `/`). Only the
- * escapes' own backslashes are visited: the `u` or `/` after an escaped backslash (`\\u`) is text.
+ * What the text's escapes add to its length beyond the characters they stand for: one for each
+ * backslash and one character, five for each of the `insertedEscapes` `\uXXXX` escapes written for a
+ * character the canonical text has as itself; or `NaN` when there is another `\u` escape (which this
+ * cannot vouch for) or a `\/` (which the canonical text writes as a plain `/`). Only the escapes' own
+ * backslashes are visited: the `u` or `/` after an escaped backslash (`\\u`) is text.
  */
-function canonicalEscapes(text: string): number {
+function canonicalEscapes(text: string, insertedEscapes: number): number {
   let count = 0;
+  let unicodeEscapes = 0;
   for (let index = text.indexOf('\\'); index !== -1; index = text.indexOf('\\', index + 2)) {
     const escaped = text.charCodeAt(index + 1);
-    if (escaped === 0x75 || escaped === 0x2f) return Number.NaN;
-    count++;
+    if (escaped === 0x2f) return Number.NaN;
+    if (escaped === 0x75) unicodeEscapes++;
+    else count++;
   }
-  return count;
+  return unicodeEscapes === insertedEscapes ? count + 5 * unicodeEscapes : Number.NaN;
 }
 
-// A number token with an exponent: one after the character that can precede a value (false alarms
-// inside strings only cost the slower digest).
-const EXPONENT_NUMBER = /[:,[]\s*-?\d+(?:\.\d+)?[eE]/;
+// A digit and an exponent mark: every number token with an exponent has one, and few strings do.
+const DIGIT_THEN_EXPONENT = /\d[eE]/g;
+
+/**
+ * Whether a number token of the text has an exponent: a digit and an exponent mark preceded by the
+ * rest of a mantissa, a minus sign and spaces after a character that can precede a value (`:`, `,` or
+ * `[`). A string that looks the same is a false alarm, which only costs the slower digest. (One
+ * expression matching that whole shape tried a match at every `:`, `,` and `[`: twice the time.)
+ */
+function hasExponentNumber(text: string): boolean {
+  DIGIT_THEN_EXPONENT.lastIndex = 0;
+  for (let match = DIGIT_THEN_EXPONENT.exec(text); match !== null; match = DIGIT_THEN_EXPONENT.exec(text)) {
+    let index = match.index;
+    while (index > 0 && isMantissaCharacter(text.charCodeAt(index - 1))) index--;
+    while (index > 0 && isJsonSpace(text.charCodeAt(index - 1))) index--;
+    const before = text.charCodeAt(index - 1);
+    if (before === 0x3a || before === 0x2c || before === 0x5b) return true;
+  }
+  return false;
+}
+
+/** A digit, a decimal point or a minus sign. */
+function isMantissaCharacter(code: number): boolean {
+  return (code >= 0x30 && code <= 0x39) || code === 0x2e || code === 0x2d;
+}
+
+/** Space, tab, line feed or carriage return: JSON's insignificant whitespace. */
+function isJsonSpace(code: number): boolean {
+  return code === 0x20 || code === 0x09 || code === 0x0a || code === 0x0d;
+}
 // A double keeps 15 significant decimal digits exactly: two texts of at most 15 that differ are two numbers.
 const EXACT_DIGITS = 15;
 
@@ -92,9 +141,9 @@ const ESCAPED_SURROGATE = /\\u[dD][89a-fA-F]/;
  * escape, and a search for `\u` (native, fast) rules that out for most documents; a class search
  * over the whole text costs a fifth of `JSON.parse` on big manifests.
  */
-function mayHoldSurrogate(text: string, decodedFromUtf8: boolean): boolean {
-  if (text.includes('\\u') && ESCAPED_SURROGATE.test(text)) return true;
-  return !decodedFromUtf8 && RAW_SURROGATE.test(text);
+function mayHoldSurrogate(text: string, origin: JsonTextOrigin): boolean {
+  if (origin.mayHoldSurrogateEscape ?? (text.includes('\\u') && ESCAPED_SURROGATE.test(text))) return true;
+  return origin.decodedFromUtf8 !== true && RAW_SURROGATE.test(text);
 }
 
 const ESCAPE = /\\[\s\S]/g;

@@ -2,7 +2,8 @@ import { AicapError } from '../../errors/aicap-error.js';
 import { optionTerm, worded } from '../../errors/message-term.js';
 import { ManifestValidationError } from '../../errors/manifest-validation-error.js';
 import { isJsonMediaType, mediaTypeOf } from '../../internal/parse-media-type.js';
-import { digestParsedBody } from '../../manifest/digest-manifest.js';
+import { digestParsedBody, sha256Base64url } from '../../manifest/digest-manifest.js';
+import { oneByteJsonText } from '../../manifest/one-byte-json-text.js';
 import { MANIFEST_MEDIA_TYPE, type Manifest } from '../../manifest/manifest-v0.js';
 import type { JsonReading } from '../../manifest/parse-json-fast.js';
 import { defaultManifestMaxSizeInBytes } from '../../manifest/manifest-size-limit.js';
@@ -54,20 +55,20 @@ export async function readManifestOnce(context: DiscoveryContext, result: Cached
   const limit = manifestSizeLimit(context);
   const scanOptions = scanOptionsOf(context.options.trust);
   const eager = isEagerScan(context);
+  // Hashed once: the key of the verdicts, and the digest itself when the body is canonical text.
+  const bodySha256 = result.body.byteLength <= limit.maxSizeInBytes ? sha256Base64url(result.body) : undefined;
   // The scan mode is part of the key: a record stored without the scan must not stand for one with it.
-  const slot =
-    result.body.byteLength <= limit.maxSizeInBytes ? verdictSlotOf(context, result.body, `${limit.maxSizeInBytes}|${scanOptions.maxTextLength ?? ''}${eager ? '' : '|on-export'}`) : undefined;
+  const slot = bodySha256 === undefined ? undefined : verdictSlotOf(context, bodySha256, `${limit.maxSizeInBytes}|${scanOptions.maxTextLength ?? ''}${eager ? '' : '|on-export'}`);
   const verdicts = slot && (await lookUpVerdicts(slot));
   let read: ReadManifest;
   if (verdicts) {
     // Same bytes, same verdicts: the strict reader accepted exactly this text, so `JSON.parse` gives its value.
-    const text = utf8.decode(result.body);
-    const manifest = JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text) as Manifest;
+    const manifest = JSON.parse(knownJsonText(result.body)) as Manifest;
     read = { body: result.body, contentType, manifest, scanFindings: verdicts.scanFindings, digest: verdicts.digest };
   } else {
     const { manifest, reading } = await parseOrThrow(result.body, redactUrl(result.url), limit);
     // First, on the value as parsed from these very bytes: that is what the reading describes.
-    const digest = digestParsedBody(result.body, reading);
+    const digest = digestParsedBody(result.body, reading, bodySha256);
     // With the default `trust.scan: 'on-export'`, texts are scanned where they reach a model instead.
     const scanFindings = eager ? scanManifest(manifest, scanOptions).findings : [];
     read = { body: result.body, contentType, manifest, scanFindings, digest };
@@ -75,6 +76,14 @@ export async function readManifestOnce(context: DiscoveryContext, result: Cached
   }
   reads.set(result.url, read);
   return read;
+}
+
+/** The text of bytes the strict reader accepted before, one byte per character where it can be. */
+function knownJsonText(body: Uint8Array): string {
+  const oneByte = oneByteJsonText(body);
+  if (oneByte !== undefined) return oneByte.text;
+  const text = utf8.decode(body);
+  return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
 }
 
 function sameBytes(left: Uint8Array, right: Uint8Array): boolean {

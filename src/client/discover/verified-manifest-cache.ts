@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import { AICAP_VERSION } from '../../internal/aicap-version.js';
 import { isRecord } from '../../internal/is-record.js';
 import { readSignedRecord, recordSlotOf, writeSignedRecord, type RecordSlot } from '../cache/signed-record.js';
@@ -28,14 +27,13 @@ const SEVERITIES: ReadonlySet<TrustSeverity> = new Set(['low', 'medium', 'high']
  * `trust.verifiedManifests: false`, or a store others may write (`CacheStore.private` not true)
  * without `trust.verifiedManifests.signingKey` (an unsigned record there could whitelist any manifest).
  * The key holds the aicap version, `optionsKey` (every option that changes the verdicts) and the
- * body's sha256.
+ * body's SHA-256 (`bodySha256`, base64url: `sha256Base64url` of the body).
  * @internal
  */
-export function verdictSlotOf(context: Pick<DiscoveryContext, 'options' | 'cache'>, body: Uint8Array, optionsKey: string): VerdictSlot | undefined {
+export function verdictSlotOf(context: Pick<DiscoveryContext, 'options' | 'cache'>, bodySha256: string, optionsKey: string): VerdictSlot | undefined {
   const setting = context.options.trust?.verifiedManifests;
   if (setting === false) return undefined;
-  const sha256 = createHash('sha256').update(body).digest('base64url');
-  return recordSlotOf(context.cache, `verified|${AICAP_VERSION}|${optionsKey}|${sha256}`, setting?.signingKey);
+  return recordSlotOf(context.cache, `verified|${AICAP_VERSION}|${optionsKey}|${bodySha256}`, setting?.signingKey);
 }
 
 /**
