@@ -5,7 +5,6 @@
  * check, 2 usage error.
  * @module
  */
-import { setFlagsFromString } from 'node:v8';
 import { AICAP_VERSION } from '../internal/aicap-version.js';
 import { commands } from './commands/index.js';
 import { createProcessIo } from './cli-io.js';
@@ -35,7 +34,8 @@ async function main(): Promise<number> {
   // compiler, then optimizes its busy functions on background threads, and the process waits for
   // those compiles before it exits: 0.3 to 0.9 s of a cached `aicap call` on two loaded cores, spent
   // for code a command runs for a few responses. The baseline code alone parses them fast enough.
-  setFlagsFromString('--liftoff-only');
+  // (`node:v8` loads Node's streams: imported here, not by `--version`.)
+  (await import('node:v8')).setFlagsFromString('--liftoff-only');
   return (await command.load()).run(rest, io);
 }
 
