@@ -92,6 +92,8 @@ describe('the CLI cache (built CLI, separate processes)', () => {
       // Arguments in the simple JSON Schema subset are validated without ajv (`compile-simple-schema`); the
       // build's generated meta-schema validator needs only ajv's runtime helpers.
       /^node_modules\/(ajv\/(?!dist\/runtime\/)|ajv-formats\/|fast-uri\/)/,
+      // RE2 loads with the first `pattern`; these tools have none.
+      /^node_modules\/re2js\//,
       // The CLI reaches the client through its seams: the index loads every export (tool runs, OAuth flows).
       /^dist\/client\/(index|run-tool-call|run-follow-up)\.js$/,
       /^dist\/tools\/(export-tools|to-[a-z-]+)\.js$/,

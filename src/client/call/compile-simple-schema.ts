@@ -1,4 +1,5 @@
-import { RE2JS } from 're2js';
+import type { RE2JS } from 're2js';
+import { loadRe2 } from './load-re2.js';
 
 /** A compiled check of the simple subset: `true` when the value is valid. */
 export type SimpleSchemaCheck = (value: unknown) => boolean;
@@ -139,7 +140,7 @@ function patternCheck(pattern: unknown): SimpleSchemaCheck {
   if (typeof pattern !== 'string') throw new Unsupported();
   let compiled: RE2JS;
   try {
-    compiled = RE2JS.compile(pattern);
+    compiled = loadRe2().compile(pattern);
   } catch {
     // ajv reports the pattern that does not compile.
     throw new Unsupported();

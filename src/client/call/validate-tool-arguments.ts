@@ -1,7 +1,7 @@
 import { createRequire } from 'node:module';
 import type { Ajv2020 as Ajv2020Class, ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
 import type addFormatsFunction from 'ajv-formats';
-import { RE2JS } from 're2js';
+import { loadRe2 } from './load-re2.js';
 import { checkEmbeddedSchema } from '../../manifest/check-embedded-schema.js';
 import type { JsonSchema, Parameter } from '../../manifest/manifest-v0.js';
 import { argumentsSchema } from '../../manifest/arguments-schema.js';
@@ -31,6 +31,7 @@ function ajv(): NonNullable<typeof ajvModules> {
  * backtracking) rather than V8's engine: a hostile pattern cannot stall the event loop.
  */
 function re2RegExp(pattern: string, flags: string): { test(input: string): boolean; toString(): string } {
+  const RE2JS = loadRe2();
   const compiled = RE2JS.compile(pattern, flags.includes('i') ? RE2JS.CASE_INSENSITIVE : 0);
   // ajv caches compiled patterns under `toString()`: without a distinct key every pattern would
   // share the first one's matcher.
