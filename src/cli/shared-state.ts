@@ -1,6 +1,7 @@
 import { AicapError } from '../errors/aicap-error.js';
-import { createClient as createLibraryClient, type Client, type ClientOptions } from '../client/index.js';
-import { redactUrl } from '../client/call-seam.js';
+import type { Client, ClientOptions } from '../client/index.js';
+// The seam, not the index: the index loads every export of `aicap/client` (OAuth flows, jobs, tool runs).
+import { createClient as createLibraryClient, redactUrl } from '../client/call-seam.js';
 import type { AicapRedis, StoreUnavailableError as StoreUnavailableErrorClass } from '../redis/index.js';
 import type { CacheStore } from '../client/index.js';
 import type { CliIo } from './cli-io.js';

@@ -1,7 +1,7 @@
 import { createInterface } from 'node:readline/promises';
 import { Writable } from 'node:stream';
 import { AicapError } from '../../errors/aicap-error.js';
-import { JobError } from '../../client/index.js';
+import { JobError } from '../../client/call-seam.js';
 import type { CallEnvelope, Client, JobEvent, JobNeedsInputEvent } from '../../client/index.js';
 import type { CliIo } from '../cli-io.js';
 import { cliAdvice, cliEnvelope, cliErrorMessage } from '../cli-error-message.js';

@@ -1,22 +1,37 @@
-import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
-import addFormatsModule from 'ajv-formats';
-import { RE2JS } from 're2js';
+import { createRequire } from 'node:module';
+import type { Ajv2020 as Ajv2020Class, ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
+import type addFormatsFunction from 'ajv-formats';
+import { loadRe2 } from './load-re2.js';
 import { checkEmbeddedSchema } from '../../manifest/check-embedded-schema.js';
 import type { JsonSchema, Parameter } from '../../manifest/manifest-v0.js';
 import { argumentsSchema } from '../../manifest/arguments-schema.js';
 import { fromPointer } from '../../internal/json-pointer.js';
 import { AicapError } from '../../errors/aicap-error.js';
+import { compileSimpleSchema, type SimpleSchemaCheck } from './compile-simple-schema.js';
 import { InvalidArgumentsError, type ArgumentProblem } from './invalid-arguments-error.js';
 import { standaloneMetaSchemaValidator } from './standalone-meta-schema-validator.js';
 
-// ajv-formats is CommonJS with `exports.default`; under NodeNext its default import is the module object.
-const addFormats = ((addFormatsModule as unknown as { default?: typeof addFormatsModule }).default ?? addFormatsModule) as unknown as (ajv: Ajv2020) => Ajv2020;
+// ajv (about 90 modules) loads on first need: a schema outside `compileSimpleSchema`'s subset, or a
+// value it refuses (ajv then names the problems). Both packages are CommonJS, so `require` loads
+// them synchronously, as validation is.
+const load = createRequire(import.meta.url);
+let ajvModules: { Ajv2020: typeof Ajv2020Class; addFormats: (ajv: Ajv2020Class) => Ajv2020Class } | undefined;
+
+function ajv(): NonNullable<typeof ajvModules> {
+  if (ajvModules === undefined) {
+    const formats = load('ajv-formats') as { default?: typeof addFormatsFunction } & typeof addFormatsFunction;
+    // ajv-formats is CommonJS with `exports.default`.
+    ajvModules = { Ajv2020: (load('ajv/dist/2020.js') as { Ajv2020: typeof Ajv2020Class }).Ajv2020, addFormats: (formats.default ?? formats) as unknown as (ajv: Ajv2020Class) => Ajv2020Class };
+  }
+  return ajvModules;
+}
 
 /**
  * The schema of a manifest comes from the network, so `pattern` runs on RE2 (linear time, no
  * backtracking) rather than V8's engine: a hostile pattern cannot stall the event loop.
  */
 function re2RegExp(pattern: string, flags: string): { test(input: string): boolean; toString(): string } {
+  const RE2JS = loadRe2();
   const compiled = RE2JS.compile(pattern, flags.includes('i') ? RE2JS.CASE_INSENSITIVE : 0);
   // ajv caches compiled patterns under `toString()`: without a distinct key every pattern would
   // share the first one's matcher.
@@ -26,7 +41,7 @@ re2RegExp.code = 'RE2JS';
 
 const AJV_OPTIONS = { allErrors: true, strict: false, $data: false, validateFormats: true, logger: false, code: { regExp: re2RegExp } } as const;
 
-let metaSchemaChecker: Ajv2020 | undefined;
+let metaSchemaChecker: Ajv2020Class | undefined;
 
 /**
  * The ajv instance that checks schemas against the JSON Schema 2020-12 meta-schema. The build
@@ -34,7 +49,8 @@ let metaSchemaChecker: Ajv2020 | undefined;
  * meta-schema's own patterns (`$anchor`, `$dynamicAnchor`) are ajv's, linear and trusted, so the
  * generated code keeps the engine's `RegExp` for them. @internal
  */
-export function createMetaSchemaAjv(code: { regExp?: typeof re2RegExp; source?: boolean; esm?: boolean } = { regExp: re2RegExp }): Ajv2020 {
+export function createMetaSchemaAjv(code: { regExp?: typeof re2RegExp; source?: boolean; esm?: boolean } = { regExp: re2RegExp }): Ajv2020Class {
+  const { Ajv2020 } = ajv();
   return new Ajv2020({ ...AJV_OPTIONS, allErrors: false, code });
 }
 
@@ -45,15 +61,22 @@ export function createMetaSchemaAjv(code: { regExp?: typeof re2RegExp; source?: 
  */
 function checkAgainstMetaSchema(schema: Record<string, unknown>): string | undefined {
   const standalone = standaloneMetaSchemaValidator;
-  if (standalone !== undefined) return standalone(schema) === true ? undefined : Ajv2020.prototype.errorsText(standalone.errors);
+  if (standalone !== undefined) return standalone(schema) === true ? undefined : ajv().Ajv2020.prototype.errorsText(standalone.errors);
   metaSchemaChecker ??= createMetaSchemaAjv();
   return metaSchemaChecker.validateSchema(schema) === true ? undefined : metaSchemaChecker.errorsText(metaSchemaChecker.errors);
 }
 
-/** The compiled validators of one owner (a manifest), in an ajv instance of their own. */
+/** One holder's arguments schema, checked, and what validates it: the subset's check, ajv's compiled function (made on first need). */
+interface CompiledArguments {
+  schema: Record<string, unknown>;
+  simple: SimpleSchemaCheck | undefined;
+  ajv: ValidateFunction | undefined;
+}
+
+/** The compiled validators of one owner (a manifest), in an ajv instance of their own (made on first need). */
 interface ValidatorCache {
-  ajv: Ajv2020;
-  validators: WeakMap<ParameterHolder, ValidateFunction>;
+  ajv: Ajv2020Class | undefined;
+  validators: WeakMap<ParameterHolder, CompiledArguments>;
 }
 
 /**
@@ -67,14 +90,22 @@ const caches = new WeakMap<object, ValidatorCache>();
 function cacheFor(owner: object): ValidatorCache {
   let cache = caches.get(owner);
   if (cache === undefined) {
-    // `$data` stays off (it lets data choose the schema); strict off because manifests may carry
-    // annotations ajv does not know; formats validated because `date` and friends carry meaning;
-    // no logger: a manifest's unknown format must not write to the orchestrator's console. The
-    // meta-schema check runs once per schema in `checkAgainstMetaSchema`, not in every instance.
-    cache = { ajv: addFormats(new Ajv2020({ ...AJV_OPTIONS, validateSchema: false })), validators: new WeakMap() };
+    cache = { ajv: undefined, validators: new WeakMap() };
     caches.set(owner, cache);
   }
   return cache;
+}
+
+/**
+ * The ajv instance that validates one owner's arguments. `$data` stays off (it lets data choose the
+ * schema); strict off because manifests may carry annotations ajv does not know; formats validated
+ * because `date` and friends carry meaning; no logger: a manifest's unknown format must not write to
+ * the orchestrator's console. The meta-schema check runs once per schema in
+ * `checkAgainstMetaSchema`, not in every instance. @internal
+ */
+export function createArgumentsAjv(): Ajv2020Class {
+  const { Ajv2020, addFormats } = ajv();
+  return addFormats(new Ajv2020({ ...AJV_OPTIONS, validateSchema: false }));
 }
 
 /** Any object holding `parameters` in the simple form: a tool, a resource or a prompt. */
@@ -87,7 +118,7 @@ export interface ParameterHolder {
   parameters?: Record<string, Parameter>;
 }
 
-function compile(holder: ParameterHolder, owner: object): ValidateFunction {
+function compile(holder: ParameterHolder, owner: object): CompiledArguments {
   const cache = cacheFor(owner);
   const cached = cache.validators.get(holder);
   if (cached !== undefined) return cached;
@@ -102,18 +133,27 @@ function compile(holder: ParameterHolder, owner: object): ValidateFunction {
       `The parameter schema of "${holder.id}" is unsafe to run (${issues[0]?.pointer} ${issues[0]?.code}: ${issues[0]?.message}); the tool cannot be called. Report it to the API's operators.`,
     );
   }
-  let validate: ValidateFunction;
+  const invalid = checkAgainstMetaSchema(schema);
+  if (invalid !== undefined) throw notCompiling(holder, new Error(invalid));
+  const simple = compileSimpleSchema(schema);
+  const compiled: CompiledArguments = { schema, simple, ajv: simple === undefined ? compileWithAjv(holder, schema, cache) : undefined };
+  cache.validators.set(holder, compiled);
+  return compiled;
+}
+
+function compileWithAjv(holder: ParameterHolder, schema: Record<string, unknown>, cache: ValidatorCache): ValidateFunction {
   try {
-    const invalid = checkAgainstMetaSchema(schema);
-    if (invalid !== undefined) throw new Error(invalid);
-    validate = cache.ajv.compile(schema);
+    cache.ajv ??= createArgumentsAjv();
+    return cache.ajv.compile(schema);
   } catch (error) {
-    throw new AicapError('TOOL_DISABLED', `The parameter schema of "${holder.id}" does not compile (${error instanceof Error ? error.message : String(error)}); the tool cannot be called.`, {
-      cause: error,
-    });
+    throw notCompiling(holder, error);
   }
-  cache.validators.set(holder, validate);
-  return validate;
+}
+
+function notCompiling(holder: ParameterHolder, error: unknown): AicapError {
+  return new AicapError('TOOL_DISABLED', `The parameter schema of "${holder.id}" does not compile (${error instanceof Error ? error.message : String(error)}); the tool cannot be called.`, {
+    cause: error,
+  });
 }
 
 function toProblem(error: ErrorObject): ArgumentProblem {
@@ -144,13 +184,16 @@ function toProblem(error: ErrorObject): ArgumentProblem {
  * declared schema is unsafe.
  */
 export function validateToolArguments(holder: ParameterHolder, args: unknown, owner: object = holder): asserts args is Record<string, unknown> {
-  const validate = compile(holder, owner);
+  const compiled = compile(holder, owner);
   if (typeof args !== 'object' || args === null || Array.isArray(args)) {
     throw new InvalidArgumentsError(holder.id, [
       { pointer: '', rule: 'type', message: `arguments must be a JSON object, got ${Array.isArray(args) ? 'an array' : args === null ? 'null' : typeof args}` },
     ]);
   }
-  if (!validate(args)) {
-    throw new InvalidArgumentsError(holder.id, (validate.errors ?? []).map(toProblem));
+  if (compiled.simple?.(args) === true) return;
+  // Outside the subset, or refused by it: ajv decides, and names every problem.
+  compiled.ajv ??= compileWithAjv(holder, compiled.schema, cacheFor(owner));
+  if (!compiled.ajv(args)) {
+    throw new InvalidArgumentsError(holder.id, (compiled.ajv.errors ?? []).map(toProblem));
   }
 }

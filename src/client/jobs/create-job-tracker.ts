@@ -5,7 +5,7 @@ import type { CallEnvelope } from '../call/call-envelope.js';
 import type { ToolCaller } from '../call/create-tool-caller.js';
 import type { AuditEvent, DiscoveredService, ResolvedTool } from '../shapes/client-types.js';
 import type { SessionStore } from '../policy/session-store.js';
-import { createJob } from './create-job.js';
+import type { createJob } from './create-job.js';
 import { resolveFollowJobOptions } from './follow-job-options.js';
 import type { ResolvedFollowJobOptions } from './follow-job-options.js';
 import { checkpointKey, isCheckpoint } from './job-checkpoint.js';
@@ -40,6 +40,14 @@ export interface JobTracker {
   close(): void;
 }
 
+// A job's own machinery (following, events, answers, checkpoints: seven modules) loads with the
+// first job, not with every client: a process that makes one plain call never needs it.
+let loadingCreateJob: Promise<typeof createJob> | undefined;
+function loadCreateJob(): Promise<typeof createJob> {
+  loadingCreateJob ??= import('./create-job.js').then((module) => module.createJob);
+  return loadingCreateJob;
+}
+
 const DEFAULT_CHECKPOINT_TIME_TO_LIVE_IN_MS = 86_400_000;
 /** Most async tools a bare job id is looked up among; past it, `resumeJob` asks for `tool`. */
 const MAX_CHECKPOINT_LOOKUPS = 64;
@@ -65,8 +73,8 @@ export function createJobTracker(options: ClientJobsOptions = {}, dependencies: 
       followUpEnvelope: (toolId, request) => caller.followUpEnvelope(nameOf(toolId), request),
     };
   };
-  const newJob = (location: JobLocation, started: CallEnvelope, state: JobState, jobOptions: StartJobOptions): Job =>
-    createJob({
+  const newJob = async (location: JobLocation, started: CallEnvelope, state: JobState, jobOptions: StartJobOptions): Promise<Job> =>
+    (await loadCreateJob())({
       location,
       started,
       state,
