@@ -28,6 +28,11 @@ export interface CliCommandEntry {
   summary: string;
   /** Imports the command's module (only when the command runs). */
   load(): Promise<CliCommand>;
+  /**
+   * The command serves until stopped (`mcp`, `serve`, `inspect`): its HTTP parsing gets V8's
+   * optimized WebAssembly, which a command answering in one go does not wait for at exit.
+   */
+  serves?: true;
 }
 
 /**

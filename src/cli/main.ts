@@ -33,9 +33,10 @@ async function main(): Promise<number> {
   // The only WebAssembly a command runs is undici's HTTP parser. V8 compiles it with its baseline
   // compiler, then optimizes its busy functions on background threads, and the process waits for
   // those compiles before it exits: 0.3 to 0.9 s of a cached `aicap call` on two loaded cores, spent
-  // for code a command runs for a few responses. The baseline code alone parses them fast enough.
+  // for code a command runs for a few responses. The baseline code alone parses them fast enough; a
+  // command that serves until stopped keeps the optimizing tier for its many requests.
   // (`node:v8` loads Node's streams: imported here, not by `--version`.)
-  (await import('node:v8')).setFlagsFromString('--liftoff-only');
+  if (!command.serves) (await import('node:v8')).setFlagsFromString('--liftoff-only');
   return (await command.load()).run(rest, io);
 }
 
