@@ -45,14 +45,17 @@ export interface IndexedTool {
   /** Kinds of argument value its parameters take, by their names (`channel` takes "#design"). */
   parameterKinds: Set<ValueKind>;
   /** Stemmed terms of `intent.avoid_when`. */
-  avoidTerms: Set<string>;
+  avoidTerms: ReadonlySet<string>;
 }
 
 /** An inverted index over a tool list, built once per list. */
 export interface ToolIndex {
   tools: IndexedTool[];
-  /** Term → tools that contain it with their field weights, flat: `[position, weight, position, weight, …]`. */
-  postings: Map<string, number[]>;
+  /**
+   * Term → tools that contain it with their field weights, flat: `[position, weight, position, weight, …]`.
+   * Views into one buffer: a catalog's postings are one allocation, not one array per term.
+   */
+  postings: Map<string, Float64Array>;
   /** Terms in sorted order, for prefix look-ups (`star` ≈ `stargazer`). */
   sortedTerms: string[];
   /** Inverse document frequency of a term, by term. */
@@ -206,9 +209,16 @@ class PostingsBuilder {
   }
 
   /** Term → its tools and weights, in the order the terms were first met. */
-  postings(): Map<string, number[]> {
-    const postings = new Map<string, number[]>();
-    for (let id = 0; id < this.terms.length; id++) postings.set(this.terms[id]!, this.lists[id]!);
+  postings(): Map<string, Float64Array> {
+    let size = 0;
+    for (const list of this.lists) size += list.length;
+    const flat = new Float64Array(size);
+    const postings = new Map<string, Float64Array>();
+    for (let id = 0, start = 0; id < this.terms.length; id++) {
+      const list = this.lists[id]!;
+      flat.set(list, start);
+      postings.set(this.terms[id]!, flat.subarray(start, (start += list.length)));
+    }
     return postings;
   }
 
@@ -270,20 +280,31 @@ function buildToolIndex(tools: readonly CatalogTool[], fingerprint: string): Too
       parameterText: parameters.text,
       // Shared by the tools with the same parameter names: never changed after the build.
       parameterKinds: parameters.kinds,
-      avoidTerms: new Set(avoid && !isPlaceholder(avoid) ? termsOf(stripMarkup(avoid)) : []),
+      // Most tools have no `avoid_when`: they share one empty set, never changed either.
+      avoidTerms: avoid && !isPlaceholder(avoid) ? new Set(termsOf(stripMarkup(avoid))) : NO_TERMS,
     };
   });
-  return completeToolIndex(indexed, postings.postings(), fingerprint);
+  const built = postings.postings();
+  // Words most tools share (`api`, `v1`, `accounts`) do not set a tool apart. A restored index has
+  // its context terms as the build left them.
+  const distinctive = new Map<string, boolean>();
+  const isDistinctive = (term: string): boolean => {
+    let answer = distinctive.get(term);
+    if (answer === undefined) distinctive.set(term, (answer = (built.get(term)?.length ?? 0) / 2 <= DISTINCTIVE_SHARE * tools.length));
+    return answer;
+  };
+  for (const tool of indexed) if (tool.contextTerms.length > 0) tool.contextTerms = [...new Set(tool.contextTerms)].filter(isDistinctive);
+  return completeToolIndex(indexed, built, fingerprint);
 }
+
+const NO_TERMS: ReadonlySet<string> = new Set();
 
 /**
  * The derived parts of an index (frequencies, sorted terms, vocabulary) from its tools and postings:
  * shared by a build and a restore from {@link serializeSelectionIndex}'s data.
  */
-export function completeToolIndex(indexed: IndexedTool[], postings: Map<string, number[]>, fingerprint: string): ToolIndex {
+export function completeToolIndex(indexed: IndexedTool[], postings: Map<string, Float64Array>, fingerprint: string): ToolIndex {
   const count = indexed.length;
-  // Words most tools share (`api`, `v1`, `accounts`) do not set a tool apart.
-  for (const tool of indexed) tool.contextTerms = [...new Set(tool.contextTerms)].filter((term) => (postings.get(term)?.length ?? 0) / 2 <= DISTINCTIVE_SHARE * count);
   const inverseFrequency = new Map<string, number>();
   for (const [term, list] of postings) {
     const frequency = list.length / 2;
@@ -291,7 +312,8 @@ export function completeToolIndex(indexed: IndexedTool[], postings: Map<string, 
   }
   const sortedTerms = [...postings.keys()].sort();
   // `avoid_when` words are not indexed, but they are the catalog's words all the same.
-  const avoidWords = new Set(indexed.flatMap((tool) => [...tool.avoidTerms]));
+  const avoidWords = new Set<string>();
+  for (const tool of indexed) for (const term of tool.avoidTerms) avoidWords.add(term);
   return { tools: indexed, postings, sortedTerms, inverseFrequency, vocabulary: vocabularyOf(postings, sortedTerms, avoidWords), fingerprint };
 }
 
