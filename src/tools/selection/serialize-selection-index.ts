@@ -12,11 +12,12 @@ const ACTION_CLASSES: ReadonlySet<string> = new Set(['create', 'read', 'update',
 /** The selection index of a tool list as plain JSON data, for {@link restoreSelectionIndex} in a later process. */
 export interface SerializedSelectionIndex {
   /**
-   * `aicap-selection-index/3` (version 1 had a GitHub-only owner/repo flag per tool; version 2 listed
-   * each term's postings as its own array of positions and weights written out in full).
+   * `aicap-selection-index/3` (version 1 had a GitHub-only owner/repo flag per tool; version 2 held
+   * the fingerprint's whole text and listed each term's postings as an array of its own, weights
+   * written out in full).
    */
   format: typeof FORMAT;
-  /** What the index was built from: the tools' names, ids, methods, paths, descriptions, intent and parameter names, in order. */
+  /** The SHA-256 of what the index was built from: the tools' names, ids, methods, paths, descriptions, intent and parameter names, in order. */
   fingerprint: string;
   /** One entry a tool, in catalog order: `[class, object terms, context terms, item endpoint, parameter text, value kinds, avoid terms]`. */
   tools: Array<[ActionClass, string[], string[], boolean, string, string[], string[]]>;
