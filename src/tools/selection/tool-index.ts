@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { CatalogTool } from '../create-catalog.js';
 import { isPlaceholder } from '../render-tool-description.js';
-import { describeOperation, MAX_DESCRIPTION_LENGTH, type DescriptionParts } from './describe-operation.js';
+import { describeOperation, MAX_DESCRIPTION_LENGTH, type DescriptionParts, type PathParts } from './describe-operation.js';
 import type { ActionClass } from './selection-lexicon.js';
 import { nounMeaning, STOP_WORDS } from './selection-lexicon.js';
 import type { ValueKind, Vocabulary } from './parse-request.js';
@@ -251,10 +251,11 @@ function buildToolIndex(tools: readonly CatalogTool[], fingerprint: string): Too
   };
   const parameterProfiles = new Map<string, ParameterProfile>();
   const descriptions = new Map<string, DescriptionParts>();
+  const paths = new Map<string, PathParts>();
   const postings = new PostingsBuilder();
   const indexed = tools.map((tool, position): IndexedTool => {
     const definition = tool.definition;
-    const profile = describeOperation(tool.method, tool.path, definition.description, descriptions);
+    const profile = describeOperation(tool.method, tool.path, definition.description, descriptions, paths);
     const parameterNames = Object.keys(definition.parameters ?? {});
     const namesKey = parameterNames.join('\u0000');
     let parameters = parameterProfiles.get(namesKey);
