@@ -20,8 +20,12 @@ export const APIS = [
 // Deepest rank looked at: MRR counts 1/rank up to here, 0 beyond.
 export const DEPTH = 50;
 
-/** Imports an entry of the built package (dist/) or, with SELECTION_DIST set, of another build. */
+/**
+ * Imports an entry of the built package (dist/) or, with SELECTION_DIST set, of another build. Under the
+ * test runner, of the sources: a test checks the code it runs beside, not the last build.
+ */
 export async function importAicap(entry, file = '/index.js') {
+  if (process.env.VITEST && !process.env.SELECTION_DIST) return import(new URL(`src/${entry}${file.replace(/\.js$/, '.ts')}`, ROOT).pathname);
   const base = process.env.SELECTION_DIST ? new URL(`file://${process.env.SELECTION_DIST.replace(/\/?$/, '/')}`) : new URL('dist/', ROOT);
   return import(new URL(`${entry}${file}`, base).href);
 }

@@ -45,9 +45,11 @@ async function firstTurn(options: ClientOptions, manifest: Manifest): Promise<{ 
 
 /** The record with the postings of two tools exchanged: a valid index of the same tools that ranks differently. */
 function swapPostings(text: string, first: number, second: number): string {
-  const record = JSON.parse(text) as { postings: Array<[string, number[]]> };
-  for (const [, flat] of record.postings) {
-    for (let offset = 0; offset < flat.length; offset += 2) {
+  const record = JSON.parse(text) as { postings: number[] };
+  const flat = record.postings;
+  // Each term's count, then its tools' positions and weight places.
+  for (let at = 0; at < flat.length; at += 1 + 2 * flat[at]!) {
+    for (let offset = at + 1; offset < at + 1 + 2 * flat[at]!; offset += 2) {
       if (flat[offset] === first) flat[offset] = second;
       else if (flat[offset] === second) flat[offset] = first;
     }
@@ -64,7 +66,7 @@ describe('selection index persisted in the cache store', () => {
     expect(first.ranked[0]).toBe('refund_payment');
     const records = indexRecords(store);
     expect(records).toHaveLength(1);
-    expect(JSON.parse(records[0]![1].text)).toMatchObject({ format: 'aicap-selection-index/2' });
+    expect(JSON.parse(records[0]![1].text)).toMatchObject({ format: 'aicap-selection-index/3' });
 
     const second = await firstTurn({ cache: store }, payments);
     expect(second).toEqual({ indexedBeforeQuery: true, ranked: first.ranked });
@@ -100,7 +102,7 @@ describe('selection index persisted in the cache store', () => {
 
   it.each([
     ['text that is not JSON', { text: '{"format":' }],
-    ['JSON of another shape', { text: JSON.stringify({ format: 'aicap-selection-index/2', fingerprint: 'x' }) }],
+    ['JSON of another shape', { text: JSON.stringify({ format: 'aicap-selection-index/3', fingerprint: 'x' }) }],
     ['a position past the last tool', undefined],
     ['no record shape at all', 'garbage'],
   ])('a damaged record (%s) is ignored: the index is built and the record replaced', async (_case, damaged) => {
@@ -108,8 +110,8 @@ describe('selection index persisted in the cache store', () => {
     const store = inspectableStore(true);
     const first = await firstTurn({ cache: store }, payments);
     const [key, record] = indexRecords(store)[0]!;
-    const outOfRange = JSON.parse(record.text) as { postings: Array<[string, number[]]> };
-    outOfRange.postings[0]![1][0] = 99;
+    const outOfRange = JSON.parse(record.text) as { postings: number[] };
+    outOfRange.postings[1] = 99;
     store.entries.set(key, damaged ?? { text: JSON.stringify(outOfRange) });
     expect(await firstTurn({ cache: store }, payments)).toEqual({ indexedBeforeQuery: false, ranked: first.ranked });
     expect(indexRecords(store)[0]![1].text).toBe(record.text);

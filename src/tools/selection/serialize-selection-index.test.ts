@@ -57,15 +57,14 @@ describe('serializeSelectionIndex / restoreSelectionIndex', () => {
 
   it('takes data in the format of an earlier version for stale, not corrupt: false, and the index is built on first use', () => {
     const tools = catalogOf(paymentsManifest('https://api.example.com/v2'));
-    const data = { ...serializeSelectionIndex(tools), format: 'aicap-selection-index/1' };
-    expect(restoreSelectionIndex(tools, data)).toBe(false);
+    for (const format of ['aicap-selection-index/1', 'aicap-selection-index/2']) expect(restoreSelectionIndex(tools, { ...serializeSelectionIndex(tools), format })).toBe(false);
     expect(indexFor(tools).tools).toHaveLength(tools.length);
   });
 
   it.each([
     [null, '/format'],
     [{ format: 'other' }, '/format'],
-    [{ format: 'aicap-selection-index/2' }, '/fingerprint'],
+    [{ format: 'aicap-selection-index/3' }, '/fingerprint'],
   ])('throws INVALID_ARGUMENT naming the wrong part of %j', (data, pointer) => {
     const tools = catalogOf(paymentsManifest('https://api.example.com/v2'));
     expect(() => restoreSelectionIndex(tools, data)).toThrow(AicapError);
@@ -76,8 +75,24 @@ describe('serializeSelectionIndex / restoreSelectionIndex', () => {
     const tools = catalogOf(paymentsManifest('https://api.example.com/v2'));
     const data = serializeSelectionIndex(tools);
     const outOfRange = structuredClone(data);
-    outOfRange.postings[0]![1] = [tools.length, 1];
-    expect(() => restoreSelectionIndex(tools, outOfRange)).toThrow('/postings/0/1/0');
+    // The first term's first posting: its count, then position and weight place.
+    outOfRange.postings[1] = tools.length;
+    expect(() => restoreSelectionIndex(tools, outOfRange)).toThrow('/postings/1');
+    const noSuchWeight = structuredClone(data);
+    noSuchWeight.postings[2] = data.weights.length;
+    expect(() => restoreSelectionIndex(tools, noSuchWeight)).toThrow('/postings/1');
+    const tooShort = structuredClone(data);
+    tooShort.postings.length -= 2;
+    expect(() => restoreSelectionIndex(tools, tooShort)).toThrow('/postings/');
+    const tooLong = structuredClone(data);
+    tooLong.postings.push(0);
+    expect(() => restoreSelectionIndex(tools, tooLong)).toThrow('must end with the postings of the last term');
+    const repeatedTerm = structuredClone(data);
+    repeatedTerm.terms[1] = repeatedTerm.terms[0]!;
+    expect(() => restoreSelectionIndex(tools, repeatedTerm)).toThrow('/terms');
+    const zeroWeight = structuredClone(data);
+    zeroWeight.weights[0] = 0;
+    expect(() => restoreSelectionIndex(tools, zeroWeight)).toThrow('/weights');
     const badTool = structuredClone(data) as unknown as { tools: unknown[] };
     badTool.tools[2] = ['explode', [], [], false, '', false, [], []];
     expect(() => restoreSelectionIndex(tools, badTool)).toThrow('/tools/2');

@@ -5,20 +5,32 @@ import type { ValueKind } from './parse-request.js';
 import { provideSelectionIndexCodec } from './selection-index-hooks.js';
 import { completeToolIndex, indexFor, installToolIndex, toolsFingerprint, type IndexedTool } from './tool-index.js';
 
-const FORMAT = 'aicap-selection-index/2';
-const OLDER_FORMATS: ReadonlySet<string> = new Set(['aicap-selection-index/1']);
+const FORMAT = 'aicap-selection-index/3';
+const OLDER_FORMATS: ReadonlySet<string> = new Set(['aicap-selection-index/1', 'aicap-selection-index/2']);
 const ACTION_CLASSES: ReadonlySet<string> = new Set(['create', 'read', 'update', 'delete']);
 
 /** The selection index of a tool list as plain JSON data, for {@link restoreSelectionIndex} in a later process. */
 export interface SerializedSelectionIndex {
-  /** `aicap-selection-index/2` (version 1 had a GitHub-only owner/repo flag per tool). */
+  /**
+   * `aicap-selection-index/3` (version 1 had a GitHub-only owner/repo flag per tool; version 2 held
+   * the fingerprint's whole text and listed each term's postings as an array of its own, weights
+   * written out in full).
+   */
   format: typeof FORMAT;
-  /** What the index was built from: the tools' names, ids, methods, paths, descriptions, intent and parameter names, in order. */
+  /** The SHA-256 of what the index was built from: the tools' names, ids, methods, paths, descriptions, intent and parameter names, in order. */
   fingerprint: string;
   /** One entry a tool, in catalog order: `[class, object terms, context terms, item endpoint, parameter text, value kinds, avoid terms]`. */
   tools: Array<[ActionClass, string[], string[], boolean, string, string[], string[]]>;
-  /** Terms with their postings, flattened: `[term, [position, weight, position, weight, …]]`. */
-  postings: Array<[string, number[]]>;
+  /** The indexed terms, in the order of {@link postings}. */
+  terms: string[];
+  /** The distinct field weights of the postings (a catalog has a few dozen), which {@link postings} name by their place here. */
+  weights: number[];
+  /**
+   * The postings of every term, flat, in the order of {@link terms}: the number of tools that contain
+   * the term, then for each its position and the place of its weight in {@link weights}. Small integers
+   * only, which JSON reads fastest.
+   */
+  postings: number[];
 }
 
 /**
@@ -29,11 +41,24 @@ export interface SerializedSelectionIndex {
  */
 export function serializeSelectionIndex(tools: readonly CatalogTool[]): SerializedSelectionIndex {
   const index = indexFor(tools);
+  const weights: number[] = [];
+  const weightPlaces = new Map<number, number>();
+  const postings: number[] = [];
+  for (const list of index.postings.values()) {
+    postings.push(list.length / 2);
+    for (let at = 0; at < list.length; at += 2) {
+      let place = weightPlaces.get(list[at + 1]!);
+      if (place === undefined) weightPlaces.set(list[at + 1]!, (place = weights.push(list[at + 1]!) - 1));
+      postings.push(list[at]!, place);
+    }
+  }
   return {
     format: FORMAT,
     fingerprint: index.fingerprint,
     tools: index.tools.map((tool) => [tool.actionClass, tool.objectTerms, tool.contextTerms, tool.itemEndpoint, tool.parameterText, [...tool.parameterKinds], [...tool.avoidTerms]]),
-    postings: [...index.postings],
+    terms: [...index.postings.keys()],
+    weights,
+    postings,
   };
 }
 
@@ -54,21 +79,40 @@ export function restoreSelectionIndex(tools: readonly CatalogTool[], data: unkno
   if (record.fingerprint !== toolsFingerprint(tools)) return false;
   if (!Array.isArray(record.tools) || record.tools.length !== tools.length) throw invalid('/tools', `must be an array of ${tools.length} entries, one a tool`);
   const indexed = record.tools.map((entry, position) => indexedToolOf(entry, `/tools/${position}`));
-  if (!Array.isArray(record.postings)) throw invalid('/postings', 'must be an array');
-  const postings = new Map<string, number[]>();
-  for (const [at, entry] of record.postings.entries()) {
-    const [term, flat] = Array.isArray(entry) ? entry : [];
-    if (typeof term !== 'string' || !Array.isArray(flat) || flat.length % 2 !== 0) throw invalid(`/postings/${at}`, 'must be [term, [position, weight, …]]');
-    for (let offset = 0; offset < flat.length; offset += 2) {
-      const position: unknown = flat[offset];
-      const weight: unknown = flat[offset + 1];
-      if (typeof position !== 'number' || !Number.isInteger(position) || position < 0 || position >= tools.length || typeof weight !== 'number' || !(weight > 0))
-        throw invalid(`/postings/${at}/1/${offset}`, `must be a tool position below ${tools.length} and a positive weight`);
-    }
-    postings.set(term, flat as number[]);
-  }
-  installToolIndex(tools, completeToolIndex(indexed, postings, record.fingerprint));
+  installToolIndex(tools, completeToolIndex(indexed, postingsOf(record, tools.length), record.fingerprint));
   return true;
+}
+
+/** The postings of the record, checked: every term once, every position a tool's, every weight one of the table's. */
+function postingsOf(record: Partial<SerializedSelectionIndex>, toolCount: number): Map<string, Float64Array> {
+  const { terms, weights, postings: flat } = record;
+  if (!Array.isArray(terms) || !terms.every((term) => typeof term === 'string') || new Set(terms).size !== terms.length) throw invalid('/terms', 'must be an array of distinct strings');
+  if (!Array.isArray(weights) || !weights.every((weight) => typeof weight === 'number' && weight > 0)) throw invalid('/weights', 'must be an array of positive numbers');
+  if (!Array.isArray(flat)) throw invalid('/postings', 'must be an array');
+  // Two numbers a posting, less one count a term.
+  const values = new Float64Array(Math.max(0, flat.length - terms.length));
+  const postings = new Map<string, Float64Array>();
+  let at = 0;
+  let filled = 0;
+  for (const term of terms) {
+    const count: unknown = flat[at];
+    if (typeof count !== 'number' || !Number.isInteger(count) || count < 1 || at + 1 + 2 * count > flat.length) throw invalid(`/postings/${at}`, `must be the number of tools that contain "${term}"`);
+    const start = filled;
+    const end = at + 1 + 2 * count;
+    for (at++; at < end; at += 2) {
+      const position = flat[at] as number;
+      const place = flat[at + 1] as number;
+      // `x >>> 0 === x` holds for the integers from 0 below 2^32 and for no other value of any type: an
+      // arithmetic test, where typeof and Number.isInteger cost a cold process most of this loop.
+      if (position >>> 0 !== position || position >= toolCount || place >>> 0 !== place || place >= weights.length)
+        throw invalid(`/postings/${at}`, `must be a tool position below ${toolCount} and the place of a weight in /weights`);
+      values[filled++] = position;
+      values[filled++] = weights[place]!;
+    }
+    postings.set(term, values.subarray(start, filled));
+  }
+  if (at !== flat.length) throw invalid(`/postings/${at}`, 'must end with the postings of the last term');
+  return postings;
 }
 
 function indexedToolOf(entry: unknown, pointer: string): IndexedTool {

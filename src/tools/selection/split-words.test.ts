@@ -12,6 +12,20 @@ describe('splitWords', () => {
   ])('splits $given', ({ given, want }) => {
     expect(splitWords(given)).toEqual(want);
   });
+
+  it('splits ASCII text in one pass exactly as the regular expressions split any text', () => {
+    // A non-ASCII word after a space sends the same text through the regular expressions: it adds
+    // only itself. Texts of the characters where splitting rules differ, from a fixed seed.
+    const alphabet = 'aAbZz09_-. /{}\tHTTPServerv1Beta';
+    let seed = 7;
+    const next = (below: number): number => (seed = (seed * 1_103_515_245 + 12_345) % 2_147_483_648) % below;
+    for (let round = 0; round < 3000; round++) {
+      const text = Array.from({ length: next(24) }, () => alphabet[next(alphabet.length)]).join('');
+      expect(splitWords(text), JSON.stringify(text)).toEqual(splitWords(`${text} é`).slice(0, -1));
+    }
+    for (const text of ['ABCdEFg', 'aBCd', 'ABC1d', 'a1B2C', 'readCoreV1NamespacedPodStatus', 'IOStream', 'x-GitHub-Api-Version'])
+      expect(splitWords(text), text).toEqual(splitWords(`${text} é`).slice(0, -1));
+  });
 });
 
 describe('stemWord', () => {

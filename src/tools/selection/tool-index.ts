@@ -1,6 +1,7 @@
+import { createHash } from 'node:crypto';
 import type { CatalogTool } from '../create-catalog.js';
 import { isPlaceholder } from '../render-tool-description.js';
-import { describeOperation, MAX_DESCRIPTION_LENGTH, type DescriptionParts } from './describe-operation.js';
+import { describeOperation, MAX_DESCRIPTION_LENGTH, type DescriptionParts, type PathParts } from './describe-operation.js';
 import type { ActionClass } from './selection-lexicon.js';
 import { nounMeaning, STOP_WORDS } from './selection-lexicon.js';
 import type { ValueKind, Vocabulary } from './parse-request.js';
@@ -45,14 +46,17 @@ export interface IndexedTool {
   /** Kinds of argument value its parameters take, by their names (`channel` takes "#design"). */
   parameterKinds: Set<ValueKind>;
   /** Stemmed terms of `intent.avoid_when`. */
-  avoidTerms: Set<string>;
+  avoidTerms: ReadonlySet<string>;
 }
 
 /** An inverted index over a tool list, built once per list. */
 export interface ToolIndex {
   tools: IndexedTool[];
-  /** Term → tools that contain it with their field weights, flat: `[position, weight, position, weight, …]`. */
-  postings: Map<string, number[]>;
+  /**
+   * Term → tools that contain it with their field weights, flat: `[position, weight, position, weight, …]`.
+   * Views into one buffer: a catalog's postings are one allocation, not one array per term.
+   */
+  postings: Map<string, Float64Array>;
   /** Terms in sorted order, for prefix look-ups (`star` ≈ `stargazer`). */
   sortedTerms: string[];
   /** Inverse document frequency of a term, by term. */
@@ -90,28 +94,27 @@ export function installToolIndex(tools: readonly CatalogTool[], index: ToolIndex
 }
 
 /**
- * Everything the index reads from a tool list, in order (names, ids, methods, paths, the described part
- * of descriptions, intent, parameter names), joined into one string: two lists with the same
- * fingerprint have the same index. The text itself rather than a digest computed in JavaScript: joining
- * and comparing strings is native work, where a hash loop over 100 KB cost a cold process 10–30 ms.
+ * The SHA-256 (base64url) of everything the index reads from a tool list, in order (names, ids, methods,
+ * paths, the described part of descriptions, intent, parameter names): two lists with the same
+ * fingerprint have the same index. The text is joined natively and hashed natively (a hash loop in
+ * JavaScript over 100 KB cost a cold process 10–30 ms); a digest rather than the text itself keeps a
+ * persisted index small (the text of 1,117 Kubernetes tools is 348 KB, which a restore had to parse).
  * It tells lists apart; it does not authenticate them (a persisted index is also bounds-checked).
  */
 export function toolsFingerprint(tools: readonly CatalogTool[]): string {
   const parts: string[] = [String(tools.length)];
   for (const tool of tools) {
     const definition = tool.definition;
-    parts.push(
-      tool.name,
-      tool.id,
-      tool.method,
-      tool.path,
-      definition.description.slice(0, MAX_DESCRIPTION_LENGTH),
-      Object.keys(definition.parameters ?? {}).join(','),
-      ...intentTextsOf(tool),
-      definition.intent?.avoid_when ?? '',
-    );
+    const intent = definition.intent;
+    parts.push(tool.name, tool.id, tool.method, tool.path, definition.description.slice(0, MAX_DESCRIPTION_LENGTH), Object.keys(definition.parameters ?? {}).join(','));
+    // The texts of intentTextsOf, without an array a tool.
+    if (intent?.when && !isPlaceholder(intent.when)) parts.push(intent.when);
+    const triggers = 'example_trigger' in definition ? definition.example_trigger : undefined;
+    if (Array.isArray(triggers)) parts.push(...(triggers as string[]));
+    else if (triggers !== undefined) parts.push(triggers as string);
+    parts.push(intent?.avoid_when ?? '');
   }
-  return parts.join('\u0000');
+  return createHash('sha256').update(parts.join('\u0000')).digest('base64url');
 }
 
 // Parameter names repeat across tools (`owner`, `page`, `dryRun`): split each name once.
@@ -206,9 +209,16 @@ class PostingsBuilder {
   }
 
   /** Term → its tools and weights, in the order the terms were first met. */
-  postings(): Map<string, number[]> {
-    const postings = new Map<string, number[]>();
-    for (let id = 0; id < this.terms.length; id++) postings.set(this.terms[id]!, this.lists[id]!);
+  postings(): Map<string, Float64Array> {
+    let size = 0;
+    for (const list of this.lists) size += list.length;
+    const flat = new Float64Array(size);
+    const postings = new Map<string, Float64Array>();
+    for (let id = 0, start = 0; id < this.terms.length; id++) {
+      const list = this.lists[id]!;
+      flat.set(list, start);
+      postings.set(this.terms[id]!, flat.subarray(start, (start += list.length)));
+    }
     return postings;
   }
 
@@ -241,10 +251,11 @@ function buildToolIndex(tools: readonly CatalogTool[], fingerprint: string): Too
   };
   const parameterProfiles = new Map<string, ParameterProfile>();
   const descriptions = new Map<string, DescriptionParts>();
+  const paths = new Map<string, PathParts>();
   const postings = new PostingsBuilder();
   const indexed = tools.map((tool, position): IndexedTool => {
     const definition = tool.definition;
-    const profile = describeOperation(tool.method, tool.path, definition.description, descriptions);
+    const profile = describeOperation(tool.method, tool.path, definition.description, descriptions, paths);
     const parameterNames = Object.keys(definition.parameters ?? {});
     const namesKey = parameterNames.join('\u0000');
     let parameters = parameterProfiles.get(namesKey);
@@ -270,20 +281,31 @@ function buildToolIndex(tools: readonly CatalogTool[], fingerprint: string): Too
       parameterText: parameters.text,
       // Shared by the tools with the same parameter names: never changed after the build.
       parameterKinds: parameters.kinds,
-      avoidTerms: new Set(avoid && !isPlaceholder(avoid) ? termsOf(stripMarkup(avoid)) : []),
+      // Most tools have no `avoid_when`: they share one empty set, never changed either.
+      avoidTerms: avoid && !isPlaceholder(avoid) ? new Set(termsOf(stripMarkup(avoid))) : NO_TERMS,
     };
   });
-  return completeToolIndex(indexed, postings.postings(), fingerprint);
+  const built = postings.postings();
+  // Words most tools share (`api`, `v1`, `accounts`) do not set a tool apart. A restored index has
+  // its context terms as the build left them.
+  const distinctive = new Map<string, boolean>();
+  const isDistinctive = (term: string): boolean => {
+    let answer = distinctive.get(term);
+    if (answer === undefined) distinctive.set(term, (answer = (built.get(term)?.length ?? 0) / 2 <= DISTINCTIVE_SHARE * tools.length));
+    return answer;
+  };
+  for (const tool of indexed) if (tool.contextTerms.length > 0) tool.contextTerms = [...new Set(tool.contextTerms)].filter(isDistinctive);
+  return completeToolIndex(indexed, built, fingerprint);
 }
+
+const NO_TERMS: ReadonlySet<string> = new Set();
 
 /**
  * The derived parts of an index (frequencies, sorted terms, vocabulary) from its tools and postings:
  * shared by a build and a restore from {@link serializeSelectionIndex}'s data.
  */
-export function completeToolIndex(indexed: IndexedTool[], postings: Map<string, number[]>, fingerprint: string): ToolIndex {
+export function completeToolIndex(indexed: IndexedTool[], postings: Map<string, Float64Array>, fingerprint: string): ToolIndex {
   const count = indexed.length;
-  // Words most tools share (`api`, `v1`, `accounts`) do not set a tool apart.
-  for (const tool of indexed) tool.contextTerms = [...new Set(tool.contextTerms)].filter((term) => (postings.get(term)?.length ?? 0) / 2 <= DISTINCTIVE_SHARE * count);
   const inverseFrequency = new Map<string, number>();
   for (const [term, list] of postings) {
     const frequency = list.length / 2;
@@ -291,7 +313,8 @@ export function completeToolIndex(indexed: IndexedTool[], postings: Map<string, 
   }
   const sortedTerms = [...postings.keys()].sort();
   // `avoid_when` words are not indexed, but they are the catalog's words all the same.
-  const avoidWords = new Set(indexed.flatMap((tool) => [...tool.avoidTerms]));
+  const avoidWords = new Set<string>();
+  for (const tool of indexed) for (const term of tool.avoidTerms) avoidWords.add(term);
   return { tools: indexed, postings, sortedTerms, inverseFrequency, vocabulary: vocabularyOf(postings, sortedTerms, avoidWords), fingerprint };
 }
 
