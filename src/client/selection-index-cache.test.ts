@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { smallManifest } from '../../test/helpers/client-manifests.js';
+import { swapIndexPostings } from '../../test/helpers/swap-index-postings.js';
 import { selectTools } from '../tools/index.js';
 import { whenToolIndexReady } from '../tools/selection/selection-index-hooks.js';
 import type { CacheStore } from './cache/cache-store.js';
@@ -43,20 +44,6 @@ async function firstTurn(options: ClientOptions, manifest: Manifest): Promise<{ 
   return { indexedBeforeQuery: before, ranked };
 }
 
-/** The record with the postings of two tools exchanged: a valid index of the same tools that ranks differently. */
-function swapPostings(text: string, first: number, second: number): string {
-  const record = JSON.parse(text) as { postings: number[] };
-  const flat = record.postings;
-  // Each term's count, then its tools' positions and weight places.
-  for (let at = 0; at < flat.length; at += 1 + 2 * flat[at]!) {
-    for (let offset = at + 1; offset < at + 1 + 2 * flat[at]!; offset += 2) {
-      if (flat[offset] === first) flat[offset] = second;
-      else if (flat[offset] === second) flat[offset] = first;
-    }
-  }
-  return JSON.stringify(record);
-}
-
 describe('selection index persisted in the cache store', () => {
   it('a later client of the same manifests starts with the index the first one built, and uses it', async () => {
     const payments = paymentsManifest();
@@ -73,7 +60,7 @@ describe('selection index persisted in the cache store', () => {
 
     // The restored record really is the index the query reads: one that ranks otherwise changes the answer.
     const [key, record] = records[0]!;
-    store.entries.set(key, { text: swapPostings(record.text, 1, 2) });
+    store.entries.set(key, { text: swapIndexPostings(record.text, 1, 2) });
     const steered = await firstTurn({ cache: store }, payments);
     expect(steered.indexedBeforeQuery).toBe(true);
     expect(steered.ranked[0]).toBe('create_customer');
@@ -92,7 +79,7 @@ describe('selection index persisted in the cache store', () => {
     expect(record.mac).toMatch(/^[\w-]{43}$/);
     expect((await firstTurn(signing, payments)).indexedBeforeQuery).toBe(true);
 
-    for (const forged of [{ text: swapPostings(record.text, 1, 2), mac: record.mac }, { text: swapPostings(record.text, 1, 2) }]) {
+    for (const forged of [{ text: swapIndexPostings(record.text, 1, 2), mac: record.mac }, { text: swapIndexPostings(record.text, 1, 2) }]) {
       shared.entries.set(key, forged);
       expect(await firstTurn(signing, payments)).toEqual({ indexedBeforeQuery: false, ranked: first.ranked });
       // The refused record is replaced by the one this client built, signed.

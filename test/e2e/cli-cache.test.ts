@@ -6,6 +6,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { callManifest } from '../helpers/call-service.js';
 import { json, startClientTestServer, type ClientTestServer } from '../helpers/client-test-server.js';
 import { BUILT_CLI, runBuiltCli } from '../helpers/run-built-cli.js';
+import { swapIndexPostings } from '../helpers/swap-index-postings.js';
 
 describe('the CLI cache (built CLI, separate processes)', () => {
   let server: ClientTestServer;
@@ -129,9 +130,7 @@ describe('the CLI cache (built CLI, separate processes)', () => {
     const stored = entries.find(({ entry }) => entry.key.startsWith('selection-index|'));
     expect(stored, 'a selection-index record in the cache directory').toBeDefined();
     // The record, with the two tools' postings exchanged, is still a valid index of these tools: a process that reads it ranks get_item first.
-    const record = JSON.parse(stored!.entry.value.text) as { postings: Array<[string, number[]]> };
-    for (const [, flat] of record.postings) for (let offset = 0; offset < flat.length; offset += 2) flat[offset] = 1 - flat[offset]!;
-    await writeFile(stored!.path, JSON.stringify({ ...stored!.entry, value: { text: JSON.stringify(record) } }));
+    await writeFile(stored!.path, JSON.stringify({ ...stored!.entry, value: { text: swapIndexPostings(stored!.entry.value.text, 0, 1) } }));
     const second = await tools();
     expect(second.code, second.stderr).toBe(0);
     expect(ranked(second.stdout)).toEqual(['get_item']);
