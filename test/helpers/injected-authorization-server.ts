@@ -22,6 +22,8 @@ export type AuthorizationRoute = (request: AuthorizationRequest) => Response | P
 export const API_ORIGIN = 'https://api.example.com';
 /** The issuer the credentials are bound to. */
 export const ISSUER = 'https://auth.example.com';
+/** The token endpoint {@link issuerMetadata} gives {@link ISSUER}. */
+export const TOKEN_ENDPOINT = `${ISSUER}/token`;
 
 /** RFC 8414 metadata of `issuer`, with every endpoint on its origin; `overrides` replace members. */
 export function issuerMetadata(issuer = ISSUER, overrides: Record<string, unknown> = {}): Record<string, unknown> {

@@ -8,12 +8,12 @@ import {
   issuerMetadata,
   oauthJson,
   protectedResource,
+  TOKEN_ENDPOINT,
   type AuthorizationRoute,
 } from '../../../test/helpers/injected-authorization-server.js';
 import { createOAuthTokenSource, type OAuthTokenSourceOptions } from './create-oauth-token-source.js';
 
 const DISCOVERY = `${API_ORIGIN}/.well-known/oauth-protected-resource/v1`;
-const TOKEN_ENDPOINT = `${ISSUER}/token`;
 
 /** A token endpoint answering access tokens `token-1`, `token-2`, … valid for `expiresInSeconds` (`null`: no `expires_in`). */
 function issuing(expiresInSeconds: number | null = 3600): AuthorizationRoute {

@@ -8,6 +8,7 @@ import {
   issuerMetadata,
   oauthJson,
   protectedResource,
+  TOKEN_ENDPOINT,
   type AuthorizationRoute,
 } from '../../../test/helpers/injected-authorization-server.js';
 import { createMemoryTokenStore } from './create-memory-token-store.js';
@@ -15,7 +16,6 @@ import { completeUserAuthorization } from './complete-user-authorization.js';
 import { startUserAuthorization, type PendingUserAuthorization } from './start-user-authorization.js';
 
 const DISCOVERY = `${API_ORIGIN}/.well-known/oauth-protected-resource/v2`;
-const TOKEN_ENDPOINT = `${ISSUER}/token`;
 const REDIRECT = 'http://127.0.0.1:53682/callback';
 const NOW = 5_000_000;
 
