@@ -16,8 +16,17 @@ export const ROUND3F_APIS = [
   { key: 'blogger', name: 'Blogger', file: 'apis-guru/googleapis.com__blogger__v3__openapi.yaml' },
 ];
 
+// The round-3g sets (blind/round3g/): written before any selector ran on these APIs, run once before the round's
+// selector changes and once after, in aggregate only, never split or tuned on.
+export const ROUND3G_APIS = [
+  { key: 'jira', name: 'Jira Server', file: 'apis-guru/jira.local__1.0.0__swagger.yaml' },
+  { key: 'twilio-messaging', name: 'Twilio Messaging v1', file: 'medium/twilio-messaging_v1.json' },
+  { key: 'namsor', name: 'NamSor', file: 'apis-guru/namsor.com__2.0.5__openapi.yaml' },
+];
+
 /** The sets run whole (never split): their APIs and the file their runs are recorded in, by `--set` name. */
 export const WHOLE_SETS = {
   unseen: { apis: UNSEEN_APIS, results: 'unseen-results.json' },
   round3f: { apis: ROUND3F_APIS, results: 'round3f-results.json' },
+  round3g: { apis: ROUND3G_APIS, results: 'round3g-results.json' },
 };
