@@ -61,6 +61,15 @@ describe('parseRequest', () => {
     knows: (term: string) => known.some((word) => word === term || (term.length >= 4 && (word.startsWith(term) || term.startsWith(word)))),
   };
 
+  it('counts a verb of change in full where the catalog uses its word (an action path segment), a read verb not', () => {
+    const player = { has: (term: string) => ['paus', 'show', 'player', 'music', 'volum'].includes(term), knows: (term: string) => ['paus', 'show', 'player', 'music', 'volum'].includes(term) };
+    // `/me/player/pause`: "pause" names the action; without the catalog's word it stays a verb only.
+    expect(parseRequest('pause the music', player).terms.get('paus')).toBe(1);
+    expect(parseRequest('pause the music').terms.get('paus')).toBeLessThan(1);
+    // "show" frames a question; a catalog with shows does not make it the object.
+    expect(parseRequest('show my playlists', player).terms.get('show')).toBeLessThan(1);
+  });
+
   it('turns words the catalog does not know into names, capitalised ones into people', () => {
     const parsed = parseRequest('remove Dana from project 4545', vocabulary);
     expect(parsed.terms.has('dana')).toBe(false);

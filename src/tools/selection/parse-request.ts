@@ -167,8 +167,12 @@ export function parseRequest(request: string, vocabulary?: Vocabulary): ParsedRe
     }
   }
   // The words of the main verb count as the API verbs the lexicon gives them, not as nouns: "show me my
-  // playlists" is not about shows, unless the verb names itself ("star", "tag", "comment").
-  for (let position = action.start; position < action.end; position++) if (stems[position] !== undefined && !action.verbs.includes(stems[position]!)) inPhrase.add(position);
+  // playlists" is not about shows, unless the verb names itself ("star", "tag", "comment"). A verb of
+  // change that the catalog uses as a word names itself too: APIs expose such actions as path segments
+  // (`/player/pause`, `/deploys/{id}/lock`, `/participants/{id}/mute`). Read verbs ("show", "list",
+  // "view") only frame a question, and their words are often nouns of the catalog.
+  const namesAction = (stem: string): boolean => action.verbs.includes(stem) || (vocabulary !== undefined && classes.length > 0 && !classes.includes('read') && vocabulary.has(stem));
+  for (let position = action.start; position < action.end; position++) if (stems[position] !== undefined && !namesAction(stems[position]!)) inPhrase.add(position);
   for (const [position, stem] of stems.entries()) if (stem !== undefined) add(stem, inPhrase.has(position) ? PHRASE_WORD_WEIGHT : 1);
   // A word the catalog does not use reaches the catalog's words for the same thing through WordNet.
   if (vocabulary)
