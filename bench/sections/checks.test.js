@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { canonicalJson } from 'aicap';
-import { benchmarkChecks, ceilingsOf } from './checks.js';
+import { DEFAULT_DISCOVERY_SCANS, benchmarkChecks, ceilingsOf, discoveryChecksInMs } from './checks.js';
 
 const payments = JSON.parse(readFileSync(new URL('../../examples/payments/payments.manifest.json', import.meta.url), 'utf8'));
 const few = { warmupIterations: 1, iterations: 4, maxTimeInMs: 10_000 };
@@ -19,6 +19,14 @@ describe('benchmarkChecks', () => {
     // The validation and the scan of a real manifest take some time: a phase that did nothing would show 0.
     expect(result.phases.find((phase) => phase.key === 'scanInMs').median).toBeGreaterThan(0);
     expect(result.checksInMs.median).toBeGreaterThan(0);
+    // The scan is still timed, as its own figure, but marked as outside a default discovery.
+    expect(result.phases.filter((phase) => !phase.inChecks).map((phase) => phase.key)).toEqual(['decodeAndParseInMs', 'scanInMs']);
+  });
+
+  it("sums only the phases a discovery runs with the client's default options: not the scan, which runs on export", () => {
+    expect(DEFAULT_DISCOVERY_SCANS).toBe(false);
+    const phasesInMs = { decodeAndParseInMs: 100, readerInMs: 1, validationInMs: 2, scanInMs: 10, digestInMs: 0.5 };
+    expect(discoveryChecksInMs(phasesInMs)).toBe(3.5);
   });
 
   it('stops at the time bound once it has its minimum of rounds', () => {

@@ -113,6 +113,25 @@ describe('checkSchemaInManifest', () => {
     expect(() => actual(schema, scopes[0]!)).toThrow(TypeError);
   });
 
+  it('gives the same answer on objects that are not plain: class instances, no prototype, a polluted Object.prototype', () => {
+    class Schema {
+      type = 'object';
+      properties = { name: { pattern: '^(a+)+$' } };
+    }
+    const bare = Object.assign(Object.create(null) as Record<string, unknown>, { $ref: '#/definitions/missing' });
+    const inheriting = Object.assign(Object.create({ inherited: { $ref: '#/definitions/missing' } }) as Record<string, unknown>, { type: 'string' });
+    for (const schema of [new Schema(), bare, inheriting, { properties: { owner: inheriting } }]) {
+      for (const scope of scopes) expect(actual(schema, scope)).toEqual(expected(schema, scope));
+    }
+    const prototype = Object.prototype as Record<string, unknown>;
+    prototype['polluted'] = { $ref: '#/definitions/missing' };
+    try {
+      for (const scope of scopes) expect(actual({ type: 'string' }, scope)).toEqual(expected({ type: 'string' }, scope));
+    } finally {
+      delete prototype['polluted'];
+    }
+  });
+
   it('remembers pattern verdicts across the schemas of one manifest', () => {
     const safePatterns = new Map<string, boolean>();
     const context = { scope: scopes[0]!, safePatterns };

@@ -33,63 +33,71 @@ const { maxDepth, maxNodes, maxPatternLength, maxUniqueItems } = DEFAULT_EMBEDDE
  */
 function isCleanSchema(schema: unknown, context: SchemaCheckContext): boolean {
   if (typeof schema !== 'object' || schema === null) return true;
-  const { scope } = context;
-  const ownDefinitions = hasOwnDefinitions(schema, scope);
-  const isSafePattern = (pattern: string): boolean => {
-    let safe = context.safePatterns.get(pattern);
-    if (safe === undefined) {
-      safe = patternProblem(pattern, maxPatternLength) === undefined;
-      context.safePatterns.set(pattern, safe);
-    }
-    return safe;
-  };
-  // Four parallel stacks: the node, its depth, whether it sits under a data keyword (`enum`, …),
-  // where the reference walk does not go, and the key it sits under (which tells data from a property named `default`).
-  const values: object[] = [schema];
-  const depths: number[] = [0];
-  const inData: boolean[] = [false];
-  const ownerKeys: Array<string | undefined> = [undefined];
-  let nodes = 0;
-  while (values.length > 0) {
-    const value = values.pop()!;
-    const depth = depths.pop()!;
-    const data = inData.pop()!;
-    const ownerKey = ownerKeys.pop();
-    if (++nodes > maxNodes || depth > maxDepth) return false;
-    if (Array.isArray(value)) {
-      for (let index = 0; index < value.length; index++) {
-        const child: unknown = value[index];
-        if (typeof child === 'object' && child !== null) {
-          values.push(child);
-          depths.push(depth + 1);
-          inData.push(data);
-          ownerKeys.push(undefined);
-          // A hole (only in-process values have them) makes `checkEmbeddedSchema` throw: let it.
-        } else if (child === undefined && !(index in value)) return false;
-      }
-      continue;
-    }
-    const record = value as Record<string, unknown>;
-    if ('uniqueItems' in record && hasUnboundedUniqueItems(record, maxUniqueItems)) return false;
-    for (const key of Object.keys(record)) {
-      const child = record[key];
-      if (key === '$data') return false;
+  const walk = { context, ownDefinitions: hasOwnDefinitions(schema, context.scope), nodes: 0, plainPrototype: Object.keys(Object.prototype).length === 0 };
+  return isCleanNode(schema, 0, false, undefined, walk);
+}
+
+/** What one {@link isCleanSchema} walk shares across its nodes. */
+interface CleanWalk {
+  context: SchemaCheckContext;
+  /** Whether the schema's `#/definitions/…` references point into itself. */
+  ownDefinitions: boolean;
+  /** Nodes visited so far, against the node limit. */
+  nodes: number;
+  /** Whether `for…in` lists only its own members on an object whose prototype is `Object.prototype` (nothing made an inherited member enumerable). */
+  plainPrototype: boolean;
+}
+
+/**
+ * One node of {@link isCleanSchema}, depth first. A recursive walk: the depth limit bounds the
+ * recursion, and it allocates nothing per node, which keeps it a small share of a big manifest's
+ * validation. `data`: the node sits under a data keyword (`enum`, …), where the reference walk does not
+ * go; `ownerKey`: the key it sits under, which tells data from a property named `default`.
+ */
+function isCleanNode(value: object, depth: number, data: boolean, ownerKey: string | undefined, walk: CleanWalk): boolean {
+  if (++walk.nodes > maxNodes || depth > maxDepth) return false;
+  if (Array.isArray(value)) {
+    for (let index = 0; index < value.length; index++) {
+      const child: unknown = value[index];
       if (typeof child === 'object' && child !== null) {
-        if (key === 'patternProperties' && !Array.isArray(child)) {
-          for (const name of Object.keys(child)) if (!isSafePattern(name)) return false;
-        }
-        values.push(child);
-        depths.push(depth + 1);
-        inData.push(data || isDataMember(key, ownerKey));
-        ownerKeys.push(key);
-      } else if (typeof child !== 'string') {
-        continue;
-      } else if (key === '$ref') {
-        if (!child.startsWith('#') || (!data && referenceVerdictInScope(child, scope, ownDefinitions) !== null)) return false;
-      } else if (key === '$dynamicRef') {
-        if (!child.startsWith('#')) return false;
-      } else if (key === 'pattern' && !isSafePattern(child)) return false;
+        if (!isCleanNode(child, depth + 1, data, undefined, walk)) return false;
+        // A hole (only in-process values have them) makes `checkEmbeddedSchema` throw: let it.
+      } else if (child === undefined && !(index in value)) return false;
     }
+    return true;
+  }
+  const record = value as Record<string, unknown>;
+  // `for…in` reads each member through the object's enumeration cache, at a fraction of the cost of
+  // `Object.keys` and a lookup per member. It lists inherited enumerable members too, which a parsed
+  // document never has; any other object is left to the checks themselves.
+  const prototype: unknown = Object.getPrototypeOf(record);
+  if (prototype !== null && (prototype !== Object.prototype || !walk.plainPrototype)) return false;
+  if (record['uniqueItems'] === true && hasUnboundedUniqueItems(record, maxUniqueItems)) return false;
+  for (const key in record) {
+    const child = record[key];
+    if (key === '$data') return false;
+    if (typeof child === 'object' && child !== null) {
+      if (key === 'patternProperties' && !Array.isArray(child)) {
+        for (const name of Object.keys(child)) if (!isSafePattern(name, walk.context)) return false;
+      }
+      if (!isCleanNode(child, depth + 1, data || isDataMember(key, ownerKey), key, walk)) return false;
+    } else if (typeof child !== 'string') {
+      continue;
+    } else if (key === '$ref') {
+      if (!child.startsWith('#') || (!data && referenceVerdictInScope(child, walk.context.scope, walk.ownDefinitions) !== null)) return false;
+    } else if (key === '$dynamicRef') {
+      if (!child.startsWith('#')) return false;
+    } else if (key === 'pattern' && !isSafePattern(child, walk.context)) return false;
   }
   return true;
+}
+
+/** Whether a `pattern` passes `checkEmbeddedSchema`, memoised per manifest. */
+function isSafePattern(pattern: string, context: SchemaCheckContext): boolean {
+  let safe = context.safePatterns.get(pattern);
+  if (safe === undefined) {
+    safe = patternProblem(pattern, maxPatternLength) === undefined;
+    context.safePatterns.set(pattern, safe);
+  }
+  return safe;
 }

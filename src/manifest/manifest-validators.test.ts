@@ -102,6 +102,28 @@ describe('manifest validators generated at build time', () => {
     expect(failures).toBeGreaterThan(100);
   });
 
+  it('count characters and escape member names as the run-time compile does, where the generated code takes shortcuts', () => {
+    const tool = { id: 'a', path: '/a', method: 'POST', description: 'd' };
+    const astral = (count: number): string => '😀'.repeat(count);
+    const cases = [
+      // Code points, not code units: 8,192 emoji are 16,384 code units and fit `maxLength: 8192`; one more does not.
+      { ...tool, description: astral(8192) },
+      { ...tool, description: astral(8193) },
+      { ...tool, description: `${'x'.repeat(8191)}😀` },
+      { ...tool, description: 'x'.repeat(8193) },
+      { ...tool, description: '' },
+      { ...tool, body_parameter: '😀' },
+      { ...tool, parameters: { 'a/b~c': { type: 1 }, plain: { type: 'string', description: astral(8193) } } },
+    ];
+    const verdicts = cases.map((value) => {
+      const expected = outcome(compiled.items.tools, value);
+      expect(outcome(standalone.tools, value)).toEqual(expected);
+      return expected;
+    });
+    expect(verdicts.map((verdict) => verdict.valid)).toEqual([true, false, true, false, false, true, false]);
+    expect(JSON.stringify(verdicts[6]?.errors)).toContain('/parameters/a~1b~0c/type');
+  });
+
   it('run from source, the schema is compiled at run time', () => {
     const validators = getManifestValidators();
     expect(validators.root(JSON.parse(readFileSync(fixturePath('payments'), 'utf8')))).toBe(true);

@@ -33,6 +33,10 @@ export interface DefinitionReference {
  */
 export function parseDefinitionReference(reference: string): DefinitionReference | undefined {
   if (!reference.startsWith(DEFINITIONS_PREFIX)) return undefined;
+  // Nearly every reference is a bare name (no deeper pointer, no escape, no percent-encoding), which
+  // decoding and splitting would give back unchanged: validation parses each one of a big manifest.
+  const bare = reference.slice(DEFINITIONS_PREFIX.length);
+  if (!bare.includes('/') && !bare.includes('~') && !bare.includes('%')) return bare === '' ? undefined : { name: bare, rest: '' };
   let pointer = reference.slice(1);
   try {
     // A URI fragment may percent-encode the pointer; names of the spec's alphabet never need it.

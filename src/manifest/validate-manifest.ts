@@ -416,11 +416,10 @@ function checkPathPlaceholders(value: Record<string, unknown>, base: string, ent
   if (hasStrayBrace(path, names.length)) {
     issues.push({ pointer: `${base}/path`, code: 'path.malformed_placeholder', message: `${quote(path)} has a "{" or "}" that is not part of a {name} placeholder`, severity: 'error' });
   }
-  checkDotSegments(path, `${base}/path`, issues);
-  // Looked up by name only when the path has placeholders.
-  const parameters = names.length > 0 ? new Map(entries) : undefined;
+  if (hasDotSegment(path)) issues.push(dotSegmentIssue(path, `${base}/path`));
   for (const name of names) {
-    const parameter = parameters?.get(name);
+    // A path has a few placeholders and a tool a few parameters: a search costs less than a map.
+    const parameter = entries.find((entry) => entry[0] === name)?.[1];
     if (!parameter) {
       // The proposal's own example does this; clients treat it as a required string path parameter.
       issues.push({
@@ -454,11 +453,13 @@ function checkPathPlaceholders(value: Record<string, unknown>, base: string, ent
 // resolved away and could move a request out from under base_url.
 const DOT_SEGMENT = /(?:^|\/)(?:\.|%2e){1,2}(?:\/|$|\?|#)/i;
 
-function checkDotSegments(path: string, pointer: string, issues: ValidationIssue[]): void {
+function hasDotSegment(path: string): boolean {
   // Every dot segment has a "." or a "%"; most paths have neither.
-  if ((path.includes('.') || path.includes('%')) && DOT_SEGMENT.test(path)) {
-    issues.push({ pointer, code: 'path.dot_segment', message: `${quote(path)} has a "." or ".." segment, which would resolve outside service.base_url`, severity: 'error' });
-  }
+  return (path.includes('.') || path.includes('%')) && DOT_SEGMENT.test(path);
+}
+
+function dotSegmentIssue(path: string, pointer: string): ValidationIssue {
+  return { pointer, code: 'path.dot_segment', message: `${quote(path)} has a "." or ".." segment, which would resolve outside service.base_url`, severity: 'error' };
 }
 
 function checkPromptPlaceholders(value: Record<string, unknown>, base: string, entries: ParameterEntries, issues: ValidationIssue[]): void {
@@ -510,7 +511,7 @@ function checkTemporal(tool: Record<string, unknown>, base: string, issues: Vali
   const supplied = [`{${truncate(jobIdName)}} from the start response`, ...pathNames.map((name) => `{${truncate(name)}} from the tool path`)].join(', ');
   for (const [pointer, endpoint] of endpoints) {
     if (typeof endpoint !== 'string') continue;
-    checkDotSegments(endpoint, pointer, issues);
+    if (hasDotSegment(endpoint)) issues.push(dotSegmentIssue(endpoint, pointer));
     for (const name of pathPlaceholders(endpoint)) {
       if (!available.has(name)) {
         issues.push({
