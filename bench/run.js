@@ -247,6 +247,7 @@ function firstTurnRatios(discovery, revalidation, call, github, stripe) {
         }
       : {}),
     ...(github?.freshProcess ? { fresh_process_discovery_vs_mcp: github.freshProcess.versusMcpCpu } : {}),
+    ...(github?.freshProcess?.knownVersusMcpCpu ? { fresh_process_discovery_known_vs_mcp: github.freshProcess.knownVersusMcpCpu } : {}),
     ...(github?.firstTurn
       ? {
           first_turn_vs_mcp: github.firstTurn.versusMcp,

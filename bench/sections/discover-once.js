@@ -1,13 +1,19 @@
-// One cold discovery in this fresh process, for the scale section's whole-process figures. Prints one
+// One discovery in this fresh process, for the scale section's whole-process figures. Prints one
 // JSON line: the discovery's wall time and client CPU time, the process's peak RSS (Node itself
 // included) and the RSS before discovering (what Node and the loaded modules take alone), and the
 // CPU time of loading the modules. With `mcp`, the same for an MCP SDK client's connect + listTools
 // of an `/mcp` endpoint (the fresh-process MCP comparison).
-// Usage: node bench/sections/discover-once.js <origin> [mcp]
+// Modes: `aicap` (cold: nothing stored), `mcp`, `known <directory>` (a client on the file cache store
+// of `aicap/node` in that directory, which an earlier `prime` process left the manifest's verified
+// record in), `prime <directory>` (discovers once and keeps only the verified-manifest records there,
+// so that a `known` process still downloads the whole manifest and meets the record through its bytes).
+// Usage: node bench/sections/discover-once.js <origin> [aicap | mcp | known <directory> | prime <directory>]
 import { performance } from 'node:perf_hooks';
 
-const [origin, mode = 'aicap'] = process.argv.slice(2);
-if (!origin) throw new Error('Usage: node bench/sections/discover-once.js <origin> [mcp]');
+const [origin, mode = 'aicap', directory] = process.argv.slice(2);
+if (!origin || ((mode === 'known' || mode === 'prime') && !directory)) {
+  throw new Error('Usage: node bench/sections/discover-once.js <origin> [aicap | mcp | known <directory> | prime <directory>]');
+}
 const loadStartedAt = process.cpuUsage();
 const discover = mode === 'mcp' ? await mcpDiscovery() : await aicapDiscovery();
 const load = process.cpuUsage(loadStartedAt);
@@ -25,8 +31,18 @@ process.stdout.write(`${JSON.stringify({ mode, discoveryInMs, cpuInMs, moduleLoa
 
 async function aicapDiscovery() {
   const { createClient } = await import('aicap/client');
-  const client = createClient();
+  const cache = mode === 'aicap' ? undefined : await fileStore();
+  const client = createClient(cache ? { cache } : {});
   return { run: async () => (await client.discover(origin)).manifest.tools.length, close: () => client.close() };
+}
+
+/** The file store of `directory`; when priming, behind a filter that lets only the verified records through. */
+async function fileStore() {
+  const { createFileCacheStore } = await import('aicap/node');
+  const store = createFileCacheStore({ directory, warn: (message) => process.stderr.write(`${message}\n`) });
+  if (mode === 'known') return store;
+  const { createRecordsOnlyStore } = await import('../lib/records-only-store.js');
+  return createRecordsOnlyStore(['verified'], store);
 }
 
 async function mcpDiscovery() {

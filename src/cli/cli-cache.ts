@@ -2,7 +2,7 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 import type { CacheStore } from '../client/index.js';
 import type { CliIo } from './cli-io.js';
-import { createFileCacheStore } from './create-file-cache-store.js';
+import { createFileCacheStore } from '../node/index.js';
 import type { CommandOptions } from './parse-command-line.js';
 
 /** The environment variable that moves the CLI's cache directory (as `--cache-dir` does). */

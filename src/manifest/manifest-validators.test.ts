@@ -1,8 +1,10 @@
+import { execFile } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ValidateFunction } from 'ajv/dist/2020.js';
 // @ts-expect-error: a build script in plain JavaScript, without declarations.
@@ -129,4 +131,17 @@ describe('manifest validators generated at build time', () => {
     expect(validators.root(JSON.parse(readFileSync(fixturePath('payments'), 'utf8')))).toBe(true);
     expect(getManifestValidators()).toBe(validators);
   });
+
+  it("built, a process's first validation loads none of ajv's compiler, only the helper the generated code needs", async () => {
+    // The built module (`npm test` builds first): a fresh process shows what the first validation loads.
+    const moduleUrl = new URL('../../dist/manifest/validate-manifest.js', import.meta.url).href;
+    const script = `const { validateManifest } = await import(${JSON.stringify(moduleUrl)});
+      const { readFileSync } = await import('node:fs');
+      const { createRequire } = await import('node:module');
+      const result = validateManifest(JSON.parse(readFileSync(process.argv[1], 'utf8')));
+      const loaded = Object.keys(createRequire(import.meta.url).cache).filter((file) => file.includes('/node_modules/ajv/')).map((file) => file.slice(file.indexOf('/ajv/') + 1));
+      process.stdout.write(JSON.stringify({ valid: result.valid, loaded }));`;
+    const { stdout } = await promisify(execFile)(process.execPath, ['--input-type=module', '-e', script, fixturePath('payments')], { timeout: 60_000 });
+    expect(JSON.parse(stdout)).toEqual({ valid: true, loaded: ['ajv/dist/runtime/ucs2length.js'] });
+  }, 60_000);
 });

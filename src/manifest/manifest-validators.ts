@@ -1,6 +1,12 @@
-import { Ajv2020, type Options, type ValidateFunction } from 'ajv/dist/2020.js';
+import { createRequire } from 'node:module';
+import type { Ajv2020, Options, ValidateFunction } from 'ajv/dist/2020.js';
 import { manifestSchema } from './manifest-schema.js';
 import { standaloneManifestValidators } from './standalone-manifest-validators.js';
+
+// ajv's compiler (about 90 CommonJS modules) is needed only to compile the schema: at build time, or at
+// run time when the build wrote no standalone validators. The generated ones need none of it, so a
+// process's first validation does not load it; `require` keeps the compile synchronous, as validation is.
+const load = createRequire(import.meta.url);
 
 /** The lists whose elements are validated one by one. @internal */
 export const MANIFEST_LISTS = ['tools', 'resources', 'prompts'] as const;
@@ -38,7 +44,8 @@ export const MANIFEST_VALIDATOR_REFERENCES: Readonly<Record<'root' | (typeof MAN
 export function createManifestAjv(code: Options['code'] = {}): Ajv2020 {
   // ajv's optimisation passes only tidy the generated code: skipping them takes about a third off a
   // compile at run time and costs nothing measurable per validation.
-  const ajv = new Ajv2020({ allErrors: true, strict: true, allowUnionTypes: true, validateFormats: false, code: { optimize: false, ...code } });
+  const { Ajv2020: AjvClass } = load('ajv/dist/2020.js') as { Ajv2020: typeof Ajv2020 };
+  const ajv = new AjvClass({ allErrors: true, strict: true, allowUnionTypes: true, validateFormats: false, code: { optimize: false, ...code } });
   ajv.addSchema(manifestSchema);
   const { $id: _id, ...schema } = manifestSchema;
   const properties: Record<string, unknown> = { ...schema.properties };

@@ -53,6 +53,8 @@ const entries: readonly EntryRow[] = [
   // Each agent-framework entry loads its own framework (an optional peer) and no other.
   { entry: 'aicap/ai-sdk', file: 'dist/ai-sdk/index.js', forbidden: FRAMEWORK_FREE.filter((name) => name !== 'ai'), reaches: 'dist/client/run-tool-call.js' },
   { entry: 'aicap/openai-agents', file: 'dist/openai-agents/index.js', forbidden: FRAMEWORK_FREE.filter((name) => name !== '@openai/agents'), reaches: 'dist/client/run-tool-call.js' },
+  // The file-backed stores: the file system is what they are for, and nothing else from the list.
+  { entry: 'aicap/node', file: 'dist/node/index.js', forbidden: FRAMEWORK_FREE.filter((name) => !/^(node:)?fs(\/promises)?$/.test(name)), reaches: 'dist/node/create-file-cache-store.js' },
   { entry: 'aicap/langchain', file: 'dist/langchain/index.js', forbidden: FRAMEWORK_FREE.filter((name) => name !== '@langchain/core'), reaches: 'dist/client/run-tool-call.js' },
 ];
 

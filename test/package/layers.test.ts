@@ -22,12 +22,13 @@ const ALLOWED: Record<string, readonly string[]> = {
   hono: ['server', '.', 'manifest', 'errors', 'internal'],
   client: ['tools', '.', 'manifest', 'errors', 'internal'],
   redis: ['client', 'server', '.', 'manifest', 'errors', 'internal'],
+  node: ['client', 'errors', 'internal'],
   mcp: ['client', 'tools', 'server', '.', 'manifest', 'errors', 'internal'],
   'ai-sdk': ['client', 'tools', '.', 'manifest', 'errors', 'internal'],
   'openai-agents': ['client', 'tools', '.', 'manifest', 'errors', 'internal'],
   langchain: ['client', 'tools', '.', 'manifest', 'errors', 'internal'],
   inspector: ['client', 'tools', '.', 'manifest', 'errors', 'internal'],
-  cli: ['inspector', 'mcp', 'openapi', 'client', 'tools', 'server', 'redis', '.', 'manifest', 'errors', 'internal'],
+  cli: ['inspector', 'mcp', 'openapi', 'client', 'tools', 'server', 'redis', 'node', '.', 'manifest', 'errors', 'internal'],
 };
 
 function sourceFiles(directory: string): string[] {

@@ -1,9 +1,8 @@
 import { execFile } from 'node:child_process';
 import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { cacheDirectoryOf } from './cli-cache.js';
 import { createFileCacheStore } from './create-file-cache-store.js';
 
 let directory: string;
@@ -45,7 +44,11 @@ describe('createFileCacheStore', () => {
       expect(await store.get('k')).toBeUndefined();
     }
     expect(warnings).toHaveLength(1);
-    expect(warnings[0]).toMatch(new RegExp(`Ignoring the corrupted cache file .*${file!.replace('.', '\\.')}; it will be replaced.*--no-cache`));
+    expect(warnings[0]).toMatch(
+      new RegExp(
+        `Ignoring the corrupted cache file .*${file!.replace('.', '\\.')}; it will be replaced on the next write \\(remove the directory ${directory.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} to empty the cache\\)\\.$`,
+      ),
+    );
     await store.set('k', { ok: 'again' });
     expect(await store.get('k')).toEqual({ ok: 'again' });
   });
@@ -62,9 +65,39 @@ describe('createFileCacheStore', () => {
     expect(warnings[0]).toMatch(/Could not write to the cache directory .*going on without caching/);
   });
 
+  it('refuses at once, with INVALID_OPTION naming the option and what to do, a directory that is not one', async () => {
+    const file = join(directory, 'a-file');
+    await writeFile(file, 'not a directory');
+    for (const [given, message] of [
+      [file, `The \`directory\` option of createFileCacheStore must be a directory, got ${JSON.stringify(file)}. ${file} exists and is not a directory. Pass the path of a directory`],
+      ['', 'The `directory` option of createFileCacheStore must be a non-empty path, got "". Pass the path of a directory'],
+      [undefined, 'The `directory` option of createFileCacheStore must be a non-empty path, got undefined.'],
+    ] as const) {
+      expect(() => createFileCacheStore({ directory: given as string })).toThrow(expect.objectContaining({ code: 'INVALID_OPTION', message: expect.stringContaining(message) }));
+    }
+  });
+
+  it('resolves a relative directory once, and warns through a Node process warning by default', async () => {
+    const store = createFileCacheStore({ directory: relative(process.cwd(), join(directory, 'relative')) });
+    await store.set('k', 1);
+    expect(await readdir(join(directory, 'relative'))).toHaveLength(1);
+    const [file] = await readdir(join(directory, 'relative'));
+    await writeFile(join(directory, 'relative', file!), 'torn');
+    const warnings: Error[] = [];
+    const onWarning = (warning: Error): void => void warnings.push(warning);
+    process.on('warning', onWarning);
+    try {
+      expect(await store.get('k')).toBeUndefined();
+      await new Promise((resolve) => setImmediate(resolve));
+    } finally {
+      process.off('warning', onWarning);
+    }
+    expect(warnings.map((warning) => [warning.name, warning.message.startsWith(`Ignoring the corrupted cache file ${join(directory, 'relative', file!)}`)])).toEqual([['AicapCacheWarning', true]]);
+  });
+
   it('concurrent writers in separate processes leave one whole entry that every reader parses', async () => {
     // The built module (\`npm test\` builds first): child processes run plain JavaScript.
-    const moduleUrl = new URL('../../dist/cli/create-file-cache-store.js', import.meta.url).href;
+    const moduleUrl = new URL('../../dist/node/create-file-cache-store.js', import.meta.url).href;
     const writer = `const { createFileCacheStore } = await import(${JSON.stringify(moduleUrl)});
       const store = createFileCacheStore({ directory: process.argv[1], warn: (m) => { console.error(m); process.exitCode = 3; } });
       for (let round = 0; round < 20; round++) await store.set('shared', { writer: process.pid, round, padding: 'x'.repeat(200_000) });`;
@@ -96,17 +129,5 @@ describe('createFileCacheStore', () => {
     ) as { value: { round: number } };
     expect(final.value.round).toBe(19);
     expect((await readdir(directory)).filter((name) => name.endsWith('.tmp'))).toEqual([]);
-  });
-});
-
-describe('cacheDirectoryOf', () => {
-  it('takes the flag, then AICAP_CACHE_DIR, then XDG_CACHE_HOME, then the platform default', () => {
-    const environment = { AICAP_CACHE_DIR: '/env/cache', XDG_CACHE_HOME: '/xdg', HOME: '/home/ada', LOCALAPPDATA: 'C:\\Users\\ada\\AppData\\Local' };
-    expect(cacheDirectoryOf('/flag', environment, 'linux')).toBe('/flag');
-    expect(cacheDirectoryOf(undefined, environment, 'linux')).toBe('/env/cache');
-    expect(cacheDirectoryOf(undefined, { ...environment, AICAP_CACHE_DIR: '' }, 'linux')).toBe(join('/xdg', 'aicap'));
-    expect(cacheDirectoryOf(undefined, { HOME: '/home/ada' }, 'linux')).toBe(join('/home/ada', '.cache', 'aicap'));
-    expect(cacheDirectoryOf(undefined, { HOME: '/Users/ada' }, 'darwin')).toBe(join('/Users/ada', 'Library', 'Caches', 'aicap'));
-    expect(cacheDirectoryOf(undefined, { HOME: '/h', LOCALAPPDATA: 'L' }, 'win32')).toBe(join('L', 'aicap', 'Cache'));
   });
 });
