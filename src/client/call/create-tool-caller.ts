@@ -12,7 +12,7 @@ import { fillLinkedArguments, linkOriginOf, rememberLinkContext } from './fill-l
 import { prepareCall, type CallKind, type PreparedCall } from './prepare-call.js';
 import { renderPrompt } from './render-prompt.js';
 import { followUpEnvelope, sendFollowUp, type FollowUpRequest } from './send-follow-up.js';
-import { publicPage, walkPages, type WalkedPage } from './walk-pages.js';
+import { publicPage, walkPages } from './walk-pages.js';
 
 export type { ToolCallerDependencies } from './call-runtime.js';
 export type { FollowUpRequest } from './send-follow-up.js';
@@ -99,8 +99,9 @@ export function createToolCaller(options: ClientCallOptions, dependencies: ToolC
       if (callOptions.allPages === true) {
         envelope = await collectPages(runtime, prepared, callOptions);
       } else {
-        const first = publicPage((await walkPages(runtime, prepared, callOptions, false).next()).value as WalkedPage);
-        envelope = { ...first, meta: { ...first.meta, durationInMs: now() - prepared.startedInMs } };
+        // A page of a walk that does not follow pages is a plain envelope of its own: finished in place, not copied.
+        envelope = (await walkPages(runtime, prepared, callOptions, false).next()).value as CallEnvelope;
+        envelope.meta.durationInMs = now() - prepared.startedInMs;
       }
       envelope = withFollowUps(envelope, prepared);
     } catch (error) {

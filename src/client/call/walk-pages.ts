@@ -53,7 +53,9 @@ function startingPoint(prepared: PreparedCall, plan: PaginationPlan | undefined,
 }
 
 /**
- * Walks the pages of a prepared call. Yields one envelope per page; a page that fails ends the
+ * Walks the pages of a prepared call. Yields one envelope per page (with `stop` and `requestedWith`
+ * only when `followPages`: a walk that stops after the first page yields a plain envelope, a new
+ * object the caller may finish in place); a page that fails ends the
  * walk with `page.next` pointing at the page that failed, so it can be resumed. A next link to
  * another origin ends the walk with `stopReason: 'cross_origin_next'` and `page.next: null`: it is
  * never followed nor handed out for `resumeFrom`. A page whose body repeats an earlier page's ends
@@ -163,20 +165,20 @@ export async function* walkPages(runtime: CallRuntime, prepared: PreparedCall, c
     const items = reading?.items ?? (Array.isArray(data) ? data : undefined);
     const location = outcome.headers?.get('location');
     const { text, truncated } = exchangeModelText({ toolId: prepared.toolId, redactor: prepared.redactor, content: outcome.body?.text, error: outcome.error, maxTextLength: runtime.maxTextLength });
-    yield {
-      ...toCallEnvelope({
-        ok: outcome.ok,
-        status: outcome.status,
-        data,
-        ...(items === undefined ? {} : { items }),
-        ...(page === undefined ? {} : { page }),
-        error: outcome.error,
-        text,
-        meta: { toolId: prepared.toolId, attempts: outcome.attempts, durationInMs: now() - pageStarted, truncated, ...(location === null || location === undefined ? {} : { location }) },
-      }),
-      ...(stop === undefined ? {} : { stop }),
-      ...(current === undefined ? {} : { requestedWith: current }),
-    };
+    const envelope: WalkedPage = toCallEnvelope({
+      ok: outcome.ok,
+      status: outcome.status,
+      data,
+      ...(items === undefined ? {} : { items }),
+      ...(page === undefined ? {} : { page }),
+      error: outcome.error,
+      text,
+      meta: { toolId: prepared.toolId, attempts: outcome.attempts, durationInMs: now() - pageStarted, truncated, ...(location === null || location === undefined ? {} : { location }) },
+    });
+    // Only a walk that goes on reads these; a single call returns the page as it is (no copy without them).
+    if (followPages && stop !== undefined) envelope.stop = stop;
+    if (followPages && current !== undefined) envelope.requestedWith = current;
+    yield envelope;
     if (!outcome.ok || !followPages || stop !== undefined || page === undefined || page.complete) return;
     if (nextLink !== undefined) linkUrl = nextLink;
     else if (nextArgs !== undefined) args = nextArgs;
