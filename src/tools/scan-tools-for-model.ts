@@ -86,7 +86,12 @@ export function isQuarantinedForModel(entry: ScannedEntry, policy: ModelScanPoli
  * const safe = scanToolsForModel(myTools);
  */
 export function scanToolsForModel(tools: readonly CatalogTool[]): CatalogTool[] {
-  return tools.filter((tool) => !isQuarantinedForModel(tool.definition, undefined, tool.inputSchema));
+  return tools.filter((tool) => {
+    const policy = policies.get(tool.definition) ?? DEFAULT_POLICY;
+    // The exported schema (built on first read) is scanned only for tools without their service's
+    // definitions: a catalog's picks are scanned without building the schema of each.
+    return !isQuarantinedForModel(tool.definition, policy, policy.definitions === undefined ? tool.inputSchema : undefined);
+  });
 }
 
 /** The shared definitions the entry's inputs (parameters) reach, or undefined when there are none. */

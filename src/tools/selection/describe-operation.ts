@@ -165,5 +165,8 @@ function splitDescription(description: string): DescriptionParts {
 }
 
 function firstWords(text: string, count: number): string {
-  return text.split(/\s+/).filter(Boolean).slice(0, count).join(' ');
+  // Native calls only, no callback a word: a cold process runs this for every distinct description.
+  return (text.match(NON_SPACE_RUNS) ?? []).slice(0, count).join(' ');
 }
+
+const NON_SPACE_RUNS = /\S+/g;

@@ -162,6 +162,7 @@ function parameterProfileOf(parameterNames: readonly string[]): ParameterProfile
 }
 
 const FIELDS = Object.keys(FIELD_WEIGHTS) as Field[];
+const FIELD_WEIGHT_LIST: readonly number[] = FIELDS.map((field) => FIELD_WEIGHTS[field]);
 
 /**
  * The postings of a build: one id a term, in the order terms are first met, with per-term weights of
@@ -171,25 +172,30 @@ const FIELDS = Object.keys(FIELD_WEIGHTS) as Field[];
 class PostingsBuilder {
   private readonly ids = new Map<string, number>();
   private readonly terms: string[] = [];
+  // Each term's postings, `[position, weight, …]`.
   private readonly lists: number[][] = [];
-  private readonly best: number[] = [];
-  private readonly total: number[] = [];
-  // Last field (tool position × field count + field) that counted a term: a term repeated inside one field counts once.
-  private readonly lastField: number[] = [];
+  // Per term id, for the tool being added: its best field weight, the sum of its field weights, and the
+  // last field (tool position × field count + field) that counted it, so that a term repeated inside one
+  // field counts once. Typed arrays: plain arrays of small integers that later hold fractions change
+  // their element kind mid-build, which throws away the optimised code of `add` (compiled again, a
+  // cold process pays for both compilations).
+  private best = new Float64Array(INITIAL_TERM_CAPACITY);
+  private total = new Float64Array(INITIAL_TERM_CAPACITY);
+  private lastField = new Int32Array(INITIAL_TERM_CAPACITY).fill(-1);
   private readonly touched: number[] = [];
 
-  /** Adds one tool's terms: per term, its best field weight plus a share of the others. */
-  add(position: number, fields: Record<Field, readonly string[]>): void {
+  /** Adds one tool's terms, as {@link idsOf} gave them, one array a field in the order of FIELDS: per term, its best field weight plus a share of the others. */
+  add(position: number, fields: readonly Int32Array[]): void {
     const touched = this.touched;
+    const toolStart = position * FIELDS.length;
     for (let field = 0; field < FIELDS.length; field++) {
-      const name = FIELDS[field]!;
-      const weight = FIELD_WEIGHTS[name];
-      const stamp = position * FIELDS.length + field;
-      const terms = fields[name];
-      for (let at = 0; at < terms.length; at++) {
-        const id = this.idOf(terms[at]!);
+      const weight = FIELD_WEIGHT_LIST[field]!;
+      const stamp = toolStart + field;
+      const ids = fields[field]!;
+      for (let at = 0; at < ids.length; at++) {
+        const id = ids[at]!;
         const last = this.lastField[id]!;
-        if (last < position * FIELDS.length) {
+        if (last < toolStart) {
           touched.push(id);
           this.best[id] = weight;
           this.total[id] = weight;
@@ -206,6 +212,16 @@ class PostingsBuilder {
       this.lists[id]!.push(position, this.best[id]! + OTHER_FIELD_SHARE * (this.total[id]! - this.best[id]!));
     }
     touched.length = 0;
+  }
+
+  /**
+   * The ids of terms, each term numbered when first met. Texts, paths and parameter names repeat
+   * across a catalog: their ids are kept with them, so that adding a tool looks no term up.
+   */
+  idsOf(terms: readonly string[]): Int32Array {
+    const ids = new Int32Array(terms.length);
+    for (let at = 0; at < terms.length; at++) ids[at] = this.idOf(terms[at]!);
+    return ids;
   }
 
   /** Term → its tools and weights, in the order the terms were first met. */
@@ -229,13 +245,28 @@ class PostingsBuilder {
       this.ids.set(term, id);
       this.terms.push(term);
       this.lists.push([]);
-      this.best.push(0);
-      this.total.push(0);
-      this.lastField.push(-1);
+      if (id === this.lastField.length) this.grow();
     }
     return id;
   }
+
+  private grow(): void {
+    const capacity = this.lastField.length * 2;
+    const lastField = new Int32Array(capacity).fill(-1);
+    lastField.set(this.lastField);
+    this.lastField = lastField;
+    const best = new Float64Array(capacity);
+    best.set(this.best);
+    this.best = best;
+    const total = new Float64Array(capacity);
+    total.set(this.total);
+    this.total = total;
+  }
 }
+
+// Kubernetes has 356 distinct terms, GitHub 813: room for most catalogs without growing, since a
+// growth replaces fields the optimised `add` was compiled against (compiled again).
+const INITIAL_TERM_CAPACITY = 4096;
 
 /**
  * Builds the index in one pass over the tools. Texts and parameter-name sets repeat across a catalog
@@ -243,16 +274,21 @@ class PostingsBuilder {
  * so each distinct text is split and stemmed once and each distinct set of names profiled once.
  */
 function buildToolIndex(tools: readonly CatalogTool[], fingerprint: string): ToolIndex {
-  const textTerms = new Map<string, string[]>();
-  const termsOfText = (text: string): string[] => {
-    let terms = textTerms.get(text);
-    if (terms === undefined) textTerms.set(text, (terms = termsOf(text)));
-    return terms;
-  };
   const parameterProfiles = new Map<string, ParameterProfile>();
   const descriptions = new Map<string, DescriptionParts>();
   const paths = new Map<string, PathParts>();
   const postings = new PostingsBuilder();
+  // Term ids of each distinct summary, details and path, and of each set of parameter names, taken in
+  // the order of the fields (terms are numbered as first met, as they are in a build without them).
+  const summaryIds = new Map<string, Int32Array>();
+  const detailsIds = new Map<string, Int32Array>();
+  const pathIds = new Map<string, PathIds>();
+  const parameterIds = new Map<ParameterProfile, Int32Array>();
+  const idsOfText = (cache: Map<string, Int32Array>, text: string): Int32Array => {
+    let ids = cache.get(text);
+    if (ids === undefined) cache.set(text, (ids = postings.idsOf(termsOf(text))));
+    return ids;
+  };
   const indexed = tools.map((tool, position): IndexedTool => {
     const definition = tool.definition;
     const profile = describeOperation(tool.method, tool.path, definition.description, descriptions, paths);
@@ -260,22 +296,27 @@ function buildToolIndex(tools: readonly CatalogTool[], fingerprint: string): Too
     const namesKey = parameterNames.join('\u0000');
     let parameters = parameterProfiles.get(namesKey);
     if (parameters === undefined) parameterProfiles.set(namesKey, (parameters = parameterProfileOf(parameterNames)));
+    const summary = idsOfText(summaryIds, profile.summary);
+    let path = pathIds.get(tool.path);
+    if (path === undefined) {
+      const object = withLexiconNouns(profile.object);
+      pathIds.set(tool.path, (path = { object, objectIds: postings.idsOf(object), contextIds: undefined }));
+    }
+    const verbs = profile.verbs.length === 0 ? NO_IDS : postings.idsOf(profile.verbs);
     const intentTexts = intentTextsOf(tool);
-    const object = withLexiconNouns(profile.object);
-    postings.add(position, {
-      summary: termsOfText(profile.summary),
-      object,
-      verbs: profile.verbs,
-      intent: intentTexts.length === 0 ? [] : intentTexts.flatMap(termsOfText),
-      id: termsOfText(tool.id),
-      context: withLexiconNouns(profile.context),
-      details: termsOfText(profile.details),
-      parameters: parameters.terms,
-    });
+    const intent = intentTexts.length === 0 ? NO_IDS : postings.idsOf(intentTexts.flatMap(termsOf));
+    const id = postings.idsOf(termsOf(tool.id));
+    // Numbered after the id's terms, as the fields come.
+    path.contextIds ??= postings.idsOf(withLexiconNouns(profile.context));
+    const details = idsOfText(detailsIds, profile.details);
+    let parameterTermIds = parameterIds.get(parameters);
+    if (parameterTermIds === undefined) parameterIds.set(parameters, (parameterTermIds = postings.idsOf(parameters.terms)));
+    postings.add(position, [summary, path.objectIds, verbs, intent, id, path.contextIds, details, parameterTermIds]);
     const avoid = definition.intent?.avoid_when;
     return {
       actionClass: profile.actionClass,
-      objectTerms: object,
+      // Shared by the tools of one path: never changed after the build.
+      objectTerms: path.object,
       contextTerms: profile.context,
       itemEndpoint: profile.itemEndpoint,
       parameterText: parameters.text,
@@ -299,6 +340,14 @@ function buildToolIndex(tools: readonly CatalogTool[], fingerprint: string): Too
 }
 
 const NO_TERMS: ReadonlySet<string> = new Set();
+const NO_IDS = new Int32Array(0);
+
+/** The object words of a path (with their lexicon nouns) and the term ids of its object and context. */
+interface PathIds {
+  object: string[];
+  objectIds: Int32Array;
+  contextIds: Int32Array | undefined;
+}
 
 /**
  * The derived parts of an index (frequencies, sorted terms, vocabulary) from its tools and postings:
