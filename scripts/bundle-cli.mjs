@@ -4,8 +4,8 @@
 // and loads 3 from the bundle. Each command stays a chunk of its own, loaded on demand; so does every
 // module the sources load with `import()` (job following, the OAuth flows...). What a `call` imports
 // statically goes into one chunk, since that command runs over and over in an agent's session.
-// Optional peers (MCP SDK, frameworks, Redis...) stay outside, found in node_modules when present, and
-// so does what the sources load through `createRequire` (undici's parts, ajv's run-time helpers).
+// Optional peers (MCP SDK, frameworks, Redis...) and ajv stay outside, found in node_modules, and so
+// does what the sources load through `createRequire` (undici's parts, ajv's run-time helpers).
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -16,8 +16,14 @@ const outputDirectory = join(root, 'dist', 'cli');
 const entry = join(outputDirectory, 'aicap.js');
 const callCommand = join(outputDirectory, 'commands', 'call.js');
 const packageJson = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
-const peers = Object.keys(packageJson.peerDependencies ?? {});
-const isPeer = (specifier) => peers.some((name) => specifier === name || specifier.startsWith(`${name}/`));
+// Optional peers must be found where the user installed them, if anywhere. ajv (250 KB with its own
+// dependencies) is loaded by validation alone, never by a cached `call`: it stays in node_modules, where
+// it is installed anyway, rather than being copied into the package a second time.
+const unbundledPackages = [...Object.keys(packageJson.peerDependencies ?? {}), 'ajv', 'ajv-formats'];
+const isUnbundledPackage = (specifier) => unbundledPackages.some((name) => specifier === name || specifier.startsWith(`${name}/`));
+// Large modules of data or generated code, with no state: imported from their place in dist/ rather
+// than copied into the chunks (the package's install size has a budget).
+const UNBUNDLED_MODULES = /[\\/]dist[\\/](tools[\\/]selection[\\/]word-senses|manifest[\\/]standalone-manifest-validators|client[\\/]call[\\/]standalone-meta-schema-validator)\.js$/;
 const toPosix = (path) => path.split(sep).join('/');
 
 // Modules that find files beside them (the inspector's assets, the Payments example, the OpenAPI
@@ -63,7 +69,7 @@ rmSync(join(outputDirectory, 'chunks'), { recursive: true, force: true });
 const bundle = await rolldown({
   input: { main: entry },
   platform: 'node',
-  external: (specifier) => isPeer(specifier),
+  external: (specifier, _importer, isResolved) => (isResolved ? UNBUNDLED_MODULES.test(specifier) : isUnbundledPackage(specifier)),
   plugins: [keepModuleUrls, findCallPath],
   // The entry exports nothing; chunks may then hold modules without their dependencies (see below).
   preserveEntrySignatures: false,
