@@ -1,10 +1,11 @@
 import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { callManifest } from '../helpers/call-service.js';
 import { json, startClientTestServer, type ClientTestServer } from '../helpers/client-test-server.js';
+import { bundledModules } from '../helpers/bundled-modules.js';
 import { BUILT_CLI, runBuiltCli } from '../helpers/run-built-cli.js';
 import { swapIndexPostings } from '../helpers/swap-index-postings.js';
 
@@ -74,9 +75,15 @@ describe('the CLI cache (built CLI, separate processes)', () => {
     expect(manifestRequests()).toEqual([undefined]);
     // Paths from the repository's root, with forward slashes on every system.
     const root = fileURLToPath(new URL('../../', import.meta.url)).replaceAll('\\', '/');
-    const loaded = (await readFile(record, 'utf8')).split('\n').map((path) => path.replaceAll('\\', '/').replace(root, ''));
-    // The recorder sees both kinds of module: the CLI's ES modules and undici's CommonJS ones.
+    const files = (await readFile(record, 'utf8')).split('\n').map((path) => path.replaceAll('\\', '/').replace(root, ''));
+    // Of the package, the process loads the CLI's bundle (the entry and the chunk `call` imports), and the
+    // generated meta-schema validator the bundle leaves in its place (`scripts/bundle-cli.mjs`).
+    expect(files.filter((path) => path.startsWith('dist/') && !/^dist\/cli\/(main\.js|chunks\/)/.test(path))).toEqual(['dist/client/call/standalone-meta-schema-validator.js']);
+    expect(files.filter((path) => path.startsWith('dist/cli/chunks/')).length).toBeLessThanOrEqual(3);
+    // The recorder sees both kinds of module: the bundle's (through the files they were copied into) and undici's CommonJS ones.
+    const loaded = await bundledModules(files, root);
     expect(loaded).toContain('dist/cli/commands/call.js');
+    expect(loaded).toContain('dist/client/fetch/create-guarded-fetch.js');
     expect(loaded).toContain('node_modules/undici/lib/dispatcher/agent.js');
     const forbidden = [
       /^node_modules\/oauth4webapi\//,
@@ -149,7 +156,7 @@ describe('the CLI cache (built CLI, separate processes)', () => {
 });
 
 describe('aicap --version and --help', () => {
-  it('load no command module: main.js imports nothing under commands/ but their list', async () => {
+  it('load no command module: main.js and what it imports statically hold nothing under commands/ but their list', async () => {
     const seen = new Set<string>();
     const pending = [BUILT_CLI];
     for (let index = 0; index < pending.length && index < 500; index++) {
@@ -158,11 +165,17 @@ describe('aicap --version and --help', () => {
       seen.add(file);
       const text = await readFile(file, 'utf8');
       // Static imports only: `import … from './x.js'` and `export … from`; dynamic import() is what loads a command on demand.
-      for (const match of text.matchAll(/^(?:import|export)\s[^;]*?from\s+'(\.[^']+)'/gm)) pending.push(join(file, '..', match[1]!));
+      for (const match of text.matchAll(/^(?:import|export)\s[^;]*?from\s*(['"])(\.[^'"]+)\1/gm)) pending.push(join(file, '..', match[2]!));
     }
-    const commandModules = [...seen].filter((file) => /[/\\]commands[/\\]/.test(file));
-    expect(commandModules.map((file) => file.replace(/.*[/\\]commands[/\\]/, ''))).toEqual(['index.js']);
-    expect([...seen].some((file) => /[/\\](client|server|tools|mcp)[/\\]/.test(file))).toBe(false);
+    const root = fileURLToPath(new URL('../../', import.meta.url));
+    const modules = await bundledModules(
+      [...seen].map((file) => relative(root, file).replaceAll('\\', '/')),
+      root,
+    );
+    expect(modules).toContain('dist/internal/aicap-version.js');
+    const commandModules = modules.filter((path) => path.includes('/commands/'));
+    expect(commandModules).toEqual(['dist/cli/commands/index.js']);
+    expect(modules.filter((path) => /^dist\/(client|server|tools|mcp)\//.test(path))).toEqual([]);
   });
 
   it('print the version and every command', async () => {

@@ -1,9 +1,10 @@
 import { spawn } from 'node:child_process';
-import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Manifest } from 'aicap';
 import { checkCapabilities } from '../../src/client/check/check-capabilities.js';
@@ -33,9 +34,9 @@ async function paymentsManifest(origin: string): Promise<Manifest> {
   };
 }
 
-/** `aicap serve <args> --port 0` from the built CLI, and the origin it prints first. */
-function startServe(args: readonly string[]): { child: ReturnType<typeof spawn>; origin: Promise<string> } {
-  const child = spawn(process.execPath, [BUILT_CLI, 'serve', ...args, '--port', '0'], { stdio: ['ignore', 'pipe', 'pipe'] });
+/** `aicap serve <args> --port 0` from the built CLI (`env` added to this process's), and the origin it prints first. */
+function startServe(args: readonly string[], env: Readonly<Record<string, string>> = {}): { child: ReturnType<typeof spawn>; origin: Promise<string> } {
+  const child = spawn(process.execPath, [BUILT_CLI, 'serve', ...args, '--port', '0'], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } });
   const origin = new Promise<string>((resolve, reject) => {
     let output = '';
     child.stdout!.on('data', (chunk: Buffer) => {
@@ -202,5 +203,26 @@ describe('aicap serve + aicap check (built CLI)', () => {
     const badOption = await runBuiltCli(['check', 'http://127.0.0.1:1', '--timeout', 'soon']);
     expect(badOption.code).toBe(2);
     expect(badOption.stderr).toContain('`--timeout`');
+  });
+});
+
+describe('V8 flags of the built CLI', () => {
+  it('a command that answers in one go runs its WebAssembly with --liftoff-only; a command that serves keeps the optimizing tier', async () => {
+    const directory = await mkdtemp(join(tmpdir(), 'aicap-v8-flags-'));
+    const preload = pathToFileURL(fileURLToPath(new URL('../helpers/record-v8-flags.mjs', import.meta.url))).href;
+    const recorded = async (name: string): Promise<string[]> => (await readFile(join(directory, name), 'utf8').catch(() => '')).split('\n').filter(Boolean);
+    const manifestFile = fileURLToPath(new URL('../../examples/payments/payments.manifest.json', import.meta.url));
+    const validate = await runBuiltCli(['validate', manifestFile], { env: { AICAP_TEST_V8_FLAGS: join(directory, 'validate.txt'), NODE_OPTIONS: `--import=${preload}` } });
+    expect(validate.code, validate.stderr).toBe(0);
+    expect(await recorded('validate.txt')).toEqual(['--liftoff-only']);
+    const serve = startServe([manifestFile], { AICAP_TEST_V8_FLAGS: join(directory, 'serve.txt'), NODE_OPTIONS: `--import=${preload}` });
+    try {
+      // Listening: the command is loaded and running, past where the flag would have been set.
+      expect(await serve.origin).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+      expect(await recorded('serve.txt')).toEqual([]);
+    } finally {
+      serve.child.kill('SIGTERM');
+      await rm(directory, { recursive: true, force: true });
+    }
   });
 });

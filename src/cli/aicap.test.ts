@@ -9,7 +9,7 @@ interface MainRun {
 }
 
 /**
- * Runs `aicap …args` in this process: `main.ts` reads `process.argv` and sets `process.exitCode` when
+ * Runs `aicap …args` in this process: `aicap.ts` reads `process.argv` and sets `process.exitCode` when
  * it is imported, so each run imports a fresh copy with the streams captured.
  */
 async function runMain(args: readonly string[], environment: Record<string, string> = {}): Promise<MainRun> {
@@ -22,7 +22,7 @@ async function runMain(args: readonly string[], environment: Record<string, stri
   process.argv = [process.execPath, 'aicap', ...args];
   try {
     vi.resetModules();
-    await import('./main.js');
+    await import('./aicap.js');
     // Bounded: the dispatcher settles within a few ticks for these commands (5 s at most).
     for (let step = 0; step < 500 && process.exitCode === undefined; step++) await new Promise((resolve) => setTimeout(resolve, 10));
     return { code: process.exitCode, ...written };
@@ -89,6 +89,6 @@ describe('aicap (the dispatcher)', () => {
     const { code, stderr } = await runMain(['broken'], environment);
     expect(code).toBe(1);
     expect(stderr.startsWith('✘ Internal error: kaboom\\u001b[2J\n')).toBe(true);
-    expect(stderr.includes('main.test.ts')).toBe(stack);
+    expect(stderr.includes('aicap.test.ts')).toBe(stack);
   });
 });

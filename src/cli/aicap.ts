@@ -2,7 +2,8 @@
 /**
  * The `aicap` command: a thin dispatcher over `src/cli/commands/<name>.ts`, each imported only when
  * it runs. Each command module exports `run(argv, io)` and returns the exit code: 0 success, 1 failed
- * check, 2 usage error.
+ * check, 2 usage error. The build bundles it into `dist/cli/main.js` (the package's `bin`) and its
+ * chunks (`scripts/bundle-cli.mjs`).
  * @module
  */
 import { AICAP_VERSION } from '../internal/aicap-version.js';
