@@ -1,6 +1,7 @@
-import type { JsonSchema, Manifest, Prompt, Resource, Tool } from '../manifest/manifest-v0.js';
+import type { Manifest, Prompt, Resource, Tool } from '../manifest/manifest-v0.js';
+import { fromPointer } from '../internal/json-pointer.js';
 import { createDefinitionGraph, type DefinitionGraph } from '../manifest/reachable-definitions.js';
-import { scanManifest, type ScanFinding } from '../manifest/scan-manifest.js';
+import { scanManifest, type ScanFinding, type ScanManifestOptions } from '../manifest/scan-manifest.js';
 import type { CatalogTool } from './create-catalog.js';
 
 /** A tool, resource or prompt of a manifest. */
@@ -39,6 +40,15 @@ const policies = new WeakMap<object, ModelScanPolicy>();
 const verdicts = new WeakMap<object, Map<string, ScanFinding[]>>();
 // The definition graph of each service's shared definitions, built once.
 const graphs = new WeakMap<object, DefinitionGraph>();
+// Findings of each shared definition per service's definitions, scan key and name: the tools of a
+// service reach the same big definitions (Kubernetes' object metadata), scanned once instead of per tool.
+const definitionVerdicts = new WeakMap<object, Map<string, Map<string, DefinitionFindings>>>();
+
+/** A shared definition's findings as the whole-manifest scan reports them: its name's, then its body's. */
+interface DefinitionFindings {
+  name: readonly ScanFinding[];
+  body: readonly ScanFinding[];
+}
 
 /** Records the policy an entry is scanned with. @internal */
 export function setModelScanPolicy(entry: ScannedEntry, policy: ModelScanPolicy): void {
@@ -56,13 +66,14 @@ export function scanEntryForModel(entry: ScannedEntry, policy: ModelScanPolicy =
   let byKey = verdicts.get(entry);
   const known = byKey?.get(policy.key);
   if (known !== undefined) return known;
-  const definitions = policy.definitions === undefined ? undefined : inputDefinitions(entry, policy.definitions);
+  const names = policy.definitions === undefined ? [] : inputDefinitions(entry, policy.definitions);
   // Without the service's definitions (tools built by hand), the exported input schema holds the
   // definitions the inputs reach, hoisted: scanned as part of the entry.
   const scanned = policy.definitions === undefined && exportedInputSchema !== undefined ? { ...entry, input_schema: exportedInputSchema } : entry;
-  const manifest = { tools: [scanned], ...(definitions ? { definitions } : {}) } as unknown as Manifest;
-  const options = policy.maxTextLength === undefined ? { foreignToolIds: policy.foreignToolIds() } : { foreignToolIds: policy.foreignToolIds(), maxTextLength: policy.maxTextLength };
-  const found = scanManifest(manifest, options).findings;
+  const foreignToolIds = policy.foreignToolIds();
+  const options: ScanManifestOptions = policy.maxTextLength === undefined ? { foreignToolIds } : { foreignToolIds, maxTextLength: policy.maxTextLength };
+  const own = scanManifest({ tools: [scanned] } as unknown as Manifest, options).findings;
+  const found = names.length === 0 ? own : withDefinitionFindings(entry, own, names, definitionFindings(entry, names, policy.definitions!, policy.key, options));
   const at = found.length === 0 ? '' : (policy.pointerOf?.(entry) ?? '');
   const findings = found.map((finding) => (finding.pointer.startsWith('/tools/0') ? { ...finding, pointer: at + finding.pointer.slice('/tools/0'.length) } : finding));
   if (byKey === undefined) verdicts.set(entry, (byKey = new Map()));
@@ -94,13 +105,59 @@ export function scanToolsForModel(tools: readonly CatalogTool[]): CatalogTool[] 
   });
 }
 
-/** The shared definitions the entry's inputs (parameters) reach, or undefined when there are none. */
-function inputDefinitions(entry: ScannedEntry, definitions: NonNullable<Manifest['definitions']>): Record<string, JsonSchema> | undefined {
+/** The names of the shared definitions the entry's inputs (parameters) reach. */
+function inputDefinitions(entry: ScannedEntry, definitions: NonNullable<Manifest['definitions']>): string[] {
   const parameters = 'parameters' in entry ? entry.parameters : undefined;
-  if (parameters === undefined) return undefined;
+  if (parameters === undefined) return [];
   let graph = graphs.get(definitions);
   if (graph === undefined) graphs.set(definitions, (graph = createDefinitionGraph(definitions)));
   // Wrapped, so the walk reads the map as parameters by name (a parameter may be called `default`).
-  const names = graph.reachableFrom({ parameters });
-  return names.length === 0 ? undefined : Object.fromEntries(names.map((name) => [name, definitions[name]!]));
+  return graph.reachableFrom({ parameters });
+}
+
+/**
+ * The findings of each named definition, scanned once per service's definitions and scan key: the
+ * ones not yet known are scanned together, as the whole-manifest scan would scan them next to the
+ * entry. That scan leaves the entry's own id out of the other services' ids, so an entry whose id
+ * another service also declares gets verdicts of its own.
+ */
+function definitionFindings(
+  entry: ScannedEntry,
+  names: readonly string[],
+  definitions: NonNullable<Manifest['definitions']>,
+  key: string,
+  options: ScanManifestOptions,
+): Map<string, DefinitionFindings> {
+  const foreignToolIds = [...(options.foreignToolIds ?? [])];
+  const namesOwnId = foreignToolIds.includes(entry.id);
+  const scanKey = namesOwnId ? `${key}\u0000${entry.id}` : key;
+  let byKey = definitionVerdicts.get(definitions);
+  if (byKey === undefined) definitionVerdicts.set(definitions, (byKey = new Map()));
+  let byName = byKey.get(scanKey);
+  if (byName === undefined) byKey.set(scanKey, (byName = new Map()));
+  const missing = names.filter((name) => !byName.has(name));
+  if (missing.length === 0) return byName;
+  const scanOptions = namesOwnId ? { ...options, foreignToolIds: foreignToolIds.filter((id) => id !== entry.id) } : options;
+  const scan = (values: ReadonlyArray<[string, unknown]>): ScanFinding[] => scanManifest({ tools: [], definitions: Object.fromEntries(values) } as unknown as Manifest, scanOptions).findings;
+  // The scan checks every member name before any value: the findings of the names alone (a name
+  // without a schema) are the first ones of the scan of the definitions.
+  const nameFindings = scan(missing.map((name) => [name, null]));
+  for (const name of missing) byName.set(name, { name: [], body: [] });
+  for (const finding of nameFindings) (byName.get(fromPointer(finding.pointer)[1]!)!.name as ScanFinding[]).push(finding);
+  for (const finding of scan(missing.map((name) => [name, definitions[name]])).slice(nameFindings.length)) (byName.get(fromPointer(finding.pointer)[1]!)!.body as ScanFinding[]).push(finding);
+  return byName;
+}
+
+/**
+ * The findings of the whole-manifest scan of the entry with the definitions it reaches, from the
+ * entry's own (`own`) and each definition's: the definitions' names, then their bodies last first (the
+ * scan's walk), the entry's texts, a copy of each definition finding attributed to the entry (it
+ * reaches them all), and the look-alike id finding last.
+ */
+function withDefinitionFindings(entry: ScannedEntry, own: readonly ScanFinding[], names: readonly string[], byName: Map<string, DefinitionFindings>): ScanFinding[] {
+  // The member order of the definitions the scan would have been given: integer-like names first.
+  const order = Object.keys(Object.fromEntries(names.map((name) => [name, true])));
+  const definitionFound = [...order.flatMap((name) => byName.get(name)!.name), ...order.reverse().flatMap((name) => byName.get(name)!.body)];
+  const lookalike = own.at(-1)?.code === 'tool.confusable_id' ? own.length - 1 : own.length;
+  return [...definitionFound, ...own.slice(0, lookalike), ...definitionFound.map((finding) => ({ ...finding, toolId: entry.id })), ...own.slice(lookalike)];
 }
