@@ -77,6 +77,14 @@ describe('createFileCacheStore', () => {
     }
   });
 
+  it('refuses with INVALID_OPTION, not a TypeError, a call from JavaScript without an options object', () => {
+    for (const given of [undefined, null, 'cache-directory']) {
+      expect(() => createFileCacheStore(given as never)).toThrow(
+        expect.objectContaining({ code: 'INVALID_OPTION', message: expect.stringContaining('The `directory` option of createFileCacheStore must be a non-empty path') }),
+      );
+    }
+  });
+
   it('resolves a relative directory once, and warns through a Node process warning by default', async () => {
     const store = createFileCacheStore({ directory: relative(process.cwd(), join(directory, 'relative')) });
     await store.set('k', 1);

@@ -64,7 +64,8 @@ interface FileEntry {
  * @see {@link CacheStore}
  */
 export function createFileCacheStore(options: FileCacheStoreOptions): CacheStore {
-  const directory = checkedDirectory(options.directory);
+  // Read through isRecord: a JavaScript caller may pass nothing, and gets the same INVALID_OPTION.
+  const directory = checkedDirectory(isRecord(options) ? options.directory : undefined);
   const warn = options.warn ?? ((message: string) => process.emitWarning(message, 'AicapCacheWarning'));
   const now = options.now ?? Date.now;
   const warned = new Set<string>();
