@@ -24,9 +24,18 @@ export const ROUND3G_APIS = [
   { key: 'namsor', name: 'NamSor', file: 'apis-guru/namsor.com__2.0.5__openapi.yaml' },
 ];
 
+// The round-3h sets (blind/round3h/): written before any selector ran on these APIs, run once before the round's
+// selector changes and once after, in aggregate only, never split or tuned on.
+export const ROUND3H_APIS = [
+  { key: 'bbc-iplayer', name: 'BBC iPlayer', file: 'apis-guru/bbci.co.uk__1.0__openapi.yaml' },
+  { key: 'instagram', name: 'Instagram', file: 'apis-guru/instagram.com__1.0.0__swagger.yaml' },
+  { key: 'wikimedia', name: 'Wikimedia REST', file: 'apis-guru/wikimedia.org__1.0.0__swagger.yaml' },
+];
+
 /** The sets run whole (never split): their APIs and the file their runs are recorded in, by `--set` name. */
 export const WHOLE_SETS = {
   unseen: { apis: UNSEEN_APIS, results: 'unseen-results.json' },
   round3f: { apis: ROUND3F_APIS, results: 'round3f-results.json' },
   round3g: { apis: ROUND3G_APIS, results: 'round3g-results.json' },
+  round3h: { apis: ROUND3H_APIS, results: 'round3h-results.json' },
 };
