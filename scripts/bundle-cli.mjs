@@ -6,6 +6,8 @@
 // statically goes into one chunk, since that command runs over and over in an agent's session.
 // Optional peers (MCP SDK, frameworks, Redis...) and ajv stay outside, found in node_modules, and so
 // does what the sources load through `createRequire` (undici's parts, ajv's run-time helpers).
+// The compiled modules the bundle copies stay in dist/cli/ (tests read them), but package.json's `files`
+// ships only the bundle: test/package/install-package.test.ts checks the tarball holds what it loads.
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';

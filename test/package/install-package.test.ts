@@ -18,6 +18,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createConsumerProject, packPackage, unpackIntoProject, REPOSITORY_ROOT as root, runProcess, type ProcessRun as Run } from '../helpers/packed-package.js';
+import { filesReachedFrom } from '../helpers/bundled-modules.js';
 import { startExampleProcess } from '../helpers/start-example-process.js';
 
 const built = existsSync(join(root, 'dist', 'cli', 'main.js')) && existsSync(join(root, 'examples', 'payments', 'dist', 'start-payments-server.js'));
@@ -86,6 +87,16 @@ describe.skipIf(!built)('the packed tarball, installed', () => {
     expect(files).toContain('LICENSE');
     expect(files).toContain('examples/payments/dist/start-payments-server.js');
     expect(files).toContain('examples/payments/payments.manifest.json');
+  });
+
+  it("ships the CLI's bundle, every file the bundle loads by path, and none of the modules it holds already", async () => {
+    const installed = join(project, 'node_modules', 'aicap');
+    const reached = await filesReachedFrom('dist/cli/main.js', installed);
+    expect(reached.filter((file) => !files.includes(file))).toEqual([]);
+    // The compiled modules the bundle copied stay in the checkout's dist/ (tests read them), not in the tarball.
+    const cliFiles = files.filter((file) => file.startsWith('dist/cli/'));
+    expect(cliFiles.filter((file) => !reached.includes(file) && file !== 'dist/cli/chunks/THIRD-PARTY-LICENSES.md')).toEqual([]);
+    expect(cliFiles).toContain('dist/cli/main.js');
   });
 
   it('runs the CLI through npx', async () => {
