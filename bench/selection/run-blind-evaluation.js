@@ -2,12 +2,12 @@
 // before any selector ran on them. Reports recall@1, recall@5 and MRR per API and split for
 // `selectTools` and for plain BM25, and pools them.
 //
-//   node bench/selection/run-blind-evaluation.js [--label <run>] [--write] [--misses] [--set unseen|round3f|round3g]
+//   node bench/selection/run-blind-evaluation.js [--label <run>] [--write] [--misses] [--set unseen|round3f|round3g|round3h]
 //
 // `--write` records the run under its label in blind/results.json (`first-run` was recorded before any
 // selector change); `--misses` prints the tuning split's misses (never the held-out split's); `--set <name>`
 // runs a whole set instead (blind/<name>/, in aggregate only) into blind/<name>-results.json: `unseen` (one run
-// after a round's changes), `round3f` and `round3g` (one run before the round's changes, one after).
+// after a round's changes), `round3f`, `round3g` and `round3h` (one run before the round's changes, one after).
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { BLIND_APIS, WHOLE_SETS } from './blind-apis.js';
