@@ -105,7 +105,10 @@ describe('toHeaders (lazy Headers over a Node record)', () => {
 describe('requestHeaders', () => {
   it.each<[string, string, Record<string, string>]>([
     ['https', 'https://api.example.test/x', { 'accept-encoding': 'br, gzip, deflate' }],
-    ['http', 'http://127.0.0.1:8080/x', { 'accept-encoding': 'gzip, deflate' }],
+    ['http', 'http://api.example.test/x', { 'accept-encoding': 'gzip, deflate' }],
+    ['a loopback origin (no compression to pay for)', 'http://127.0.0.1:8080/x', { 'accept-encoding': 'identity' }],
+    ['a loopback origin by name', 'https://localhost:8443/x', { 'accept-encoding': 'identity' }],
+    ['IPv6 loopback', 'http://[::1]:8080/x', { 'accept-encoding': 'identity' }],
   ])('adds the defaults fetch would over %s', (_scheme, url, expected) => {
     expect(requestHeaders(new Headers(), new URL(url))).toEqual({ accept: '*/*', 'accept-language': '*', 'sec-fetch-mode': 'cors', 'user-agent': 'undici', ...expected });
   });

@@ -1,9 +1,12 @@
 import type { IncomingHttpHeaders } from 'node:http';
+import { isLoopbackHostname } from '../../internal/is-loopback-hostname.js';
 
 /**
  * Request headers for undici's `request`, with the defaults `fetch` adds (the ones calls sent before
  * they moved off `fetch`): some APIs refuse a request without a `User-Agent`, and `Accept-Encoding`
- * keeps large bodies compressed on the wire (decoded and counted by `readNodeBody`).
+ * keeps large bodies compressed on the wire (decoded and counted by `readNodeBody`). A loopback
+ * origin is asked for `identity`: with no network between the two processes, compressing and
+ * decoding only cost CPU on both sides (gzip and back took 0.1 ms of a 2.6 KB manifest's discovery).
  * @internal
  */
 export function requestHeaders(headers: Headers, url: URL): Record<string, string> {
@@ -13,7 +16,7 @@ export function requestHeaders(headers: Headers, url: URL): Record<string, strin
   record['accept-language'] ??= '*';
   record['sec-fetch-mode'] ??= 'cors';
   record['user-agent'] ??= 'undici';
-  record['accept-encoding'] ??= url.protocol === 'https:' ? 'br, gzip, deflate' : 'gzip, deflate';
+  record['accept-encoding'] ??= isLoopbackHostname(url.hostname) ? 'identity' : url.protocol === 'https:' ? 'br, gzip, deflate' : 'gzip, deflate';
   return record;
 }
 
