@@ -96,7 +96,8 @@ export function createFileCacheStore(options: FileCacheStoreOptions): CacheStore
   return {
     private: true,
     async get(key) {
-      const path = `${pathOf(key)}.json`;
+      const base = pathOf(key);
+      const path = `${base}.json`;
       let text: string;
       try {
         text = await readFile(path, 'utf8');
@@ -110,7 +111,7 @@ export function createFileCacheStore(options: FileCacheStoreOptions): CacheStore
       }
       if (entry.key !== key || (entry.expiresAtInMs !== null && entry.expiresAtInMs <= now())) return undefined;
       if (entry.bytes === undefined) return entry.value;
-      const bytesPath = `${pathOf(key)}.bytes`;
+      const bytesPath = `${base}.bytes`;
       let bytes: Buffer | undefined;
       try {
         bytes = await readFile(bytesPath);
