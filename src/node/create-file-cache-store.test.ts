@@ -1,8 +1,10 @@
 import { execFile } from 'node:child_process';
-import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { createHash } from 'node:crypto';
+import { mkdtemp, readdir, readFile, rm, truncate, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { fetchWithCache } from '../client/cache/fetch-with-cache.js';
 import { createFileCacheStore } from './create-file-cache-store.js';
 
 let directory: string;
@@ -101,6 +103,137 @@ describe('createFileCacheStore', () => {
       process.off('warning', onWarning);
     }
     expect(warnings.map((warning) => [warning.name, warning.message.startsWith(`Ignoring the corrupted cache file ${join(directory, 'relative', file!)}`)])).toEqual([['AicapCacheWarning', true]]);
+  });
+
+  it('writes the Uint8Array fields of a value raw to a bytes file beside its record, and reads them back as bytes', async () => {
+    const body = new Uint8Array(300_000).map((_, index) => index % 251);
+    const store = createFileCacheStore({ directory, warn: (message) => expect.fail(message) });
+    await store.set('manifest', { url: 'https://api.example/x', body, empty: new Uint8Array(0), policy: { etag: '"v1"' } }, 60_000);
+    const files = (await readdir(directory)).sort();
+    expect(files.map((name) => name.slice(40))).toEqual(['.bytes', '.json']);
+    // The bytes as they are, not as base64 text (a third larger) inside the JSON.
+    expect((await readFile(join(directory, files[0]!))).equals(body)).toBe(true);
+    const record = JSON.parse(await readFile(join(directory, files[1]!), 'utf8')) as { value: object; bytes: object };
+    expect(record.value).toEqual({ url: 'https://api.example/x', policy: { etag: '"v1"' } });
+    expect(record.bytes).toEqual({
+      fields: [
+        { name: 'body', length: 300_000 },
+        { name: 'empty', length: 0 },
+      ],
+      sha256: createHash('sha256').update(body).digest('hex'),
+    });
+    const read = (await createFileCacheStore({ directory, warn: (message) => expect.fail(message) }).get('manifest')) as Record<string, unknown>;
+    expect(read).toEqual({ url: 'https://api.example/x', body, empty: new Uint8Array(0), policy: { etag: '"v1"' } });
+    expect(Object.getPrototypeOf(read['body'])).toBe(Uint8Array.prototype);
+    await store.delete('manifest');
+    expect(await readdir(directory)).toEqual([]);
+  });
+
+  it("keeps a fetched manifest's body raw, so that another process answers from it with the same bytes", async () => {
+    const body = Buffer.from(JSON.stringify({ schema_version: '0.1', text: 'x'.repeat(100_000) }));
+    const sent: string[] = [];
+    const send = async (url: string): Promise<{ status: number; statusText: string; url: string; headers: Headers; body: Uint8Array }> => {
+      sent.push(url);
+      return { status: 200, statusText: 'OK', url, headers: new Headers({ 'cache-control': 'max-age=60', 'content-type': 'application/json', etag: '"v1"' }), body };
+    };
+    const url = 'https://api.example/.well-known/ai-capabilities';
+    await fetchWithCache(send, createFileCacheStore({ directory, warn: (message) => expect.fail(message) }), url, {});
+    const files = (await readdir(directory)).sort();
+    // Before, the body was base64 inside the JSON record: a third more bytes to encode, write, read and decode.
+    expect((await readFile(join(directory, files[0]!))).equals(body)).toBe(true);
+    expect((await readFile(join(directory, files[1]!))).byteLength).toBeLessThan(2_000);
+    const hit = await fetchWithCache(send, createFileCacheStore({ directory, warn: (message) => expect.fail(message) }), url, {});
+    expect(hit.source).toBe('cache');
+    expect(Buffer.from(hit.body).equals(body)).toBe(true);
+    expect(hit.headers.get('etag')).toBe('"v1"');
+    expect(sent).toHaveLength(1);
+  });
+
+  it('a bytes file that is damaged, cut short, longer or missing is a miss with one warning, never other bytes, and is replaced on the next write', async () => {
+    const body = Buffer.from('{"schema_version":"0.1","tools":[]}'.repeat(100));
+    const corruptions: Array<[string, (path: string) => Promise<void>, string]> = [
+      ['damaged', async (path) => writeFile(path, Buffer.concat([body.subarray(0, body.byteLength - 10), Buffer.from('0123456789')])), 'holds other bytes'],
+      ['cut short', async (path) => truncate(path, body.byteLength - 1), 'holds other bytes'],
+      ['longer', async (path) => writeFile(path, Buffer.concat([body, Buffer.from('x')])), 'holds other bytes'],
+      ['missing', async (path) => rm(path), 'is missing'],
+    ];
+    for (const [name, corrupt, problem] of corruptions) {
+      const warnings: string[] = [];
+      const store = createFileCacheStore({ directory: join(directory, name), warn: (message) => void warnings.push(message) });
+      await store.set('k', { body, url: 'u' });
+      const [bytesFile, recordFile] = (await readdir(join(directory, name))).sort();
+      await corrupt(join(directory, name, bytesFile!));
+      expect(await store.get('k'), name).toBeUndefined();
+      expect(await store.get('k'), name).toBeUndefined();
+      expect(warnings, name).toEqual([
+        `Ignoring the cache file ${join(directory, name, recordFile!)}: its bytes file ${join(directory, name, bytesFile!)} ${problem}${problem === 'is missing' ? '' : ' than it was written with (damaged, or rewritten by another process meanwhile)'}; it will be replaced on the next write (remove the directory ${join(directory, name)} to empty the cache).`,
+      ]);
+      await store.set('k', { body, url: 'again' });
+      expect(await store.get('k'), name).toEqual({ body: new Uint8Array(body), url: 'again' });
+    }
+  });
+
+  it('a record whose description of its bytes is malformed is a corrupted file', async () => {
+    const warnings: string[] = [];
+    const store = createFileCacheStore({ directory, warn: (message) => void warnings.push(message) });
+    await store.set('k', { body: new Uint8Array([1, 2, 3]) });
+    const recordFile = (await readdir(directory)).find((name) => name.endsWith('.json'))!;
+    const record = JSON.parse(await readFile(join(directory, recordFile), 'utf8')) as Record<string, unknown>;
+    for (const bytes of [{ fields: [{ name: 'body', length: -3 }], sha256: 'x' }, { fields: 'body', sha256: 'x' }, { fields: [] }]) {
+      await writeFile(join(directory, recordFile), JSON.stringify({ ...record, bytes }));
+      expect(await store.get('k')).toBeUndefined();
+    }
+    await writeFile(join(directory, recordFile), JSON.stringify({ ...record, value: 'not an object' }));
+    expect(await store.get('k')).toBeUndefined();
+    expect(warnings).toEqual([expect.stringMatching(/^Ignoring the corrupted cache file .*\.json; it will be replaced/)]);
+  });
+
+  it('reads a record written before byte fields had a file of their own (the body as base64 in the JSON) as it was written', async () => {
+    const store = createFileCacheStore({ directory, warn: (message) => expect.fail(message) });
+    await store.set('manifest', { url: 'u', body: 'eyJhIjoxfQ==' });
+    expect(await readdir(directory)).toHaveLength(1);
+    expect(await createFileCacheStore({ directory }).get('manifest')).toEqual({ url: 'u', body: 'eyJhIjoxfQ==' });
+  });
+
+  it('concurrent writers of byte fields in separate processes leave one whole entry, and a reader never gets bytes of another write', async () => {
+    const moduleUrl = new URL('../../dist/node/create-file-cache-store.js', import.meta.url).href;
+    // Each write's bytes are filled with one value that its JSON names: a mix of two writes shows.
+    const writer = `const { createFileCacheStore } = await import(${JSON.stringify(moduleUrl)});
+      const store = createFileCacheStore({ directory: process.argv[1], warn: (m) => { console.error(m); process.exitCode = 3; } });
+      for (let round = 0; round < 20; round++) {
+        const fill = (process.pid * 31 + round) % 256;
+        await store.set('shared', { fill, round, body: new Uint8Array(400_000 + round * 1_000).fill(fill) });
+      }`;
+    const run = (): Promise<number> =>
+      new Promise((resolve) =>
+        execFile(process.execPath, ['--input-type=module', '-e', writer, directory], { timeout: 60_000 }, (error) => resolve(error ? (typeof error.code === 'number' ? error.code : -1) : 0)),
+      );
+    // A read between another process's bytes and its record misses (and says so): never other bytes.
+    const warnings: string[] = [];
+    const reader = createFileCacheStore({ directory, warn: (message) => void warnings.push(message) });
+    let writing = true;
+    const writers = Promise.all([run(), run(), run()]).finally(() => (writing = false));
+    const readsWhileWriting = (async () => {
+      const deadline = Date.now() + 30_000;
+      const mixed: string[] = [];
+      let reads = 0;
+      for (let attempt = 0; writing && attempt < 100_000 && Date.now() < deadline; attempt++) {
+        const value = (await reader.get('shared')) as { fill: number; round: number; body: Uint8Array } | undefined;
+        if (value === undefined) continue;
+        reads++;
+        if (value.body.byteLength !== 400_000 + value.round * 1_000 || value.body.some((byte) => byte !== value.fill)) mixed.push(`round ${value.round}`);
+      }
+      return { reads, mixed };
+    })();
+    expect(await writers).toEqual([0, 0, 0]);
+    const { reads, mixed } = await readsWhileWriting;
+    expect(mixed).toEqual([]);
+    expect(reads).toBeGreaterThan(0);
+    expect(warnings.filter((message) => !message.includes('holds other bytes than it was written with'))).toEqual([]);
+    const final = (await createFileCacheStore({ directory, warn: (message) => expect.fail(message) }).get('shared')) as { fill: number; round: number; body: Uint8Array };
+    expect(final.round).toBe(19);
+    expect(final.body.every((byte) => byte === final.fill)).toBe(true);
+    expect((await readdir(directory)).map((name) => name.slice(40)).sort()).toEqual(['.bytes', '.json']);
   });
 
   it('concurrent writers in separate processes leave one whole entry that every reader parses', async () => {

@@ -31,11 +31,22 @@ export interface FileCacheStoreOptions {
   now?: () => number;
 }
 
-/** One file: the key it belongs to (file names are hashes), its expiry and the value as JSON. */
+/**
+ * One record file: the key it belongs to (file names are hashes), its expiry, the value as JSON and,
+ * when the value had byte fields, what its bytes file holds.
+ */
 interface FileEntry {
   key: string;
   expiresAtInMs: number | null;
   value: unknown;
+  bytes?: StoredBytes;
+}
+
+/** The byte fields taken out of a value, written raw one after the other in the record's bytes file. */
+interface StoredBytes {
+  fields: Array<{ name: string; length: number }>;
+  /** SHA-256 (hex) of the whole bytes file: one damaged, cut short or rewritten since must not pass for these bytes. */
+  sha256: string;
 }
 
 /**
@@ -44,12 +55,17 @@ interface FileEntry {
  * manifest costs `JSON.parse` and a lookup instead of every check) outlives the process, and the
  * processes of one user share it through the file system. The CLI keeps its cache in one.
  *
+ * The `Uint8Array` fields of a plain-object value (a fetched manifest's body) go raw to a bytes file
+ * beside the record, which holds their lengths and SHA-256, and are read back as `Uint8Array`s: a
+ * megabyte manifest is neither encoded as base64 text nor decoded again.
+ *
  * A write goes to a temporary file renamed over the entry (atomic on one file system), so a
  * concurrent reader sees the old entry or the new one, never a torn one, and of concurrent writers
  * the last rename wins whole. A file that cannot be read as an entry (truncated, edited, from an
- * unknown version) is reported through `warn` and treated as absent; a write that fails (full disk,
- * no permission) is reported and skipped: a cache may always miss. The store is `private` (its
- * records are not signed): keep the directory writable by its user alone, as the store creates it.
+ * unknown version), or a bytes file that is missing or not the one its record was written with, is
+ * reported through `warn` and treated as absent; a write that fails (full disk, no permission) is
+ * reported and skipped: a cache may always miss. The store is `private` (its records are not
+ * signed): keep the directory writable by its user alone, as the store creates it.
  *
  * Throws `INVALID_OPTION` at once when `directory` is not a non-empty string, or names something
  * that exists and is not a directory.
@@ -74,12 +90,14 @@ export function createFileCacheStore(options: FileCacheStoreOptions): CacheStore
     warned.add(subject);
     warn(message);
   };
+  const replaced = `it will be replaced on the next write (remove the directory ${directory} to empty the cache).`;
   let created: Promise<unknown> | undefined;
-  const pathOf = (key: string): string => join(directory, `${createHash('sha256').update(key).digest('hex').slice(0, 40)}.json`);
+  const pathOf = (key: string): string => join(directory, createHash('sha256').update(key).digest('hex').slice(0, 40));
   return {
     private: true,
     async get(key) {
-      const path = pathOf(key);
+      const base = pathOf(key);
+      const path = `${base}.json`;
       let text: string;
       try {
         text = await readFile(path, 'utf8');
@@ -88,30 +106,86 @@ export function createFileCacheStore(options: FileCacheStoreOptions): CacheStore
       }
       const entry = parseEntry(text);
       if (entry === undefined) {
-        warnOnce(path, `Ignoring the corrupted cache file ${path}; it will be replaced on the next write (remove the directory ${directory} to empty the cache).`);
+        warnOnce(path, `Ignoring the corrupted cache file ${path}; ${replaced}`);
         return undefined;
       }
       if (entry.key !== key || (entry.expiresAtInMs !== null && entry.expiresAtInMs <= now())) return undefined;
-      return entry.value;
+      if (entry.bytes === undefined) return entry.value;
+      const bytesPath = `${base}.bytes`;
+      let bytes: Buffer | undefined;
+      try {
+        bytes = await readFile(bytesPath);
+      } catch {
+        bytes = undefined;
+      }
+      if (bytes === undefined || !isSameBytes(bytes, entry.bytes)) {
+        const problem = bytes === undefined ? 'is missing' : 'holds other bytes than it was written with (damaged, or rewritten by another process meanwhile)';
+        warnOnce(bytesPath, `Ignoring the cache file ${path}: its bytes file ${bytesPath} ${problem}; ${replaced}`);
+        return undefined;
+      }
+      return withBytes(entry.value as Record<string, unknown>, entry.bytes.fields, bytes);
     },
     async set(key, value, timeToLiveInMs) {
-      const entry: FileEntry = { key, expiresAtInMs: timeToLiveInMs === undefined ? null : now() + timeToLiveInMs, value };
+      const { json, fields } = splitBytes(value);
+      const entry: FileEntry = { key, expiresAtInMs: timeToLiveInMs === undefined ? null : now() + timeToLiveInMs, value: json };
+      const bytes = fields.length === 0 ? undefined : fields.length === 1 ? fields[0]![1] : Buffer.concat(fields.map(([, field]) => field));
+      if (bytes !== undefined) entry.bytes = { fields: fields.map(([name, field]) => ({ name, length: field.byteLength })), sha256: createHash('sha256').update(bytes).digest('hex') };
       const path = pathOf(key);
-      const temporary = `${path}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`;
+      const temporaries: string[] = [];
+      const replace = async (target: string, data: string | Uint8Array): Promise<void> => {
+        const temporary = `${target}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`;
+        temporaries.push(temporary);
+        await writeFile(temporary, data, { mode: 0o600 });
+        await rename(temporary, target);
+      };
       try {
         await (created ??= mkdir(directory, { recursive: true, mode: 0o700 }));
-        await writeFile(temporary, JSON.stringify(entry), { mode: 0o600 });
-        await rename(temporary, path);
+        // The bytes before the record that names them: a reader that meets the new record finds them
+        // (or, when another process rewrote them meanwhile, bytes whose hash gives them away).
+        if (bytes !== undefined) await replace(`${path}.bytes`, bytes);
+        await replace(`${path}.json`, JSON.stringify(entry));
       } catch (error) {
-        await unlink(temporary).catch(() => undefined);
+        await Promise.all(temporaries.map((temporary) => unlink(temporary).catch(() => undefined)));
         created = undefined;
         warnOnce(directory, `Could not write to the cache directory ${directory} (${(error as Error).message}); going on without caching.`);
       }
     },
     async delete(key) {
-      await unlink(pathOf(key)).catch(() => undefined);
+      const path = pathOf(key);
+      await Promise.all([unlink(`${path}.json`).catch(() => undefined), unlink(`${path}.bytes`).catch(() => undefined)]);
     },
   };
+}
+
+/**
+ * A plain object's `Uint8Array` fields, and the value's JSON without them. Any other value (and an
+ * object without such fields) is written as JSON whole, as it is given.
+ */
+function splitBytes(value: unknown): { json: unknown; fields: Array<[string, Uint8Array]> } {
+  const prototype: unknown = typeof value === 'object' && value !== null ? Object.getPrototypeOf(value) : undefined;
+  if (prototype !== Object.prototype && prototype !== null) return { json: value, fields: [] };
+  const fields: Array<[string, Uint8Array]> = [];
+  const rest: Array<[string, unknown]> = [];
+  for (const [name, field] of Object.entries(value as object)) {
+    if (field instanceof Uint8Array) fields.push([name, field]);
+    else rest.push([name, field]);
+  }
+  return { json: fields.length === 0 ? value : Object.fromEntries(rest), fields };
+}
+
+function isSameBytes(bytes: Buffer, stored: StoredBytes): boolean {
+  return bytes.byteLength === stored.fields.reduce((total, field) => total + field.length, 0) && createHash('sha256').update(bytes).digest('hex') === stored.sha256;
+}
+
+/** The record's value with its byte fields put back, as plain views of the bytes file (a Buffer would write itself to JSON as an array of numbers). */
+function withBytes(value: Record<string, unknown>, fields: StoredBytes['fields'], bytes: Buffer): Record<string, unknown> {
+  let offset = 0;
+  for (const { name, length } of fields) {
+    // Defined rather than assigned: a field named `__proto__` stays a field.
+    Object.defineProperty(value, name, { value: new Uint8Array(bytes.buffer, bytes.byteOffset + offset, length), enumerable: true, writable: true, configurable: true });
+    offset += length;
+  }
+  return value;
 }
 
 /** The directory as an absolute path, or `INVALID_OPTION` when it cannot be one. */
@@ -141,5 +215,19 @@ function parseEntry(text: string): FileEntry | undefined {
   if (!isRecord(parsed) || typeof parsed['key'] !== 'string' || !('value' in parsed)) return undefined;
   const expiresAtInMs = parsed['expiresAtInMs'];
   if (expiresAtInMs !== null && typeof expiresAtInMs !== 'number') return undefined;
-  return { key: parsed['key'], expiresAtInMs, value: parsed['value'] };
+  const entry: FileEntry = { key: parsed['key'], expiresAtInMs, value: parsed['value'] };
+  if (parsed['bytes'] === undefined) return entry;
+  // Byte fields are only ever taken out of an object.
+  if (!isStoredBytes(parsed['bytes']) || !isRecord(entry.value)) return undefined;
+  entry.bytes = parsed['bytes'];
+  return entry;
+}
+
+function isStoredBytes(value: unknown): value is StoredBytes {
+  return (
+    isRecord(value) &&
+    typeof value['sha256'] === 'string' &&
+    Array.isArray(value['fields']) &&
+    value['fields'].every((field) => isRecord(field) && typeof field['name'] === 'string' && Number.isSafeInteger(field['length']) && (field['length'] as number) >= 0)
+  );
 }

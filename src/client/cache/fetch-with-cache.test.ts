@@ -83,4 +83,26 @@ describe('fetchWithCache', () => {
     expect(hit.headers.get('content-type')).toBe('application/json');
     expect(sent).toHaveLength(2);
   });
+
+  it('hands a store that copies values (structured clone) the body as bytes, not base64, and answers hits with them', async () => {
+    const memory = createMemoryCacheStore();
+    const stored: unknown[] = [];
+    const cache = {
+      get: (key: string) => structuredClone(memory.get(key)),
+      set: (key: string, value: unknown, timeToLiveInMs?: number) => {
+        stored.push(value);
+        memory.set(key, structuredClone(value), timeToLiveInMs);
+      },
+      delete: (key: string) => memory.delete(key),
+    };
+    const body = new TextEncoder().encode('{"a":1}');
+    const { send, sent } = server([{ status: 200, headers: new Headers({ 'cache-control': 'max-age=60', 'content-type': 'application/json' }), body }]);
+    await fetchWithCache(send, cache, URL_, {});
+    expect((stored[0] as { body: unknown }).body).toBeInstanceOf(Uint8Array);
+    const hit = await fetchWithCache(send, cache, URL_, {});
+    expect(hit.source).toBe('cache');
+    expect(new TextDecoder().decode(hit.body)).toBe('{"a":1}');
+    expect(hit.headers.get('content-type')).toBe('application/json');
+    expect(sent).toHaveLength(1);
+  });
 });

@@ -14,8 +14,12 @@ interface CacheEntry {
   policy: CachePolicy.CachePolicyObject;
   /** Final URL after redirects. */
   url: string;
-  /** Body bytes, base64. */
-  body: string;
+  /**
+  Body bytes: as stored, bytes that JSON writes as base64 ({@link base64InJson}); so a store that keeps
+  bytes (the file store of `aicap/node`, a structured clone) hands back bytes, a store of JSON text the
+  base64 string.
+  */
+  body: Uint8Array | string;
 }
 
 /** The outcome of {@link fetchWithCache}. */
@@ -152,22 +156,20 @@ async function revalidate(
 }
 
 /**
- * Stores a new entry for these bytes and this policy, and returns it. Its serialisable fields (the
- * policy object and the base64 body) are enumerable getters computed on first read: a store that
- * copies or serialises the entry (JSON, structured clone) reads them and gets the same values as
- * before, while the memory store, which keeps the object, never pays for them.
+ * Stores a new entry for these bytes and this policy, and returns it. Its policy object is an
+ * enumerable getter computed on first read and its body encodes itself as base64 only when written
+ * as JSON: a store that copies or serialises the entry (JSON, structured clone) gets the same values
+ * as before, while the memory store, which keeps the object, never pays for them, nor a store that
+ * writes bytes as they are (the file store).
  */
 async function store(cache: CacheStore | undefined, key: string, policy: CachePolicy, url: string, body: Uint8Array): Promise<CacheEntry> {
   let policyObject: CachePolicy.CachePolicyObject | undefined;
-  let base64: string | undefined;
   const entry: CacheEntry = {
     get policy() {
       return (policyObject ??= policy.toObject());
     },
     url,
-    get body() {
-      return (base64 ??= Buffer.from(body.buffer, body.byteOffset, body.byteLength).toString('base64'));
-    },
+    body: base64InJson(body),
   };
   const responseHeaders = policy.responseHeaders();
   decoded.set(entry, { body, policy, headers: headerReader(responseHeaders) });
@@ -176,6 +178,13 @@ async function store(cache: CacheStore | undefined, key: string, policy: CachePo
   const timeToLiveInMs = Math.max(policy.timeToLive(), hasValidator ? VALIDATOR_RETENTION_IN_MS : 0);
   if (timeToLiveInMs > 0) await cache.set(key, entry, timeToLiveInMs);
   return entry;
+}
+
+/** A view of the bytes (no copy) that `JSON.stringify` writes as a base64 string, the form JSON stores have always held. */
+function base64InJson(bytes: Uint8Array): Uint8Array {
+  const view = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  Object.defineProperty(view, 'toJSON', { value: () => view.toString('base64') });
+  return view;
 }
 
 function allowsStaleIfError(policy: CachePolicy): boolean {
@@ -213,7 +222,10 @@ function headerReader(headers: CachePolicy.Headers): Pick<Headers, 'get'> {
 /** What an entry stands for: the values it was stored with when the store kept the object, else decoded once. */
 function decodedOf(entry: CacheEntry): Decoded {
   let known = decoded.get(entry);
-  if (known === undefined) decoded.set(entry, (known = { body: new Uint8Array(Buffer.from(entry.body, 'base64')), policy: CachePolicy.fromObject(entry.policy) }));
+  if (known === undefined) {
+    const body = typeof entry.body === 'string' ? new Uint8Array(Buffer.from(entry.body, 'base64')) : entry.body;
+    decoded.set(entry, (known = { body, policy: CachePolicy.fromObject(entry.policy) }));
+  }
   return known;
 }
 

@@ -66,22 +66,25 @@ export async function discoverService(context: DiscoveryContext, originOrUrl: st
   // A revalidation is the client's own request for a URL it already holds, not the user naming a target.
   if (revalidation === undefined && (target.protocol === 'http:' || target.protocol === 'https:')) context.trustedOrigins.add(target.origin);
   const headers: Record<string, string> = { accept: `${MANIFEST_MEDIA_TYPE}, application/json;q=0.9` };
-  const token = await bearerToken(options.credentials, target.origin);
+  const token = options.credentials === undefined ? undefined : await bearerToken(options.credentials, target.origin);
   if (token !== undefined) headers['authorization'] = `Bearer ${token}`;
 
   const limit = manifestSizeLimit(context);
   const send: ManifestRequest = (url, requestHeaders) => context.manifestFetch.fetchBuffered(url, { method: 'GET', headers: requestHeaders }, limit);
   const attempts: DiscoveryAttempt[] = [];
   const isOrigin = (target.pathname === '/' || target.pathname === '') && target.search === '';
+  const first = isOrigin ? new URL(WELL_KNOWN_PATH, target).href : target.href;
   const candidates: Array<() => Promise<string[]>> = isOrigin
-    ? [async () => [new URL(WELL_KNOWN_PATH, target).href], async () => linkedManifests(context, target, attempts), async () => catalogManifests(context, send, target, headers, attempts)]
-    : [async () => [target.href]];
+    ? [async () => [first], async () => linkedManifests(context, target, attempts), async () => catalogManifests(context, send, target, headers, attempts)]
+    : [async () => [first]];
+  // The first candidate is the target's own URL or built on it: its origin is known without parsing it again.
+  const originOf = (url: string): string => (url === first ? target.origin : new URL(url).origin);
 
   for (const candidate of candidates) {
     for (const url of await candidate()) {
       let result: CachedFetchResult;
       try {
-        result = await fetchWithCache(send, context.cache, url, sameOrigin(url, target) ? headers : { accept: headers['accept']! }, context.revalidating, revalidation !== undefined);
+        result = await fetchWithCache(send, context.cache, url, originOf(url) === target.origin ? headers : { accept: headers['accept']! }, context.revalidating, revalidation !== undefined);
       } catch (error) {
         if (error instanceof HTTPError && NOT_FOUND_STATUSES.has(error.status)) {
           attempts.push({ url: redactUrl(url), reason: `status ${error.status}` });
@@ -90,7 +93,7 @@ export async function discoverService(context: DiscoveryContext, originOrUrl: st
         throw error;
       }
       const read = await readManifestOnce(context, result);
-      const manifestOrigin = new URL(result.url).origin;
+      const manifestOrigin = originOf(result.url);
       // The binding depends on the final URL and the manifest's base_url alone (the allow-list is fixed per client).
       const { boundUrls } = context.discoveryMemo;
       if (boundUrls.get(read) !== result.url) {
@@ -147,10 +150,6 @@ function credentialsWithheldFinding(givenOrigin: string, manifestUrl: string): T
 /** True when `credentials` hold anything to send (a CLI passes `{}` when no flag gave one). */
 function holdsCredential(credentials: OriginCredentials | undefined): boolean {
   return credentials !== undefined && Object.values(credentials).some((value) => value !== undefined);
-}
-
-function sameOrigin(url: string, target: URL): boolean {
-  return new URL(url).origin === target.origin;
 }
 
 /** Options of `client.load`. */

@@ -6,6 +6,7 @@ import { digestParsedBody, sha256Base64url } from '../../manifest/digest-manifes
 import { oneByteJsonText } from '../../manifest/one-byte-json-text.js';
 import { MANIFEST_MEDIA_TYPE, type Manifest } from '../../manifest/manifest-v0.js';
 import type { JsonReading } from '../../manifest/parse-json-fast.js';
+import type { readManifestDocument } from '../../manifest/parse-manifest.js';
 import { defaultManifestMaxSizeInBytes } from '../../manifest/manifest-size-limit.js';
 import type { CachedFetchResult } from '../cache/fetch-with-cache.js';
 import type { DiscoveryContext } from './discovery-context.js';
@@ -35,6 +36,8 @@ export interface ManifestSizeLimit {
 }
 
 const utf8 = new TextDecoder();
+// Loaded once, on the first manifest this process checks: importing a loaded module again still goes through the module loader.
+let loadingReader: Promise<typeof readManifestDocument> | undefined;
 
 /**
  * Parses, validates, digests (and with `trust.scan: 'eager'` scans) a fetched manifest, or returns the previous read of the same
@@ -123,10 +126,10 @@ export interface ManifestReading {
  * @internal
  */
 export async function parseOrThrow(input: string | Uint8Array, label: string, limit: ManifestSizeLimit): Promise<ManifestReading> {
-  const { readManifestDocument } = await import('../../manifest/parse-manifest.js');
+  const read = await (loadingReader ??= import('../../manifest/parse-manifest.js').then((module) => module.readManifestDocument));
   // The parser has its own cap (1 MiB by default): without the client's, raising the fetch cap alone
   // would let a large manifest be downloaded and then refused.
-  const { result: parsed, reading } = readManifestDocument(input, { warnUnknownFields: false, maxSizeInBytes: limit.maxSizeInBytes });
+  const { result: parsed, reading } = read(input, { warnUnknownFields: false, maxSizeInBytes: limit.maxSizeInBytes });
   if (!parsed.valid || !parsed.manifest || reading === undefined) {
     if (parsed.issues.some((issue) => issue.code === 'json.too_large')) {
       throw new AicapError('MANIFEST_PARSE_FAILED', worded`Manifest at ${label} is larger than ${limit.maxSizeInBytes} bytes; raise ${optionTerm(limit.option)} if it is expected.`);

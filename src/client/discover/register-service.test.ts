@@ -81,4 +81,18 @@ describe('registerService', () => {
     expect(events).toEqual([]);
     await shared.close();
   });
+
+  it.each([
+    ['Payments API', 'payments'],
+    ['Café API', 'cafe'],
+    ['ﬁnance', 'finance'],
+    ['9 Lives', 's_9_lives'],
+  ])('names the service %j %s (compatibility characters decomposed, accents dropped)', async (name, namespace) => {
+    const { context: shared } = context();
+    const manifest = stageManifest();
+    manifest.service.name = name;
+    const service = await registerService(shared, manifest, source);
+    expect(service.namespace).toBe(namespace);
+    await shared.close();
+  });
 });

@@ -49,7 +49,9 @@ export async function registerService(context: DiscoveryContext, manifest: Manif
   const eager = isEagerScan(context);
   // Without `trust.scan: 'eager'`, texts are scanned where they reach a model (`applyModelScanPolicy`).
   const scanFindings = read?.scanFindings ?? (eager ? scanManifest(manifest, scanOptionsOf(context.options.trust)).findings : []);
-  const trust = decideTrust({ manifest, origin, scanFindings, diff, pinned: await readPins(context.pins, origin, manifest) });
+  // The client's own pin store is empty until its first write: a first discovery has no pin to read.
+  const pinned = context.pinWrites() === 0 ? new Map<string, string>() : await readPins(context.pins, origin, manifest);
+  const trust = decideTrust({ manifest, origin, scanFindings, diff, pinned });
   const findings = [...(source.findings ?? []), ...trust.findings];
   const namespace = previous?.namespace ?? chooseNamespace(context, manifest, manifestUrl);
   const decided: DiscoveredService = {
@@ -199,19 +201,26 @@ function sameList(left: readonly string[] | undefined, right: readonly string[] 
   return left.every((item, index) => item === right[index]);
 }
 
+// Printable ASCII, which NFKD leaves as it is.
+const ASCII = /^[\x20-\x7e]*$/;
+
 /** A short namespace from the service name ("Payments API" → `payments`), unique among loaded services. */
 function chooseNamespace(context: DiscoveryContext, manifest: Manifest, manifestUrl: string): string {
   const base =
-    manifest.service.name
-      .toLowerCase()
-      .normalize('NFKD')
+    asciiFolded(manifest.service.name.toLowerCase())
       .replace(/[^a-z0-9]+/g, '_')
       .replace(/^_+|_+$/g, '')
       .replace(/_api$/, '')
       .slice(0, 24)
       .replace(/_+$/, '') || new URL(manifestUrl).hostname.replace(/[^a-z0-9]+/gi, '_').slice(0, 24);
   const namespace = /^[a-z]/.test(base) ? base : `s_${base}`.slice(0, 24);
-  const taken = new Set([...context.services.values()].filter((service) => service.manifestUrl !== manifestUrl).map((service) => service.namespace));
+  const taken = new Set<string>();
+  for (const service of context.services.values()) if (service.manifestUrl !== manifestUrl) taken.add(service.namespace);
   if (!taken.has(namespace)) return namespace;
   for (let suffix = 2; ; suffix++) if (!taken.has(`${namespace}${suffix}`)) return `${namespace}${suffix}`;
+}
+
+/** The text with compatibility characters decomposed (`é` → `e` + accent), which the namespace then drops; ASCII text is its own decomposition. */
+function asciiFolded(text: string): string {
+  return ASCII.test(text) ? text : text.normalize('NFKD');
 }

@@ -52,6 +52,8 @@ export async function readPins(pins: CacheStore<string>, origin: string, manifes
 export function decideTrust(input: TrustInput): TrustEvaluation {
   const { manifest, diff } = input;
   const findings: TrustFinding[] = [...input.scanFindings];
+  // Nothing pinned and no previous version (a first discovery): nothing can be weakened or mismatched.
+  if (diff === undefined && input.pinned.size === 0) return { findings, disabledToolIds: [] };
   const entries = entriesOf(manifest);
   const entryIds = new Set(entries.map((entry) => entry.id));
   for (const change of diff?.changes.filter((candidate) => candidate.weakened) ?? []) {
@@ -85,6 +87,7 @@ function entriesOf(manifest: Manifest): Array<Tool | Resource | Prompt> {
 
 /** Tools with a high-severity finding, minus the caller's overrides (pin mismatches disable, they do not quarantine). @internal */
 export function quarantinedToolIds(trust: TrustOptions | undefined, origin: string, findings: readonly TrustFinding[]): string[] {
+  if (findings.length === 0) return [];
   const overrides = new Set(trust?.allowQuarantined ?? []);
   const ids = findings.filter((finding) => finding.severity === 'high' && finding.toolId !== undefined && finding.code !== 'tool.pin_mismatch').map((finding) => finding.toolId!);
   return [...new Set(ids)].filter((id) => !overrides.has(id) && !overrides.has(pinKey(origin, id)));

@@ -38,7 +38,7 @@ export function applyModelScanPolicy(context: TrustContext, manifestUrl: string,
     pointerOf: (entry) => entryPointer(manifest, entry),
     onScanned: (_entry, findings) => recordFindings(context, manifestUrl, manifest, findings),
   };
-  for (const entry of [...manifest.tools, ...(manifest.resources ?? []), ...(manifest.prompts ?? [])]) setModelScanPolicy(entry, policy);
+  for (const entries of [manifest.tools, manifest.resources ?? [], manifest.prompts ?? []]) for (const entry of entries) setModelScanPolicy(entry, policy);
 }
 
 /** The other services loaded, by manifest URL and digest. */
