@@ -121,8 +121,16 @@ export interface CallFailure extends CallEnvelopeBase {
  */
 export type CallEnvelope = CallSuccess | CallFailure;
 
-/** Builds an envelope from fields where `ok` is only known at run time; a failure always carries its error. @internal */
-export function toCallEnvelope(fields: CallEnvelopeBase & { ok: boolean; error?: CallError | undefined }): CallEnvelope {
+/** Builds an envelope from fields where `ok` is only known at run time (an optional field left undefined is left out); a failure always carries its error. @internal */
+export function toCallEnvelope(
+  fields: Omit<CallEnvelopeBase, 'items' | 'page' | 'next'> & {
+    ok: boolean;
+    error?: CallError | undefined;
+    items?: unknown[] | undefined;
+    page?: PageState | undefined;
+    next?: FollowUp[] | undefined;
+  },
+): CallEnvelope {
   // The fields are taken one by one: a rest pattern copies through a slow generic path, on every call.
   const { ok, error, items, page, next } = fields;
   // Built in the order the fields were always listed in (`JSON.stringify` of an envelope keeps it).
