@@ -116,8 +116,7 @@ export function buildToolRequest(input: BuildToolRequestInput): ToolRequest {
   const { method } = template;
   const problems: ArgumentProblem[] = [];
 
-  const required = input.consumerRequirements?.content_types;
-  const unsupported = required === undefined || required.length === 0 ? [] : required.filter((type) => !SUPPORTED_MEDIA_TYPE.test(mediaTypeOf(type)));
+  const unsupported = unsupportedMediaTypes(input.consumerRequirements?.content_types);
   if (unsupported.length > 0) {
     throw new AicapError(
       'TOOL_DISABLED',
@@ -244,6 +243,18 @@ class BuiltRequest implements ToolRequest {
   get displayUrl(): URL {
     return (this.#displayUrl ??= this.displayText === undefined ? this.url : new URL(this.displayText));
   }
+}
+
+// The media types of a manifest's `consumer_requirements.content_types` aicap cannot meet, per list
+// object: a pure function of the manifest, and parsing each type on every call cost as much as a URL.
+const unsupportedByRequirements = new WeakMap<readonly string[], readonly string[]>();
+const NONE: readonly string[] = [];
+
+function unsupportedMediaTypes(required: readonly string[] | undefined): readonly string[] {
+  if (required === undefined || required.length === 0) return NONE;
+  let unsupported = unsupportedByRequirements.get(required);
+  if (unsupported === undefined) unsupportedByRequirements.set(required, (unsupported = required.filter((type) => !SUPPORTED_MEDIA_TYPE.test(mediaTypeOf(type)))));
+  return unsupported;
 }
 
 /** What a request of one shape always has, whatever the arguments: worked out once per shape object. */
