@@ -143,7 +143,7 @@ export async function sendWithRetries(input: ExchangeInput): Promise<ExchangeOut
     let credentials: Credentials;
     try {
       attemptDisplayUrl = undefined;
-      const attemptRequest = new AttemptRequest(url, headers, request.displayUrl, (copy) => (attemptDisplayUrl = copy));
+      const attemptRequest = new AttemptRequest(url, headers, request, (copy) => (attemptDisplayUrl = copy));
       credentials = await input.authenticator.authenticate(attemptRequest, { auth: input.auth, forceRefresh, rejectedToken, requiredScopes, service: input.service });
     } catch (error) {
       const aicap = AicapError.isInstance(error) ? error : new AicapError('AUTH_FAILED', String(error));
@@ -280,12 +280,13 @@ class AttemptRequest {
   constructor(
     readonly url: URL,
     readonly headers: Headers,
-    private readonly original: URL,
+    private readonly original: Pick<ToolRequest, 'displayUrl'>,
     private readonly copied: (copy: URL) => void,
   ) {}
 
+  // The request's own display URL is read here too, not when the attempt starts: it is parsed on first read.
   get displayUrl(): URL {
-    if (this.#copy === undefined) this.copied((this.#copy = new URL(this.original)));
+    if (this.#copy === undefined) this.copied((this.#copy = new URL(this.original.displayUrl)));
     return this.#copy;
   }
 }
