@@ -116,7 +116,7 @@ export function buildToolRequest(input: BuildToolRequestInput): ToolRequest {
   const { method } = template;
   const problems: ArgumentProblem[] = [];
 
-  const unsupported = (input.consumerRequirements?.content_types ?? []).filter((type) => !SUPPORTED_MEDIA_TYPE.test(mediaTypeOf(type)));
+  const unsupported = unsupportedMediaTypes(input.consumerRequirements?.content_types);
   if (unsupported.length > 0) {
     throw new AicapError(
       'TOOL_DISABLED',
@@ -126,7 +126,9 @@ export function buildToolRequest(input: BuildToolRequestInput): ToolRequest {
 
   let realPath = '';
   let displayPath = '';
-  for (const [index, segment] of template.pathSegments.entries()) {
+  const { pathSegments } = template;
+  for (let index = 0; index < pathSegments.length; index++) {
+    const segment = pathSegments[index]!;
     if (index % 2 === 0) {
       realPath += segment;
       displayPath += segment;
@@ -207,7 +209,7 @@ export function buildToolRequest(input: BuildToolRequestInput): ToolRequest {
         break;
     }
   }
-  const { url, displayUrl } = requestUrls(base, realPath, displayPath, query);
+  const { url, displayText } = requestUrls(base, realPath, displayPath, query);
   // Dot segments in a declared path would be resolved away by the URL parser and leave `base_url`.
   if (!url.href.startsWith(base)) {
     throw new AicapError('TOOL_DISABLED', `The path of "${shape.id}" (${JSON.stringify(shape.path)}) resolves outside \`service.base_url\` ${base}; the tool cannot be called.`);
@@ -220,7 +222,39 @@ export function buildToolRequest(input: BuildToolRequestInput): ToolRequest {
   // Set after the parameters so that an argument can never replace what the client controls.
   if (input.agentIdHeader !== undefined) headers.set(input.agentIdHeader.name, input.agentIdHeader.value);
   if (input.idempotencyHeader !== undefined) headers.set(input.idempotencyHeader.name, input.idempotencyHeader.value);
-  return { method, url, displayUrl, headers, body: serialized };
+  return new BuiltRequest(method, url, displayText, headers, serialized);
+}
+
+/**
+ * A built request whose redacted URL is parsed on first read: only a failure, an audit event or a key
+ * in the query shows it, and parsing a URL is one of the dearest steps of building a call.
+ */
+class BuiltRequest implements ToolRequest {
+  #displayUrl: URL | undefined;
+
+  constructor(
+    readonly method: HttpMethod,
+    readonly url: URL,
+    private readonly displayText: string | undefined,
+    readonly headers: Headers,
+    readonly body: string | Uint8Array | undefined,
+  ) {}
+
+  get displayUrl(): URL {
+    return (this.#displayUrl ??= this.displayText === undefined ? this.url : new URL(this.displayText));
+  }
+}
+
+// The media types of a manifest's `consumer_requirements.content_types` aicap cannot meet, per list
+// object: a pure function of the manifest, and parsing each type on every call cost as much as a URL.
+const unsupportedByRequirements = new WeakMap<readonly string[], readonly string[]>();
+const NONE: readonly string[] = [];
+
+function unsupportedMediaTypes(required: readonly string[] | undefined): readonly string[] {
+  if (required === undefined || required.length === 0) return NONE;
+  let unsupported = unsupportedByRequirements.get(required);
+  if (unsupported === undefined) unsupportedByRequirements.set(required, (unsupported = required.filter((type) => !SUPPORTED_MEDIA_TYPE.test(mediaTypeOf(type)))));
+  return unsupported;
 }
 
 /** What a request of one shape always has, whatever the arguments: worked out once per shape object. */
@@ -300,7 +334,7 @@ function serialiseBody(shape: RequestShape, value: unknown, whole: boolean, head
   return joinPairs(pairs);
 }
 
-function joinPairs(pairs: ReadonlyArray<readonly [string, string]>): string {
+function joinPairs(pairs: ReadonlyArray<readonly [name: string, value: string, ...rest: unknown[]]>): string {
   return pairs.map(([name, value]) => `${name}=${value}`).join('&');
 }
 
@@ -313,17 +347,19 @@ function withQuery(text: string, query: string): string {
   return `${head}${head.includes('?') ? (head.endsWith('?') || head.endsWith('&') ? '' : '&') : '?'}${query}${tail}`;
 }
 
+// `[REDACTED]` as a query value.
+const HIDDEN_QUERY_VALUE = encodeComponent(REDACTED);
+
 /**
- * The URL of a request and its redacted twin, each parsed once, with the query pairs written as
- * encoded (`%20` for spaces, literal brackets in `a[b]` names). When nothing is hidden, both are one
- * object: neither is ever changed (the sender copies what it writes to).
+ * The URL of a request, parsed, and the text of its redacted twin (`undefined` when nothing is
+ * hidden: the URL itself is shown then), with the query pairs written as encoded (`%20` for spaces,
+ * literal brackets in `a[b]` names). Neither is ever changed (the sender copies what it writes to).
  */
-function requestUrls(base: string, realPath: string, displayPath: string, query: ReadonlyArray<[name: string, value: string, hidden: boolean]>): { url: URL; displayUrl: URL } {
-  const url = new URL(withQuery(base + realPath, joinPairs(query.map(([name, value]) => [name, value]))));
+function requestUrls(base: string, realPath: string, displayPath: string, query: ReadonlyArray<[name: string, value: string, hidden: boolean]>): { url: URL; displayText: string | undefined } {
+  const url = new URL(withQuery(base + realPath, joinPairs(query)));
   const hidesAny = displayPath !== realPath || query.some(([, , hidden]) => hidden);
-  const hiddenValue = encodeComponent(REDACTED);
-  const displayUrl = hidesAny ? new URL(withQuery(base + displayPath, joinPairs(query.map(([name, value, hidden]) => [name, hidden ? hiddenValue : value])))) : url;
-  return { url, displayUrl };
+  const displayText = hidesAny ? withQuery(base + displayPath, joinPairs(query.map(([name, value, hidden]) => [name, hidden ? HIDDEN_QUERY_VALUE : value]))) : undefined;
+  return { url, displayText };
 }
 
 /**

@@ -121,14 +121,28 @@ export interface CallFailure extends CallEnvelopeBase {
  */
 export type CallEnvelope = CallSuccess | CallFailure;
 
-/** Builds an envelope from fields where `ok` is only known at run time; a failure always carries its error. @internal */
-export function toCallEnvelope(fields: CallEnvelopeBase & { ok: boolean; error?: CallError | undefined }): CallEnvelope {
-  const { ok, error, ...rest } = fields;
-  if (ok) return { ...rest, ok: true };
-  return {
-    ...rest,
-    ok: false,
-    error: error ?? {
+/** Builds an envelope from fields where `ok` is only known at run time (an optional field left undefined is left out); a failure always carries its error. @internal */
+export function toCallEnvelope(
+  fields: Omit<CallEnvelopeBase, 'items' | 'page' | 'next'> & {
+    ok: boolean;
+    error?: CallError | undefined;
+    items?: unknown[] | undefined;
+    page?: PageState | undefined;
+    next?: FollowUp[] | undefined;
+  },
+): CallEnvelope {
+  // The fields are taken one by one: a rest pattern copies through a slow generic path, on every call.
+  const { ok, error, items, page, next } = fields;
+  // Built in the order the fields were always listed in (`JSON.stringify` of an envelope keeps it).
+  const envelope = { status: fields.status, data: fields.data } as CallEnvelope;
+  if (items !== undefined) envelope.items = items;
+  if (page !== undefined) envelope.page = page;
+  envelope.text = fields.text;
+  envelope.meta = fields.meta;
+  if (next !== undefined) envelope.next = next;
+  envelope.ok = ok;
+  if (!ok) {
+    (envelope as CallFailure).error = error ?? {
       code: 'HTTP_ERROR',
       status: fields.status,
       retryable: false,
@@ -136,6 +150,7 @@ export function toCallEnvelope(fields: CallEnvelopeBase & { ok: boolean; error?:
       userMessage: 'The call failed.',
       declared: false,
       message: 'The call failed without details.',
-    },
-  };
+    };
+  }
+  return envelope;
 }

@@ -81,8 +81,9 @@ export function createToolCaller(options: ClientCallOptions, dependencies: ToolC
     const startedInMs = now();
     const redactor = createRedactor({ secrets: runtime.authenticator.staticSecrets() });
     try {
-      const linked = callOptions.from === undefined ? { toolId, args } : await withLinkedArguments(toolId, args, callOptions.from);
-      return { prepared: await prepareCall(runtime, { ...linked, callOptions, redactor, startedInMs, kind }) };
+      // The input is written out, not spread from `linked`: a spread then more fields is a slow copy on every call.
+      const linked = callOptions.from === undefined ? undefined : await withLinkedArguments(toolId, args, callOptions.from);
+      return { prepared: await prepareCall(runtime, { toolId: linked?.toolId ?? toolId, args: linked === undefined ? args : linked.args, callOptions, redactor, startedInMs, kind }) };
     } catch (error) {
       const envelope = failed({ toolId, redactor, startedInMs }, error);
       emitAudit({ type: 'call.refused', toolId, detail: `${envelope.error?.code}: ${envelope.error?.message}` });

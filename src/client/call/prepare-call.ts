@@ -72,6 +72,7 @@ export async function prepareCall(
   // object, in the manifest's own validator cache.
   validateToolArguments(definition, args, manifest);
   const auditArguments = redactor.arguments(args);
+  const { retrySafe, retryUnsafeReason } = retrySafety(definition as Partial<Tool>, method, policy);
   const prepared: PreparedCall = {
     toolId: definition.id,
     resolved,
@@ -83,7 +84,8 @@ export async function prepareCall(
     policy,
     subject,
     consequential: method !== 'GET' && method !== 'HEAD',
-    ...retrySafety(definition as Partial<Tool>, method, policy),
+    retrySafe,
+    retryUnsafeReason,
     agentIdHeader: agentIdHeader(manifest, resolved.service.origin, runtime.agentId),
     idempotencyHeaderName: (definition as Partial<Tool>).idempotency_key_header,
     startedInMs: input.startedInMs,

@@ -95,6 +95,16 @@ function itemCursorField(body: unknown, itemsField: string | undefined): string 
     : undefined;
 }
 
+// A declared plan is the declaration's own: made once per declaration object, read (never changed) by every call.
+const declaredPlans = new WeakMap<Pagination, PaginationPlan>();
+
+/** The plan a tool declares (`returns.pagination`), made once per declaration. @internal */
+export function declaredPlan(pagination: Pagination): PaginationPlan {
+  let plan = declaredPlans.get(pagination);
+  if (plan === undefined) declaredPlans.set(pagination, (plan = { ...pagination, source: 'declared' }));
+  return plan;
+}
+
 /**
  * Decides how a tool pages: the declaration when present; otherwise detection on the first
  * response: a `Link: rel="next"` header, a next page's URL in the body (`next_page_uri`), a cursor
@@ -109,7 +119,7 @@ export function resolvePagination(
   linkHeader: string | null,
   responseUrl: URL,
 ): PaginationPlan | undefined {
-  if (returns?.pagination !== undefined) return { ...returns.pagination, source: 'declared' };
+  if (returns?.pagination !== undefined) return declaredPlan(returns.pagination);
   const params = parameters ?? {};
   const itemsField = detectItemsField(body);
   const limitParameter = firstPresent(LIMIT_PARAMETERS, params);

@@ -1,13 +1,13 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { AicapError } from '../../errors/aicap-error.js';
 import { redactUrl } from '../../internal/http/redact-url.js';
-import { toCallEnvelope, type CallEnvelope, type PageState, type PageStopReason } from './call-envelope.js';
+import { toCallEnvelope, type CallEnvelope, type CallMeta, type PageState, type PageStopReason } from './call-envelope.js';
 import type { CallRuntime } from './call-runtime.js';
 import type { CallOptions } from './client-call-options.js';
 import { envelopeFromError, exchangeModelText } from './envelope-from-error.js';
 import type { ToolRequest } from './build-tool-request.js';
 import { approveAndCount, buildCallRequest, type PreparedCall } from './prepare-call.js';
-import { announcesMore, readPage, resolvePagination, type PageReading, type PaginationPlan } from './resolve-pagination.js';
+import { announcesMore, declaredPlan, readPage, resolvePagination, type PageReading, type PaginationPlan } from './resolve-pagination.js';
 import { sendCallRequest } from './send-call-request.js';
 
 /** A page as the walk yields it, with what only the walk knows. @internal */
@@ -69,7 +69,7 @@ function startingPoint(prepared: PreparedCall, plan: PaginationPlan | undefined,
  */
 export async function* walkPages(runtime: CallRuntime, prepared: PreparedCall, callOptions: CallOptions, followPages: boolean): AsyncGenerator<WalkedPage> {
   const { now } = runtime.dependencies;
-  let plan: PaginationPlan | undefined = prepared.shape.returns?.pagination === undefined ? undefined : { ...prepared.shape.returns.pagination, source: 'declared' };
+  let plan: PaginationPlan | undefined = prepared.shape.returns?.pagination === undefined ? undefined : declaredPlan(prepared.shape.returns.pagination);
   const resume = callOptions.resumeFrom;
   let { args, linkUrl } = startingPoint(prepared, plan, resume);
   const seen = new Set<string>();
@@ -165,16 +165,10 @@ export async function* walkPages(runtime: CallRuntime, prepared: PreparedCall, c
     const items = reading?.items ?? (Array.isArray(data) ? data : undefined);
     const location = outcome.headers?.get('location');
     const { text, truncated } = exchangeModelText({ toolId: prepared.toolId, redactor: prepared.redactor, content: outcome.body?.text, error: outcome.error, maxTextLength: runtime.maxTextLength });
-    const envelope: WalkedPage = toCallEnvelope({
-      ok: outcome.ok,
-      status: outcome.status,
-      data,
-      ...(items === undefined ? {} : { items }),
-      ...(page === undefined ? {} : { page }),
-      error: outcome.error,
-      text,
-      meta: { toolId: prepared.toolId, attempts: outcome.attempts, durationInMs: now() - pageStarted, truncated, ...(location === null || location === undefined ? {} : { location }) },
-    });
+    const meta: CallMeta = { toolId: prepared.toolId, attempts: outcome.attempts, durationInMs: now() - pageStarted, truncated };
+    if (location !== null && location !== undefined) meta.location = location;
+    // `toCallEnvelope` leaves out what is undefined: no conditional spreads to build here.
+    const envelope: WalkedPage = toCallEnvelope({ ok: outcome.ok, status: outcome.status, data, items, page, error: outcome.error, text, meta });
     // Only a walk that goes on reads these; a single call returns the page as it is (no copy without them).
     if (followPages && stop !== undefined) envelope.stop = stop;
     if (followPages && current !== undefined) envelope.requestedWith = current;

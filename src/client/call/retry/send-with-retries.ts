@@ -3,7 +3,7 @@ import { TimeoutError } from '../../../errors/timeout-error.js';
 import type { Auth, ErrorContract } from '../../../manifest/manifest-v0.js';
 import type { AuthenticationResult as Credentials, Authenticator } from '../../auth/create-authenticator.js';
 import type { AuditEvent } from '../../shapes/client-types.js';
-import type { BufferedResponse, GuardedFetch } from '../../fetch/guarded-fetch-options.js';
+import type { BufferedRequestInit, BufferedResponse, GuardedFetch } from '../../fetch/guarded-fetch-options.js';
 import type { Redactor } from '../../policy/create-redactor.js';
 import { redactUrl } from '../../../internal/http/redact-url.js';
 import type { CallError } from '../call-envelope.js';
@@ -143,7 +143,7 @@ export async function sendWithRetries(input: ExchangeInput): Promise<ExchangeOut
     let credentials: Credentials;
     try {
       attemptDisplayUrl = undefined;
-      const attemptRequest = new AttemptRequest(url, headers, request.displayUrl, (copy) => (attemptDisplayUrl = copy));
+      const attemptRequest = new AttemptRequest(url, headers, request, (copy) => (attemptDisplayUrl = copy));
       credentials = await input.authenticator.authenticate(attemptRequest, { auth: input.auth, forceRefresh, rejectedToken, requiredScopes, service: input.service });
     } catch (error) {
       const aicap = AicapError.isInstance(error) ? error : new AicapError('AUTH_FAILED', String(error));
@@ -223,18 +223,12 @@ async function sendAttempt(input: ExchangeInput, url: URL, headers: Headers, dea
   const { request, signal } = input;
   let response: BufferedResponse | undefined;
   try {
-    response = await input.fetch.fetchBuffered(
-      url,
-      {
-        method: request.method,
-        headers,
-        ...(request.body === undefined ? {} : { body: request.body }),
-        ...(signal === undefined ? {} : { signal }),
-        ...(input.redirectStatuses !== undefined && input.redirectStatuses.length > 0 ? { redirect: 'manual' as const } : {}),
-        deadline: callDeadline(input, deadline),
-      },
-      { maxSizeInBytes: input.maxResponseSizeInBytes, option: 'response.maxSizeInBytes' },
-    );
+    // Optional fields set one by one: conditional spreads copy through a slow path on every attempt.
+    const init: BufferedRequestInit = { method: request.method, headers, deadline: callDeadline(input, deadline) };
+    if (request.body !== undefined) init.body = request.body;
+    if (signal !== undefined) init.signal = signal;
+    if (input.redirectStatuses !== undefined && input.redirectStatuses.length > 0) init.redirect = 'manual';
+    response = await input.fetch.fetchBuffered(url, init, { maxSizeInBytes: input.maxResponseSizeInBytes, option: 'response.maxSizeInBytes' });
     const body = decodeResponseBody(response.body, response.headers.get('content-type'), input.maxResponseSizeInBytes);
     return { response, body, failure: undefined };
   } catch (error) {
@@ -286,12 +280,13 @@ class AttemptRequest {
   constructor(
     readonly url: URL,
     readonly headers: Headers,
-    private readonly original: URL,
+    private readonly original: Pick<ToolRequest, 'displayUrl'>,
     private readonly copied: (copy: URL) => void,
   ) {}
 
+  // The request's own display URL is read here too, not when the attempt starts: it is parsed on first read.
   get displayUrl(): URL {
-    if (this.#copy === undefined) this.copied((this.#copy = new URL(this.original)));
+    if (this.#copy === undefined) this.copied((this.#copy = new URL(this.original.displayUrl)));
     return this.#copy;
   }
 }
