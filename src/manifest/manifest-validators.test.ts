@@ -138,6 +138,19 @@ describe('manifest validators generated at build time', () => {
     expect(failures).toBeGreaterThan(100);
   });
 
+  it("take the instance path alone where ajv's validators only hand on the rest of their context, and keep ajv's calls where a keyword reads it", async () => {
+    const manifestCode = render(createManifestAjv({ source: true, esm: true }), MANIFEST_VALIDATOR_REFERENCES, (specifier) => require.resolve(specifier));
+    expect(manifestCode).toMatch(/function validate\d+\(data, instancePath = ""\)/);
+    expect(manifestCode).not.toMatch(/parentData|rootData|dynamicAnchors/);
+    // `$dynamicRef` reads the dynamic anchors a caller hands on: that code keeps its options objects.
+    const { Ajv2020 } = (await import('ajv/dist/2020.js')) as unknown as { Ajv2020: new (options: object) => { addSchema(schema: object): void } };
+    const dynamic = new Ajv2020({ code: { source: true, esm: true } });
+    dynamic.addSchema({ $id: 'urn:test:tree', $dynamicAnchor: 'node', type: 'object', properties: { children: { type: 'array', items: { $dynamicRef: '#node' } } } });
+    const dynamicCode = render(dynamic, { tree: 'urn:test:tree' }, (specifier) => require.resolve(specifier));
+    expect(dynamicCode).toContain('dynamicAnchors');
+    expect(dynamicCode).not.toMatch(/function validate\d+\(data, instancePath = ""\)/);
+  });
+
   it('count characters and escape member names as the run-time compile does, where the generated code takes shortcuts', () => {
     const tool = { id: 'a', path: '/a', method: 'POST', description: 'd' };
     const astral = (count: number): string => '😀'.repeat(count);
