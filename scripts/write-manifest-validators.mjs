@@ -18,6 +18,21 @@ const POINTER_TOKEN_ESCAPE = /\b(key\d+)\.replace\(\/~\/g, "~0"\)\.replace\(\/\\
 // bounds that count on both sides and settles nearly every string without the walk.
 const CHARACTER_COUNT_FUNCTION = /const (func\d+) = require\("[^"]*ucs2length[^"]*"\)\.default/;
 const LENGTH_COMPARISON = /\b(func\d+)\((\w+)\) ([<>]) (\d+)\b/g;
+// Each validator takes the instance path in an options object that also carries the parent, the root
+// and the dynamic anchors, and ajv builds one on every call of a member's validator (each parameter,
+// error contract…), valid or not: a quarter of what validating GitHub's manifest allocates. Where the
+// validators only hand those on (no `$dynamicRef`, `$data` or modifying keyword reads them: then no
+// other mention is left once signatures and calls are rewritten), they take the instance path alone.
+// Otherwise (the meta-schema, with its `$dynamicRef`s) the code stays as ajv wrote it.
+const VALIDATOR_SIGNATURE = /function (validate\d+)\(data, \{instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors=\{\}\}=\{\}\)/g;
+const VALIDATOR_CALL = /\b(validate\d+)\((data\d*), \{instancePath:([^,{}]+),parentData:[^,{}]+,parentDataProperty:[^,{}]+,rootData,dynamicAnchors\}\)/g;
+const CALL_CONTEXT_NAME = /\b(?:parentData|parentDataProperty|rootData|dynamicAnchors)\b/;
+
+/** The code with validators that take `(data, instancePath)`, or the code as it is when they read more of their context. */
+function withInstancePathArguments(code) {
+  const rewritten = code.replaceAll(VALIDATOR_SIGNATURE, 'function $1(data, instancePath = "")').replaceAll(VALIDATOR_CALL, '$1($2, $3)');
+  return CALL_CONTEXT_NAME.test(rewritten) ? code : rewritten;
+}
 
 /**
  * The ES module text of the validators: ajv's standalone code, whose `require`s of ajv's run-time
@@ -32,9 +47,8 @@ const LENGTH_COMPARISON = /\b(func\d+)\((\w+)\) ([<>]) (\d+)\b/g;
 export function renderStandaloneValidators(ajv, references, resolveSpecifier = (specifier) => specifier, exportName = 'standaloneManifestValidators') {
   const generated = standaloneCode(ajv, references);
   const characterCount = CHARACTER_COUNT_FUNCTION.exec(generated)?.[1];
-  const code = generated
+  const code = withInstancePathArguments(generated.replaceAll(POINTER_TOKEN_ESCAPE, (_match, name) => `escapePointerToken(${name})`))
     .replace(/require\("([^"]+)"\)/g, (_match, specifier) => `require(${JSON.stringify(resolveSpecifier(specifier))})`)
-    .replaceAll(POINTER_TOKEN_ESCAPE, (_match, name) => `escapePointerToken(${name})`)
     .replaceAll(LENGTH_COMPARISON, (match, count, value, operator, limitText) => {
       if (count !== characterCount) return match;
       const limit = Number(limitText);

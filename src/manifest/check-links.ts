@@ -49,7 +49,9 @@ export function checkLinks(tool: Record<string, unknown>, base: string, context:
 
 /** `resolved_by` of each parameter names a tool of the manifest (a warning otherwise, like `link.unknown_tool`). */
 export function checkResolvers(parameters: ReadonlyArray<[string, Record<string, unknown>]>, base: string, context: LinkCheckContext, issues: ValidationIssue[]): void {
-  for (const [name, parameter] of parameters) {
+  for (const parameterEntry of parameters) {
+    const name = parameterEntry[0];
+    const parameter = parameterEntry[1];
     const resolver = parameter['resolved_by'];
     if (typeof resolver !== 'string' || context.tools.has(resolver)) continue;
     issues.push({

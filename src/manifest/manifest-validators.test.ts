@@ -10,7 +10,16 @@ import type { ValidateFunction } from 'ajv/dist/2020.js';
 // @ts-expect-error: a build script in plain JavaScript, without declarations.
 import { renderStandaloneValidators } from '../../scripts/write-manifest-validators.mjs';
 import { fixturePath } from '../../test/fixtures/manifests/load-fixture.js';
-import { compileManifestValidators, createManifestAjv, getManifestValidators, MANIFEST_VALIDATOR_REFERENCES, type ManifestValidators } from './manifest-validators.js';
+import { manifestSchema } from './manifest-schema.js';
+import {
+  compileManifestValidators,
+  createManifestAjv,
+  getManifestValidators,
+  MANIFEST_LISTS,
+  MANIFEST_VALIDATOR_REFERENCES,
+  usesUnevaluatedKeywords,
+  type ManifestValidators,
+} from './manifest-validators.js';
 import type { StandaloneManifestValidators } from './standalone-manifest-validators.js';
 
 const require = createRequire(import.meta.url);
@@ -102,6 +111,44 @@ describe('manifest validators generated at build time', () => {
     }
     // The mutations must reach the error paths, or the comparison above proves little.
     expect(failures).toBeGreaterThan(100);
+  });
+
+  it('track no evaluated members, and give the same verdicts and errors as a compile that tracks them (the default of Ajv2020)', () => {
+    expect(usesUnevaluatedKeywords(manifestSchema)).toBe(false);
+    expect(usesUnevaluatedKeywords({ type: 'object', properties: { a: { unevaluatedProperties: false } } })).toBe(true);
+    const tracking = createManifestAjv();
+    tracking.opts.unevaluated = true;
+    const tracked = (reference: string): ValidateFunction => tracking.getSchema(reference)!;
+    expect(tracked(MANIFEST_VALIDATOR_REFERENCES.tools).toString()).toContain('evaluated');
+    expect(compiled.items.tools.toString()).not.toContain('evaluated');
+    let failures = 0;
+    for (const { name, value } of inputs()) {
+      const expected = outcome(tracked(MANIFEST_VALIDATOR_REFERENCES.root), value);
+      expect(outcome(compiled.root, value), name).toEqual(expected);
+      if (!expected.valid) failures++;
+      if (typeof value !== 'object' || value === null) continue;
+      for (const list of MANIFEST_LISTS) {
+        for (const element of [(value as Record<string, unknown>)[list]].flat()) {
+          const expectedElement = outcome(tracked(MANIFEST_VALIDATOR_REFERENCES[list]), element);
+          expect(outcome(compiled.items[list], element), `${name} ${list}`).toEqual(expectedElement);
+          if (!expectedElement.valid) failures++;
+        }
+      }
+    }
+    expect(failures).toBeGreaterThan(100);
+  });
+
+  it("take the instance path alone where ajv's validators only hand on the rest of their context, and keep ajv's calls where a keyword reads it", async () => {
+    const manifestCode = render(createManifestAjv({ source: true, esm: true }), MANIFEST_VALIDATOR_REFERENCES, (specifier) => require.resolve(specifier));
+    expect(manifestCode).toMatch(/function validate\d+\(data, instancePath = ""\)/);
+    expect(manifestCode).not.toMatch(/parentData|rootData|dynamicAnchors/);
+    // `$dynamicRef` reads the dynamic anchors a caller hands on: that code keeps its options objects.
+    const { Ajv2020 } = (await import('ajv/dist/2020.js')) as unknown as { Ajv2020: new (options: object) => { addSchema(schema: object): void } };
+    const dynamic = new Ajv2020({ code: { source: true, esm: true } });
+    dynamic.addSchema({ $id: 'urn:test:tree', $dynamicAnchor: 'node', type: 'object', properties: { children: { type: 'array', items: { $dynamicRef: '#node' } } } });
+    const dynamicCode = render(dynamic, { tree: 'urn:test:tree' }, (specifier) => require.resolve(specifier));
+    expect(dynamicCode).toContain('dynamicAnchors');
+    expect(dynamicCode).not.toMatch(/function validate\d+\(data, instancePath = ""\)/);
   });
 
   it('count characters and escape member names as the run-time compile does, where the generated code takes shortcuts', () => {
