@@ -155,7 +155,8 @@ export function createClient(options: ClientOptions = {}): Client {
   const indexes = createSelectionIndexCache(context);
   const catalogs = createCatalogCache(indexes);
   const revalidator = createServiceRevalidator(context, options.liveness);
-  const health = createHealthReader(context, options.liveness?.health !== false);
+  const healthEnabled = options.liveness?.health !== false;
+  const health = createHealthReader(context, healthEnabled);
   const resolveCallable = (nameOrId: string): ResolvedTool => {
     const resolved = resolveCurrentTool(context, revalidator, nameOrId);
     assertToolEnabled(resolved);
@@ -164,10 +165,12 @@ export function createClient(options: ClientOptions = {}): Client {
   const feeds = createChangeFeedFollowers(context, options.discovery?.changeFeed, (service) => revalidator.revalidate(service, { reason: 'change feed' }));
   const caller = createToolCaller(options, {
     fetch: context.fetch,
-    async resolveTool(nameOrId) {
+    // Synchronous when the service names no health resource (or health is off): a call awaits the
+    // result either way, and skipping the health reader's promise saves its microtasks on every call.
+    resolveTool(nameOrId) {
       const resolved = resolveCallable(nameOrId);
-      await health.assertCallable(resolved);
-      return resolved;
+      if (!healthEnabled || resolved.service.manifest.service.health === undefined) return resolved;
+      return health.assertCallable(resolved).then(() => resolved);
     },
     // Only finds a follow-up's target: the call then resolves it by its unambiguous name, with every check.
     resolveToolAt: (origin, toolId) => resolveToolAt(context, origin, toolId),

@@ -13,6 +13,8 @@ const MAX_COPY_DEPTH = 64;
 const IDENTIFIER_CHARACTER = /^[\p{L}\p{N}_-]$/u;
 // Characters that `encodeURIComponent` and form encoding both leave as they are.
 const UNENCODED = /^[\w.-]*$/;
+// A surrogate outside a pair (a `u` pattern reads a pair as one code point, not as `Cs`).
+const LONE_SURROGATE = /\p{Cs}/u;
 
 /** Options of {@link createRedactor}. */
 export interface RedactorOptions {
@@ -67,7 +69,9 @@ export function createRedactor(options: RedactorOptions = {}): Redactor {
     target.add(secret);
     // Most tokens are plain (letters, digits, `-`, `_`, `.`), which neither encoding changes: skip the
     // work (a redactor is made per call and learns the credentials each time).
-    if (UNENCODED.test(secret)) return;
+    // A lone surrogate has no URL encoding (`encodeURIComponent` throws): such a value is only ever
+    // found as itself.
+    if (UNENCODED.test(secret) || LONE_SURROGATE.test(secret)) return;
     const encoded = encodeURIComponent(secret);
     if (encoded !== secret) target.add(encoded);
     const formEncoded = new URLSearchParams({ s: secret }).toString().slice(2);
@@ -208,7 +212,23 @@ function standsAlone(input: string, start: number, end: number): boolean {
   if (splitsPair(input, start) || splitsPair(input, end)) return false;
   const before = start === 0 ? undefined : input.codePointAt(start >= 2 && splitsPair(input, start - 1) ? start - 2 : start - 1);
   const after = input.codePointAt(end);
-  return !(before !== undefined && IDENTIFIER_CHARACTER.test(String.fromCodePoint(before))) && !(after !== undefined && IDENTIFIER_CHARACTER.test(String.fromCodePoint(after)));
+  return !(before !== undefined && continuesIdentifier(before)) && !(after !== undefined && continuesIdentifier(after));
+}
+
+/**
+ * True when the code point is a letter, a digit, `_` or `-`. ASCII (nearly every neighbour in a
+ * response: quotes, slashes, commas) is decided by its code; only other code points run the Unicode
+ * pattern, which with its string cost more than the rest of the search for a page of identifiers.
+ */
+function continuesIdentifier(codePoint: number): boolean {
+  if (codePoint >= 0x80) return IDENTIFIER_CHARACTER.test(String.fromCodePoint(codePoint));
+  return (
+    (codePoint >= 0x61 && codePoint <= 0x7a) || // a-z
+    (codePoint >= 0x41 && codePoint <= 0x5a) || // A-Z
+    (codePoint >= 0x30 && codePoint <= 0x39) || // 0-9
+    codePoint === 0x5f || // _
+    codePoint === 0x2d // -
+  );
 }
 
 /** True when `index` falls between the two halves of a surrogate pair. */
