@@ -38,6 +38,21 @@ describe('createCatalog', () => {
     }
   });
 
+  it('refuses a list holding something else than a service with INVALID_ARGUMENT naming its index and the missing field, not a TypeError', () => {
+    const one = service(paymentsManifest('https://api.example.com/v2'));
+    const { manifestUrl: _dropped, ...withoutUrl } = one;
+    for (const [input, said] of [
+      [[one, null], 'services[1] is null'],
+      [[{}], 'services[0] has no string `manifestUrl`'],
+      [[withoutUrl], 'services[0] has no string `manifestUrl`'],
+      [[{ ...one, manifest: { tools: 'x' } }], 'services[0] has no manifest with a tools array'],
+      [[{ ...one, findings: undefined }], 'services[0] has no array `findings`'],
+      [[one.manifest], 'services[0] has no string `manifestUrl`'],
+    ] as const) {
+      expect(() => createCatalog(input as never)).toThrow(expect.objectContaining({ code: 'INVALID_ARGUMENT', message: expect.stringContaining(said) }));
+    }
+  });
+
   it("builds a tool's input schema and description when first read, once, and they survive a spread and JSON", () => {
     const manifest = paymentsManifest('https://api.example.com/v2');
     const source = manifest.tools[1]!;

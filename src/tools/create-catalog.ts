@@ -138,6 +138,7 @@ export function createCatalog(services: readonly CatalogService[], options: Cata
     const got = value === null ? 'null' : typeof value === 'object' && 'manifest' in value ? 'one service (pass [service])' : typeof value;
     throw new AicapError('INVALID_ARGUMENT', `createCatalog needs an array of discovered services (client.services()), got ${got}.`);
   }
+  checkServices(services);
   const names = nameServiceTools(services);
   const tools: CatalogTool[] = [];
   const withheld: WithheldTool[] = [];
@@ -218,4 +219,31 @@ function scopeFilter(service: CatalogService): (id: string) => boolean {
   const governed = new Set(Object.values(scopes).flat());
   const unlocked = new Set(granted.flatMap((scope) => (Object.hasOwn(scopes, scope) ? (scopes[scope] ?? []) : [])));
   return (id) => !governed.has(id) || unlocked.has(id);
+}
+
+// The fields createCatalog reads from each service, by type: a service built by hand with one missing
+// would otherwise fail deep inside with a TypeError.
+const SERVICE_FIELDS = [
+  ['manifestUrl', 'string'],
+  ['namespace', 'string'],
+  ['origin', 'string'],
+  ['manifest', 'object'],
+  ['findings', 'array'],
+  ['quarantinedToolIds', 'array'],
+  ['disabledToolIds', 'array'],
+] as const;
+
+/** Throws `INVALID_ARGUMENT` naming the first service (and field) that is not a discovered service. */
+function checkServices(services: readonly unknown[]): void {
+  for (const [position, service] of services.entries()) {
+    const where = `createCatalog needs discovered services (client.services(), or objects of the CatalogService shape), but services[${position}]`;
+    if (typeof service !== 'object' || service === null) throw new AicapError('INVALID_ARGUMENT', `${where} is ${service === null ? 'null' : typeof service}.`);
+    const fields = service as Record<string, unknown>;
+    for (const [field, kind] of SERVICE_FIELDS) {
+      const value = fields[field];
+      const fits =
+        kind === 'array' ? Array.isArray(value) : kind === 'object' ? typeof value === 'object' && value !== null && Array.isArray((value as { tools?: unknown }).tools) : typeof value === kind;
+      if (!fits) throw new AicapError('INVALID_ARGUMENT', `${where} has no ${kind === 'object' ? 'manifest with a tools array' : `${kind} \`${field}\``}.`);
+    }
+  }
 }

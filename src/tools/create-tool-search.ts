@@ -1,5 +1,6 @@
 import { AicapError } from '../errors/aicap-error.js';
 import { checkIntegerOption, invalidOptionError } from '../errors/invalid-option-error.js';
+import { HOW_TO_GET_CATALOG_TOOLS, nonCatalogToolIn } from './check-tool-list.js';
 import type { CatalogTool } from './create-catalog.js';
 import { exportTools, type ExportedTools, type ExportFormat } from './export-tools.js';
 import { scanToolsForModel } from './scan-tools-for-model.js';
@@ -87,6 +88,9 @@ export function createToolSearch(options: ToolSearchOptions): ToolSearch {
   if (typeof options !== 'object' || options === null) throw invalidOptionError('options', 'an object with the catalog tools ({ tools: client.catalog().tools })', options, { of: 'createToolSearch' });
   const tools = options.tools;
   if (!Array.isArray(tools)) throw invalidOptionError('tools', 'an array of catalog tools (client.catalog().tools)', tools, { of: 'createToolSearch' });
+  const problem = nonCatalogToolIn(tools);
+  if (problem !== undefined)
+    throw new AicapError('INVALID_OPTION', `The \`tools\` option of createToolSearch must be an array of catalog tools, but ${problem}. ${HOW_TO_GET_CATALOG_TOOLS}`, { option: 'tools' });
   if (options.pinned !== undefined && !Array.isArray(options.pinned)) throw invalidOptionError('pinned', 'an array of tool names', options.pinned, { of: 'createToolSearch' });
   const limit = checkIntegerOption('limit', options.limit ?? 5, { minimum: 1, maximum: 50, of: 'createToolSearch' });
   const maxLoaded = checkIntegerOption('maxLoaded', options.maxLoaded ?? 20, { minimum: 1, of: 'createToolSearch' });

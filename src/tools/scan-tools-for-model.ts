@@ -2,6 +2,7 @@ import type { Manifest, Prompt, Resource, Tool } from '../manifest/manifest-v0.j
 import { fromPointer } from '../internal/json-pointer.js';
 import { createDefinitionGraph, type DefinitionGraph } from '../manifest/reachable-definitions.js';
 import { scanManifest, type ScanFinding, type ScanManifestOptions } from '../manifest/scan-manifest.js';
+import { checkToolList } from './check-tool-list.js';
 import type { CatalogTool } from './create-catalog.js';
 
 /** A tool, resource or prompt of a manifest. */
@@ -97,7 +98,7 @@ export function isQuarantinedForModel(entry: ScannedEntry, policy: ModelScanPoli
  * const safe = scanToolsForModel(myTools);
  */
 export function scanToolsForModel(tools: readonly CatalogTool[]): CatalogTool[] {
-  return tools.filter((tool) => {
+  return checkToolList(tools, 'scanToolsForModel').filter((tool) => {
     const policy = policies.get(tool.definition) ?? DEFAULT_POLICY;
     // The exported schema (built on first read) is scanned only for tools without their service's
     // definitions: a catalog's picks are scanned without building the schema of each.

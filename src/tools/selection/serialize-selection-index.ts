@@ -1,4 +1,5 @@
 import { AicapError } from '../../errors/aicap-error.js';
+import { checkToolList } from '../check-tool-list.js';
 import type { CatalogTool } from '../create-catalog.js';
 import type { ActionClass } from './selection-lexicon.js';
 import type { ValueKind } from './parse-request.js';
@@ -40,7 +41,7 @@ export interface SerializedSelectionIndex {
  * query the build (its cost on 1,117 Kubernetes tools: bench/selection-index-results.json).
  */
 export function serializeSelectionIndex(tools: readonly CatalogTool[]): SerializedSelectionIndex {
-  const index = indexFor(tools);
+  const index = indexFor(checkToolList(tools, 'serializeSelectionIndex'));
   const weights: number[] = [];
   const weightPlaces = new Map<number, number>();
   const postings: number[] = [];
@@ -70,6 +71,7 @@ export function serializeSelectionIndex(tools: readonly CatalogTool[]): Serializ
  * naming the first wrong part as a JSON Pointer.
  */
 export function restoreSelectionIndex(tools: readonly CatalogTool[], data: unknown): boolean {
+  checkToolList(tools, 'restoreSelectionIndex');
   const record = data as Partial<SerializedSelectionIndex> | null;
   if (typeof record !== 'object' || record === null) throw invalid('/format', `must be "${FORMAT}"`);
   // A record an earlier version of aicap wrote is not corrupt, only stale: built again on first use.
