@@ -2,8 +2,8 @@
 // per call and per 304 revalidation (the bench's `clientOverFloor`), and Payments discovery, first
 // contact and known manifest, beside the floor (the bench's `compareVariants`). Prints one JSON line.
 // Usage: node bench/lib/compare-builds-child.js <dist directory> <payments origin> <revalidate origin>
+import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
-import { Agent, request } from 'undici';
 import { clientOverFloor, compareVariants } from './measure.js';
 import { parseJsonBytes } from './parse-json-bytes.js';
 import { createRecordsOnlyStore } from './records-only-store.js';
@@ -11,6 +11,12 @@ import { createRecordsOnlyStore } from './records-only-store.js';
 const [dist, payments, revalidate] = process.argv.slice(2);
 if (!dist || !payments || !revalidate) throw new Error('Usage: node bench/lib/compare-builds-child.js <dist directory> <payments origin> <revalidate origin>');
 const { createClient } = await import(pathToFileURL(`${dist}/client/index.js`).href);
+// The floor runs on the build's own undici and one-byte reader, as in `npm run bench` (one instance shared
+// with the client): a build elsewhere (../main/dist) loads its own undici, and a floor on this checkout's
+// would then not share the client's warm code for one build and share it for the other, which made the
+// checkout's ratios look 0.1–0.2 worse than the same code at another path.
+const { Agent, request } = createRequire(`${dist}/client/index.js`)('undici');
+const { oneByteJsonText } = await import(pathToFileURL(`${dist}/manifest/one-byte-json-text.js`).href);
 const MANIFEST_PATH = '/.well-known/ai-capabilities';
 const TOKEN = 'demo-read';
 const AGENT_ID = 'bench-agent';
@@ -45,14 +51,16 @@ try {
     { warmupIterations: 200, iterations: 1500, maxTimeInMs: 15_000 },
     'revalidation',
   );
+  // One store for every iteration of the known variant: the warm-up fills it, so each new client finds the verdicts.
+  const verdicts = createRecordsOnlyStore(['verified']);
   const discoveryRows = await compareVariants(
     [
       { name: 'cold', setup: async () => createClient({}), run: (fresh) => fresh.discover(payments), teardown: (fresh) => fresh.close() },
-      { name: 'known', setup: async () => createClient({ cache: createRecordsOnlyStore(['verified']) }), run: (fresh) => fresh.discover(payments), teardown: (fresh) => fresh.close() },
+      { name: 'known', setup: async () => createClient({ cache: verdicts }), run: (fresh) => fresh.discover(payments), teardown: (fresh) => fresh.close() },
       {
         name: 'floor',
         setup: async () => new Agent(),
-        run: async (pool) => parseJsonBytes(new Uint8Array(await (await request(`${payments}${MANIFEST_PATH}`, { dispatcher: pool })).body.arrayBuffer())),
+        run: async (pool) => parseJsonBytes(new Uint8Array(await (await request(`${payments}${MANIFEST_PATH}`, { dispatcher: pool })).body.arrayBuffer()), oneByteJsonText),
         teardown: (pool) => pool.close(),
       },
     ],

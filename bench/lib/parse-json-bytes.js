@@ -11,8 +11,9 @@ import { oneByteJsonText } from '../../dist/manifest/one-byte-json-text.js';
  * one-byte reading costs the same or less (Payments: 0.033 ms both ways). aicap's client reads the
  * manifest bytes the same way (`src/manifest/one-byte-json-text.ts`).
  * @param {Uint8Array} bytes
+ * @param {typeof oneByteJsonText} [readOneByte] The reader of the build being measured, when it is not this checkout's.
  * @returns {unknown}
  */
-export function parseJsonBytes(bytes) {
-  return JSON.parse(oneByteJsonText(bytes)?.text ?? Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8'));
+export function parseJsonBytes(bytes, readOneByte = oneByteJsonText) {
+  return JSON.parse(readOneByte(bytes)?.text ?? Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8'));
 }

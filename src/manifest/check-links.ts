@@ -132,6 +132,8 @@ function stepInto(schema: Record<string, unknown>, token: string): unknown {
   return 'open';
 }
 
+const BRANCH_KEYWORDS = ['allOf', 'anyOf', 'oneOf'] as const;
+
 /** The schemas a value must satisfy at once or may satisfy instead: `$ref`, `allOf`, `anyOf`, `oneOf` followed, bounded. */
 function expand(schemas: readonly unknown[], context: LinkCheckContext): Array<Record<string, unknown>> {
   const out: Array<Record<string, unknown>> = [];
@@ -139,9 +141,14 @@ function expand(schemas: readonly unknown[], context: LinkCheckContext): Array<R
   for (let steps = 0; queue.length > 0 && steps < MAX_SCHEMA_STEPS; steps++) {
     const schema = resolve(queue.shift(), context);
     if (!isRecord(schema)) continue;
-    const branches = ['allOf', 'anyOf', 'oneOf'].flatMap((keyword) => (Array.isArray(schema[keyword]) ? (schema[keyword] as unknown[]) : []));
-    if (branches.length > 0) queue.push(...branches);
-    if (isRecord(schema['properties']) || schema['items'] !== undefined || branches.length === 0) out.push(schema);
+    let branched = false;
+    for (const keyword of BRANCH_KEYWORDS) {
+      const branches = schema[keyword];
+      if (!Array.isArray(branches) || branches.length === 0) continue;
+      queue.push(...(branches as unknown[]));
+      branched = true;
+    }
+    if (isRecord(schema['properties']) || schema['items'] !== undefined || !branched) out.push(schema);
   }
   // A walk cut short proves nothing: treat it as open.
   if (queue.length > 0) out.push({});

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import canonicalize from 'canonicalize';
 import { AicapError } from '../errors/aicap-error.js';
 import type { JsonSchema, Manifest, Tool } from './manifest-v0.js';
@@ -187,7 +187,8 @@ function sha256Digest(input: string | Uint8Array): string {
 
 /** The SHA-256 of some bytes (or of a text's UTF-8), base64url without padding. @internal */
 export function sha256Base64url(input: string | Uint8Array): string {
-  return createHash('sha256').update(input).digest('base64url');
+  // One-shot: no Hash object, and the digest's algorithm is looked up once per process, not per call.
+  return hash('sha256', input, 'base64url');
 }
 
 /** Digest of a whole manifest: SHA-256 over its RFC 8785 canonical form, as `sha256-<base64url>`. Used as the strong ETag. */

@@ -224,14 +224,17 @@ interface Entry {
 // every pair (thousands on a big manifest; about 2 ms of GitHub's first validation).
 type ParameterEntries = Array<[string, Partial<Parameter>]>;
 
+const ENTRY_KINDS = ['tools', 'resources', 'prompts'] as const;
+
 function checkSemantics(manifest: Record<string, unknown>, issues: ValidationIssue[], unknownIds: 'warning' | 'error'): void {
   const entries: Entry[] = [];
-  for (const kind of ['tools', 'resources', 'prompts'] as const) {
+  for (const kind of ENTRY_KINDS) {
     const list = manifest[kind];
     if (!Array.isArray(list)) continue;
-    list.forEach((value, index) => {
+    for (let index = 0; index < list.length; index++) {
+      const value: unknown = list[index];
       if (isRecord(value)) entries.push({ kind, index, value, parameters: parameterEntries(value) });
-    });
+    }
   }
 
   // Ids must be unique across all three lists: scopes and policy refer to them in one namespace.
@@ -239,9 +242,14 @@ function checkSemantics(manifest: Record<string, unknown>, issues: ValidationIss
   const firstSeen = new Map<string, Entry>();
   // Malformed ids count as declared for the reference checks, so one bad id is reported once (as id.invalid).
   const knownIds = new Set<string>();
+  // Built in the same pass: what links and resolvers can name (tools and resources), and the MCP Apps resources.
+  const linkable = new Map<string, Record<string, unknown>>();
+  const uiResourceIds = new Set<unknown>();
   for (const entry of entries) {
     const id = entry.value['id'];
+    if (entry.kind === 'resources' && isMcpAppMediaType(entry.value['mime_type'])) uiResourceIds.add(id);
     if (typeof id !== 'string') continue;
+    if (entry.kind !== 'prompts') linkable.set(id, entry.value);
     knownIds.add(id);
     if (!ID_PATTERN.test(id)) continue;
     const earlier = firstSeen.get(id);
@@ -259,16 +267,12 @@ function checkSemantics(manifest: Record<string, unknown>, issues: ValidationIss
   for (const entry of entries) for (const parameterEntry of entry.parameters) parameterNames.add(parameterEntry[0]);
 
   checkIdReferences(manifest, knownIds, issues, unknownIds);
-  const uiResourceIds = new Set(entries.filter((entry) => entry.kind === 'resources' && isMcpAppMediaType(entry.value['mime_type'])).map((entry) => entry.value['id']));
   const definitions = isRecord(manifest['definitions']) ? (manifest['definitions'] as Record<string, JsonSchema>) : undefined;
   // One memo of pattern verdicts for every embedded schema of the manifest.
   const safePatterns = new Map<string, boolean>();
   if (definitions) checkDefinitions(definitions, { scope: { definitions, insideDefinition: true }, safePatterns }, issues);
   const schemas: SchemaCheckContext = { scope: { definitions, insideDefinition: false }, safePatterns };
-  const links: LinkCheckContext = {
-    tools: new Map(entries.filter((entry) => entry.kind !== 'prompts' && typeof entry.value['id'] === 'string').map((entry) => [entry.value['id'] as string, entry.value])),
-    definitions,
-  };
+  const links: LinkCheckContext = { tools: linkable, definitions };
   for (const entry of entries) {
     const base = entryPointer(entry);
     if (entry.kind !== 'prompts') checkPathPlaceholders(entry.value, base, entry.parameters, issues);
@@ -471,13 +475,16 @@ function dotSegmentIssue(path: string, pointer: string): ValidationIssue {
   return { pointer, code: 'path.dot_segment', message: `${quote(path)} has a "." or ".." segment, which would resolve outside service.base_url`, severity: 'error' };
 }
 
+const PROMPT_PLACEHOLDER = /\{\{\s*([^{}\s]+)\s*\}\}/g;
+
 function checkPromptPlaceholders(value: Record<string, unknown>, base: string, entries: ParameterEntries, issues: ValidationIssue[]): void {
   const template = value['template'];
   if (typeof template !== 'string') return;
-  const declared = new Set(entries.map(([name]) => name));
-  for (const match of template.matchAll(/\{\{\s*([^{}\s]+)\s*\}\}/g)) {
+  PROMPT_PLACEHOLDER.lastIndex = 0;
+  for (let match = PROMPT_PLACEHOLDER.exec(template); match !== null; match = PROMPT_PLACEHOLDER.exec(template)) {
     const name = match[1] ?? '';
-    if (!declared.has(name)) {
+    // A prompt has a few parameters: a search costs less than a set.
+    if (!entries.some((entry) => entry[0] === name)) {
       issues.push({
         pointer: `${base}/template`,
         code: 'prompt.missing_parameter',
@@ -517,7 +524,8 @@ function checkTemporal(tool: Record<string, unknown>, base: string, issues: Vali
       if (isRecord(event)) endpoints.push([`${base}/event_schema/${escapePointerToken(name)}/resolution_endpoint`, event['resolution_endpoint']]);
     }
   }
-  const supplied = [`{${truncate(jobIdName)}} from the start response`, ...pathNames.map((name) => `{${truncate(name)}} from the tool path`)].join(', ');
+  // Only a finding names them.
+  const supplied = (): string => [`{${truncate(jobIdName)}} from the start response`, ...pathNames.map((name) => `{${truncate(name)}} from the tool path`)].join(', ');
   for (const [pointer, endpoint] of endpoints) {
     if (typeof endpoint !== 'string') continue;
     if (hasDotSegment(endpoint)) issues.push(dotSegmentIssue(endpoint, pointer));
@@ -526,7 +534,7 @@ function checkTemporal(tool: Record<string, unknown>, base: string, issues: Vali
         issues.push({
           pointer,
           code: 'temporal.unknown_placeholder',
-          message: `placeholder {${truncate(name)}} cannot be filled: only ${supplied} are available (set job_id_field to the start response's field)`,
+          message: `placeholder {${truncate(name)}} cannot be filled: only ${supplied()} are available (set job_id_field to the start response's field)`,
           severity: 'error',
         });
       }
@@ -569,11 +577,17 @@ function checkDeprecation(tool: Record<string, unknown>, base: string, knownIds:
   }
 }
 
+// Identifiers in prose are recognised by their snake_case shape; plain words are left alone.
+const SNAKE_CASE_WORD = /\b[a-z][a-z0-9]*(?:_[a-z0-9]+)+\b/g;
+
 function checkPrerequisites(value: Record<string, unknown>, base: string, knownIds: Set<string>, parameterNames: Set<string>, issues: ValidationIssue[]): void {
   const intent = value['intent'];
   if (!isRecord(intent) || typeof intent['prerequisites'] !== 'string') return;
-  // Identifiers in prose are recognised by their snake_case shape; plain words are left alone.
-  for (const match of intent['prerequisites'].matchAll(/\b[a-z][a-z0-9]*(?:_[a-z0-9]+)+\b/g)) {
+  const prose = intent['prerequisites'];
+  // Every snake_case word has an underscore; most prose has none.
+  if (!prose.includes('_')) return;
+  SNAKE_CASE_WORD.lastIndex = 0;
+  for (let match = SNAKE_CASE_WORD.exec(prose); match !== null; match = SNAKE_CASE_WORD.exec(prose)) {
     if (!knownIds.has(match[0]) && !parameterNames.has(match[0])) {
       issues.push({
         pointer: `${base}/intent/prerequisites`,
@@ -584,6 +598,8 @@ function checkPrerequisites(value: Record<string, unknown>, base: string, knownI
     }
   }
 }
+
+const RETURNS_SCHEMA_KEYS = ['schema', 'item_schema'] as const;
 
 function checkEmbeddedSchemas(value: Record<string, unknown>, base: string, parameters: ParameterEntries, context: SchemaCheckContext, issues: ValidationIssue[]): void {
   const check = (schema: unknown, pointer: string): void => {
@@ -596,7 +612,7 @@ function checkEmbeddedSchemas(value: Record<string, unknown>, base: string, para
   }
   const returns = value['returns'];
   if (isRecord(returns)) {
-    for (const key of ['schema', 'item_schema']) {
+    for (const key of RETURNS_SCHEMA_KEYS) {
       if (isRecord(returns[key])) check(returns[key], `${base}/returns/${key}`);
     }
   }
@@ -647,7 +663,7 @@ function checkBaseUrl(manifest: Record<string, unknown>, issues: ValidationIssue
   if (!isRecord(service) || typeof service['base_url'] !== 'string') return;
   const raw = service['base_url'];
   const pointer = '/service/base_url';
-  const url = URL.canParse(raw) ? new URL(raw) : undefined;
+  const url = parsedUrl(raw);
   if (!url) {
     issues.push({ pointer, code: 'service.base_url_invalid', message: `${quote(raw)} is not an absolute URL`, severity: 'error' });
     return;
@@ -681,12 +697,21 @@ function checkUrlFields(manifest: Record<string, unknown>, issues: ValidationIss
     const container = manifest[block];
     if (!isRecord(container) || typeof container[field] !== 'string') continue;
     const raw = container[field];
-    const url = URL.canParse(raw) ? new URL(raw) : undefined;
+    const url = parsedUrl(raw);
     if (!url || (url.protocol !== 'https:' && url.protocol !== 'http:')) {
       issues.push({ pointer: `/${block}/${field}`, code: 'url.invalid', message: `${quote(raw)} is not an absolute http(s) URL`, severity: 'error' });
     } else if (url.username || url.password) {
       issues.push({ pointer: `/${block}/${field}`, code: 'url.invalid', message: 'must not embed a user name or password', severity: 'error' });
     }
+  }
+}
+
+/** The URL, or undefined when the text is not an absolute URL: parsed once (`URL.canParse` then `new URL` parses twice). */
+function parsedUrl(raw: string): URL | undefined {
+  try {
+    return new URL(raw);
+  } catch {
+    return undefined;
   }
 }
 
