@@ -105,4 +105,28 @@ describe('fetchWithCache', () => {
     expect(hit.headers.get('content-type')).toBe('application/json');
     expect(sent).toHaveLength(1);
   });
+
+  it('renews an entry on a 304 with the body object it already stored, which still writes itself to JSON as base64', async () => {
+    const memory = createMemoryCacheStore();
+    const stored: Array<{ body: unknown }> = [];
+    const cache = {
+      get: (key: string) => memory.get(key),
+      set: (key: string, value: unknown, timeToLiveInMs?: number) => {
+        stored.push(value as { body: unknown });
+        memory.set(key, value, timeToLiveInMs);
+      },
+      delete: (key: string) => memory.delete(key),
+    };
+    const body = new TextEncoder().encode('{"a":1}');
+    const { send } = server([
+      { status: 200, headers: new Headers({ etag: '"v1"', 'cache-control': 'max-age=0' }), body },
+      { status: 304, headers: new Headers({ etag: '"v1"', 'cache-control': 'max-age=0' }) },
+    ]);
+    await fetchWithCache(send, cache, URL_, {});
+    const revalidated = await fetchWithCache(send, cache, URL_, {});
+    expect(revalidated.source).toBe('revalidated');
+    expect(stored).toHaveLength(2);
+    expect(stored[1]!.body).toBe(stored[0]!.body);
+    expect(JSON.parse(JSON.stringify(stored[1]!.body))).toBe(Buffer.from('{"a":1}').toString('base64'));
+  });
 });

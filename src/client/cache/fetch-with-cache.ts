@@ -119,7 +119,7 @@ export async function fetchWithCache(
     const { policy, modified } = cached.policy.revalidatedPolicy(request, plainResponse);
     if (!modified) {
       const body = bodyOf(cached.entry);
-      const updated = await store(cache, key, policy, cached.entry.url, body);
+      const updated = await store(cache, key, policy, cached.entry.url, body, cached.entry.body);
       return { url: cached.entry.url, status: 200, headers: headersOf(updated), body, source: 'revalidated', timeToLiveInMs: policy.timeToLive() };
     }
   }
@@ -147,7 +147,7 @@ async function revalidate(
   const plainResponse: CachePolicy.Response = { status: response.status, headers: headerRecord(response.headers) };
   if (response.status === 304) {
     const { policy, modified } = cached.policy.revalidatedPolicy(request, plainResponse);
-    if (!modified) await store(cache, key, policy, cached.entry.url, bodyOf(cached.entry));
+    if (!modified) await store(cache, key, policy, cached.entry.url, bodyOf(cached.entry), cached.entry.body);
     return;
   }
   if (response.status < 200 || response.status > 299) return;
@@ -160,16 +160,17 @@ async function revalidate(
  * enumerable getter computed on first read and its body encodes itself as base64 only when written
  * as JSON: a store that copies or serialises the entry (JSON, structured clone) gets the same values
  * as before, while the memory store, which keeps the object, never pays for them, nor a store that
- * writes bytes as they are (the file store).
+ * writes bytes as they are (the file store). `stored`, the body of the entry a 304 renews: reused
+ * when it is already such a view (the memory store keeps it), so a revalidation makes no new one.
  */
-async function store(cache: CacheStore | undefined, key: string, policy: CachePolicy, url: string, body: Uint8Array): Promise<CacheEntry> {
+async function store(cache: CacheStore | undefined, key: string, policy: CachePolicy, url: string, body: Uint8Array, stored?: CacheEntry['body']): Promise<CacheEntry> {
   let policyObject: CachePolicy.CachePolicyObject | undefined;
   const entry: CacheEntry = {
     get policy() {
       return (policyObject ??= policy.toObject());
     },
     url,
-    body: base64InJson(body),
+    body: stored instanceof Uint8Array && Object.hasOwn(stored, 'toJSON') ? stored : base64InJson(body),
   };
   const responseHeaders = policy.responseHeaders();
   decoded.set(entry, { body, policy, headers: headerReader(responseHeaders) });
