@@ -68,6 +68,31 @@ describe('clientOverFloor', () => {
     expect(microseconds.median).toBeGreaterThan(1500);
     expect(microseconds.median).toBeLessThan(4000);
   });
+
+  it('measures the steady state after more warm-up rounds and keeps the early window as firstCalls', async () => {
+    // The client variant gets cheaper with use, as V8's optimisation makes it: 4 ms for its first 12
+    // runs, 2 ms after. The early window sees the expensive runs, the steady one only the cheap ones.
+    const cpuInMicroseconds = () => {
+      const { user, system } = process.cpuUsage();
+      return user + system;
+    };
+    const burn = (milliseconds) => {
+      const until = cpuInMicroseconds() + milliseconds * 1000;
+      for (let spins = 0; spins < 1e9 && cpuInMicroseconds() < until; spins++);
+    };
+    let clientRuns = 0;
+    const result = await clientOverFloor(
+      { name: 'aicap', run: () => burn(clientRuns++ < 12 ? 4 : 2) },
+      { name: 'floor', run: () => burn(1) },
+      { warmupIterations: 1, iterations: 7, maxTimeInMs: 10_000, steadyStateWarmupIterations: 6 },
+      'floor',
+    );
+    expect(result.firstCalls.median).toBeGreaterThan(2500);
+    expect(result.microseconds.median).toBeGreaterThan(600);
+    expect(result.microseconds.median).toBeLessThan(2000);
+    expect(result.microseconds.against).toMatch(/steady state: measured after 6 more warm-up rounds/);
+    expect(result.firstCalls.against).toMatch(/right after 1 warm-up rounds/);
+  });
 });
 
 describe('fastestOf', () => {

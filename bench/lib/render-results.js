@@ -9,6 +9,8 @@ export const RATIO_TARGETS = {
   discovery_known_vs_floor: { label: 'Payments discovery time ÷ floor time, manifest already verified (verified-manifest cache)', maximum: 1.5 },
   revalidation_client_us: { label: 'client CPU over the floor per 304 revalidation, Payments, µs', maximum: 100 },
   call_client_us: { label: 'client CPU over the floor per `client.call`, Payments, µs', maximum: 100 },
+  revalidation_client_first_calls_us: { label: 'the same per 304, measured right after 100 warm-up rounds (V8 still optimising the client)' },
+  call_client_first_calls_us: { label: 'the same per call, measured right after 200 warm-up rounds (V8 still optimising the client)' },
   revalidation_vs_floor: { label: 'Payments 304 revalidation time ÷ floor conditional GET time (a loopback ratio of fixed costs: the target is `revalidation_client_us`)' },
   call_vs_floor: { label: 'Payments `client.call` time ÷ bare request + parse time (the target is `call_client_us`)' },
   discovery_cold_vs_mcp: { label: 'MCP `connect` + `listTools` time ÷ aicap cold discovery time, Payments', minimum: 3 },
