@@ -92,7 +92,18 @@ describe('errors carry the option (or term) their advice names', () => {
 
   it('hidden deprecated tools: includeDeprecated, with the catalog warnings', () => {
     const deprecated = { ...manifest('https://things.example.com'), tools: [{ ...tools[0], deprecated: true }] };
-    const catalog = createCatalog([{ namespace: 'things', manifest: deprecated } as never]);
+    const catalog = createCatalog([
+      {
+        manifestUrl: 'https://things.example.com/.well-known/ai-capabilities',
+        namespace: 'things',
+        origin: 'https://things.example.com',
+        manifest: deprecated as never,
+        grantedScopes: undefined,
+        findings: [],
+        quarantinedToolIds: [],
+        disabledToolIds: [],
+      },
+    ]);
     expect(catalog.warnings.join('\n')).toContain('pass `includeDeprecated: true` to show them');
     expect(catalog.terms).toEqual([{ kind: 'option', option: 'includeDeprecated', value: true }]);
   });
