@@ -43,16 +43,17 @@ describe('againstFloorAndMcp', () => {
 });
 
 describe('clientOverFloor', () => {
+  // Reading the CPU time costs system time too: count both, as the measurement does.
+  const cpuInMicroseconds = () => {
+    const { user, system } = process.cpuUsage();
+    return user + system;
+  };
+  const burn = (milliseconds) => {
+    const until = cpuInMicroseconds() + milliseconds * 1000;
+    for (let spins = 0; spins < 1e9 && cpuInMicroseconds() < until; spins++);
+  };
+
   it('gives the client CPU of the first variant over the second in µs, from rounds of the two alone', async () => {
-    // Reading the CPU time costs system time too: count both, as the measurement does.
-    const cpuInMicroseconds = () => {
-      const { user, system } = process.cpuUsage();
-      return user + system;
-    };
-    const burn = (milliseconds) => {
-      const until = cpuInMicroseconds() + milliseconds * 1000;
-      for (let spins = 0; spins < 1e9 && cpuInMicroseconds() < until; spins++);
-    };
     const ran = [];
     const { rows, microseconds } = await clientOverFloor(
       { name: 'aicap', run: () => (ran.push('aicap'), burn(3)) },
@@ -72,14 +73,6 @@ describe('clientOverFloor', () => {
   it('measures the steady state after more warm-up rounds and keeps the early window as firstCalls', async () => {
     // The client variant gets cheaper with use, as V8's optimisation makes it: 4 ms for its first 12
     // runs, 2 ms after. The early window sees the expensive runs, the steady one only the cheap ones.
-    const cpuInMicroseconds = () => {
-      const { user, system } = process.cpuUsage();
-      return user + system;
-    };
-    const burn = (milliseconds) => {
-      const until = cpuInMicroseconds() + milliseconds * 1000;
-      for (let spins = 0; spins < 1e9 && cpuInMicroseconds() < until; spins++);
-    };
     let clientRuns = 0;
     const result = await clientOverFloor(
       { name: 'aicap', run: () => burn(clientRuns++ < 12 ? 4 : 2) },
