@@ -41,23 +41,16 @@ export function readPath(value: unknown, path: string | undefined): unknown {
   return current;
 }
 
-// The last answer of `nextLinkOf`; callers only read the URL it returns.
-let lastNextLink: { linkHeader: string; responseUrl: URL; next: URL | undefined } | undefined;
-
 /** The target of `Link: <…>; rel="next"`, resolved against the response URL. */
 export function nextLinkOf(linkHeader: string | null, responseUrl: URL): URL | undefined {
   if (linkHeader === null) return undefined;
-  // A page's plan is detected and then read from the same header and URL: parsed once for both.
-  if (lastNextLink?.linkHeader === linkHeader && lastNextLink.responseUrl === responseUrl) return lastNextLink.next;
   const link = parseLinkHeader(linkHeader).find((candidate) => candidate.relations.includes('next'));
-  let next: URL | undefined;
+  if (link === undefined) return undefined;
   try {
-    next = link === undefined ? undefined : new URL(link.target, responseUrl);
+    return new URL(link.target, responseUrl);
   } catch {
-    next = undefined;
+    return undefined;
   }
-  lastNextLink = { linkHeader, responseUrl, next };
-  return next;
 }
 
 function firstPresent(names: readonly string[], parameters: Record<string, Parameter>): string | undefined {
