@@ -23,8 +23,8 @@ describe('oneByteJsonText', () => {
     expect(JSON.parse(read.text)).toEqual({ a: '“quoted” café 😀', b: padding });
   });
 
-  it('finds characters anywhere, across the chunks it checks at once', () => {
-    for (const at of [0, 4093, 4094, 4095, 4096, 8191, 10_000]) {
+  it('finds characters anywhere, across the chunks and the slices of a chunk it checks at once', () => {
+    for (const at of [0, 60, 61, 62, 63, 64, 125, 4093, 4094, 4095, 4096, 4156, 8191, 10_000]) {
       const text = `["${'x'.repeat(at)}é—","${'y'.repeat(5000)}"]`;
       const read = oneByteJsonText(encode(text))!;
       expect(isOneByte(read.text)).toBe(true);
