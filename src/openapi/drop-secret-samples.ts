@@ -56,8 +56,8 @@ export function dropSecretSamples(manifest: Manifest, warnings: GeneratorWarning
   });
 }
 
-/** The object holding `tokens`' last step, and that step, when the path still exists. */
-function locate(document: Record<string, unknown>, path: readonly string[], key: string | undefined): [object | undefined, string | undefined] {
+/** The object holding `tokens`' last step, and that step, when the path still exists. @internal */
+export function locate(document: Record<string, unknown>, path: readonly string[], key: string | undefined): [object | undefined, string | undefined] {
   let node: unknown = document;
   for (const token of path) {
     if (typeof node !== 'object' || node === null) return [undefined, undefined];
@@ -77,7 +77,8 @@ function isSchemaOrParameter(document: Record<string, unknown>, path: readonly s
   return isRecord(node);
 }
 
-function describeEntry(manifest: Manifest, list: 'tools' | 'resources', index: number): string {
+/** `METHOD /path` of a tool or resource, by its list and position. @internal */
+export function describeEntry(manifest: Manifest, list: 'tools' | 'resources', index: number): string {
   const entry = list === 'tools' ? manifest.tools[index] : manifest.resources?.[index];
   if (entry === undefined) return `${list}/${escapePointerToken(index)}`;
   return `${'method' in entry && entry.method ? entry.method : 'GET'} ${entry.path}`;

@@ -265,6 +265,46 @@ describe('generateManifest: real-API hygiene', () => {
     expect(() => createManifestHandler({ manifest })).not.toThrow();
   });
 
+  it("splits a request body's example onto its body parameters, leaving out the secret-looking ones", async () => {
+    const token = 'ghp_' + 'b'.repeat(36);
+    const schema = { type: 'object', properties: { name: { type: 'string' }, token: { type: 'string' } } };
+    const { manifest, warnings } = await generateManifest({
+      input: {
+        ...base,
+        paths: {
+          '/apps': {
+            post: {
+              operationId: 'createApp',
+              requestBody: { content: { 'application/json': { schema, example: { name: 'My app', token } } } },
+              responses: { '201': { description: 'created' } },
+            },
+          },
+        },
+      },
+    });
+    expect(manifest.tools[0]?.parameters?.['name']?.example).toBe('My app');
+    expect(JSON.stringify(manifest)).not.toContain('ghp_');
+    expect(warnings.filter((warning) => warning.code === 'example.secret_dropped')).toEqual([expect.objectContaining({ where: 'POST /apps' })]);
+  });
+
+  it('leaves out a parameter example the poisoning scan would report, so that a sample message does not hold its tool back', async () => {
+    const { scanManifest } = await import('../manifest/scan-manifest.js');
+    const schema = { type: 'object', properties: { OptInMessage: { type: 'string' }, Description: { type: 'string' } } };
+    // Twilio Messaging's own sample: "You are now …" reads as a role reassignment.
+    const example = { OptInMessage: 'Acme Corporation: You are now opted-in. For help, reply HELP. To opt-out, reply STOP', Description: 'Send marketing messages' };
+    const { manifest, warnings } = await generateManifest({
+      input: {
+        ...base,
+        paths: { '/campaigns': { post: { operationId: 'createCampaign', requestBody: { content: { 'application/json': { schema, example } } }, responses: { '201': { description: 'created' } } } } },
+      },
+    });
+    const parameters = manifest.tools[0]?.parameters;
+    expect(parameters?.['OptInMessage']).not.toHaveProperty('example');
+    expect(parameters?.['Description']?.example).toBe('Send marketing messages');
+    expect(scanManifest(manifest).findings).toEqual([]);
+    expect(warnings.filter((warning) => warning.code === 'example.flagged_dropped')).toEqual([expect.objectContaining({ where: 'POST /campaigns' })]);
+  });
+
   it('skips header parameters a manifest may not declare, with a warning', async () => {
     const { manifest, warnings } = await generateManifest({
       input: {

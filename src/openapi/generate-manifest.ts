@@ -6,6 +6,7 @@ import { checkOptions, displayLocation, loadOpenApiDescription, type LoadedOpenA
 import { importArazzoLinks } from './import-arazzo-links.js';
 import { applyManifestOverlay, type ManifestOverlay } from './manifest-overlay.js';
 import { OpenApiInvalidError } from './openapi-invalid-error.js';
+import { dropFlaggedSamples } from './drop-flagged-samples.js';
 import { dropSecretSamples } from './drop-secret-samples.js';
 import { createReferenceResolver } from './reference-resolver.js';
 import { shareRepeatedParameters } from './share-repeated-parameters.js';
@@ -209,6 +210,7 @@ async function mapDescription(
   shareRepeatedParameters(manifest);
   repairEmbeddedSchemas(manifest, warnings);
   dropSecretSamples(manifest, warnings);
+  dropFlaggedSamples(manifest, warnings);
   manifest.tools = manifest.tools.map((tool) => orderFields(tool, TOOL_FIELD_ORDER));
   progress('validating the manifest');
   const result = validateManifest(manifest, { warnUnknownFields: false });

@@ -26,6 +26,13 @@ describe('transformParameterObject', () => {
       },
     ],
     [
+      'takes the value of the first of `examples` when there is no `example`',
+      {
+        given: { name: 'state', in: 'query', examples: { open: { value: 'open' }, closed: { value: 'closed' } }, schema: { type: 'string' } },
+        want: { name: 'state', parameter: { type: 'string', in: 'query', example: 'open' } },
+      },
+    ],
+    [
       'adds json_schema when the schema has constraints',
       {
         given: { name: 'limit', in: 'query', required: true, schema: { type: 'integer', minimum: 1, maximum: 100 } },

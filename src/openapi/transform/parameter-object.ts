@@ -88,7 +88,7 @@ export function transformParameterObject(value: unknown, documentUrl: string, co
     required: location === 'path' || parameter['required'] === true,
     in: location as ParameterLocation,
     description: nonEmptyString(parameter['description']),
-    example: parameter['example'],
+    example: exampleOf(parameter, located.documentUrl, context),
     deprecated: parameter['deprecated'] === true,
   });
   Object.assign(built, serialisationOf(parameter, location as ParameterLocation, context, `${where}/${name}`));
@@ -96,6 +96,20 @@ export function transformParameterObject(value: unknown, documentUrl: string, co
   const contentType = isRecord(parameter['content']) ? Object.keys(parameter['content'])[0] : undefined;
   if (contentType !== undefined && parameter['schema'] === undefined) built.content_type = contentType.slice(0, 255);
   return { name, parameter: built };
+}
+
+/**
+ * The example of a Media Type or Parameter Object: its `example`, else the `value` of the first of its
+ * `examples` (Example Objects, possibly references). `externalValue` is not fetched.
+ */
+export function exampleOf(declared: Record<string, unknown>, documentUrl: string, context: TransformContext): unknown {
+  if (declared['example'] !== undefined) return declared['example'];
+  const examples = declared['examples'];
+  if (!isRecord(examples)) return undefined;
+  const first = Object.values(examples)[0];
+  if (first === undefined) return undefined;
+  const example = context.resolver.follow(first, documentUrl).value;
+  return isRecord(example) ? example['value'] : undefined;
 }
 
 /** What {@link parameterFromSchema} adds around the schema. */

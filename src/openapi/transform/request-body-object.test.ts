@@ -143,4 +143,44 @@ describe('transformRequestBodyObject', () => {
     transformRequestBodyObject({ content: { 'application/octet-stream': {} } }, TEST_DOCUMENT_URL, context, 'PUT /blob', new Set());
     expect(context.warnings).toEqual([expect.objectContaining({ code: 'body.media_type', where: 'PUT /blob' })]);
   });
+
+  describe('the body example', () => {
+    const issue = { type: 'object', required: ['title'], properties: { title: { type: 'string' }, labels: { type: 'array', items: { type: 'string' } }, milestone: { type: 'integer' } } };
+
+    it("splits the media type's example onto the body parameters it names", () => {
+      const body = { required: true, content: { 'application/json': { schema: issue, example: { title: 'Found a bug', labels: ['bug'], unknown: 'x' } } } };
+      const mapping = transformRequestBodyObject(body, TEST_DOCUMENT_URL, createTestContext(), 'POST /issues', new Set());
+      expect(mapping.parameters['title']?.example).toBe('Found a bug');
+      expect(mapping.parameters['labels']?.example).toEqual(['bug']);
+      expect(mapping.parameters['milestone']).not.toHaveProperty('example');
+      expect(mapping.parameters).not.toHaveProperty('unknown');
+    });
+
+    it('takes the value of the first of `examples`, following a reference', () => {
+      const document = { components: { examples: { bug: { summary: 'A bug', value: { title: 'Found a bug' } } } } };
+      const body = { content: { 'application/json': { schema: issue, examples: { bug: { $ref: '#/components/examples/bug' }, other: { value: { title: 'Other' } } } } } };
+      const mapping = transformRequestBodyObject(body, TEST_DOCUMENT_URL, createTestContext(document), 'POST /issues', new Set());
+      expect(mapping.parameters['title']?.example).toBe('Found a bug');
+    });
+
+    it("keeps a property's own example over the body's", () => {
+      const schema = { type: 'object', properties: { title: { type: 'string', example: 'Own title' } } };
+      const body = { content: { 'application/json': { schema, example: { title: 'Body title' } } } };
+      const mapping = transformRequestBodyObject(body, TEST_DOCUMENT_URL, createTestContext(), 'POST /issues', new Set());
+      expect(mapping.parameters['title']?.example).toBe('Own title');
+    });
+
+    it('leaves out a member example bigger than 256 bytes of JSON, so that manifests do not grow with whole documents', () => {
+      const body = { content: { 'application/json': { schema: issue, example: { title: 'x'.repeat(300), labels: ['a'.repeat(260)] } } } };
+      const mapping = transformRequestBodyObject(body, TEST_DOCUMENT_URL, createTestContext(), 'POST /issues', new Set());
+      expect(mapping.parameters['title']).not.toHaveProperty('example');
+      expect(mapping.parameters['labels']).not.toHaveProperty('example');
+    });
+
+    it('gives a body kept whole its small example', () => {
+      const body = { content: { 'application/json': { schema: { type: 'array', items: { type: 'string' } }, example: ['bug', 'help wanted'] } } };
+      const mapping = transformRequestBodyObject(body, TEST_DOCUMENT_URL, createTestContext(), 'PUT /labels', new Set());
+      expect(mapping.parameters['body']?.example).toEqual(['bug', 'help wanted']);
+    });
+  });
 });

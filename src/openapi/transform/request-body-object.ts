@@ -1,6 +1,6 @@
 import { isJsonMediaType as isJsonEssence, mediaTypeOf } from '../../internal/parse-media-type.js';
 import type { Parameter, Tool } from '../../manifest/manifest-v0.js';
-import { parameterFromSchema, serialisationOf } from './parameter-object.js';
+import { exampleOf, parameterFromSchema, serialisationOf } from './parameter-object.js';
 import { followSchema } from './schema-object.js';
 import { isRecord, nonEmptyString, type TransformContext } from './transform-context.js';
 
@@ -55,6 +55,7 @@ export function transformRequestBodyObject(value: unknown, documentUrl: string, 
   if (chosen === multipart && chosen !== json && chosen !== form) mapping.requestContentType = 'multipart/form-data';
   const encoding = isRecord(media) && isRecord(media['encoding']) ? media['encoding'] : {};
   if (schema === undefined) return mapping;
+  const example = isRecord(media) ? exampleOf(media, located.documentUrl, context) : undefined;
   const shape = followSchema(schema, located.documentUrl, context);
   const properties = shape.schema['properties'];
   const composite = shape.schema['allOf'] !== undefined || shape.schema['oneOf'] !== undefined || shape.schema['anyOf'] !== undefined;
@@ -71,6 +72,8 @@ export function transformRequestBodyObject(value: unknown, documentUrl: string, 
       });
       if (mapping.requestContentType !== undefined)
         Object.assign(parameter, fieldEncoding(encoding[name], properties[name], shape.documentUrl, mapping.requestContentType, context, `${where}/${name}`));
+      // The body's example, split by member: `{"title": "Found a bug"}` illustrates `title`.
+      if (parameter.example === undefined && isRecord(example) && isSmallExample(example[name])) parameter.example = example[name];
       mapping.parameters[name] = parameter;
     }
     const bodyRequired = names.filter((name) => requiredNames.has(name));
@@ -94,10 +97,22 @@ export function transformRequestBodyObject(value: unknown, documentUrl: string, 
   });
   // The whole body always needs its full schema, even when it is a primitive.
   parameter.json_schema ??= { type: parameter.type };
+  if (parameter.example === undefined && isSmallExample(example)) parameter.example = example;
   const name = takenNames.has(BODY_PARAMETER) ? 'request_body' : BODY_PARAMETER;
   mapping.parameters[name] = parameter;
   mapping.bodyParameter = name;
   return mapping;
+}
+
+/**
+ * Largest example value (as JSON text) copied from a request body's example onto a body parameter:
+ * a word or a short list says what the parameter holds; a whole nested object would only make the
+ * manifest bigger (GitHub's examples include full rulesets and file contents).
+ */
+const MAX_EXAMPLE_SIZE_IN_BYTES = 256;
+
+function isSmallExample(value: unknown): boolean {
+  return value !== undefined && Buffer.byteLength(JSON.stringify(value) ?? '') <= MAX_EXAMPLE_SIZE_IN_BYTES;
 }
 
 /**
