@@ -55,8 +55,10 @@ describe('argumentsSchema', () => {
   });
 
   it('keeps definitions of the same name from two parameters apart', () => {
-    const number = { $ref: '#/$defs/Item', $defs: { Item: { type: 'number' } } };
-    const text = { $ref: '#/$defs/Item', definitions: { Other: { type: 'boolean' } }, $defs: { Item: { type: 'string' } } };
+    // Each reached twice, so that they stay hoisted (a definition reached once sits in place of its reference).
+    const twice = { anyOf: [{ $ref: '#/$defs/Item' }, { type: 'array', items: { $ref: '#/$defs/Item' } }] };
+    const number = { ...twice, $defs: { Item: { type: 'number' } } };
+    const text = { ...twice, definitions: { Other: { type: 'boolean' } }, $defs: { Item: { type: 'string' } } };
     const schema = argumentsSchema({ parameters: { a: { type: 'number', json_schema: number }, b: { type: 'string', json_schema: text } } });
     expect(Object.keys(schema.$defs ?? {}).sort()).toEqual(['a__Item', 'b__Item', 'b__Other']);
     const validate = validator({ a: { type: 'number', json_schema: number }, b: { type: 'string', json_schema: text } });
@@ -91,9 +93,9 @@ describe('argumentsSchema', () => {
       };
       const schema = argumentsSchema({ parameters }, { definitions });
       expect(schema.properties).toEqual({ tag: { $ref: '#/$defs/Tag' }, shade: { $ref: '#/$defs/Tag/properties/color' } });
+      // Color, reached once, sits in place of its reference; Tag is recursive and stays hoisted.
       expect(schema.$defs).toEqual({
-        Tag: { type: 'object', properties: { name: { type: 'string' }, child: { $ref: '#/$defs/Tag' }, color: { $ref: '#/$defs/Color' } }, required: ['name'] },
-        Color: { enum: ['red', 'blue'] },
+        Tag: { type: 'object', properties: { name: { type: 'string' }, child: { $ref: '#/$defs/Tag' }, color: { enum: ['red', 'blue'] } }, required: ['name'] },
       });
       const validate = new Ajv2020({ strict: false }).compile(schema);
       expect(validate({ tag: { name: 'a', child: { name: 'b', color: 'red' } }, shade: 'blue' })).toBe(true);
@@ -102,14 +104,22 @@ describe('argumentsSchema', () => {
     });
 
     it('keeps a hoisted shared definition apart from a parameter definition that took its name', () => {
-      const own = { $ref: '#/$defs/Color', $defs: { Color: { type: 'integer' } } };
+      // Every definition reached twice, so that each stays hoisted under its name.
+      const own = { anyOf: [{ $ref: '#/$defs/Color' }, { items: { $ref: '#/$defs/Color' } }], $defs: { Color: { type: 'integer' } } };
+      const color = { type: 'string', json_schema: { $ref: '#/definitions/Color' } } as const;
       const schema = argumentsSchema(
-        { parameters: { c: { type: 'integer', json_schema: own }, Color__x: { type: 'string', json_schema: { $ref: '#/definitions/Color' } } } },
+        { parameters: { c: { type: 'integer', json_schema: own }, Color__x: color, Color__y: color } },
         { definitions: { ...definitions, c__Color: { type: 'boolean' } } },
       );
       expect(schema.$defs).toEqual({ c__Color: { type: 'integer' }, Color: { enum: ['red', 'blue'] } });
       const clash = argumentsSchema(
-        { parameters: { c: { type: 'integer', json_schema: own }, other: { type: 'boolean', json_schema: { $ref: '#/definitions/c__Color' } } } },
+        {
+          parameters: {
+            c: { type: 'integer', json_schema: own },
+            other: { type: 'boolean', json_schema: { $ref: '#/definitions/c__Color' } },
+            again: { type: 'boolean', json_schema: { $ref: '#/definitions/c__Color' } },
+          },
+        },
         { definitions: { c__Color: { type: 'boolean' } } },
       );
       expect(clash.$defs).toEqual({ c__Color: { type: 'integer' }, c__Color_: { type: 'boolean' } });
@@ -117,7 +127,7 @@ describe('argumentsSchema', () => {
     });
 
     it('keeps the v0.1 meaning of #/definitions in a schema that declares its own definitions', () => {
-      const local = { $ref: '#/definitions/Color', definitions: { Color: { type: 'integer' } } };
+      const local = { anyOf: [{ $ref: '#/definitions/Color' }, { items: { $ref: '#/definitions/Color' } }], definitions: { Color: { type: 'integer' } } };
       const schema = argumentsSchema({ parameters: { n: { type: 'integer', json_schema: local } } }, { definitions });
       expect(schema.$defs).toEqual({ n__Color: { type: 'integer' } });
     });

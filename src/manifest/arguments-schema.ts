@@ -1,5 +1,6 @@
 import { escapePointerToken } from '../internal/json-pointer.js';
 import type { JsonSchema, Parameter } from './manifest-v0.js';
+import { inlineSingleUseDefinitions } from './inline-single-use-definitions.js';
 import { pathPlaceholders } from './path-placeholders.js';
 import { DATA_KEYWORDS, parseDefinitionReference } from './reachable-definitions.js';
 
@@ -9,7 +10,7 @@ export interface ArgumentsSchema {
   properties: Record<string, JsonSchema>;
   required?: string[];
   additionalProperties: false;
-  /** Definitions hoisted from the parameters' own `$defs` (renamed `<parameter>__<name>`) and the manifest's shared `definitions` they reach (under their own name when free). */
+  /** Definitions hoisted from the parameters' own `$defs` (renamed `<parameter>__<name>`) and the manifest's shared `definitions` they reach (under their own name when free), but for those reached once and on no cycle, which sit in place of their reference. */
   $defs?: Record<string, JsonSchema>;
   [keyword: string]: unknown;
 }
@@ -54,7 +55,9 @@ interface SharedDefinitions {
  * reference is rewritten. The manifest's shared definitions (spec v0.2) that the parameters reach
  * are hoisted the same way, so the result is self-contained. A path placeholder without a parameter
  * is an implicit required string. The result is what both the client's argument validator and
- * every LLM export (which want `$defs` at the root) use. The input is never modified.
+ * every LLM export (which want `$defs` at the root) use. A definition reached once, and on no reference
+ * cycle, is then put in place of its reference instead (see {@link inlineSingleUseDefinitions}): the
+ * same schema in fewer tokens. The input is never modified.
  */
 export function argumentsSchema(holder: ParameterHolder, options: ArgumentsSchemaOptions = {}): ArgumentsSchema {
   const properties: Record<string, JsonSchema> = {};
@@ -70,6 +73,7 @@ export function argumentsSchema(holder: ParameterHolder, options: ArgumentsSchem
     if (!Object.hasOwn(parameters, name)) properties[name] = { type: 'string' };
     required.add(name);
   }
+  inlineSingleUseDefinitions(properties, definitions);
   const schema: ArgumentsSchema = { type: 'object', properties, additionalProperties: false };
   if (required.size > 0) schema.required = [...required];
   if (Object.keys(definitions).length > 0) schema.$defs = definitions;

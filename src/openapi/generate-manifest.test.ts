@@ -380,8 +380,10 @@ describe('generateManifest: repeated parameters', () => {
     ]);
     expect(manifest.definitions?.['parameter.limit']).toEqual({ description: limit.description, type: 'integer', minimum: 1 });
     expect(validateManifest(manifest).valid).toBe(true);
-    // What a model reads is unchanged: the description travels with the hoisted schema.
+    // What a model reads is unchanged: the definition, reached once by each tool, sits in place of its reference.
     const { argumentsSchema } = await import('../manifest/arguments-schema.js');
-    expect(argumentsSchema(manifest.tools[0]!, { definitions: manifest.definitions }).$defs).toEqual({ 'parameter.limit': { description: limit.description, type: 'integer', minimum: 1 } });
+    const schema = argumentsSchema(manifest.tools[0]!, { definitions: manifest.definitions });
+    expect(schema.properties['limit']).toEqual({ description: limit.description, type: 'integer', minimum: 1 });
+    expect(schema.$defs).toBeUndefined();
   });
 });

@@ -28,6 +28,22 @@ describe('toOpenAIChatTools and toOpenAIResponsesTools', () => {
     expect(strict.tools.map((tool) => tool.strict)).toEqual([true, false]);
     expect(strict.tools[0]!.parameters['required']).toEqual(['item', 'note']);
   });
+  it('chat strict: a definition reached once is strict where it now sits, one reached twice stays in $defs', () => {
+    const address = { type: 'object', properties: { city: { type: 'string', maxLength: 80 } }, required: ['city'] };
+    const json_schema = {
+      type: 'object',
+      properties: { billing: { $ref: '#/$defs/Address' }, shipping: { $ref: '#/$defs/Address' }, size: { $ref: '#/$defs/Size' } },
+      $defs: { Address: address, Size: { enum: ['s', 'm'] } },
+    };
+    const parcel = toolWithParameters('send_parcel', { parcel: { type: 'object', in: 'body', required: true, json_schema } });
+    const { tools, dropped, warnings } = toOpenAIChatTools([parcel], { strict: true });
+    expect(warnings).toEqual([]);
+    expect(tools[0]!.function.strict).toBe(true);
+    const parameters = tools[0]!.function.parameters;
+    expect(Object.keys(parameters['$defs'] as object)).toEqual(['parcel__Address']);
+    expect(parameters['properties']).toMatchObject({ parcel: { properties: { size: { enum: ['s', 'm', null] } } } });
+    expect(dropped.map((entry) => entry.pointer)).toEqual(['/$defs/parcel__Address/properties/city/maxLength']);
+  });
 });
 
 describe('toStrictSchema', () => {

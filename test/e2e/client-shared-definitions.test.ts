@@ -55,7 +55,8 @@ describe('shared definitions through discovery', () => {
     await client.discover(servers.a.origin);
     const tool = client.catalog().tools.find((entry) => entry.id === 'list_transactions')!;
     expect(tool.inputSchema.properties['limit']).toMatchObject({ $ref: '#/$defs/Limit' });
-    expect(tool.inputSchema.$defs).toEqual({ Limit: { $ref: '#/$defs/Bound', description: 'Items per page' }, Bound: { type: 'integer', minimum: 1, maximum: 50 } });
+    // Limit stays hoisted (its reference carries the parameter's own description); Bound, reached once, sits in Limit in place of its reference.
+    expect(tool.inputSchema.$defs).toEqual({ Limit: { type: 'integer', minimum: 1, maximum: 50, description: 'Items per page' } });
     // Every LLM format gets a usable schema; Gemini's, which cannot use $ref, has the definitions inlined.
     for (const format of EXPORT_FORMATS) expect(exportTools([tool], format).tools, format).toHaveLength(1);
     const gemini = JSON.stringify(exportTools([tool], 'gemini').tools);
