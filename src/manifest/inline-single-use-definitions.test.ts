@@ -50,6 +50,17 @@ describe('inlineSingleUseDefinitions', () => {
     expect(result.verdicts).toEqual([true, false, false]);
   });
 
+  it('places a definition that is only a reference to another, whichever comes first', () => {
+    const result = inlined(
+      { a: { $ref: '#/$defs/Alias' }, b: { type: 'array', items: { $ref: '#/$defs/Wrapper' } } },
+      { Alias: { $ref: '#/$defs/Target', description: 'An alias' }, Target: { type: 'string', minLength: 2 }, Wrapper: { $ref: '#/$defs/Inner' }, Inner: { enum: [1, 2] } },
+      [{ a: 'xy', b: [1] }, { a: 'x' }, { b: [3] }],
+    );
+    expect(result.properties).toEqual({ a: { type: 'string', minLength: 2, description: 'An alias' }, b: { type: 'array', items: { enum: [1, 2] } } });
+    expect(result.$defs).toEqual({});
+    expect(result.verdicts).toEqual([true, false, false]);
+  });
+
   it('keeps a recursive definition and every definition on a cycle as references', () => {
     const $defs = {
       Node: { type: 'object', properties: { next: { $ref: '#/$defs/Node' } } },

@@ -5,10 +5,19 @@ import { isDataMember } from './reachable-definitions.js';
 /** Keywords that only annotate: beside a `$ref` they add nothing a validator checks, so they can join the definition's own keywords. */
 const ANNOTATIONS: ReadonlySet<string> = new Set(['title', 'description', 'default', 'examples', 'deprecated', 'readOnly', 'writeOnly', '$comment']);
 
+/** Where a plain reference sits: the object or array holding it, under which member, in which definition (none: a parameter). */
+interface UseSite {
+  holder: Record<string, unknown> | unknown[];
+  slot: string | number;
+  /** The `$ref` object itself. */
+  node: Record<string, unknown>;
+  owner: string | undefined;
+}
+
 /** How the root `$defs` of one schema are used. */
 interface DefinitionUses {
   /** Plain uses per key: `{ "$ref": "#/$defs/<key>" }`, with at most annotations the definition lacks beside it. */
-  plain: Map<string, number>;
+  plain: Map<string, UseSite[]>;
   /** Keys another use needs kept in place: a deeper pointer, a `$dynamicRef`, a `$ref` beside validating keywords. */
   pinned: Set<string>;
   /** The keys each definition refers to, by any use: the graph cycles are looked for in. */
@@ -26,32 +35,66 @@ interface DefinitionUses {
  * resources are left alone, their `#…` references being their own.
  */
 export function inlineSingleUseDefinitions(properties: Record<string, JsonSchema>, definitions: Record<string, JsonSchema>): void {
+  // Most tools reach no definition at all: nothing to walk.
+  if (Object.keys(definitions).length === 0) return;
   const uses: DefinitionUses = { plain: new Map(), pinned: new Set(), edges: new Map() };
-  for (const schema of Object.values(properties)) visitReferences(schema, (node, key) => noteUse(node, key, undefined, definitions, uses));
-  for (const [owner, schema] of Object.entries(definitions)) visitReferences(schema, (node, key) => noteUse(node, key, owner, definitions, uses));
-  const movable = new Set<string>();
-  for (const [key, count] of uses.plain) if (count === 1 && !uses.pinned.has(key) && !isOnCycle(key, uses.edges)) movable.add(key);
-  if (movable.size === 0) return;
-  const place = (node: unknown): unknown => placeDefinitions(node, movable, definitions);
-  for (const name of Object.keys(properties)) properties[name] = place(properties[name]) as JsonSchema;
-  for (const key of Object.keys(definitions)) if (!movable.has(key)) definitions[key] = place(definitions[key]) as JsonSchema;
-  for (const key of movable) delete definitions[key];
+  visitReferences(properties, undefined, definitions, uses);
+  for (const key of Object.keys(definitions)) visitReferences(definitions, key, definitions, uses);
+  const movable = new Map<string, UseSite>();
+  for (const [key, sites] of uses.plain) if (sites.length === 1 && !uses.pinned.has(key) && !isOnCycle(key, uses.edges)) movable.set(key, sites[0]!);
+  for (const key of deepestFirst(movable)) {
+    const { holder, slot, node } = movable.get(key)!;
+    const definition = definitions[key];
+    const annotations = Object.keys(node).length > 1 ? { ...node } : undefined;
+    if (annotations !== undefined) delete annotations['$ref'];
+    (holder as Record<string | number, unknown>)[slot] = annotations === undefined ? definition : { ...(definition as Record<string, unknown>), ...annotations };
+    delete definitions[key];
+  }
 }
 
-function noteUse(node: Record<string, unknown>, keyword: '$ref' | '$dynamicRef', owner: string | undefined, definitions: Record<string, JsonSchema>, uses: DefinitionUses): void {
-  const target = referencedDefinition(node[keyword] as string, definitions);
+/**
+ * The movable definitions, each after every one whose reference sits inside it: so a definition takes
+ * its final form before it moves. Their owners form a forest (no definition on a cycle moves).
+ */
+function deepestFirst(movable: ReadonlyMap<string, UseSite>): string[] {
+  const depths = new Map<string, number>();
+  for (const key of movable.keys()) {
+    const chain: string[] = [];
+    let current: string | undefined = key;
+    while (current !== undefined && movable.has(current) && !depths.has(current)) {
+      chain.push(current);
+      current = movable.get(current)!.owner;
+    }
+    let depth = current !== undefined && depths.has(current) ? depths.get(current)! + 1 : 0;
+    for (let index = chain.length - 1; index >= 0; index--) depths.set(chain[index]!, depth++);
+  }
+  return [...depths.keys()].sort((a, b) => depths.get(b)! - depths.get(a)!);
+}
+
+function noteUse(site: UseSite, keyword: '$ref' | '$dynamicRef', definitions: Record<string, JsonSchema>, uses: DefinitionUses): void {
+  const target = referencedDefinition(site.node[keyword] as string, definitions);
   if (target === undefined) return;
-  if (owner !== undefined) {
-    let targets = uses.edges.get(owner);
-    if (targets === undefined) uses.edges.set(owner, (targets = new Set()));
+  if (site.owner !== undefined) {
+    let targets = uses.edges.get(site.owner);
+    if (targets === undefined) uses.edges.set(site.owner, (targets = new Set()));
     targets.add(target.key);
   }
-  if (keyword === '$ref' && target.whole && isPlainReference(node, definitions[target.key]!)) uses.plain.set(target.key, (uses.plain.get(target.key) ?? 0) + 1);
-  else uses.pinned.add(target.key);
+  if (keyword === '$ref' && target.whole && isPlainReference(site.node, definitions[target.key]!)) {
+    const sites = uses.plain.get(target.key);
+    if (sites === undefined) uses.plain.set(target.key, [site]);
+    else sites.push(site);
+  } else uses.pinned.add(target.key);
 }
+
+const PREFIX = '#/$defs/';
 
 /** The root definition a reference points at, and whether it names the whole definition. Undefined for any other reference. */
 function referencedDefinition(reference: string, definitions: Record<string, JsonSchema>): { key: string; whole: boolean } | undefined {
+  // Nearly every reference is `#/$defs/<name>` with nothing to unescape: no need to parse it.
+  if (reference.startsWith(PREFIX)) {
+    const name = reference.slice(PREFIX.length);
+    if (!name.includes('/') && !name.includes('~') && !name.includes('%')) return Object.hasOwn(definitions, name) ? { key: name, whole: true } : undefined;
+  }
   let pointer = reference;
   // A URI fragment may percent-encode the pointer: `#/%24defs/A` is the same reference, and must count.
   if (pointer.includes('%')) {
@@ -65,7 +108,7 @@ function referencedDefinition(reference: string, definitions: Record<string, Jso
   const tokens = fromPointer(pointer.slice(1));
   const key = tokens[1];
   if (tokens[0] !== '$defs' || key === undefined || !Object.hasOwn(definitions, key)) return undefined;
-  return { key, whole: tokens.length === 2 && reference === `#/$defs/${escapePointerToken(key)}` };
+  return { key, whole: tokens.length === 2 && reference === `${PREFIX}${escapePointerToken(key)}` };
 }
 
 /** Whether a `$ref` object can become its definition: nothing beside the reference but annotations the definition does not have. */
@@ -91,42 +134,27 @@ function isOnCycle(start: string, edges: ReadonlyMap<string, ReadonlySet<string>
   return false;
 }
 
-/** Calls `visit` with every object of a schema that holds a `$ref` or `$dynamicRef` string, skipping data keywords and nested `$id` resources. */
-function visitReferences(value: unknown, visit: (node: Record<string, unknown>, keyword: '$ref' | '$dynamicRef') => void): void {
-  const stack: Array<{ node: unknown; ownerKey: string | undefined }> = [{ node: value, ownerKey: undefined }];
+/**
+ * Notes every `$ref` and `$dynamicRef` of the schemas under `holder[slot]` (every parameter when
+ * `slot` is undefined), with where it sits; data keywords and nested `$id` resources are skipped.
+ */
+function visitReferences(holder: Record<string, unknown>, owner: string | undefined, definitions: Record<string, JsonSchema>, uses: DefinitionUses): void {
+  type Entry = { holder: Record<string, unknown> | unknown[]; slot: string | number; ownerKey: string | undefined };
+  const stack: Entry[] = owner === undefined ? Object.keys(holder).map((slot) => ({ holder, slot, ownerKey: undefined })) : [{ holder, slot: owner, ownerKey: undefined }];
   while (stack.length > 0) {
-    const { node, ownerKey } = stack.pop()!;
+    const entry = stack.pop()!;
+    const node = (entry.holder as Record<string | number, unknown>)[entry.slot];
     if (typeof node !== 'object' || node === null) continue;
     if (Array.isArray(node)) {
-      for (const item of node) stack.push({ node: item, ownerKey: undefined });
+      for (let index = 0; index < node.length; index++) stack.push({ holder: node, slot: index, ownerKey: undefined });
       continue;
     }
     const source = node as Record<string, unknown>;
     if (typeof source['$id'] === 'string') continue;
-    for (const [key, child] of Object.entries(source)) {
-      if ((key === '$ref' || key === '$dynamicRef') && typeof child === 'string') visit(source, key);
-      else if (!isDataMember(key, ownerKey)) stack.push({ node: child, ownerKey: key });
+    for (const key in source) {
+      const child = source[key];
+      if ((key === '$ref' || key === '$dynamicRef') && typeof child === 'string') noteUse({ holder: entry.holder, slot: entry.slot, node: source, owner }, key, definitions, uses);
+      else if (typeof child === 'object' && child !== null && !isDataMember(key, entry.ownerKey)) stack.push({ holder: source, slot: key, ownerKey: key });
     }
   }
-}
-
-/** The schema with each plain reference to a movable definition replaced by the definition (itself placed the same way). */
-function placeDefinitions(value: unknown, movable: ReadonlySet<string>, definitions: Record<string, JsonSchema>, ownerKey?: string): unknown {
-  if (typeof value !== 'object' || value === null) return value;
-  if (Array.isArray(value)) {
-    for (let index = 0; index < value.length; index++) value[index] = placeDefinitions(value[index], movable, definitions);
-    return value;
-  }
-  const source = value as Record<string, unknown>;
-  if (typeof source['$id'] === 'string') return value;
-  const reference = source['$ref'];
-  const target = typeof reference === 'string' ? referencedDefinition(reference, definitions) : undefined;
-  if (target !== undefined && movable.has(target.key)) {
-    const annotations = { ...source };
-    delete annotations['$ref'];
-    const definition = placeDefinitions(definitions[target.key], movable, definitions);
-    return Object.keys(annotations).length === 0 ? definition : { ...(definition as Record<string, unknown>), ...annotations };
-  }
-  for (const [key, child] of Object.entries(source)) if (!isDataMember(key, ownerKey)) source[key] = placeDefinitions(child, movable, definitions, key);
-  return value;
 }
