@@ -82,6 +82,14 @@ describe('transformParameterObject', () => {
     expect(context.warnings).toEqual([]);
   });
 
+  it('leaves out an example whose reference does not resolve, with a warning, instead of failing the description', () => {
+    const context = createTestContext();
+    const given = { name: 'state', in: 'query', schema: { type: 'string' }, examples: { open: { $ref: '#/components/examples/missing' } } };
+    const result = transformParameterObject(given, TEST_DOCUMENT_URL, context, 'GET /issues');
+    expect(result?.parameter).not.toHaveProperty('example');
+    expect(context.warnings).toEqual([expect.objectContaining({ code: 'example.unresolved', where: 'GET /issues/state', message: expect.stringContaining('#/components/examples/missing') })]);
+  });
+
   it('skips a parameter the manifest cannot express and says why', () => {
     const context = createTestContext();
     expect(transformParameterObject({ name: 'file', in: 'formData', type: 'file' }, TEST_DOCUMENT_URL, context, 'POST /upload')).toBeUndefined();

@@ -2,6 +2,7 @@ import { forbiddenHeaderReason } from '../../manifest/forbidden-header-parameter
 import type { Parameter, ParameterLocation, ParameterStyle } from '../../manifest/manifest-v0.js';
 import { followSchema, simpleTypeOf, transformSchemaObject, useDefinitions } from './schema-object.js';
 import { isRecord, nonEmptyString, type TransformContext } from './transform-context.js';
+import { OpenApiInvalidError } from '../openapi-invalid-error.js';
 
 /** A named manifest parameter. */
 export interface NamedParameter {
@@ -88,7 +89,7 @@ export function transformParameterObject(value: unknown, documentUrl: string, co
     required: location === 'path' || parameter['required'] === true,
     in: location as ParameterLocation,
     description: nonEmptyString(parameter['description']),
-    example: exampleOf(parameter, located.documentUrl, context),
+    example: exampleOf(parameter, located.documentUrl, context, `${where}/${name}`),
     deprecated: parameter['deprecated'] === true,
   });
   Object.assign(built, serialisationOf(parameter, location as ParameterLocation, context, `${where}/${name}`));
@@ -100,15 +101,24 @@ export function transformParameterObject(value: unknown, documentUrl: string, co
 
 /**
  * The example of a Media Type or Parameter Object: its `example`, else the `value` of the first of its
- * `examples` (Example Objects, possibly references). `externalValue` is not fetched.
+ * `examples` (Example Objects, possibly references). `externalValue` is not fetched. An example only
+ * illustrates: one whose reference does not resolve is left out with a warning (`example.unresolved`)
+ * instead of failing the whole description.
  */
-export function exampleOf(declared: Record<string, unknown>, documentUrl: string, context: TransformContext): unknown {
+export function exampleOf(declared: Record<string, unknown>, documentUrl: string, context: TransformContext, where: string): unknown {
   if (declared['example'] !== undefined) return declared['example'];
   const examples = declared['examples'];
   if (!isRecord(examples)) return undefined;
   const first = Object.values(examples)[0];
   if (first === undefined) return undefined;
-  const example = context.resolver.follow(first, documentUrl).value;
+  let example: unknown;
+  try {
+    example = context.resolver.follow(first, documentUrl).value;
+  } catch (error) {
+    if (!(error instanceof OpenApiInvalidError)) throw error;
+    context.warn({ code: 'example.unresolved', where, message: `the first of \`examples\` was left out: ${error.message}` });
+    return undefined;
+  }
   return isRecord(example) ? example['value'] : undefined;
 }
 

@@ -177,6 +177,15 @@ describe('transformRequestBodyObject', () => {
       expect(mapping.parameters['labels']).not.toHaveProperty('example');
     });
 
+    it('leaves out an example that refers to itself (a YAML alias), instead of failing', () => {
+      const looping: Record<string, unknown> = { title: 'Found a bug' };
+      looping['self'] = looping;
+      const body = { content: { 'application/json': { schema: { type: 'object', properties: { self: { type: 'object' }, title: { type: 'string' } } }, example: looping } } };
+      const mapping = transformRequestBodyObject(body, TEST_DOCUMENT_URL, createTestContext(), 'POST /issues', new Set());
+      expect(mapping.parameters['title']?.example).toBe('Found a bug');
+      expect(mapping.parameters['self']).not.toHaveProperty('example');
+    });
+
     it('gives a body kept whole its small example', () => {
       const body = { content: { 'application/json': { schema: { type: 'array', items: { type: 'string' } }, example: ['bug', 'help wanted'] } } };
       const mapping = transformRequestBodyObject(body, TEST_DOCUMENT_URL, createTestContext(), 'PUT /labels', new Set());

@@ -55,7 +55,7 @@ export function transformRequestBodyObject(value: unknown, documentUrl: string, 
   if (chosen === multipart && chosen !== json && chosen !== form) mapping.requestContentType = 'multipart/form-data';
   const encoding = isRecord(media) && isRecord(media['encoding']) ? media['encoding'] : {};
   if (schema === undefined) return mapping;
-  const example = isRecord(media) ? exampleOf(media, located.documentUrl, context) : undefined;
+  const example = isRecord(media) ? exampleOf(media, located.documentUrl, context, where) : undefined;
   const shape = followSchema(schema, located.documentUrl, context);
   const properties = shape.schema['properties'];
   const composite = shape.schema['allOf'] !== undefined || shape.schema['oneOf'] !== undefined || shape.schema['anyOf'] !== undefined;
@@ -112,7 +112,13 @@ export function transformRequestBodyObject(value: unknown, documentUrl: string, 
 const MAX_EXAMPLE_SIZE_IN_BYTES = 256;
 
 function isSmallExample(value: unknown): boolean {
-  return value !== undefined && Buffer.byteLength(JSON.stringify(value) ?? '') <= MAX_EXAMPLE_SIZE_IN_BYTES;
+  if (value === undefined) return false;
+  try {
+    return Buffer.byteLength(JSON.stringify(value) ?? '') <= MAX_EXAMPLE_SIZE_IN_BYTES;
+  } catch {
+    // A YAML alias can make a value that refers to itself: no JSON text, so no example.
+    return false;
+  }
 }
 
 /**
