@@ -135,8 +135,8 @@ function isOnCycle(start: string, edges: ReadonlyMap<string, ReadonlySet<string>
 }
 
 /**
- * Notes every `$ref` and `$dynamicRef` of the schemas under `holder[slot]` (every parameter when
- * `slot` is undefined), with where it sits; data keywords and nested `$id` resources are skipped.
+ * Notes every `$ref` and `$dynamicRef` of the schema `holder[owner]` (of every member of `holder`, the
+ * parameters, when `owner` is undefined), with where it sits; data keywords and nested `$id` resources are skipped.
  */
 function visitReferences(holder: Record<string, unknown>, owner: string | undefined, definitions: Record<string, JsonSchema>, uses: DefinitionUses): void {
   type Entry = { holder: Record<string, unknown> | unknown[]; slot: string | number; ownerKey: string | undefined };
