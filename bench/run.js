@@ -64,7 +64,7 @@ if (QUICK) {
 }
 const METHOD = [
   'Servers run in child processes, clients and autocannon in the parent, so neither shares a thread or a heap with the other.',
-  'Latency variants run interleaved (one iteration of each in turn, the first variant rotating each round) after an untimed warm-up, so load from elsewhere hits every variant alike; each section stops at its iteration count or time bound.',
+  'Latency variants run interleaved (one iteration of each per round, in a new random order each round, so that every variant follows every other alike and none always pays for the leftover garbage and closing sockets of the same predecessor) after an untimed warm-up, so load from elsewhere hits every variant alike; each section stops at its iteration count or time bound.',
   'Every ratio is taken pair by pair (the same round of both variants) and reported as the median with p25–p75 of those per-round ratios; the spread says how much the machine moved them.',
   'The floor is a bare `undici.request` of the same bytes + `JSON.parse` (no checks at all): what any client must at least spend. The discovery floors read the bytes the cheapest correct way, one byte per character with non-ASCII characters as `\\u` escapes (as aicap does), not as a two-byte string. Cold variants get a new connection pool each iteration (TCP connect included); warm variants share one.',
   "MCP is the SDK's low-level `Server` + `StreamableHTTPServerTransport` on `createMcpExpressApp` in all four modes it documents (stateless or stateful, SSE or JSON answers); every MCP figure is taken against the fastest of the four in the same run. Tools are `exportTools(catalog, 'mcp')` of the same manifest.",

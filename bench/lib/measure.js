@@ -1,5 +1,5 @@
-// Timing helpers for the latency sections. Variants of one comparison run interleaved (A, B, C, A,
-// B, C, …) so that a burst of load from elsewhere on the machine slows every variant alike instead
+// Timing helpers for the latency sections. Variants of one comparison run interleaved (each round
+// runs every variant once, in a new random order) so that a burst of load from elsewhere on the machine slows every variant alike instead
 // of skewing whichever happened to run at that moment. Because every round times each variant once,
 // sample i of one variant and sample i of another are a pair: ratios are taken pair by pair, and
 // their spread (p25–p75) says how much the machine's drift moved them.
@@ -40,13 +40,14 @@ import { performance } from 'node:perf_hooks';
  */
 
 /**
- * Runs the variants round-robin: `warmupIterations` untimed rounds, then timed rounds until
+ * Runs the variants interleaved: `warmupIterations` untimed rounds in the given order, then timed rounds until
  * `iterations` rounds are done or `maxTimeInMs` has passed (at least `minIterations` rounds). Beside
  * the wall time it records this process's CPU time (`process.cpuUsage`) and, with `serverCpuInMs`,
  * the server process's, around each timed part: CPU time moves far less than wall time when other
  * work shares the machine, so every wall ratio gets a CPU ratio beside it.
  * @param {Variant[]} variants
- * @param {{ warmupIterations: number, iterations: number, minIterations?: number, maxTimeInMs: number, serverCpuInMs?: () => number }} options
+ * @param {{ warmupIterations: number, iterations: number, minIterations?: number, maxTimeInMs: number, serverCpuInMs?: () => number, random?: () => number }} options
+ *   `random` orders each timed round (default `Math.random`; a test passes a fixed sequence).
  * @returns {Promise<Summary[]>}
  */
 export async function compareVariants(variants, options) {
@@ -77,10 +78,12 @@ export async function compareVariants(variants, options) {
   const minIterations = options.minIterations ?? Math.min(30, options.iterations);
   for (let round = 0; round < options.iterations; round++) {
     if (round >= minIterations && performance.now() > deadline) break;
-    // The starting variant rotates each round, and the event loop drains between variants, so no
-    // variant always pays for the deferred work (sockets, timers, GC) its predecessor left behind.
-    for (let offset = 0; offset < variants.length; offset++) {
-      const index = (round + offset) % variants.length;
+    // Each round runs the variants in a new random order, and the event loop drains between them, so
+    // every variant follows every other alike and none always pays for the deferred work (garbage to
+    // collect, sockets closing, timers) of the same predecessor. Rotating the first variant kept the
+    // cyclic order fixed: Payments' known discovery always followed an MCP mode, the heaviest variant,
+    // and the floor always followed aicap's cold discovery, a light one.
+    for (const index of shuffledOrder(variants.length, options.random ?? Math.random)) {
       await new Promise((resolve) => setImmediate(resolve));
       await once(variants[index], index, true);
     }
@@ -91,6 +94,21 @@ export async function compareVariants(variants, options) {
     ...(options.serverCpuInMs ? { serverCpuMedianInMs: round(medianOf(serverCpu[index])) } : {}),
     cpuSamples: clientCpu[index].map((value, round) => value + serverCpu[index][round]),
   }));
+}
+
+/**
+ * The indexes `0 … count - 1` in a uniformly random order (Fisher–Yates).
+ * @param {number} count
+ * @param {() => number} random A number in [0, 1), as `Math.random` gives.
+ * @returns {number[]}
+ */
+export function shuffledOrder(count, random) {
+  const order = Array.from({ length: count }, (_, index) => index);
+  for (let last = count - 1; last > 0; last--) {
+    const pick = Math.floor(random() * (last + 1));
+    [order[last], order[pick]] = [order[pick], order[last]];
+  }
+  return order;
 }
 
 /**

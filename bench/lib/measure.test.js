@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { performance } from 'node:perf_hooks';
-import { againstFloorAndMcp, clientOverFloor, compareVariants, fastestOf, medianOf, pairedRatio, summarize } from './measure.js';
+import { againstFloorAndMcp, clientOverFloor, compareVariants, fastestOf, medianOf, pairedRatio, shuffledOrder, summarize } from './measure.js';
 import { assessTargets } from './render-results.js';
 import { spawnSync } from 'node:child_process';
 import { cpus } from 'node:os';
@@ -109,7 +109,7 @@ describe('medianOf', () => {
 });
 
 describe('compareVariants', () => {
-  it('runs the variants interleaved, rotating which goes first each round, warm-up untimed, setup and teardown around each timed run', async () => {
+  it('runs the variants interleaved, each timed round in the order the random source shuffles, warm-up untimed, setup and teardown around each timed run', async () => {
     const events = [];
     const variant = (name) => ({
       name,
@@ -117,14 +117,31 @@ describe('compareVariants', () => {
       run: async () => events.push(`${name}:run`),
       teardown: async () => void events.push(`${name}:teardown`),
     });
-    const rows = await compareVariants([variant('a'), variant('b')], { warmupIterations: 1, iterations: 2, maxTimeInMs: 60_000 });
+    // Each round takes two numbers (Fisher–Yates fills the last slot, then the middle one):
+    // 0.99, 0.99 keeps a b c; 0, 0.99 gives c b a; 0, 0 gives b c a.
+    const sequence = [0.99, 0.99, 0, 0.99, 0, 0];
+    const random = () => sequence.shift();
+    const rows = await compareVariants([variant('a'), variant('b'), variant('c')], { warmupIterations: 1, iterations: 3, maxTimeInMs: 60_000, random });
     expect(rows.map((row) => [row.name, row.iterations])).toEqual([
-      ['a', 2],
-      ['b', 2],
+      ['a', 3],
+      ['b', 3],
+      ['c', 3],
     ]);
-    // Warm-up a b, then timed rounds a b and b a.
-    expect(events.filter((event) => event.endsWith(':run'))).toEqual(['a:run', 'b:run', 'a:run', 'b:run', 'b:run', 'a:run']);
+    // Warm-up a b c in order, then a b c; c b a; b c a.
+    expect(events.filter((event) => event.endsWith(':run'))).toEqual(['a:run', 'b:run', 'c:run', 'a:run', 'b:run', 'c:run', 'c:run', 'b:run', 'a:run', 'b:run', 'c:run', 'a:run']);
     expect(events.slice(0, 3)).toEqual(['a:setup', 'a:run', 'a:teardown']);
+    expect(sequence).toEqual([]);
+  });
+
+  it('gives every variant each other variant as its predecessor when shuffled by Math.random', () => {
+    const predecessors = new Map([0, 1, 2, 3].map((index) => [index, new Set()]));
+    for (let round = 0; round < 200; round++) {
+      const order = shuffledOrder(4, Math.random);
+      expect([...order].sort()).toEqual([0, 1, 2, 3]);
+      for (let position = 1; position < order.length; position++) predecessors.get(order[position]).add(order[position - 1]);
+    }
+    // With a fixed cyclic order each variant would have one predecessor; 200 shuffles miss one with odds below 1e-20.
+    for (const seen of predecessors.values()) expect(seen.size).toBe(3);
   });
 
   it('stops at the time bound once the minimum number of rounds is done', async () => {
