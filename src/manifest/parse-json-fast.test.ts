@@ -90,6 +90,9 @@ describe('parseJsonFast', () => {
       expect(parseJsonFast(text, 64)).toMatchObject({ membersInOrder: true, textIsCanonical: false });
     }
     expect(parseJsonFast('{"0":{"1":2},"a":[1.5,-3,123456789012.345]}', 64)).toMatchObject({ textIsCanonical: false });
+    // An array index written after another name is listed first, out of the text's order; a numeral past the indices keeps its place.
+    expect(parseJsonFast('{"!":1,"5":2}', 64)).toMatchObject({ membersInOrder: false, textIsCanonical: false });
+    expect(parseJsonFast('{"!":1,"4294967295":2}', 64)).toMatchObject({ membersInOrder: true, textIsCanonical: true });
     // Escapes written for characters the bytes had as themselves count as those characters, and only they.
     expect(parseJsonFast('{"a":"\\u201cx\\u201d"}', 64, { insertedEscapes: 2 })).toMatchObject({ textIsCanonical: true });
     expect(parseJsonFast('{"a":"\\u201cx\\u201d"}', 64, { insertedEscapes: 1 })).toMatchObject({ textIsCanonical: false });

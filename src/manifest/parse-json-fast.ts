@@ -198,7 +198,9 @@ class ValueWalk {
       if (key === '__proto__' || !this.visitString(key)) return false;
       if (previous !== undefined) {
         if (previous > key) this.membersInOrder = this.canonicalCandidate = false;
-        if (indexKeys || isArrayIndexLike(key)) this.canonicalCandidate = false;
+        // Engines list array indices before every other name, so only the first name can be one; a
+        // longer numeral the expression also takes is no index and keeps its place.
+        if (indexKeys) this.canonicalCandidate = false;
       } else {
         indexKeys = isArrayIndexLike(key);
       }
