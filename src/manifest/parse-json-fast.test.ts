@@ -58,6 +58,9 @@ describe('parseJsonFast', () => {
     for (const text of ['{"a":1,"a":2}', '{"__proto__":{}}', '{"constructor":[]}', '[1e999]', '"\\udc00"', '{"x":{"y":{}}}', '{"a":"\\":","a":1}']) {
       expect(parseJsonFast(text, 2)).toBeUndefined();
     }
+    // Duplicates in texts otherwise canonical, whose members are not counted: the member dropped makes them longer than the value's canonical text.
+    for (const text of ['{"a":0,"a":0}', '{"a":"","b":{"c":[]},"b":{"c":[]}}', '{"a":"\\n","a":"\\n"}']) expect(parseJsonFast(text, 4)).toBeUndefined();
+    expect(parseJsonFast('{"a":"\\u201c","a":"\\u201c"}', 4, { insertedEscapes: 2 })).toBeUndefined();
   });
 
   it('checks for lone surrogates in text decoded from UTF-8 only where an escape can write one', () => {

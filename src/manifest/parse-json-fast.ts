@@ -37,8 +37,12 @@ export function parseJsonFast(text: string, maxDepth: number, origin: JsonTextOr
     return undefined;
   }
   const walk = new ValueWalk(maxDepth, mayHoldSurrogate(text, origin));
-  if (!walk.visit(value, 0) || walk.keys !== countMembers(text, walk.colonsInStrings)) return undefined;
-  return { value, membersInOrder: walk.membersInOrder, textIsCanonical: textIsCanonical(text, value, walk, origin) };
+  if (!walk.visit(value, 0)) return undefined;
+  const canonical = textIsCanonical(text, value, walk, origin);
+  // A duplicate member makes the text longer than the canonical text of the value (which has only the
+  // member kept), so a canonical text has none: only other texts need their members counted.
+  if (!canonical && walk.keys !== countMembers(text, walk.colonsInStrings)) return undefined;
+  return { value, membersInOrder: walk.membersInOrder, textIsCanonical: canonical };
 }
 
 /** Where the text given to {@link parseJsonFast} came from. @internal */
