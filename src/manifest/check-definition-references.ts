@@ -5,8 +5,9 @@ import type { ValidationIssue } from '../errors/validation-issue.js';
 import { isRecord } from '../internal/is-record.js';
 
 // Keywords whose subschemas apply to the same instance: a cycle through only these never ends.
-const SAME_INSTANCE_LIST = new Set(['allOf', 'anyOf', 'oneOf']);
-const SAME_INSTANCE_SINGLE = new Set(['not', 'if', 'then', 'else']);
+// Arrays read by index: a fresh process runs this walk interpreted, where a Set's iterator costs a call per keyword and node.
+const SAME_INSTANCE_LIST = ['allOf', 'anyOf', 'oneOf'] as const;
+const SAME_INSTANCE_SINGLE = ['not', 'if', 'then', 'else'] as const;
 // The walks stop where `checkEmbeddedSchema` reports a schema as too deep or too large, so a value
 // that is not a tree (an in-process object with a cycle) cannot make them loop.
 const MAX_DEPTH = 33;
@@ -166,11 +167,14 @@ function sameInstanceReferences(schema: unknown, definitions: Readonly<Record<st
       // Only a reference to the whole definition applies it to the same instance as a whole.
       if (parsed && parsed.rest === '' && Object.hasOwn(definitions, parsed.name)) names.add(parsed.name);
     }
-    for (const keyword of SAME_INSTANCE_LIST) {
-      const list = node[keyword];
+    for (let index = 0; index < SAME_INSTANCE_LIST.length; index++) {
+      const list = node[SAME_INSTANCE_LIST[index]!];
       if (Array.isArray(list)) stack.push(...list);
     }
-    for (const keyword of SAME_INSTANCE_SINGLE) stack.push(node[keyword]);
+    for (let index = 0; index < SAME_INSTANCE_SINGLE.length; index++) {
+      const child = node[SAME_INSTANCE_SINGLE[index]!];
+      if (child !== undefined) stack.push(child);
+    }
   }
   return [...names];
 }

@@ -8,7 +8,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ValidateFunction } from 'ajv/dist/2020.js';
 // @ts-expect-error: a build script in plain JavaScript, without declarations.
-import { renderStandaloneValidators } from '../../scripts/write-manifest-validators.mjs';
+import { minifyModule, renderStandaloneValidators } from '../../scripts/write-manifest-validators.mjs';
 import { fixturePath } from '../../test/fixtures/manifests/load-fixture.js';
 import { manifestSchema } from './manifest-schema.js';
 import {
@@ -24,6 +24,7 @@ import type { StandaloneManifestValidators } from './standalone-manifest-validat
 
 const require = createRequire(import.meta.url);
 const render = renderStandaloneValidators as (ajv: unknown, references: Record<string, string>, resolveSpecifier: (specifier: string) => string) => string;
+const minify = minifyModule as (moduleText: string) => string;
 
 /** Every value the tests feed the validators: the fixtures as they are, and each of them broken in many places. */
 function inputs(): Array<{ name: string; value: unknown }> {
@@ -83,11 +84,11 @@ describe('manifest validators generated at build time', () => {
   beforeAll(async () => {
     directory = mkdtempSync(join(tmpdir(), 'aicap-standalone-validators-'));
     const file = join(directory, 'standalone-manifest-validators.mjs');
-    // The helpers are imported from this checkout's ajv, wherever the temporary file lives.
-    writeFileSync(
-      file,
-      render(createManifestAjv({ source: true, esm: true }), MANIFEST_VALIDATOR_REFERENCES, (specifier) => require.resolve(specifier)),
-    );
+    // The helpers are imported from this checkout's ajv, wherever the temporary file lives; minified, as the build writes it.
+    const code = render(createManifestAjv({ source: true, esm: true }), MANIFEST_VALIDATOR_REFERENCES, (specifier) => require.resolve(specifier));
+    const minified = minify(code);
+    expect(minified.length).toBeLessThan(code.length * 0.7);
+    writeFileSync(file, minified);
     standalone = ((await import(pathToFileURL(file).href)) as { standaloneManifestValidators: StandaloneManifestValidators }).standaloneManifestValidators;
     compiled = compileManifestValidators();
   }, 60_000);

@@ -58,6 +58,9 @@ describe('parseJsonFast', () => {
     for (const text of ['{"a":1,"a":2}', '{"__proto__":{}}', '{"constructor":[]}', '[1e999]', '"\\udc00"', '{"x":{"y":{}}}', '{"a":"\\":","a":1}']) {
       expect(parseJsonFast(text, 2)).toBeUndefined();
     }
+    // Duplicates in texts otherwise canonical, whose members are not counted: the member dropped makes them longer than the value's canonical text.
+    for (const text of ['{"a":0,"a":0}', '{"a":"","b":{"c":[]},"b":{"c":[]}}', '{"a":"\\n","a":"\\n"}']) expect(parseJsonFast(text, 4)).toBeUndefined();
+    expect(parseJsonFast('{"a":"\\u201c","a":"\\u201c"}', 4, { insertedEscapes: 2 })).toBeUndefined();
   });
 
   it('checks for lone surrogates in text decoded from UTF-8 only where an escape can write one', () => {
@@ -90,6 +93,9 @@ describe('parseJsonFast', () => {
       expect(parseJsonFast(text, 64)).toMatchObject({ membersInOrder: true, textIsCanonical: false });
     }
     expect(parseJsonFast('{"0":{"1":2},"a":[1.5,-3,123456789012.345]}', 64)).toMatchObject({ textIsCanonical: false });
+    // An array index written after another name is listed first, out of the text's order; a numeral past the indices keeps its place.
+    expect(parseJsonFast('{"!":1,"5":2}', 64)).toMatchObject({ membersInOrder: false, textIsCanonical: false });
+    expect(parseJsonFast('{"!":1,"4294967295":2}', 64)).toMatchObject({ membersInOrder: true, textIsCanonical: true });
     // Escapes written for characters the bytes had as themselves count as those characters, and only they.
     expect(parseJsonFast('{"a":"\\u201cx\\u201d"}', 64, { insertedEscapes: 2 })).toMatchObject({ textIsCanonical: true });
     expect(parseJsonFast('{"a":"\\u201cx\\u201d"}', 64, { insertedEscapes: 1 })).toMatchObject({ textIsCanonical: false });

@@ -37,8 +37,12 @@ export function parseJsonFast(text: string, maxDepth: number, origin: JsonTextOr
     return undefined;
   }
   const walk = new ValueWalk(maxDepth, mayHoldSurrogate(text, origin));
-  if (!walk.visit(value, 0) || walk.keys !== countMembers(text, walk.colonsInStrings)) return undefined;
-  return { value, membersInOrder: walk.membersInOrder, textIsCanonical: textIsCanonical(text, value, walk, origin) };
+  if (!walk.visit(value, 0)) return undefined;
+  const canonical = textIsCanonical(text, value, walk, origin);
+  // A duplicate member makes the text longer than the canonical text of the value (which has only the
+  // member kept), so a canonical text has none: only other texts need their members counted.
+  if (!canonical && walk.keys !== countMembers(text, walk.colonsInStrings)) return undefined;
+  return { value, membersInOrder: walk.membersInOrder, textIsCanonical: canonical };
 }
 
 /** Where the text given to {@link parseJsonFast} came from. @internal */
@@ -198,7 +202,9 @@ class ValueWalk {
       if (key === '__proto__' || !this.visitString(key)) return false;
       if (previous !== undefined) {
         if (previous > key) this.membersInOrder = this.canonicalCandidate = false;
-        if (indexKeys || isArrayIndexLike(key)) this.canonicalCandidate = false;
+        // Engines list array indices before every other name, so only the first name can be one; a
+        // longer numeral the expression also takes is no index and keeps its place.
+        if (indexKeys) this.canonicalCandidate = false;
       } else {
         indexKeys = isArrayIndexLike(key);
       }

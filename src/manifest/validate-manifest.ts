@@ -245,7 +245,11 @@ function checkSemantics(manifest: Record<string, unknown>, issues: ValidationIss
   // Built in the same pass: what links and resolvers can name (tools and resources), and the MCP Apps resources.
   const linkable = new Map<string, Record<string, unknown>>();
   const uiResourceIds = new Set<unknown>();
-  for (const entry of entries) {
+  // The loops over entries and parameters here and in the checks are indexed: a fresh process runs them
+  // interpreted, where `for…of` calls the iterator and allocates a result per element (2.3 ms of a cold
+  // validation of GitHub's manifest).
+  for (let index = 0; index < entries.length; index++) {
+    const entry = entries[index]!;
     const id = entry.value['id'];
     if (entry.kind === 'resources' && isMcpAppMediaType(entry.value['mime_type'])) uiResourceIds.add(id);
     if (typeof id !== 'string') continue;
@@ -264,7 +268,10 @@ function checkSemantics(manifest: Record<string, unknown>, issues: ValidationIss
   }
   // Parameter names often look like ids in prose ("resolve account_id first"); they are not references.
   const parameterNames = new Set<string>();
-  for (const entry of entries) for (const parameterEntry of entry.parameters) parameterNames.add(parameterEntry[0]);
+  for (let index = 0; index < entries.length; index++) {
+    const parameters = entries[index]!.parameters;
+    for (let parameterIndex = 0; parameterIndex < parameters.length; parameterIndex++) parameterNames.add(parameters[parameterIndex]![0]);
+  }
 
   checkIdReferences(manifest, knownIds, issues, unknownIds);
   const definitions = isRecord(manifest['definitions']) ? (manifest['definitions'] as Record<string, JsonSchema>) : undefined;
@@ -273,7 +280,8 @@ function checkSemantics(manifest: Record<string, unknown>, issues: ValidationIss
   if (definitions) checkDefinitions(definitions, { scope: { definitions, insideDefinition: true }, safePatterns }, issues);
   const schemas: SchemaCheckContext = { scope: { definitions, insideDefinition: false }, safePatterns };
   const links: LinkCheckContext = { tools: linkable, definitions };
-  for (const entry of entries) {
+  for (let index = 0; index < entries.length; index++) {
+    const entry = entries[index]!;
     const base = entryPointer(entry);
     if (entry.kind !== 'prompts') checkPathPlaceholders(entry.value, base, entry.parameters, issues);
     else checkPromptPlaceholders(entry.value, base, entry.parameters, issues);
@@ -388,7 +396,8 @@ function checkSerialisation(tool: Record<string, unknown>, base: string, entries
   const path = typeof tool['path'] === 'string' ? tool['path'] : '';
   const method = tool['method'];
   const locationOf = (name: string, parameter: { in?: unknown }): string => (typeof parameter.in === 'string' ? parameter.in : defaultLocation(name, path, method));
-  for (const parameterEntry of entries) {
+  for (let index = 0; index < entries.length; index++) {
+    const parameterEntry = entries[index]!;
     const name = parameterEntry[0];
     const parameter = parameterEntry[1];
     const style = (parameter as { style?: unknown }).style;
@@ -428,7 +437,8 @@ function checkPathPlaceholders(value: Record<string, unknown>, base: string, ent
     issues.push({ pointer: `${base}/path`, code: 'path.malformed_placeholder', message: `${quote(path)} has a "{" or "}" that is not part of a {name} placeholder`, severity: 'error' });
   }
   if (hasDotSegment(path)) issues.push(dotSegmentIssue(path, `${base}/path`));
-  for (const name of names) {
+  for (let index = 0; index < names.length; index++) {
+    const name = names[index]!;
     // A path has a few placeholders and a tool a few parameters: a search costs less than a map.
     const parameter = entries.find((entry) => entry[0] === name)?.[1];
     if (!parameter) {
@@ -448,7 +458,8 @@ function checkPathPlaceholders(value: Record<string, unknown>, base: string, ent
       });
     }
   }
-  for (const parameterEntry of entries) {
+  for (let index = 0; index < entries.length; index++) {
+    const parameterEntry = entries[index]!;
     const name = parameterEntry[0];
     const parameter = parameterEntry[1];
     if (parameter.in === 'path' && !names.includes(name)) {
@@ -605,7 +616,8 @@ function checkEmbeddedSchemas(value: Record<string, unknown>, base: string, para
   const check = (schema: unknown, pointer: string): void => {
     issues.push(...checkSchemaInManifest(schema, pointer, context));
   };
-  for (const parameterEntry of parameters) {
+  for (let index = 0; index < parameters.length; index++) {
+    const parameterEntry = parameters[index]!;
     const name = parameterEntry[0];
     const parameter = parameterEntry[1];
     if (parameter.json_schema !== undefined) check(parameter.json_schema, `${base}/parameters/${escapePointerToken(name)}/json_schema`);
@@ -637,7 +649,8 @@ function checkDefinitions(definitions: Record<string, JsonSchema>, context: Sche
 }
 
 function checkParameterNames(base: string, parameters: ParameterEntries, issues: ValidationIssue[]): void {
-  for (const parameterEntry of parameters) {
+  for (let index = 0; index < parameters.length; index++) {
+    const parameterEntry = parameters[index]!;
     const name = parameterEntry[0];
     const parameter = parameterEntry[1];
     // The strict parser refuses it in text; a manifest given as an object (JSON.parse keeps it as an

@@ -6,11 +6,12 @@ import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 // @ts-expect-error: a build script in plain JavaScript, without declarations.
-import { renderStandaloneValidators } from '../../../scripts/write-manifest-validators.mjs';
+import { minifyModule, renderStandaloneValidators } from '../../../scripts/write-manifest-validators.mjs';
 import { createMetaSchemaAjv } from './validate-tool-arguments.js';
 
 const require = createRequire(import.meta.url);
 const render = renderStandaloneValidators as (ajv: unknown, references: Record<string, string>, resolveSpecifier: (specifier: string) => string, exportName: string) => string;
+const minify = minifyModule as (moduleText: string) => string;
 
 // Argument schemas as manifests write them, right and wrong: every keyword family the meta-schema
 // constrains, and the anchors whose patterns the generated code keeps on the engine's RegExp.
@@ -45,9 +46,10 @@ describe('the meta-schema validator generated at build time', () => {
   beforeAll(async () => {
     directory = mkdtempSync(join(tmpdir(), 'aicap-standalone-meta-schema-'));
     const file = join(directory, 'standalone-meta-schema-validator.mjs');
+    // Minified, as the build writes it.
     writeFileSync(
       file,
-      render(createMetaSchemaAjv({ source: true, esm: true }), { meta: 'https://json-schema.org/draft/2020-12/schema' }, (specifier) => require.resolve(specifier), 'metaSchemaValidators'),
+      minify(render(createMetaSchemaAjv({ source: true, esm: true }), { meta: 'https://json-schema.org/draft/2020-12/schema' }, (specifier) => require.resolve(specifier), 'metaSchemaValidators')),
     );
     standalone = ((await import(pathToFileURL(file).href)) as { metaSchemaValidators: { meta: ValidateFunction } }).metaSchemaValidators.meta;
   }, 60_000);
