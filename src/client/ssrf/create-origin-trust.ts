@@ -32,13 +32,6 @@ export interface OriginTrust {
  * @internal
  */
 export function createOriginTrust(options: OriginTrustOptions): OriginTrust {
-  // Parsed once per origin: a client talks to a handful, and this runs on every hop and connection.
-  const localOrigins = new Map<string, boolean>();
-  const isLocal = (origin: string): boolean => {
-    let local = localOrigins.get(origin);
-    if (local === undefined) localOrigins.set(origin, (local = isAddressOrLocalName(origin)));
-    return local;
-  };
   return {
     trusts(origin) {
       if (options.policy.allowsOrigin(origin)) return true;
@@ -50,6 +43,20 @@ export function createOriginTrust(options: OriginTrustOptions): OriginTrust {
       return `; a host name reaches this machine or a private network only with \`${options.allowPrivateNamesOption}\` (or list the address in \`allow\`)`;
     },
   };
+}
+
+// Whether an origin names an address or this machine depends on the origin alone: parsed once per process
+// (bounded), not once per client, since this runs on every hop and connection and a client may make one.
+const localOrigins = new Map<string, boolean>();
+const MAX_REMEMBERED_ORIGINS = 1024;
+
+function isLocal(origin: string): boolean {
+  let local = localOrigins.get(origin);
+  if (local === undefined) {
+    if (localOrigins.size >= MAX_REMEMBERED_ORIGINS) localOrigins.clear();
+    localOrigins.set(origin, (local = isAddressOrLocalName(origin)));
+  }
+  return local;
 }
 
 function isAddressOrLocalName(origin: string): boolean {
