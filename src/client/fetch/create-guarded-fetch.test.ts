@@ -394,4 +394,16 @@ describe('createGuardedFetch: options', () => {
     expect(servers.a.requests.length).toBe(sent);
     await fetch.close();
   });
+
+  it('lets a response whose body is still arriving finish when closed', async () => {
+    servers.a.routes.set('/slow', (_request, response) => {
+      response.write('first ');
+      setTimeout(() => response.end('second'), 100);
+    });
+    const fetch = guarded({ isTrustedOrigin: () => true });
+    const response = await fetch(`${servers.a.origin}/slow`);
+    const closed = fetch.close();
+    expect(await response.text()).toBe('first second');
+    await closed;
+  });
 });

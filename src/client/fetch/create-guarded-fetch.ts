@@ -27,7 +27,7 @@ import { headerValue, requestHeaders, toHeaders } from './node-headers.js';
 import { readBodyBytes } from './read-body-bytes.js';
 import { discardBody, readNodeBody } from './read-node-body.js';
 import { runHops, type HopLoopSettings } from './run-hops.js';
-import { Agent, fetchWith, loadFetch, requestWith } from '../../internal/http/undici-parts.js';
+import { Agent, closedError, fetchWith, loadFetch, requestWith } from '../../internal/http/undici-parts.js';
 
 const EMPTY_BODY = new Uint8Array(0);
 
@@ -100,9 +100,18 @@ function createLazyAgent(create: () => UndiciAgent): LazyAgent {
     },
     close() {
       closed = true;
-      return made === undefined ? Promise.resolve() : made.close();
+      if (made === undefined) return Promise.resolve();
+      // Nothing in flight (no request queued, none whose response is still being read): what a graceful
+      // close would wait for is not there, and destroying with a ready-made error skips building three.
+      return isIdle(made) ? made.destroy(closedError()) : made.close();
     },
   };
+}
+
+/** True when no request of the agent is queued or running (a running one may still be reading its body). */
+function isIdle(agent: UndiciAgent): boolean {
+  for (const stats of Object.values(agent.stats)) if (stats.size !== 0) return false;
+  return true;
 }
 
 function startState(url: URL, method: string | undefined, headers: Headers, body: RequestInit['body']): HopState {
