@@ -1,5 +1,6 @@
 import ipaddr from 'ipaddr.js';
 import { AicapError } from '../../errors/aicap-error.js';
+import { rememberResults } from '../../internal/remember-results.js';
 
 /** The verdict on one IP address. */
 export interface AddressVerdict {
@@ -86,18 +87,9 @@ export function createAddressPolicy(allow: readonly string[] = [], optionName = 
 
 // An address's range depends on the address alone, so it is classified once per process, not once per
 // policy: a client (and its policy) often lives for one discovery, and parsing costs more than the request's checks.
-const rangesByAddress = new Map<string, string>();
+const rangeOf = rememberResults(classifyRange, MAX_REMEMBERED_VERDICTS);
 
 /** The ipaddr.js range of an address (`ipv4Compatible` for `::/96`), or `invalid` when it does not parse. */
-function rangeOf(address: string): string {
-  let range = rangesByAddress.get(address);
-  if (range === undefined) {
-    if (rangesByAddress.size >= MAX_REMEMBERED_VERDICTS) rangesByAddress.clear();
-    rangesByAddress.set(address, (range = classifyRange(address)));
-  }
-  return range;
-}
-
 function classifyRange(address: string): string {
   let parsed: ipaddr.IPv4 | ipaddr.IPv6;
   try {

@@ -1,5 +1,6 @@
 import { isIP } from 'node:net';
 import { isLoopbackHostname } from '../../internal/is-loopback-hostname.js';
+import { rememberResults } from '../../internal/remember-results.js';
 import type { AddressPolicy } from './address-policy.js';
 
 /** Options of {@link createOriginTrust}. @internal */
@@ -47,17 +48,7 @@ export function createOriginTrust(options: OriginTrustOptions): OriginTrust {
 
 // Whether an origin names an address or this machine depends on the origin alone: parsed once per process
 // (bounded), not once per client, since this runs on every hop and connection and a client may make one.
-const localOrigins = new Map<string, boolean>();
-const MAX_REMEMBERED_ORIGINS = 1024;
-
-function isLocal(origin: string): boolean {
-  let local = localOrigins.get(origin);
-  if (local === undefined) {
-    if (localOrigins.size >= MAX_REMEMBERED_ORIGINS) localOrigins.clear();
-    localOrigins.set(origin, (local = isAddressOrLocalName(origin)));
-  }
-  return local;
-}
+const isLocal = rememberResults(isAddressOrLocalName, 1024);
 
 function isAddressOrLocalName(origin: string): boolean {
   let hostname: string;
