@@ -44,8 +44,11 @@ export function createGuardedFetch(options: GuardedFetchOptions = {}): GuardedFe
   return createNamedGuardedFetch(options, DEFAULT_OPTION_NAMES);
 }
 
-/** {@link createGuardedFetch} with the option names its messages use. @internal */
-export function createNamedGuardedFetch(options: GuardedFetchOptions, names: OptionNames): GuardedFetch {
+/**
+ * {@link createGuardedFetch} with the option names its messages use. `makeAgent`: when its undici agent
+ * is made, `'on-first-use'` for a fetch a client may never use (see `createLazyAgent`). @internal
+ */
+export function createNamedGuardedFetch(options: GuardedFetchOptions, names: OptionNames, makeAgent: 'now' | 'on-first-use' = 'on-first-use'): GuardedFetch {
   const settings = resolveGuardedFetchSettings(options, names);
   const policy = createAddressPolicy(options.allow ?? [], names.allow);
   const trust = createOriginTrust({
@@ -65,6 +68,7 @@ export function createNamedGuardedFetch(options: GuardedFetchOptions, names: Opt
     const agentPool = (pool = createLazyAgent(
       () => new Agent({ connect: createPinnedConnector(connect), headersTimeout: settings.timeouts.headersInMs, bodyTimeout: settings.timeouts.bodyIdleInMs }),
     ));
+    if (makeAgent === 'now') agentPool.agent();
     transport = (input, init) => fetchWith(input, { ...(init as object), dispatcher: agentPool.agent() }) as unknown as Promise<Response>;
   }
   // undici's fetch loads before a first streaming request arms its deadlines: loading is not the server's time.
