@@ -35,6 +35,8 @@ export function createClientContext(options: ClientOptions = {}): ClientContext 
     allowPrivateNames: 'network.allowPrivateNames',
   };
   const fetch = createNamedGuardedFetch({ ...guard, isTrustedOrigin, ...(transport ? { fetch: transport } : {}) }, networkNames);
+  // The agent of calls is made by the first call; that of manifests now, since nearly every client
+  // discovers: a discovery then opens its connection on an agent that is ready, as a plain request does.
   const manifestFetch = createNamedGuardedFetch(
     {
       ...guard,
@@ -44,6 +46,7 @@ export function createClientContext(options: ClientOptions = {}): ClientContext 
       maxRedirects: options.discovery?.maxRedirects ?? 3,
     },
     { ...networkNames, maxResponseSizeInBytes: 'discovery.maxManifestSizeInBytes', maxRedirects: 'discovery.maxRedirects' },
+    'now',
   );
   const allowedBaseOrigins = new Set<string>();
   for (const entry of options.trust?.allowedOrigins ?? []) {

@@ -379,4 +379,31 @@ describe('createGuardedFetch: options', () => {
     expect(await codeOf(fetch(`${servers.a.origin}/silent`, { signal: controller.signal }))).toBe('ABORTED');
     await fetch.close();
   });
+
+  it.each([
+    ['after a request', true],
+    ['before any request', false],
+  ])('refuses requests once closed (%s), without sending them', async (_when, usedBefore) => {
+    servers.a.routes.set('/hello', (_request, response) => response.end('hi'));
+    const fetch = guarded({ isTrustedOrigin: () => true });
+    if (usedBefore) expect(await (await fetch(`${servers.a.origin}/hello`)).text()).toBe('hi');
+    await fetch.close();
+    const sent = servers.a.requests.length;
+    expect(await codeOf(fetch(`${servers.a.origin}/hello`))).toBe('NETWORK_ERROR');
+    expect(await codeOf(fetch.fetchBuffered(`${servers.a.origin}/hello`, { method: 'GET' }, { maxSizeInBytes: 100, option: 'maxSizeInBytes' }))).toBe('NETWORK_ERROR');
+    expect(servers.a.requests.length).toBe(sent);
+    await fetch.close();
+  });
+
+  it('lets a response whose body is still arriving finish when closed', async () => {
+    servers.a.routes.set('/slow', (_request, response) => {
+      response.write('first ');
+      setTimeout(() => response.end('second'), 100);
+    });
+    const fetch = guarded({ isTrustedOrigin: () => true });
+    const response = await fetch(`${servers.a.origin}/slow`);
+    const closed = fetch.close();
+    expect(await response.text()).toBe('first second');
+    await closed;
+  });
 });

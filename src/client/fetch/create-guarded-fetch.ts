@@ -27,7 +27,7 @@ import { headerValue, requestHeaders, toHeaders } from './node-headers.js';
 import { readBodyBytes } from './read-body-bytes.js';
 import { discardBody, readNodeBody } from './read-node-body.js';
 import { runHops, type HopLoopSettings } from './run-hops.js';
-import { Agent, fetchWith, loadFetch, requestWith } from '../../internal/http/undici-parts.js';
+import { Agent, closedError, fetchWith, loadFetch, requestWith } from '../../internal/http/undici-parts.js';
 
 const EMPTY_BODY = new Uint8Array(0);
 
@@ -44,8 +44,11 @@ export function createGuardedFetch(options: GuardedFetchOptions = {}): GuardedFe
   return createNamedGuardedFetch(options, DEFAULT_OPTION_NAMES);
 }
 
-/** {@link createGuardedFetch} with the option names its messages use. @internal */
-export function createNamedGuardedFetch(options: GuardedFetchOptions, names: OptionNames): GuardedFetch {
+/**
+ * {@link createGuardedFetch} with the option names its messages use. `makeAgent`: when its undici agent
+ * is made, `'on-first-use'` for a fetch a client may never use (see `createLazyAgent`). @internal
+ */
+export function createNamedGuardedFetch(options: GuardedFetchOptions, names: OptionNames, makeAgent: 'now' | 'on-first-use' = 'on-first-use'): GuardedFetch {
   const settings = resolveGuardedFetchSettings(options, names);
   const policy = createAddressPolicy(options.allow ?? [], names.allow);
   const trust = createOriginTrust({
@@ -56,25 +59,63 @@ export function createNamedGuardedFetch(options: GuardedFetchOptions, names: Opt
   });
   const hopSettings: HopLoopSettings = { checkUrl: (url) => checkUrl(url, policy, trust.trusts), maxRedirects: settings.maxRedirects, maxRedirectsOption: names.maxRedirects };
 
-  let agent: UndiciAgent | undefined;
   let transport: FetchFunction;
+  let pool: LazyAgent | undefined;
   if (options.fetch) {
     transport = options.fetch;
   } else {
-    agent = new Agent({
-      connect: createPinnedConnector({ policy, trust, lookup: options.lookup, beforeConnect: options.beforeConnect, timeoutInMs: settings.timeouts.connectInMs }),
-      headersTimeout: settings.timeouts.headersInMs,
-      bodyTimeout: settings.timeouts.bodyIdleInMs,
-    });
-    const dispatcher = agent;
-    transport = (input, init) => fetchWith(input, { ...(init as object), dispatcher }) as unknown as Promise<Response>;
+    const connect = { policy, trust, lookup: options.lookup, beforeConnect: options.beforeConnect, timeoutInMs: settings.timeouts.connectInMs };
+    const agentPool = (pool = createLazyAgent(
+      () => new Agent({ connect: createPinnedConnector(connect), headersTimeout: settings.timeouts.headersInMs, bodyTimeout: settings.timeouts.bodyIdleInMs }),
+    ));
+    if (makeAgent === 'now') agentPool.agent();
+    transport = (input, init) => fetchWith(input, { ...(init as object), dispatcher: agentPool.agent() }) as unknown as Promise<Response>;
   }
   // undici's fetch loads before a first streaming request arms its deadlines: loading is not the server's time.
-  const guardedFetch = createStreamingFetch(transport, settings, hopSettings, agent ? loadFetch : undefined);
-  const fetchBuffered = agent ? createBufferedFetch(agent, settings, hopSettings) : bufferThroughFetch(guardedFetch, settings);
+  const guardedFetch = createStreamingFetch(transport, settings, hopSettings, pool ? loadFetch : undefined);
+  const fetchBuffered = pool ? createBufferedFetch(pool, settings, hopSettings) : bufferThroughFetch(guardedFetch, settings);
   let closing: Promise<void> | undefined;
   // Idempotent: closing twice (a test teardown after an explicit close) must not throw.
-  return Object.assign(guardedFetch, { close: () => (closing ??= agent ? agent.close() : Promise.resolve()), fetchBuffered });
+  return Object.assign(guardedFetch, { close: () => (closing ??= pool ? pool.close() : Promise.resolve()), fetchBuffered });
+}
+
+/** An undici `Agent` made on first use, and closing it. */
+interface LazyAgent {
+  agent(): UndiciAgent;
+  close(): Promise<void>;
+}
+
+/**
+ * A client makes a guarded fetch for calls and one for manifests, and many clients only ever use one
+ * of them (a discovery makes no call): an agent made on first use costs nothing until then, neither to
+ * make nor to close. One asked for after `close` is closed at once, so the request fails as it would
+ * on a closed agent instead of opening a pool that nothing closes.
+ */
+function createLazyAgent(create: () => UndiciAgent): LazyAgent {
+  let made: UndiciAgent | undefined;
+  let closed = false;
+  return {
+    agent() {
+      if (made === undefined) {
+        made = create();
+        if (closed) void made.close();
+      }
+      return made;
+    },
+    close() {
+      closed = true;
+      if (made === undefined) return Promise.resolve();
+      // Nothing in flight (no request queued, none whose response is still being read): what a graceful
+      // close would wait for is not there, and destroying with a ready-made error skips building three.
+      return isIdle(made) ? made.destroy(closedError()) : made.close();
+    },
+  };
+}
+
+/** True when no request of the agent is queued or running (a running one may still be reading its body). */
+function isIdle(agent: UndiciAgent): boolean {
+  for (const stats of Object.values(agent.stats)) if (stats.size !== 0) return false;
+  return true;
 }
 
 function startState(url: URL, method: string | undefined, headers: Headers, body: RequestInit['body']): HopState {
@@ -153,7 +194,7 @@ class RequestAbort extends EventEmitter {
 }
 
 /** The undici `request` half: the body read whole from the Node stream, no Web streams in between. */
-function createBufferedFetch(dispatcher: UndiciAgent, settings: GuardedFetchSettings, hopSettings: HopLoopSettings): BufferedFetch {
+function createBufferedFetch(pool: LazyAgent, settings: GuardedFetchSettings, hopSettings: HopLoopSettings): BufferedFetch {
   return async (input: string | URL, init: BufferedRequestInit, limit: BodySizeLimit): Promise<BufferedResponse> => {
     const cap = effectiveLimit(limit, settings);
     // The caller's `Headers` and `URL` as they are (parsing a `URL` again costs as much as parsing
@@ -175,7 +216,7 @@ function createBufferedFetch(dispatcher: UndiciAgent, settings: GuardedFetchSett
       return await runHops(state, init.redirect === 'manual' ? { ...hopSettings, maxRedirects: 0 } : hopSettings, async ({ url, method, headers, body }) => {
         let data: Dispatcher.ResponseData;
         try {
-          data = await requestWith(dispatcher, {
+          data = await requestWith(pool.agent(), {
             origin: url.origin,
             path: `${url.pathname}${url.search}`,
             method: method as Dispatcher.HttpMethod,

@@ -1,5 +1,6 @@
 import ipaddr from 'ipaddr.js';
 import { AicapError } from '../../errors/aicap-error.js';
+import { rememberResults } from '../../internal/remember-results.js';
 
 /** The verdict on one IP address. */
 export interface AddressVerdict {
@@ -57,15 +58,12 @@ export function createAddressPolicy(allow: readonly string[] = [], optionName = 
     }
   }
   const classify = (address: string, trusted: boolean): AddressVerdict => {
-    let parsed: ipaddr.IPv4 | ipaddr.IPv6;
-    try {
-      // process() turns an IPv4-mapped IPv6 address into the IPv4 address it carries.
-      parsed = ipaddr.process(address.replace(/^\[|\]$/g, ''));
-    } catch {
-      return { allowed: false, range: 'invalid' };
+    const range = rangeOf(address);
+    if (range === 'invalid') return { allowed: false, range };
+    if (blocks.length > 0) {
+      const parsed = ipaddr.process(address.replace(/^\[|\]$/g, ''));
+      if (blocks.some(([block, bits]) => block.kind() === parsed.kind() && parsed.match(block, bits))) return { allowed: true, range };
     }
-    const range = isIpv4Compatible(parsed) ? 'ipv4Compatible' : parsed.range();
-    if (blocks.some(([block, bits]) => block.kind() === parsed.kind() && parsed.match(block, bits))) return { allowed: true, range };
     return { allowed: range === 'unicast' || (trusted && USER_NETWORK_RANGES.has(range)), range };
   };
   // Every request and every new connection asks about the same few addresses: the verdict depends on
@@ -85,6 +83,22 @@ export function createAddressPolicy(allow: readonly string[] = [], optionName = 
       return origins.has(origin);
     },
   };
+}
+
+// An address's range depends on the address alone, so it is classified once per process, not once per
+// policy: a client (and its policy) often lives for one discovery, and parsing costs more than the request's checks.
+const rangeOf = rememberResults(classifyRange, MAX_REMEMBERED_VERDICTS);
+
+/** The ipaddr.js range of an address (`ipv4Compatible` for `::/96`), or `invalid` when it does not parse. */
+function classifyRange(address: string): string {
+  let parsed: ipaddr.IPv4 | ipaddr.IPv6;
+  try {
+    // process() turns an IPv4-mapped IPv6 address into the IPv4 address it carries.
+    parsed = ipaddr.process(address.replace(/^\[|\]$/g, ''));
+  } catch {
+    return 'invalid';
+  }
+  return isIpv4Compatible(parsed) ? 'ipv4Compatible' : parsed.range();
 }
 
 /**

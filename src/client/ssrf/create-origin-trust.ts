@@ -1,5 +1,6 @@
 import { isIP } from 'node:net';
 import { isLoopbackHostname } from '../../internal/is-loopback-hostname.js';
+import { rememberResults } from '../../internal/remember-results.js';
 import type { AddressPolicy } from './address-policy.js';
 
 /** Options of {@link createOriginTrust}. @internal */
@@ -32,13 +33,6 @@ export interface OriginTrust {
  * @internal
  */
 export function createOriginTrust(options: OriginTrustOptions): OriginTrust {
-  // Parsed once per origin: a client talks to a handful, and this runs on every hop and connection.
-  const localOrigins = new Map<string, boolean>();
-  const isLocal = (origin: string): boolean => {
-    let local = localOrigins.get(origin);
-    if (local === undefined) localOrigins.set(origin, (local = isAddressOrLocalName(origin)));
-    return local;
-  };
   return {
     trusts(origin) {
       if (options.policy.allowsOrigin(origin)) return true;
@@ -51,6 +45,10 @@ export function createOriginTrust(options: OriginTrustOptions): OriginTrust {
     },
   };
 }
+
+// Whether an origin names an address or this machine depends on the origin alone: parsed once per process
+// (bounded), not once per client, since this runs on every hop and connection and a client may make one.
+const isLocal = rememberResults(isAddressOrLocalName, 1024);
 
 function isAddressOrLocalName(origin: string): boolean {
   let hostname: string;

@@ -14,9 +14,13 @@ export function redactUrl(input: string | URL): string {
   } catch {
     return '[invalid URL]';
   }
-  url.username = '';
-  url.password = '';
-  url.hash = '';
+  // Each setter serialises the URL again, and `searchParams` builds a list: only what is there is removed.
+  if (url.username !== '' || url.password !== '') {
+    url.username = '';
+    url.password = '';
+  }
+  if (url.hash !== '') url.hash = '';
+  if (url.search === '') return url.href;
   let changed = false;
   for (const name of new Set(url.searchParams.keys())) {
     if (SECRET_PARAMETER.test(name)) {

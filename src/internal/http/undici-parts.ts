@@ -1,5 +1,5 @@
 import { createRequire } from 'node:module';
-import type { Agent as UndiciAgent, buildConnector as undiciBuildConnector, Dispatcher, fetch as undiciFetch } from 'undici';
+import type { Agent as UndiciAgent, buildConnector as undiciBuildConnector, Dispatcher, errors as undiciErrors, fetch as undiciFetch } from 'undici';
 
 // undici's entry loads every dispatcher, the mocks, the caches, WebSocket, EventSource and fetch
 // (about 3× what a request needs, the largest single cost of a CLI process's start). The guarded
@@ -14,6 +14,21 @@ export const Agent = load('undici/lib/dispatcher/agent.js') as typeof UndiciAgen
 
 /** undici's `buildConnector` (its own module). */
 export const buildConnector = load('undici/lib/core/connect.js') as typeof undiciBuildConnector;
+
+const { ClientDestroyedError } = load('undici/lib/core/errors.js') as typeof undiciErrors;
+// One for the process: see `closedError`.
+let closed: Error | undefined;
+
+/**
+ * The error an idle agent is destroyed with instead of closed: `close()` ends in `destroy()` anyway, and
+ * without an error that makes a `ClientDestroyedError` (with its stack trace) for the agent, the pool
+ * and the client, the largest part of closing. It reaches no request (none is in flight) and nothing
+ * reads it. @internal
+ */
+export function closedError(): Error {
+  closed ??= new ClientDestroyedError();
+  return closed;
+}
 
 const requestOnDispatcher = load('undici/lib/api/api-request.js') as (this: Dispatcher, options: Dispatcher.RequestOptions) => Promise<Dispatcher.ResponseData>;
 
