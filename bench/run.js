@@ -258,6 +258,7 @@ function firstTurnRatios(discovery, revalidation, call, github, stripe) {
           first_turn_known_vs_mcp: github.firstTurn.known.versusMcp,
           first_turn_known_vs_mcp_cpu: github.firstTurn.known.versusMcpCpu,
           first_turn_tokens_fewer: { median: github.firstTurn.tokens.fewer, against: 'MCP all tools ÷ aicap selected 5, o200k_base tokens, GitHub' },
+          ...tokensOverRequestsRatio('first_turn_tokens_fewer_requests', github.firstTurn.tokens.overRequests, 'GitHub'),
         }
       : {}),
     ...(stripe?.firstTurn
@@ -267,9 +268,17 @@ function firstTurnRatios(discovery, revalidation, call, github, stripe) {
           first_turn_stripe_known_vs_mcp: stripe.firstTurn.known.versusMcp,
           first_turn_stripe_known_vs_mcp_cpu: stripe.firstTurn.known.versusMcpCpu,
           first_turn_stripe_tokens_fewer: { median: stripe.firstTurn.tokens.fewer, against: 'MCP all tools ÷ aicap selected 5, o200k_base tokens, Stripe' },
+          ...tokensOverRequestsRatio('first_turn_stripe_tokens_fewer_requests', stripe.firstTurn.tokens.overRequests, 'Stripe'),
         }
       : {}),
   };
+}
+
+/** The token ratio's spread over a request set, as a ratio key (absent when the section measured no set). */
+function tokensOverRequestsRatio(key, overRequests, api) {
+  if (!overRequests) return {};
+  const { median, p25, p75, requests, set } = overRequests;
+  return { [key]: { median, p25, p75, rounds: requests, against: `MCP all tools ÷ aicap selected 5 for each request of ${set}, o200k_base tokens, ${api}` } };
 }
 
 main().catch((error) => {

@@ -28,9 +28,11 @@ export const RATIO_TARGETS = {
   first_turn_known_vs_mcp: { label: 'the same, GitHub, new client on a store an earlier process left the verdicts and the selection index in (manifest downloaded again), wall' },
   first_turn_known_vs_mcp_cpu: { label: 'the same by client + server CPU time' },
   first_turn_tokens_fewer: { label: "tokens of that MCP tool list ÷ tokens of aicap's 5, GitHub", minimum: 50 },
+  first_turn_tokens_fewer_requests: { label: "the same for each held-out request of the selection evaluation (GitHub's), median", minimum: 50 },
   first_turn_stripe_vs_mcp: { label: 'first turn as above, Stripe, wall', minimum: 1 },
   first_turn_stripe_vs_mcp_cpu: { label: 'the same by client + server CPU time', minimum: 1 },
   first_turn_stripe_tokens_fewer: { label: 'tokens, MCP ÷ aicap, Stripe', minimum: 50 },
+  first_turn_stripe_tokens_fewer_requests: { label: "the same for each held-out request of the selection evaluation (Stripe's), median", minimum: 50 },
   first_turn_stripe_known_vs_mcp: { label: 'first turn, Stripe, store holding the verdicts and the index, wall' },
   first_turn_stripe_known_vs_mcp_cpu: { label: 'the same by client + server CPU time' },
   serve_per_agent_vs_mcp: { label: 'server CPU per discovering agent, MCP (initialize + initialized + tools/list) ÷ aicap (one GET), GitHub', minimum: 10 },
@@ -258,6 +260,7 @@ function scaleSection(scale) {
       '',
       ...latencyTable(row.revalidation.rows, true),
     );
+    if (row.firstTurn) lines.push('', firstTurnTokensLine(row.firstTurn));
     if (row.freshProcess) lines.push('', ...freshProcessTable(row.freshProcess));
     if (row.wholeProcess)
       lines.push(
@@ -266,6 +269,14 @@ function scaleSection(scale) {
       );
   }
   return lines;
+}
+
+/** A first turn's tokens: the section's request, and the spread over a request set when it measured one. */
+function firstTurnTokensLine({ query, tokens }) {
+  const single = `First turn, o200k_base tokens: MCP's whole tool list ${tokens.mcp}, aicap's 5 for "${query}" ${tokens.aicap} (${tokens.fewer}× fewer: ${tokens.selected.map((name) => `\`${name}\``).join(', ')}).`;
+  const set = tokens.overRequests;
+  if (!set) return single;
+  return `${single} Over the ${set.requests} requests of \`${set.set}\`, MCP's list ÷ each request's 5: median ${set.median}× (p25–p75 ${set.p25}–${set.p75}, least ${set.least}); ${set.belowFifty} below 50×.`;
 }
 
 /** The first discovery of new processes: each target's medians (client CPU with its p25–p75). */

@@ -7,11 +7,13 @@
 // aicap runs twice: a first contact (an empty cache store), and a new process of a deployed agent, whose
 // store holds what an earlier process recorded (the manifest's verdicts and the selection index) but
 // no HTTP entry, so it still downloads the whole manifest as the first contact does.
-// Tokens: gpt-tokenizer (`o200k_base`, through `estimateTokens` of `aicap/tools`) of the JSON tools array.
+// Tokens: gpt-tokenizer (`o200k_base`, through `estimateTokens` of `aicap/tools`) of the JSON tools array,
+// for the section's one request and, untimed, for each request of a labelled set (`requests`): which
+// five tools a request selects decides what they cost, so one request alone says little about a turn.
 import { Agent, fetch as undiciFetch } from 'undici';
 import { createClient } from 'aicap/client';
 import { estimateTokens, exportTools, selectTools } from 'aicap/tools';
-import { compareVariants, cpuRatios, fastestOf, pairedRatio, withoutSamples } from '../lib/measure.js';
+import { compareVariants, cpuRatios, fastestOf, pairedRatio, round, spreadOf, withoutSamples } from '../lib/measure.js';
 import { createMcpClient } from '../lib/mcp-client.js';
 import { createRecordsOnlyStore } from '../lib/records-only-store.js';
 import { MCP_MODES } from '../lib/mcp-payments-app.js';
@@ -24,7 +26,7 @@ function toOpenAiTool(tool) {
 }
 
 /**
- * @param {{ origin: string, mcpOrigins: Record<string, string>, query: string, serverCpuInMs?: () => number,
+ * @param {{ origin: string, mcpOrigins: Record<string, string>, query: string, requests?: { label: string, requests: string[] }, serverCpuInMs?: () => number,
  *   iterations: { warmupIterations: number, iterations: number, minIterations?: number, maxTimeInMs: number } }} context
  */
 export async function benchmarkFirstTurn(context) {
@@ -101,6 +103,34 @@ export async function benchmarkFirstTurn(context) {
       mcpBytes: Buffer.byteLength(mcpText),
       aicapBytes: Buffer.byteLength(aicapText),
       fewer: Math.round((mcpTokens / aicapTokens) * 10) / 10,
+      ...(context.requests ? { overRequests: await tokensOverRequests(context.origin, context.requests, mcpTokens) } : {}),
     },
   };
+}
+
+/** MCP's tokens ÷ the tokens of the five tools each request selects: their spread over the set, untimed. */
+export async function tokensOverRequests(origin, { label, requests }, mcpTokens) {
+  if (requests.length === 0) throw new Error(`The request set ${label} is empty.`);
+  const client = createClient();
+  try {
+    await client.discover(origin);
+    const { tools } = client.catalog();
+    const ratios = [];
+    for (const request of requests) {
+      const selected = selectTools(tools, request, { limit: SELECTED }).map((entry) => entry.tool);
+      ratios.push(mcpTokens / (await estimateTokens(JSON.stringify(exportTools(selected, 'openai').tools))).tokens);
+    }
+    const spread = spreadOf(ratios);
+    return {
+      set: label,
+      requests: requests.length,
+      median: round(spread.median, 1),
+      p25: round(spread.p25, 1),
+      p75: round(spread.p75, 1),
+      least: round(Math.min(...ratios), 1),
+      belowFifty: ratios.filter((ratio) => ratio < 50).length,
+    };
+  } finally {
+    await client.close();
+  }
 }

@@ -25,6 +25,7 @@ import { benchmarkChecks, ceilingsOf } from './checks.js';
 import { benchmarkColdDiscovery } from './discovery.js';
 import { benchmarkFirstTurn } from './first-turn.js';
 import { benchmarkRevalidation } from './revalidation.js';
+import { loadRequests } from '../selection/selection-requests.js';
 
 const run = promisify(execFile);
 const CORPUS = new URL('../../../shared/corpus/', import.meta.url);
@@ -101,7 +102,20 @@ async function measureApi(api, servers, iterations) {
   const firstTurn =
     api.name === 'kubernetes'
       ? undefined
-      : await benchmarkFirstTurn({ origin: origins[api.name], mcpOrigins, query: api.query, serverCpuInMs: servers.serverCpuInMs, iterations: iterations.discovery });
+      : await benchmarkFirstTurn({
+          origin: origins[api.name],
+          mcpOrigins,
+          query: api.query,
+          // The selection evaluation's held-out requests of this API, written before the selector: a turn's tokens over many requests.
+          requests: {
+            label: `bench/selection/held-out/${api.name}.jsonl`,
+            requests: loadRequests('held-out')
+              .get(api.name)
+              .map((entry) => entry.request),
+          },
+          serverCpuInMs: servers.serverCpuInMs,
+          iterations: iterations.discovery,
+        });
   const freshProcess = api.name === 'github' ? await freshProcessDiscovery(origins[api.name], mcpOrigins) : undefined;
   return {
     name: api.name,
