@@ -7,7 +7,9 @@
 export function rememberResults<Value>(compute: (argument: string) => Value, maxEntries: number): (argument: string) => Value {
   const results = new Map<string, Value>();
   return (argument) => {
-    if (results.has(argument)) return results.get(argument) as Value;
+    // One lookup on a hit; `has` only tells a remembered `undefined` from a new argument.
+    const known = results.get(argument);
+    if (known !== undefined || results.has(argument)) return known as Value;
     const result = compute(argument);
     if (results.size >= maxEntries) results.clear();
     results.set(argument, result);

@@ -5,6 +5,7 @@ import { REDACTED, type Redactor } from '../policy/create-redactor.js';
 import { InvalidArgumentsError, type ArgumentProblem } from './invalid-arguments-error.js';
 import { isRecord } from '../../internal/is-record.js';
 import { encodeComponent } from '../../internal/http/encode-component.js';
+import { rememberResults } from '../../internal/remember-results.js';
 import { buildMultipartBody } from './build-multipart-body.js';
 import {
   serialiseCookieParameter,
@@ -366,17 +367,10 @@ function requestUrls(base: string, realPath: string, displayPath: string, query:
  * `base_url` as the URL parser writes it, without a trailing slash: the request URL is compared with
  * it after parsing, so `HTTPS://API.Example.com:443/v1` must be compared as `https://api.example.com/v1`.
  */
-function normalisedBaseUrl(baseUrl: string): string {
-  let normalised = normalisedBaseUrls.get(baseUrl);
-  if (normalised === undefined) {
-    const href = new URL(baseUrl).href;
-    normalised = href.endsWith('/') ? href.slice(0, -1) : href;
-    if (normalisedBaseUrls.size >= MAX_REMEMBERED_BASE_URLS) normalisedBaseUrls.clear();
-    normalisedBaseUrls.set(baseUrl, normalised);
-  }
-  return normalised;
+function parsedBaseUrl(baseUrl: string): string {
+  const href = new URL(baseUrl).href;
+  return href.endsWith('/') ? href.slice(0, -1) : href;
 }
 
 // Every call of a service parses the same `base_url`: kept per text (a pure function of it).
-const normalisedBaseUrls = new Map<string, string>();
-const MAX_REMEMBERED_BASE_URLS = 256;
+const normalisedBaseUrl = rememberResults(parsedBaseUrl, 256);

@@ -1,3 +1,5 @@
+import { rememberResults } from '../../internal/remember-results.js';
+
 /**
  * Splits text into lower-case words: on anything but letters and digits, and inside identifiers at
  * `_`, `-`, `.` and camelCase humps (`chat.postMessage` → chat, post, message; `HTTPServer` → http, server).
@@ -59,18 +61,8 @@ const DOUBLED_FINAL_CONSONANT = /([bdfgklmnprt])\1$/;
  * "starred", "starring", "stars" → "star"; "issues", "issue" → "issu"; "replies" → "reply";
  * "branches" → "branch". It is not a dictionary stemmer: the stems only need to agree with each other.
  */
-export function stemWord(word: string): string {
-  let stem = stems.get(word);
-  if (stem !== undefined) return stem;
-  stem = stripSuffixes(word);
-  // Tool texts repeat the same words thousands of times; the cache is cleared rather than grown without bound.
-  if (stems.size >= MAX_CACHED_STEMS) stems.clear();
-  stems.set(word, stem);
-  return stem;
-}
-
-const stems = new Map<string, string>();
-const MAX_CACHED_STEMS = 50_000;
+// Kept per word: tool texts repeat the same words thousands of times.
+export const stemWord: (word: string) => string = rememberResults(stripSuffixes, 50_000);
 
 function stripSuffixes(word: string): string {
   let stem = word;
