@@ -230,8 +230,8 @@ type ParameterEntries = Array<[string, Partial<Parameter>]>;
 
 const ENTRY_KINDS = ['tools', 'resources', 'prompts'] as const;
 
-// Whether each `pattern` met in an embedded schema is safe, across manifests. Emptied past this many
-// before a manifest is checked, so that hostile manifests cannot grow it without bound.
+// Whether each `pattern` met in an embedded schema is safe, across manifests; emptied once a manifest
+// leaves more than this many.
 const rememberedPatternVerdicts = new Map<string, boolean>();
 const MAX_REMEMBERED_PATTERNS = 4096;
 
@@ -286,7 +286,6 @@ function checkSemantics(manifest: Record<string, unknown>, issues: ValidationIss
   const definitions = isRecord(manifest['definitions']) ? (manifest['definitions'] as Record<string, JsonSchema>) : undefined;
   // A pattern's verdict depends on the pattern alone, so the memo outlives the manifest: a client
   // discovering services again, or a server checking each variant, rechecks none it has seen.
-  if (rememberedPatternVerdicts.size > MAX_REMEMBERED_PATTERNS) rememberedPatternVerdicts.clear();
   const safePatterns = rememberedPatternVerdicts;
   if (definitions) checkDefinitions(definitions, { scope: { definitions, insideDefinition: true }, safePatterns }, issues);
   const schemas: SchemaCheckContext = { scope: { definitions, insideDefinition: false }, safePatterns };
@@ -312,6 +311,8 @@ function checkSemantics(manifest: Record<string, unknown>, issues: ValidationIss
   checkBaseUrl(manifest, issues);
   checkUrlFields(manifest, issues);
   checkVersioning(manifest, issues);
+  // What one manifest leaves in the memo is bounded: a hostile one may hold any number of patterns.
+  if (rememberedPatternVerdicts.size > MAX_REMEMBERED_PATTERNS) rememberedPatternVerdicts.clear();
 }
 
 function entryPointer(entry: Entry): string {
