@@ -89,6 +89,20 @@ describe('validateManifest', () => {
     ]);
   });
 
+  it('reports an unsafe pattern in every manifest that has it, after another manifest had it as well', () => {
+    // The verdicts of patterns are remembered across manifests: a remembered one must still be reported.
+    const withUnsafePattern = (): Record<string, unknown> => {
+      const payments = loadPayments();
+      const tool = payments.tools[0]! as { parameters: Record<string, { json_schema?: unknown }> };
+      tool.parameters['account_id']!.json_schema = { type: 'string', pattern: '^(b+)+$' };
+      return payments;
+    };
+    const expected = [{ code: 'schema.unsafe_pattern', pointer: '/tools/0/parameters/account_id/json_schema/pattern' }];
+    expect(errorsOf(withUnsafePattern())).toEqual(expected);
+    expect(errorsOf(withUnsafePattern())).toEqual(expected);
+    expect(errorsOf(loadPayments())).toEqual([]);
+  });
+
   it.each(invalidFixtures)('rejects invalid/$file (.json) with $code at $pointer and nothing else', ({ file, code, pointer }) => {
     const result = validateManifest(JSON.parse(readFixture(`invalid/${file}.json`)));
     expect(result.valid).toBe(false);

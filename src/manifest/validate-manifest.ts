@@ -103,7 +103,7 @@ function validateValue(input: unknown, options: ValidateManifestOptions): Valida
   if (unsupported) return { valid: false, issues: [unsupported] };
   const issues: ValidationIssue[] = [];
   const { errors, truncated } = schemaErrors(input);
-  const fromSchema = fromAjvErrors(errors);
+  const fromSchema = errors.length === 0 ? [] : fromAjvErrors(errors);
   if (truncated) {
     issues.push({ pointer: '', code: 'schema.truncated', message: `schema validation stopped after ${MAX_SCHEMA_ERRORS} errors; fix these and validate again`, severity: 'error' });
   }
@@ -113,6 +113,8 @@ function validateValue(input: unknown, options: ValidateManifestOptions): Valida
     checkSemantics(input, issues, options.unknownIds ?? 'warning');
     if (options.warnUnknownFields !== false) checkUnknownFields(input, manifestSchema, '', issues);
   }
+  // A manifest with nothing to report, the common case, has nothing to merge, deduplicate or order.
+  if (issues.length === 0 && fromSchema.length === 0) return { valid: true, manifest: input as Manifest, issues };
   // A MUST both the schema and a semantic check enforce is one finding, with the semantic check's
   // message: a named schema rule (section 9.1 code) gives way to any semantic error at its pointer,
   // which says more precisely what is wrong ("not an absolute URL" rather than "not https").
@@ -196,17 +198,19 @@ function fromAjvError(error: ErrorObject): ValidationIssue | undefined {
   return { pointer, code, message, severity: 'error' };
 }
 
+const VERSION_PATTERN = /^(0|[1-9][0-9]{0,8})\.(0|[1-9][0-9]{0,8})\.(0|[1-9][0-9]{0,8})$/;
+const SUPPORTED_MAJOR = SCHEMA_VERSION.split('.')[0];
+
 function checkSchemaVersion(input: unknown): ValidationIssue | undefined {
   if (!isRecord(input) || typeof input['schema_version'] !== 'string') return undefined;
   const version = input['schema_version'];
   // Only a well-formed version can name a major; anything else is left to the schema's pattern.
-  const major = /^(0|[1-9][0-9]{0,8})\.(0|[1-9][0-9]{0,8})\.(0|[1-9][0-9]{0,8})$/.exec(version)?.[1];
-  const supportedMajor = SCHEMA_VERSION.split('.')[0];
-  if (major === undefined || major === supportedMajor) return undefined;
+  const major = VERSION_PATTERN.exec(version)?.[1];
+  if (major === undefined || major === SUPPORTED_MAJOR) return undefined;
   return {
     pointer: '/schema_version',
     code: 'schema_version.unsupported',
-    message: `major version ${major} is not supported (this aicap understands ${supportedMajor}.x); the manifest is refused, upgrade aicap to read it`,
+    message: `major version ${major} is not supported (this aicap understands ${SUPPORTED_MAJOR}.x); the manifest is refused, upgrade aicap to read it`,
     severity: 'error',
   };
 }
@@ -225,6 +229,11 @@ interface Entry {
 type ParameterEntries = Array<[string, Partial<Parameter>]>;
 
 const ENTRY_KINDS = ['tools', 'resources', 'prompts'] as const;
+
+// Whether each `pattern` met in an embedded schema is safe, across manifests; emptied once a manifest
+// leaves more than this many.
+const rememberedPatternVerdicts = new Map<string, boolean>();
+const MAX_REMEMBERED_PATTERNS = 4096;
 
 function checkSemantics(manifest: Record<string, unknown>, issues: ValidationIssue[], unknownIds: 'warning' | 'error'): void {
   const entries: Entry[] = [];
@@ -275,8 +284,9 @@ function checkSemantics(manifest: Record<string, unknown>, issues: ValidationIss
 
   checkIdReferences(manifest, knownIds, issues, unknownIds);
   const definitions = isRecord(manifest['definitions']) ? (manifest['definitions'] as Record<string, JsonSchema>) : undefined;
-  // One memo of pattern verdicts for every embedded schema of the manifest.
-  const safePatterns = new Map<string, boolean>();
+  // A pattern's verdict depends on the pattern alone, so the memo outlives the manifest: a client
+  // discovering services again, or a server checking each variant, rechecks none it has seen.
+  const safePatterns = rememberedPatternVerdicts;
   if (definitions) checkDefinitions(definitions, { scope: { definitions, insideDefinition: true }, safePatterns }, issues);
   const schemas: SchemaCheckContext = { scope: { definitions, insideDefinition: false }, safePatterns };
   const links: LinkCheckContext = { tools: linkable, definitions };
@@ -301,6 +311,8 @@ function checkSemantics(manifest: Record<string, unknown>, issues: ValidationIss
   checkBaseUrl(manifest, issues);
   checkUrlFields(manifest, issues);
   checkVersioning(manifest, issues);
+  // What one manifest leaves in the memo is bounded: a hostile one may hold any number of patterns.
+  if (rememberedPatternVerdicts.size > MAX_REMEMBERED_PATTERNS) rememberedPatternVerdicts.clear();
 }
 
 function entryPointer(entry: Entry): string {

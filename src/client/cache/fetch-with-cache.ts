@@ -15,7 +15,7 @@ interface CacheEntry {
   /** Final URL after redirects. */
   url: string;
   /**
-  Body bytes: as stored, bytes that JSON writes as base64 ({@link base64InJson}); so a store that keeps
+  Body bytes: as stored, bytes that JSON writes as base64 ({@link Base64JsonBytes}); so a store that keeps
   bytes (the file store of `aicap/node`, a structured clone) hands back bytes, a store of JSON text the
   base64 string.
   */
@@ -170,7 +170,7 @@ async function store(cache: CacheStore | undefined, key: string, policy: CachePo
       return (policyObject ??= policy.toObject());
     },
     url,
-    body: stored instanceof Uint8Array && Object.hasOwn(stored, 'toJSON') ? stored : base64InJson(body),
+    body: stored instanceof Base64JsonBytes ? stored : Base64JsonBytes.viewOf(body),
   };
   const responseHeaders = policy.responseHeaders();
   decoded.set(entry, { body, policy, headers: headerReader(responseHeaders) });
@@ -181,11 +181,20 @@ async function store(cache: CacheStore | undefined, key: string, policy: CachePo
   return entry;
 }
 
-/** A view of the bytes (no copy) that `JSON.stringify` writes as a base64 string, the form JSON stores have always held. */
-function base64InJson(bytes: Uint8Array): Uint8Array {
-  const view = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  Object.defineProperty(view, 'toJSON', { value: () => view.toString('base64') });
-  return view;
+/**
+ * A view of body bytes (no copy) that `JSON.stringify` writes as a base64 string, the form JSON stores
+ * have always held. A class, not a `toJSON` defined on each view: defining a property on a typed array
+ * is a slow runtime call, and a closure per entry.
+ */
+class Base64JsonBytes extends Uint8Array {
+  static viewOf(bytes: Uint8Array): Base64JsonBytes {
+    // A response body's memory is never shared: the typings only allow for a `SharedArrayBuffer`.
+    return new Base64JsonBytes(bytes.buffer as ArrayBuffer, bytes.byteOffset, bytes.byteLength);
+  }
+
+  toJSON(): string {
+    return Buffer.from(this.buffer, this.byteOffset, this.byteLength).toString('base64');
+  }
 }
 
 function allowsStaleIfError(policy: CachePolicy): boolean {

@@ -69,7 +69,7 @@ export async function readManifestOnce(context: DiscoveryContext, result: Cached
     const manifest = JSON.parse(knownJsonText(result.body)) as Manifest;
     read = { body: result.body, contentType, manifest, scanFindings: verdicts.scanFindings, digest: verdicts.digest };
   } else {
-    const { manifest, reading } = await parseOrThrow(result.body, redactUrl(result.url), limit);
+    const { manifest, reading } = await parseOrThrow(result.body, () => redactUrl(result.url), limit);
     // First, on the value as parsed from these very bytes: that is what the reading describes.
     const digest = digestParsedBody(result.body, reading, bodySha256);
     // With the default `trust.scan: 'on-export'`, texts are scanned where they reach a model instead.
@@ -125,12 +125,14 @@ export interface ManifestReading {
  * manifest the verified-manifest cache knows never needs it.
  * @internal
  */
-export async function parseOrThrow(input: string | Uint8Array, label: string, limit: ManifestSizeLimit): Promise<ManifestReading> {
+export async function parseOrThrow(input: string | Uint8Array, labelOf: string | (() => string), limit: ManifestSizeLimit): Promise<ManifestReading> {
   const read = await (loadingReader ??= import('../../manifest/parse-manifest.js').then((module) => module.readManifestDocument));
   // The parser has its own cap (1 MiB by default): without the client's, raising the fetch cap alone
   // would let a large manifest be downloaded and then refused.
   const { result: parsed, reading } = read(input, { warnUnknownFields: false, maxSizeInBytes: limit.maxSizeInBytes });
   if (!parsed.valid || !parsed.manifest || reading === undefined) {
+    // Only a message names the manifest: a redacted URL is parsed and written again, so it is made here.
+    const label = typeof labelOf === 'string' ? labelOf : labelOf();
     if (parsed.issues.some((issue) => issue.code === 'json.too_large')) {
       throw new AicapError('MANIFEST_PARSE_FAILED', worded`Manifest at ${label} is larger than ${limit.maxSizeInBytes} bytes; raise ${optionTerm(limit.option)} if it is expected.`);
     }
