@@ -18,7 +18,7 @@ function expected(schema: unknown, scope: ReferenceScope): unknown[] {
 }
 
 function actual(schema: unknown, scope: ReferenceScope): unknown[] {
-  return checkSchemaInManifest(schema, '/s', { scope, safePatterns: new Map() });
+  return checkSchemaInManifest(schema, '/s', { scope });
 }
 
 function nested(levels: number, keyword = 'items'): Record<string, unknown> {
@@ -132,16 +132,14 @@ describe('checkSchemaInManifest', () => {
     }
   });
 
-  it('remembers pattern verdicts across the schemas of one manifest', () => {
-    const safePatterns = new Map<string, boolean>();
-    const context = { scope: scopes[0]!, safePatterns };
-    checkSchemaInManifest({ pattern: '^[a-z]+$', properties: { a: { pattern: '^(a+)+$' } } }, '/s', context);
-    expect(safePatterns).toEqual(
-      new Map([
-        ['^[a-z]+$', true],
-        ['^(a+)+$', false],
-      ]),
-    );
-    expect(checkSchemaInManifest({ pattern: '^(a+)+$' }, '/t', context).map((issue) => [issue.code, issue.pointer])).toEqual([['schema.unsafe_pattern', '/t/pattern']]);
+  it('gives a remembered pattern verdict the same findings as a first one, and refuses an over-long pattern without remembering it', () => {
+    // Verdicts are kept for the process: the second schema meets both patterns already judged.
+    const context = { scope: scopes[0]! };
+    const codes = (schema: unknown, pointer: string): string[][] => checkSchemaInManifest(schema, pointer, context).map((issue) => [issue.code, issue.pointer]);
+    expect(codes({ pattern: '^[a-z]+$', properties: { a: { pattern: '^(a+)+$' } } }, '/s')).toEqual([['schema.unsafe_pattern', '/s/properties/a/pattern']]);
+    expect(codes({ pattern: '^(a+)+$', properties: { a: { pattern: '^[a-z]+$' } } }, '/t')).toEqual([['schema.unsafe_pattern', '/t/pattern']]);
+    const overLong = `^${'a'.repeat(1_000)}$`;
+    expect(codes({ pattern: overLong }, '/u')).toEqual([['schema.unsafe_pattern', '/u/pattern']]);
+    expect(codes({ pattern: overLong }, '/v')).toEqual([['schema.unsafe_pattern', '/v/pattern']]);
   });
 });

@@ -2,13 +2,12 @@ import type { ValidationIssue } from '../errors/validation-issue.js';
 import { checkEmbeddedSchema, DEFAULT_EMBEDDED_SCHEMA_LIMITS, hasUnboundedUniqueItems, patternProblem } from './check-embedded-schema.js';
 import { isDataMember } from './reachable-definitions.js';
 import { checkDefinitionReferences, hasOwnDefinitions, referenceVerdictInScope, type ReferenceScope } from './check-definition-references.js';
+import { rememberResults } from '../internal/remember-results.js';
 
 /** What the embedded schemas of one manifest share while they are checked. @internal */
 export interface SchemaCheckContext {
   /** Where the schemas sit, which decides what their references mean. */
   scope: ReferenceScope;
-  /** Whether each `pattern` seen so far is safe: big manifests repeat the same few patterns. */
-  safePatterns: Map<string, boolean>;
 }
 
 /**
@@ -78,7 +77,7 @@ function isCleanNode(value: object, depth: number, data: boolean, ownerKey: stri
     if (key === '$data') return false;
     if (typeof child === 'object' && child !== null) {
       if (key === 'patternProperties' && !Array.isArray(child)) {
-        for (const name of Object.keys(child)) if (!isSafePattern(name, walk.context)) return false;
+        for (const name of Object.keys(child)) if (!isSafePattern(name)) return false;
       }
       if (!isCleanNode(child, depth + 1, data || isDataMember(key, ownerKey), key, walk)) return false;
     } else if (typeof child !== 'string') {
@@ -87,17 +86,18 @@ function isCleanNode(value: object, depth: number, data: boolean, ownerKey: stri
       if (!child.startsWith('#') || (!data && referenceVerdictInScope(child, walk.context.scope, walk.ownDefinitions) !== null)) return false;
     } else if (key === '$dynamicRef') {
       if (!child.startsWith('#')) return false;
-    } else if (key === 'pattern' && !isSafePattern(child, walk.context)) return false;
+    } else if (key === 'pattern' && !isSafePattern(child)) return false;
   }
   return true;
 }
 
-/** Whether a `pattern` passes `checkEmbeddedSchema`, memoised per manifest. */
-function isSafePattern(pattern: string, context: SchemaCheckContext): boolean {
-  let safe = context.safePatterns.get(pattern);
-  if (safe === undefined) {
-    safe = patternProblem(pattern, maxPatternLength) === undefined;
-    context.safePatterns.set(pattern, safe);
-  }
-  return safe;
+/**
+ * Whether a `pattern` passes `checkEmbeddedSchema`. The verdict depends on the pattern alone and big
+ * manifests repeat the same few, so it is kept for the process; a pattern over the length limit is
+ * refused before it could be kept, which bounds what the memo holds.
+ */
+function isSafePattern(pattern: string): boolean {
+  return pattern.length <= maxPatternLength && isSafeShortPattern(pattern);
 }
+
+const isSafeShortPattern = rememberResults((pattern) => patternProblem(pattern, maxPatternLength) === undefined, 1024);

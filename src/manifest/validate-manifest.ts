@@ -230,11 +230,6 @@ type ParameterEntries = Array<[string, Partial<Parameter>]>;
 
 const ENTRY_KINDS = ['tools', 'resources', 'prompts'] as const;
 
-// Whether each `pattern` met in an embedded schema is safe, across manifests; emptied once a manifest
-// leaves more than this many.
-const rememberedPatternVerdicts = new Map<string, boolean>();
-const MAX_REMEMBERED_PATTERNS = 4096;
-
 function checkSemantics(manifest: Record<string, unknown>, issues: ValidationIssue[], unknownIds: 'warning' | 'error'): void {
   const entries: Entry[] = [];
   for (const kind of ENTRY_KINDS) {
@@ -284,11 +279,8 @@ function checkSemantics(manifest: Record<string, unknown>, issues: ValidationIss
 
   checkIdReferences(manifest, knownIds, issues, unknownIds);
   const definitions = isRecord(manifest['definitions']) ? (manifest['definitions'] as Record<string, JsonSchema>) : undefined;
-  // A pattern's verdict depends on the pattern alone, so the memo outlives the manifest: a client
-  // discovering services again, or a server checking each variant, rechecks none it has seen.
-  const safePatterns = rememberedPatternVerdicts;
-  if (definitions) checkDefinitions(definitions, { scope: { definitions, insideDefinition: true }, safePatterns }, issues);
-  const schemas: SchemaCheckContext = { scope: { definitions, insideDefinition: false }, safePatterns };
+  if (definitions) checkDefinitions(definitions, { scope: { definitions, insideDefinition: true } }, issues);
+  const schemas: SchemaCheckContext = { scope: { definitions, insideDefinition: false } };
   const links: LinkCheckContext = { tools: linkable, definitions };
   for (let index = 0; index < entries.length; index++) {
     const entry = entries[index]!;
@@ -311,8 +303,6 @@ function checkSemantics(manifest: Record<string, unknown>, issues: ValidationIss
   checkBaseUrl(manifest, issues);
   checkUrlFields(manifest, issues);
   checkVersioning(manifest, issues);
-  // What one manifest leaves in the memo is bounded: a hostile one may hold any number of patterns.
-  if (rememberedPatternVerdicts.size > MAX_REMEMBERED_PATTERNS) rememberedPatternVerdicts.clear();
 }
 
 function entryPointer(entry: Entry): string {
