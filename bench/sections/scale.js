@@ -106,13 +106,7 @@ async function measureApi(api, servers, iterations) {
           origin: origins[api.name],
           mcpOrigins,
           query: api.query,
-          // The selection evaluation's held-out requests of this API, written before the selector: a turn's tokens over many requests.
-          requests: {
-            label: `bench/selection/held-out/${api.name}.jsonl`,
-            requests: loadRequests('held-out')
-              .get(api.name)
-              .map((entry) => entry.request),
-          },
+          requests: heldOutRequests(api.name),
           serverCpuInMs: servers.serverCpuInMs,
           iterations: iterations.discovery,
         });
@@ -178,6 +172,15 @@ export async function freshProcessDiscovery(origin, mcpOrigins, rounds = FRESH_P
   } finally {
     rmSync(directory, { recursive: true, force: true });
   }
+}
+
+/** The selection evaluation's held-out requests of an API (written before the selector): a first turn's tokens over many requests. */
+function heldOutRequests(name) {
+  const label = `bench/selection/held-out/${name}.jsonl`;
+  const entries = loadRequests('held-out').get(name);
+  if (!entries)
+    throw new Error(`${label} is missing: the first-turn section measures tokens over the held-out requests of every API it runs; write that file or leave the API out of SCALE_APIS' first turn.`);
+  return { label, requests: entries.map((entry) => entry.request) };
 }
 
 /** Medians over the processes of one target (CPU with its p25–p75). */
