@@ -60,8 +60,8 @@ const DOUBLED_FINAL_CONSONANT = /([bdfgklmnprt])\1$/;
  * A light English suffix stripper, applied alike to requests and tool texts so that inflections meet:
  * "starred", "starring", "stars" → "star"; "issues", "issue" → "issu"; "replies" → "reply";
  * "branches" → "branch". It is not a dictionary stemmer: the stems only need to agree with each other.
+ * Kept per word (bounded): tool texts repeat the same words thousands of times.
  */
-// Kept per word: tool texts repeat the same words thousands of times.
 export const stemWord: (word: string) => string = rememberResults(stripSuffixes, 50_000);
 
 function stripSuffixes(word: string): string {
