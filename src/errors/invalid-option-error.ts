@@ -28,19 +28,27 @@ export interface IntegerOptionBounds extends OptionErrorContext {
   maximum?: number;
 }
 
+// The bounds of a check given none: one object for every such check.
+const NO_BOUNDS: IntegerOptionBounds = {};
+
 /** Returns `value` when it is a safe integer within the bounds; throws {@link invalidOptionError} otherwise. */
-export function checkIntegerOption(option: string, value: number, bounds: IntegerOptionBounds = {}): number {
-  const { minimum = 0, maximum = Number.MAX_SAFE_INTEGER, ...context } = bounds;
+export function checkIntegerOption(option: string, value: number, bounds: IntegerOptionBounds = NO_BOUNDS): number {
+  // Read, not destructured with a rest: a client checks some twenty options when it is created, and a
+  // rest object per check is garbage on the path every new client takes. The bounds are the context as
+  // they are (`invalidOptionError` reads only `of` and `fix`).
+  const minimum = bounds.minimum ?? 0;
+  const maximum = bounds.maximum ?? Number.MAX_SAFE_INTEGER;
   if (Number.isSafeInteger(value) && value >= minimum && value <= maximum) return value;
   const rule = maximum !== Number.MAX_SAFE_INTEGER ? `an integer from ${minimum} to ${maximum}` : minimum === 1 ? 'a positive integer' : `an integer ≥ ${minimum}`;
-  throw invalidOptionError(option, rule, value, context);
+  throw invalidOptionError(option, rule, value, bounds);
 }
 
 /** Returns `value` when it is a finite number of at least `minimum` (and at most `maximum`); throws {@link invalidOptionError} otherwise. */
 export function checkNumberOption(option: string, value: number, bounds: OptionErrorContext & { minimum: number; maximum?: number }): number {
-  const { minimum, maximum = Number.POSITIVE_INFINITY, ...context } = bounds;
+  const { minimum } = bounds;
+  const maximum = bounds.maximum ?? Number.POSITIVE_INFINITY;
   if (typeof value === 'number' && Number.isFinite(value) && value >= minimum && value <= maximum) return value;
-  throw invalidOptionError(option, maximum === Number.POSITIVE_INFINITY ? `a finite number ≥ ${minimum}` : `a number from ${minimum} to ${maximum}`, value, context);
+  throw invalidOptionError(option, maximum === Number.POSITIVE_INFINITY ? `a finite number ≥ ${minimum}` : `a number from ${minimum} to ${maximum}`, value, bounds);
 }
 
 /** A value as a message shows it: numbers as written (`NaN`, `1.5`), strings quoted and cut, anything else by its JSON or its type. */

@@ -173,21 +173,24 @@ export const DEFAULT_OPTION_NAMES: OptionNames = {
 
 /** The options after defaults and checks. @internal */
 export interface GuardedFetchSettings {
-  timeouts: Required<GuardedFetchTimeouts>;
+  timeouts: Readonly<Required<GuardedFetchTimeouts>>;
   maxResponseSizeInBytes: number;
   maxRedirects: number;
   names: OptionNames;
 }
 
 /** The default deadlines, in milliseconds (the CLI derives its `--timeout` default from them). @internal */
-export const DEFAULT_TIMEOUTS: Readonly<Required<GuardedFetchTimeouts>> = { connectInMs: 10_000, headersInMs: 30_000, bodyIdleInMs: 30_000, totalInMs: 60_000 };
+export const DEFAULT_TIMEOUTS: Readonly<Required<GuardedFetchTimeouts>> = Object.freeze({ connectInMs: 10_000, headersInMs: 30_000, bodyIdleInMs: 30_000, totalInMs: 60_000 });
 /** The default response cap, 10 MiB. @internal */
 export const DEFAULT_MAX_RESPONSE_SIZE_IN_BYTES: number = 10_485_760;
 
 /** Applies defaults and checks the numeric options; throws `INVALID_OPTION` naming the option. @internal */
 export function resolveGuardedFetchSettings(options: GuardedFetchOptions, names: OptionNames): GuardedFetchSettings {
-  const timeouts = { ...DEFAULT_TIMEOUTS, ...options.timeouts } satisfies Required<GuardedFetchTimeouts>;
-  for (const [name, value] of Object.entries(timeouts)) checkNumberOption(`${names.timeouts}.${name}`, value, { minimum: 0 });
+  // Without `timeouts` the defaults stand, which need no check: a client makes two guarded fetches, and
+  // neither then copies the defaults nor builds the four option names a check takes.
+  const given = options.timeouts;
+  const timeouts = given === undefined ? DEFAULT_TIMEOUTS : ({ ...DEFAULT_TIMEOUTS, ...given } satisfies Required<GuardedFetchTimeouts>);
+  if (given !== undefined) for (const [name, value] of Object.entries(timeouts)) checkNumberOption(`${names.timeouts}.${name}`, value, { minimum: 0 });
   const maxResponseSizeInBytes = checkIntegerOption(names.maxResponseSizeInBytes, options.maxResponseSizeInBytes ?? DEFAULT_MAX_RESPONSE_SIZE_IN_BYTES);
   const maxRedirects = checkIntegerOption(names.maxRedirects, options.maxRedirects ?? 0, { maximum: 20 });
   if (options.allowPrivateNames !== undefined && typeof options.allowPrivateNames !== 'boolean') throw invalidOptionError(names.allowPrivateNames, 'true or false', options.allowPrivateNames);
