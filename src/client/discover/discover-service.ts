@@ -64,27 +64,33 @@ export async function discoverService(context: DiscoveryContext, originOrUrl: st
   // What the user typed may be on loopback or a private network (when it is an address literal or a
   // localhost name: see ssrf/create-origin-trust.ts); what manifests and responses introduce may not.
   // A revalidation is the client's own request for a URL it already holds, not the user naming a target.
-  if (revalidation === undefined && (target.protocol === 'http:' || target.protocol === 'https:')) context.trustedOrigins.add(target.origin);
+  // Read once: a URL computes its origin text anew on every read.
+  const targetOrigin = target.origin;
+  if (revalidation === undefined && (target.protocol === 'http:' || target.protocol === 'https:')) context.trustedOrigins.add(targetOrigin);
   const headers: Record<string, string> = { accept: `${MANIFEST_MEDIA_TYPE}, application/json;q=0.9` };
-  const token = options.credentials === undefined ? undefined : await bearerToken(options.credentials, target.origin);
+  const token = options.credentials === undefined ? undefined : await bearerToken(options.credentials, targetOrigin);
   if (token !== undefined) headers['authorization'] = `Bearer ${token}`;
 
-  const limit = manifestSizeLimit(context);
-  const send: ManifestRequest = (url, requestHeaders) => context.manifestFetch.fetchBuffered(url, { method: 'GET', headers: requestHeaders }, limit);
   const attempts: DiscoveryAttempt[] = [];
   const isOrigin = (target.pathname === '/' || target.pathname === '') && target.search === '';
-  const first = isOrigin ? new URL(WELL_KNOWN_PATH, target).href : target.href;
+  const firstUrl = isOrigin ? new URL(WELL_KNOWN_PATH, target) : target;
+  const first = firstUrl.href;
+  // The first candidate's URL as parsed here, for the fetch and the origin binding: parsing its text
+  // again would cost as much as parsing it did. Nothing changes a URL it is given.
+  const parsedUrlOf = (url: string): string | URL => (url === first ? firstUrl : url);
+  const limit = manifestSizeLimit(context);
+  const send: ManifestRequest = (url, requestHeaders) => context.manifestFetch.fetchBuffered(parsedUrlOf(url), { method: 'GET', headers: requestHeaders }, limit);
   const candidates: Array<() => Promise<string[]>> = isOrigin
     ? [async () => [first], async () => linkedManifests(context, target, attempts), async () => catalogManifests(context, send, target, headers, attempts)]
     : [async () => [first]];
   // The first candidate is the target's own URL or built on it: its origin is known without parsing it again.
-  const originOf = (url: string): string => (url === first ? target.origin : new URL(url).origin);
+  const originOf = (url: string): string => (url === first ? targetOrigin : new URL(url).origin);
 
   for (const candidate of candidates) {
     for (const url of await candidate()) {
       let result: CachedFetchResult;
       try {
-        result = await fetchWithCache(send, context.cache, url, originOf(url) === target.origin ? headers : { accept: headers['accept']! }, context.revalidating, revalidation !== undefined);
+        result = await fetchWithCache(send, context.cache, url, originOf(url) === targetOrigin ? headers : { accept: headers['accept']! }, context.revalidating, revalidation !== undefined);
       } catch (error) {
         if (error instanceof HTTPError && NOT_FOUND_STATUSES.has(error.status)) {
           attempts.push({ url: redactUrl(url), reason: `status ${error.status}` });
@@ -97,14 +103,14 @@ export async function discoverService(context: DiscoveryContext, originOrUrl: st
       // The binding depends on the final URL and the manifest's base_url alone (the allow-list is fixed per client).
       const { boundUrls } = context.discoveryMemo;
       if (boundUrls.get(read) !== result.url) {
-        checkOriginBinding(result.url, read.manifest.service.base_url, context.allowedBaseOrigins);
+        checkOriginBinding(parsedUrlOf(result.url), read.manifest.service.base_url, context.allowedBaseOrigins);
         boundUrls.set(read, result.url);
       }
       const caching = { timeToLiveInMs: result.timeToLiveInMs, private: variesPerCaller(result.headers) };
       // Credentials were given for the origin the caller named. A redirect, a Link or a catalog entry
       // that leads to another origin leads away from them: that service is registered without them.
-      const withheld = holdsCredential(options.credentials) && manifestOrigin !== target.origin;
-      const findings = withheld ? [credentialsWithheldFinding(target.origin, result.url)] : (revalidation?.discoveryFindings ?? []);
+      const withheld = holdsCredential(options.credentials) && manifestOrigin !== targetOrigin;
+      const findings = withheld ? [credentialsWithheldFinding(targetOrigin, result.url)] : (revalidation?.discoveryFindings ?? []);
       const service = await registerService(context, read.manifest, { url: result.url, origin: manifestOrigin, source: result.source, grantedScopes: options.grantedScopes, caching, findings }, read);
       recordManifestFreshness(context, service, result.source);
       // Credentials belong to the service they were given for, not to its whole origin (see create-authenticator.ts).

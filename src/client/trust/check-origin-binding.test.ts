@@ -27,9 +27,12 @@ describe('checkOriginBinding', () => {
     ['a sibling sharing the prefix (/apixxx)', PATH_INSERTED, 'https://api.example.com/apixxx', false],
     ['outside the published path', PATH_INSERTED, 'https://api.example.com/admin', false],
   ])('%s → %s', (_name, manifestUrl, baseUrl, allowed) => {
-    const check = (): void => checkOriginBinding(manifestUrl, baseUrl, new Set());
-    if (allowed) expect(check).not.toThrow();
-    else expect(check).toThrow(expect.objectContaining({ code: 'ORIGIN_MISMATCH', message: expect.stringContaining('https://api.example.com') }));
+    // The manifest URL as text, or as the `URL` discovery already parsed: the same verdict.
+    for (const given of [manifestUrl, new URL(manifestUrl)]) {
+      const check = (): void => checkOriginBinding(given, baseUrl, new Set());
+      if (allowed) expect(check).not.toThrow();
+      else expect(check).toThrow(expect.objectContaining({ code: 'ORIGIN_MISMATCH', message: expect.stringContaining('https://api.example.com') }));
+    }
   });
 
   it('names both origins in the error', () => {

@@ -15,8 +15,9 @@ const PATH_ESCAPE = /(^|\/)(\.|%2e)*%2e(\.|%2e)*(\/|$)|%2f|%5c|\\/i;
  * refused. Throws {@link OriginMismatchError} naming both origins.
  * @internal
  */
-export function checkOriginBinding(manifestUrl: string, baseUrl: string, allowedOrigins: ReadonlySet<string>): void {
-  const manifest = new URL(manifestUrl);
+export function checkOriginBinding(manifestUrl: string | URL, baseUrl: string, allowedOrigins: ReadonlySet<string>): void {
+  // A `URL` the caller already parsed is only read.
+  const manifest = typeof manifestUrl === 'string' ? new URL(manifestUrl) : manifestUrl;
   const fail = (reason: string): never => {
     throw new OriginMismatchError({ manifestOrigin: manifest.origin, baseUrl, reason });
   };
