@@ -20,6 +20,14 @@ describe('resolveFollowJobOptions', () => {
     expect(resolved.random).toBe(random);
   });
 
+  it('resolves no options to the defaults of each path once, frozen, and equal to the defaults resolved from {}', () => {
+    const resolved = resolveFollowJobOptions(undefined, 'jobs.follow');
+    expect(resolveFollowJobOptions(undefined, 'jobs.follow')).toBe(resolved);
+    expect(Object.isFrozen(resolved)).toBe(true);
+    expect(resolved).toEqual(resolveFollowJobOptions({}, 'jobs.follow'));
+    expect(resolveFollowJobOptions(undefined).optionPath).toBe('follow');
+  });
+
   it('names the option under the path the caller wrote', () => {
     expect(refusal({ jitterRatio: 1.01 }, 'jobs.follow')).toMatchObject({ code: 'INVALID_OPTION', option: 'jobs.follow.jitterRatio' });
     expect(refusal({ random: 0.4 as never })).toMatchObject({ option: 'follow.random' });

@@ -102,8 +102,18 @@ const TIMER_OPTIONS = ['reconnectDelayInMs', 'minReconnectDelayInMs', 'maxReconn
 /** Options that must be integers (counts and timer lengths Node accepts). */
 const INTEGER_OPTIONS = new Set<keyof FollowJobOptions>(['maxConsecutiveFailures', 'maxDurationInMs']);
 
+// The defaults as resolved for each option path, made on first use.
+const DEFAULTS_BY_PATH = new Map<string, ResolvedFollowJobOptions>();
+
 /** Checks the options once, at creation, and fills the defaults. Throws `INVALID_OPTION` naming the field. @internal */
-export function resolveFollowJobOptions(options: FollowJobOptions = {}, optionPath = 'follow'): ResolvedFollowJobOptions {
+export function resolveFollowJobOptions(options?: FollowJobOptions, optionPath = 'follow'): ResolvedFollowJobOptions {
+  // Every client resolves its `jobs.follow`, nearly always not given: the defaults pass every check, so
+  // they are resolved once per option path (the code names two) and shared, frozen, by those clients.
+  if (options === undefined) {
+    let resolvedDefaults = DEFAULTS_BY_PATH.get(optionPath);
+    if (resolvedDefaults === undefined) DEFAULTS_BY_PATH.set(optionPath, (resolvedDefaults = Object.freeze({ ...DEFAULTS, optionPath })));
+    return resolvedDefaults;
+  }
   const resolved = { ...DEFAULTS, ...options };
   for (const name of Object.keys(DEFAULTS) as (keyof FollowJobOptions)[]) {
     if (name === 'random') {
