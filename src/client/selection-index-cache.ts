@@ -62,6 +62,8 @@ export function createSelectionIndexCache(context: ClientContext): SelectionInde
       whenToolIndexReady(tools, () => persist(slot, codec, tools));
     },
     async flush() {
+      // Most clients write no index: closing one then makes no list and waits for nothing.
+      if (writes.size === 0) return;
       await Promise.all([...writes]);
     },
   };

@@ -66,6 +66,8 @@ export function createChangeFeedFollowers(
     follow,
     async close() {
       closed = true;
+      // Most clients follow no feed: closing one then makes no list and waits for nothing.
+      if (followers.size === 0) return;
       const all = [...followers.values()];
       followers.clear();
       await Promise.all(all.map((entry) => entry.follower.close()));
