@@ -5,7 +5,7 @@ import type { ClientOptions } from './client-options.js';
 import { createDiscoveryMemo } from './discover/discovery-memo.js';
 import type { DiscoveryContext } from './discover/discovery-context.js';
 import type { AuditEvent } from './shapes/client-types.js';
-import { createNamedGuardedFetch } from './fetch/create-guarded-fetch.js';
+import { createNamedGuardedFetch, createNetworkGuard } from './fetch/create-guarded-fetch.js';
 
 /**
  * The state every part of the client shares (discovery, trust, calls, jobs). One per `createClient`.
@@ -34,7 +34,10 @@ export function createClientContext(options: ClientOptions = {}): ClientContext 
     allow: 'network.allow',
     allowPrivateNames: 'network.allowPrivateNames',
   };
-  const fetch = createNamedGuardedFetch({ ...guard, isTrustedOrigin, ...(transport ? { fetch: transport } : {}) }, networkNames);
+  // One address policy and origin trust for both fetches, which take the same `allow`, trusted origins
+  // and `allowPrivateNames`: a bad `network.allow` entry is reported here, before the other network options.
+  const networkGuard = createNetworkGuard({ ...guard, isTrustedOrigin }, networkNames);
+  const fetch = createNamedGuardedFetch({ ...guard, isTrustedOrigin, ...(transport ? { fetch: transport } : {}) }, networkNames, 'on-first-use', networkGuard);
   // The agent of calls is made by the first call; that of manifests now, since nearly every client
   // discovers: a discovery then opens its connection on an agent that is ready, as a plain request does.
   const manifestFetch = createNamedGuardedFetch(
@@ -47,6 +50,7 @@ export function createClientContext(options: ClientOptions = {}): ClientContext 
     },
     { ...networkNames, maxResponseSizeInBytes: 'discovery.maxManifestSizeInBytes', maxRedirects: 'discovery.maxRedirects' },
     'now',
+    networkGuard,
   );
   const allowedBaseOrigins = new Set<string>();
   for (const entry of options.trust?.allowedOrigins ?? []) {

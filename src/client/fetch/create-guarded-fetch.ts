@@ -5,9 +5,9 @@ import { isEventStream } from '../../internal/parse-media-type.js';
 import type { FetchFunction } from '../shapes/client-types.js';
 import { ResponseTooLargeError } from '../errors/response-too-large-error.js';
 import { redactUrl } from '../../internal/http/redact-url.js';
-import { createAddressPolicy } from '../ssrf/address-policy.js';
+import { createAddressPolicy, type AddressPolicy } from '../ssrf/address-policy.js';
 import { checkUrl } from '../ssrf/check-url.js';
-import { createOriginTrust } from '../ssrf/create-origin-trust.js';
+import { createOriginTrust, type OriginTrust } from '../ssrf/create-origin-trust.js';
 import { createPinnedConnector } from '../ssrf/create-pinned-connector.js';
 import type { HopState } from './follow-redirect.js';
 import { guardResponse, isNullBodyStatus } from './guard-response.js';
@@ -44,12 +44,18 @@ export function createGuardedFetch(options: GuardedFetchOptions = {}): GuardedFe
   return createNamedGuardedFetch(options, DEFAULT_OPTION_NAMES);
 }
 
+/** What a guarded fetch checks every target against: its address policy and which origins it trusts. @internal */
+export interface NetworkGuard {
+  policy: AddressPolicy;
+  trust: OriginTrust;
+}
+
 /**
- * {@link createGuardedFetch} with the option names its messages use. `makeAgent`: when its undici agent
- * is made, `'on-first-use'` for a fetch a client may never use (see `createLazyAgent`). @internal
+ * The {@link NetworkGuard} of these options (`allow`, `isTrustedOrigin`, `allowPrivateNames`); a bad
+ * `allow` entry throws `INVALID_OPTION`. A client makes one for its two guarded fetches (calls and
+ * manifests), which take the same three options. @internal
  */
-export function createNamedGuardedFetch(options: GuardedFetchOptions, names: OptionNames, makeAgent: 'now' | 'on-first-use' = 'on-first-use'): GuardedFetch {
-  const settings = resolveGuardedFetchSettings(options, names);
+export function createNetworkGuard(options: GuardedFetchOptions, names: OptionNames): NetworkGuard {
   const policy = createAddressPolicy(options.allow ?? [], names.allow);
   const trust = createOriginTrust({
     isTrustedOrigin: options.isTrustedOrigin ?? (() => false),
@@ -57,6 +63,18 @@ export function createNamedGuardedFetch(options: GuardedFetchOptions, names: Opt
     allowPrivateNames: options.allowPrivateNames ?? false,
     allowPrivateNamesOption: names.allowPrivateNames,
   });
+  return { policy, trust };
+}
+
+/**
+ * {@link createGuardedFetch} with the option names its messages use. `makeAgent`: when its undici agent
+ * is made, `'on-first-use'` for a fetch a client may never use (see `createLazyAgent`). `guard`: one made
+ * by {@link createNetworkGuard} from the same `allow`, `isTrustedOrigin` and `allowPrivateNames`, shared
+ * with another guarded fetch; made from `options` when not given. @internal
+ */
+export function createNamedGuardedFetch(options: GuardedFetchOptions, names: OptionNames, makeAgent: 'now' | 'on-first-use' = 'on-first-use', guard?: NetworkGuard): GuardedFetch {
+  const settings = resolveGuardedFetchSettings(options, names);
+  const { policy, trust } = guard ?? createNetworkGuard(options, names);
   const hopSettings: HopLoopSettings = { checkUrl: (url) => checkUrl(url, policy, trust.trusts), maxRedirects: settings.maxRedirects, maxRedirectsOption: names.maxRedirects };
 
   let transport: FetchFunction;
