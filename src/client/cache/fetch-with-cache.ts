@@ -210,7 +210,10 @@ function staleResult(cached: { entry: CacheEntry; policy: CachePolicy }): Cached
 }
 
 function lowerCaseKeys(headers: Record<string, string>): Record<string, string> {
-  return Object.fromEntries(Object.entries(headers).map(([name, value]) => [name.toLowerCase(), value]));
+  // A loop over the names, not entries mapped into `Object.fromEntries`: no array per header, no second list.
+  const lowerCased: Record<string, string> = {};
+  for (const name of Object.keys(headers)) lowerCased[name.toLowerCase()] = headers[name]!;
+  return lowerCased;
 }
 
 function stringHeaders(headers: CachePolicy.Headers): Record<string, string> {
