@@ -1,5 +1,5 @@
 import { EventEmitter } from 'node:events';
-import type { Agent as UndiciAgent, Dispatcher } from 'undici';
+import type { Agent as UndiciAgent, Dispatcher, Pool as UndiciPool } from 'undici';
 import { AicapError } from '../../errors/aicap-error.js';
 import { isEventStream } from '../../internal/parse-media-type.js';
 import type { FetchFunction } from '../shapes/client-types.js';
@@ -27,7 +27,7 @@ import { headerValue, requestHeaders, toHeaders } from './node-headers.js';
 import { readBodyBytes } from './read-body-bytes.js';
 import { discardBody, readNodeBody } from './read-node-body.js';
 import { runHops, type HopLoopSettings } from './run-hops.js';
-import { Agent, closedError, fetchWith, loadFetch, requestWith } from '../../internal/http/undici-parts.js';
+import { Agent, closedError, fetchWith, loadFetch, Pool, requestWith } from '../../internal/http/undici-parts.js';
 
 const EMPTY_BODY = new Uint8Array(0);
 
@@ -83,9 +83,7 @@ export function createNamedGuardedFetch(options: GuardedFetchOptions, names: Opt
     transport = options.fetch;
   } else {
     const connect = { policy, trust, lookup: options.lookup, beforeConnect: options.beforeConnect, timeoutInMs: settings.timeouts.connectInMs };
-    const agentPool = (pool = createLazyAgent(
-      () => new Agent({ connect: createPinnedConnector(connect), headersTimeout: settings.timeouts.headersInMs, bodyTimeout: settings.timeouts.bodyIdleInMs }),
-    ));
+    const agentPool = (pool = createLazyAgent(() => new Agent({ connect: createPinnedConnector(connect), factory: createPoolFactory(settings.timeouts) })));
     if (makeAgent === 'now') agentPool.agent();
     transport = (input, init) => fetchWith(input, { ...(init as object), dispatcher: agentPool.agent() }) as unknown as Promise<Response>;
   }
@@ -95,6 +93,17 @@ export function createNamedGuardedFetch(options: GuardedFetchOptions, names: Opt
   let closing: Promise<void> | undefined;
   // Idempotent: closing twice (a test teardown after an explicit close) must not throw.
   return Object.assign(guardedFetch, { close: () => (closing ??= pool ? pool.close() : Promise.resolve()), fetchBuffered });
+}
+
+/**
+ * The agent's pools (undici's default factory: no `connections` option, so a `Pool` per origin), with
+ * the header and body deadlines. Given to each pool here rather than to the agent as options, which
+ * pass them on to the same pools: undici copies an agent's options through `JSON.stringify` and
+ * `JSON.parse` when it is made, the largest part of making one, and the client makes one per discovery.
+ */
+function createPoolFactory(timeouts: GuardedFetchSettings['timeouts']): (origin: string | URL, options: UndiciPool.Options) => UndiciPool {
+  const deadlines = { headersTimeout: timeouts.headersInMs, bodyTimeout: timeouts.bodyIdleInMs };
+  return (origin, options) => new Pool(origin, { ...options, ...deadlines });
 }
 
 /** An undici `Agent` made on first use, and closing it. */

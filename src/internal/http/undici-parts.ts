@@ -1,5 +1,5 @@
 import { createRequire } from 'node:module';
-import type { Agent as UndiciAgent, buildConnector as undiciBuildConnector, Dispatcher, errors as undiciErrors, fetch as undiciFetch } from 'undici';
+import type { Agent as UndiciAgent, buildConnector as undiciBuildConnector, Dispatcher, errors as undiciErrors, fetch as undiciFetch, Pool as UndiciPool } from 'undici';
 
 // undici's entry loads every dispatcher, the mocks, the caches, WebSocket, EventSource and fetch
 // (about 3× what a request needs, the largest single cost of a CLI process's start). The guarded
@@ -11,6 +11,9 @@ const load = createRequire(import.meta.url);
 
 /** undici's `Agent` (its own module, without the rest of undici). */
 export const Agent = load('undici/lib/dispatcher/agent.js') as typeof UndiciAgent;
+
+/** undici's `Pool` (its own module, which `Agent` loads too). */
+export const Pool = load('undici/lib/dispatcher/pool.js') as typeof UndiciPool;
 
 /** undici's `buildConnector` (its own module). */
 export const buildConnector = load('undici/lib/core/connect.js') as typeof undiciBuildConnector;
