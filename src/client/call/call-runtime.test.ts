@@ -35,6 +35,9 @@ describe('resolveCallRuntime', () => {
     expect(resolve({}).sessionId).toMatch(/^[0-9a-f-]{36}$/);
     expect(resolve({}).sessionId).not.toBe(resolve({}).sessionId);
     expect(resolve({ session: { id: 'run-7' } }).sessionId).toBe('run-7');
+    // Drawn once, on first read: every call of a client counts against the same session.
+    const runtime = resolve({});
+    expect(runtime.sessionId).toBe(runtime.sessionId);
   });
 
   it('uses the given session store, else a memory store of its own per client', async () => {

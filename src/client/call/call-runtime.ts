@@ -65,6 +65,7 @@ export function resolveCallRuntime(options: ClientCallOptions, dependencies: Too
   if (options.approve !== undefined && typeof options.approve !== 'function') throw invalidOptionError('approve', 'a function', options.approve);
   if (options.policy?.maxActionsPerSession !== undefined) checkIntegerOption('policy.maxActionsPerSession', options.policy.maxActionsPerSession);
   const refreshBeforeExpiryInMs = checkIntegerOption('refreshTokensBeforeExpiryInMs', options.refreshTokensBeforeExpiryInMs ?? 30_000);
+  let sessionId = options.session?.id;
   return {
     dependencies,
     agentId: options.agentId,
@@ -76,7 +77,11 @@ export function resolveCallRuntime(options: ClientCallOptions, dependencies: Too
     defaultMaxItems: checkIntegerOption('pagination.maxItems', options.pagination?.maxItems ?? 1_000, { minimum: 1 }),
     callerPolicy: options.policy,
     approve: options.approve,
-    sessionId: options.session?.id ?? randomUUID(),
+    // Drawn by the first call that counts against the session: a client made to discover and closed
+    // again (a CLI run, a health check) never draws one.
+    get sessionId() {
+      return (sessionId ??= randomUUID());
+    },
     sessionStore: options.session?.store ?? createMemorySessionStore({ now: dependencies.now }),
     authenticator: createAuthenticator({ credentials: dependencies.credentials, fetch: dependencies.fetch, now: dependencies.now, refreshBeforeExpiryInMs }),
   };
