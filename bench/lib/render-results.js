@@ -158,9 +158,12 @@ export function renderResults(results) {
         `| ${row.name} | ${row.requestsPerSecond} | ${row.latencyP50InMs} | ${row.latencyP99InMs} | ${row.requests} | ${row.okShare} | ${row.errors} | ${row.rssAtStartInMiB} → ${row.rssAfterInMiB} |`,
     ),
     '',
-    '| framework | aicap ÷ static, requests/s |',
-    '|---|---:|',
-    ...results.serve.perFramework.map((entry) => `| ${entry.framework} | ${entry.ratio.median.toFixed(2)} (${entry.ratio.p25.toFixed(2)}–${entry.ratio.p75.toFixed(2)}) |`),
+    '| framework | aicap ÷ static, requests/s (rounds of aicap, static, static, aicap) | rounds | answers 200 | errors |',
+    '|---|---:|---:|---:|---:|',
+    ...results.serve.perFramework.map(
+      (entry) =>
+        `| ${entry.framework} | ${entry.ratio.median.toFixed(2)} (${entry.ratio.p25.toFixed(2)}–${entry.ratio.p75.toFixed(2)}) | ${entry.ratio.rounds} | ${entry.okShare ?? '—'} | ${entry.errors ?? '—'} |`,
+    ),
     '',
     '## 7. Generator (largest corpus descriptions)',
     '',

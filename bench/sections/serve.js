@@ -8,8 +8,13 @@
 // manifest answered in front of an Express app by `withAiCapabilities`. Each target is its own server process (so its RSS is its
 // own); all of them are started first and then measured in short interleaved bursts (A, B, C, …, then
 // C, B, A, …), so a burst of load from elsewhere on the machine hits every target alike. Ratios are
-// taken round by round. Every target is checked with one real request first; autocannon's error,
-// timeout and status counts are recorded with the figures.
+// taken round by round. The aicap route ÷ static route ratio of each framework has rounds of its own
+// after those (`staticPairs`): aicap, static, static, aicap back to back, the ratio of the two sums,
+// so that a load drifting steadily during the four bursts weighs on both sides alike. The two routes
+// do nearly the same work, so their ratio is near 1, and in single adjacent bursts a drift of the
+// machine's load moved it more than anything the routes do (Express's p25–p75 spanned 0.77–1.06 in
+// one run); the worst of four such medians is then biased low. Every target is checked with one real
+// request first; autocannon's error, timeout and status counts are recorded with the figures.
 import autocannon from 'autocannon';
 import { MANIFEST_MEDIA_TYPE, WELL_KNOWN_PATH } from 'aicap';
 import { startServerProcess } from '../lib/start-server-process.js';
@@ -39,7 +44,7 @@ const TARGETS = [
 const rowNameOf = (set) => TARGETS.find((target) => target.set === set).name;
 
 /**
- * @param {{ connections: number, warmupInSeconds: number, rounds: number, burstInSeconds: number }} options
+ * @param {{ connections: number, warmupInSeconds: number, rounds: number, burstInSeconds: number, staticPairs: number }} options
  */
 export async function benchmarkServing(options) {
   const started = [];
@@ -66,7 +71,7 @@ export async function benchmarkServing(options) {
     const byName = Object.fromEntries(rows.map((row) => [row.name, row]));
     const bySet = (set) => byName[rowNameOf(set)];
     const versus = (row, baseline) => pairedRatio(row.requestsPerSecondByRound, baseline.requestsPerSecondByRound, baseline.name);
-    const perFramework = FRAMEWORKS.map((framework) => ({ framework, ratio: versus(bySet(`aicap-${framework}`), bySet(`static-${framework}`)) }));
+    const perFramework = await staticPairRatios(targets, (target) => burst(target, options.burstInSeconds), options.staticPairs);
     const worst = perFramework.reduce((low, entry) => (entry.ratio.median < low.ratio.median ? entry : low));
     const fastestMcpOn = (framework) => rows.filter((_row, index) => targets[index].mcp === framework).reduce((best, row) => (row.requestsPerSecond > best.requestsPerSecond ? row : best));
     const fastestMcp = fastestMcpOn('express');
@@ -88,6 +93,45 @@ export async function benchmarkServing(options) {
   } finally {
     await Promise.all(started.map((server) => server.stop()));
   }
+}
+
+/**
+ * Each framework's aicap route ÷ its static route, from `pairs` rounds of four bursts (aicap, static,
+ * static, aicap; frameworks in a rotating order): per round the sum of the two aicap bursts' requests
+ * per second ÷ the sum of the two static ones. Errors, timeouts and answers other than 200 in these
+ * bursts are counted with the ratio, as the rows count them.
+ */
+export async function staticPairRatios(targets, burst, pairs) {
+  const bySet = (set) => targets.find((target) => target.set === set);
+  const sums = new Map(FRAMEWORKS.map((framework) => [framework, { aicap: [], static: [], requests: 0, ok: 0, errors: 0 }]));
+  for (let round = 0; round < pairs; round++) {
+    for (let step = 0; step < FRAMEWORKS.length; step++) {
+      const framework = FRAMEWORKS[(round + step) % FRAMEWORKS.length];
+      const aicap = bySet(`aicap-${framework}`);
+      const fixed = bySet(`static-${framework}`);
+      const entry = sums.get(framework);
+      const rate = async (target) => {
+        const result = await burst(target);
+        entry.requests += result.requests.total;
+        entry.ok += result.statusCodeStats?.['200']?.count ?? 0;
+        entry.errors += result.errors + result.timeouts;
+        return result.requests.average;
+      };
+      const first = await rate(aicap);
+      const staticSum = (await rate(fixed)) + (await rate(fixed));
+      entry.aicap.push(first + (await rate(aicap)));
+      entry.static.push(staticSum);
+    }
+  }
+  return FRAMEWORKS.map((framework) => {
+    const entry = sums.get(framework);
+    return {
+      framework,
+      ratio: pairedRatio(entry.aicap, entry.static, `${rowNameOf(`static-${framework}`)}, rounds of aicap, static, static, aicap`),
+      okShare: round(entry.ok / Math.max(1, entry.requests), 4),
+      errors: entry.errors,
+    };
+  });
 }
 
 async function rowOf(target) {
