@@ -103,52 +103,50 @@ export async function benchmarkServing(options) {
  */
 export async function staticPairRatios(targets, burst, pairs) {
   const bySet = (set) => targets.find((target) => target.set === set);
-  const sums = new Map(FRAMEWORKS.map((framework) => [framework, { aicap: [], static: [], requests: 0, ok: 0, errors: 0 }]));
+  const byFramework = new Map(FRAMEWORKS.map((framework) => [framework, { aicap: [], static: [], bursts: [] }]));
   for (let round = 0; round < pairs; round++) {
     for (let step = 0; step < FRAMEWORKS.length; step++) {
       const framework = FRAMEWORKS[(round + step) % FRAMEWORKS.length];
-      const aicap = bySet(`aicap-${framework}`);
-      const fixed = bySet(`static-${framework}`);
-      const entry = sums.get(framework);
-      const rate = async (target) => {
-        const result = await burst(target);
-        entry.requests += result.requests.total;
-        entry.ok += result.statusCodeStats?.['200']?.count ?? 0;
-        entry.errors += result.errors + result.timeouts;
+      const entry = byFramework.get(framework);
+      const rate = async (set) => {
+        const result = await burst(bySet(set));
+        entry.bursts.push(result);
         return result.requests.average;
       };
-      const first = await rate(aicap);
-      const staticSum = (await rate(fixed)) + (await rate(fixed));
-      entry.aicap.push(first + (await rate(aicap)));
+      const first = await rate(`aicap-${framework}`);
+      const staticSum = (await rate(`static-${framework}`)) + (await rate(`static-${framework}`));
+      entry.aicap.push(first + (await rate(`aicap-${framework}`)));
       entry.static.push(staticSum);
     }
   }
   return FRAMEWORKS.map((framework) => {
-    const entry = sums.get(framework);
-    return {
-      framework,
-      ratio: pairedRatio(entry.aicap, entry.static, `${rowNameOf(`static-${framework}`)}, rounds of aicap, static, static, aicap`),
-      okShare: round(entry.ok / Math.max(1, entry.requests), 4),
-      errors: entry.errors,
-    };
+    const entry = byFramework.get(framework);
+    const { okShare, errors } = tallyOf(entry.bursts);
+    return { framework, ratio: pairedRatio(entry.aicap, entry.static, `${rowNameOf(`static-${framework}`)}, rounds of aicap, static, static, aicap`), okShare, errors };
   });
 }
 
 async function rowOf(target) {
-  const total = sum(target.bursts.map((result) => result.requests.total));
-  const matching = sum(target.bursts.map((result) => result.statusCodeStats?.['200']?.count ?? 0));
+  const { requests, okShare, errors } = tallyOf(target.bursts);
   return {
     name: target.name,
     requestsPerSecond: round(medianOf(target.bursts.map((result) => result.requests.average)), 0),
     requestsPerSecondByRound: target.bursts.map((result) => round(result.requests.average, 0)),
     latencyP50InMs: medianOf(target.bursts.map((result) => result.latency.p50)),
     latencyP99InMs: medianOf(target.bursts.map((result) => result.latency.p99)),
-    requests: total,
-    okShare: round(matching / Math.max(1, total), 4),
-    errors: sum(target.bursts.map((result) => result.errors + result.timeouts)),
+    requests,
+    okShare,
+    errors,
     rssAtStartInMiB: round(target.server.startRssInBytes / 1_048_576, 1),
     rssAfterInMiB: round((await target.server.rss()) / 1_048_576, 1),
   };
+}
+
+/** Requests, the share answered 200, and errors plus timeouts over autocannon bursts. */
+function tallyOf(bursts) {
+  const requests = sum(bursts.map((result) => result.requests.total));
+  const matching = sum(bursts.map((result) => result.statusCodeStats?.['200']?.count ?? 0));
+  return { requests, okShare: round(matching / Math.max(1, requests), 4), errors: sum(bursts.map((result) => result.errors + result.timeouts)) };
 }
 
 function sum(values) {
