@@ -1,4 +1,4 @@
-// The scale section's fresh-process comparison alone (`fresh_process_discovery_vs_mcp` and
+// The scale section's fresh-process comparison alone (`fresh_process_discovery_vs_mcp`, its bounds and
 // `fresh_process_discovery_known_vs_mcp`), without the rest of `npm run bench`: generates GitHub's
 // manifest from the shared corpus, serves it beside its MCP servers as the scale section does, and
 // prints the section's figures as JSON. Nothing is written to results.json. With `all`, the server

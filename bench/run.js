@@ -69,7 +69,7 @@ const METHOD = [
   'Every ratio is taken pair by pair (the same round of both variants) and reported as the median with p25–p75 of those per-round ratios; the spread says how much the machine moved them.',
   'The floor is a bare `undici.request` of the same bytes + `JSON.parse` (no checks at all): what any client must at least spend. The discovery floors read the bytes the cheapest correct way, one byte per character with non-ASCII characters as `\\u` escapes (as aicap does), not as a two-byte string. Cold variants get a new connection pool each iteration (TCP connect included); warm variants share one.',
   "MCP is the SDK's low-level `Server` + `StreamableHTTPServerTransport` on `createMcpExpressApp` in all four modes it documents (stateless or stateful, SSE or JSON answers); every MCP figure is taken against the fastest of the four in the same run. Tools are `exportTools(catalog, 'mcp')` of the same manifest.",
-  "Static routes send the exact bytes and headers aicap sends, prepared once, with `writeHead` + `end` on every framework (no `response.send`), and do the same If-None-Match work (no per-request hashing), on the same framework as the aicap route they are compared with. The Express floor is one `app.use` writing that answer with no checks: MCP runs on Express too, so the floor is on both sides of `serve_vs_mcp` and bounds it. `serve_vs_static` comes from rounds of its own after the interleaved ones: per framework, aicap, static, static, aicap back to back, the two aicap bursts' requests/s ÷ the two static ones', so that a steady drift of the machine's load weighs on both sides alike.",
+  "Static routes send the exact bytes and headers aicap sends, prepared once, with `writeHead` + `end` on every framework (no `response.send`), and do the same If-None-Match work (no per-request hashing), on the same framework as the aicap route they are compared with. The Express floor is one `app.use` writing that answer with no checks: MCP runs on Express too, so the floor is on both sides of `serve_vs_mcp` and bounds it. `serve_vs_static` comes from rounds of its own after the interleaved ones: per framework, aicap, static, static, aicap back to back, the two aicap bursts' requests/s ÷ the two static ones', so that a steady drift of the machine's load weighs on both sides alike. An A/A control runs in the same rounds: a second process of Fastify's static route ÷ the first (`serve_static_control`), which would be 1 on an ideal machine. Every serving ratio has a server CPU twin (`…_cpu`): the server process's CPU time over each burst (all its threads, from `/proc`) ÷ the requests it answered, the baseline's ÷ aicap's, so that a burst the machine slowed without the server doing more work does not count against either side.",
   'Every iteration checks its answer (tool count, page length, `ok`, 304), untimed; a wrong answer stops the run. Requests per call are counted by the servers.',
   "Scale: manifests generated with the generator's defaults from the shared corpus; `base_url` rebound to the serving origin, as `aicap serve` does. Kubernetes' whole-process figure is one cold discovery in a fresh Node process (median of 3), peak RSS from the OS.",
 ];
@@ -203,6 +203,7 @@ function headlineRatios({ discovery, checks, revalidation, call, scale, serve, c
     discovery_cold_vs_mcp: discovery.versusMcp,
     ...(github ? { big_discovery_cold_vs_mcp: github.cold.versusMcp, big_cache_hit_ms: github.revalidation.cacheHitInMs } : {}),
     serve_vs_static: serve.versusStatic,
+    serve_static_control: serve.staticControl,
     serve_vs_mcp: serve.versusMcp,
     ...(kubernetes?.wholeProcess
       ? {
@@ -219,6 +220,17 @@ function headlineRatios({ discovery, checks, revalidation, call, scale, serve, c
     serve_express_vs_floor: serve.expressVersusFloor,
     serve_node_vs_mcp: serve.nodeVersusMcp,
     serve_express_listener_vs_mcp: serve.expressListenerVersusMcp,
+    ...(serve.cpu
+      ? {
+          serve_vs_static_cpu: serve.cpu.versusStatic,
+          serve_static_control_cpu: serve.cpu.staticControl,
+          serve_vs_mcp_cpu: serve.cpu.versusMcp,
+          serve_express_floor_vs_mcp_cpu: serve.cpu.expressFloorVersusMcp,
+          serve_express_vs_floor_cpu: serve.cpu.expressVersusFloor,
+          serve_node_vs_mcp_cpu: serve.cpu.nodeVersusMcp,
+          serve_express_listener_vs_mcp_cpu: serve.cpu.expressListenerVersusMcp,
+        }
+      : {}),
     ...firstTurnRatios(discovery, revalidation, call, github, stripe),
     ...(cli ? { cli_version_vs_node: cli.versionVersusNode, cli_call_cached_vs_node: cli.callCachedVersusNode } : {}),
   };
@@ -252,6 +264,9 @@ function firstTurnRatios(discovery, revalidation, call, github, stripe) {
       : {}),
     ...(github?.freshProcess ? { fresh_process_discovery_vs_mcp: github.freshProcess.versusMcpCpu } : {}),
     ...(github?.freshProcess?.knownVersusMcpCpu ? { fresh_process_discovery_known_vs_mcp: github.freshProcess.knownVersusMcpCpu } : {}),
+    ...(github?.freshProcess?.checksVersusMcpCpu
+      ? { fresh_process_discovery_vs_mcp_most: github.freshProcess.checksVersusMcpCpu, fresh_process_floor_vs_mcp: github.freshProcess.floorVersusMcpCpu }
+      : {}),
     ...(github?.firstTurn
       ? {
           first_turn_vs_mcp: github.firstTurn.versusMcp,

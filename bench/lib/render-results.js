@@ -23,6 +23,11 @@ export const RATIO_TARGETS = {
     label: "the same, the new process's client on the file store of `aicap/node` holding the manifest's verified record from an earlier process (manifest downloaded again)",
     minimum: 1.5,
   },
+  fresh_process_discovery_vs_mcp_most: {
+    label:
+      'MCP ÷ (the floor request + `parseManifest`), client CPU in a new process, GitHub: the most `fresh_process_discovery_vs_mcp` can be while the strict read and validation run on first contact',
+  },
+  fresh_process_floor_vs_mcp: { label: 'MCP ÷ the floor (a bare request + `JSON.parse`), client CPU in a new process, GitHub: the most any client can reach' },
   first_turn_vs_mcp: { label: 'MCP connect + list + convert all ÷ aicap discover + select 5 + export, GitHub, fresh client, wall', minimum: 1 },
   first_turn_vs_mcp_cpu: { label: 'the same by client + server CPU time', minimum: 1 },
   first_turn_known_vs_mcp: { label: 'the same, GitHub, new client on a store an earlier process left the verdicts and the selection index in (manifest downloaded again), wall' },
@@ -40,7 +45,14 @@ export const RATIO_TARGETS = {
   cli_call_cached_vs_node: { label: 'cached `aicap call` ÷ `node -e 0`, whole process', maximum: 3 },
   big_cache_hit_ms: { label: 'GitHub `client.discover` within max-age, ms', maximum: 1 },
   serve_vs_static: { label: 'manifest route requests/s ÷ same-bytes static route with ETag, worst of four frameworks', minimum: 0.95 },
+  serve_vs_static_cpu: { label: "the same by server CPU per request (the static route's ÷ aicap's), worst of four frameworks", minimum: 0.95 },
+  serve_static_control: {
+    label:
+      'static route requests/s ÷ the same static route in a second process, Fastify, rounds as `serve_vs_static`: an A/A control, 1 on an ideal machine (how far it strays is what the machine can resolve)',
+  },
   serve_vs_mcp: { label: 'Express manifest route (`app.use`) requests/s ÷ fastest MCP `tools/list` requests/s (bounded by `serve_express_floor_vs_mcp`)' },
+  serve_static_control_cpu: { label: 'the A/A control by server CPU per request' },
+  serve_vs_mcp_cpu: { label: "the same by server CPU per request (MCP's ÷ aicap's)" },
   kubernetes_discovery_cold_ms: { label: 'Kubernetes cold discovery in a fresh process, ms', maximum: 1000 },
   kubernetes_discovery_rss_mib: { label: 'Kubernetes cold discovery, peak RSS of the process, MiB', maximum: 300 },
   discovery_cold_vs_floor_least: { label: "(floor + the checks' median) ÷ floor, Payments: the least `discovery_cold_vs_floor` can be while every check runs (ratio of medians)" },
@@ -53,9 +65,13 @@ export const RATIO_TARGETS = {
   revalidation_vs_mcp: { label: 'MCP second `listTools` time ÷ aicap 304 revalidation time, Payments' },
   call_vs_mcp: { label: 'MCP `callTool` time ÷ aicap `client.call` time, Payments' },
   serve_express_floor_vs_mcp: { label: 'Express floor (one `app.use` writing the same answer) requests/s ÷ fastest MCP `tools/list` requests/s: the most `serve_vs_mcp` can be' },
+  serve_express_floor_vs_mcp_cpu: { label: "the same by server CPU per request (MCP's ÷ the floor's)" },
   serve_express_vs_floor: { label: 'Express manifest route requests/s ÷ Express floor requests/s', minimum: 0.95 },
+  serve_express_vs_floor_cpu: { label: "the same by server CPU per request (the floor's ÷ aicap's)", minimum: 0.95 },
   serve_node_vs_mcp: { label: 'node:http manifest route requests/s ÷ fastest MCP `tools/list` on node:http requests/s', minimum: 5 },
+  serve_node_vs_mcp_cpu: { label: "the same by server CPU per request (MCP's ÷ aicap's)", minimum: 5 },
   serve_express_listener_vs_mcp: { label: 'Express app with the manifest answered in front of it (`withAiCapabilities`) requests/s ÷ fastest MCP `tools/list` on Express requests/s', minimum: 5 },
+  serve_express_listener_vs_mcp_cpu: { label: "the same by server CPU per request (MCP's ÷ aicap's)", minimum: 5 },
 };
 
 /** @returns {{ key: string, label: string, value?: number, p25?: number, p75?: number, against?: string, target: string, met: boolean | undefined }[]} */
@@ -151,18 +167,17 @@ export function renderResults(results) {
     '',
     `autocannon, ${results.serve.settings.connections} connections, 127.0.0.1; ${results.serve.settings.rounds} interleaved rounds of ${results.serve.settings.burstInSeconds} s per target (every other round in reverse order, so a drift in load does not always favour the same side of a pair) after a ${results.serve.settings.warmupInSeconds} s warm-up; requests/s and latencies are medians over the rounds.`,
     '',
-    '| target | requests/s | p50 ms | p99 ms | requests | 200 share | errors | RSS at start → after, MiB |',
-    '|---|---:|---:|---:|---:|---:|---:|---|',
+    '| target | requests/s | server CPU µs per request | p50 ms | p99 ms | requests | 200 share | errors | RSS at start → after, MiB |',
+    '|---|---:|---:|---:|---:|---:|---:|---:|---|',
     ...results.serve.rows.map(
       (row) =>
-        `| ${row.name} | ${row.requestsPerSecond} | ${row.latencyP50InMs} | ${row.latencyP99InMs} | ${row.requests} | ${row.okShare} | ${row.errors} | ${row.rssAtStartInMiB} → ${row.rssAfterInMiB} |`,
+        `| ${row.name} | ${row.requestsPerSecond} | ${row.serverCpuPerRequestInUs ?? '—'} | ${row.latencyP50InMs} | ${row.latencyP99InMs} | ${row.requests} | ${row.okShare} | ${row.errors} | ${row.rssAtStartInMiB} → ${row.rssAfterInMiB} |`,
     ),
     '',
-    '| framework | aicap ÷ static, requests/s (rounds of aicap, static, static, aicap) | rounds | answers 200 | errors |',
-    '|---|---:|---:|---:|---:|',
-    ...results.serve.perFramework.map(
-      (entry) =>
-        `| ${entry.framework} | ${entry.ratio.median.toFixed(2)} (${entry.ratio.p25.toFixed(2)}–${entry.ratio.p75.toFixed(2)}) | ${entry.ratio.rounds} | ${entry.okShare ?? '—'} | ${entry.errors ?? '—'} |`,
+    '| framework | aicap ÷ static, requests/s (rounds of aicap, static, static, aicap) | static ÷ aicap, server CPU per request | rounds | answers 200 | errors |',
+    '|---|---:|---:|---:|---:|---:|',
+    ...[...results.serve.perFramework, ...(results.serve.control ? [{ ...results.serve.control, key: 'A/A control: static ÷ the same static route, second process (Fastify)' }] : [])].map(
+      (entry) => `| ${entry.key} | ${spreadText(entry.ratio)} | ${entry.cpuRatio ? spreadText(entry.cpuRatio) : '—'} | ${entry.ratio.rounds} | ${entry.okShare ?? '—'} | ${entry.errors ?? '—'} |`,
     ),
     '',
     '## 7. Generator (largest corpus descriptions)',
@@ -246,10 +261,9 @@ function scaleSection(scale) {
     '| API | tools (MCP) | generation ms | compact | identity / gzip / br on the wire | MCP `tools/list` | cold aicap ms | cold vs floor | cold vs MCP | 304 vs floor | cache hit ms | first selection ms (next) |',
     '|---|---:|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|',
   ];
-  const spread = (ratio) => `${ratio.median.toFixed(2)} (${ratio.p25.toFixed(2)}–${ratio.p75.toFixed(2)})`;
   for (const row of scale.rows) {
     lines.push(
-      `| ${row.label} | ${row.tools} (${row.mcpTools}) | ${row.generationInMs} | ${kib(row.manifestBytes)} | ${kib(row.wire.identity.bytes)} / ${kib(row.wire.gzip.bytes)} / ${kib(row.wire.br.bytes)} | ${kib(row.wire.mcpToolsList.bytes)} | ${row.cold.aicapMedianInMs.toFixed(1)} | ${spread(row.cold.versusFloor)} | ${spread(row.cold.versusMcp)} | ${spread(row.revalidation.versusFloor)} | ${row.revalidation.cacheHitInMs.median.toFixed(3)} | ${row.selection.firstInMs.toFixed(1)} (${row.selection.nextInMs.toFixed(2)}) |`,
+      `| ${row.label} | ${row.tools} (${row.mcpTools}) | ${row.generationInMs} | ${kib(row.manifestBytes)} | ${kib(row.wire.identity.bytes)} / ${kib(row.wire.gzip.bytes)} / ${kib(row.wire.br.bytes)} | ${kib(row.wire.mcpToolsList.bytes)} | ${row.cold.aicapMedianInMs.toFixed(1)} | ${spreadText(row.cold.versusFloor)} | ${spreadText(row.cold.versusMcp)} | ${spreadText(row.revalidation.versusFloor)} | ${row.revalidation.cacheHitInMs.median.toFixed(3)} | ${row.selection.firstInMs.toFixed(1)} (${row.selection.nextInMs.toFixed(2)}) |`,
     );
   }
   for (const row of scale.rows) {
@@ -280,6 +294,11 @@ function firstTurnTokensLine({ query, tokens }) {
   const set = tokens.overRequests;
   if (!set) return single;
   return `${single} Over the ${set.requests} requests of \`${set.set}\`, MCP's list ÷ each request's 5: median ${set.median}× (p25–p75 ${set.p25}–${set.p75}, least ${set.least}); ${set.belowFifty} below 50×.`;
+}
+
+/** A paired ratio as `median (p25–p75)`. */
+function spreadText(ratio) {
+  return `${ratio.median.toFixed(2)} (${ratio.p25.toFixed(2)}–${ratio.p75.toFixed(2)})`;
 }
 
 /** The first discovery of new processes: each target's medians (client CPU with its p25–p75). */

@@ -6,16 +6,21 @@
 // Modes: `aicap` (cold: nothing stored), `mcp`, `known <directory>` (a client on the file cache store
 // of `aicap/node` in that directory, which an earlier `prime` process left the manifest's verified
 // record in), `prime <directory>` (discovers once and keeps only the verified-manifest records there,
-// so that a `known` process still downloads the whole manifest and meets the record through its bytes).
-// Usage: node bench/sections/discover-once.js <origin> [aicap | mcp | known <directory> | prime <directory>]
+// so that a `known` process still downloads the whole manifest and meets the record through its bytes),
+// and two bounds on what any client can reach: `floor` (a bare `undici.request` of the manifest +
+// one-byte decoding + `JSON.parse`: no checks at all) and `checks` (the same request, then
+// `parseManifest` of the bytes: the strict read and validation every first contact must run, and
+// nothing else of a client).
+// Usage: node bench/sections/discover-once.js <origin> [aicap | mcp | known <directory> | prime <directory> | floor | checks]
 import { performance } from 'node:perf_hooks';
 
 const [origin, mode = 'aicap', directory] = process.argv.slice(2);
 if (!origin || ((mode === 'known' || mode === 'prime') && !directory)) {
-  throw new Error('Usage: node bench/sections/discover-once.js <origin> [aicap | mcp | known <directory> | prime <directory>]');
+  throw new Error('Usage: node bench/sections/discover-once.js <origin> [aicap | mcp | known <directory> | prime <directory> | floor | checks]');
 }
+const DISCOVERIES = { mcp: mcpDiscovery, floor: floorDiscovery, checks: floorDiscovery };
 const loadStartedAt = process.cpuUsage();
-const discover = mode === 'mcp' ? await mcpDiscovery() : await aicapDiscovery();
+const discover = await (DISCOVERIES[mode] ?? aicapDiscovery)();
 const load = process.cpuUsage(loadStartedAt);
 const baselineRssInMiB = process.memoryUsage().rss / 1_048_576;
 const cpuBefore = process.cpuUsage();
@@ -43,6 +48,26 @@ async function fileStore() {
   if (mode === 'known') return store;
   const { createRecordsOnlyStore } = await import('../lib/records-only-store.js');
   return createRecordsOnlyStore(['verified'], store);
+}
+
+/** The floor, or with `checks` the floor's request followed by `parseManifest` (which must find the manifest valid). */
+async function floorDiscovery() {
+  const { request } = await import('undici');
+  const { MANIFEST_MEDIA_TYPE, WELL_KNOWN_PATH, parseManifest } = await import('aicap');
+  const { parseJsonBytes } = await import('../lib/parse-json-bytes.js');
+  return {
+    async run() {
+      const answer = await request(`${origin}${WELL_KNOWN_PATH}`, { headers: { accept: MANIFEST_MEDIA_TYPE } });
+      if (answer.statusCode !== 200) throw new Error(`${origin}${WELL_KNOWN_PATH} answered ${answer.statusCode}.`);
+      const bytes = new Uint8Array(await answer.body.arrayBuffer());
+      if (mode === 'floor') return parseJsonBytes(bytes).tools.length;
+      // As the client reads a manifest: no warnings about unknown members, which it would not show.
+      const result = parseManifest(bytes, { warnUnknownFields: false });
+      if (!result.valid) throw new Error(`${origin}${WELL_KNOWN_PATH} is not a valid manifest: ${JSON.stringify(result.issues.slice(0, 3))}`);
+      return result.manifest.tools.length;
+    },
+    close: async () => undefined,
+  };
 }
 
 async function mcpDiscovery() {
