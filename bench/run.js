@@ -265,7 +265,11 @@ function firstTurnRatios(discovery, revalidation, call, github, stripe) {
     ...(github?.freshProcess ? { fresh_process_discovery_vs_mcp: github.freshProcess.versusMcpCpu } : {}),
     ...(github?.freshProcess?.knownVersusMcpCpu ? { fresh_process_discovery_known_vs_mcp: github.freshProcess.knownVersusMcpCpu } : {}),
     ...(github?.freshProcess?.checksVersusMcpCpu
-      ? { fresh_process_discovery_vs_mcp_most: github.freshProcess.checksVersusMcpCpu, fresh_process_floor_vs_mcp: github.freshProcess.floorVersusMcpCpu }
+      ? {
+          fresh_process_discovery_vs_mcp_most: github.freshProcess.checksVersusMcpCpu,
+          fresh_process_strict_read_vs_mcp: github.freshProcess.strictReadVersusMcpCpu,
+          fresh_process_floor_vs_mcp: github.freshProcess.floorVersusMcpCpu,
+        }
       : {}),
     ...(github?.firstTurn
       ? {

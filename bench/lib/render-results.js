@@ -27,6 +27,10 @@ export const RATIO_TARGETS = {
     label:
       'MCP ÷ (the floor request + `parseManifest`), client CPU in a new process, GitHub: the most `fresh_process_discovery_vs_mcp` can be while the strict read and validation run on first contact',
   },
+  fresh_process_strict_read_vs_mcp: {
+    label:
+      'MCP ÷ (the floor request + the strict read alone), client CPU in a new process, GitHub: the most any client can reach on first contact while it rejects what section 2 of the specification makes it reject, however it defers validation',
+  },
   fresh_process_floor_vs_mcp: { label: 'MCP ÷ the floor (a bare request + `JSON.parse`), client CPU in a new process, GitHub: the most any client can reach' },
   first_turn_vs_mcp: { label: 'MCP connect + list + convert all ÷ aicap discover + select 5 + export, GitHub, fresh client, wall', minimum: 1 },
   first_turn_vs_mcp_cpu: { label: 'the same by client + server CPU time', minimum: 1 },

@@ -7,18 +7,19 @@
 // of `aicap/node` in that directory, which an earlier `prime` process left the manifest's verified
 // record in), `prime <directory>` (discovers once and keeps only the verified-manifest records there,
 // so that a `known` process still downloads the whole manifest and meets the record through its bytes),
-// and two bounds on what any client can reach: `floor` (a bare `undici.request` of the manifest +
-// one-byte decoding + `JSON.parse`: no checks at all) and `checks` (the same request, then
-// `parseManifest` of the bytes: the strict read and validation every first contact must run, and
-// nothing else of a client).
-// Usage: node bench/sections/discover-once.js <origin> [aicap | mcp | known <directory> | prime <directory> | floor | checks]
+// and three bounds on what a client can reach: `floor` (a bare `undici.request` of the manifest +
+// one-byte decoding + `JSON.parse`: no checks at all), `strict` (the same request, then the strict
+// read alone: what the specification's section 2 makes every client check of the whole document
+// before using any of it) and `checks` (the same request, then `parseManifest` of the bytes: the
+// strict read and validation, and nothing else of a client).
+// Usage: node bench/sections/discover-once.js <origin> [aicap | mcp | known <directory> | prime <directory> | floor | strict | checks]
 import { performance } from 'node:perf_hooks';
 
 const [origin, mode = 'aicap', directory] = process.argv.slice(2);
 if (!origin || ((mode === 'known' || mode === 'prime') && !directory)) {
-  throw new Error('Usage: node bench/sections/discover-once.js <origin> [aicap | mcp | known <directory> | prime <directory> | floor | checks]');
+  throw new Error('Usage: node bench/sections/discover-once.js <origin> [aicap | mcp | known <directory> | prime <directory> | floor | strict | checks]');
 }
-const DISCOVERIES = { mcp: mcpDiscovery, floor: floorDiscovery, checks: floorDiscovery };
+const DISCOVERIES = { mcp: mcpDiscovery, floor: floorDiscovery, strict: floorDiscovery, checks: floorDiscovery };
 const loadStartedAt = process.cpuUsage();
 const discover = await (DISCOVERIES[mode] ?? aicapDiscovery)();
 const load = process.cpuUsage(loadStartedAt);
@@ -50,17 +51,24 @@ async function fileStore() {
   return createRecordsOnlyStore(['verified'], store);
 }
 
-/** The floor, or with `checks` the floor's request followed by `parseManifest` (which must find the manifest valid). */
+/**
+ * The floor, or the floor's request followed by the strict read (`strict`: the reader under
+ * `parseManifest`, not exported, so taken from the build as the floor's decoding is) or by
+ * `parseManifest` (`checks`, which must find the manifest valid).
+ */
 async function floorDiscovery() {
   const { request } = await import('undici');
   const { MANIFEST_MEDIA_TYPE, WELL_KNOWN_PATH, parseManifest } = await import('aicap');
   const { parseJsonBytes } = await import('../lib/parse-json-bytes.js');
+  const { readJsonDocument } = await import('../../dist/manifest/parse-json-document.js');
   return {
     async run() {
       const answer = await request(`${origin}${WELL_KNOWN_PATH}`, { headers: { accept: MANIFEST_MEDIA_TYPE } });
       if (answer.statusCode !== 200) throw new Error(`${origin}${WELL_KNOWN_PATH} answered ${answer.statusCode}.`);
       const bytes = new Uint8Array(await answer.body.arrayBuffer());
       if (mode === 'floor') return parseJsonBytes(bytes).tools.length;
+      // The client's own cap on the document's size (`discovery.maxManifestSizeInBytes`, 8 MiB by default) is the reader's default too.
+      if (mode === 'strict') return readJsonDocument(bytes).value.tools.length;
       // As the client reads a manifest: no warnings about unknown members, which it would not show.
       const result = parseManifest(bytes, { warnUnknownFields: false });
       if (!result.valid) throw new Error(`${origin}${WELL_KNOWN_PATH} is not a valid manifest: ${JSON.stringify(result.issues.slice(0, 3))}`);

@@ -137,10 +137,13 @@ async function measureApi(api, servers, iterations) {
  * reaches the next), against MCP's connect + listTools in the two JSON modes, processes alternating
  * (each round starting with the next target),
  * by the client CPU time of that first operation (and its wall time); each ratio is the faster MCP
- * mode's median ÷ aicap's. Two more targets bound those ratios from above: the floor (a bare request
- * + `JSON.parse`, what any client spends) and the floor's request followed by `parseManifest` (the
- * strict read and validation a first contact must run, with no other client work): MCP ÷ the latter
- * is the most a cold discovery that checks the manifest can reach in a new process.
+ * mode's median ÷ aicap's. Three more targets bound those ratios from above: the floor (a bare
+ * request + `JSON.parse`, what any client spends), the floor's request followed by the strict read
+ * alone (the I-JSON checks of the whole document that section 2 of the specification makes every
+ * client run before using any of it: MCP ÷ this is the most any conforming client's first contact can
+ * reach, however it defers validation) and followed by `parseManifest` (the strict read and
+ * validation, with no other client work: the most a cold discovery that validates the whole manifest
+ * at once can reach).
  */
 export async function freshProcessDiscovery(origin, mcpOrigins, rounds = FRESH_PROCESS_RUNS) {
   const directory = mkdtempSync(join(tmpdir(), 'aicap-bench-fresh-'));
@@ -156,6 +159,7 @@ export async function freshProcessDiscovery(origin, mcpOrigins, rounds = FRESH_P
       { name: 'aicap', args: () => [origin] },
       { name: 'aicap, verified record on disk', args: (attempt) => [origin, 'known', knownCopy(attempt)] },
       { name: 'floor: `undici.request` + one-byte decoding + `JSON.parse`', args: () => [origin, 'floor'] },
+      { name: 'floor request + the strict read (section 2 of the specification), no other client work', args: () => [origin, 'strict'] },
       { name: 'floor request + `parseManifest` (strict read and validation, no other client work)', args: () => [origin, 'checks'] },
       { name: 'MCP stateless, JSON answers', args: () => [mcpOrigins.StatelessJson, 'mcp'] },
       { name: 'MCP stateful, JSON answers', args: () => [mcpOrigins.StatefulJson, 'mcp'] },
@@ -170,7 +174,7 @@ export async function freshProcessDiscovery(origin, mcpOrigins, rounds = FRESH_P
       }
     }
     const rows = targets.map((target, index) => freshProcessRow(target.name, runs[index]));
-    const [aicap, known, floor, checks, ...mcp] = rows;
+    const [aicap, known, floor, strict, checks, ...mcp] = rows;
     const fastest = mcp.reduce((best, row) => (row.cpuInMs < best.cpuInMs ? row : best));
     const versus = (row, against = '') => ({ median: round(fastest.cpuInMs / row.cpuInMs, 3), rounds, against: `${fastest.name}${against}, first operation's client CPU (ratio of medians)` });
     return {
@@ -178,6 +182,7 @@ export async function freshProcessDiscovery(origin, mcpOrigins, rounds = FRESH_P
       versusMcpCpu: versus(aicap),
       knownVersusMcpCpu: versus(known),
       floorVersusMcpCpu: versus(floor, ' ÷ the floor'),
+      strictReadVersusMcpCpu: versus(strict, ' ÷ (the floor + the strict read)'),
       checksVersusMcpCpu: versus(checks, ' ÷ (the floor + `parseManifest`)'),
     };
   } finally {
