@@ -117,7 +117,10 @@ function writeStatic(request, response, fixed) {
 }
 
 async function startServingTarget(target) {
-  const [kind, framework] = target.split('-');
+  // `<kind>-<framework>`, or `<kind>-<framework>-control`: a second process of the same target (the serving
+  // section's A/A control), which differs from the first by name alone.
+  const [kind, framework, copy, ...rest] = target.split('-');
+  if ((copy !== undefined && copy !== 'control') || rest.length > 0) throw new Error(`Unknown server set ${JSON.stringify(target)}.`);
   if (kind === 'floor' && framework === 'express') {
     // Express's own cost per request: one `app.use` that writes the prepared answer, no path, method or header checks.
     const fixed = await staticAnswer();

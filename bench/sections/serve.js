@@ -163,8 +163,11 @@ export async function staticPairRatios(targets, burst, rounds) {
   return STATIC_PAIRS.map((pair) => {
     const entry = byPair.get(pair.key);
     const { okShare, errors } = tallyOf(entry.bursts);
-    const against = `${rowNameOf(pair.second)}, rounds of ${pair.key === CONTROL ? 'control' : 'aicap'}, static, static, ${pair.key === CONTROL ? 'control' : 'aicap'}`;
-    const cpuRatio = entry.firstCpu.every((value) => value !== undefined) ? pairedRatio(entry.secondCpu, entry.firstCpu, `${against}, server CPU per request`) : undefined;
+    const side = pair.key === CONTROL ? 'control' : 'aicap';
+    const against = `${rowNameOf(pair.second)}, rounds of ${side}, static, static, ${side}`;
+    // A burst of either side without a CPU reading leaves the pair without a CPU ratio, not with NaN in it.
+    const measured = [...entry.firstCpu, ...entry.secondCpu].every((value) => value !== undefined);
+    const cpuRatio = measured ? pairedRatio(entry.secondCpu, entry.firstCpu, `${against}, server CPU per request`) : undefined;
     return { key: pair.key, ratio: pairedRatio(entry.first, entry.second, against), ...(cpuRatio ? { cpuRatio } : {}), okShare, errors };
   });
 }

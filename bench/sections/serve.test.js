@@ -70,5 +70,10 @@ describe('staticPairRatios', () => {
     const without = await staticPairRatios(targets, unread, 1);
     expect(without.find((entry) => entry.key === 'express').cpuRatio).toBeUndefined();
     expect(without.find((entry) => entry.key === 'node').cpuRatio.median).toBe(1);
+    // The same when the burst without a reading is on the static side (the second burst of the round).
+    const { burst: unreadStatic } = scriptedBurst(() => 100, { cpuInMs: (_set, index) => (index === 1 ? undefined : 1) });
+    const withoutStatic = await staticPairRatios(targets, unreadStatic, 1);
+    expect(withoutStatic.find((entry) => entry.key === 'express').cpuRatio).toBeUndefined();
+    expect(withoutStatic.find((entry) => entry.key === 'fastify').cpuRatio.median).toBe(1);
   });
 });
