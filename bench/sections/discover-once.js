@@ -16,12 +16,13 @@
 import { performance } from 'node:perf_hooks';
 
 const [origin, mode = 'aicap', directory] = process.argv.slice(2);
-if (!origin || ((mode === 'known' || mode === 'prime') && !directory)) {
-  throw new Error('Usage: node bench/sections/discover-once.js <origin> [aicap | mcp | known <directory> | prime <directory> | floor | strict | checks]');
+const DISCOVERIES = { aicap: aicapDiscovery, known: aicapDiscovery, prime: aicapDiscovery, mcp: mcpDiscovery, floor: floorDiscovery, strict: floorDiscovery, checks: floorDiscovery };
+// A mistyped mode would otherwise measure a cold aicap discovery under another name.
+if (!origin || !Object.hasOwn(DISCOVERIES, mode) || ((mode === 'known' || mode === 'prime') && !directory)) {
+  throw new Error(`Usage: node bench/sections/discover-once.js <origin> [aicap | mcp | known <directory> | prime <directory> | floor | strict | checks], got ${JSON.stringify(process.argv.slice(2))}`);
 }
-const DISCOVERIES = { mcp: mcpDiscovery, floor: floorDiscovery, strict: floorDiscovery, checks: floorDiscovery };
 const loadStartedAt = process.cpuUsage();
-const discover = await (DISCOVERIES[mode] ?? aicapDiscovery)();
+const discover = await DISCOVERIES[mode]();
 const load = process.cpuUsage(loadStartedAt);
 const baselineRssInMiB = process.memoryUsage().rss / 1_048_576;
 const cpuBefore = process.cpuUsage();

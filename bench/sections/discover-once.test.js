@@ -63,4 +63,8 @@ describe('discover-once bounds', () => {
     expect(await once(origin, 'floor')).toMatchObject({ mode: 'floor', tools: 1 });
     await expect(once(origin, 'strict')).rejects.toThrow(/duplicate/i);
   });
+
+  it('refuses a mode it does not know instead of measuring a cold aicap discovery under that name', async () => {
+    await expect(once(payments.origin, 'flor')).rejects.toThrow(/Usage: node bench\/sections\/discover-once\.js <origin> .*got \[".*","flor"\]/);
+  });
 });
