@@ -264,6 +264,7 @@ function firstTurnRatios(discovery, revalidation, call, github, stripe) {
       : {}),
     ...(github?.freshProcess ? { fresh_process_discovery_vs_mcp: github.freshProcess.versusMcpCpu } : {}),
     ...(github?.freshProcess?.knownVersusMcpCpu ? { fresh_process_discovery_known_vs_mcp: github.freshProcess.knownVersusMcpCpu } : {}),
+    ...(github?.freshProcess?.withImportVersusMcpCpu ? { fresh_process_import_and_discovery_vs_mcp: github.freshProcess.withImportVersusMcpCpu } : {}),
     ...(github?.freshProcess?.checksVersusMcpCpu
       ? {
           fresh_process_discovery_vs_mcp_most: github.freshProcess.checksVersusMcpCpu,

@@ -23,6 +23,10 @@ export const RATIO_TARGETS = {
     label: "the same, the new process's client on the file store of `aicap/node` holding the manifest's verified record from an earlier process (manifest downloaded again)",
     minimum: 1.5,
   },
+  fresh_process_import_and_discovery_vs_mcp: {
+    label:
+      "the same with each client's module load counted (importing the client, then the first discovery or `connect` + `listTools`): aicap's validators load with the client, since the exports that validate an entry where it is used are synchronous",
+  },
   fresh_process_discovery_vs_mcp_most: {
     label:
       'MCP ÷ (the floor request + `parseManifest`), client CPU in a new process, GitHub: the most `fresh_process_discovery_vs_mcp` can be while the strict read and validation run on first contact',

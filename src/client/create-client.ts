@@ -5,6 +5,7 @@ import type { Manifest, Prompt, Resource, Tool } from '../manifest/manifest-v0.j
 import { discoverService, loadService, type DiscoverOptions, type LoadOptions } from './discover/discover-service.js';
 import { approvePin } from './trust/pins.js';
 import { scanAllServices } from './trust/scan-all-services.js';
+import { validateEntries } from './trust/model-scan-policy.js';
 import { createCatalogCache } from './create-catalog-cache.js';
 import { createSelectionIndexCache } from './selection-index-cache.js';
 import { createChangeFeedFollowers } from './discover/create-change-feed-followers.js';
@@ -42,10 +43,10 @@ export interface Client {
   /** Every discovered service, in discovery order. */
   services(): DiscoveredService[];
   /**
-   * Runs the whole poisoning scan on every service, for an audit: every text of every manifest and
-   * the cross-service checks, recorded in `service.findings` and the quarantine as `trust.scan:
-   * 'eager'` would on discovery. By default (`'on-export'`) a text is scanned only where it reaches a
-   * model. Returns the services.
+   * Runs the whole poisoning scan on every service, for an audit: every entry validated, every text of
+   * every manifest and the cross-service checks, recorded in `service.findings` and the quarantine as
+   * `trust.scan: 'eager'` would on discovery. By default (`'on-export'`) an entry is validated and its
+   * text scanned only where it is used. Returns the services.
    * @example
    * for (const service of client.scanAll()) console.log(service.namespace, service.quarantinedToolIds);
    */
@@ -211,7 +212,10 @@ export function createClient(options: ClientOptions = {}): Client {
     },
     services: () => [...context.services.values()],
     scanAll: () => scanAllServices(context),
-    catalog: (catalogOptions) => catalogs.catalog([...context.services.values()], catalogOptions),
+    catalog: (catalogOptions) => {
+      validateEntries(context, 'schema');
+      return catalogs.catalog([...context.services.values()], catalogOptions);
+    },
     async approve(nameOrId) {
       const { service, entry } = resolveApprovable(context, nameOrId);
       context.services.set(service.manifestUrl, await approvePin(context.pins, service, entry));

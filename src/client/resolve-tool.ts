@@ -2,9 +2,12 @@ import { AicapError } from '../errors/aicap-error.js';
 import { approvalTerm, optionTerm, worded } from '../errors/message-term.js';
 import type { Prompt, Resource, Tool } from '../manifest/manifest-v0.js';
 import { nameServiceTools, serviceToolKey } from '../tools/name-service-tools.js';
-import { isQuarantinedForModel, scanEntryForModel } from '../tools/scan-tools-for-model.js';
+import { INVALID_ENTRY, isQuarantinedForModel, scanEntryForModel } from '../tools/scan-tools-for-model.js';
 import type { ClientContext } from './client-context.js';
 import type { DiscoveredService, ResolvedTool } from './shapes/client-types.js';
+
+// Rules named in the error of an invalid entry; the rest are counted.
+const MAX_LISTED_RULES = 5;
 
 /** Every way a tool of the current services can be named, computed once per change of the service set. */
 interface ToolIndex {
@@ -114,9 +117,17 @@ export function assertEntryEnabled(service: DiscoveredService, entry: Tool | Res
   }
   // The scan where text reaches a model (a call's error guidance, a prompt's template), once per version.
   if (service.quarantinedToolIds.includes(id) || isQuarantinedForModel(entry)) {
-    const reasons = new Set(
-      [...service.findings, ...scanEntryForModel(entry)].filter((finding) => finding.toolId === id && finding.severity === 'high').map((finding) => `${finding.code} at ${finding.pointer}`),
-    );
+    const high = [...service.findings, ...scanEntryForModel(entry)].filter((finding) => finding.toolId === id && finding.severity === 'high');
+    const invalid = [...new Set(high.filter((finding) => finding.code === INVALID_ENTRY).map((finding) => `${finding.text} at ${finding.pointer}`))];
+    if (invalid.length > 0) {
+      const listed = invalid.length > MAX_LISTED_RULES ? [...invalid.slice(0, MAX_LISTED_RULES), `${invalid.length - MAX_LISTED_RULES} more`] : invalid;
+      // No override: an entry in breach of the specification cannot be sent correctly, whoever trusts it.
+      throw new AicapError(
+        'TOOL_DISABLED',
+        `${kind} "${id}" of ${service.origin} is declared invalidly by its manifest (${listed.join('; ')}), so it cannot be used; the service must correct its manifest (\`aicap check\` lists every finding).`,
+      );
+    }
+    const reasons = new Set(high.map((finding) => `${finding.code} at ${finding.pointer}`));
     throw new AicapError(
       'TOOL_DISABLED',
       worded`${kind} "${id}" of ${service.origin} is quarantined (${[...reasons].join('; ')}); add it to ${optionTerm('trust.allowQuarantined')} only after reading the findings.`,

@@ -1,5 +1,5 @@
 import { ManifestParseError } from '../errors/manifest-parse-error.js';
-import { validateManifest, type ValidateManifestOptions, type ValidationResult } from './validate-manifest.js';
+import { validateManifest, validateManifestRoot, type ValidateManifestOptions, type ValidationResult } from './validate-manifest.js';
 import type { JsonReading } from './parse-json-fast.js';
 import { readJsonDocument, type ParseJsonOptions } from './parse-json-document.js';
 
@@ -19,8 +19,12 @@ export function parseManifest(input: string | Uint8Array, options: ParseManifest
   return readManifestDocument(input, options).result;
 }
 
-/** {@link parseManifest}, with the reading of the JSON text when it could be read. @internal */
-export function readManifestDocument(input: string | Uint8Array, options: ParseManifestOptions = {}): { result: ValidationResult; reading?: JsonReading } {
+/**
+ * {@link parseManifest}, with the reading of the JSON text when it could be read. With `entries:
+ * 'deferred'`, the validation is `validateManifestRoot`'s: each entry is validated where it is used.
+ * @internal
+ */
+export function readManifestDocument(input: string | Uint8Array, options: ParseManifestOptions = {}, entries: 'all' | 'deferred' = 'all'): { result: ValidationResult; reading?: JsonReading } {
   let reading: JsonReading;
   try {
     reading = readJsonDocument(input, options);
@@ -33,7 +37,7 @@ export function readManifestDocument(input: string | Uint8Array, options: ParseM
       },
     };
   }
-  return { result: validateManifest(reading.value, options), reading };
+  return { result: (entries === 'all' ? validateManifest : validateManifestRoot)(reading.value, options), reading };
 }
 
 /** Options of {@link parseManifest}. */

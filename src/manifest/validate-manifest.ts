@@ -2,6 +2,7 @@ import type { ErrorObject } from 'ajv/dist/2020.js';
 import { escapePointerToken, toPointer } from '../internal/json-pointer.js';
 import { isLoopbackHostname } from '../internal/is-loopback-hostname.js';
 import { checkDefinitionCycles } from './check-definition-references.js';
+import { reachableDefinitions } from './reachable-definitions.js';
 import { checkLinks, checkResolvers, type LinkCheckContext } from './check-links.js';
 import { checkSchemaInManifest, type SchemaCheckContext } from './check-schema-in-manifest.js';
 import { forbiddenHeaderReason } from './forbidden-header-parameter.js';
@@ -57,11 +58,11 @@ const MAX_ISSUES = 1000;
  * Runs the schema part by part (the document without its list elements, then element by element) so
  * that it can stop after {@link MAX_SCHEMA_ERRORS} errors.
  */
-function schemaErrors(input: unknown): { errors: ErrorObject[]; truncated: boolean } {
+function schemaErrors(input: unknown, entries: EntryChecks): { errors: ErrorObject[]; truncated: boolean } {
   const validators = getManifestValidators();
   const errors: ErrorObject[] = [];
   if (!validators.root(input)) errors.push(...(validators.root.errors ?? []));
-  if (!isRecord(input)) return { errors, truncated: false };
+  if (!isRecord(input) || entries === 'deferred') return { errors, truncated: false };
   for (const list of MANIFEST_LISTS) {
     const elements = input[list];
     if (!Array.isArray(elements)) continue;
@@ -76,6 +77,7 @@ function schemaErrors(input: unknown): { errors: ErrorObject[]; truncated: boole
 }
 
 const ID_PATTERN = /^[A-Za-z][A-Za-z0-9_-]{0,63}$/;
+const ID_MESSAGE = 'must start with a letter and contain only letters, digits, "_" and "-" (at most 64 characters)';
 
 /**
  * Validates an untrusted value as a spec v0.2 manifest (v0.1 documents included): the JSON Schema,
@@ -88,8 +90,28 @@ const ID_PATTERN = /^[A-Za-z][A-Za-z0-9_-]{0,63}$/;
  * Never throws: whatever the input, the answer is a result whose issues carry JSON Pointers.
  */
 export function validateManifest(input: unknown, options: ValidateManifestOptions = {}): ValidationResult {
+  return validateSafely(input, options, 'all');
+}
+
+/**
+ * {@link validateManifest} without the checks of each tool, resource and prompt, which
+ * {@link validateManifestEntry} runs where the entry is used: the schema of the document without its
+ * list elements, `schema_version`, that every entry is an object with a well-formed id, unique across
+ * the three lists, the ids `auth.scopes` and `policy` name, `base_url`, the URL fields and the version
+ * order. Valid here and valid for every entry is valid for `validateManifest`, except that a shared
+ * definition no entry reaches is never checked. Never throws.
+ * @internal
+ */
+export function validateManifestRoot(input: unknown, options: ValidateManifestOptions = {}): ValidationResult {
+  return validateSafely(input, options, 'deferred');
+}
+
+/** Whether the checks of each entry run with the rest (`'all'`) or are left to {@link validateManifestEntry}. */
+type EntryChecks = 'all' | 'deferred';
+
+function validateSafely(input: unknown, options: ValidateManifestOptions, entries: EntryChecks): ValidationResult {
   try {
-    return validateValue(input, options);
+    return validateValue(input, options, entries);
   } catch (error) {
     // Only a value that is not plain data gets here (a getter or proxy that throws while being read);
     // a parsed document cannot. The promise is still an answer, not an exception.
@@ -98,11 +120,11 @@ export function validateManifest(input: unknown, options: ValidateManifestOption
   }
 }
 
-function validateValue(input: unknown, options: ValidateManifestOptions): ValidationResult {
+function validateValue(input: unknown, options: ValidateManifestOptions, entries: EntryChecks): ValidationResult {
   const unsupported = checkSchemaVersion(input);
   if (unsupported) return { valid: false, issues: [unsupported] };
   const issues: ValidationIssue[] = [];
-  const { errors, truncated } = schemaErrors(input);
+  const { errors, truncated } = schemaErrors(input, entries);
   const fromSchema = errors.length === 0 ? [] : fromAjvErrors(errors);
   if (truncated) {
     issues.push({ pointer: '', code: 'schema.truncated', message: `schema validation stopped after ${MAX_SCHEMA_ERRORS} errors; fix these and validate again`, severity: 'error' });
@@ -110,11 +132,17 @@ function validateValue(input: unknown, options: ValidateManifestOptions): Valida
   if (isRecord(input)) {
     // The semantic checks read fields defensively, so they run even when the schema failed and add
     // what they find; duplicates of a schema finding at the same pointer are dropped below.
-    checkSemantics(input, issues, options.unknownIds ?? 'warning');
+    checkSemantics(input, issues, options.unknownIds ?? 'warning', entries);
     if (options.warnUnknownFields !== false) checkUnknownFields(input, manifestSchema, '', issues);
   }
   // A manifest with nothing to report, the common case, has nothing to merge, deduplicate or order.
   if (issues.length === 0 && fromSchema.length === 0) return { valid: true, manifest: input as Manifest, issues };
+  const unique = mergedIssues(issues, fromSchema);
+  return unique.some((issue) => issue.severity === 'error') ? { valid: false, issues: unique } : { valid: true, manifest: input as Manifest, issues: unique };
+}
+
+/** The semantic checks' issues with the schema's, deduplicated, errors first, at most {@link MAX_ISSUES}. */
+function mergedIssues(issues: ValidationIssue[], fromSchema: readonly ValidationIssue[]): ValidationIssue[] {
   // A MUST both the schema and a semantic check enforce is one finding, with the semantic check's
   // message: a named schema rule (section 9.1 code) gives way to any semantic error at its pointer,
   // which says more precisely what is wrong ("not an absolute URL" rather than "not https").
@@ -129,7 +157,7 @@ function validateValue(input: unknown, options: ValidateManifestOptions): Valida
     unique = unique.slice(0, MAX_ISSUES);
     unique.push({ pointer: '', code: 'issues.truncated', message: `${dropped} more issues are not listed`, severity: valid ? 'warning' : 'error' });
   }
-  return valid ? { valid, manifest: input as Manifest, issues: unique } : { valid, issues: unique };
+  return unique;
 }
 
 /**
@@ -193,7 +221,7 @@ function fromAjvError(error: ErrorObject): ValidationIssue | undefined {
   }
   if (error.schemaPath === '#/$defs/id/pattern') {
     code = 'id.invalid';
-    message = 'must start with a letter and contain only letters, digits, "_" and "-" (at most 64 characters)';
+    message = ID_MESSAGE;
   }
   return { pointer, code, message, severity: 'error' };
 }
@@ -219,8 +247,6 @@ interface Entry {
   kind: 'tools' | 'resources' | 'prompts';
   index: number;
   value: Record<string, unknown>;
-  /** Its parameters that are objects, read once for every check. */
-  parameters: ParameterEntries;
 }
 
 // The loops over these pairs read them by index instead of destructuring them: a process's first
@@ -230,23 +256,53 @@ type ParameterEntries = Array<[string, Partial<Parameter>]>;
 
 const ENTRY_KINDS = ['tools', 'resources', 'prompts'] as const;
 
-function checkSemantics(manifest: Record<string, unknown>, issues: ValidationIssue[], unknownIds: 'warning' | 'error'): void {
+/** What the checks of one entry read of the rest of its manifest, gathered in one pass over the entries. */
+interface ManifestFacts {
+  entries: Entry[];
+  /** Every id declared. Malformed ids count as declared for the reference checks, so one bad id is reported once (as id.invalid). */
+  knownIds: Set<string>;
+  /** What links and resolvers can name (tools and resources). */
+  linkable: Map<string, Record<string, unknown>>;
+  /** The MCP Apps resources. */
+  uiResourceIds: Set<unknown>;
+  definitions: Record<string, JsonSchema> | undefined;
+  /** Parameter names of every entry, read only when some prose needs them (see {@link checkPrerequisites}). */
+  parameterNames(): Set<string>;
+}
+
+function checkSemantics(manifest: Record<string, unknown>, issues: ValidationIssue[], unknownIds: 'warning' | 'error', entryChecks: EntryChecks): void {
+  const facts = manifestFacts(manifest, issues, entryChecks);
+  checkIdReferences(manifest, facts.knownIds, issues, unknownIds);
+  if (entryChecks === 'all') {
+    if (facts.definitions) checkDefinitions(facts.definitions, { scope: { definitions: facts.definitions, insideDefinition: true } }, issues);
+    const context = entryContext(facts);
+    for (let index = 0; index < facts.entries.length; index++) checkEntry(facts.entries[index]!, context, issues);
+  }
+  checkBaseUrl(manifest, issues);
+  checkUrlFields(manifest, issues);
+  checkVersioning(manifest, issues);
+}
+
+/**
+ * The facts of the manifest, and its id findings in `issues` when given: ids used twice, and with the
+ * entries' own checks deferred, the entries that are no object or have no well-formed id (the item
+ * schema finds those otherwise). An entry that cannot be named cannot be held back on its own.
+ */
+function manifestFacts(manifest: Record<string, unknown>, issues: ValidationIssue[] | undefined, entryChecks: EntryChecks): ManifestFacts {
   const entries: Entry[] = [];
   for (const kind of ENTRY_KINDS) {
     const list = manifest[kind];
     if (!Array.isArray(list)) continue;
     for (let index = 0; index < list.length; index++) {
       const value: unknown = list[index];
-      if (isRecord(value)) entries.push({ kind, index, value, parameters: parameterEntries(value) });
+      if (isRecord(value)) entries.push({ kind, index, value });
+      else if (issues && entryChecks === 'deferred') issues.push({ pointer: `/${kind}/${index}`, code: 'schema.type', message: 'must be object', severity: 'error' });
     }
   }
-
   // Ids must be unique across all three lists: scopes and policy refer to them in one namespace.
   // The first entry of each id; its pointer is only written when a duplicate turns up.
   const firstSeen = new Map<string, Entry>();
-  // Malformed ids count as declared for the reference checks, so one bad id is reported once (as id.invalid).
   const knownIds = new Set<string>();
-  // Built in the same pass: what links and resolvers can name (tools and resources), and the MCP Apps resources.
   const linkable = new Map<string, Record<string, unknown>>();
   const uiResourceIds = new Set<unknown>();
   // The loops over entries and parameters here and in the checks are indexed: a fresh process runs them
@@ -256,13 +312,22 @@ function checkSemantics(manifest: Record<string, unknown>, issues: ValidationIss
     const entry = entries[index]!;
     const id = entry.value['id'];
     if (entry.kind === 'resources' && isMcpAppMediaType(entry.value['mime_type'])) uiResourceIds.add(id);
-    if (typeof id !== 'string') continue;
+    if (typeof id !== 'string') {
+      if (issues && entryChecks === 'deferred') {
+        const missing = id === undefined;
+        issues.push({ pointer: `${entryPointer(entry)}/id`, code: missing ? 'schema.required' : 'schema.type', message: missing ? 'is required' : 'must be string', severity: 'error' });
+      }
+      continue;
+    }
     if (entry.kind !== 'prompts') linkable.set(id, entry.value);
     knownIds.add(id);
-    if (!ID_PATTERN.test(id)) continue;
+    if (!ID_PATTERN.test(id)) {
+      if (issues && entryChecks === 'deferred') issues.push({ pointer: `${entryPointer(entry)}/id`, code: 'id.invalid', message: ID_MESSAGE, severity: 'error' });
+      continue;
+    }
     const earlier = firstSeen.get(id);
     if (earlier) {
-      issues.push({
+      issues?.push({
         pointer: `${entryPointer(entry)}/id`,
         code: 'id.duplicate',
         message: `id "${id}" is already used at ${entryPointer(earlier)}/id; ids must be unique across tools, resources and prompts`,
@@ -270,39 +335,133 @@ function checkSemantics(manifest: Record<string, unknown>, issues: ValidationIss
       });
     } else firstSeen.set(id, entry);
   }
-  // Parameter names often look like ids in prose ("resolve account_id first"); they are not references.
-  const parameterNames = new Set<string>();
-  for (let index = 0; index < entries.length; index++) {
-    const parameters = entries[index]!.parameters;
-    for (let parameterIndex = 0; parameterIndex < parameters.length; parameterIndex++) parameterNames.add(parameters[parameterIndex]![0]);
-  }
+  let parameterNames: Set<string> | undefined;
+  return {
+    entries,
+    knownIds,
+    linkable,
+    uiResourceIds,
+    definitions: isRecord(manifest['definitions']) ? (manifest['definitions'] as Record<string, JsonSchema>) : undefined,
+    // Parameter names often look like ids in prose ("resolve account_id first"); they are not references.
+    parameterNames() {
+      if (parameterNames === undefined) {
+        parameterNames = new Set<string>();
+        for (let index = 0; index < entries.length; index++) {
+          const parameters = entries[index]!.value['parameters'];
+          if (isRecord(parameters)) for (const name in parameters) if (Object.hasOwn(parameters, name) && isRecord(parameters[name])) parameterNames.add(name);
+        }
+      }
+      return parameterNames;
+    },
+  };
+}
 
-  checkIdReferences(manifest, knownIds, issues, unknownIds);
-  const definitions = isRecord(manifest['definitions']) ? (manifest['definitions'] as Record<string, JsonSchema>) : undefined;
-  if (definitions) checkDefinitions(definitions, { scope: { definitions, insideDefinition: true } }, issues);
-  const schemas: SchemaCheckContext = { scope: { definitions, insideDefinition: false } };
-  const links: LinkCheckContext = { tools: linkable, definitions };
-  for (let index = 0; index < entries.length; index++) {
-    const entry = entries[index]!;
-    const base = entryPointer(entry);
-    if (entry.kind !== 'prompts') checkPathPlaceholders(entry.value, base, entry.parameters, issues);
-    else checkPromptPlaceholders(entry.value, base, entry.parameters, issues);
-    if (entry.kind === 'tools') {
-      checkTemporal(entry.value, base, issues);
-      checkDeprecation(entry.value, base, knownIds, issues);
-      checkBodyParameter(entry.value, base, entry.parameters, issues);
-      checkSerialisation(entry.value, base, entry.parameters, issues);
-      checkUiResource(entry.value, base, uiResourceIds, issues);
-    }
-    if (entry.kind !== 'prompts') checkLinks(entry.value, base, links, issues);
-    checkResolvers(entry.parameters as Array<[string, Record<string, unknown>]>, base, links, issues);
-    checkPrerequisites(entry.value, base, knownIds, parameterNames, issues);
-    checkParameterNames(base, entry.parameters, issues);
-    checkEmbeddedSchemas(entry.value, base, entry.parameters, schemas, issues);
+/** The facts with the contexts the schema and link checks take. */
+interface EntryContext extends ManifestFacts {
+  schemas: SchemaCheckContext;
+  links: LinkCheckContext;
+  /** Each entry by its value, built on the first lookup. */
+  entryOf(value: object): Entry | undefined;
+}
+
+function entryContext(facts: ManifestFacts): EntryContext {
+  let byValue: Map<object, Entry> | undefined;
+  return {
+    ...facts,
+    schemas: { scope: { definitions: facts.definitions, insideDefinition: false } },
+    links: { tools: facts.linkable, definitions: facts.definitions },
+    entryOf: (value) => (byValue ??= new Map(facts.entries.map((entry) => [entry.value, entry]))).get(value),
+  };
+}
+
+/** The checks a schema cannot express of one tool, resource or prompt. */
+function checkEntry(entry: Entry, context: EntryContext, issues: ValidationIssue[]): void {
+  const base = entryPointer(entry);
+  const parameters = parameterEntries(entry.value);
+  if (entry.kind !== 'prompts') checkPathPlaceholders(entry.value, base, parameters, issues);
+  else checkPromptPlaceholders(entry.value, base, parameters, issues);
+  if (entry.kind === 'tools') {
+    checkTemporal(entry.value, base, issues);
+    checkDeprecation(entry.value, base, context.knownIds, issues);
+    checkBodyParameter(entry.value, base, parameters, issues);
+    checkSerialisation(entry.value, base, parameters, issues);
+    checkUiResource(entry.value, base, context.uiResourceIds, issues);
   }
-  checkBaseUrl(manifest, issues);
-  checkUrlFields(manifest, issues);
-  checkVersioning(manifest, issues);
+  if (entry.kind !== 'prompts') checkLinks(entry.value, base, context.links, issues);
+  checkResolvers(parameters as Array<[string, Record<string, unknown>]>, base, context.links, issues);
+  checkPrerequisites(entry.value, base, context.knownIds, context.parameterNames, issues);
+  checkParameterNames(base, parameters, issues);
+  checkEmbeddedSchemas(entry.value, base, parameters, context.schemas, issues);
+}
+
+// One context per manifest value and one verdict per entry value: a parsed manifest is not changed
+// afterwards, and a manifest that changed is read into new objects.
+const entryContexts = new WeakMap<object, EntryContext>();
+const entryVerdicts = { all: new WeakMap<object, readonly ValidationIssue[]>(), schema: new WeakMap<object, readonly ValidationIssue[]>() };
+// The findings of each shared definition, per manifest's definitions: the entries of a manifest reach
+// the same big definitions (Kubernetes' object metadata), checked once instead of per entry.
+const definitionVerdicts = new WeakMap<object, Map<string, readonly ValidationIssue[]>>();
+
+/**
+ * The checks {@link validateManifestRoot} leaves out, for one entry of a manifest it found valid:
+ * the entry's schema, the checks a schema cannot express, and every shared definition the entry
+ * reaches (its embedded-schema safety, and that the ones it reaches do not loop). The issues carry
+ * pointers into the manifest (`/tools/3/parameters/id/in`, `/definitions/Page`), errors first; the
+ * entry may be used when none is an error. With `checks: 'schema'`, only the entry's schema: what
+ * makes its members the types the specification gives them, enough to list and rank it. Remembered
+ * per entry object. Never throws; an entry that is not one of the manifest's is one issue.
+ * @internal
+ */
+export function validateManifestEntry(manifest: Manifest, entry: object, checks: 'all' | 'schema' = 'all'): readonly ValidationIssue[] {
+  const verdicts = entryVerdicts[checks];
+  const known = verdicts.get(entry);
+  if (known !== undefined) return known;
+  let issues: readonly ValidationIssue[];
+  try {
+    issues = entryIssues(manifest as unknown as Record<string, unknown>, entry, checks);
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    issues = [{ pointer: '', code: 'input.unreadable', message: `the entry could not be read as JSON data: ${JSON.stringify(reason.slice(0, 200))}`, severity: 'error' }];
+  }
+  verdicts.set(entry, issues);
+  return issues;
+}
+
+function entryIssues(manifest: Record<string, unknown>, value: object, checks: 'all' | 'schema'): ValidationIssue[] {
+  let context = entryContexts.get(manifest);
+  if (context === undefined) entryContexts.set(manifest, (context = entryContext(manifestFacts(manifest, undefined, 'deferred'))));
+  const entry = context.entryOf(value);
+  if (entry === undefined) return [{ pointer: '', code: 'entry.unknown', message: 'is not a tool, resource or prompt of this manifest', severity: 'error' }];
+  const base = entryPointer(entry);
+  const validate = getManifestValidators().items[entry.kind];
+  const fromSchema = validate(entry.value) ? [] : fromAjvErrors((validate.errors ?? []).slice(0, MAX_SCHEMA_ERRORS).map((error) => ({ ...error, instancePath: `${base}${error.instancePath}` })));
+  const issues: ValidationIssue[] = [];
+  if (checks === 'all') {
+    checkEntry(entry, context, issues);
+    if (context.definitions !== undefined) issues.push(...reachedDefinitionIssues(entry, context.definitions));
+  }
+  return issues.length === 0 && fromSchema.length === 0 ? issues : mergedIssues(issues, fromSchema);
+}
+
+/** The findings of {@link checkDefinitions} about the shared definitions the entry reaches. */
+function reachedDefinitionIssues(entry: Entry, definitions: Record<string, JsonSchema>): ValidationIssue[] {
+  const names = reachableDefinitions(entry.value, definitions);
+  if (names.length === 0) return [];
+  let byName = definitionVerdicts.get(definitions);
+  if (byName === undefined) definitionVerdicts.set(definitions, (byName = new Map()));
+  const context: SchemaCheckContext = { scope: { definitions, insideDefinition: true } };
+  const issues: ValidationIssue[] = [];
+  const reached: Record<string, JsonSchema> = {};
+  for (const name of names) {
+    const schema = definitions[name]!;
+    reached[name] = schema;
+    let found = byName.get(name);
+    if (found === undefined) byName.set(name, (found = typeof schema === 'object' && schema !== null ? checkSchemaInManifest(schema, `/definitions/${escapePointerToken(name)}`, context) : []));
+    issues.push(...found);
+  }
+  // The definitions an entry reaches include every one they refer to, so each loop among them is here.
+  issues.push(...checkDefinitionCycles(reached));
+  return issues;
 }
 
 function entryPointer(entry: Entry): string {
@@ -593,7 +752,7 @@ function checkDeprecation(tool: Record<string, unknown>, base: string, knownIds:
 // Identifiers in prose are recognised by their snake_case shape; plain words are left alone.
 const SNAKE_CASE_WORD = /\b[a-z][a-z0-9]*(?:_[a-z0-9]+)+\b/g;
 
-function checkPrerequisites(value: Record<string, unknown>, base: string, knownIds: Set<string>, parameterNames: Set<string>, issues: ValidationIssue[]): void {
+function checkPrerequisites(value: Record<string, unknown>, base: string, knownIds: Set<string>, parameterNames: () => Set<string>, issues: ValidationIssue[]): void {
   const intent = value['intent'];
   if (!isRecord(intent) || typeof intent['prerequisites'] !== 'string') return;
   const prose = intent['prerequisites'];
@@ -601,7 +760,7 @@ function checkPrerequisites(value: Record<string, unknown>, base: string, knownI
   if (!prose.includes('_')) return;
   SNAKE_CASE_WORD.lastIndex = 0;
   for (let match = SNAKE_CASE_WORD.exec(prose); match !== null; match = SNAKE_CASE_WORD.exec(prose)) {
-    if (!knownIds.has(match[0]) && !parameterNames.has(match[0])) {
+    if (!knownIds.has(match[0]) && !parameterNames().has(match[0])) {
       issues.push({
         pointer: `${base}/intent/prerequisites`,
         code: 'intent.unknown_prerequisite',

@@ -4,6 +4,7 @@ import type { HttpMethod, Manifest, Resource, Tool } from '../manifest/manifest-
 import { nameServiceTools, serviceToolKey } from './name-service-tools.js';
 import { renderToolDescription } from './render-tool-description.js';
 import { toolInputSchema, type ToolInputSchema } from './tool-input-schema.js';
+import { INVALID_ENTRY } from './scan-tools-for-model.js';
 
 /**
  * What the catalog needs of a loaded service. The client's `DiscoveredService` fits it; `tools` states
@@ -106,8 +107,8 @@ export interface WithheldTool {
   id: string;
   /** Origin of the service. */
   origin: string;
-  /** `quarantined` (poisoning finding) or `changed` (differs from the approved pin). */
-  reason: 'quarantined' | 'changed';
+  /** `quarantined` (poisoning finding), `changed` (differs from the approved pin) or `invalid` (the manifest declares it in breach of the specification: findings `entry.invalid`). */
+  reason: 'quarantined' | 'changed' | 'invalid';
   /** The findings that caused it, for a human to review. */
   findings: CatalogFinding[];
 }
@@ -165,7 +166,7 @@ export function createCatalog(services: readonly CatalogService[], options: Cata
       }
       const findings = service.findings.filter((finding) => finding.toolId === entry.id);
       if (service.disabledToolIds.includes(entry.id) || service.quarantinedToolIds.includes(entry.id)) {
-        const reason = service.disabledToolIds.includes(entry.id) ? 'changed' : 'quarantined';
+        const reason = service.disabledToolIds.includes(entry.id) ? 'changed' : findings.some((finding) => finding.code === INVALID_ENTRY) ? 'invalid' : 'quarantined';
         withheld.push({ name, id: entry.id, origin: service.origin, reason, findings: findings.filter((finding) => finding.severity === 'high') });
         continue;
       }

@@ -29,7 +29,16 @@ export interface ModelScanPolicy {
   pointerOf?(entry: ScannedEntry): string;
   /** Told of an entry's findings the first time it is scanned under a key (the client records them: audit trail, quarantine). */
   onScanned?(entry: ScannedEntry, findings: readonly ScanFinding[]): void;
+  /**
+  The entry's validation errors, as {@link INVALID_ENTRY} findings, when its manifest was read without
+  validating each entry (the client validates an entry where it is used). An entry with one is held
+  back whatever {@link isAllowed} says, and is not scanned. Told to {@link onScanned} once.
+  */
+  invalidFindings?(entry: ScannedEntry): readonly ScanFinding[];
 }
+
+/** The code of a finding that holds back an entry its manifest declares invalidly (validation errors, not poisoning: no override). */
+export const INVALID_ENTRY = 'entry.invalid';
 
 const DEFAULT_POLICY: ModelScanPolicy = { key: '', foreignToolIds: () => [], isAllowed: () => false };
 
@@ -64,6 +73,8 @@ export function setModelScanPolicy(entry: ScannedEntry, policy: ModelScanPolicy)
  * @internal
  */
 export function scanEntryForModel(entry: ScannedEntry, policy: ModelScanPolicy = policies.get(entry) ?? DEFAULT_POLICY, exportedInputSchema?: unknown): ScanFinding[] {
+  const invalid = invalidFindingsOf(entry, policy);
+  if (invalid.length > 0) return [...invalid];
   let byKey = verdicts.get(entry);
   const known = byKey?.get(policy.key);
   if (known !== undefined) return known;
@@ -85,7 +96,21 @@ export function scanEntryForModel(entry: ScannedEntry, policy: ModelScanPolicy =
 
 /** True when the entry's scan has a high-severity finding the caller did not override. @internal */
 export function isQuarantinedForModel(entry: ScannedEntry, policy: ModelScanPolicy = policies.get(entry) ?? DEFAULT_POLICY, exportedInputSchema?: unknown): boolean {
+  if (invalidFindingsOf(entry, policy).length > 0) return true;
   return !policy.isAllowed(entry.id) && scanEntryForModel(entry, policy, exportedInputSchema).some((finding) => finding.severity === 'high');
+}
+
+// The validation verdict of each entry whose policy validates it, told to the policy once.
+const invalidity = new WeakMap<object, readonly ScanFinding[]>();
+
+function invalidFindingsOf(entry: ScannedEntry, policy: ModelScanPolicy): readonly ScanFinding[] {
+  if (policy.invalidFindings === undefined) return [];
+  let findings = invalidity.get(entry);
+  if (findings === undefined) {
+    invalidity.set(entry, (findings = policy.invalidFindings(entry)));
+    if (findings.length > 0) policy.onScanned?.(entry, findings);
+  }
+  return findings;
 }
 
 /**

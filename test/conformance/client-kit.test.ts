@@ -4,6 +4,7 @@ import { gzipSync } from 'node:zlib';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createClient, type CallEnvelope, type Client, type FetchFunction } from '../../src/client/index.js';
 import { digestManifest } from '../../src/manifest/digest-manifest.js';
+import { exportTools } from '../../src/tools/index.js';
 import { startClientTestServer, type ClientTestServer } from '../helpers/client-test-server.js';
 
 /** By header name: `absent` on every request, or `same_in_all` (present, with one value on every request). */
@@ -56,7 +57,9 @@ interface ClientScenario {
   /** Answers of a second server on another origin (`${other_origin}`), by raw request path like `routes`. */
   other_routes?: ClientScenario['routes'];
   expect: {
-    outcome: 'accept' | 'refuse';
+    outcome: 'accept' | 'refuse' | 'refuse_entry';
+    /** With `refuse_entry`: the tool, resource or prompt that must never be offered or used. */
+    entry?: string;
     aicap_error_code?: string;
     no_request_to?: string;
     no_request_header?: string;
@@ -355,6 +358,16 @@ async function runScenario(scenario: ClientScenario, transport?: FetchFunction):
       () => ({ refused: false, codes: [] as string[] }),
       (error: unknown) => ({ refused: true, codes: codesOf(error) }),
     );
+    // A client may refuse the whole document or hold the entry back; held back, it is neither offered nor called.
+    if (scenario.expect.outcome === 'refuse_entry' && !outcome.refused) {
+      const entry = scenario.expect.entry!;
+      const tools = client.catalog().tools;
+      const name = tools.find((tool) => tool.id === entry)?.name;
+      expect(exportTools(tools, 'openai').tools.map((tool) => tool.function.name)).not.toContain(name);
+      const envelope = await client.call(entry, {});
+      expect(envelope.ok, `a call of ${entry}`).toBe(false);
+      if (!envelope.ok) Object.assign(outcome, { refused: true, codes: [envelope.error.code] });
+    }
     for (const tool of scenario.client?.approve ?? []) await client.approve(tool);
     for (const again of scenario.client?.rediscover_as ?? []) await client.discover(server.origin, { credentials: again });
     if (scenario.client?.discover_other) await client.discover(other.origin);
@@ -373,7 +386,7 @@ async function runScenario(scenario: ClientScenario, transport?: FetchFunction):
       const gaps = apiRequests.slice(1).map((request, index) => request.atInMs - apiRequests[index]!.atInMs);
       expect(Math.min(...gaps)).toBeGreaterThanOrEqual(scenario.expect.min_gap_ms);
     }
-    expect(outcome.refused, `${scenario.description}: ${outcome.codes.join(', ')}`).toBe(scenario.expect.outcome === 'refuse');
+    expect(outcome.refused, `${scenario.description}: ${outcome.codes.join(', ')}`).toBe(scenario.expect.outcome !== 'accept');
     if (scenario.expect.aicap_error_code) expect(outcome.codes).toContain(scenario.expect.aicap_error_code);
     if (scenario.expect.no_request_to) expect(server.hits(scenario.expect.no_request_to)).toEqual([]);
     if (scenario.expect.other_requests) expect(otherRequests.map((request) => request.path)).toEqual(scenario.expect.other_requests);

@@ -64,7 +64,7 @@ describe('the CLI cache (built CLI, separate processes)', () => {
     expect((await readdir(cacheDirectory)).filter((name) => name.endsWith('.json'))).toEqual([]);
   });
 
-  it('a cached call loads what a call needs: not the OAuth library, the check suite, manifest validation, the tool search, ajv, job following, the tool exports, Redis or the root entry', async () => {
+  it('a cached call loads what a call needs: not the OAuth library, the check suite, the tool search, ajv, job following, the tool exports, Redis or the root entry', async () => {
     expect((await call()).code).toBe(0);
     const record = join(cacheDirectory, 'loaded-modules.txt');
     const preload = pathToFileURL(fileURLToPath(new URL('../helpers/record-loaded-modules.mjs', import.meta.url))).href;
@@ -77,8 +77,12 @@ describe('the CLI cache (built CLI, separate processes)', () => {
     const root = fileURLToPath(new URL('../../', import.meta.url)).replaceAll('\\', '/');
     const files = (await readFile(record, 'utf8')).split('\n').map((path) => path.replaceAll('\\', '/').replace(root, ''));
     // Of the package, the process loads the CLI's bundle (the entry and the chunk `call` imports), and the
-    // generated meta-schema validator the bundle leaves in its place (`scripts/bundle-cli.mjs`).
-    expect(files.filter((path) => path.startsWith('dist/') && !/^dist\/cli\/(main\.js|chunks\/)/.test(path))).toEqual(['dist/client/call/standalone-meta-schema-validator.js']);
+    // generated validators the bundle leaves in their place (`scripts/bundle-cli.mjs`): the manifest's,
+    // since a call validates the tool it calls (section 9.2), and the meta-schema's, for argument schemas.
+    expect(files.filter((path) => path.startsWith('dist/') && !/^dist\/cli\/(main\.js|chunks\/)/.test(path)).sort()).toEqual([
+      'dist/client/call/standalone-meta-schema-validator.js',
+      'dist/manifest/standalone-manifest-validators.js',
+    ]);
     expect(files.filter((path) => path.startsWith('dist/cli/chunks/')).length).toBeLessThanOrEqual(3);
     // The recorder sees both kinds of module: the bundle's (through the files they were copied into) and undici's CommonJS ones.
     const loaded = await bundledModules(files, root);
@@ -92,7 +96,6 @@ describe('the CLI cache (built CLI, separate processes)', () => {
       /^dist\/client\/check\/(?!grade-check-report)/,
       // The stored-token helpers (small, no OAuth library) are the only OAuth files a call with a token loads.
       /^dist\/client\/oauth\/(?!token-store|resource-covers-url|client-registration-store|create-memory-token-store|create-encrypted-file-token-store)/,
-      /^dist\/manifest\/(validate-manifest|manifest-validators|standalone-manifest-validators|manifest-schema)\.js$/,
       // The client's hooks for persisting selection indexes (no imports, a few lines) are the only selection file a call loads.
       /^dist\/tools\/(selection\/(?!selection-index-hooks)|select-tools|create-tool-search)/,
       /^dist\/redis\//,

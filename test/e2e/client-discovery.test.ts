@@ -6,6 +6,7 @@ import { json, useClientTestServers } from '../helpers/client-test-server.js';
 import { canonicalJson, digestManifest } from '../../src/manifest/digest-manifest.js';
 import { paymentsManifest, withoutTools } from '../helpers/client-manifests.js';
 import { errorOf } from '../helpers/error-of.js';
+import { exportTools } from '../../src/tools/index.js';
 
 const WELL_KNOWN = '/.well-known/ai-capabilities';
 
@@ -155,12 +156,23 @@ describe('discovery order', () => {
   });
 
   it('reports an invalid manifest with JSON Pointers', async () => {
-    const manifest = paymentsManifest(`${servers.a.origin}/v2`) as unknown as { tools: Array<Record<string, unknown>> };
-    delete manifest.tools[0]!['description'];
+    const manifest = paymentsManifest(`${servers.a.origin}/v2`) as unknown as { service: Record<string, unknown> };
+    delete manifest.service['name'];
     servers.a.routes.set(WELL_KNOWN, json(manifest));
     const error = await errorOf(clientWith().discover(servers.a.origin));
     expect(error.code).toBe('MANIFEST_INVALID');
-    expect(error.message).toContain('/tools/0');
+    expect(error.message).toContain('/service/name');
+  });
+
+  it('holds back a tool the manifest declares invalidly, naming the JSON Pointer, and keeps the others', async () => {
+    const manifest = paymentsManifest(`${servers.a.origin}/v2`) as unknown as { tools: Array<Record<string, unknown>> };
+    delete manifest.tools[0]!['description'];
+    servers.a.routes.set(WELL_KNOWN, json(manifest));
+    const client = clientWith();
+    await client.discover(servers.a.origin);
+    expect(client.catalog().withheld).toEqual([expect.objectContaining({ id: 'analyze_transactions', reason: 'invalid', findings: [expect.objectContaining({ pointer: '/tools/0/description' })] })]);
+    expect(client.catalog().tools).toHaveLength(4);
+    expect(await client.call('analyze_transactions', { account_id: 'acc_1' })).toMatchObject({ ok: false, error: { code: 'TOOL_DISABLED', message: expect.stringContaining('/tools/0/description') } });
   });
 });
 
@@ -214,13 +226,25 @@ describe('hostile embedded schemas', () => {
     ['a remote $ref to the metadata address', { $ref: 'http://169.254.169.254/latest' }, 'schema.remote_ref'],
     ['a file $ref', { $ref: 'file:///etc/passwd' }, 'schema.remote_ref'],
     ['$data', { type: 'string', maxLength: { $data: '1/limit' } }, 'schema.data_reference'],
-  ])('refuses %s at ingest without dialing anything', async (_name, schema, issue) => {
+  ])('holds back a tool with %s, and refuses the manifest with it on eager validation, without dialing anything', async (_name, schema, issue) => {
     const manifest = paymentsManifest(`${servers.a.origin}/v2`);
     manifest.tools[0]!.parameters!['account_id']!.json_schema = schema;
     servers.a.routes.set(WELL_KNOWN, json(manifest));
-    const error = await errorOf(clientWith().discover(servers.a.origin));
+    // The default: the tool is validated before it is used, and never used.
+    const client = clientWith();
+    await client.discover(servers.a.origin);
+    const envelope = await client.call('analyze_transactions', { account_id: 'acc_1' });
+    expect(envelope).toMatchObject({ ok: false, error: { code: 'TOOL_DISABLED', message: expect.stringContaining(issue) } });
+    expect(
+      exportTools(client.catalog().tools, 'openai')
+        .tools.map((tool) => tool.function.name)
+        .join(),
+    ).not.toContain('analyze_transactions');
+    // `trust.scan: 'eager'` validates every entry on discovery and refuses the manifest.
+    const error = await errorOf(clientWith({ trust: { scan: 'eager' } }).discover(servers.a.origin));
     expect(error.code).toBe('MANIFEST_INVALID');
     expect(error.message).toContain(issue);
+    expect(servers.a.requests.filter((request) => !request.path.startsWith('/.well-known/'))).toEqual([]);
     expect(dials.every((dial) => dial.address === '127.0.0.1')).toBe(true);
   });
 });

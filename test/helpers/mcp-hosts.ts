@@ -1,5 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { createInterface } from 'node:readline';
 import { Client as V2Client, StreamableHTTPClientTransport, type VersionNegotiationMode } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
@@ -8,6 +10,9 @@ import { StdioClientTransport as V1StdioClientTransport } from '@modelcontextpro
 import { StreamableHTTPClientTransport as V1StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { BUILT_CLI } from './run-built-cli.js';
+import type { Client as AicapClient } from '../../src/client/index.js';
+import { createMcpBridge } from '../../src/mcp/index.js';
+import { toNodeListener } from '../../src/server/index.js';
 
 /** What the fake user answers to the bridge's elicitation requests. */
 export type ElicitationAnswer = 'accept' | 'decline' | 'cancel';
@@ -94,5 +99,27 @@ export async function startHttpBridge(args: readonly string[], timeoutInMs = 20_
     };
   } finally {
     clearTimeout(timer);
+  }
+}
+
+/**
+ * Serves `createMcpBridge({ client })` over HTTP on 127.0.0.1 and hands a v2 host connected to it (the
+ * current protocol pinned) to `use`; everything is closed afterwards, whatever `use` does.
+ */
+export async function withBridgeHost<Result>(client: AicapClient, use: (host: V2Client) => Promise<Result>): Promise<Result> {
+  const bridge = await createMcpBridge({ client });
+  const server: Server = createServer(toNodeListener(bridge.fetch));
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  try {
+    const { client: host } = await connectV2Host({ url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp` }, { mode: { pin: '2026-07-28' } });
+    try {
+      return await use(host);
+    } finally {
+      await host.close();
+    }
+  } finally {
+    await bridge.close();
+    server.closeAllConnections();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
   }
 }

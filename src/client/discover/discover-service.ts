@@ -11,7 +11,7 @@ import { DiscoveryError, type DiscoveryAttempt } from '../errors/discovery-error
 import { redactUrl } from '../../internal/http/redact-url.js';
 import { checkOriginBinding } from '../trust/check-origin-binding.js';
 import { catalogManifests, linkedManifests } from './find-manifest-urls.js';
-import { manifestSizeLimit, parseOrThrow, readManifestOnce, type ManifestSizeLimit } from './read-manifest.js';
+import { isEagerScan, manifestSizeLimit, parseOrThrow, readManifestOnce, type ManifestSizeLimit } from './read-manifest.js';
 import { registerService } from './register-service.js';
 import { recordManifestFreshness } from './manifest-freshness.js';
 
@@ -186,7 +186,7 @@ export async function loadService(context: DiscoveryContext, input: string | Uin
   const limit: ManifestSizeLimit = options.maxSizeInBytes === undefined ? manifestSizeLimit(context) : { maxSizeInBytes: options.maxSizeInBytes, option: 'maxSizeInBytes' };
   checkIntegerOption(limit.option, limit.maxSizeInBytes, { minimum: 1, of: '`client.load`' });
   if (typeof input === 'string') refuseLocation(input);
-  const { manifest } = await parseOrThrow(typeof input === 'string' || input instanceof Uint8Array ? input : JSON.stringify(input), label, limit);
+  const { manifest } = parseOrThrow(typeof input === 'string' || input instanceof Uint8Array ? input : JSON.stringify(input), label, limit, isEagerScan(context) ? 'all' : 'deferred');
   let origin: string;
   try {
     origin = new URL(manifest.service.base_url).origin;

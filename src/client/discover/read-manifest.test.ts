@@ -111,22 +111,27 @@ describe('readManifestOnce', () => {
     expect(error.message).toContain('/schema_version');
   });
 
-  it('refuses a manifest the schema rejects with every issue and its pointer', async () => {
-    const error = await errorOf(
-      readManifestOnce(
-        contextWith(),
-        fetched(
-          manifestText((manifest) => {
-            delete manifest['service'];
-            (manifest['tools'] as Array<Record<string, unknown>>)[1]!['method'] = 'TELEPORT';
-          }),
-        ),
-      ),
-    );
+  it('refuses a manifest the schema rejects with every issue and its pointer: the manifest-level ones, and with eager validation every entry’s too', async () => {
+    const text = manifestText((manifest) => {
+      delete manifest['service'];
+      (manifest['tools'] as Array<Record<string, unknown>>)[1]!['method'] = 'TELEPORT';
+    });
+    const error = await errorOf(readManifestOnce(contextWith(), fetched(text)));
     expect(error).toBeInstanceOf(ManifestValidationError);
     expect(error.message).toContain(`Manifest at ${API_MANIFEST_URL}`);
-    const pointers = (error as ManifestValidationError).issues.map((issue) => issue.pointer);
-    expect(pointers).toEqual(expect.arrayContaining(['/tools/1/method']));
+    // By default each entry is validated where it is used: discovery reports what refuses the manifest as a whole.
+    expect((error as ManifestValidationError).issues.map((issue) => issue.pointer)).toEqual(['/service']);
+    const eager = await errorOf(readManifestOnce(contextWith({ trust: { scan: 'eager' } }), fetched(text)));
+    expect((eager as ManifestValidationError).issues.map((issue) => issue.pointer)).toEqual(expect.arrayContaining(['/service', '/tools/1/method']));
+  });
+
+  it('reads a manifest whose only errors are in one entry: that entry is validated where it is used', async () => {
+    const read = await readManifestOnce(contextWith(), fetched(manifestText((manifest) => void ((manifest['tools'] as Array<Record<string, unknown>>)[1]!['method'] = 'TELEPORT'))));
+    expect(read.manifest.tools[1]!.method).toBe('TELEPORT');
+    const eager = await errorOf(
+      readManifestOnce(contextWith({ trust: { scan: 'eager' } }), fetched(manifestText((manifest) => void ((manifest['tools'] as Array<Record<string, unknown>>)[1]!['method'] = 'TELEPORT')))),
+    );
+    expect((eager as ManifestValidationError).issues.map((issue) => issue.pointer)).toEqual(['/tools/1/method']);
   });
 
   it('refuses a manifest larger than discovery.maxManifestSizeInBytes, naming the option to raise', async () => {

@@ -6,7 +6,7 @@ import { digestParsedBody, sha256Base64url } from '../../manifest/digest-manifes
 import { oneByteJsonText } from '../../manifest/one-byte-json-text.js';
 import { MANIFEST_MEDIA_TYPE, type Manifest } from '../../manifest/manifest-v0.js';
 import type { JsonReading } from '../../manifest/parse-json-fast.js';
-import type { readManifestDocument } from '../../manifest/parse-manifest.js';
+import { readManifestDocument } from '../../manifest/parse-manifest.js';
 import { defaultManifestMaxSizeInBytes } from '../../manifest/manifest-size-limit.js';
 import type { CachedFetchResult } from '../cache/fetch-with-cache.js';
 import type { DiscoveryContext } from './discovery-context.js';
@@ -36,8 +36,6 @@ export interface ManifestSizeLimit {
 }
 
 const utf8 = new TextDecoder();
-// Loaded once, on the first manifest this process checks: importing a loaded module again still goes through the module loader.
-let loadingReader: Promise<typeof readManifestDocument> | undefined;
 
 /**
  * Parses, validates, digests (and with `trust.scan: 'eager'` scans) a fetched manifest, or returns the previous read of the same
@@ -61,7 +59,8 @@ export async function readManifestOnce(context: DiscoveryContext, result: Cached
   // Hashed once: the key of the verdicts, and the digest itself when the body is canonical text.
   const bodySha256 = result.body.byteLength <= limit.maxSizeInBytes ? sha256Base64url(result.body) : undefined;
   // The scan mode is part of the key: a record stored without the scan must not stand for one with it.
-  const slot = bodySha256 === undefined ? undefined : verdictSlotOf(context, bodySha256, `${limit.maxSizeInBytes}|${scanOptions.maxTextLength ?? ''}${eager ? '' : '|on-export'}`);
+  // So is when entries are validated: a record of the manifest-level checks must not stand for one of every check.
+  const slot = bodySha256 === undefined ? undefined : verdictSlotOf(context, bodySha256, `${limit.maxSizeInBytes}|${scanOptions.maxTextLength ?? ''}${eager ? '' : '|on-export|entries-on-use'}`);
   const verdicts = slot && (await lookUpVerdicts(slot));
   let read: ReadManifest;
   if (verdicts) {
@@ -69,7 +68,7 @@ export async function readManifestOnce(context: DiscoveryContext, result: Cached
     const manifest = JSON.parse(knownJsonText(result.body)) as Manifest;
     read = { body: result.body, contentType, manifest, scanFindings: verdicts.scanFindings, digest: verdicts.digest };
   } else {
-    const { manifest, reading } = await parseOrThrow(result.body, () => redactUrl(result.url), limit);
+    const { manifest, reading } = parseOrThrow(result.body, () => redactUrl(result.url), limit, eager ? 'all' : 'deferred');
     // First, on the value as parsed from these very bytes: that is what the reading describes.
     const digest = digestParsedBody(result.body, reading, bodySha256);
     // With the default `trust.scan: 'on-export'`, texts are scanned where they reach a model instead.
@@ -120,16 +119,16 @@ export interface ManifestReading {
 }
 
 /**
- * Parses and validates, turning issues into the matching typed error. Validation (ajv, the manifest
- * schema and its compiled validators) is loaded here, on the first manifest this process checks: a
- * manifest the verified-manifest cache knows never needs it.
+ * Parses and validates, turning issues into the matching typed error. With `entries: 'deferred'` (the
+ * default `trust.scan: 'on-export'`), only the manifest-level checks run here and each tool, resource
+ * and prompt is validated where it is first used (`applyModelScanPolicy`); the validators load with the
+ * client, since those uses (an export, a selection) are synchronous.
  * @internal
  */
-export async function parseOrThrow(input: string | Uint8Array, labelOf: string | (() => string), limit: ManifestSizeLimit): Promise<ManifestReading> {
-  const read = await (loadingReader ??= import('../../manifest/parse-manifest.js').then((module) => module.readManifestDocument));
+export function parseOrThrow(input: string | Uint8Array, labelOf: string | (() => string), limit: ManifestSizeLimit, entries: 'all' | 'deferred'): ManifestReading {
   // The parser has its own cap (1 MiB by default): without the client's, raising the fetch cap alone
   // would let a large manifest be downloaded and then refused.
-  const { result: parsed, reading } = read(input, { warnUnknownFields: false, maxSizeInBytes: limit.maxSizeInBytes });
+  const { result: parsed, reading } = readManifestDocument(input, { warnUnknownFields: false, maxSizeInBytes: limit.maxSizeInBytes }, entries);
   if (!parsed.valid || !parsed.manifest || reading === undefined) {
     // Only a message names the manifest: a redacted URL is parsed and written again, so it is made here.
     const label = typeof labelOf === 'string' ? labelOf : labelOf();

@@ -5,6 +5,7 @@ import type { TrustOptions } from './trust-options.js';
 import type { TrustFinding } from '../shapes/client-types.js';
 import { approvalTerm, worded } from '../../errors/message-term.js';
 import { pinDigest, pinKey } from './pins.js';
+import { INVALID_ENTRY } from '../../tools/scan-tools-for-model.js';
 
 /** What {@link decideTrust} decides about one manifest. @internal */
 export interface TrustEvaluation {
@@ -90,7 +91,9 @@ export function quarantinedToolIds(trust: TrustOptions | undefined, origin: stri
   if (findings.length === 0) return [];
   const overrides = new Set(trust?.allowQuarantined ?? []);
   const ids = findings.filter((finding) => finding.severity === 'high' && finding.toolId !== undefined && finding.code !== 'tool.pin_mismatch').map((finding) => finding.toolId!);
-  return [...new Set(ids)].filter((id) => !overrides.has(id) && !overrides.has(pinKey(origin, id)));
+  // An entry the manifest declares invalidly cannot be used at all: `allowQuarantined` overrides the scan, not validation.
+  const invalid = new Set(findings.filter((finding) => finding.code === INVALID_ENTRY).map((finding) => finding.toolId));
+  return [...new Set(ids)].filter((id) => invalid.has(id) || (!overrides.has(id) && !overrides.has(pinKey(origin, id))));
 }
 
 /** `/tools/N`, `/resources/N` or `/prompts/N` of the Nth entry of tools, then resources, then prompts. */

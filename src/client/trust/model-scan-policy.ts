@@ -1,6 +1,7 @@
 import type { Manifest, Prompt, Resource, Tool } from '../../manifest/manifest-v0.js';
 import type { ScanFinding } from '../../manifest/scan-manifest.js';
-import { setModelScanPolicy, type ModelScanPolicy } from '../../tools/scan-tools-for-model.js';
+import { INVALID_ENTRY, setModelScanPolicy, type ModelScanPolicy, type ScannedEntry } from '../../tools/scan-tools-for-model.js';
+import { validateManifestEntry } from '../../manifest/validate-manifest.js';
 import type { TrustContext } from './trust-context.js';
 import { quarantinedToolIds } from './evaluate-trust.js';
 import { pinKey } from './pins.js';
@@ -37,8 +38,51 @@ export function applyModelScanPolicy(context: TrustContext, manifestUrl: string,
     isAllowed: (id) => overrides.has(id) || overrides.has(pinKey(origin(), id)),
     pointerOf: (entry) => entryPointer(manifest, entry),
     onScanned: (_entry, findings) => recordFindings(context, manifestUrl, manifest, findings),
+    // With `trust.scan: 'eager'` discovery validated every entry; otherwise each is validated here, where it is first used.
+    ...(trust?.scan === 'eager' ? {} : { invalidFindings: (entry: ScannedEntry) => invalidFindings(manifest, entry) }),
   };
   for (const entries of [manifest.tools, manifest.resources ?? [], manifest.prompts ?? []]) for (const entry of entries) setModelScanPolicy(entry, policy);
+}
+
+// The manifests whose entries were checked, by the checks run.
+const checkedManifests = { schema: new WeakSet<Manifest>(), all: new WeakSet<Manifest>() };
+
+/**
+ * Validates each entry of every service once per manifest, recording the ones that fail as invalid
+ * (held back everywhere). `'schema'` before a catalog is built: the catalog then lists only entries
+ * whose members have the types the specification gives them, since ranking and the catalog read their
+ * texts and fields before any entry is handed on; the rest of an entry's validation waits for its use.
+ * `'all'` for an audit (`client.scanAll()`). Nothing to do with `trust.scan: 'eager'`, whose discovery
+ * validated every entry.
+ * @internal
+ */
+export function validateEntries(context: TrustContext, checks: 'all' | 'schema'): void {
+  if (context.options.trust?.scan === 'eager') return;
+  for (const service of context.services.values()) {
+    const { manifest } = service;
+    if (checkedManifests[checks].has(manifest)) continue;
+    checkedManifests[checks].add(manifest);
+    const findings: ScanFinding[] = [];
+    for (const entries of [manifest.tools, manifest.resources ?? [], manifest.prompts ?? []]) for (const entry of entries) findings.push(...invalidFindings(manifest, entry, checks));
+    recordFindings(context, service.manifestUrl, manifest, findings);
+  }
+}
+
+/** The entry's validation errors as findings that hold it back: each names the rule (its code) and where. */
+function invalidFindings(manifest: Manifest, entry: ScannedEntry, checks: 'all' | 'schema' = 'all'): ScanFinding[] {
+  const findings: ScanFinding[] = [];
+  for (const issue of validateManifestEntry(manifest, entry, checks)) {
+    if (issue.severity !== 'error') continue;
+    findings.push({
+      code: INVALID_ENTRY,
+      pointer: issue.pointer,
+      text: issue.code,
+      severity: 'high',
+      message: `${issue.code}: ${issue.message}; the manifest declares this entry invalidly, so it is held back until the service fixes it`,
+      toolId: entry.id,
+    });
+  }
+  return findings;
 }
 
 /** The other services loaded, by manifest URL and digest. */

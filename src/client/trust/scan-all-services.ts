@@ -3,14 +3,18 @@ import type { TrustContext } from './trust-context.js';
 import type { DiscoveredService } from '../shapes/client-types.js';
 import { crossServiceFindings, sameFindings, scanOptionsOf } from './cross-service-findings.js';
 import { quarantinedToolIds } from './evaluate-trust.js';
+import { validateEntries } from './model-scan-policy.js';
 
 /**
  * The whole poisoning scan of every loaded service, for audits (`client.scanAll()`): each manifest in
  * full, then the cross-service checks, its findings and quarantine recorded as `trust.scan: 'eager'`
- * would have on discovery. Returns the services as they now stand.
+ * would have on discovery, after every entry is validated (an invalid one recorded as `entry.invalid`).
+ * Returns the services as they now stand.
  * @internal
  */
 export function scanAllServices(context: TrustContext): DiscoveredService[] {
+  // Every entry validated too: an audit lists what the manifest declares invalidly along with what it poisons.
+  validateEntries(context, 'all');
   const trust = context.options.trust;
   const scanned = [...context.services.values()].map((service) => {
     const found = scanManifest(service.manifest, scanOptionsOf(trust)).findings;

@@ -11,7 +11,8 @@ export interface TrustOptions {
   allowedOrigins?: readonly string[];
   /**
   Tool ids (or `origin|toolId` keys) handed to the model despite a high-severity poisoning finding.
-  The findings are still reported.
+  The findings are still reported. An entry the manifest declares invalidly (`entry.invalid`) stays
+  held back: it cannot be sent correctly, whoever trusts it.
 
   @default []
   */
@@ -25,11 +26,15 @@ export interface TrustOptions {
   */
   maxTextLength?: number;
   /**
-  When the poisoning scan runs. `'on-export'`: on each tool, resource or prompt where its text reaches
-  a model or a host (exports, selection, tool searches, the framework adapters, the MCP bridge, calls,
-  prompts, resources), once per version; discovery itself scans nothing, and `service.findings` holds
-  only what was scanned so far (`client.scanAll()` scans the rest). `'eager'`: every manifest in full
-  on discovery as well (audits, the inspector, `aicap tools`).
+  When the poisoning scan and the validation of each entry run. `'on-export'`: on each tool, resource
+  or prompt where its text reaches a model or a host (exports, selection, tool searches, the framework
+  adapters, the MCP bridge, calls, prompts, resources), once per version; discovery itself scans
+  nothing and runs only the manifest-level checks, `client.catalog()` checks each entry's schema, and
+  `service.findings` holds only what was checked so far (`client.scanAll()` checks the rest). An entry
+  the manifest declares invalidly is held back everywhere (finding `entry.invalid`, which
+  `allowQuarantined` does not override) while the rest of the manifest stays usable. `'eager'`: every
+  manifest validated and scanned in full on discovery, which refuses one with any invalid entry
+  (audits, the inspector, `aicap tools`).
 
   @default 'on-export'
   */
