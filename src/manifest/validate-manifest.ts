@@ -1,8 +1,8 @@
 import type { ErrorObject } from 'ajv/dist/2020.js';
-import { escapePointerToken, toPointer } from '../internal/json-pointer.js';
+import { escapePointerToken, fromPointer, toPointer } from '../internal/json-pointer.js';
 import { isLoopbackHostname } from '../internal/is-loopback-hostname.js';
 import { checkDefinitionCycles } from './check-definition-references.js';
-import { reachableDefinitions } from './reachable-definitions.js';
+import { createDefinitionGraph, type DefinitionGraph } from './reachable-definitions.js';
 import { checkLinks, checkResolvers, type LinkCheckContext } from './check-links.js';
 import { checkSchemaInManifest, type SchemaCheckContext } from './check-schema-in-manifest.js';
 import { forbiddenHeaderReason } from './forbidden-header-parameter.js';
@@ -398,9 +398,12 @@ function checkEntry(entry: Entry, context: EntryContext, issues: ValidationIssue
 // afterwards, and a manifest that changed is read into new objects.
 const entryContexts = new WeakMap<object, EntryContext>();
 const entryVerdicts = { all: new WeakMap<object, readonly ValidationIssue[]>(), schema: new WeakMap<object, readonly ValidationIssue[]>() };
-// The findings of each shared definition, per manifest's definitions: the entries of a manifest reach
-// the same big definitions (Kubernetes' object metadata), checked once instead of per entry.
+// Per manifest's definitions: their reference graph, the findings of each definition, and the loops
+// among them by the definition they are reported at. The entries of a manifest reach the same big
+// definitions (Kubernetes' object metadata, Stripe's objects), checked once instead of per entry.
+const definitionGraphs = new WeakMap<object, DefinitionGraph>();
 const definitionVerdicts = new WeakMap<object, Map<string, readonly ValidationIssue[]>>();
+const definitionLoops = new WeakMap<object, Map<string, ValidationIssue[]>>();
 
 /**
  * The checks {@link validateManifestRoot} leaves out, for one entry of a manifest it found valid:
@@ -445,23 +448,38 @@ function entryIssues(manifest: Record<string, unknown>, value: object, checks: '
 
 /** The findings of {@link checkDefinitions} about the shared definitions the entry reaches. */
 function reachedDefinitionIssues(entry: Entry, definitions: Record<string, JsonSchema>): ValidationIssue[] {
-  const names = reachableDefinitions(entry.value, definitions);
+  let graph = definitionGraphs.get(definitions);
+  if (graph === undefined) definitionGraphs.set(definitions, (graph = createDefinitionGraph(definitions)));
+  const names = graph.reachableFrom(entry.value);
   if (names.length === 0) return [];
   let byName = definitionVerdicts.get(definitions);
   if (byName === undefined) definitionVerdicts.set(definitions, (byName = new Map()));
   const context: SchemaCheckContext = { scope: { definitions, insideDefinition: true } };
   const issues: ValidationIssue[] = [];
-  const reached: Record<string, JsonSchema> = {};
   for (const name of names) {
     const schema = definitions[name]!;
-    reached[name] = schema;
     let found = byName.get(name);
     if (found === undefined) byName.set(name, (found = typeof schema === 'object' && schema !== null ? checkSchemaInManifest(schema, `/definitions/${escapePointerToken(name)}`, context) : []));
     issues.push(...found);
   }
-  // The definitions an entry reaches include every one they refer to, so each loop among them is here.
-  issues.push(...checkDefinitionCycles(reached));
+  // A loop is reported at a definition on it; the definitions an entry reaches hold every one it can run into.
+  const loops = loopsOf(definitions);
+  for (const name of names) issues.push(...(loops.get(name) ?? []));
   return issues;
+}
+
+/** {@link checkDefinitionCycles} of all the definitions, once, by the definition each loop is reported at. */
+function loopsOf(definitions: Record<string, JsonSchema>): Map<string, ValidationIssue[]> {
+  let loops = definitionLoops.get(definitions);
+  if (loops === undefined) {
+    loops = new Map();
+    for (const issue of checkDefinitionCycles(definitions)) {
+      const name = fromPointer(issue.pointer)[1]!;
+      loops.set(name, [...(loops.get(name) ?? []), issue]);
+    }
+    definitionLoops.set(definitions, loops);
+  }
+  return loops;
 }
 
 function entryPointer(entry: Entry): string {
