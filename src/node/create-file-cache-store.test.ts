@@ -1,6 +1,6 @@
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { mkdtemp, readdir, readFile, rm, truncate, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -105,15 +105,17 @@ describe('createFileCacheStore', () => {
     expect(warnings.map((warning) => [warning.name, warning.message.startsWith(`Ignoring the corrupted cache file ${join(directory, 'relative', file!)}`)])).toEqual([['AicapCacheWarning', true]]);
   });
 
-  it('writes the Uint8Array fields of a value raw to a bytes file beside its record, and reads them back as bytes', async () => {
+  it('writes the Uint8Array fields of a value raw after its record, in the one file of the entry, and reads them back as bytes', async () => {
     const body = new Uint8Array(300_000).map((_, index) => index % 251);
     const store = createFileCacheStore({ directory, warn: (message) => expect.fail(message) });
     await store.set('manifest', { url: 'https://api.example/x', body, empty: new Uint8Array(0), policy: { etag: '"v1"' } }, 60_000);
-    const files = (await readdir(directory)).sort();
-    expect(files.map((name) => name.slice(40))).toEqual(['.bytes', '.json']);
-    // The bytes as they are, not as base64 text (a third larger) inside the JSON.
-    expect((await readFile(join(directory, files[0]!))).equals(body)).toBe(true);
-    const record = JSON.parse(await readFile(join(directory, files[1]!), 'utf8')) as { value: object; bytes: object };
+    const files = await readdir(directory);
+    expect(files.map((name) => name.slice(40))).toEqual(['.json']);
+    const data = await readFile(join(directory, files[0]!));
+    const end = data.indexOf(0x0a);
+    // The bytes as they are after the record's line, not as base64 text (a third larger) inside the JSON.
+    expect(data.subarray(end + 1).equals(body)).toBe(true);
+    const record = JSON.parse(data.subarray(0, end).toString('utf8')) as { value: object; bytes: object };
     expect(record.value).toEqual({ url: 'https://api.example/x', policy: { etag: '"v1"' } });
     expect(record.bytes).toEqual({
       fields: [
@@ -138,10 +140,13 @@ describe('createFileCacheStore', () => {
     };
     const url = 'https://api.example/.well-known/ai-capabilities';
     await fetchWithCache(send, createFileCacheStore({ directory, warn: (message) => expect.fail(message) }), url, {});
-    const files = (await readdir(directory)).sort();
+    const files = await readdir(directory);
+    expect(files).toHaveLength(1);
     // Before, the body was base64 inside the JSON record: a third more bytes to encode, write, read and decode.
-    expect((await readFile(join(directory, files[0]!))).equals(body)).toBe(true);
-    expect((await readFile(join(directory, files[1]!))).byteLength).toBeLessThan(2_000);
+    const data = await readFile(join(directory, files[0]!));
+    const end = data.indexOf(0x0a);
+    expect(data.subarray(end + 1).equals(body)).toBe(true);
+    expect(end).toBeLessThan(2_000);
     const hit = await fetchWithCache(send, createFileCacheStore({ directory, warn: (message) => expect.fail(message) }), url, {});
     expect(hit.source).toBe('cache');
     expect(Buffer.from(hit.body).equals(body)).toBe(true);
@@ -149,50 +154,29 @@ describe('createFileCacheStore', () => {
     expect(sent).toHaveLength(1);
   });
 
-  it('a bytes file that is damaged, cut short, longer or missing is a miss with one warning, never other bytes, and is replaced on the next write', async () => {
+  it('bytes that are damaged, cut short, longer or missing are a miss with one warning, never other bytes, and are replaced on the next write', async () => {
     const body = Buffer.from('{"schema_version":"0.1","tools":[]}'.repeat(100));
-    const corruptions: Array<[string, (path: string) => Promise<void>, string]> = [
-      ['damaged', async (path) => writeFile(path, Buffer.concat([body.subarray(0, body.byteLength - 10), Buffer.from('0123456789')])), 'holds other bytes'],
-      ['cut short', async (path) => truncate(path, body.byteLength - 1), 'holds other bytes'],
-      ['longer', async (path) => writeFile(path, Buffer.concat([body, Buffer.from('x')])), 'holds other bytes'],
-      ['missing', async (path) => rm(path), 'is missing'],
+    const damaged = 'holds other bytes than its record was written with (damaged)';
+    const corruptions: Array<[string, (data: Buffer, end: number) => Buffer, string]> = [
+      ['damaged', (data) => Buffer.concat([data.subarray(0, data.byteLength - 10), Buffer.from('0123456789')]), damaged],
+      ['cut short', (data) => data.subarray(0, data.byteLength - 1), damaged],
+      ['longer', (data) => Buffer.concat([data, Buffer.from('x')]), damaged],
+      ['missing', (data, end) => data.subarray(0, end), 'lacks the bytes its record names'],
     ];
     for (const [name, corrupt, problem] of corruptions) {
       const warnings: string[] = [];
       const store = createFileCacheStore({ directory: join(directory, name), warn: (message) => void warnings.push(message) });
       await store.set('k', { body, url: 'u' });
-      const [bytesFile, recordFile] = (await readdir(join(directory, name))).sort();
-      await corrupt(join(directory, name, bytesFile!));
+      const [file] = await readdir(join(directory, name));
+      const path = join(directory, name, file!);
+      const data = await readFile(path);
+      await writeFile(path, corrupt(data, data.indexOf(0x0a)));
       expect(await store.get('k'), name).toBeUndefined();
       expect(await store.get('k'), name).toBeUndefined();
-      expect(warnings, name).toEqual([
-        `Ignoring the cache file ${join(directory, name, recordFile!)}: its bytes file ${join(directory, name, bytesFile!)} ${problem}${problem === 'is missing' ? '' : ' than it was written with (damaged, or rewritten by another process meanwhile)'}; it will be replaced on the next write (remove the directory ${join(directory, name)} to empty the cache).`,
-      ]);
+      expect(warnings, name).toEqual([`Ignoring the cache file ${path}: it ${problem}; it will be replaced on the next write (remove the directory ${join(directory, name)} to empty the cache).`]);
       await store.set('k', { body, url: 'again' });
       expect(await store.get('k'), name).toEqual({ body: new Uint8Array(body), url: 'again' });
     }
-  });
-
-  it('a record whose description of its bytes is malformed is a corrupted file', async () => {
-    const warnings: string[] = [];
-    const store = createFileCacheStore({ directory, warn: (message) => void warnings.push(message) });
-    await store.set('k', { body: new Uint8Array([1, 2, 3]) });
-    const recordFile = (await readdir(directory)).find((name) => name.endsWith('.json'))!;
-    const record = JSON.parse(await readFile(join(directory, recordFile), 'utf8')) as Record<string, unknown>;
-    for (const bytes of [{ fields: [{ name: 'body', length: -3 }], sha256: 'x' }, { fields: 'body', sha256: 'x' }, { fields: [] }]) {
-      await writeFile(join(directory, recordFile), JSON.stringify({ ...record, bytes }));
-      expect(await store.get('k')).toBeUndefined();
-    }
-    await writeFile(join(directory, recordFile), JSON.stringify({ ...record, value: 'not an object' }));
-    expect(await store.get('k')).toBeUndefined();
-    expect(warnings).toEqual([expect.stringMatching(/^Ignoring the corrupted cache file .*\.json; it will be replaced/)]);
-  });
-
-  it('reads a record written before byte fields had a file of their own (the body as base64 in the JSON) as it was written', async () => {
-    const store = createFileCacheStore({ directory, warn: (message) => expect.fail(message) });
-    await store.set('manifest', { url: 'u', body: 'eyJhIjoxfQ==' });
-    expect(await readdir(directory)).toHaveLength(1);
-    expect(await createFileCacheStore({ directory }).get('manifest')).toEqual({ url: 'u', body: 'eyJhIjoxfQ==' });
   });
 
   it('concurrent writers of byte fields in separate processes leave one whole entry, and a reader never gets bytes of another write', async () => {
@@ -229,11 +213,12 @@ describe('createFileCacheStore', () => {
     const { reads, mixed } = await readsWhileWriting;
     expect(mixed).toEqual([]);
     expect(reads).toBeGreaterThan(0);
-    expect(warnings.filter((message) => !message.includes('holds other bytes than it was written with'))).toEqual([]);
+    // One file per entry, replaced by one rename: a reader never meets a record beside bytes of another write.
+    expect(warnings).toEqual([]);
     const final = (await createFileCacheStore({ directory, warn: (message) => expect.fail(message) }).get('shared')) as { fill: number; round: number; body: Uint8Array };
     expect(final.round).toBe(19);
     expect(final.body.every((byte) => byte === final.fill)).toBe(true);
-    expect((await readdir(directory)).map((name) => name.slice(40)).sort()).toEqual(['.bytes', '.json']);
+    expect((await readdir(directory)).map((name) => name.slice(40))).toEqual(['.json']);
   });
 
   it('concurrent writers in separate processes leave one whole entry that every reader parses', async () => {

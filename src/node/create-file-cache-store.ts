@@ -32,8 +32,8 @@ export interface FileCacheStoreOptions {
 }
 
 /**
- * One record file: the key it belongs to (file names are hashes), its expiry, the value as JSON and,
- * when the value had byte fields, what its bytes file holds.
+ * One record: the key it belongs to (file names are hashes), its expiry, the value as JSON and,
+ * when the value had byte fields, what the bytes after it in its file hold.
  */
 interface FileEntry {
   key: string;
@@ -42,10 +42,10 @@ interface FileEntry {
   bytes?: StoredBytes;
 }
 
-/** The byte fields taken out of a value, written raw one after the other in the record's bytes file. */
+/** The byte fields taken out of a value, written raw one after the other after the record's line. */
 interface StoredBytes {
   fields: Array<{ name: string; length: number }>;
-  /** SHA-256 (hex) of the whole bytes file: one damaged, cut short or rewritten since must not pass for these bytes. */
+  /** SHA-256 (hex) of all those bytes: bytes damaged or cut short since must not pass for these. */
   sha256: string;
 }
 
@@ -55,14 +55,14 @@ interface StoredBytes {
  * manifest costs `JSON.parse` and a lookup instead of every check) outlives the process, and the
  * processes of one user share it through the file system. The CLI keeps its cache in one.
  *
- * The `Uint8Array` fields of a plain-object value (a fetched manifest's body) go raw to a bytes file
- * beside the record, which holds their lengths and SHA-256, and are read back as `Uint8Array`s: a
- * megabyte manifest is neither encoded as base64 text nor decoded again.
+ * The `Uint8Array` fields of a plain-object value (a fetched manifest's body) go raw into the entry's
+ * file after the record's line, which holds their lengths and SHA-256, and are read back as
+ * `Uint8Array`s: a megabyte manifest is neither encoded as base64 text nor decoded again.
  *
  * A write goes to a temporary file renamed over the entry (atomic on one file system), so a
  * concurrent reader sees the old entry or the new one, never a torn one, and of concurrent writers
  * the last rename wins whole. A file that cannot be read as an entry (truncated, edited, from an
- * unknown version), or a bytes file that is missing or not the one its record was written with, is
+ * unknown version), or whose bytes are missing or not those its record was written with, is
  * reported through `warn` and treated as absent; a write that fails (full disk, no permission) is
  * reported and skipped: a cache may always miss. The store is `private` (its records are not
  * signed): keep the directory writable by its user alone, as the store creates it.
@@ -96,31 +96,26 @@ export function createFileCacheStore(options: FileCacheStoreOptions): CacheStore
   return {
     private: true,
     async get(key) {
-      const base = pathOf(key);
-      const path = `${base}.json`;
-      let text: string;
+      const path = `${pathOf(key)}.json`;
+      let data: Buffer;
       try {
-        text = await readFile(path, 'utf8');
+        data = await readFile(path);
       } catch {
         return undefined;
       }
-      const entry = parseEntry(text);
-      if (entry === undefined) {
+      // The record's JSON has no raw line feed (JSON.stringify escapes them): the first one ends it, and the bytes follow.
+      const end = data.indexOf(0x0a);
+      const entry = parseEntry((end === -1 ? data : data.subarray(0, end)).toString('utf8'));
+      if (entry === undefined || (entry.bytes === undefined && end !== -1)) {
         warnOnce(path, `Ignoring the corrupted cache file ${path}; ${replaced}`);
         return undefined;
       }
       if (entry.key !== key || (entry.expiresAtInMs !== null && entry.expiresAtInMs <= now())) return undefined;
       if (entry.bytes === undefined) return entry.value;
-      const bytesPath = `${base}.bytes`;
-      let bytes: Buffer | undefined;
-      try {
-        bytes = await readFile(bytesPath);
-      } catch {
-        bytes = undefined;
-      }
+      const bytes = end === -1 ? undefined : data.subarray(end + 1);
       if (bytes === undefined || !isSameBytes(bytes, entry.bytes)) {
-        const problem = bytes === undefined ? 'is missing' : 'holds other bytes than it was written with (damaged, or rewritten by another process meanwhile)';
-        warnOnce(bytesPath, `Ignoring the cache file ${path}: its bytes file ${bytesPath} ${problem}; ${replaced}`);
+        const problem = bytes === undefined ? 'lacks the bytes its record names' : 'holds other bytes than its record was written with (damaged)';
+        warnOnce(path, `Ignoring the cache file ${path}: it ${problem}; ${replaced}`);
         return undefined;
       }
       return withBytes(entry.value as Record<string, unknown>, entry.bytes.fields, bytes);
@@ -140,10 +135,11 @@ export function createFileCacheStore(options: FileCacheStoreOptions): CacheStore
       };
       try {
         await (created ??= mkdir(directory, { recursive: true, mode: 0o700 }));
-        // The bytes before the record that names them: a reader that meets the new record finds them
-        // (or, when another process rewrote them meanwhile, bytes whose hash gives them away).
-        if (bytes !== undefined) await replace(`${path}.bytes`, bytes);
-        await replace(`${path}.json`, JSON.stringify(entry));
+        // The record and its bytes in one file, replaced by one rename: of two processes writing the
+        // same key, the last rename wins whole (two files, renamed one after the other, could end with
+        // one process's record beside the other's bytes).
+        const record = JSON.stringify(entry);
+        await replace(`${path}.json`, bytes === undefined ? record : Buffer.concat([Buffer.from(`${record}\n`), bytes]));
       } catch (error) {
         await Promise.all(temporaries.map((temporary) => unlink(temporary).catch(() => undefined)));
         created = undefined;
@@ -152,7 +148,7 @@ export function createFileCacheStore(options: FileCacheStoreOptions): CacheStore
     },
     async delete(key) {
       const path = pathOf(key);
-      await Promise.all([unlink(`${path}.json`).catch(() => undefined), unlink(`${path}.bytes`).catch(() => undefined)]);
+      await unlink(`${path}.json`).catch(() => undefined);
     },
   };
 }
@@ -177,7 +173,7 @@ function isSameBytes(bytes: Buffer, stored: StoredBytes): boolean {
   return bytes.byteLength === stored.fields.reduce((total, field) => total + field.length, 0) && createHash('sha256').update(bytes).digest('hex') === stored.sha256;
 }
 
-/** The record's value with its byte fields put back, as plain views of the bytes file (a Buffer would write itself to JSON as an array of numbers). */
+/** The record's value with its byte fields put back, as plain views of the file's bytes (a Buffer would write itself to JSON as an array of numbers). */
 function withBytes(value: Record<string, unknown>, fields: StoredBytes['fields'], bytes: Buffer): Record<string, unknown> {
   let offset = 0;
   for (const { name, length } of fields) {

@@ -9,6 +9,11 @@ import { bundledModules } from '../helpers/bundled-modules.js';
 import { BUILT_CLI, runBuiltCli } from '../helpers/run-built-cli.js';
 import { swapIndexPostings } from '../helpers/swap-index-postings.js';
 
+/** The record of a cache file: its first line (the raw bytes of a manifest body follow it, after a line feed). */
+function recordOf(text: string): unknown {
+  return JSON.parse(text.split('\n', 1)[0]!);
+}
+
 describe('the CLI cache (built CLI, separate processes)', () => {
   let server: ClientTestServer;
   let cacheDirectory: string;
@@ -135,7 +140,7 @@ describe('the CLI cache (built CLI, separate processes)', () => {
     const entries = await Promise.all(
       (await readdir(cacheDirectory))
         .filter((name) => name.endsWith('.json'))
-        .map(async (name) => ({ path: join(cacheDirectory, name), entry: JSON.parse(await readFile(join(cacheDirectory, name), 'utf8')) as { key: string; value: { text: string } } })),
+        .map(async (name) => ({ path: join(cacheDirectory, name), entry: recordOf(await readFile(join(cacheDirectory, name), 'utf8')) as { key: string; value: { text: string } } })),
     );
     const stored = entries.find(({ entry }) => entry.key.startsWith('selection-index|'));
     expect(stored, 'a selection-index record in the cache directory').toBeDefined();
@@ -154,7 +159,7 @@ describe('the CLI cache (built CLI, separate processes)', () => {
     expect(run.stderr).toMatch(/Ignoring the corrupted cache file .*\.json; it will be replaced/);
     expect(manifestRequests()).toEqual([undefined, undefined]);
     const repaired = await readdir(cacheDirectory);
-    for (const name of repaired.filter((file) => file.endsWith('.json'))) expect(JSON.parse(await readFile(join(cacheDirectory, name), 'utf8'))).toHaveProperty('key');
+    for (const name of repaired.filter((file) => file.endsWith('.json'))) expect(recordOf(await readFile(join(cacheDirectory, name), 'utf8'))).toHaveProperty('key');
   });
 });
 
