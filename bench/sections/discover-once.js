@@ -7,7 +7,7 @@
 // of `aicap/node` in that directory, which an earlier `prime` process left the manifest's verified
 // record in), `prime <directory>` (discovers once and keeps only the verified-manifest records there,
 // so that a `known` process still downloads the whole manifest and meets the record through its bytes),
-// and three bounds on what a client can reach: `floor` (a bare `undici.request` of the manifest +
+// and three bounds on what a client can reach: `floor` (a bare `node:http` request of the manifest +
 // one-byte decoding + `JSON.parse`: no checks at all), `strict` (the same request, then the strict
 // read alone: what the specification's section 2 makes every client check of the whole document
 // before using any of it) and `checks` (the same request, then `parseManifest` of the bytes: the
@@ -58,15 +58,17 @@ async function fileStore() {
  * `parseManifest` (`checks`, which must find the manifest valid).
  */
 async function floorDiscovery() {
-  const { request } = await import('undici');
+  const { createNodeAgent, nodeRequest } = await import('../lib/node-request.js');
   const { MANIFEST_MEDIA_TYPE, WELL_KNOWN_PATH, parseManifest } = await import('aicap');
   const { parseJsonBytes } = await import('../lib/parse-json-bytes.js');
   const { readJsonDocument } = await import('../../dist/manifest/parse-json-document.js');
   return {
     async run() {
-      const answer = await request(`${origin}${WELL_KNOWN_PATH}`, { headers: { accept: MANIFEST_MEDIA_TYPE } });
+      const agent = createNodeAgent();
+      const answer = await nodeRequest(`${origin}${WELL_KNOWN_PATH}`, { agent, headers: { accept: MANIFEST_MEDIA_TYPE } });
+      agent.destroy();
       if (answer.statusCode !== 200) throw new Error(`${origin}${WELL_KNOWN_PATH} answered ${answer.statusCode}.`);
-      const bytes = new Uint8Array(await answer.body.arrayBuffer());
+      const bytes = answer.bytes;
       if (mode === 'floor') return parseJsonBytes(bytes).tools.length;
       // The client's own cap on the document's size (`discovery.maxManifestSizeInBytes`, 8 MiB by default) is the reader's default too.
       if (mode === 'strict') return readJsonDocument(bytes).value.tools.length;

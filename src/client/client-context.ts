@@ -37,9 +37,11 @@ export function createClientContext(options: ClientOptions = {}): ClientContext 
   // One address policy and origin trust for both fetches, which take the same `allow`, trusted origins
   // and `allowPrivateNames`: a bad `network.allow` entry is reported here, before the other network options.
   const networkGuard = createNetworkGuard({ ...guard, isTrustedOrigin }, networkNames);
-  const fetch = createNamedGuardedFetch({ ...guard, isTrustedOrigin, ...(transport ? { fetch: transport } : {}) }, networkNames, 'on-first-use', networkGuard);
-  // The agent of calls is made by the first call; that of manifests now, since nearly every client
+  const fetch = createNamedGuardedFetch({ ...guard, isTrustedOrigin, ...(transport ? { fetch: transport } : {}) }, networkNames, { guard: networkGuard });
+  // The agent of calls is made by the first call; those of manifests now, since nearly every client
   // discovers: a discovery then opens its connection on an agent that is ready, as a plain request does.
+  // Manifests go through `node:http` (often large, and the first request of a process: see
+  // `createNodeTransport`), calls through undici's `request` (many and small: cheaper once warm).
   const manifestFetch = createNamedGuardedFetch(
     {
       ...guard,
@@ -49,8 +51,7 @@ export function createClientContext(options: ClientOptions = {}): ClientContext 
       maxRedirects: options.discovery?.maxRedirects ?? 3,
     },
     { ...networkNames, maxResponseSizeInBytes: 'discovery.maxManifestSizeInBytes', maxRedirects: 'discovery.maxRedirects' },
-    'now',
-    networkGuard,
+    { makeAgent: 'now', guard: networkGuard, bufferedTransport: 'node:http' },
   );
   const allowedBaseOrigins = new Set<string>();
   for (const entry of options.trust?.allowedOrigins ?? []) {

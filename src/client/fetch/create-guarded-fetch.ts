@@ -27,7 +27,8 @@ import { headerValue, requestHeaders, toHeaders } from './node-headers.js';
 import { readBodyBytes } from './read-body-bytes.js';
 import { discardBody, readNodeBody } from './read-node-body.js';
 import { runHops, type HopLoopSettings } from './run-hops.js';
-import { Agent, closedError, fetchWith, loadFetch, Pool, requestWith } from '../../internal/http/undici-parts.js';
+import { closedError, fetchWith, loadFetch, requestWith, undiciParts } from '../../internal/http/undici-parts.js';
+import { createNodeTransport, type BufferedTransport, type TransportResponse } from './create-node-transport.js';
 
 const EMPTY_BODY = new Uint8Array(0);
 
@@ -66,33 +67,73 @@ export function createNetworkGuard(options: GuardedFetchOptions, names: OptionNa
   return { policy, trust };
 }
 
-/**
- * {@link createGuardedFetch} with the option names its messages use. `makeAgent`: when its undici agent
- * is made, `'on-first-use'` for a fetch a client may never use (see `createLazyAgent`). `guard`: one made
- * by {@link createNetworkGuard} from the same `allow`, `isTrustedOrigin` and `allowPrivateNames`, shared
- * with another guarded fetch; made from `options` when not given. @internal
- */
-export function createNamedGuardedFetch(options: GuardedFetchOptions, names: OptionNames, makeAgent: 'now' | 'on-first-use' = 'on-first-use', guard?: NetworkGuard): GuardedFetch {
+/** How {@link createNamedGuardedFetch} sets up its transports. @internal */
+export interface GuardedFetchSetup {
+  /**
+  When the agents of buffered requests are made: `'on-first-use'` (the default) for a fetch a client
+  may never use; the undici agent of streaming requests is always made on first use (`createLazyAgent`).
+  */
+  makeAgent?: 'now' | 'on-first-use';
+  /**
+  One made by {@link createNetworkGuard} from the same `allow`, `isTrustedOrigin` and
+  `allowPrivateNames`, shared with another guarded fetch; made from the options when not given.
+  */
+  guard?: NetworkGuard;
+  /**
+  What sends buffered requests: undici's `request` (the default, cheaper once warm, for calls) or
+  `node:http` (cheaper on a process's first requests and on large bodies, for manifests: see
+  `createNodeTransport`).
+  */
+  bufferedTransport?: 'undici' | 'node:http';
+}
+
+/** {@link createGuardedFetch} with the option names its messages use and the {@link GuardedFetchSetup}. @internal */
+export function createNamedGuardedFetch(options: GuardedFetchOptions, names: OptionNames, setup: GuardedFetchSetup = {}): GuardedFetch {
   const settings = resolveGuardedFetchSettings(options, names);
-  const { policy, trust } = guard ?? createNetworkGuard(options, names);
+  const { policy, trust } = setup.guard ?? createNetworkGuard(options, names);
   const hopSettings: HopLoopSettings = { checkUrl: (url) => checkUrl(url, policy, trust.trusts), maxRedirects: settings.maxRedirects, maxRedirectsOption: names.maxRedirects };
 
   let transport: FetchFunction;
   let pool: LazyAgent | undefined;
+  let buffered: BufferedTransport | undefined;
   if (options.fetch) {
     transport = options.fetch;
   } else {
     const connect = { policy, trust, lookup: options.lookup, beforeConnect: options.beforeConnect, timeoutInMs: settings.timeouts.connectInMs };
-    const agentPool = (pool = createLazyAgent(() => new Agent({ connect: createPinnedConnector(connect), factory: createPoolFactory(settings.timeouts) })));
-    if (makeAgent === 'now') agentPool.agent();
+    const agentPool = (pool = createLazyAgent(() => new (undiciParts().Agent)({ connect: createPinnedConnector(connect), factory: createPoolFactory(settings.timeouts) })));
     transport = (input, init) => fetchWith(input, { ...(init as object), dispatcher: agentPool.agent() }) as unknown as Promise<Response>;
+    buffered =
+      setup.bufferedTransport === 'node:http' ? createNodeTransport({ connect, headersInMs: settings.timeouts.headersInMs, bodyIdleInMs: settings.timeouts.bodyIdleInMs }) : undiciTransport(agentPool);
+    if (setup.makeAgent === 'now') buffered.prepare();
   }
   // undici's fetch loads before a first streaming request arms its deadlines: loading is not the server's time.
   const guardedFetch = createStreamingFetch(transport, settings, hopSettings, pool ? loadFetch : undefined);
-  const fetchBuffered = pool ? createBufferedFetch(pool, settings, hopSettings) : bufferThroughFetch(guardedFetch, settings);
+  const fetchBuffered = buffered ? createBufferedFetch(buffered, settings, hopSettings) : bufferThroughFetch(guardedFetch, settings);
   let closing: Promise<void> | undefined;
+  const close = async (): Promise<void> => {
+    await Promise.all([pool?.close(), buffered?.close()]);
+  };
   // Idempotent: closing twice (a test teardown after an explicit close) must not throw.
-  return Object.assign(guardedFetch, { close: () => (closing ??= pool ? pool.close() : Promise.resolve()), fetchBuffered });
+  return Object.assign(guardedFetch, { close: () => (closing ??= close()), fetchBuffered });
+}
+
+/** Buffered requests through undici's `request` on the fetch's own (lazy) agent, which also closes it. */
+function undiciTransport(pool: LazyAgent): BufferedTransport {
+  return {
+    async request({ url, method, headers, body, signal }): Promise<TransportResponse> {
+      const data = await requestWith(pool.agent(), {
+        origin: url.origin,
+        path: `${url.pathname}${url.search}`,
+        method: method as Dispatcher.HttpMethod,
+        headers,
+        body,
+        signal,
+      });
+      return { statusCode: data.statusCode, statusText: data.statusText, headers: data.headers, body: data.body };
+    },
+    prepare: () => void pool.agent(),
+    close: () => pool.close(),
+  };
 }
 
 /**
@@ -103,6 +144,7 @@ export function createNamedGuardedFetch(options: GuardedFetchOptions, names: Opt
  */
 function createPoolFactory(timeouts: GuardedFetchSettings['timeouts']): (origin: string | URL, options: UndiciPool.Options) => UndiciPool {
   const deadlines = { headersTimeout: timeouts.headersInMs, bodyTimeout: timeouts.bodyIdleInMs };
+  const { Pool } = undiciParts();
   return (origin, options) => new Pool(origin, { ...options, ...deadlines });
 }
 
@@ -220,8 +262,8 @@ class RequestAbort extends EventEmitter {
   }
 }
 
-/** The undici `request` half: the body read whole from the Node stream, no Web streams in between. */
-function createBufferedFetch(pool: LazyAgent, settings: GuardedFetchSettings, hopSettings: HopLoopSettings): BufferedFetch {
+/** The buffered half: the body read whole from the Node stream, no Web streams in between. */
+function createBufferedFetch(transport: BufferedTransport, settings: GuardedFetchSettings, hopSettings: HopLoopSettings): BufferedFetch {
   return async (input: string | URL, init: BufferedRequestInit, limit: BodySizeLimit): Promise<BufferedResponse> => {
     const cap = effectiveLimit(limit, settings);
     // The caller's `Headers` and `URL` as they are (parsing a `URL` again costs as much as parsing
@@ -241,15 +283,15 @@ function createBufferedFetch(pool: LazyAgent, settings: GuardedFetchSettings, ho
     };
     try {
       return await runHops(state, init.redirect === 'manual' ? { ...hopSettings, maxRedirects: 0 } : hopSettings, async ({ url, method, headers, body }) => {
-        let data: Dispatcher.ResponseData;
+        let data: TransportResponse;
         try {
-          data = await requestWith(pool.agent(), {
-            origin: url.origin,
-            path: `${url.pathname}${url.search}`,
-            method: method as Dispatcher.HttpMethod,
+          data = await transport.request({
+            url,
+            method,
             headers: requestHeaders(headers, url),
             body: (body ?? null) as string | Uint8Array | null,
             signal: abort?.signal ?? null,
+            timeoutError: (phase) => timeoutError(phase, method, url, settings),
           });
         } catch (error) {
           throw fail(error);
@@ -261,7 +303,7 @@ function createBufferedFetch(pool: LazyAgent, settings: GuardedFetchSettings, ho
           finish: async () => {
             const responseHeaders = toHeaders(data.headers);
             if (isNullBodyStatus(data.statusCode) || method === 'HEAD') {
-              discardBody(data.body);
+              await discardBody(data.body);
               return { status: data.statusCode, statusText: data.statusText, headers: responseHeaders, url: url.href, body: EMPTY_BODY };
             }
             const tooLarge = (): ResponseTooLargeError => new ResponseTooLargeError({ maxSizeInBytes: cap.maxSizeInBytes, method, url: redactUrl(url), option: cap.option });

@@ -26,19 +26,32 @@ const MAX_RETAINED_RATIO = 2;
 const DRAINED_BODY_IN_BYTES = 16 * 1024;
 
 /**
- * Drops a body that will not be read; the abort error that destroying it emits has no one to tell.
- * undici's bodies are drained with their own `dump`: the empty body of a 304, a 204 or a HEAD then
- * closes without the abort error (and its stack trace) that `destroy()` builds. @internal
+ * Drops a body that will not be read (settling when it is gone); the abort error that destroying it emits has no one to tell.
+ * undici's bodies are drained with their own `dump`, and a `node:http` answer whose body is complete
+ * (the empty body of a 304, a 204 or a HEAD) or declared no longer than the drain limit is read to its
+ * end: its connection then goes back to the pool instead of being closed. @internal
  */
-export function discardBody(body: Readable): void {
-  const drainable = body as Readable & { dump?: (options: { limit: number }) => Promise<unknown> };
+export function discardBody(body: Readable): Promise<void> {
+  const drainable = body as Readable & { dump?: (options: { limit: number }) => Promise<unknown>; complete?: boolean; headers?: Record<string, unknown> };
   if (typeof drainable.dump === 'function') {
     drainable.dump({ limit: DRAINED_BODY_IN_BYTES }).catch(() => undefined);
-    return;
+    return DISCARDED;
   }
   body.on('error', () => undefined);
-  body.destroy();
+  if (drainable.complete !== true && !(Number(drainable.headers?.['content-length'] ?? Number.NaN) <= DRAINED_BODY_IN_BYTES)) {
+    body.destroy();
+    return DISCARDED;
+  }
+  // Settles once the connection is back in the pool, so that the next request finds it there.
+  const drained = new Promise<void>((resolve) => {
+    body.once('end', resolve);
+    body.once('close', resolve);
+  });
+  body.resume();
+  return drained;
 }
+
+const DISCARDED = Promise.resolve();
 
 /** What {@link readNodeBody} needs besides the body. @internal */
 export interface NodeBodyContext {
@@ -62,7 +75,7 @@ export interface NodeBodyContext {
 export function readNodeBody(body: Readable, context: NodeBodyContext): Promise<Uint8Array> {
   const encoding = context.headers.get('content-encoding');
   if (declaredLengthExceeds(context.headers, context.maxSizeInBytes)) {
-    discardBody(body);
+    void discardBody(body);
     return Promise.reject(context.tooLarge());
   }
   const decodeAtOnce = atOnceDecoder(encoding, context.headers);
@@ -71,7 +84,7 @@ export function readNodeBody(body: Readable, context: NodeBodyContext): Promise<
   try {
     decoders = createDecoders(encoding, context);
   } catch (error) {
-    discardBody(body);
+    void discardBody(body);
     return Promise.reject(error as Error);
   }
   const output: Readable = decoders.length === 0 ? body : (pipeline([body, ...decoders], () => undefined) as unknown as Readable);

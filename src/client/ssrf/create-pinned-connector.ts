@@ -1,10 +1,13 @@
 import { isIP } from 'node:net';
 import { lookup as dnsLookup } from 'node:dns/promises';
 import type { buildConnector as UndiciBuildConnector } from 'undici';
-import { buildConnector } from '../../internal/http/undici-parts.js';
+import { undiciParts } from '../../internal/http/undici-parts.js';
 import { SsrfBlockedError } from '../errors/ssrf-blocked-error.js';
 import type { AddressPolicy } from './address-policy.js';
 import type { OriginTrust } from './create-origin-trust.js';
+
+/** The code of a connect timeout (DNS, TCP or TLS), which `mapTransportError` maps to the `connect` phase: undici's own. @internal */
+export const CONNECT_TIMEOUT_CODE = 'UND_ERR_CONNECT_TIMEOUT';
 
 /** One address a host name resolves to. */
 export interface ResolvedAddress {
@@ -47,13 +50,13 @@ export interface PinnedConnectorSettings {
  * @internal
  */
 export function createPinnedConnector(settings: PinnedConnectorSettings): UndiciBuildConnector.connector {
-  const connect = buildConnector({ timeout: settings.timeoutInMs });
+  const connect = undiciParts().buildConnector({ timeout: settings.timeoutInMs });
   return (connectOptions, callback) => {
     const hostname = connectOptions.hostname.replace(/^\[|\]$/g, '');
     const protocol = connectOptions.protocol;
     const port = Number(connectOptions.port) || (protocol === 'https:' ? 443 : 80);
     const origin = originOf(protocol, hostname, connectOptions.port);
-    resolveChecked(hostname, origin, settings)
+    resolveCheckedAddress(hostname, origin, settings)
       .then((address) => {
         settings.beforeConnect?.({ hostname, address, port, protocol });
         const servername = isIP(hostname) ? connectOptions.servername : (connectOptions.servername ?? hostname);
@@ -63,14 +66,20 @@ export function createPinnedConnector(settings: PinnedConnectorSettings): Undici
   };
 }
 
-async function resolveChecked(hostname: string, origin: string, settings: PinnedConnectorSettings): Promise<string> {
+/**
+ * The address a new connection to `hostname` dials: the name resolved (through `settings.lookup` when
+ * given, within the connect timeout) and every address it has checked against the policy, the first
+ * one returned. Throws `SsrfBlockedError` when any address is refused. Shared by the undici connector
+ * and the `node:http` transport (`createNodeTransport`). @internal
+ */
+export async function resolveCheckedAddress(hostname: string, origin: string, settings: PinnedConnectorSettings): Promise<string> {
   let addresses: readonly ResolvedAddress[];
   if (isIP(hostname)) {
     addresses = [{ address: hostname, family: isIP(hostname) }];
   } else {
     let timer: NodeJS.Timeout | undefined;
     const expired = new Promise<never>((_resolve, reject) => {
-      timer = setTimeout(() => reject(Object.assign(new Error(`DNS lookup of ${hostname} timed out`), { code: 'UND_ERR_CONNECT_TIMEOUT' })), settings.timeoutInMs);
+      timer = setTimeout(() => reject(Object.assign(new Error(`DNS lookup of ${hostname} timed out`), { code: CONNECT_TIMEOUT_CODE })), settings.timeoutInMs);
     });
     try {
       addresses = await Promise.race([(settings.lookup ?? defaultLookup)(hostname), expired]);
@@ -97,7 +106,8 @@ async function defaultLookup(hostname: string): Promise<ResolvedAddress[]> {
   return dnsLookup(hostname, { all: true, verbatim: true });
 }
 
-function originOf(protocol: string, hostname: string, port: string | number): string {
+/** The origin of a connection target, as the origin trust names it. @internal */
+export function originOf(protocol: string, hostname: string, port: string | number): string {
   const host = hostname.includes(':') && !hostname.startsWith('[') ? `[${hostname}]` : hostname;
   const defaultPort = protocol === 'https:' ? '443' : '80';
   return `${protocol}//${host}${String(port) === '' || String(port) === defaultPort ? '' : `:${port}`}`;

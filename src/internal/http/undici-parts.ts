@@ -4,21 +4,32 @@ import type { Agent as UndiciAgent, buildConnector as undiciBuildConnector, Disp
 // undici's entry loads every dispatcher, the mocks, the caches, WebSocket, EventSource and fetch
 // (about 3× what a request needs, the largest single cost of a CLI process's start). The guarded
 // fetch needs an `Agent` with its own connector (the SSRF check and the pinned address live there:
-// Node's built-in fetch cannot take one) and `request`: those three files are loaded alone, and the
-// whole entry only when a streaming `fetch` runs. undici has no `exports` map: these paths are its
-// files as published (`create-guarded-fetch` tests fail if a version moves them).
+// Node's built-in fetch cannot take one) and `request`: those files are loaded alone, by the first
+// request that needs them (manifests go through `node:http`, so a process that only discovers loads
+// none), and the whole entry only when a streaming `fetch` runs. undici has no `exports` map: these
+// paths are its files as published (`create-guarded-fetch` tests fail if a version moves them).
 const load = createRequire(import.meta.url);
 
-/** undici's `Agent` (its own module, without the rest of undici). */
-export const Agent = load('undici/lib/dispatcher/agent.js') as typeof UndiciAgent;
+interface UndiciParts {
+  Agent: typeof UndiciAgent;
+  Pool: typeof UndiciPool;
+  buildConnector: typeof undiciBuildConnector;
+  ClientDestroyedError: typeof undiciErrors.ClientDestroyedError;
+}
 
-/** undici's `Pool` (its own module, which `Agent` loads too). */
-export const Pool = load('undici/lib/dispatcher/pool.js') as typeof UndiciPool;
+let parts: UndiciParts | undefined;
 
-/** undici's `buildConnector` (its own module). */
-export const buildConnector = load('undici/lib/core/connect.js') as typeof undiciBuildConnector;
+/** undici's `Agent`, `Pool`, `buildConnector` and `ClientDestroyedError` (their own modules, without the rest of undici), loaded on first use. */
+export function undiciParts(): UndiciParts {
+  parts ??= {
+    Agent: load('undici/lib/dispatcher/agent.js') as typeof UndiciAgent,
+    Pool: load('undici/lib/dispatcher/pool.js') as typeof UndiciPool,
+    buildConnector: load('undici/lib/core/connect.js') as typeof undiciBuildConnector,
+    ClientDestroyedError: (load('undici/lib/core/errors.js') as typeof undiciErrors).ClientDestroyedError,
+  };
+  return parts;
+}
 
-const { ClientDestroyedError } = load('undici/lib/core/errors.js') as typeof undiciErrors;
 // One for the process: see `closedError`.
 let closed: Error | undefined;
 
@@ -29,14 +40,15 @@ let closed: Error | undefined;
  * reads it. @internal
  */
 export function closedError(): Error {
-  closed ??= new ClientDestroyedError();
+  closed ??= new (undiciParts().ClientDestroyedError)();
   return closed;
 }
 
-const requestOnDispatcher = load('undici/lib/api/api-request.js') as (this: Dispatcher, options: Dispatcher.RequestOptions) => Promise<Dispatcher.ResponseData>;
+let requestOnDispatcher: ((this: Dispatcher, options: Dispatcher.RequestOptions) => Promise<Dispatcher.ResponseData>) | undefined;
 
 /** `dispatcher.request(options)` without undici's entry (which puts `request` on every dispatcher). */
 export function requestWith(dispatcher: Dispatcher, options: Dispatcher.RequestOptions): Promise<Dispatcher.ResponseData> {
+  requestOnDispatcher ??= load('undici/lib/api/api-request.js') as (this: Dispatcher, options: Dispatcher.RequestOptions) => Promise<Dispatcher.ResponseData>;
   return requestOnDispatcher.call(dispatcher, options);
 }
 
