@@ -1,7 +1,8 @@
-// The floors' HTTP request: Node's own `node:http` client, the cheaper of Node's two (aicap's client
-// sends its buffered requests, manifests and calls, through it too). Against undici's `request` it
-// cost half the CPU per request on a new connection pool (a cold discovery) and about 23 ms less for a
-// fresh process's first request of a 1 MB manifest; on a warm pool the two cost the same.
+// The fresh-process floor's HTTP request: Node's own `node:http` client (aicap's client sends its
+// manifest requests through it too). A new process's first request of GitHub's 1 MB manifest cost
+// about 19 ms of CPU through it against 38 through undici's `request`, which compiles and warms up
+// its JavaScript and WebAssembly parser first; in a warm process undici's is the cheaper, so the warm
+// floors use undici.
 import { Agent, request } from 'node:http';
 
 /** A connection pool for {@link nodeRequest}: connections kept alive, as a client's are. */
