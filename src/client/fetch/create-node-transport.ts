@@ -54,7 +54,7 @@ export interface NodeTransportSettings {
  * undici's first request in a process compiles its JavaScript, its WebAssembly parser and warms both
  * up: a new process's first request of an 11 KB body cost 8 ms of CPU here against undici's 24, of a
  * 1 MB manifest 19 against 38, and a second 1 MB request 11 against 17-24. Warm and small, undici is
- * the cheaper (about 50 µs less a request), so calls, many and small, keep it. Each new connection
+ * the cheaper (25-60 µs less a request here), so calls, many and small, keep it. Each new connection
  * resolves the host itself, checks every address against the policy and dials the first
  * (`resolveCheckedAddress`, as undici's pinned connector does), so a second resolution cannot swap
  * it. Connections are kept alive and reused per origin.
