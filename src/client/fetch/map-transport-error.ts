@@ -3,6 +3,7 @@ import { NetworkError } from '../../errors/network-error.js';
 import { TimeoutError, type TimeoutPhase } from '../../errors/timeout-error.js';
 import { ContentEncodingRefusedError } from '../errors/content-encoding-refused-error.js';
 import { redactUrl } from '../../internal/http/redact-url.js';
+import { CONNECT_TIMEOUT_CODE } from '../ssrf/create-pinned-connector.js';
 import type { GuardedFetchSettings } from './guarded-fetch-options.js';
 
 /** At most this many content codings are decoded, as undici's `fetch` does (a resource-exhaustion fix). @internal */
@@ -28,7 +29,7 @@ export function mapTransportError(error: unknown, context: { method: string; url
   for (let current: unknown = error, depth = 0; current && depth < 5; current = (current as { cause?: unknown }).cause, depth++) {
     if (AicapError.isInstance(current)) return current;
     const code = (current as { code?: unknown }).code;
-    if (code === 'UND_ERR_CONNECT_TIMEOUT') return timeoutError('connect', method, url, settings);
+    if (code === CONNECT_TIMEOUT_CODE) return timeoutError('connect', method, url, settings);
     if (code === 'UND_ERR_HEADERS_TIMEOUT') return timeoutError('headers', method, url, settings);
     if (code === 'UND_ERR_BODY_TIMEOUT') return timeoutError('body-idle', method, url, settings);
     const codings = UNDICI_TOO_MANY_CODINGS.exec(String((current as { message?: unknown }).message ?? ''));
