@@ -26,10 +26,12 @@ const MAX_RETAINED_RATIO = 2;
 const DRAINED_BODY_IN_BYTES = 16 * 1024;
 
 /**
- * Drops a body that will not be read (settling when it is gone); the abort error that destroying it emits has no one to tell.
- * undici's bodies are drained with their own `dump`, and a `node:http` answer whose body is complete
- * (the empty body of a 304, a 204 or a HEAD) or declared no longer than the drain limit is read to its
- * end: its connection then goes back to the pool instead of being closed. @internal
+ * Drops a body that will not be read, settling when it is gone.
+ *
+ * The abort error that destroying it emits has no one to tell. undici's bodies are drained with their
+ * own `dump`, and a `node:http` answer whose body is complete (the empty body of a 304, a 204 or a
+ * HEAD) or declared no longer than the drain limit is read to its end: its connection then goes back
+ * to the pool instead of being closed. @internal
  */
 export function discardBody(body: Readable): Promise<void> {
   const drainable = body as Readable & { dump?: (options: { limit: number }) => Promise<unknown>; complete?: boolean; headers?: Record<string, unknown> };
