@@ -1,5 +1,5 @@
 import { EventEmitter } from 'node:events';
-import type { Agent as UndiciAgent, Dispatcher, Pool as UndiciPool } from 'undici';
+import type { Pool as UndiciPool } from 'undici';
 import { AicapError } from '../../errors/aicap-error.js';
 import { isEventStream } from '../../internal/parse-media-type.js';
 import type { FetchFunction } from '../shapes/client-types.js';
@@ -27,8 +27,11 @@ import { headerValue, requestHeaders, toHeaders } from './node-headers.js';
 import { readBodyBytes } from './read-body-bytes.js';
 import { discardBody, readNodeBody } from './read-node-body.js';
 import { runHops, type HopLoopSettings } from './run-hops.js';
-import { closedError, fetchWith, loadFetch, requestWith, undiciParts } from '../../internal/http/undici-parts.js';
-import { createNodeTransport, type BufferedTransport, type TransportResponse } from './create-node-transport.js';
+import { fetchWith, loadFetch, undiciParts } from '../../internal/http/undici-parts.js';
+import type { BufferedTransport, TransportResponse } from './buffered-transport.js';
+import { createLazyAgent, type LazyAgent } from './create-lazy-agent.js';
+import { createNodeTransport } from './create-node-transport.js';
+import { createUndiciTransport } from './create-undici-transport.js';
 
 const EMPTY_BODY = new Uint8Array(0);
 
@@ -103,7 +106,9 @@ export function createNamedGuardedFetch(options: GuardedFetchOptions, names: Opt
     const agentPool = (pool = createLazyAgent(() => new (undiciParts().Agent)({ connect: createPinnedConnector(connect), factory: createPoolFactory(settings.timeouts) })));
     transport = (input, init) => fetchWith(input, { ...(init as object), dispatcher: agentPool.agent() }) as unknown as Promise<Response>;
     buffered =
-      setup.bufferedTransport === 'node:http' ? createNodeTransport({ connect, headersInMs: settings.timeouts.headersInMs, bodyIdleInMs: settings.timeouts.bodyIdleInMs }) : undiciTransport(agentPool);
+      setup.bufferedTransport === 'node:http'
+        ? createNodeTransport({ connect, headersInMs: settings.timeouts.headersInMs, bodyIdleInMs: settings.timeouts.bodyIdleInMs })
+        : createUndiciTransport(agentPool);
     if (setup.makeAgent === 'now') buffered.prepare();
   }
   // undici's fetch loads before a first streaming request arms its deadlines: loading is not the server's time.
@@ -117,25 +122,6 @@ export function createNamedGuardedFetch(options: GuardedFetchOptions, names: Opt
   return Object.assign(guardedFetch, { close: () => (closing ??= close()), fetchBuffered });
 }
 
-/** Buffered requests through undici's `request` on the fetch's own (lazy) agent, which also closes it. */
-function undiciTransport(pool: LazyAgent): BufferedTransport {
-  return {
-    async request({ url, method, headers, body, signal }): Promise<TransportResponse> {
-      const data = await requestWith(pool.agent(), {
-        origin: url.origin,
-        path: `${url.pathname}${url.search}`,
-        method: method as Dispatcher.HttpMethod,
-        headers,
-        body,
-        signal,
-      });
-      return { statusCode: data.statusCode, statusText: data.statusText, headers: data.headers, body: data.body };
-    },
-    prepare: () => void pool.agent(),
-    close: () => pool.close(),
-  };
-}
-
 /**
  * The agent's pools (undici's default factory: no `connections` option, so a `Pool` per origin), with
  * the header and body deadlines. Given to each pool here rather than to the agent as options, which
@@ -146,45 +132,6 @@ function createPoolFactory(timeouts: GuardedFetchSettings['timeouts']): (origin:
   const deadlines = { headersTimeout: timeouts.headersInMs, bodyTimeout: timeouts.bodyIdleInMs };
   const { Pool } = undiciParts();
   return (origin, options) => new Pool(origin, { ...options, ...deadlines });
-}
-
-/** An undici `Agent` made on first use, and closing it. */
-interface LazyAgent {
-  agent(): UndiciAgent;
-  close(): Promise<void>;
-}
-
-/**
- * A client makes a guarded fetch for calls and one for manifests, and many clients only ever use one
- * of them (a discovery makes no call): an agent made on first use costs nothing until then, neither to
- * make nor to close. One asked for after `close` is closed at once, so the request fails as it would
- * on a closed agent instead of opening a pool that nothing closes.
- */
-function createLazyAgent(create: () => UndiciAgent): LazyAgent {
-  let made: UndiciAgent | undefined;
-  let closed = false;
-  return {
-    agent() {
-      if (made === undefined) {
-        made = create();
-        if (closed) void made.close();
-      }
-      return made;
-    },
-    close() {
-      closed = true;
-      if (made === undefined) return Promise.resolve();
-      // Nothing in flight (no request queued, none whose response is still being read): what a graceful
-      // close would wait for is not there, and destroying with a ready-made error skips building three.
-      return isIdle(made) ? made.destroy(closedError()) : made.close();
-    },
-  };
-}
-
-/** True when no request of the agent is queued or running (a running one may still be reading its body). */
-function isIdle(agent: UndiciAgent): boolean {
-  for (const stats of Object.values(agent.stats)) if (stats.size !== 0) return false;
-  return true;
 }
 
 function startState(url: URL, method: string | undefined, headers: Headers, body: RequestInit['body']): HopState {

@@ -1,45 +1,15 @@
-import type { EventEmitter } from 'node:events';
-import { Agent as HttpAgent, request as httpRequest, type ClientRequest, type ClientRequestArgs, type IncomingHttpHeaders, type IncomingMessage } from 'node:http';
+import { Agent as HttpAgent, request as httpRequest, type ClientRequest, type ClientRequestArgs, type IncomingMessage } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { connect as netConnect, isIP, type NetConnectOpts, type Socket } from 'node:net';
-import type { Duplex, Readable } from 'node:stream';
+import type { Duplex } from 'node:stream';
 import { connect as tlsConnect, type ConnectionOptions } from 'node:tls';
-import type { TimeoutPhase } from '../../errors/timeout-error.js';
 import { CONNECT_TIMEOUT_CODE, originOf, resolveCheckedAddress, type PinnedConnectorSettings } from '../ssrf/create-pinned-connector.js';
+import type { BufferedTransport, TransportRequest, TransportResponse } from './buffered-transport.js';
 
 // An idle kept-alive connection is closed after 4 s, or a second before the server's own
 // `Keep-Alive: timeout=` if that is sooner (Node applies the hint only under an agent timeout): a
 // request sent on a connection the server is closing fails. undici's default is the same 4 s.
 const AGENT_OPTIONS = { keepAlive: true, timeout: 4000 };
-
-/** One request of a {@link BufferedTransport}: the hop's target and what the caller's deadlines need. @internal */
-export interface TransportRequest {
-  url: URL;
-  method: string;
-  headers: Record<string, string>;
-  body: string | Uint8Array | null;
-  /** Fires `'abort'` (with `reason` set) to stop the request, its body included. */
-  signal: (EventEmitter & { aborted: boolean; reason: unknown }) | null;
-  /** The error of a phase's deadline (`headers` before the answer, `body-idle` while it is read). */
-  timeoutError(phase: TimeoutPhase): Error;
-}
-
-/** An answer's status line, headers and body stream. @internal */
-export interface TransportResponse {
-  statusCode: number;
-  statusText: string;
-  headers: IncomingHttpHeaders;
-  body: Readable;
-}
-
-/** What sends a guarded fetch's buffered requests: `node:http` ({@link createNodeTransport}) or undici's `request`. @internal */
-export interface BufferedTransport {
-  request(request: TransportRequest): Promise<TransportResponse>;
-  /** Makes the agents now rather than on the first request. */
-  prepare(): void;
-  /** Lets the requests in flight finish (their bodies read), then closes every connection; requests after it fail. Idempotent. */
-  close(): Promise<void>;
-}
 
 /** Deadlines of {@link createNodeTransport} besides the connect timeout of the connector settings (0 turns one off). @internal */
 export interface NodeTransportSettings {
