@@ -1,7 +1,7 @@
 // The client's split of validation: the manifest-level checks on discovery (`validateManifestRoot`),
 // each entry's where it is used (`validateManifestEntry`). Together they must find what
-// `validateManifest` finds, on every fixture and conformance case, except shared definitions no entry
-// reaches, which nothing uses.
+// `validateManifest` finds, on every fixture and conformance case, except shared definitions that no
+// entry reaches other than through `returns.schema`, which nothing uses.
 import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { invalidFixtures } from '../../test/fixtures/manifests/expectations.js';
@@ -27,10 +27,17 @@ function splitErrors(value: unknown): { root: Finding[]; entries: Finding[] | un
   return { root: errorsOf(root.issues), entries: entriesOf(manifest).flatMap((entry) => errorsOf(validateManifestEntry(manifest, entry))) };
 }
 
-/** Definitions that some entry reaches, by name. */
+/** The entry without its response schema, which no use of it reads. */
+function withoutResponseSchema(entry: object): object {
+  const returns = (entry as { returns?: unknown }).returns;
+  if (typeof returns !== 'object' || returns === null || !('schema' in returns)) return entry;
+  return { ...entry, returns: { ...returns, schema: undefined } };
+}
+
+/** Definitions that some entry reaches other than through its response schema, by name. */
 function reachedDefinitionNames(value: Record<string, unknown>): Set<string> {
   const definitions = value['definitions'] as Manifest['definitions'];
-  return new Set(entriesOf(value as unknown as Manifest).flatMap((entry) => reachableDefinitions(entry, definitions)));
+  return new Set(entriesOf(value as unknown as Manifest).flatMap((entry) => reachableDefinitions(withoutResponseSchema(entry), definitions)));
 }
 
 function cases(): Array<{ name: string; value: Record<string, unknown> }> {
@@ -103,6 +110,21 @@ describe('validateManifestRoot and validateManifestEntry', () => {
     const verdicts = value.tools.map((tool) => errorsOf(validateManifestEntry(value, tool)));
     expect(verdicts[0]).toContain('schema.ref_cycle /definitions/A');
     expect(verdicts.slice(1).flat()).toEqual([]);
+  });
+
+  it('checks the shared definitions an entry reaches only through returns.schema in the whole validation, not where the entry is used', () => {
+    const value = JSON.parse(readFixture('invalid/definition-ref-cycle.json')) as Manifest;
+    // The first tool's response schema reaches the loop; the third tool's parameters reach it too.
+    value.tools[0]!.returns = { ...value.tools[0]!.returns, schema: { $ref: '#/definitions/A' } };
+    value.tools[2]!.parameters!['filter'] = { in: 'body', type: 'object', json_schema: { $ref: '#/definitions/A' } };
+    expect(validateManifestRoot(value).valid).toBe(true);
+    expect(errorsOf(validateManifestEntry(value, value.tools[0]!))).toEqual([]);
+    expect(errorsOf(validateManifestEntry(value, value.tools[2]!))).toContain('schema.ref_cycle /definitions/A');
+    expect(errorsOf(validateManifest(value).issues)).toContain('schema.ref_cycle /definitions/A');
+    // The response schema's own text is still the entry's: an unsafe construct there holds it back.
+    const unsafe = JSON.parse(readFixture('invalid/definition-ref-cycle.json')) as Manifest;
+    unsafe.tools[0]!.returns = { ...unsafe.tools[0]!.returns, schema: { $ref: 'https://attacker.example/schema.json' } };
+    expect(errorsOf(validateManifestEntry(unsafe, unsafe.tools[0]!))).toEqual([expect.stringMatching(/ \/tools\/0\/returns\/schema/)]);
   });
 
   it('checks only the schema when asked, and remembers each verdict per entry object', () => {

@@ -408,7 +408,8 @@ const definitionLoops = new WeakMap<object, Map<string, ValidationIssue[]>>();
 /**
  * The checks {@link validateManifestRoot} leaves out, for one entry of a manifest it found valid:
  * the entry's schema, the checks a schema cannot express, and every shared definition the entry
- * reaches (its embedded-schema safety, and that the ones it reaches do not loop). The issues carry
+ * reaches other than through `returns.schema`, which nothing that uses an entry reads (their
+ * embedded-schema safety, and that they do not loop). The issues carry
  * pointers into the manifest (`/tools/3/parameters/id/in`, `/definitions/Page`), errors first; the
  * entry may be used when none is an error. With `checks: 'schema'`, only the entry's schema: what
  * makes its members the types the specification gives them, enough to list and rank it. Remembered
@@ -446,11 +447,18 @@ function entryIssues(manifest: Record<string, unknown>, value: object, checks: '
   return issues.length === 0 && fromSchema.length === 0 ? issues : mergedIssues(issues, fromSchema);
 }
 
-/** The findings of {@link checkDefinitions} about the shared definitions the entry reaches. */
+/**
+ * The findings of {@link checkDefinitions} about the shared definitions the entry uses: those it
+ * reaches other than through `returns.schema`. Nothing that uses an entry reads the response schema
+ * (a call reads `returns`' content type, pagination, redirect statuses and item fields; no export and
+ * no bridge hands it on), and on a big API it reaches most of the definitions (each Stripe operation
+ * returns objects that reach over 400 of 771), so checking them on use checked most of the manifest
+ * to offer five tools. The whole validation (`validateManifest`) still checks them.
+ */
 function reachedDefinitionIssues(entry: Entry, definitions: Record<string, JsonSchema>): ValidationIssue[] {
   let graph = definitionGraphs.get(definitions);
   if (graph === undefined) definitionGraphs.set(definitions, (graph = createDefinitionGraph(definitions)));
-  const names = graph.reachableFrom(entry.value);
+  const names = graph.reachableFrom(withoutResponseSchema(entry.value));
   if (names.length === 0) return [];
   let byName = definitionVerdicts.get(definitions);
   if (byName === undefined) definitionVerdicts.set(definitions, (byName = new Map()));
@@ -466,6 +474,14 @@ function reachedDefinitionIssues(entry: Entry, definitions: Record<string, JsonS
   const loops = loopsOf(definitions);
   for (const name of names) issues.push(...(loops.get(name) ?? []));
   return issues;
+}
+
+/** The entry as its use reads it: without `returns.schema` (a shallow copy, only when it has one). */
+function withoutResponseSchema(value: Record<string, unknown>): Record<string, unknown> {
+  const returns = value['returns'];
+  if (!isRecord(returns) || returns['schema'] === undefined) return value;
+  const { schema: _unused, ...rest } = returns;
+  return { ...value, returns: rest };
 }
 
 /** {@link checkDefinitionCycles} of all the definitions, once, by the definition each loop is reported at. */

@@ -20,6 +20,16 @@ function brokenPayments(): Manifest {
   return manifest;
 }
 
+/** Payments with a shared definition that refers to itself, reached by `list_transactions`' response schema and by a body parameter of `close_account`. */
+function loopingDefinitions(): Manifest {
+  const manifest = paymentsManifest(BASE_URL);
+  manifest.definitions = { Loop: { $ref: '#/definitions/Loop' } };
+  const list = manifest.tools.find((tool) => tool.id === 'list_transactions')!;
+  list.returns = { ...list.returns, schema: { $ref: '#/definitions/Loop' } };
+  manifest.tools.find((tool) => tool.id === 'close_account')!.parameters!['details'] = { in: 'body', type: 'object', json_schema: { $ref: '#/definitions/Loop' } };
+  return manifest;
+}
+
 let client: Client;
 afterEach(async () => {
   await client?.close();
@@ -96,6 +106,17 @@ describe('validation where an entry is used (the default)', () => {
     expect(service!.findings.filter((finding) => finding.code === 'entry.invalid').map((finding) => finding.pointer)).toEqual(['/tools/1/parameters/ghost']);
   });
 
+  it('offers a tool whose response schema alone reaches a broken shared definition, and holds back one whose parameters reach it', async () => {
+    const manifest = loopingDefinitions();
+    await loadedClient({}, manifest);
+    const exported = exportTools(client.catalog().tools, 'openai').tools.map((tool) => tool.function.name);
+    expect(exported).toContain('list_transactions');
+    expect(exported).not.toContain('close_account');
+    expect(client.catalog().withheld).toEqual([expect.objectContaining({ id: 'close_account', reason: 'invalid', findings: [expect.objectContaining({ pointer: '/definitions/Loop' })] })]);
+    // The audit applies the same rule: the response schema's definitions are not the entry's use.
+    expect(client.scanAll()[0]!.quarantinedToolIds).toEqual(['close_account']);
+  });
+
   it('the MCP bridge does not list the invalid tool to a real MCP host', async () => {
     await loadedClient();
     const names = await withBridgeHost(client, async (host) => (await host.listTools()).tools.map((tool) => tool.name));
@@ -108,5 +129,12 @@ describe("trust.scan 'eager'", () => {
   it('refuses the whole manifest on load, naming the rule and where', async () => {
     client = createClient({ trust: { scan: 'eager' } });
     await expect(client.load(brokenPayments())).rejects.toMatchObject({ code: 'MANIFEST_INVALID', message: expect.stringContaining('/tools/1/parameters/ghost') });
+  });
+
+  it('refuses a manifest whose broken shared definition only a response schema reaches: the whole validation checks it', async () => {
+    const manifest = loopingDefinitions();
+    manifest.tools.find((tool) => tool.id === 'close_account')!.parameters!['details'] = { in: 'body', type: 'object' };
+    client = createClient({ trust: { scan: 'eager' } });
+    await expect(client.load(manifest)).rejects.toMatchObject({ code: 'MANIFEST_INVALID', message: expect.stringContaining('/definitions/Loop') });
   });
 });

@@ -32,9 +32,10 @@ export interface TrustOptions {
   nothing and runs only the manifest-level checks, `client.catalog()` checks each entry's schema, and
   `service.findings` holds only what was checked so far (`client.scanAll()` checks the rest). An entry
   the manifest declares invalidly is held back everywhere (finding `entry.invalid`, which
-  `allowQuarantined` does not override) while the rest of the manifest stays usable. `'eager'`: every
-  manifest validated and scanned in full on discovery, which refuses one with any invalid entry
-  (audits, the inspector, `aicap tools`).
+  `allowQuarantined` does not override) while the rest of the manifest stays usable; the shared
+  definitions an entry reaches only through `returns.schema`, which no use of it reads, are not part
+  of its checks (spec section 9.2). `'eager'`: every manifest validated and scanned in full on
+  discovery, which refuses one with any invalid entry or definition (audits, the inspector, `aicap tools`).
 
   @default 'on-export'
   */
