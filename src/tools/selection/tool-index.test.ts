@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { catalogOf } from '../../../test/helpers/catalog-of.js';
 import { smallManifest } from '../../../test/helpers/client-manifests.js';
@@ -80,6 +81,12 @@ describe('toolsFingerprint', () => {
   it('ignores the part of a description the index never reads', () => {
     const long = 'x'.repeat(MAX_DESCRIPTION_LENGTH);
     expect(toolsFingerprint(shop([{ id: 'a', description: `${long}one` }]))).toBe(toolsFingerprint(shop([{ id: 'a', description: `${long}two` }])));
+  });
+
+  it('is the SHA-256 of the texts NUL-separated, as the indexes persisted by earlier versions were keyed', () => {
+    const [tool] = shop([{ id: 'a', description: 'Lists orders. ✓' }]);
+    const texts = ['1', tool!.name, tool!.id, tool!.method, tool!.path, 'Lists orders. ✓', Object.keys(tool!.definition.parameters ?? {}).join(','), ''];
+    expect(toolsFingerprint([tool!])).toBe(createHash('sha256').update(texts.join('\u0000')).digest('base64url'));
   });
 
   it('tells an empty list from a list of one', () => {

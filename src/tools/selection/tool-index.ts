@@ -95,26 +95,33 @@ export function installToolIndex(tools: readonly CatalogTool[], index: ToolIndex
 
 /**
  * The SHA-256 (base64url) of everything the index reads from a tool list, in order (names, ids, methods,
- * paths, the described part of descriptions, intent, parameter names): two lists with the same
- * fingerprint have the same index. The text is joined natively and hashed natively (a hash loop in
- * JavaScript over 100 KB cost a cold process 10–30 ms); a digest rather than the text itself keeps a
- * persisted index small (the text of 1,117 Kubernetes tools is 348 KB, which a restore had to parse).
- * It tells lists apart; it does not authenticate them (a persisted index is also bounds-checked).
+ * paths, the described part of descriptions, intent, parameter names), NUL-separated: two lists with the
+ * same fingerprint have the same index. Each text goes to the native hash as it is: joining them first
+ * cost about twice as much (Stripe's 402 tools: 1.5 ms against 0.8, GitHub's 572: 2.0 against 1.0;
+ * the joined text is made two-byte by one non-ASCII description, then encoded again). A digest rather than the text itself keeps a persisted
+ * index small (the text of 1,117 Kubernetes tools is 348 KB, which a restore had to parse). It tells
+ * lists apart; it does not authenticate them (a persisted index is also bounds-checked).
  */
 export function toolsFingerprint(tools: readonly CatalogTool[]): string {
-  const parts: string[] = [String(tools.length)];
+  const hash = createHash('sha256').update(String(tools.length));
+  const add = (text: string): void => void hash.update('\u0000').update(text);
   for (const tool of tools) {
     const definition = tool.definition;
     const intent = definition.intent;
-    parts.push(tool.name, tool.id, tool.method, tool.path, definition.description.slice(0, MAX_DESCRIPTION_LENGTH), Object.keys(definition.parameters ?? {}).join(','));
+    add(tool.name);
+    add(tool.id);
+    add(tool.method);
+    add(tool.path);
+    add(definition.description.slice(0, MAX_DESCRIPTION_LENGTH));
+    add(Object.keys(definition.parameters ?? {}).join(','));
     // The texts of intentTextsOf, without an array a tool.
-    if (intent?.when && !isPlaceholder(intent.when)) parts.push(intent.when);
+    if (intent?.when && !isPlaceholder(intent.when)) add(intent.when);
     const triggers = 'example_trigger' in definition ? definition.example_trigger : undefined;
-    if (Array.isArray(triggers)) parts.push(...(triggers as string[]));
-    else if (triggers !== undefined) parts.push(triggers as string);
-    parts.push(intent?.avoid_when ?? '');
+    if (Array.isArray(triggers)) for (const trigger of triggers as string[]) add(trigger);
+    else if (triggers !== undefined) add(triggers as string);
+    add(intent?.avoid_when ?? '');
   }
-  return createHash('sha256').update(parts.join('\u0000')).digest('base64url');
+  return hash.digest('base64url');
 }
 
 // Parameter names repeat across tools (`owner`, `page`, `dryRun`): split each name once.
