@@ -153,7 +153,10 @@ export interface Client {
  */
 export function createClient(options: ClientOptions = {}): Client {
   const context = createClientContext(options);
-  const indexes = createSelectionIndexCache(context);
+  // The default store is this client's own, in this process, where `selectTools` already shares the
+  // index of equal tool lists: keeping it there too serialised every new client's index (Stripe's: about
+  // a millisecond of CPU and a large string to collect) for nobody to read.
+  const indexes = options.cache === undefined ? undefined : createSelectionIndexCache(context);
   const catalogs = createCatalogCache(indexes);
   const revalidator = createServiceRevalidator(context, options.liveness);
   const healthEnabled = options.liveness?.health !== false;
@@ -252,7 +255,7 @@ export function createClient(options: ClientOptions = {}): Client {
     async close() {
       jobs.close();
       await feeds.close();
-      await indexes.flush();
+      await indexes?.flush();
       return context.close();
     },
   };

@@ -1,8 +1,10 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { smallManifest } from '../../test/helpers/client-manifests.js';
 import { swapIndexPostings } from '../../test/helpers/swap-index-postings.js';
 import { selectTools } from '../tools/index.js';
-import { whenToolIndexReady } from '../tools/selection/selection-index-hooks.js';
+import * as indexHooks from '../tools/selection/selection-index-hooks.js';
+import { loadedSelectionIndexCodec, whenToolIndexReady } from '../tools/selection/selection-index-hooks.js';
+import { indexFor } from '../tools/selection/tool-index.js';
 import type { CacheStore } from './cache/cache-store.js';
 import { createClient } from './create-client.js';
 import type { ClientOptions } from './client-options.js';
@@ -123,6 +125,27 @@ describe('selection index persisted in the cache store', () => {
     expect(tools.map((tool) => tool.id)).toEqual(['list_invoices']);
     expect(selectTools(tools, 'list the invoices').map((entry) => entry.tool.id)).toEqual(['list_invoices']);
     await limited.close();
+  });
+
+  it("serialises no index into a client's own default store: a later default client of the process shares the first one's index", async () => {
+    const payments = paymentsManifest();
+    const codec = loadedSelectionIndexCodec()!;
+    const serialize = vi.spyOn(codec, 'serialize');
+    const built = vi.spyOn(indexHooks, 'markToolIndexReady');
+    try {
+      const first = await firstTurn({}, payments);
+      const second = await firstTurn({}, payments);
+      expect(second.ranked).toEqual(first.ranked);
+      expect(serialize).not.toHaveBeenCalled();
+      // Both catalogs got an index; the second's was the first's (`indexFor` shares equal lists).
+      expect(built).toHaveBeenCalledTimes(2);
+      const [firstTools, secondTools] = built.mock.calls.map(([tools]) => tools);
+      expect(secondTools).not.toBe(firstTools);
+      expect(indexFor(secondTools!)).toBe(indexFor(firstTools!));
+    } finally {
+      serialize.mockRestore();
+      built.mockRestore();
+    }
   });
 
   it('keeps nothing with `trust.verifiedManifests: false` or without a cache', async () => {
