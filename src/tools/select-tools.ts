@@ -51,8 +51,9 @@ export interface SelectedTool {
  * Ranks tools for a natural-language request, offline and deterministically (ties by path depth, then name).
  *
  * It reads each tool's action from its HTTP method, path and summary (`POST /repos/{owner}/{repo}/issues`
- * creates an issue), maps everyday words to API vocabulary through a curated lexicon ("open a bug report"
- * → create issue, "approve" → review, "who starred" → stargazers), matches subwords, and treats argument
+ * creates an issue), bridges everyday words and the API's through a general lexicon ("approve" → review,
+ * "teammate" → member) and WordNet's synonyms, kept only where the catalog's own text uses them; words
+ * with no such link (a "bug report" for an issue) do not match. It matches subwords, and treats argument
  * values ("octocat/hello-world", "pull request 31", emails, amounts, quoted text, and words no tool
  * uses, such as the names in "remove Dana from project 4545") as hints about the tool's parameters
  * rather than as keywords. It tells what a request acts on from where ("remove the urgent tag from
@@ -66,7 +67,7 @@ export interface SelectedTool {
  * back to a broader set (all tools of the service, or a per-namespace list), or use
  * {@link selectToolsWithEmbeddings} with an embedding model, which always ranks every tool.
  * @example
- * const best = selectTools(client.catalog().tools, 'open a bug report in octocat/hello-world', { limit: 3 });
+ * const best = selectTools(client.catalog().tools, 'file a new issue in octocat/hello-world', { limit: 3 });
  * if (best.length === 0) askTheUserToRephrase();
  */
 export function selectTools(tools: readonly CatalogTool[], request: string, options: SelectToolsOptions = {}): SelectedTool[] {
