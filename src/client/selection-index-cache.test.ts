@@ -4,7 +4,7 @@ import { swapIndexPostings } from '../../test/helpers/swap-index-postings.js';
 import { selectTools } from '../tools/index.js';
 import * as indexHooks from '../tools/selection/selection-index-hooks.js';
 import { loadedSelectionIndexCodec, whenToolIndexReady } from '../tools/selection/selection-index-hooks.js';
-import { indexFor } from '../tools/selection/tool-index.js';
+import { forgetSharedToolIndexes, indexFor } from '../tools/selection/tool-index.js';
 import type { CacheStore } from './cache/cache-store.js';
 import { createClient } from './create-client.js';
 import type { ClientOptions } from './client-options.js';
@@ -57,12 +57,15 @@ describe('selection index persisted in the cache store', () => {
     expect(records).toHaveLength(1);
     expect(JSON.parse(records[0]![1].text)).toMatchObject({ format: 'aicap-selection-index/3' });
 
+    // A later process: it holds no index of its own yet.
+    forgetSharedToolIndexes();
     const second = await firstTurn({ cache: store }, payments);
     expect(second).toEqual({ indexedBeforeQuery: true, ranked: first.ranked });
 
     // The restored record really is the index the query reads: one that ranks otherwise changes the answer.
     const [key, record] = records[0]!;
     store.entries.set(key, { text: swapIndexPostings(record.text, 1, 2) });
+    forgetSharedToolIndexes();
     const steered = await firstTurn({ cache: store }, payments);
     expect(steered.indexedBeforeQuery).toBe(true);
     expect(steered.ranked[0]).toBe('create_customer');
@@ -102,8 +105,30 @@ describe('selection index persisted in the cache store', () => {
     const outOfRange = JSON.parse(record.text) as { postings: number[] };
     outOfRange.postings[1] = 99;
     store.entries.set(key, damaged ?? { text: JSON.stringify(outOfRange) });
+    forgetSharedToolIndexes();
     expect(await firstTurn({ cache: store }, payments)).toEqual({ indexedBeforeQuery: false, ranked: first.ranked });
     expect(indexRecords(store)[0]![1].text).toBe(record.text);
+  });
+
+  it('a later client of a process that holds the record’s index takes it without parsing the record; a record of other tools is not taken', async () => {
+    const payments = paymentsManifest();
+    const store = inspectableStore(true);
+    const first = await firstTurn({ cache: store }, payments);
+    const codec = loadedSelectionIndexCodec()!;
+    const restore = vi.spyOn(codec, 'restore');
+    try {
+      expect(await firstTurn({ cache: store }, payments)).toEqual({ indexedBeforeQuery: true, ranked: first.ranked });
+      expect(restore).not.toHaveBeenCalled();
+      // The record now names other tools (its fingerprint changed): the process's index of these tools is not shared under it.
+      const [key, record] = indexRecords(store)[0]!;
+      const other = JSON.parse(record.text) as { fingerprint: string };
+      other.fingerprint = `${other.fingerprint.slice(0, -1)}${other.fingerprint.endsWith('A') ? 'B' : 'A'}`;
+      store.entries.set(key, { text: JSON.stringify(other) });
+      expect(await firstTurn({ cache: store }, payments)).toEqual({ indexedBeforeQuery: false, ranked: first.ranked });
+      expect(restore).toHaveBeenCalledTimes(1);
+    } finally {
+      restore.mockRestore();
+    }
   });
 
   it('a catalog of other tools for the same manifests (other scopes) builds its own index, not the stored one', async () => {

@@ -58,7 +58,8 @@ export function createSelectionIndexCache(context: ClientContext): SelectionInde
       const slot = codec && slotOf(context, services);
       if (codec === undefined || slot === undefined || tools.length === 0) return;
       const text = prefetched !== undefined && sameServices(prefetched.services, services) ? prefetched.text : undefined;
-      if (text !== undefined && restored(codec, tools, text)) return;
+      // An earlier client of this process may hold the record's index already: then the record is not parsed.
+      if (text !== undefined && (codec.share(tools, text) || restored(codec, tools, text))) return;
       whenToolIndexReady(tools, () => persist(slot, codec, tools));
     },
     async flush() {

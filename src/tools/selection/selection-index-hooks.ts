@@ -7,10 +7,12 @@ import type { SerializedSelectionIndex } from './serialize-selection-index.js';
  * @module
  */
 
-/** `serializeSelectionIndex` and `restoreSelectionIndex`, once the engine is loaded. @internal */
+/** `serializeSelectionIndex`, `restoreSelectionIndex` and `shareSelectionIndex`, once the engine is loaded. @internal */
 export interface SelectionIndexCodec {
   serialize(tools: readonly CatalogTool[]): SerializedSelectionIndex;
   restore(tools: readonly CatalogTool[], data: unknown): boolean;
+  /** Installs the index the process holds for the tools a record's text names, if it holds it. */
+  share(tools: readonly CatalogTool[], recordText: string): boolean;
 }
 
 let codec: SelectionIndexCodec | undefined;

@@ -78,10 +78,39 @@ const MAX_SHARED_INDEXES = 8;
 export function indexFor(tools: readonly CatalogTool[]): ToolIndex {
   const cached = indexes.get(tools);
   if (cached) return cached;
-  const fingerprint = toolsFingerprint(tools);
+  const fingerprint = fingerprintOf(tools);
   const index = sharedIndexes.get(fingerprint) ?? buildToolIndex(tools, fingerprint);
   installToolIndex(tools, index);
   return index;
+}
+
+/**
+ * Gives `tools` the index this process already holds for a list of the same tools, when it holds one
+ * and the list's fingerprint is `expected` (a stored record's): the record then need not be read.
+ */
+export function shareToolIndex(tools: readonly CatalogTool[], expected: string): boolean {
+  if (indexes.has(tools)) return indexes.get(tools)!.fingerprint === expected;
+  const fingerprint = fingerprintOf(tools);
+  const shared = fingerprint === expected ? sharedIndexes.get(fingerprint) : undefined;
+  if (shared === undefined) return false;
+  installToolIndex(tools, shared);
+  return true;
+}
+
+/** Forgets the indexes shared between tool lists, as a new process starts without them. @internal For tests that stand for a later process. */
+export function forgetSharedToolIndexes(): void {
+  sharedIndexes.clear();
+}
+
+// The fingerprint of each tool list, computed once: a client's first query may ask for it twice (a
+// stored record's check, then the index), and tool lists are not mutated.
+const fingerprints = new WeakMap<readonly CatalogTool[], string>();
+
+/** {@link toolsFingerprint}, remembered per array. */
+export function fingerprintOf(tools: readonly CatalogTool[]): string {
+  let fingerprint = fingerprints.get(tools);
+  if (fingerprint === undefined) fingerprints.set(tools, (fingerprint = toolsFingerprint(tools)));
+  return fingerprint;
 }
 
 /** Makes `index` (built for tools of the same fingerprint) the index of this array. */
