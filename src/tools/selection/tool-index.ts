@@ -125,11 +125,12 @@ export function installToolIndex(tools: readonly CatalogTool[], index: ToolIndex
 /**
  * The SHA-256 (base64url) of everything the index reads from a tool list, in order (names, ids, methods,
  * paths, the described part of descriptions, intent, parameter names), NUL-separated: two lists with the
- * same fingerprint have the same index. Each text goes to the native hash as it is: joining them first
- * cost about twice as much (Stripe's 402 tools: 1.5 ms against 0.8, GitHub's 572: 2.0 against 1.0;
- * the joined text is made two-byte by one non-ASCII description, then encoded again). A digest rather than the text itself keeps a persisted
- * index small (the text of 1,117 Kubernetes tools is 348 KB, which a restore had to parse). It tells
- * lists apart; it does not authenticate them (a persisted index is also bounds-checked).
+ * same fingerprint have the same index. Each text goes to the native hash as it is: joining them
+ * first cost about twice as much (Stripe's 402 tools: 1.5 ms against 0.8, GitHub's 572: 2.0 against
+ * 1.0; one non-ASCII description makes the joined text two-byte, which is then encoded again). A
+ * digest rather than the text itself keeps a persisted index small (the text of 1,117 Kubernetes
+ * tools is 348 KB, which a restore had to parse). It tells lists apart; it does not authenticate them
+ * (a persisted index is also bounds-checked).
  */
 export function toolsFingerprint(tools: readonly CatalogTool[]): string {
   const hash = createHash('sha256').update(String(tools.length));
