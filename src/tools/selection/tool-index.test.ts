@@ -87,6 +87,13 @@ describe('toolsFingerprint', () => {
     const [tool] = shop([{ id: 'a', description: 'Lists orders. ✓' }]);
     const texts = ['1', tool!.name, tool!.id, tool!.method, tool!.path, 'Lists orders. ✓', Object.keys(tool!.definition.parameters ?? {}).join(','), ''];
     expect(toolsFingerprint([tool!])).toBe(createHash('sha256').update(texts.join('\u0000')).digest('base64url'));
+    // With an intent: its when, then each example trigger, then avoid_when.
+    const [described] = shop([
+      { id: 'b', description: 'Refunds an order.', intent: { when: 'The customer wants money back.', avoid_when: 'The order is unpaid.' }, example_trigger: ['refund order 7', 'give money back'] },
+    ]);
+    const describedTexts = ['1', described!.name, 'b', described!.method, described!.path, 'Refunds an order.', Object.keys(described!.definition.parameters ?? {}).join(',')];
+    const withIntent = [...describedTexts, 'The customer wants money back.', 'refund order 7', 'give money back', 'The order is unpaid.'];
+    expect(toolsFingerprint([described!])).toBe(createHash('sha256').update(withIntent.join('\u0000')).digest('base64url'));
   });
 
   it('tells an empty list from a list of one', () => {

@@ -144,11 +144,8 @@ export function toolsFingerprint(tools: readonly CatalogTool[]): string {
     add(tool.path);
     add(definition.description.slice(0, MAX_DESCRIPTION_LENGTH));
     add(Object.keys(definition.parameters ?? {}).join(','));
-    // The texts of intentTextsOf, without an array a tool.
-    if (intent?.when && !isPlaceholder(intent.when)) add(intent.when);
-    const triggers = 'example_trigger' in definition ? definition.example_trigger : undefined;
-    if (Array.isArray(triggers)) for (const trigger of triggers as string[]) add(trigger);
-    else if (triggers !== undefined) add(triggers as string);
+    // The same intent texts the index reads, from the same function, so the two cannot drift apart.
+    for (const text of intentTextsOf(tool)) add(text);
     add(intent?.avoid_when ?? '');
   }
   return hash.digest('base64url');
